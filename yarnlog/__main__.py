@@ -1,0 +1,3 @@
+from yarnlog.cli import main
+
+main()

@@ -1,0 +1,79 @@
+"""Rule citations, rule violations and the referee that enforces (or records overrides of) them.
+
+Deciders are pure: they receive a :class:`Referee` and call :meth:`Referee.require` for every
+rule of the game they check. A strict referee refuses the move with the rule quoted; a referee
+carrying a GM override lets the move through and remembers which rules were set aside, so the
+application can record the override as an event next to the move itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A citation of a rule book: which book, which chapter, and the rule's own words."""
+
+    book: str
+    chapter: str
+    text: str
+
+    def cite(self) -> str:
+        return f'{self.book}, "{self.chapter}": {self.text}'
+
+
+class YarnlogError(Exception):
+    """Base of every error that is shown to a user as one clear line (never a traceback)."""
+
+    exit_code = 1
+
+
+class InvalidCommand(YarnlogError):
+    """The input makes no sense (unknown character, six faces on a five-die roll, ...).
+
+    Not a rule of the game, so no override can let it through.
+    """
+
+    exit_code = 2
+
+
+class RuleViolation(YarnlogError):
+    """A legal-looking move that the rule book forbids; the GM may override it with a reason."""
+
+    exit_code = 3
+
+    def __init__(self, rule: Rule, message: str):
+        self.rule = rule
+        self.message = message
+        super().__init__(f"{message} (rule: {rule.cite()})")
+
+
+@dataclass(frozen=True)
+class Override:
+    """A GM's explicit decision to set the rules aside for one move."""
+
+    by: str
+    reason: str
+
+
+@dataclass
+class Referee:
+    """Checks rules for a decider. Strict unless it carries a GM :class:`Override`."""
+
+    override: Override | None = None
+    overridden: list[tuple[Rule, str]] = field(default_factory=list)
+
+    def require(self, condition: bool, rule: Rule, message: str) -> None:
+        """Refuse the move unless ``condition`` holds, or record it as overridden."""
+        if condition:
+            return
+        if self.override is None:
+            raise RuleViolation(rule, message)
+        self.overridden.append((rule, message))
+
+
+def invalid(condition: bool, message: str) -> None:
+    """Raise :class:`InvalidCommand` unless ``condition`` holds."""
+    if not condition:
+        raise InvalidCommand(message)
