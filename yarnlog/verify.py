@@ -72,15 +72,15 @@ def check_types(records: Sequence[EventRecord]) -> tuple[list[Recorded], list[Fa
     faults: list[Fault] = []
     events: list[Recorded] = []
     ruleset = None
-    for record in records:
+    for index, record in enumerate(records):
         try:
             rec = typed(record)
         except YarnlogError as exc:
             faults.append(Fault(record.sequence, record.event_type, str(exc)))
             continue
-        if record.sequence == 1:
+        if index == 0:
             if record.event_type != "campaign.created":
-                faults.append(Fault(1, record.event_type, "the first event must be campaign.created"))
+                faults.append(Fault(record.sequence, record.event_type, "the first event must be campaign.created"))
             else:
                 try:
                     ruleset = get_ruleset(rec.payload.ruleset)

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Start a throw-away PostgreSQL 15 server on 127.0.0.1 for the test suite and print the URL to
+# export as YARNLOG_TEST_PG_URL. Installs the server from the OS packages if it is missing.
+# PostgreSQL refuses to run as root, so the server runs as the unprivileged 'postgres' user.
+set -euo pipefail
+PORT="${YARNLOG_PG_PORT:-55432}"
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+if [ -z "$PGBIN" ] || [ ! -x "$PGBIN/initdb" ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2
+  else
+    echo "PostgreSQL is not installed and this user cannot install it" >&2; exit 1
+  fi
+  PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+fi
+DATA=$(mktemp -d /tmp/yarnlog-pg.XXXXXX)
+as_db_user() {
+  if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$*"; else bash -c "$*"; fi
+}
+[ "$(id -u)" = 0 ] && chown postgres "$DATA"
+as_db_user "'$PGBIN/initdb' -D '$DATA' -A trust -U postgres >/dev/null"
+as_db_user "'$PGBIN/pg_ctl' -D '$DATA' -l '$DATA/server.log' -w -o \"-p $PORT -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off\" start >/dev/null"
+"$PGBIN/psql" -h 127.0.0.1 -p "$PORT" -U postgres -qc "CREATE DATABASE yarnlog_test" >&2
+echo "postgresql://postgres@127.0.0.1:$PORT/yarnlog_test"

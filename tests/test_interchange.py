@@ -1,0 +1,114 @@
+"""JSON Lines export and import: round trips, and all-or-nothing refusal of bad files."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from yarnlog.interchange import export_lines, import_records, parse_lines
+from yarnlog.rules import InvalidCommand
+from yarnlog.store import EventStore
+from yarnlog.timeline import AddNote, OpenScene, StartEpisode
+
+
+def _played(journal, campaign):
+    journal.execute(campaign, StartEpisode(title="Fog"))
+    journal.execute(campaign, OpenScene(caller="Ana", title="Docks", cast=("Iris", "Tom")))
+    journal.execute(campaign, AddNote(text="Ünïcödé «quotes» & <tags>"))
+    return list(export_lines(journal.store, campaign))
+
+
+def test_export_import_export_is_byte_identical(journal, campaign, tmp_path):
+    first = _played(journal, campaign)
+    other = EventStore(f"sqlite:///{tmp_path / 'other.db'}")
+    assert import_records(other, parse_lines(first)) == (0, len(first))
+    assert list(export_lines(other, campaign)) == first
+
+
+def test_export_import_export_is_byte_identical_into_the_other_backend(journal, campaign, db_url, tmp_path):
+    """Whatever backend exported it, the same bytes come back from a fresh store of this one."""
+    first = _played(journal, campaign)
+    journal.store.engine.dispose()
+    sqlite = EventStore(f"sqlite:///{tmp_path / 'x.db'}")
+    import_records(sqlite, parse_lines(first))
+    assert list(export_lines(sqlite, campaign)) == first
+
+
+def test_each_line_is_canonical_json_with_hashes(journal, campaign):
+    for line in _played(journal, campaign):
+        data = json.loads(line)
+        assert line == json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+        assert len(data["hash"]) == 64 and len(data["prev_hash"]) == 64
+
+
+def test_reimport_is_a_no_op_and_an_extension_appends_the_new_tail(journal, campaign, tmp_path):
+    lines = _played(journal, campaign)
+    other = EventStore(f"sqlite:///{tmp_path / 'other.db'}")
+    import_records(other, parse_lines(lines[:5]))
+    assert import_records(other, parse_lines(lines)) == (5, len(lines) - 5)
+    assert import_records(other, parse_lines(lines)) == (len(lines), 0)
+    assert list(export_lines(other, campaign)) == lines
+
+
+def _import_fails(store, lines, match):
+    before = store.campaigns()
+    with pytest.raises(InvalidCommand, match=match):
+        import_records(store, parse_lines(lines))
+    assert store.campaigns() == before
+
+
+def test_bad_json_names_the_line(store, journal, campaign):
+    lines = _played(journal, campaign)
+    with pytest.raises(InvalidCommand, match="line 3: not valid JSON"):
+        parse_lines(lines[:2] + ['{"oops"\n'] + lines[2:])
+
+
+def test_a_missing_or_mistyped_field_names_the_line_and_field(journal, campaign):
+    lines = _played(journal, campaign)
+    broken = json.loads(lines[3])
+    broken["sequence"] = "four"
+    with pytest.raises(InvalidCommand, match="line 4, field sequence"):
+        parse_lines(lines[:3] + [json.dumps(broken)] + lines[4:])
+    broken["sequence"] = 4
+    del broken["hash"]
+    with pytest.raises(InvalidCommand, match="line 4, field hash"):
+        parse_lines(lines[:3] + [json.dumps(broken)])
+
+
+def test_a_tampered_line_is_refused_and_nothing_is_written(journal, campaign, tmp_path):
+    lines = _played(journal, campaign)
+    tampered = [line.replace("Docks", "Dunes") for line in lines]
+    other = EventStore(f"sqlite:///{tmp_path / 'other.db'}")
+    _import_fails(other, tampered, r"event 6 \(scene.opened\): hash mismatch")
+    assert other.read(campaign) == []
+
+
+def test_an_invalid_payload_is_refused_and_nothing_is_written(journal, campaign, tmp_path):
+    from yarnlog.chain import event_hash
+
+    lines = _played(journal, campaign)
+    data = json.loads(lines[-1])
+    data["payload"] = {"text": ""}  # a note needs text
+    data["hash"] = event_hash(data, data["payload"], data["prev_hash"])
+    other = EventStore(f"sqlite:///{tmp_path / 'other.db'}")
+    _import_fails(other, lines[:-1] + [json.dumps(data)], "note payload is invalid")
+
+
+def test_a_diverging_journal_is_refused(journal, campaign, tmp_path):
+    lines = _played(journal, campaign)
+    other = EventStore(f"sqlite:///{tmp_path / 'other.db'}")
+    import_records(other, parse_lines(lines))
+    journal.execute(campaign, AddNote(text="only here"))
+    Journal2 = type(journal)
+    theirs = Journal2(other)
+    theirs.execute(campaign, AddNote(text="only there"))
+    with pytest.raises(InvalidCommand, match="diverges"):
+        import_records(other, parse_lines(list(export_lines(journal.store, campaign))))
+
+
+def test_a_file_mixing_campaigns_is_refused(journal, campaign):
+    lines = _played(journal, campaign)
+    journal.create_campaign("other", title="Other", gm="Maya")
+    with pytest.raises(InvalidCommand, match="mixes"):
+        parse_lines(lines + list(export_lines(journal.store, "other")))
