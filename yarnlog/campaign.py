@@ -12,6 +12,8 @@ from yarnlog.rules import invalid
 
 GM = "gm"
 PLAYER = "player"
+#: Words the journal itself uses for accounts and audiences; no participant may be called so.
+RESERVED_NAMES = frozenset({"kitty", "everyone", "gm"})
 
 
 @event("campaign.created")
@@ -106,6 +108,7 @@ def decide_table(command, table: Table) -> list[Payload] | None:
     if isinstance(command, AddParticipant):
         name = command.name.strip()
         invalid(bool(name), "a participant needs a name")
+        invalid(name.lower() not in RESERVED_NAMES, f"{name!r} is a reserved word, not a participant's name")
         invalid(not table.knows(name) or name in table.departed, f"{name} is already at the table")
         invalid(command.role in (PLAYER, GM), f"role must be 'player' or 'gm', not {command.role!r}")
         return [ParticipantJoined(name=name, role=command.role)]

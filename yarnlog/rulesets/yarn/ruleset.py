@@ -1,21 +1,53 @@
-"""Yarn 0.1 (Mark Caldwell, 2014): DramaSystem and WaRP mashed together. The default ruleset."""
+"""Yarn 0.1 (Mark Caldwell, 2014): DramaSystem and WaRP mashed together. The default ruleset.
+
+The ruleset is the composition of its parts (see :mod:`yarnlog.rulesets.yarn.state`): each
+part folds its own slice of state, decides its own commands and audits its own events.
+"""
 
 from __future__ import annotations
 
 from yarnlog.ruleset import Ruleset
+from yarnlog.rulesets.yarn import economy
+from yarnlog.rulesets.yarn.state import YarnState
 
-BOOK = "Yarn 0.1"
+PARTS = (economy.PART,)
+
+
+def initial_state() -> YarnState:
+    return YarnState({part.name: part.initial() for part in PARTS})
+
+
+def evolve(state: YarnState, recorded) -> YarnState:
+    return YarnState({part.name: part.evolve(state.parts[part.name], recorded, state) for part in PARTS})
+
+
+def decide(command, campaign, referee):
+    for part in PARTS:
+        payloads = part.decide(command, campaign, referee)
+        if payloads is not None:
+            return payloads
+    return None
+
+
+def audit(campaign, recorded) -> list[str]:
+    return [problem for part in PARTS for problem in part.audit(campaign, recorded)]
+
 
 RULESET = Ruleset(
     name="yarn",
     title="Yarn 0.1",
     book="000_548678c832322f1b.txt",
     event_prefix="yarn",
+    initial_state=initial_state,
+    evolve=evolve,
+    decide=decide,
+    audit=audit,
     options={
         "botch": "Optional Procedural Rules: Botch",
         "blowing_the_top_off": "Optional Procedural Rules: Blowing the Top Off",
         "unstoppable_six": "Optional Procedural Rules: The Unstoppable Six",
         "multiple_experience_dice": "Your Experience Pool: more than one experience die on a roll, each justified",
+        "narrow_traits": "More About Traits: narrow traits (optional)",
         "desperate_defense": "Optional Rules for Combat: Desperate Defense",
         "alternate_damage": "Optional Rules for Combat: Alternate Damage",
         "serious_wounds": "Optional Rules for Combat: Serious Wounds",
