@@ -2,8 +2,21 @@
 # Start a throw-away PostgreSQL 15 server on 127.0.0.1 for the test suite and print the URL to
 # export as YARNLOG_TEST_PG_URL. Installs the server from the OS packages if it is missing.
 # PostgreSQL refuses to run as root, so the server runs as the unprivileged 'postgres' user.
+# 'postgres.sh stop' stops the server this script started on the same port.
 set -euo pipefail
 PORT="${YARNLOG_PG_PORT:-55432}"
+STATE="/tmp/yarnlog-pg-$PORT.datadir"
+as_db_user() {
+  if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$*"; else bash -c "$*"; fi
+}
+if [ "${1:-}" = stop ]; then
+  [ -f "$STATE" ] || exit 0
+  DATA=$(cat "$STATE")
+  PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+  as_db_user "'$PGBIN/pg_ctl' -D '$DATA' -m fast stop >/dev/null" || true
+  rm -rf "$DATA" "$STATE"
+  exit 0
+fi
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 if [ -z "$PGBIN" ] || [ ! -x "$PGBIN/initdb" ]; then
   if [ "$(id -u)" = 0 ]; then
@@ -15,9 +28,7 @@ if [ -z "$PGBIN" ] || [ ! -x "$PGBIN/initdb" ]; then
   PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 fi
 DATA=$(mktemp -d /tmp/yarnlog-pg.XXXXXX)
-as_db_user() {
-  if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$*"; else bash -c "$*"; fi
-}
+echo "$DATA" > "$STATE"
 [ "$(id -u)" = 0 ] && chown postgres "$DATA"
 as_db_user "'$PGBIN/initdb' -D '$DATA' -A trust -U postgres >/dev/null"
 as_db_user "'$PGBIN/pg_ctl' -D '$DATA' -l '$DATA/server.log' -w -o \"-p $PORT -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off\" start >/dev/null"
