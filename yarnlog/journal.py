@@ -155,18 +155,51 @@ class Journal:
         self.store = store
         self.clock = clock
         self.new_id = new_id
+        # campaign -> (history, state after it, timeline of the history as recorded): lets a
+        # long-lived process read only the events it has not seen yet.
+        self._latest: dict[str, tuple[list[Recorded], CampaignState, Timeline]] = {}
 
     # -- reading --------------------------------------------------------------------------
 
     def history(self, campaign_id: str, upto: int | None = None) -> list[Recorded]:
         """Every event of the campaign (as stored, amendments not applied), with context."""
+        if upto is None:
+            return list(self._current(campaign_id)[0])
         records = self.store.read(campaign_id, upto=upto)
         if not records:
             raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
         return with_context([typed(r) for r in records])
 
     def state(self, campaign_id: str, upto: int | None = None) -> CampaignState:
+        """The campaign replayed to its end, or up to event ``upto``."""
+        if upto is None:
+            return self._current(campaign_id)[1]
         return replay(self.history(campaign_id, upto))
+
+    def _current(self, campaign_id: str) -> tuple[list[Recorded], CampaignState]:
+        """History and state at the journal's end, folding in only the events not seen yet.
+
+        Equal to a full replay (a property test checks it): new events are evolved onto the
+        remembered state, except that an amendment of an earlier event forces a full replay.
+        """
+        cached = self._latest.get(campaign_id)
+        history, state, timeline = cached if cached else ([], empty_state(), Timeline())
+        records = self.store.read(campaign_id, after=state.sequence)
+        if not records:
+            if cached is None:
+                raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
+            return history, state
+        new = with_context([typed(r) for r in records], timeline)
+        for rec in new:
+            timeline = evolve_timeline(timeline, rec.payload)
+        history = history + new
+        if any(isinstance(r.payload, (Correction, Retraction)) for r in new):
+            state = replay(history)
+        else:
+            for rec in new:
+                state = evolve(state, rec)
+        self._latest[campaign_id] = (history, state, timeline)
+        return history, state
 
     # -- writing --------------------------------------------------------------------------
 
@@ -204,8 +237,7 @@ class Journal:
         """Decide ``command`` against the replayed campaign and append what it produces."""
         conflict: ConcurrencyConflict | None = None
         for _ in range(retries):
-            history = self.history(campaign_id)
-            state = replay(history)
+            history, state = self._current(campaign_id)
             author = by or state.table.gm
             invalid(state.table.knows(author), f"{author} is not at this campaign's table")
             self._check_visibility(visibility, state.table)

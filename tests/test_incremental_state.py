@@ -1,0 +1,50 @@
+"""The journal's remembered state equals a full replay, whatever is recorded in between."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from yarnlog.campaign import AddParticipant, RemoveParticipant
+from yarnlog.journal import Correct, Journal, Retract, replay
+from yarnlog.rules import YarnlogError
+from yarnlog.rulesets.yarn.economy import TransferTokens
+from yarnlog.store import EventStore
+from yarnlog.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode
+
+NAMES = ["Ana", "Ben", "Cy"]
+
+commands = st.one_of(
+    st.builds(AddNote, text=st.sampled_from(["fog", "rain", "a lie"])),
+    st.builds(AddParticipant, name=st.sampled_from(NAMES + ["Dee"])),
+    st.builds(RemoveParticipant, name=st.sampled_from(NAMES)),
+    st.just(StartEpisode(title="e")),
+    st.just(EndEpisode()),
+    st.builds(OpenScene, caller=st.sampled_from(NAMES)),
+    st.just(CloseScene()),
+    st.builds(TransferTokens, source=st.sampled_from(["kitty"] + NAMES), destination=st.sampled_from(NAMES),
+              amount=st.integers(1, 2), reason=st.just("ruling")),
+    st.builds(Retract, sequence=st.integers(2, 30), reason=st.just("oops")),
+    st.builds(Correct, sequence=st.integers(2, 30), changes=st.just({"text": "corrected"}), reason=st.just("typo")),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(commands, min_size=1, max_size=25))
+def test_remembered_state_equals_a_full_replay(script):
+    with tempfile.TemporaryDirectory() as tmp:
+        store = EventStore(f"sqlite:///{Path(tmp) / 'j.db'}")
+        journal = Journal(store)
+        journal.create_campaign("c", title="C", gm="Maya")
+        for command in script:
+            try:
+                journal.execute("c", command)
+            except YarnlogError:
+                pass
+            fresh = Journal(store)
+            assert journal.state("c") == replay(fresh.history("c"))
+            assert journal.history("c") == fresh.history("c")
+        store.engine.dispose()
