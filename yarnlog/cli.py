@@ -34,7 +34,7 @@ from yarnlog.cli_support import (
 )
 
 if TYPE_CHECKING:
-    from yarnlog.journal import Journal
+    pass
 
 #: Exit codes: 0 ok, 1 verify found faults, 2 invalid input, 3 refused by a rule,
 #: 4 storage error, 5 concurrent write conflict (retry), 70 internal error.

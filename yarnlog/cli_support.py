@@ -97,8 +97,8 @@ def summarize(payload: dict) -> str:
 
 def show_recorded(events: list, as_json: bool, title: str = "Recorded") -> None:
     def render(rows: list[dict]) -> None:
-        from rich.table import Table
         from rich.markup import escape
+        from rich.table import Table
 
         table = Table(title=title)
         for col in ("#", "type", "by", "episode", "scene", "what"):

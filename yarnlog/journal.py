@@ -18,7 +18,7 @@ from typing import Any
 from yarnlog.campaign import CampaignCreated, Table, decide_table, evolve_table
 from yarnlog.corrections import Correction, OverriddenRule, OverrideRecorded, Retraction, effective
 from yarnlog.events import Payload, Recorded, load_payload
-from yarnlog.rules import InvalidCommand, Override, Referee, Rule, RuleViolation, invalid
+from yarnlog.rules import InvalidCommand, Override, Referee, Rule, invalid
 from yarnlog.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
 from yarnlog.store import ConcurrencyConflict, EventRecord, EventStore, NewEvent
 from yarnlog.timeline import Timeline, context, decide_timeline, evolve_timeline

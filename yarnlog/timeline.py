@@ -7,6 +7,7 @@ An episode is one session of play; scenes are numbered through the whole campaig
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+
 from pydantic import Field
 
 from yarnlog.events import Payload, event
