@@ -57,12 +57,16 @@ def test_projection_as_of_any_event_equals_replaying_that_prefix(journal, campai
     assert state.timeline.scene is None and list(state.timeline.scenes) == [1]
 
 
-def test_a_new_scene_closes_the_one_in_play_and_episode_end_closes_the_last(journal, campaign):
-    _two_scenes(journal, campaign)
-    recorded = journal.execute(campaign, EndEpisode())
+def test_a_new_scene_closes_the_one_in_play_and_episode_end_closes_the_last(journal):
+    """The journal's own timeline, in a ruleset that adds nothing at the end of an episode."""
+    journal.create_campaign("plain", title="Plain", gm="Maya", ruleset="will-descriptors")
+    for name in ("Ana", "Ben"):
+        journal.execute("plain", AddParticipant(name=name))
+    _two_scenes(journal, "plain")
+    recorded = journal.execute("plain", EndEpisode())
     assert [r.event_type for r in recorded] == ["scene.closed", "episode.ended"]
     with pytest.raises(InvalidCommand, match="start an episode"):
-        journal.execute(campaign, OpenScene(caller="Ana"))
+        journal.execute("plain", OpenScene(caller="Ana"))
 
 
 def test_correction_changes_projections_and_keeps_the_original(journal, campaign):

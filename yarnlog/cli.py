@@ -5,13 +5,11 @@ inside the commands that need them. Every command takes ``--json``; errors are o
 stderr with a meaningful exit code (see :data:`EXIT_CODES`), never a traceback.
 """
 
-from __future__ import annotations
-
 import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -32,9 +30,7 @@ from yarnlog.cli_support import (
     run_command,
     show_recorded,
 )
-
-if TYPE_CHECKING:
-    pass
+from yarnlog.rulesets.yarn import cli_characters, cli_combat, cli_drama, cli_procedure
 
 #: Exit codes: 0 ok, 1 verify found faults, 2 invalid input, 3 refused by a rule,
 #: 4 storage error, 5 concurrent write conflict (retry), 70 internal error.
@@ -428,13 +424,26 @@ def import_(
         f"{d['campaign_id']}: imported {d['imported']} events ({d['already_present']} already present)"))
 
 
+# -- the rulesets' commands -----------------------------------------------------------------
+
+for commands in (cli_characters, cli_drama, cli_procedure, cli_combat):
+    commands.register(app)
+
+
 # -- entry point ----------------------------------------------------------------------------
+
+
+_command = None
 
 
 def main() -> None:
     """Run the CLI; turn every error into one line on stderr and an exit code."""
+    global _command
+    if _command is None:
+        # Building the click command tree reads every command's signature: do it once per process.
+        _command = typer.main.get_command(app)
     try:
-        app()
+        _command(prog_name="yarnlog")
     except SystemExit:
         raise
     except Exception as exc:  # the one place that may catch everything: no traceback reaches a user

@@ -3,8 +3,6 @@
 Kept free of heavy imports: the storage stack is imported inside the functions that need it.
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from typing import TYPE_CHECKING, Annotated, Any, Optional

@@ -7,10 +7,10 @@ part folds its own slice of state, decides its own commands and audits its own e
 from __future__ import annotations
 
 from yarnlog.ruleset import Ruleset
-from yarnlog.rulesets.yarn import economy
+from yarnlog.rulesets.yarn import characters, drama, economy, fight, powers, procedure
 from yarnlog.rulesets.yarn.state import YarnState
 
-PARTS = (economy.PART,)
+PARTS = (economy.PART, characters.PART, drama.PART, fight.PART, procedure.PART, powers.PART)
 
 
 def initial_state() -> YarnState:
