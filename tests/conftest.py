@@ -9,12 +9,14 @@ where a missing server fails the run instead of passing it silently.
 from __future__ import annotations
 
 import os
+import sys
 import uuid
 from urllib.parse import quote
 
 import pytest
 from sqlalchemy import create_engine, text
 
+from yarnlog.cli import main
 from yarnlog.journal import Journal
 from yarnlog.store import EventStore, database_url
 
@@ -83,3 +85,22 @@ def campaign(journal) -> str:
     for name in ("Ana", "Ben", "Cy"):
         journal.execute("lantern", AddParticipant(name=name))
     return "lantern"
+
+
+@pytest.fixture
+def cli(tmp_path, monkeypatch, capsys):
+    """Run ``yarnlog ARGS`` in-process through the real entry point: (exit code, stdout, stderr)."""
+    monkeypatch.setenv("YARNLOG_DB", str(tmp_path / "journal.db"))
+    monkeypatch.delenv("YARNLOG_CAMPAIGN", raising=False)
+
+    def run(*args: str) -> tuple[int, str, str]:
+        monkeypatch.setattr(sys, "argv", ["yarnlog", *args])
+        try:
+            main()
+            code = 0
+        except SystemExit as exit_:
+            code = exit_.code or 0
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

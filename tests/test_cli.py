@@ -8,25 +8,7 @@ import sys
 
 import pytest
 
-from yarnlog.cli import EXIT_CODES, main
-
-
-@pytest.fixture
-def cli(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("YARNLOG_DB", str(tmp_path / "journal.db"))
-    monkeypatch.delenv("YARNLOG_CAMPAIGN", raising=False)
-
-    def run(*args: str) -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "argv", ["yarnlog", *args])
-        try:
-            main()
-            code = 0
-        except SystemExit as exit_:
-            code = exit_.code or 0
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
+from yarnlog.cli import EXIT_CODES
 
 
 @pytest.fixture

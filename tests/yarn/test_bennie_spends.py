@@ -7,7 +7,12 @@ from drama_table import GM, bennies, give, refused, rejected, seat_characters, t
 
 from yarnlog.journal import audit
 from yarnlog.rulesets.yarn import bennies as bn
-from yarnlog.rulesets.yarn.bennie_spends import BennieSpendLine, BennieSpent, SpendBennie, bennie_paid
+from yarnlog.rulesets.yarn.bennie_spends import (
+    BennieSpendLine,
+    BennieSpent,
+    SpendBennie,
+    bennie_paid,
+)
 from yarnlog.timeline import OpenScene
 from yarnlog.verify import verify
 

@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import pytest
-from drama_table import GM, bennies, give, refused, rejected, seat_characters, tokens, types
+from drama_table import (
+    GM,
+    bennies,
+    give,
+    refused,
+    rejected,
+    seat_characters,
+    tokens,
+    types,
+)
 
 from yarnlog.journal import audit
 from yarnlog.rules import Override
 from yarnlog.rulesets.yarn import bennies as bn
-from yarnlog.rulesets.yarn.bennie_vote import BennieVoteTallied, CastBallot, ballots_view
+from yarnlog.rulesets.yarn.bennie_vote import (
+    BennieVoteTallied,
+    CastBallot,
+    ballots_view,
+)
 from yarnlog.rulesets.yarn.economy import TransferLine
 from yarnlog.rulesets.yarn.token_ledger import bennie_report, provisional_tally, recount
 from yarnlog.timeline import EndEpisode, EpisodeEnded, StartEpisode

@@ -7,7 +7,11 @@ from drama_table import GM, bennies, give, refused, rejected, seat_characters
 
 from yarnlog.rules import Override
 from yarnlog.rulesets.yarn import bennies as bn
-from yarnlog.rulesets.yarn.calling_order import CALLING_ORDER, calling_order, calling_view
+from yarnlog.rulesets.yarn.calling_order import (
+    CALLING_ORDER,
+    calling_order,
+    calling_view,
+)
 from yarnlog.rulesets.yarn.cast import DrawPrecedence, Purpose
 from yarnlog.rulesets.yarn.scene_calls import CallScene
 from yarnlog.timeline import EndEpisode, OpenScene, StartEpisode

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
-import typer.main
 
-import yarnlog.cli
-from yarnlog.cli import EXIT_CODES, main
+from yarnlog.cli import EXIT_CODES
 
 IRIS = {
     "name": "Iris", "player": "Ana", "role": "harbour pilot", "desire": "respect", "poles": ["duty", "freedom"],
@@ -20,32 +17,6 @@ IRIS = {
 }
 GUNSHOT = ("attack", "Operative", "Iris", "--weapon", "revolver", "--caliber", "light", "--attack-trait", "crack shot",
            "--attack-dice", "4", "--distance", "8")
-
-
-@pytest.fixture(scope="module")
-def click_app():
-    """The CLI's click command, built once: typer rebuilds every command of the app on each call."""
-    return typer.main.get_command(yarnlog.cli.app)
-
-
-@pytest.fixture
-def cli(tmp_path, monkeypatch, capsys, click_app):
-    """Run ``yarnlog ARGS`` in-process through :func:`yarnlog.cli.main` (errors, exit codes and all)."""
-    monkeypatch.setenv("YARNLOG_DB", str(tmp_path / "journal.db"))
-    monkeypatch.delenv("YARNLOG_CAMPAIGN", raising=False)
-    monkeypatch.setattr(yarnlog.cli, "app", click_app)
-
-    def run(*args: str) -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "argv", ["yarnlog", *args])
-        try:
-            main()
-            code = 0
-        except SystemExit as exit_:
-            code = exit_.code or 0
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
 
 
 @pytest.fixture

@@ -4,34 +4,14 @@ point, one-line errors that change nothing, and GM overrides."""
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 from drama_table import GM, PLAYERS, seat_characters
 
 from yarnlog.campaign import AddParticipant
-from yarnlog.cli import main
 from yarnlog.journal import Journal
 from yarnlog.rulesets.yarn.economy import TransferTokens
 from yarnlog.store import EventStore
-
-
-@pytest.fixture
-def cli(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("YARNLOG_DB", str(tmp_path / "journal.db"))
-    monkeypatch.delenv("YARNLOG_CAMPAIGN", raising=False)
-
-    def run(*args: str) -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "argv", ["yarnlog", *args])
-        try:
-            main()
-            code = 0
-        except SystemExit as exit_:
-            code = exit_.code or 0
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
 
 
 @pytest.fixture

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
-from yarnlog.cli import EXIT_CODES, main
+from yarnlog.cli import EXIT_CODES
 
 
 def sheet(name: str, player: str, central: str, sides: list[str], superior: str, **extra) -> dict:
@@ -15,24 +14,6 @@ def sheet(name: str, player: str, central: str, sides: list[str], superior: str,
     return {"name": name, "player": player, "role": "crew", "desire": "respect", "poles": ["loyal", "free"],
             "central": central, "sides": sides, "superior": superior, "flaw": "Reckless", "signs": signs,
             "hit_point_descriptor": "guts", "story": "My story is of a sailor.", "gm_approved": True} | extra
-
-
-@pytest.fixture
-def cli(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("YARNLOG_DB", str(tmp_path / "journal.db"))
-    monkeypatch.delenv("YARNLOG_CAMPAIGN", raising=False)
-
-    def run(*args: str) -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "argv", ["yarnlog", *args])
-        try:
-            main()
-            code = 0
-        except SystemExit as exit_:
-            code = exit_.code or 0
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
 
 
 @pytest.fixture

@@ -14,7 +14,12 @@ from yarnlog.rulesets.yarn.armor import (
     AttackKind,
     protect,
 )
-from yarnlog.rulesets.yarn.combat import WEAPON_RANGES, RangeBand, RangeClass, range_band
+from yarnlog.rulesets.yarn.combat import (
+    WEAPON_RANGES,
+    RangeBand,
+    RangeClass,
+    range_band,
+)
 from yarnlog.rulesets.yarn.damage import (
     DAMAGE_FACTORS,
     GUNFIRE,

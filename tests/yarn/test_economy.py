@@ -7,7 +7,12 @@ import pytest
 from yarnlog.campaign import AddParticipant
 from yarnlog.journal import Retract, audit
 from yarnlog.rules import InvalidCommand, Override, RuleViolation
-from yarnlog.rulesets.yarn.economy import KITTY_NAME, TokensTransferred, TransferLine, TransferTokens
+from yarnlog.rulesets.yarn.economy import (
+    KITTY_NAME,
+    TokensTransferred,
+    TransferLine,
+    TransferTokens,
+)
 from yarnlog.timeline import OpenScene, StartEpisode
 from yarnlog.verify import verify
 

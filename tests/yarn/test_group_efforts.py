@@ -17,7 +17,12 @@ from yarnlog.rulesets.yarn.dice import (
     read_roll,
     resolve,
 )
-from yarnlog.rulesets.yarn.group_efforts import combining_dice, either_or, simple_addition, worst_roller
+from yarnlog.rulesets.yarn.group_efforts import (
+    combining_dice,
+    either_or,
+    simple_addition,
+    worst_roller,
+)
 from yarnlog.rulesets.yarn.odds import outcome_odds
 
 BOTCH = RollOptions(botch=True)

@@ -10,7 +10,12 @@ from drama_table import GM, give, refused, rejected, seat_characters, tokens, ty
 from yarnlog.journal import audit
 from yarnlog.rulesets.yarn import challenges
 from yarnlog.rulesets.yarn.calling_order import calling_view
-from yarnlog.rulesets.yarn.cast import DrawPrecedence, IntroduceSupporting, PromoteSupporting, Purpose
+from yarnlog.rulesets.yarn.cast import (
+    DrawPrecedence,
+    IntroduceSupporting,
+    PromoteSupporting,
+    Purpose,
+)
 from yarnlog.rulesets.yarn.casting import TALKING
 from yarnlog.rulesets.yarn.drama_tokens import FORCE, SUPPORT
 from yarnlog.rulesets.yarn.economy import TransferLine

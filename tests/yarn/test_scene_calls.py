@@ -10,7 +10,11 @@ from yarnlog.journal import audit
 from yarnlog.rules import Override
 from yarnlog.rulesets.yarn import scene_calls as calls
 from yarnlog.rulesets.yarn.calling_order import calling_view
-from yarnlog.rulesets.yarn.drama_tokens import CASTING_COST, NO_REVERSAL, NO_TWO_RECURRING
+from yarnlog.rulesets.yarn.drama_tokens import (
+    CASTING_COST,
+    NO_REVERSAL,
+    NO_TWO_RECURRING,
+)
 from yarnlog.rulesets.yarn.petitions import Force
 from yarnlog.rulesets.yarn.scene_calls import CallScene, RuleOffstage
 from yarnlog.timeline import OpenScene, SceneOpened
