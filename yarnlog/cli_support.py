@@ -146,3 +146,10 @@ def resolve_as_of(journal: "Journal", cid: str, as_of: int | None, end_of_scene:
 
 AsOfOpt = Annotated[Optional[int], typer.Option("--as-of", help="Replay up to event N only.")]
 EndOfSceneOpt = Annotated[Optional[int], typer.Option("--end-of-scene", help="Replay up to the end of scene N.")]
+
+
+def campaign_state(campaign: str | None, as_of: int | None = None, end_of_scene: int | None = None):
+    """The campaign's state at its end, or as of event N, or as of the end of scene N."""
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    return journal.state(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))

@@ -17,21 +17,13 @@ from yarnlog.cli_support import (
     EndOfSceneOpt,
     JsonOpt,
     OverrideOpt,
+    campaign_state,
     console,
     emit,
-    open_journal,
-    pick_campaign,
-    resolve_as_of,
     run_command,
 )
 
 Many = Optional[list[str]]
-
-
-def _state(campaign: str | None, as_of: int | None = None, end_of_scene: int | None = None):
-    journal = open_journal()
-    cid = pick_campaign(journal, campaign)
-    return journal.state(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))
 
 
 def _pairs(items: Many, what: str) -> list[tuple[str, str]]:
@@ -77,7 +69,7 @@ def _training(months: float | None, full_time: bool, usd_per_month: int, scenes:
 
 
 def _gm_or(campaign: str | None, name: str | None) -> str:
-    return name or _state(campaign).table.gm
+    return name or campaign_state(campaign).table.gm
 
 
 def _table(title: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
@@ -335,7 +327,7 @@ def precedence_draw(
     if order:
         command = DrawPrecedence(Purpose(purpose), tuple(n.strip() for n in order.split(",")), "entered", note)
     else:
-        players = [n.strip() for n in among.split(",")] if among else _state(campaign).table.players
+        players = [n.strip() for n in among.split(",")] if among else campaign_state(campaign).table.players
         command = DrawPrecedence(Purpose(purpose), shuffled(players), "shuffled", note)
     run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
 
@@ -346,7 +338,7 @@ def precedence_show(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_
     """Every precedence order drawn, and who chooses the theme of which episode."""
     from yarnlog.rulesets.yarn.cast import precedence_data
 
-    data = precedence_data(_state(campaign, as_of, end_of_scene).rules.characters.cast)
+    data = precedence_data(campaign_state(campaign, as_of, end_of_scene).rules.characters.cast)
 
     def render(d):
         _table("Precedence orders", ("#", "purpose", "episode", "order", "source", "note"),
@@ -468,7 +460,7 @@ def xp_status(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene:
     """Each PC in play: experience pool, dice used this session, dice still available."""
     from yarnlog.rulesets.yarn.characters import experience_data
 
-    state = _state(campaign, as_of, end_of_scene)
+    state = campaign_state(campaign, as_of, end_of_scene)
     data = experience_data(state.rules.characters, state.table)
     emit(data, as_json, lambda d: _table("Experience", ("character", "player", "pool", "used", "available"),
                                          [tuple(r.values()) for r in d]))
@@ -477,7 +469,7 @@ def xp_status(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene:
 def _sheet(campaign: str | None, name: str):
     from yarnlog.rules import invalid
 
-    sheet = _state(campaign).rules.characters.pcs.get(name)
+    sheet = campaign_state(campaign).rules.characters.pcs.get(name)
     invalid(sheet is not None, f"{name} is not a player character")
     return sheet
 
@@ -495,7 +487,7 @@ def sheet(
     """A character sheet, as of any point in the journal."""
     from yarnlog.rulesets.yarn.characters import sheet_data
 
-    data = sheet_data(_state(campaign, as_of, end_of_scene).rules.characters, name)
+    data = sheet_data(campaign_state(campaign, as_of, end_of_scene).rules.characters, name)
     emit(data, as_json, _render_sheet)
 
 
@@ -528,7 +520,7 @@ def relationships(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_sc
     """The relationship map: labelled lines, wants (fraught ones marked), needs of recurring characters."""
     from yarnlog.rulesets.yarn.characters import relationship_map
 
-    data = relationship_map(_state(campaign, as_of, end_of_scene).rules.characters)
+    data = relationship_map(campaign_state(campaign, as_of, end_of_scene).rules.characters)
 
     def render(d):
         _table("Relationships", ("character", "other", "nature"),
@@ -549,7 +541,7 @@ def cast(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndO
     """The cast list: player characters, recurring and minor characters, and locations."""
     from yarnlog.rulesets.yarn.characters import cast_list
 
-    data = cast_list(_state(campaign, as_of, end_of_scene).rules.characters)
+    data = cast_list(campaign_state(campaign, as_of, end_of_scene).rules.characters)
 
     def render(d):
         _table("Player characters", ("name", "player", "role", "in play"),

@@ -18,12 +18,12 @@ from yarnlog.cli_support import (
     EndOfSceneOpt,
     JsonOpt,
     OverrideOpt,
+    campaign_state,
     console,
     emit,
     open_journal,
     pick_campaign,
     recorded_data,
-    resolve_as_of,
     show_recorded,
 )
 
@@ -106,12 +106,6 @@ def _run(campaign, command, by, override_reason, as_json, visibility: str = "eve
     return recorded
 
 
-def _state(campaign: str | None, as_of: int | None = None, end_of_scene: int | None = None):
-    journal = open_journal()
-    cid = pick_campaign(journal, campaign)
-    return journal.state(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))
-
-
 def register(app: typer.Typer) -> None:
     """Add the combat commands to ``app``."""
     fight_app = typer.Typer(help="Start, run and end fights (gestalt or detailed combat).", no_args_is_help=True)
@@ -177,7 +171,7 @@ def register(app: typer.Typer) -> None:
         from yarnlog.rulesets.yarn.fight import gestalt_outcome
         from yarnlog.rulesets.yarn.wounds import hit_points
 
-        state = _state(campaign, as_of)
+        state = campaign_state(campaign, as_of)
         combat = state.rules.combat.in_play
         data: dict[str, Any] = {"in_play": combat is not None}
         if combat is not None:
@@ -264,7 +258,7 @@ def register(app: typer.Typer) -> None:
         command = RollGestalt(Side.GMCS if gm else Side.PLAYERS, tuple(_roll(r) for r in roll))
         recorded = _execute(campaign, command, by=by, override_reason=override, visibility="gm" if gm else "everyone")
         payload = recorded[-1].payload
-        outcome = gestalt_outcome(_state(campaign)) if gm else None
+        outcome = gestalt_outcome(campaign_state(campaign)) if gm else None
 
         def render(_) -> None:
             for r in payload.rolls:
@@ -396,7 +390,7 @@ def register(app: typer.Typer) -> None:
             serious_wound=wound,
         )
         if odds:
-            _show_odds(f.attack_odds(_state(campaign), declared), as_json)
+            _show_odds(f.attack_odds(campaign_state(campaign), declared), as_json)
             return
         given = {"attack": attack_faces, "defense": defense_faces, "regular_armor": armor_faces,
                  "bullet_proof_armor": bullet_proof_faces, "damage": damage_faces}
@@ -465,7 +459,7 @@ def register(app: typer.Typer) -> None:
         """Hit points of every PC and combatant (or of one), at any point of the journal."""
         from yarnlog.rulesets.yarn.wounds import wounds_report
 
-        rows = [row.to_data() for row in wounds_report(_state(campaign, as_of, end_of_scene), character)]
+        rows = [row.to_data() for row in wounds_report(campaign_state(campaign, as_of, end_of_scene), character)]
 
         def render(data: list[dict]) -> None:
             from rich.markup import escape

@@ -13,18 +13,13 @@ from yarnlog.cli_support import (
     CampaignOpt,
     EndOfSceneOpt,
     JsonOpt,
+    campaign_state,
     console,
     emit,
     open_journal,
     pick_campaign,
     resolve_as_of,
 )
-
-
-def _state(campaign: str | None, as_of: int | None, end_of_scene: int | None):
-    journal = open_journal()
-    cid = pick_campaign(journal, campaign)
-    return journal.state(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))
 
 
 def _table(title: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
@@ -44,7 +39,7 @@ def tokens(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: En
     """Drama tokens and bennies held by each participant, the GM's pool and the kitty's flows."""
     from yarnlog.rulesets.yarn.token_ledger import token_report
 
-    data = token_report(_state(campaign, as_of, end_of_scene))
+    data = token_report(campaign_state(campaign, as_of, end_of_scene))
 
     def render(d):
         _table(f"Tokens as of event {d['as_of']} (episode {d['episode'] or '-'})",
@@ -74,7 +69,7 @@ def ledger(
     from yarnlog.rulesets.yarn.token_ledger import ledger_lines
 
     invalid(currency in (None, "drama", "bennie"), "--currency is drama or bennie")
-    state = _state(campaign, as_of, end_of_scene)
+    state = campaign_state(campaign, as_of, end_of_scene)
     rows = [line.to_data() for line in ledger_lines(state.rules.economy, episode=episode, scene=scene,
                                                     participant=participant, currency=currency)]
 
@@ -145,7 +140,7 @@ def calling_order(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_sc
     """The episode's calling order and who calls the next scene."""
     from yarnlog.rulesets.yarn.calling_order import calling_view
 
-    data = calling_view(_state(campaign, as_of, end_of_scene))
+    data = calling_view(campaign_state(campaign, as_of, end_of_scene))
 
     def render(d):
         out = console()

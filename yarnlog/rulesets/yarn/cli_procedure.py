@@ -15,11 +15,9 @@ from yarnlog.cli_support import (
     EndOfSceneOpt,
     JsonOpt,
     OverrideOpt,
+    campaign_state,
     console,
     emit,
-    open_journal,
-    pick_campaign,
-    resolve_as_of,
     run_command,
 )
 
@@ -89,7 +87,7 @@ def _record(campaign: str | None, command, *, by: str | None, secret: bool, over
 
     rolls = [r for r in recorded if isinstance(r.payload, RollMade)]
     if rolls and not as_json:
-        state = _state(campaign)
+        state = campaign_state(campaign)
         for rec in rolls:
             console().print(_escape(roll_data(state, rec)["recap"]))
 
@@ -98,12 +96,6 @@ def _escape(text: str) -> str:
     from rich.markup import escape
 
     return escape(text)
-
-
-def _state(campaign: str | None, as_of: int | None = None, end_of_scene: int | None = None):
-    journal = open_journal()
-    cid = pick_campaign(journal, campaign)
-    return journal.state(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))
 
 
 def _table(title: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
@@ -197,7 +189,7 @@ def rolls(
     """List rolls with their dice, outcome and the odds they were made against."""
     from yarnlog.rulesets.yarn.procedure import roll_rows
 
-    rows = roll_rows(_state(campaign, as_of, end_of_scene), scene=scene, episode=episode, character=character,
+    rows = roll_rows(campaign_state(campaign, as_of, end_of_scene), scene=scene, episode=episode, character=character,
                      viewer=viewer)
 
     def render(data: list[dict]) -> None:
@@ -260,7 +252,7 @@ def consequences(
         run_command(campaign, RollConsequences(scene, tuple(faces)), by=by, override_reason=override, as_json=as_json)
         if as_json:
             return
-    state = _state(campaign)
+    state = campaign_state(campaign)
     data = consequence_data(state, scene)
 
     def render(d: dict) -> None:
@@ -360,7 +352,7 @@ def group_list(scene: Annotated[Optional[int], typer.Option("--scene")] = None,
     """List group efforts."""
     from yarnlog.rulesets.yarn.procedure import group_rows
 
-    rows = group_rows(_state(campaign, as_of), scene=scene, viewer=viewer)
+    rows = group_rows(campaign_state(campaign, as_of), scene=scene, viewer=viewer)
     emit(rows, as_json, lambda data: _table("Group efforts", ("#", "scene", "method", "characters", "rolls",
                                                               "counting", "total", "outcome"), [
         (r["sequence"], r["scene"], r["method"], ", ".join(r["characters"]), ", ".join(map(str, r["rolls"])),
@@ -505,7 +497,7 @@ def psychic_show(
     """Psychic pools: shots left, powers and their dice, spells known and studied."""
     from yarnlog.rulesets.yarn.powers import psychic_data
 
-    state = _state(campaign, as_of, end_of_scene)
+    state = campaign_state(campaign, as_of, end_of_scene)
     rows = psychic_data(state, character, gm_view=viewer is None or state.table.is_gm(viewer))
     emit(rows, as_json, lambda data: _table("Psychic pools", ("character", "pool", "shots", "powers", "spells"), [
         (r["character"], r["pool"], f"{r['shots']}/{r['capacity']}",
