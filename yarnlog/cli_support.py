@@ -19,6 +19,7 @@ CampaignOpt = Annotated[
                  help="Campaign id (default: the only campaign in the journal)."),
 ]
 ByOpt = Annotated[Optional[str], typer.Option("--by", help="Who records this (default: the campaign's GM).")]
+Many = Optional[list[str]]
 VisibilityOpt = Annotated[
     str, typer.Option("--visibility", help="Who may read it: everyone, gm, or participant:NAME.")
 ]
@@ -109,9 +110,9 @@ def show_recorded(events: list, as_json: bool, title: str = "Recorded") -> None:
     emit([recorded_data(r) for r in events], as_json, render)
 
 
-def run_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
-                override_reason: str | None = None, as_json: bool = False) -> list:
-    """Execute a journal command and show what it recorded."""
+def execute_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
+                    override_reason: str | None = None) -> list:
+    """Execute a journal command (the GM's override, if a reason is given) and return what it recorded."""
     from yarnlog.rules import Override
 
     journal = open_journal()
@@ -119,9 +120,40 @@ def run_command(campaign: str | None, command, *, by: str | None = None, visibil
     override = None
     if override_reason is not None:
         override = Override(by=by or journal.state(cid).table.gm, reason=override_reason)
-    recorded = journal.execute(cid, command, by=by, visibility=visibility, override=override)
+    return journal.execute(cid, command, by=by, visibility=visibility, override=override)
+
+
+def run_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
+                override_reason: str | None = None, as_json: bool = False) -> list:
+    """Execute a journal command and show what it recorded."""
+    recorded = execute_command(campaign, command, by=by, visibility=visibility, override_reason=override_reason)
     show_recorded(recorded, as_json)
     return recorded
+
+
+def print_table(title: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
+    """A rich table of ``rows`` on the console, ``None`` cells left blank."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=escape(title))
+    for column in columns:
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*(escape("" if cell is None else str(cell)) for cell in row))
+    console().print(table)
+
+
+def parse_faces(text: str | None, what: str = "dice faces") -> tuple[int, ...] | None:
+    """Dice faces as typed at the table, ``6,3,2`` (commas or spaces); ``None`` when none were given."""
+    from yarnlog.rules import InvalidCommand
+
+    if text is None:
+        return None
+    try:
+        return tuple(int(x) for x in text.replace(",", " ").split())
+    except ValueError:
+        raise InvalidCommand(f"{what} are whole numbers like 6,3,2, not {text!r}") from None
 
 
 OverrideOpt = Annotated[

@@ -10,14 +10,11 @@ from __future__ import annotations
 import functools
 import tempfile
 
-import pytest
-
 from yarnlog.campaign import AddParticipant
 from yarnlog.journal import Journal
-from yarnlog.rules import InvalidCommand, RuleViolation
 from yarnlog.rulesets.yarn.cast import IntroduceSupporting, PromoteSupporting
-from yarnlog.rulesets.yarn.characters import creation_command
 from yarnlog.rulesets.yarn.economy import TransferTokens
+from yarnlog.rulesets.yarn.sheet_files import creation_command
 from yarnlog.store import EventStore
 from yarnlog.timeline import OpenScene, StartEpisode
 
@@ -90,22 +87,8 @@ def bennies(journal, cid: str) -> dict[str, int]:
     return dict(journal.state(cid).rules.economy.bennies)
 
 
-def refused(journal, cid: str, command, rule, **kw) -> RuleViolation:
-    """The command breaks ``rule`` (quoted in the refusal) and the journal is unchanged."""
-    before = journal.store.last_sequence(cid)
-    with pytest.raises(RuleViolation) as caught:
-        journal.execute(cid, command, **kw)
-    assert caught.value.rule == rule, caught.value
-    assert journal.store.last_sequence(cid) == before
-    return caught.value
 
 
-def rejected(journal, cid: str, command, match: str) -> None:
-    """Nonsense input: refused, not overridable, the journal unchanged."""
-    before = journal.store.last_sequence(cid)
-    with pytest.raises(InvalidCommand, match=match):
-        journal.execute(cid, command)
-    assert journal.store.last_sequence(cid) == before
 
 
 def types(recorded) -> list[str]:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from drama_table import GM, bennies, give, refused, rejected, seat_characters, tokens
+from drama_table import GM, bennies, give, seat_characters, tokens
+from refusals import refused, rejected
 
 from yarnlog.journal import audit
 from yarnlog.rulesets.yarn import bennies as bn

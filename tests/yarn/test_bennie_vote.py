@@ -3,16 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from drama_table import (
-    GM,
-    bennies,
-    give,
-    refused,
-    rejected,
-    seat_characters,
-    tokens,
-    types,
-)
+from drama_table import GM, bennies, give, seat_characters, tokens, types
+from refusals import refused, rejected
 
 from yarnlog.journal import audit
 from yarnlog.rules import Override

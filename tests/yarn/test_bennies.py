@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from refusals import refused_by
 
-from yarnlog.rules import InvalidCommand, Override, Referee, RuleViolation
+from yarnlog.rules import InvalidCommand, Override, Referee
 from yarnlog.rulesets.yarn import bennies as bn
 from yarnlog.rulesets.yarn.bennies import (
     Ballot,
@@ -29,10 +30,6 @@ def ballot(voter, *best_first):
     return Ballot(voter, {player: rank for rank, player in enumerate(best_first, start=1)})
 
 
-def refused_by(rule, call):
-    with pytest.raises(RuleViolation) as caught:
-        call()
-    assert caught.value.rule == rule
 
 
 def tally(ballots, tokens=None, referee=None):

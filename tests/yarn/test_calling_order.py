@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from drama_table import GM, bennies, give, refused, rejected, seat_characters
+from drama_table import GM, bennies, give, seat_characters
+from refusals import refused, rejected
 
 from yarnlog.rules import Override
 from yarnlog.rulesets.yarn import bennies as bn

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from refusals import refused_by
 
-from yarnlog.rules import InvalidCommand, Referee, RuleViolation
+from yarnlog.rules import InvalidCommand, Referee
 from yarnlog.rulesets.yarn import bennies as bn
 from yarnlog.rulesets.yarn import challenges as ch
 from yarnlog.rulesets.yarn.bennies import BennieGain, BennieOption, BennieSpend
@@ -30,10 +31,6 @@ GM = "Gwen"
 PLAYERS = ("Ann", "Bob", "Cy", "Di")
 
 
-def refused_by(rule, call):
-    with pytest.raises(RuleViolation) as caught:
-        call()
-    assert caught.value.rule == rule
 
 
 def vote(for_caller, for_challenger, gm_tie_break=None):
@@ -218,7 +215,9 @@ def test_a_rush_needs_a_payment_unless_the_caller_consents():
 # players in general may gainsay the petitioner's player on this point."
 def test_the_petitioners_yes_grants_and_cannot_be_voted_down():
     assert petition_outcome(Referee(), petitioner_got_concession=True) is PetitionOutcome.GRANTED
-    disputed = grant_vote(Referee(), participants=(*PLAYERS, GM), for_grant={"Ann"}, for_refusal={"Bob", "Cy", "Di", GM})
+    disputed = grant_vote(
+        Referee(), participants=(*PLAYERS, GM), for_grant={"Ann"}, for_refusal={"Bob", "Cy", "Di", GM}
+    )
     refused_by(ch.NO_GAINSAYING, lambda: petition_outcome(Referee(), petitioner_got_concession=True, vote=disputed))
 
 

@@ -7,14 +7,15 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from refusals import refused, rejected
 
 from yarnlog.campaign import AddParticipant, RemoveParticipant
 from yarnlog.events import Payload, event
 from yarnlog.journal import Correct, audit
-from yarnlog.rules import InvalidCommand, Override, RuleViolation
+from yarnlog.rules import Override, RuleViolation
 from yarnlog.rulesets.yarn import cast as cast_rules
+from yarnlog.rulesets.yarn import character_sheets, experience, relationships, traits
 from yarnlog.rulesets.yarn import characters as pcs_rules
-from yarnlog.rulesets.yarn import experience, traits
 from yarnlog.rulesets.yarn.cast import (
     Cast,
     DescribeSupporting,
@@ -29,24 +30,23 @@ from yarnlog.rulesets.yarn.cast import (
     shuffled,
     theme_chooser,
 )
-from yarnlog.rulesets.yarn.characters import (
+from yarnlog.rulesets.yarn.character_experience import (
     AwardExperience,
-    DeclareWant,
-    DefineRelationship,
     DevelopTrait,
-    HitPointDice,
     RaiseTrait,
-    RetireCharacter,
+    experience_dice_available,
+)
+from yarnlog.rulesets.yarn.character_sheets import (
+    HitPointDice,
     TrainingData,
     TraitData,
     TraitRaised,
     character_of,
-    creation_command,
-    experience_dice_available,
     player_of,
-    relationship_map,
-    sheet_data,
 )
+from yarnlog.rulesets.yarn.characters import RetireCharacter, sheet_data
+from yarnlog.rulesets.yarn.relationships import DeclareWant, DefineRelationship, relationship_map
+from yarnlog.rulesets.yarn.sheet_files import creation_command
 from yarnlog.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.verify import verify
 
@@ -84,20 +84,8 @@ def chars(journal, cid, upto=None):
     return journal.state(cid, upto=upto).rules.characters
 
 
-def refused(journal, cid, command, rule, **kw) -> None:
-    """The command breaks ``rule`` and records nothing."""
-    before = journal.store.last_sequence(cid)
-    with pytest.raises(RuleViolation) as caught:
-        journal.execute(cid, command, **kw)
-    assert caught.value.rule == rule
-    assert journal.store.last_sequence(cid) == before
 
 
-def rejected(journal, cid, command, match: str) -> None:
-    before = journal.store.last_sequence(cid)
-    with pytest.raises(InvalidCommand, match=match):
-        journal.execute(cid, command)
-    assert journal.store.last_sequence(cid) == before
 
 
 def end_episode(journal, cid) -> None:
@@ -213,7 +201,7 @@ def test_each_new_character_relates_to_every_character_already_proclaimed(journa
     # "Third player proclaims his/her character's name, role in the group, and relationship to all
     # other proclaimed characters."
     create(journal, campaign, iris())
-    refused(journal, campaign, creation_command(second("Jon", "Ben")), pcs_rules.RELATE_TO_ALL)
+    refused(journal, campaign, creation_command(second("Jon", "Ben")), relationships.RELATE_TO_ALL)
     create(journal, campaign, second("Jon", "Ben", relationships={"Iris": "younger brother"}))
     rejected(journal, campaign, creation_command(second("Kay", "Cy", relationships={"Iris": "x", "Zed": "y"})),
              "Zed is not a player character")
@@ -242,7 +230,7 @@ def test_the_other_player_says_why_a_want_cannot_be_had(journal, campaign):
     # "The player of the other character defines why they can't get it."
     create(journal, campaign, iris())
     create(journal, campaign, second("Jon", "Ben", relationships={"Iris": "brother"}))
-    refused(journal, campaign, DeclareWant("Jon", "Iris", "her approval", ""), pcs_rules.WHY_NOT)
+    refused(journal, campaign, DeclareWant("Jon", "Iris", "her approval", ""), relationships.WHY_NOT)
     rejected(journal, campaign, DeclareWant("Jon", "Jon", "peace", "no"), "not from himself")
 
 
@@ -293,9 +281,9 @@ def test_relationships_to_recurring_characters_are_made_in_a_scene_with_both(jou
     # "Players may establish relationships to recurring characters promoted by other players. Do
     # this during any scene featuring both your character and the recurring character."
     journal.execute(scene, IntroduceSupporting("Old Tom", "the harbour master", "Maya"))
-    refused(journal, scene, DefineRelationship("Iris", "Old Tom", "godfather"), pcs_rules.MINOR_HAS_NO_RELATIONSHIP)
+    refused(journal, scene, DefineRelationship("Iris", "Old Tom", "godfather"), relationships.MINOR_HAS_NO_RELATIONSHIP)
     journal.execute(scene, PromoteSupporting("Old Tom", "Iris", "his blessing"))
-    refused(journal, scene, DefineRelationship("Iris", "Old Tom", "godfather"), pcs_rules.RECURRING_RELATIONSHIP)
+    refused(journal, scene, DefineRelationship("Iris", "Old Tom", "godfather"), relationships.RECURRING_RELATIONSHIP)
     journal.execute(scene, OpenScene(caller="Ana", cast=("Iris", "Old Tom"), mode="dramatic"))
     journal.execute(scene, DefineRelationship("Iris", "Old Tom", "godfather"))
     assert sheet_data(chars(journal, scene), "Iris")["relationships"] == [
@@ -464,7 +452,8 @@ def test_raising_the_central_trait_doubles_time_and_dice(journal, scene):
     raised = journal.execute(scene, RaiseTrait("Iris", "Military Background", TrainingData(months=24), True))[0]
     assert (raised.payload.score, raised.payload.experience_spent) == (4, 20)
     sheet = chars(journal, scene).pcs["Iris"]
-    assert (sheet.traits["Military Background"].dice, sheet.traits["Medicine"].dice, sheet.experience_pool) == (4, 2, 16)
+    dice = (sheet.traits["Military Background"].dice, sheet.traits["Medicine"].dice)
+    assert (*dice, sheet.experience_pool) == (4, 2, 16)
 
 
 def test_raising_a_score_to_6_is_beyond_the_rules(journal, scene):
@@ -560,5 +549,5 @@ def test_a_pc_whose_player_left_is_no_longer_in_play(journal, campaign):
     journal.execute(campaign, RemoveParticipant("Ana"))
     # Jon need not relate to a character no longer in play.
     create(journal, campaign, second("Jon", "Ben"))
-    assert pcs_rules.active_pcs(chars(journal, campaign), journal.state(campaign).table) == ["Jon"]
+    assert character_sheets.active_pcs(chars(journal, campaign), journal.state(campaign).table) == ["Jon"]
 

@@ -24,7 +24,7 @@ def table(cli, tmp_path):
     """
     from yarnlog.campaign import AddParticipant
     from yarnlog.journal import Journal
-    from yarnlog.rulesets.yarn.characters import creation_command
+    from yarnlog.rulesets.yarn.sheet_files import creation_command
     from yarnlog.store import EventStore
     from yarnlog.timeline import OpenScene, StartEpisode
 

@@ -4,7 +4,8 @@ verified, projections at every point of history, and journals that keep no chara
 from __future__ import annotations
 
 import pytest
-from drama_table import GM, give, rejected, seat_characters, tokens, types
+from drama_table import GM, give, seat_characters, tokens, types
+from refusals import rejected
 
 from yarnlog.events import known_event_types
 from yarnlog.journal import Retract, replay

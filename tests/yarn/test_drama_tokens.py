@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from refusals import refused_by
 
 from yarnlog.rules import InvalidCommand, Override, Referee, RuleViolation
 from yarnlog.rulesets.yarn import drama_tokens as dt
@@ -34,10 +35,6 @@ def strict() -> Referee:
     return Referee()
 
 
-def refused_by(rule, call):
-    with pytest.raises(RuleViolation) as caught:
-        call()
-    assert caught.value.rule == rule
 
 
 # "Everyone starts each episode with zero tokens."

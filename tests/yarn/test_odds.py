@@ -50,7 +50,9 @@ def small_specs(draw, max_rolled: int) -> RollSpec:
     net = draw(st.integers(-min(spare, 3), min(spare, 3)))
     cancelling = draw(st.integers(0, 1))
     experience = draw(st.integers(0, 1)) if net > 0 else 0
-    return RollSpec(dice, bonus=max(net, 0) - experience + cancelling, penalty=max(-net, 0) + cancelling, experience=experience)
+    return RollSpec(
+        dice, bonus=max(net, 0) - experience + cancelling, penalty=max(-net, 0) + cancelling, experience=experience
+    )
 
 
 options_strategy = st.builds(RollOptions, botch=st.booleans(), blowing_the_top_off=st.booleans())

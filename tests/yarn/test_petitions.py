@@ -5,7 +5,8 @@ Exchanges", "Multiple Petitioners" and "Drama with Recurring Characters"."""
 from __future__ import annotations
 
 import pytest
-from drama_table import GM, give, refused, rejected, seat_characters, tokens, types
+from drama_table import GM, give, seat_characters, tokens, types
+from refusals import refused, rejected
 
 from yarnlog.journal import audit
 from yarnlog.rulesets.yarn import challenges

@@ -6,11 +6,11 @@ import random
 from fractions import Fraction
 
 import pytest
+from refusals import refused
 
 from yarnlog.campaign import AddParticipant
-from yarnlog.rules import InvalidCommand, RuleViolation
 from yarnlog.rulesets.yarn import fringe_powers, magic
-from yarnlog.rulesets.yarn.characters import AwardExperience, creation_command
+from yarnlog.rulesets.yarn.character_experience import AwardExperience
 from yarnlog.rulesets.yarn.powers import (
     BuyShots,
     CastSpell,
@@ -25,7 +25,9 @@ from yarnlog.rulesets.yarn.powers import (
     UsePower,
     psychic_data,
 )
-from yarnlog.rulesets.yarn.procedure import Factor, Hands, MakeRoll, Opposed, roll_rows
+from yarnlog.rulesets.yarn.roll_projections import roll_rows
+from yarnlog.rulesets.yarn.roll_records import Factor, Hands, MakeRoll, Opposed
+from yarnlog.rulesets.yarn.sheet_files import creation_command
 from yarnlog.timeline import CloseScene, OpenScene, StartEpisode
 from yarnlog.verify import verify
 
@@ -56,17 +58,6 @@ def scene(journal) -> str:
     return "lantern"
 
 
-def refused(journal, cid, command, rule=None, match=None):
-    """The command is refused (by ``rule``, or as nonsense matching ``match``) and writes nothing."""
-    before = journal.store.last_sequence(cid)
-    if rule is not None:
-        with pytest.raises(RuleViolation) as caught:
-            journal.execute(cid, command)
-        assert caught.value.rule == rule
-    else:
-        with pytest.raises(InvalidCommand, match=match):
-            journal.execute(cid, command)
-    assert journal.store.last_sequence(cid) == before
 
 
 def pool(journal, cid, character: str) -> dict:

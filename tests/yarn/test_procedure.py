@@ -10,20 +10,17 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from refusals import refused
 
 from yarnlog.campaign import AddParticipant, Table
 from yarnlog.journal import Retract
-from yarnlog.rules import InvalidCommand, Override, Referee, RuleViolation
-from yarnlog.rulesets.yarn import dice, experience
-from yarnlog.rulesets.yarn import procedure as proc
-from yarnlog.rulesets.yarn.characters import (
-    AwardExperience,
-    Characters,
-    creation_command,
-    experience_dice_available,
-)
+from yarnlog.rules import Override, Referee, RuleViolation
+from yarnlog.rulesets.yarn import dice, experience, roll_making, roll_records
+from yarnlog.rulesets.yarn.character_experience import AwardExperience, experience_dice_available
+from yarnlog.rulesets.yarn.character_sheets import Characters
 from yarnlog.rulesets.yarn.fringe_powers import USE_SHOT
-from yarnlog.rulesets.yarn.procedure import (
+from yarnlog.rulesets.yarn.roll_projections import consequence_data, group_rows, roll_rows
+from yarnlog.rulesets.yarn.roll_records import (
     CombineDice,
     ConsequenceFace,
     Factor,
@@ -36,11 +33,9 @@ from yarnlog.rulesets.yarn.procedure import (
     RollConsequences,
     RollMade,
     TraitUse,
-    consequence_data,
     difficulty,
-    group_rows,
-    roll_rows,
 )
+from yarnlog.rulesets.yarn.sheet_files import creation_command
 from yarnlog.timeline import CloseScene, EndEpisode, OpenScene, StartEpisode
 from yarnlog.verify import verify
 
@@ -84,17 +79,6 @@ def roll(journal, cid, character, trait=None, *, faces, visibility="everyone", o
     return journal.execute(cid, command, visibility=visibility, override=override)[-1]
 
 
-def refused(journal, cid, command, rule=None, match=None):
-    """The command is refused (by ``rule``, or as nonsense matching ``match``) and writes nothing."""
-    before = journal.store.last_sequence(cid)
-    if rule is not None:
-        with pytest.raises(RuleViolation) as caught:
-            journal.execute(cid, command)
-        assert caught.value.rule == rule
-    else:
-        with pytest.raises(InvalidCommand, match=match):
-            journal.execute(cid, command)
-    assert journal.store.last_sequence(cid) == before
 
 
 def forced(journal, cid, payload) -> None:
@@ -229,8 +213,12 @@ def test_opposing_a_roll_of_another_scene_or_no_roll_is_refused(journal, scene):
     guard = roll(journal, scene, "guard", "Alert", dice=2, faces=(3, 3))
     refused(journal, scene, MakeRoll(Hands("Iris", "Tough"), faces=(1, 1, 1, 1), against=Opposed(2)),
             match="event 2 is not a roll")
-    refused(journal, scene, MakeRoll(Hands("Iris", "Tough"), faces=(1, 1, 1, 1), against=proc.SpellLevel(3, "x")),
-            match="against its casting")
+    refused(
+        journal,
+        scene,
+        MakeRoll(Hands("Iris", "Tough"), faces=(1, 1, 1, 1), against=roll_records.SpellLevel(3, "x")),
+        match="against its casting",
+    )
     journal.execute(scene, OpenScene(caller="Maya", cast=("Iris",), mode="procedural"))
     refused(journal, scene, MakeRoll(Hands("Iris", "Tough"), faces=(1, 1, 1, 1), against=Opposed(guard.sequence)),
             match="another scene")
@@ -318,7 +306,7 @@ def test_a_roll_in_no_scene_is_refused_unless_the_gm_overrides(journal, scene):
     # Practical efforts are played out "in procedural scenes": a roll between scenes has no place.
     journal.execute(scene, CloseScene())
     command = MakeRoll(Hands("Iris", "Tough"), faces=(1, 2, 3, 4))
-    refused(journal, scene, command, rule=proc.IN_A_SCENE)
+    refused(journal, scene, command, rule=roll_making.IN_A_SCENE)
     recorded = journal.execute(scene, command, override=GM)
     assert [r.event_type for r in recorded] == ["override.recorded", "yarn.roll.made"]
     assert "no scene is in play" in recorded[0].payload.rules[0].message
@@ -451,7 +439,7 @@ def test_worst_roller_the_books_example(journal, scene):
 
 def test_a_group_effort_joins_two_or_more_rolls_of_the_scene(journal, scene):
     alone = roll(journal, scene, "Tom", faces=(1, 3))
-    refused(journal, scene, GroupEffort("worst roller", (alone.sequence,)), rule=proc.TWO_OR_MORE)
+    refused(journal, scene, GroupEffort("worst roller", (alone.sequence,)), rule=roll_making.TWO_OR_MORE)
     refused(journal, scene, GroupEffort("simple addition", (alone.sequence, alone.sequence), Factor(4)),
             match="counts once")
     again = roll(journal, scene, "Tom", faces=(1, 3))
@@ -513,7 +501,7 @@ def _bare_campaign(options: dict[str, bool]):
 
     table = Table(campaign_id="c", gm="Maya", options=options, roles={"Maya": "gm"})
     return SimpleNamespace(table=table, timeline=Timeline(episode=1, scene=1),
-                           rules=SimpleNamespace(characters=Characters(), procedure=proc.Procedure()))
+                           rules=SimpleNamespace(characters=Characters(), procedure=roll_records.Procedure()))
 
 
 @settings(max_examples=60, deadline=None)
@@ -526,8 +514,9 @@ def test_a_recorded_roll_is_the_books_comparison_of_its_kept_dice(count, bonus, 
     faces = tuple(data.draw(st.lists(st.integers(1, 6), min_size=spec.rolled, max_size=spec.rolled)))
     command = MakeRoll(Hands("guard", dice=count), bonus=bonus, penalty=penalty, faces=faces, against=Factor(factor))
     campaign = _bare_campaign(options)
-    made = proc.record_roll(campaign, Referee(), proc.Roller("Maya", "guard", True, None, TraitUse.TRAIT, count),
-                            proc.roll_spec(dice.RollSpec(count), command), command)
+    roller = roll_making.Roller("Maya", "guard", True, None, TraitUse.TRAIT, count)
+    made = roll_making.record_roll(campaign, Referee(), roller, roll_making.roll_spec(dice.RollSpec(count), command),
+                                   command)
     result = dice.read_roll(spec, faces)
     botched = options["botch"] and all(f == 1 for f in result.kept_faces)
     assert made.outcome == ("fails" if botched else dice.compare(result.total, factor).value)

@@ -4,7 +4,8 @@ Scenes", the special scenes of "Drama with Recurring Characters" and "Calling a 
 from __future__ import annotations
 
 import pytest
-from drama_table import GM, give, refused, rejected, seat_characters, tokens, types
+from drama_table import GM, give, seat_characters, tokens, types
+from refusals import refused, rejected
 
 from yarnlog.journal import audit
 from yarnlog.rules import Override

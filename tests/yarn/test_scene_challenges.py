@@ -4,7 +4,8 @@ Challenging a Time Jump, a Plot Jump, For Novelty, Going To Procedural) and the 
 from __future__ import annotations
 
 import pytest
-from drama_table import GM, bennies, give, refused, rejected, seat_characters, tokens
+from drama_table import GM, bennies, give, seat_characters, tokens
+from refusals import refused, rejected
 
 from yarnlog.campaign import AddParticipant
 from yarnlog.journal import audit

@@ -13,7 +13,6 @@ from yarnlog.campaign import AddParticipant
 from yarnlog.journal import Journal, audit
 from yarnlog.rules import InvalidCommand, Override, Referee, RuleViolation
 from yarnlog.rulesets.yarn import wounds
-from yarnlog.rulesets.yarn.characters import creation_command
 from yarnlog.rulesets.yarn.damage import SeriousWound, SeriousWoundKind
 from yarnlog.rulesets.yarn.economy import TransferTokens
 from yarnlog.rulesets.yarn.fight import Fighter, RegisterCombatant, StartCombat
@@ -24,6 +23,7 @@ from yarnlog.rulesets.yarn.hit_points import (
     recover,
     take_damage,
 )
+from yarnlog.rulesets.yarn.sheet_files import creation_command
 from yarnlog.rulesets.yarn.wounds import (
     FaceDeath,
     Heal,
@@ -225,8 +225,15 @@ def test_bed_ridden_rest_is_one_point_per_two_days_and_the_condition_follows_hit
     # or fewer hit points."
     journal, cid = iris
     hurt(journal, cid, 24)
-    refused(journal, cid, Heal("Iris", 1, Activity.REST, Condition.MOBILE), InvalidCommand, match="bed-ridden, not mobile")
-    assert journal.execute(cid, Heal("Iris", 4, Activity.REST, Condition.BED_RIDDEN))[-1].payload.levels == [-2, -1, -1, 0]
+    refused(
+        journal, cid, Heal("Iris", 1, Activity.REST, Condition.MOBILE), InvalidCommand, match="bed-ridden, not mobile"
+    )
+    assert journal.execute(cid, Heal("Iris", 4, Activity.REST, Condition.BED_RIDDEN))[-1].payload.levels == [
+        -2,
+        -1,
+        -1,
+        0,
+    ]
     assert journal.execute(cid, Heal("Iris", 3, Activity.MEDICAL_CARE))[-1].payload.levels == [1, 3, 5]
 
 
@@ -247,7 +254,10 @@ def test_the_gm_may_take_hit_points_only_where_the_table_says_so(iris):
     assert journal.execute(cid, Heal("Iris", 2, Activity.ACTIVE, gm_loss_per_day=1))[-1].payload.levels == [11, 10]
     refused(journal, cid, Heal("Iris", 1, Activity.MEDICAL_CARE, gm_loss_per_day=1), RuleViolation)
     # "Critical means you are severely wounded (GM's option)": medical care, 1 per 2 days.
-    assert journal.execute(cid, Heal("Iris", 2, Activity.MEDICAL_CARE, Condition.CRITICAL))[-1].payload.levels == [10, 11]
+    assert journal.execute(cid, Heal("Iris", 2, Activity.MEDICAL_CARE, Condition.CRITICAL))[-1].payload.levels == [
+        10,
+        11,
+    ]
 
 
 def test_no_day_passes_during_a_fight(iris):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from yarnlog.rules import Referee, Rule, invalid
-from yarnlog.rulesets.yarn.characters import character_of, player_of
+from yarnlog.rulesets.yarn.character_sheets import character_of, player_of
 
 BOOK = "Yarn 0.1"
 PC = "player character"

@@ -16,14 +16,15 @@ from yarnlog.cli_support import (
     CampaignOpt,
     EndOfSceneOpt,
     JsonOpt,
+    Many,
     OverrideOpt,
     campaign_state,
     console,
     emit,
+    parse_faces,
+    print_table,
     run_command,
 )
-
-Many = Optional[list[str]]
 
 
 def _pairs(items: Many, what: str) -> list[tuple[str, str]]:
@@ -38,18 +39,10 @@ def _pairs(items: Many, what: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def _faces(text: str) -> list[int]:
-    from yarnlog.rules import invalid
-
-    try:
-        return [int(x) for x in text.replace(" ", "").split(",") if x]
-    except ValueError:
-        invalid(False, f"dice faces are numbers separated by commas, not {text!r}")
-
-
 def _hit_point_gain(option: str | None, dice: int):
     """``--hp take`` (+7), ``--hp roll`` (the tool rolls ``dice``) or ``--hp 3,5`` (faces entered)."""
-    from yarnlog.rulesets.yarn.characters import HitPointDice, roll_dice
+    from yarnlog.rulesets.yarn.character_sheets import HitPointDice
+    from yarnlog.rulesets.yarn.sheet_files import roll_dice
 
     if option is None:
         return None
@@ -57,11 +50,11 @@ def _hit_point_gain(option: str | None, dice: int):
         return HitPointDice(source="listed")
     if option == "roll":
         return HitPointDice(source="rolled", faces=roll_dice(dice))
-    return HitPointDice(source="entered", faces=_faces(option))
+    return HitPointDice(source="entered", faces=parse_faces(option))
 
 
 def _training(months: float | None, full_time: bool, usd_per_month: int, scenes: list[int] | None):
-    from yarnlog.rulesets.yarn.characters import TrainingData
+    from yarnlog.rulesets.yarn.character_sheets import TrainingData
 
     if months is None and not (full_time or usd_per_month or scenes):
         return None
@@ -74,17 +67,8 @@ def _gm_or(campaign: str | None, name: str | None) -> str:
 
 def _table(title: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
     """A rich table of ``rows`` (nothing when there are none)."""
-    from rich.markup import escape
-    from rich.table import Table
-
-    if not rows:
-        return
-    table = Table(title=escape(title))
-    for column in columns:
-        table.add_column(column)
-    for row in rows:
-        table.add_row(*(escape("" if cell is None else str(cell)) for cell in row))
-    console().print(table)
+    if rows:
+        print_table(title, columns, rows)
 
 
 # -- player characters ----------------------------------------------------------------------
@@ -132,7 +116,7 @@ def character_create(
 ) -> None:
     """Create a player character for a player at the table."""
     from yarnlog.rules import InvalidCommand
-    from yarnlog.rulesets.yarn.characters import creation_command
+    from yarnlog.rulesets.yarn.sheet_files import creation_command
 
     data: dict = {}
     if from_file is not None:
@@ -156,8 +140,10 @@ def character_create(
     data["fighting_skills"] = [*data.get("fighting_skills", []), *(fighting or [])]
     if hp_from or hp_roll:
         rolls = [(item.partition("=")[0], item.partition("=")[2]) for item in hp_roll or []]
-        data["hit_point_basis"] = [*(hp_from or []), *({"trait": t, "faces": _faces(f)} if f else {"trait": t, "roll": True}
-                                                        for t, f in rolls)]
+        data["hit_point_basis"] = [
+            *(hp_from or []),
+            *({"trait": t, "faces": parse_faces(f)} if f else {"trait": t, "roll": True} for t, f in rolls),
+        ]
     run_command(campaign, creation_command(data), by=by, override_reason=override, as_json=as_json)
 
 
@@ -172,7 +158,7 @@ def character_relate(
     as_json: JsonOpt = False,
 ) -> None:
     """Define (or redefine) a relationship on the relationship map."""
-    from yarnlog.rulesets.yarn.characters import DefineRelationship
+    from yarnlog.rulesets.yarn.relationships import DefineRelationship
 
     run_command(campaign, DefineRelationship(character, other, nature), by=by, override_reason=override,
                 as_json=as_json)
@@ -190,7 +176,7 @@ def character_want(
     as_json: JsonOpt = False,
 ) -> None:
     """Declare what a PC wants from another (the first two named are the fraught relationships)."""
-    from yarnlog.rulesets.yarn.characters import DeclareWant
+    from yarnlog.rulesets.yarn.relationships import DeclareWant
 
     run_command(campaign, DeclareWant(character, withholder, want, why_not), by=by, override_reason=override,
                 as_json=as_json)
@@ -377,7 +363,7 @@ def xp_award(
 ) -> None:
     """Award experience dice at the end of the session."""
     from yarnlog.rules import invalid
-    from yarnlog.rulesets.yarn.characters import AwardExperience
+    from yarnlog.rulesets.yarn.character_experience import AwardExperience
 
     pairs = _pairs(give, "--give")
     invalid(all(n.isdigit() for _, n in pairs), "--give takes PC=DICE, a whole number of dice")
@@ -408,13 +394,10 @@ def xp_develop(
     as_json: JsonOpt = False,
 ) -> None:
     """Develop a new trait for 5 experience dice."""
-    from yarnlog.rulesets.yarn.characters import (
-        DevelopTrait,
-        TraitData,
-        gain_dice,
-        parse_kind,
-    )
+    from yarnlog.rulesets.yarn.character_experience import DevelopTrait, gain_dice
+    from yarnlog.rulesets.yarn.character_sheets import TraitData
     from yarnlog.rulesets.yarn.experience import new_trait_score
+    from yarnlog.rulesets.yarn.sheet_files import parse_kind
 
     parsed = parse_kind(kind)
     sheet = _sheet(campaign, character)
@@ -445,7 +428,7 @@ def xp_raise(
 ) -> None:
     """Raise a trait by one die (central traits cost double)."""
     from yarnlog.rules import invalid
-    from yarnlog.rulesets.yarn.characters import RaiseTrait, gain_dice
+    from yarnlog.rulesets.yarn.character_experience import RaiseTrait, gain_dice
 
     sheet = _sheet(campaign, character)
     invalid(trait in sheet.traits, f"{character} has no trait {trait!r}")
@@ -458,7 +441,7 @@ def xp_raise(
 def xp_status(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
               as_json: JsonOpt = False) -> None:
     """Each PC in play: experience pool, dice used this session, dice still available."""
-    from yarnlog.rulesets.yarn.characters import experience_data
+    from yarnlog.rulesets.yarn.character_experience import experience_data
 
     state = campaign_state(campaign, as_of, end_of_scene)
     data = experience_data(state.rules.characters, state.table)
@@ -518,7 +501,7 @@ def _render_sheet(d: dict) -> None:
 def relationships(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
                   as_json: JsonOpt = False) -> None:
     """The relationship map: labelled lines, wants (fraught ones marked), needs of recurring characters."""
-    from yarnlog.rulesets.yarn.characters import relationship_map
+    from yarnlog.rulesets.yarn.relationships import relationship_map
 
     data = relationship_map(campaign_state(campaign, as_of, end_of_scene).rules.characters)
 

@@ -17,35 +17,24 @@ from yarnlog.cli_support import (
     CampaignOpt,
     EndOfSceneOpt,
     JsonOpt,
+    Many,
     OverrideOpt,
     campaign_state,
     console,
     emit,
-    open_journal,
-    pick_campaign,
+    execute_command,
+    parse_faces,
     recorded_data,
-    show_recorded,
+    run_command,
 )
 
 Faces = Annotated[str | None, typer.Option(help="Faces as rolled, e.g. 6,5,3,2 (default: the tool rolls).")]
-Many = list[str] | None
 
 _ROLL = re.compile(
     r"^(?P<name>[^@=:]+?)(?:@(?P<trait>[^=:]+?))?"
     r"(?:=(?P<dice>\d+)(?:\+(?P<bonus>\d+))?(?:-(?P<penalty>\d+))?)?"
     r"(?::(?P<faces>[\d,\s]*)(?:\|(?P<top_off>[\d,\s]*))?)?$"
 )
-
-
-def _faces(text: str | None, what: str = "faces") -> tuple[int, ...] | None:
-    from yarnlog.rules import InvalidCommand
-
-    if text is None:
-        return None
-    try:
-        return tuple(int(part) for part in text.replace(" ", "").split(",") if part)
-    except ValueError:
-        raise InvalidCommand(f"{what} are whole numbers separated by commas, not {text!r}") from None
 
 
 def _names(text: str | None) -> list[str]:
@@ -60,9 +49,15 @@ def _roll(text: str):
     if match is None:
         raise InvalidCommand(f"a roll is NAME[@TRAIT][=DICE[+BONUS][-PENALTY]][:FACES], not {text!r}")
     g = match.groupdict()
-    return RollInput(roller=g["name"].strip(), trait=g["trait"] and g["trait"].strip(),
-                     dice=int(g["dice"]) if g["dice"] else None, faces=_faces(g["faces"]),
-                     top_off=_faces(g["top_off"]) or (), bonus=int(g["bonus"] or 0), penalty=int(g["penalty"] or 0))
+    return RollInput(
+        roller=g["name"].strip(),
+        trait=g["trait"] and g["trait"].strip(),
+        dice=int(g["dice"]) if g["dice"] else None,
+        faces=parse_faces(g["faces"]),
+        top_off=parse_faces(g["top_off"]) or (),
+        bonus=int(g["bonus"] or 0),
+        penalty=int(g["penalty"] or 0),
+    )
 
 
 def _fighter(text: str):
@@ -88,22 +83,9 @@ def _choice(enum, text: str | None, what: str):
     raise InvalidCommand(f"{what} is one of {', '.join(str(m.value) for m in enum)}, not {text!r}")
 
 
-def _execute(campaign: str | None, command, *, by: str | None, override_reason: str | None,
-             visibility: str = "everyone") -> list:
-    from yarnlog.rules import Override
-
-    journal = open_journal()
-    cid = pick_campaign(journal, campaign)
-    override = None
-    if override_reason is not None:
-        override = Override(by=by or journal.state(cid).table.gm, reason=override_reason)
-    return journal.execute(cid, command, by=by, visibility=visibility, override=override)
-
-
 def _run(campaign, command, by, override_reason, as_json, visibility: str = "everyone") -> list:
-    recorded = _execute(campaign, command, by=by, override_reason=override_reason, visibility=visibility)
-    show_recorded(recorded, as_json)
-    return recorded
+    return run_command(campaign, command, by=by, visibility=visibility, override_reason=override_reason,
+                       as_json=as_json)
 
 
 def register(app: typer.Typer) -> None:
@@ -115,9 +97,16 @@ def register(app: typer.Typer) -> None:
 
     @fight_app.command("start")
     def fight_start(
-        combatant: Annotated[list[str], typer.Option("--combatant", help="NAME (a PC or registered) or NAME=HIT_POINTS.")],
-        detailed: Annotated[bool, typer.Option("--detailed/--gestalt", help="Detailed combat (default: gestalt).")] = False,
-        campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+        combatant: Annotated[
+            list[str], typer.Option("--combatant", help="NAME (a PC or registered) or NAME=HIT_POINTS.")
+        ],
+        detailed: Annotated[
+            bool, typer.Option("--detailed/--gestalt", help="Detailed combat (default: gestalt).")
+        ] = False,
+        campaign: CampaignOpt = None,
+        by: ByOpt = None,
+        override: OverrideOpt = None,
+        as_json: JsonOpt = False,
     ) -> None:
         """Start a fight: gestalt (one roll for the whole fight) or detailed (rounds and attacks)."""
         from yarnlog.rulesets.yarn.fight import DETAILED, GESTALT, StartCombat
@@ -215,8 +204,12 @@ def register(app: typer.Typer) -> None:
     @app.command("armor")
     def armor(
         character: str,
-        armor: Annotated[list[str] | None, typer.Argument(help="Armor worn, e.g. plate-mail leathers (none: takes it off).")] = None,
-        campaign: CampaignOpt = None, by: ByOpt = None, as_json: JsonOpt = False,
+        armor: Annotated[
+            list[str] | None, typer.Argument(help="Armor worn, e.g. plate-mail leathers (none: takes it off).")
+        ] = None,
+        campaign: CampaignOpt = None,
+        by: ByOpt = None,
+        as_json: JsonOpt = False,
     ) -> None:
         """Record the armor a character wears."""
         from yarnlog.rulesets.yarn.fight import WearArmor
@@ -241,7 +234,7 @@ def register(app: typer.Typer) -> None:
             command = SeatingOrder(tuple(_names(seating)), gm_first)
         else:
             command = RollInitiative(tuple(_roll(r) for r in roll or ()), tuple(_names(tie)))
-        recorded = _execute(campaign, command, by=by, override_reason=None)
+        recorded = execute_command(campaign, command, by=by, override_reason=None)
         emit([recorded_data(r) for r in recorded], as_json,
              lambda _: console().print("order: " + ", ".join(recorded[-1].payload.order)))
 
@@ -256,7 +249,9 @@ def register(app: typer.Typer) -> None:
         from yarnlog.rulesets.yarn.fight import RollGestalt, gestalt_outcome
 
         command = RollGestalt(Side.GMCS if gm else Side.PLAYERS, tuple(_roll(r) for r in roll))
-        recorded = _execute(campaign, command, by=by, override_reason=override, visibility="gm" if gm else "everyone")
+        recorded = execute_command(
+            campaign, command, by=by, override_reason=override, visibility="gm" if gm else "everyone"
+        )
         payload = recorded[-1].payload
         outcome = gestalt_outcome(campaign_state(campaign)) if gm else None
 
@@ -275,21 +270,33 @@ def register(app: typer.Typer) -> None:
         attacker: str,
         defender: str,
         weapon: Annotated[str, typer.Option("--weapon", help="knife, sword, revolver, light-handgun, taser, ...")],
-        caliber: Annotated[str | None, typer.Option("--caliber", help="For a firearm kind: light, medium, large, heavy.")] = None,
-        firearm: Annotated[str | None, typer.Option("--firearm", help="How a gun fires: revolver, automatic-pistol, ...")] = None,
-        range_class: Annotated[str | None, typer.Option("--range-class", help="Row of the Weapon Ranges table.")] = None,
+        caliber: Annotated[
+            str | None, typer.Option("--caliber", help="For a firearm kind: light, medium, large, heavy.")
+        ] = None,
+        firearm: Annotated[
+            str | None, typer.Option("--firearm", help="How a gun fires: revolver, automatic-pistol, ...")
+        ] = None,
+        range_class: Annotated[
+            str | None, typer.Option("--range-class", help="Row of the Weapon Ranges table.")
+        ] = None,
         ammo: Annotated[str, typer.Option("--ammo", help="standard, armor-piercing, hollow-point")] = "standard",
         attack_trait: Annotated[str | None, typer.Option("--attack-trait")] = None,
         attack_dice: Annotated[int | None, typer.Option("--attack-dice", help="The GM's dice for a GMC.")] = None,
-        attack_combat_trait: Annotated[bool, typer.Option("--attack-combat-trait", help="A GMC's trait is combat-oriented.")] = False,
+        attack_combat_trait: Annotated[
+            bool, typer.Option("--attack-combat-trait", help="A GMC's trait is combat-oriented.")
+        ] = False,
         attack_faces: Faces = None,
         attack_top_off: Annotated[str | None, typer.Option("--attack-top-off")] = None,
-        defense_trait: Annotated[str | None, typer.Option("--defense-trait", help="Melee defense, or the dodge trait.")] = None,
+        defense_trait: Annotated[
+            str | None, typer.Option("--defense-trait", help="Melee defense, or the dodge trait.")
+        ] = None,
         defense_dice: Annotated[int | None, typer.Option("--defense-dice")] = None,
         defense_combat_trait: Annotated[bool, typer.Option("--defense-combat-trait")] = False,
         defense_faces: Faces = None,
         defense_top_off: Annotated[str | None, typer.Option("--defense-top-off")] = None,
-        distance: Annotated[float | None, typer.Option("--distance", help="Meters to the target (a ranged attack).")] = None,
+        distance: Annotated[
+            float | None, typer.Option("--distance", help="Meters to the target (a ranged attack).")
+        ] = None,
         distance_dice: Annotated[int | None, typer.Option("--distance-dice", help="The GM's distance dice.")] = None,
         cover: Annotated[int, typer.Option("--cover")] = 0,
         obscured: Annotated[int, typer.Option("--obscured", help="Darkness, fog, etc.: 1 or 2.")] = 0,
@@ -301,40 +308,64 @@ def register(app: typer.Typer) -> None:
         half_dice: Annotated[int, typer.Option("--half-dice")] = 0,
         fire: Annotated[str | None, typer.Option("--fire", help="burst, full-auto, spread")] = None,
         clip: Annotated[int | None, typer.Option("--clip", help="Rounds in the clip.")] = None,
-        line_of_fire: Annotated[str | None, typer.Option("--line-of-fire", help="A spread: everyone in the sweep.")] = None,
+        line_of_fire: Annotated[
+            str | None, typer.Option("--line-of-fire", help="A spread: everyone in the sweep.")
+        ] = None,
         first: Annotated[str | None, typer.Option("--first")] = None,
         last: Annotated[str | None, typer.Option("--last")] = None,
         bullets: Annotated[int, typer.Option("--bullets")] = 0,
-        advantage: Annotated[Many, typer.Option("--advantage", help="surprise, better-weaponry, better-position, ganging-up, psychological")] = None,
+        advantage: Annotated[
+            Many,
+            typer.Option("--advantage", help="surprise, better-weaponry, better-position, ganging-up, psychological"),
+        ] = None,
         defense_advantage: Annotated[Many, typer.Option("--defense-advantage")] = None,
-        surprise_extra: Annotated[int, typer.Option("--surprise-extra", help="More bonus dice for total surprise.")] = 0,
+        surprise_extra: Annotated[
+            int, typer.Option("--surprise-extra", help="More bonus dice for total surprise.")
+        ] = 0,
         gang: Annotated[str | None, typer.Option("--gang", help="Ganging up: all attackers on the defender.")] = None,
-        chosen: Annotated[str | None, typer.Option("--chosen", help="Ganging up: who the defender gives the bonus.")] = None,
-        fighting_dice: Annotated[int | None, typer.Option("--fighting-dice", help="Ganging up: the defender's.")] = None,
+        chosen: Annotated[
+            str | None, typer.Option("--chosen", help="Ganging up: who the defender gives the bonus.")
+        ] = None,
+        fighting_dice: Annotated[
+            int | None, typer.Option("--fighting-dice", help="Ganging up: the defender's.")
+        ] = None,
         psychological_round: Annotated[int | None, typer.Option("--psychological-round")] = None,
         whole_combat: Annotated[bool, typer.Option("--whole-combat")] = False,
         bonus: Annotated[Many, typer.Option("--bonus", help="A GM bonus die on the attack, with why.")] = None,
         penalty: Annotated[Many, typer.Option("--penalty", help="A GM penalty die on the attack, with why.")] = None,
         defense_bonus: Annotated[Many, typer.Option("--defense-bonus")] = None,
         defense_penalty: Annotated[Many, typer.Option("--defense-penalty")] = None,
-        predictable: Annotated[bool, typer.Option("--predictable", help="The GM rules it a predictable attack.")] = False,
-        desperate: Annotated[bool, typer.Option("--desperate", help="The defender gives up attacking this round.")] = False,
+        predictable: Annotated[
+            bool, typer.Option("--predictable", help="The GM rules it a predictable attack.")
+        ] = False,
+        desperate: Annotated[
+            bool, typer.Option("--desperate", help="The defender gives up attacking this round.")
+        ] = False,
         armor: Annotated[Many, typer.Option("--armor", help="The defender's armor (default: as worn).")] = None,
         armor_faces: Annotated[str | None, typer.Option("--armor-faces", help="Regular armor dice.")] = None,
         bullet_proof_faces: Annotated[str | None, typer.Option("--bullet-proof-faces")] = None,
         special_effect: Annotated[str | None, typer.Option("--special-effect", help="Tackle, disarm, ...")] = None,
-        margin: Annotated[int | None, typer.Option("--margin", help="The margin the GM asks of the special effect.")] = None,
+        margin: Annotated[
+            int | None, typer.Option("--margin", help="The margin the GM asks of the special effect.")
+        ] = None,
         alternate_damage: Annotated[bool, typer.Option("--alternate-damage")] = False,
         damage_faces: Annotated[str | None, typer.Option("--damage-faces")] = None,
         serious_wound: Annotated[str | None, typer.Option("--serious-wound", help="The GM's serious wound.")] = None,
         serious_kind: Annotated[str, typer.Option("--serious-kind", help="mis-heals or leads to death")] = "mis-heals",
         daily_loss: Annotated[int, typer.Option("--daily-loss")] = 0,
-        odds: Annotated[bool, typer.Option("--odds", help="Only show the exact chance to hit; record nothing.")] = False,
-        campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+        odds: Annotated[
+            bool, typer.Option("--odds", help="Only show the exact chance to hit; record nothing.")
+        ] = False,
+        campaign: CampaignOpt = None,
+        by: ByOpt = None,
+        override: OverrideOpt = None,
+        as_json: JsonOpt = False,
     ) -> None:
         """One attack of a detailed fight: the rolls, the armor, and the damage, step by step."""
         from yarnlog.rules import InvalidCommand
+        from yarnlog.rulesets.yarn import arsenal, attacks
         from yarnlog.rulesets.yarn import fight as f
+        from yarnlog.rulesets.yarn import fight_records as records
         from yarnlog.rulesets.yarn.combat import Advantage, RangeClass
         from yarnlog.rulesets.yarn.damage import (
             Ammunition,
@@ -344,7 +375,7 @@ def register(app: typer.Typer) -> None:
         )
         from yarnlog.rulesets.yarn.wounds import SeriousWoundFacts
 
-        profile = f.weapon_profile(weapon, caliber)
+        profile = arsenal.weapon_profile(weapon, caliber)
         modes = {"burst": FireMode.THREE_ROUND_BURST, "full-auto": FireMode.FULL_AUTO_ONE_TARGET,
                  "spread": FireMode.FULL_AUTO_SPREAD}
         if fire is not None and fire not in modes:
@@ -356,47 +387,69 @@ def register(app: typer.Typer) -> None:
                 kind = _choice(Advantage, {"better-weaponry": "better weaponry", "better-position": "better position",
                                            "surprise": "attacking with surprise", "ganging-up": "ganging up",
                                            "psychological": "psychological advantage"}.get(name, name), "an advantage")
-                out.append(f.AdvantageClaim(
+                out.append(records.AdvantageClaim(
                     advantage=kind, roll=roll, extra_dice=surprise_extra if kind is Advantage.SURPRISE else 0,
                     attackers=_names(gang), chosen_by_defender=_names(chosen), defender_fighting_dice=fighting_dice,
                     gained_round=psychological_round, whole_combat=whole_combat))
             return out
 
-        gm_dice = [f.GMDie(roll=roll, kind=kind, why=why) for roll, kind, whys in (
+        gm_dice = [records.GMDie(roll=roll, kind=kind, why=why) for roll, kind, whys in (
             ("attack", "bonus", bonus), ("attack", "penalty", penalty),
             ("defense", "bonus", defense_bonus), ("defense", "penalty", defense_penalty)) for why in whys or ()]
         ranged = None
         if distance is not None or distance_dice is not None:
-            ranged = f.Ranged(distance_m=distance, gm_distance_dice=distance_dice, cover=cover, obscured=obscured,
+            ranged = records.Ranged(distance_m=distance, gm_distance_dice=distance_dice, cover=cover, obscured=obscured,
                               target_moving=target_moving, attacker_moving=attacker_moving, dodging=dodge,
                               agility_dice=dodge_dice, clumsy=clumsy, half_dice=half_dice)
         spread = None
         if line_of_fire is not None:
-            spread = f.Spread(line_of_fire=_names(line_of_fire), first=first or "", last=last or "", bullets_fired=bullets)
+            spread = records.Spread(
+                line_of_fire=_names(line_of_fire), first=first or "", last=last or "", bullets_fired=bullets
+            )
         wound = None
         if serious_wound is not None:
-            wound = SeriousWoundFacts(description=serious_wound, kind=_choice(SeriousWoundKind, serious_kind, "a serious wound"),
-                                      daily_loss=daily_loss)
-        declared = f.declaration(
-            attacker=attacker, defender=defender, weapon=profile.weapon,
+            wound = SeriousWoundFacts(
+                description=serious_wound,
+                kind=_choice(SeriousWoundKind, serious_kind, "a serious wound"),
+                daily_loss=daily_loss,
+            )
+        declared = records.declaration(
+            attacker=attacker,
+            defender=defender,
+            weapon=profile.weapon,
             firearm=_choice(Firearm, firearm, "a firearm") or profile.firearm,
             range_class=_choice(RangeClass, range_class, "a range class") or profile.range_class,
-            ammunition=_choice(Ammunition, ammo, "ammunition"), attack_trait=attack_trait, attack_dice=attack_dice,
-            attack_combat_trait=attack_combat_trait, defense_trait=defense_trait, defense_dice=defense_dice,
-            defense_combat_trait=defense_combat_trait, ranged=ranged, fire_mode=modes.get(fire) if fire else None,
-            rounds_in_clip=clip, spread=spread, advantages=claims(advantage, "attack") + claims(defense_advantage, "defense"),
-            gm_dice=gm_dice, predictable=predictable, desperate_defense=desperate, defender_armor=armor,
-            special_effect=special_effect, sufficient_margin=margin, alternate_damage=alternate_damage,
+            ammunition=_choice(Ammunition, ammo, "ammunition"),
+            attack_trait=attack_trait,
+            attack_dice=attack_dice,
+            attack_combat_trait=attack_combat_trait,
+            defense_trait=defense_trait,
+            defense_dice=defense_dice,
+            defense_combat_trait=defense_combat_trait,
+            ranged=ranged,
+            fire_mode=modes.get(fire) if fire else None,
+            rounds_in_clip=clip,
+            spread=spread,
+            advantages=claims(advantage, "attack") + claims(defense_advantage, "defense"),
+            gm_dice=gm_dice,
+            predictable=predictable,
+            desperate_defense=desperate,
+            defender_armor=armor,
+            special_effect=special_effect,
+            sufficient_margin=margin,
+            alternate_damage=alternate_damage,
             serious_wound=wound,
         )
         if odds:
-            _show_odds(f.attack_odds(campaign_state(campaign), declared), as_json)
+            _show_odds(attacks.attack_odds(campaign_state(campaign), declared), as_json)
             return
         given = {"attack": attack_faces, "defense": defense_faces, "regular_armor": armor_faces,
                  "bullet_proof_armor": bullet_proof_faces, "damage": damage_faces}
-        faces = {name: _faces(text) for name, text in given.items() if text is not None}
-        top_off = {name: _faces(text) for name, text in (("attack", attack_top_off), ("defense", defense_top_off)) if text}
-        recorded = _execute(campaign, f.Attack(declared, faces, top_off), by=by, override_reason=override)
+        faces = {name: parse_faces(text) for name, text in given.items() if text is not None}
+        top_off = {
+            name: parse_faces(text) for name, text in (("attack", attack_top_off), ("defense", defense_top_off)) if text
+        }
+        recorded = execute_command(campaign, f.Attack(declared, faces, top_off), by=by, override_reason=override)
         emit([recorded_data(r) for r in recorded], as_json, lambda _: _show_attack(recorded[-1].payload))
 
     @app.command("damage")
@@ -412,7 +465,7 @@ def register(app: typer.Typer) -> None:
         """The GM deals damage outside an attack roll (gestalt combat, a fall, a blast)."""
         from yarnlog.rulesets.yarn.wounds import TakeDamage
 
-        _run(campaign, TakeDamage(character, reason, points, dice, _faces(faces), taser), by, override, as_json)
+        _run(campaign, TakeDamage(character, reason, points, dice, parse_faces(faces), taser), by, override, as_json)
 
     @app.command("recover")
     def recover(
@@ -438,9 +491,14 @@ def register(app: typer.Typer) -> None:
         character: str,
         days: Annotated[int, typer.Option("--days")],
         activity: Annotated[str, typer.Option("--activity", help="active, rest, medical-care")],
-        condition: Annotated[str | None, typer.Option("--condition", help="mobile, bed-ridden or critical (GM's option).")] = None,
+        condition: Annotated[
+            str | None, typer.Option("--condition", help="mobile, bed-ridden or critical (GM's option).")
+        ] = None,
         gm_loss: Annotated[int, typer.Option("--gm-loss", help="Hit points lost a day, at the GM's option.")] = 0,
-        campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+        campaign: CampaignOpt = None,
+        by: ByOpt = None,
+        override: OverrideOpt = None,
+        as_json: JsonOpt = False,
     ) -> None:
         """Long-term healing for one or more in-game days (Long-Term Healing table)."""
         from yarnlog.rulesets.yarn.healing import Activity, Condition
@@ -513,9 +571,13 @@ def _show_attack(p) -> None:
 
     d = p.declared
     out = console()
-    out.print(f"{escape(d.attacker)} attacks {escape(d.defender)} with a {d.weapon} (fight {p.combat}, round {p.round})")
+    out.print(
+        f"{escape(d.attacker)} attacks {escape(d.defender)} with a {d.weapon} (fight {p.combat}, round {p.round})"
+    )
     for entry in p.entries:
-        dice = ", ".join(f"{n} {w}" for n, w in ((entry.dice, "dice"), (entry.bonus, "bonus"), (entry.penalty, "penalty")) if n)
+        dice = ", ".join(
+            f"{n} {w}" for n, w in ((entry.dice, "dice"), (entry.bonus, "bonus"), (entry.penalty, "penalty")) if n
+        )
         out.print(f"  {entry.roll}: {dice} — {escape(entry.why)} ({escape(entry.chapter)})")
     out.print(f"attack {p.attack.describe()}  vs  defense {p.defense.describe()}: {p.outcome.value}")
     for what, facts in (("regular armor", p.regular_armor), ("bullet-proof armor", p.bullet_proof_armor),
@@ -526,7 +588,9 @@ def _show_attack(p) -> None:
         out.print(f"  {escape(step.step)} = {step.value}")
     if p.steps:
         kind = " temporary (taser)" if p.temporary else ""
-        out.print(f"{p.damage}{kind} damage: {escape(d.defender)} {p.hit_points_before} -> {p.hit_points_after} hit points")
+        out.print(
+            f"{p.damage}{kind} damage: {escape(d.defender)} {p.hit_points_before} -> {p.hit_points_after} hit points"
+        )
     if p.usually_serious:
         out.print("20 or more in one blow: usually a serious wound (the GM decides)")
 

@@ -16,8 +16,7 @@ from yarnlog.cli_support import (
     JsonOpt,
     OverrideOpt,
     VisibilityOpt,
-    open_journal,
-    pick_campaign,
+    campaign_state,
     run_command,
 )
 
@@ -38,11 +37,6 @@ def names(values: Names) -> tuple[str, ...]:
     return tuple(n.strip() for value in values or () for n in value.split(",") if n.strip())
 
 
-def _state(campaign: str | None):
-    journal = open_journal()
-    return journal.state(pick_campaign(journal, campaign))
-
-
 def _run(campaign, command, by, override, as_json, visibility: str = "everyone") -> None:
     run_command(campaign, command, by=by, visibility=visibility, override_reason=override, as_json=as_json)
 
@@ -52,7 +46,7 @@ def _sides(campaign: str | None, for_caller: Names, for_challenger: Names) -> tu
     caller_side, challenger_side = names(for_caller), names(for_challenger)
     if bool(caller_side) == bool(challenger_side):
         return caller_side, challenger_side
-    players = _state(campaign).table.players
+    players = campaign_state(campaign).table.players
     given = set(caller_side or challenger_side)
     rest = tuple(p for p in players if p not in given)
     return (caller_side, rest) if caller_side else (rest, challenger_side)
@@ -284,7 +278,7 @@ def _drawn_or_shuffled(campaign, answers) -> tuple[tuple[str, ...] | None, str]:
     from yarnlog.rulesets.yarn.casting import require_character
     from yarnlog.rulesets.yarn.petitions import drawn_for_quiz
 
-    state = _state(campaign)
+    state = campaign_state(campaign)
     if drawn_for_quiz(state) is not None:
         return None, "entered"
     return shuffled([require_character(state, petitioner).holder for petitioner, _, _ in answers]), "shuffled"

@@ -18,20 +18,9 @@ from yarnlog.cli_support import (
     emit,
     open_journal,
     pick_campaign,
+    print_table,
     resolve_as_of,
 )
-
-
-def _table(title: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
-    from rich.markup import escape
-    from rich.table import Table
-
-    table = Table(title=escape(title))
-    for column in columns:
-        table.add_column(column)
-    for row in rows:
-        table.add_row(*(escape("" if cell is None else str(cell)) for cell in row))
-    console().print(table)
 
 
 def tokens(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
@@ -42,7 +31,7 @@ def tokens(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: En
     data = token_report(campaign_state(campaign, as_of, end_of_scene))
 
     def render(d):
-        _table(f"Tokens as of event {d['as_of']} (episode {d['episode'] or '-'})",
+        print_table(f"Tokens as of event {d['as_of']} (episode {d['episode'] or '-'})",
                ("participant", "role", "character", "drama tokens", "bennies"),
                [(p["name"], p["role"], p["character"], p["drama_tokens"], p["bennies"]) for p in d["participants"]])
         pool, kitty = d["gm_pool"], d["kitty"]
@@ -83,7 +72,7 @@ def ledger(
         def move(row):
             return f"{row['source']}>{row['destination']} {row['amount']}{'' if row['currency'] == 'drama' else 'B'}"
 
-        _table(f"Ledger{f' of {participant}' if participant else ''} (B: bennies; others are drama tokens)",
+        print_table(f"Ledger{f' of {participant}' if participant else ''} (B: bennies; others are drama tokens)",
                ("#", "ep", "sc", "event", "move", "after", "rule"),
                [(r["sequence"], r["episode"], r["scene"], r["event_type"].removeprefix("yarn."), move(r), after(r),
                  f"{r['chapter']}: {r['rule']}" if quotes else r["chapter"]) for r in data])
@@ -111,9 +100,9 @@ def bennies(
         data["provisional"] = provisional_tally(state)
 
     def render(d):
-        _table("Bennies held", ("player", "bennies"), list(d["held"].items()))
+        print_table("Bennies held", ("player", "bennies"), list(d["held"].items()))
         if d["spent"]:
-            _table("Bennies spent", ("scene", "spender", "for"), [(s["scene"], s["spender"], s["option"])
+            print_table("Bennies spent", ("scene", "spender", "for"), [(s["scene"], s["spender"], s["option"])
                                                                    for s in d["spent"]])
         for result in d.get("recounts", d["results"]):
             verdict = "" if "agrees" not in result else " - recount agrees" if result["agrees"] else \
@@ -129,7 +118,7 @@ def bennies(
 
 
 def _tally(title: str, tallies: list[dict]) -> None:
-    _table(title, ("player", "ranks received", "total", "- tokens", "= score", "place", "bennie"),
+    print_table(title, ("player", "ranks received", "total", "- tokens", "= score", "place", "bennie"),
            [(t["player"], " ".join(f"{r['voter']}:#{r['rank']}" for r in t["ranks_received"]), t["rank_total"],
              t["tokens_in_hand"], t["score"], t["placement"], "yes" if t["gains_bennie"] else "")
             for t in tallies])
@@ -153,7 +142,7 @@ def calling_order(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_sc
             out.print(f"Next to call: {' or '.join(d['may_call_next'])}", markup=False)
         if d["recall"]:
             out.print(f"{d['recall']['caller']} may call again: {d['recall']['reason']}", markup=False)
-        _table("Scenes", ("#", "caller", "in turn", "mode", "kind"),
+        print_table("Scenes", ("#", "caller", "in turn", "mode", "kind"),
                [(s["scene"], s["caller"], "yes" if s["in_turn"] else "NO", s["mode"], s["kind"]) for s in d["scenes"]])
 
     emit(data, as_json, render)

@@ -14,14 +14,16 @@ from yarnlog.cli_support import (
     CampaignOpt,
     EndOfSceneOpt,
     JsonOpt,
+    Many,
     OverrideOpt,
     campaign_state,
     console,
     emit,
+    parse_faces,
+    print_table,
     run_command,
 )
 
-Many = Optional[list[str]]
 BonusOpt = Annotated[int, typer.Option("--bonus", help="The GM's bonus dice.")]
 PenaltyOpt = Annotated[int, typer.Option("--penalty", help="The GM's penalty dice.")]
 XpOpt = Annotated[int, typer.Option("--xp", help="Experience dice used as bonus dice (once per session each).")]
@@ -43,39 +45,29 @@ TraitOpt = Annotated[Optional[str], typer.Option("--trait", "-t", help="The trai
 DiceOpt = Annotated[Optional[int], typer.Option("--dice", help="A GMC's dice for the trait (the GM's say).")]
 
 
-def _faces(text: str | None) -> tuple[int, ...] | None:
-    from yarnlog.rules import invalid
-
-    if text is None:
-        return None
-    parts = [x for x in text.replace(",", " ").split() if x]
-    invalid(all(x.lstrip("-").isdigit() for x in parts), f"dice faces are numbers like 6,3,2, not {text!r}")
-    return tuple(int(x) for x in parts)
-
-
 def _against(against: int | None, difficulty: str | None, inert: int | None, inert_faces: str | None,
              opposed: int | None):
     from yarnlog.rules import invalid
-    from yarnlog.rulesets.yarn import procedure
+    from yarnlog.rulesets.yarn import roll_records
 
     given = [x for x in (against, difficulty, inert, opposed) if x is not None]
     invalid(len(given) <= 1, "a roll is against one thing: --against, --difficulty, --inert-dice or --opposed")
     invalid(inert_faces is None or inert is not None, "--inert-faces go with --inert-dice")
     if against is not None:
-        return procedure.Factor(against)
+        return roll_records.Factor(against)
     if difficulty is not None:
-        return procedure.difficulty(difficulty)
+        return roll_records.difficulty(difficulty)
     if inert is not None:
-        return procedure.InertForce(inert, _faces(inert_faces))
-    return procedure.Opposed(opposed) if opposed is not None else None
+        return roll_records.InertForce(inert, parse_faces(inert_faces))
+    return roll_records.Opposed(opposed) if opposed is not None else None
 
 
 def _make_roll(hands, *, by, bonus, penalty, xp, why, purpose, extra, against, faces, top_off, reading):
-    from yarnlog.rulesets.yarn.procedure import MakeRoll
+    from yarnlog.rulesets.yarn.roll_records import MakeRoll
 
     return MakeRoll(hands=hands, participant=by, bonus=bonus, penalty=penalty, extra_actions=extra,
                     experience_dice=xp, justifications=tuple(why or ()), purpose=purpose, against=against,
-                    faces=_faces(faces), top_off=_faces(top_off) or (), reading=reading)
+                    faces=parse_faces(faces), top_off=parse_faces(top_off) or (), reading=reading)
 
 
 def _record(campaign: str | None, command, *, by: str | None, secret: bool, override: str | None,
@@ -83,7 +75,8 @@ def _record(campaign: str | None, command, *, by: str | None, secret: bool, over
     """Execute, show what was recorded, and a recap line for each roll."""
     recorded = run_command(campaign, command, by=by, visibility="gm" if secret else "everyone",
                            override_reason=override, as_json=as_json)
-    from yarnlog.rulesets.yarn.procedure import RollMade, roll_data
+    from yarnlog.rulesets.yarn.roll_projections import roll_data
+    from yarnlog.rulesets.yarn.roll_records import RollMade
 
     rolls = [r for r in recorded if isinstance(r.payload, RollMade)]
     if rolls and not as_json:
@@ -98,20 +91,9 @@ def _escape(text: str) -> str:
     return escape(text)
 
 
-def _table(title: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
-    from rich.table import Table
-
-    table = Table(title=_escape(title))
-    for column in columns:
-        table.add_column(column)
-    for row in rows:
-        table.add_row(*(_escape("" if cell is None else str(cell)) for cell in row))
-    console().print(table)
-
-
 def _trait_use(no_trait: bool, technical: bool, tangential: bool, hand_of_fate: bool):
     from yarnlog.rules import invalid
-    from yarnlog.rulesets.yarn.procedure import TraitUse
+    from yarnlog.rulesets.yarn.roll_records import TraitUse
 
     flags = [use for use, on in ((TraitUse.NO_TRAIT, no_trait), (TraitUse.TECHNICAL, technical),
                                  (TraitUse.TANGENTIAL, tangential), (TraitUse.HAND_OF_FATE, hand_of_fate)) if on]
@@ -153,7 +135,7 @@ def roll(
     as_json: JsonOpt = False,
 ) -> None:
     """Roll for a character: trait dice, bonus and penalty dice, experience dice, against a number or a roll."""
-    from yarnlog.rulesets.yarn.procedure import Hands
+    from yarnlog.rulesets.yarn.roll_records import Hands
 
     hands = Hands(character, trait, _trait_use(no_trait, technical, tangential, hand_of_fate), dice)
     command = _make_roll(hands, by=by, bonus=bonus, penalty=penalty, xp=xp, why=why, purpose=purpose,
@@ -171,7 +153,7 @@ def read(
     as_json: JsonOpt = False,
 ) -> None:
     """Record the GM's reading of a roll (the hand of fate, a margin, a botch, a limited success)."""
-    from yarnlog.rulesets.yarn.procedure import ReadRoll
+    from yarnlog.rulesets.yarn.roll_records import ReadRoll
 
     _record(campaign, ReadRoll(sequence, reading), by=by, secret=secret, override=None, as_json=as_json)
 
@@ -187,13 +169,13 @@ def rolls(
     as_json: JsonOpt = False,
 ) -> None:
     """List rolls with their dice, outcome and the odds they were made against."""
-    from yarnlog.rulesets.yarn.procedure import roll_rows
+    from yarnlog.rulesets.yarn.roll_projections import roll_rows
 
     rows = roll_rows(campaign_state(campaign, as_of, end_of_scene), scene=scene, episode=episode, character=character,
                      viewer=viewer)
 
     def render(data: list[dict]) -> None:
-        _table("Rolls", ("#", "scene", "character", "trait", "dice", "against", "outcome", "odds", "notes"), [
+        print_table("Rolls", ("#", "scene", "character", "trait", "dice", "against", "outcome", "odds", "notes"), [
             (r["sequence"], r["scene"], r["character"], r["trait"] or r["trait_use"], r["dice"], _vs(r["against"]),
              _outcome(r), r["odds_of_outcome"], _notes(r)) for r in data])
 
@@ -238,7 +220,8 @@ def consequences(
 ) -> None:
     """Show the consequence rolls due for a scene's breaks, or make them with --roll."""
     from yarnlog.rules import invalid
-    from yarnlog.rulesets.yarn.procedure import ConsequenceFace, RollConsequences, consequence_data
+    from yarnlog.rulesets.yarn.roll_projections import consequence_data
+    from yarnlog.rulesets.yarn.roll_records import ConsequenceFace, RollConsequences
 
     faces = []
     for item in face or []:
@@ -256,7 +239,7 @@ def consequences(
     data = consequence_data(state, scene)
 
     def render(d: dict) -> None:
-        _table(f"Consequences of scene {d['scene']}", ("character", "break", "rolls", "die", "consequence"),
+        print_table(f"Consequences of scene {d['scene']}", ("character", "break", "rolls", "die", "consequence"),
                [(x["character"], x["kind"], ", ".join(f"#{b}" for b in x["breaks"]), "due", "") for x in d["due"]]
                + [(x["character"], x["kind"], ", ".join(f"#{b}" for b in x["breaks"]), x["face"],
                    "yes" if x["consequence"] else "no") for x in d["rolled"]])
@@ -273,7 +256,7 @@ RollsArg = Annotated[list[int], typer.Argument(help="The members' rolls (event n
 
 def _group(method: str, rolls_: list[int], counting: int | None, against, *, campaign, by, secret, override,
            as_json) -> None:
-    from yarnlog.rulesets.yarn.procedure import GroupEffort
+    from yarnlog.rulesets.yarn.roll_records import GroupEffort
 
     _record(campaign, GroupEffort(method, tuple(rolls_), against, counting), by=by, secret=secret,
             override=override, as_json=as_json)
@@ -316,7 +299,7 @@ def group_worst(rolls_: RollsArg, against: AgainstOpt = None, difficulty: Diffic
 def _member(text: str):
     """``NAME`` (no trait), ``NAME=TRAIT`` (a PC's trait), ``NAME:N`` or ``NAME=TRAIT:N`` (a GMC's dice)."""
     from yarnlog.rules import invalid
-    from yarnlog.rulesets.yarn.procedure import Hands
+    from yarnlog.rulesets.yarn.roll_records import Hands
 
     head, colon, count = text.rpartition(":") if ":" in text else (text, "", "")
     invalid(not colon or count.isdigit(), f"a member is NAME, NAME=TRAIT, NAME:DICE or NAME=TRAIT:DICE, not {text!r}")
@@ -335,7 +318,7 @@ def group_combine(
     by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Combining dice: one roll of everyone's dice, keeping as many as the best normally rolls."""
-    from yarnlog.rulesets.yarn.procedure import CombineDice, Hands
+    from yarnlog.rulesets.yarn.roll_records import CombineDice, Hands
 
     hands = tuple(_member(m) for m in members)
     roll_ = _make_roll(Hands(hands[0].character), by=by, bonus=bonus, penalty=penalty, xp=xp, why=why,
@@ -350,10 +333,10 @@ def group_list(scene: Annotated[Optional[int], typer.Option("--scene")] = None,
                viewer: Annotated[Optional[str], typer.Option("--as", help="What this participant may see.")] = None,
                campaign: CampaignOpt = None, as_of: AsOfOpt = None, as_json: JsonOpt = False) -> None:
     """List group efforts."""
-    from yarnlog.rulesets.yarn.procedure import group_rows
+    from yarnlog.rulesets.yarn.roll_projections import group_rows
 
     rows = group_rows(campaign_state(campaign, as_of), scene=scene, viewer=viewer)
-    emit(rows, as_json, lambda data: _table("Group efforts", ("#", "scene", "method", "characters", "rolls",
+    emit(rows, as_json, lambda data: print_table("Group efforts", ("#", "scene", "method", "characters", "rolls",
                                                               "counting", "total", "outcome"), [
         (r["sequence"], r["scene"], r["method"], ", ".join(r["characters"]), ", ".join(map(str, r["rolls"])),
          r["counting"], r["total"], r["outcome"]) for r in data]))
@@ -387,7 +370,7 @@ def psychic_pool(
         if colon:
             gmc_dice[label.strip()] = int(count)
     invalid(not (three and faces), "take 3 shots or roll, not both")
-    run_command(campaign, GainPsychicPool(character, tuple(names), gmc_dice, three, _faces(faces), name), by=by,
+    run_command(campaign, GainPsychicPool(character, tuple(names), gmc_dice, three, parse_faces(faces), name), by=by,
                 override_reason=override, as_json=as_json)
 
 
@@ -404,7 +387,7 @@ def psychic_use(
 ) -> None:
     """Use a fringe power for a shot (or push it for two) and roll its dice."""
     from yarnlog.rulesets.yarn.powers import UsePower
-    from yarnlog.rulesets.yarn.procedure import Hands
+    from yarnlog.rulesets.yarn.roll_records import Hands
 
     roll_ = _make_roll(Hands(character, power), by=by, bonus=bonus, penalty=penalty, xp=xp, why=why,
                        purpose=purpose, extra=extra_actions,
@@ -426,7 +409,7 @@ def psychic_resist(
 ) -> None:
     """Spend a shot to resist a psychic power: your best power's dice as bonus dice (or a countering power's)."""
     from yarnlog.rulesets.yarn.powers import ResistPower
-    from yarnlog.rulesets.yarn.procedure import Hands
+    from yarnlog.rulesets.yarn.roll_records import Hands
 
     roll_ = _make_roll(Hands(character, trait, dice=dice), by=by, bonus=bonus, penalty=penalty, xp=xp, why=why,
                        purpose=purpose, extra=0, against=_against(None, None, None, None, opposed), faces=faces,
@@ -481,7 +464,7 @@ def psychic_learn(
     """After a month of study, roll the experience dice given up: a 6 brings the power."""
     from yarnlog.rulesets.yarn.powers import LearnFringePower
 
-    command = LearnFringePower(character, power, dice, _faces(faces), months, not part_time, not no_teacher,
+    command = LearnFringePower(character, power, dice, parse_faces(faces), months, not part_time, not no_teacher,
                                success_face, psi_mute_roll, psi_mute)
     run_command(campaign, command, by=by, visibility="gm" if secret else "everyone", override_reason=override,
                 as_json=as_json)
@@ -499,7 +482,7 @@ def psychic_show(
 
     state = campaign_state(campaign, as_of, end_of_scene)
     rows = psychic_data(state, character, gm_view=viewer is None or state.table.is_gm(viewer))
-    emit(rows, as_json, lambda data: _table("Psychic pools", ("character", "pool", "shots", "powers", "spells"), [
+    emit(rows, as_json, lambda data: print_table("Psychic pools", ("character", "pool", "shots", "powers", "spells"), [
         (r["character"], r["pool"], f"{r['shots']}/{r['capacity']}",
          ", ".join(f"{p} {d}" for p, d in r["powers"].items()),
          ", ".join(f"{s['spell']} ({'known' if s['learned'] else str(s['dice_rolled']) + ' weeks'})"
@@ -525,7 +508,7 @@ def spell_study(
     """Close a week of study: 5 experience dice, then one more die each week until the level is met."""
     from yarnlog.rulesets.yarn.powers import StudySpell
 
-    run_command(campaign, StudySpell(character, spell, level, hours_per_day, _faces(faces)), by=by,
+    run_command(campaign, StudySpell(character, spell, level, hours_per_day, parse_faces(faces)), by=by,
                 visibility="gm" if secret else "everyone", override_reason=override, as_json=as_json)
 
 
@@ -556,7 +539,7 @@ def spell_resist(
 ) -> None:
     """Roll to resist a spell: at least its level resists."""
     from yarnlog.rulesets.yarn.powers import ResistSpell
-    from yarnlog.rulesets.yarn.procedure import Hands
+    from yarnlog.rulesets.yarn.roll_records import Hands
 
     roll_ = _make_roll(Hands(character, trait, dice=dice), by=by, bonus=bonus, penalty=penalty, xp=xp, why=why,
                        purpose=purpose, extra=0, against=None, faces=faces, top_off=top_off, reading=reading)

@@ -319,7 +319,9 @@ def _validate_top_off(kept: Sequence[int], top_off: tuple[int, ...]) -> None:
         return
     invalid(_all_show(kept, SIDES), "extra dice for blowing the top off are rolled only when every kept die is a 6")
     for position, face in enumerate(top_off, start=1):
-        invalid(type(face) is int and 1 <= face <= SIDES, f"extra die {position} shows {face!r}; a die shows 1 to {SIDES}")
+        invalid(
+            type(face) is int and 1 <= face <= SIDES, f"extra die {position} shows {face!r}; a die shows 1 to {SIDES}"
+        )
     invalid(
         all(f == SIDES for f in top_off[:-1]) and top_off[-1] != SIDES,
         "extra dice for blowing the top off go on while they show 6 and stop at the first that does not",

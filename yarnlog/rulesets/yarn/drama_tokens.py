@@ -147,9 +147,13 @@ class Transfer:
     rule: Rule
 
     def __post_init__(self) -> None:
-        invalid(type(self.amount) is int and self.amount >= 1, f"a transfer moves at least one token, not {self.amount!r}")
+        invalid(
+            type(self.amount) is int and self.amount >= 1, f"a transfer moves at least one token, not {self.amount!r}"
+        )
         for account in (self.source, self.destination):
-            invalid(account is KITTY or (isinstance(account, str) and account != ""), f"not a token holder: {account!r}")
+            invalid(
+                account is KITTY or (isinstance(account, str) and account != ""), f"not a token holder: {account!r}"
+            )
         invalid(self.source != self.destination, f"{self.source} cannot pay tokens to themselves")
 
 

@@ -25,22 +25,9 @@ from yarnlog.rulesets.yarn.dice import RollSpec
 from yarnlog.rulesets.yarn.dice_facts import take_dice
 from yarnlog.rulesets.yarn.experience import Training
 from yarnlog.rulesets.yarn.fringe_powers import PUSH_SHOTS, PsychicPool, Resistance
-from yarnlog.rulesets.yarn.procedure import (
-    Hands,
-    MakeRoll,
-    Roller,
-    RollMade,
-    ShotUse,
-    SpellLevel,
-    TraitUse,
-    hands_dice,
-    participant_for,
-    recheck,
-    record_roll,
-    roll_command,
-    roll_spec,
-    roller_of,
-)
+from yarnlog.rulesets.yarn.procedure import recheck, roll_command
+from yarnlog.rulesets.yarn.roll_making import Roller, hands_dice, participant_for, record_roll, roll_spec, roller_of
+from yarnlog.rulesets.yarn.roll_records import Hands, MakeRoll, RollMade, ShotUse, SpellLevel, TraitUse
 from yarnlog.rulesets.yarn.state import Part
 
 POOL = "psychic pool"

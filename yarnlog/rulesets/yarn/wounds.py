@@ -394,7 +394,9 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
         return [_damage(command, campaign, referee)]
     if isinstance(command, Recover):
         hp = _living(rules, command.character)
-        invalid(0 <= command.fraction <= 1, f"recovery regains between none and all of the loss, not {command.fraction}")
+        invalid(
+            0 <= command.fraction <= 1, f"recovery regains between none and all of the loss, not {command.fraction}"
+        )
         invalid(hp.lasting_level < hp.last_recovered or hp.temporary > 0,
                 f"{command.character} has nothing to recover: no damage since the last recovery")
         after = recover(hp, fraction=command.fraction)
@@ -420,7 +422,9 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
 def _damage(command: TakeDamage, campaign: Any, referee: Referee) -> DamageTaken:
     hp = _living(campaign.rules, command.character)
     invalid(bool(command.reason.strip()), "the GM's damage needs a reason")
-    invalid((command.points is None) != (command.dice is None), "give the points of damage or the dice to roll, not both")
+    invalid(
+        (command.points is None) != (command.dice is None), "give the points of damage or the dice to roll, not both"
+    )
     invalid(command.faces is None or command.dice is not None, "faces are entered for dice")
     dice = None
     points = command.points
