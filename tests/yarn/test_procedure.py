@@ -15,7 +15,7 @@ from refusals import refused
 from yarnlog.campaign import AddParticipant, Table
 from yarnlog.journal import Retract
 from yarnlog.rules import Override, Referee, RuleViolation
-from yarnlog.rulesets.yarn import dice, experience, roll_making, roll_records
+from yarnlog.rulesets.yarn import dice, experience, fight_records, roll_making, roll_records
 from yarnlog.rulesets.yarn.character_experience import AwardExperience, experience_dice_available
 from yarnlog.rulesets.yarn.character_sheets import Characters
 from yarnlog.rulesets.yarn.fringe_powers import USE_SHOT
@@ -501,7 +501,8 @@ def _bare_campaign(options: dict[str, bool]):
 
     table = Table(campaign_id="c", gm="Maya", options=options, roles={"Maya": "gm"})
     return SimpleNamespace(table=table, timeline=Timeline(episode=1, scene=1),
-                           rules=SimpleNamespace(characters=Characters(), procedure=roll_records.Procedure()))
+                           rules=SimpleNamespace(characters=Characters(), procedure=roll_records.Procedure(),
+                                                 combat=fight_records.Fights()))
 
 
 @settings(max_examples=60, deadline=None)

@@ -365,3 +365,22 @@ def test_the_journal_folds_wounds_and_recoveries_as_the_rules_do(steps):
             expected = take_damage(expected, step)
     [row] = wounds_report(journal.state("fold"), "Mook")
     assert (row.current, row.last_recovered) == (expected.current, expected.last_recovered)
+
+
+def test_a_messed_up_character_rolls_with_the_penalty_die(iris):
+    # "If the target is now at half or less their normal hit points, they suffer a penalty die on all actions"
+    from yarnlog.rulesets.yarn.roll_records import Factor, Hands, MakeRoll
+    from yarnlog.timeline import OpenScene, StartEpisode
+    from yarnlog.verify import verify
+
+    journal, cid = iris
+    journal.execute(cid, StartEpisode(title="Storm"))
+    journal.execute(cid, OpenScene(caller="Ana", cast=("Iris",), mode="procedural"))
+    hurt(journal, cid, 11)  # 22 -> 11: half her normal hit points
+    # Tough is 4 dice: with the penalty die five are rolled and the highest (6) is dropped.
+    roll = journal.execute(cid, MakeRoll(Hands("Iris", "Tough"), faces=(6, 5, 4, 3, 1), against=Factor(11)))[-1]
+    assert roll.payload.wound_penalty == 1
+    assert roll.payload.dice.notation == "5d6kl4" and roll.payload.dice.total == 13
+    with pytest.raises(InvalidCommand, match="needs 5 faces, got 4"):
+        journal.execute(cid, MakeRoll(Hands("Iris", "Tough"), faces=(6, 5, 4, 3), against=Factor(11)))
+    assert verify(journal.store.read(cid), cid).ok

@@ -40,6 +40,7 @@ from yarnlog.rulesets.yarn.roll_records import (
     SpellLevel,
     TraitUse,
 )
+from yarnlog.rulesets.yarn.wounds import penalty_dice_from_wounds
 
 IN_A_SCENE = Rule(
     BOOK,
@@ -259,6 +260,8 @@ def record_roll(
     referee.require(campaign.timeline.scene is not None, IN_A_SCENE,
                     "no scene is in play: practical efforts are played out in a procedural scene")
     _check_experience(campaign, referee, roller.character, spec, command)
+    wound_penalty = penalty_dice_from_wounds(campaign, roller.character)
+    spec = replace(spec, penalty=spec.penalty + wound_penalty)
     options = options_of(campaign)
     facts = take_dice(spec, command.faces, options, top_off=command.top_off, rng=command.rng)
     result = facts.result()
@@ -269,7 +272,7 @@ def record_roll(
     return RollMade(
         participant=roller.participant, character=roller.character, gmc=roller.gmc, trait=roller.trait,
         trait_use=roller.trait_use, trait_dice=roller.trait_dice, bonus=command.bonus, penalty=command.penalty,
-        extra_actions=command.extra_actions, experience_dice=spec.experience,
+        wound_penalty=wound_penalty, extra_actions=command.extra_actions, experience_dice=spec.experience,
         justifications=list(command.justifications), purpose=command.purpose.strip(), helpers=list(helpers),
         psychic=psychic, against=against, dice=facts, botch=dice.is_botch(result, options),
         sixes=dice.unstoppable_sixes(result, options), breaks=BreakFacts(good=found.good, bad=found.bad),

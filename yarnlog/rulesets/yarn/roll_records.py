@@ -136,6 +136,8 @@ class RollMade(Payload):
     trait_dice: int = Field(ge=0)
     bonus: int = Field(default=0, ge=0)
     penalty: int = Field(default=0, ge=0)
+    # The penalty die of a messed-up character ("Messed Up"), added to every roll it makes.
+    wound_penalty: int = Field(default=0, ge=0)
     extra_actions: int = Field(default=0, ge=0)
     experience_dice: int = Field(default=0, ge=0)
     justifications: list[str] = Field(default_factory=list)
