@@ -29,6 +29,7 @@ from yarnlog.cli_support import (
     resolve_as_of,
     run_command,
     show_recorded,
+    working,
 )
 from yarnlog.rulesets.yarn import cli_characters, cli_combat, cli_drama, cli_procedure
 
@@ -360,7 +361,8 @@ def verify(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
 
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
-    report = verify_records(journal.store.read(cid), cid)
+    with working(f"verifying {cid}: hash chain, payloads, rules"):
+        report = verify_records(journal.store.read(cid), cid)
 
     def render(d):
         out = console()
@@ -391,7 +393,8 @@ def export_(
 
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
-    lines = list(export_lines(journal.store, cid))
+    with working(f"exporting {cid}"):
+        lines = list(export_lines(journal.store, cid))
     if output is None:
         sys.stdout.writelines(lines)
         return
@@ -418,7 +421,8 @@ def import_(
             raise InvalidCommand(f"cannot read {file}: {exc.strerror}") from None
     records = parse_lines(text.splitlines())
     journal = open_journal(create=True)
-    present, written = import_records(journal.store, records)
+    with working(f"checking and importing {len(records)} events"):
+        present, written = import_records(journal.store, records)
     summary = {"campaign_id": records[0].campaign_id, "already_present": present, "imported": written}
     emit(summary, as_json, lambda d: console().print(
         f"{d['campaign_id']}: imported {d['imported']} events ({d['already_present']} already present)"))

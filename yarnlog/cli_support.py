@@ -185,3 +185,8 @@ def campaign_state(campaign: str | None, as_of: int | None = None, end_of_scene:
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     return journal.state(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))
+
+
+def working(message: str):
+    """A spinner on stderr while long work runs (shown on a terminal only, never in --json output)."""
+    return console(stderr=True).status(message, spinner="dots")
