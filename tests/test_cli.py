@@ -128,3 +128,14 @@ def test_start_up_does_not_load_the_storage_stack():
 def test_python_dash_m_runs_the_cli():
     result = subprocess.run([sys.executable, "-m", "yarnlog", "--help"], capture_output=True, text=True)
     assert result.returncode == 0 and "verify" in result.stdout
+
+
+def test_an_unreachable_server_is_a_storage_error_not_a_traceback(cli):
+    code, out, err = cli("--db", "postgresql://nobody@127.0.0.1:1/none", "status")
+    assert code == EXIT_CODES["store"] and out == ""
+    assert err.startswith("error: the journal database failed: ") and "Traceback" not in err
+
+
+def test_as_of_counts_from_one(table):
+    code, _, err = table("status", "--as-of", "0")
+    assert code == EXIT_CODES["invalid"] and "counts events from 1" in err

@@ -456,6 +456,11 @@ def main() -> None:
         if isinstance(exc, YarnlogError):
             sys.stderr.write(f"error: {exc}\n")
             sys.exit(exc.exit_code)
+        if type(exc).__module__.startswith("sqlalchemy"):
+            # The database could not be reached or refused the work: a storage error, not a bug.
+            reason = str(getattr(exc, "orig", exc)).strip().splitlines()[0]
+            sys.stderr.write(f"error: the journal database failed: {reason}\n")
+            sys.exit(EXIT_CODES["store"])
         if os.environ.get("YARNLOG_DEBUG"):
             raise
         sys.stderr.write(f"internal error: {type(exc).__name__}: {exc} (set YARNLOG_DEBUG=1 for details)\n")

@@ -168,6 +168,8 @@ def resolve_as_of(journal: "Journal", cid: str, as_of: int | None, end_of_scene:
 
     if as_of is not None and end_of_scene is not None:
         raise InvalidCommand("give --as-of or --end-of-scene, not both")
+    if as_of is not None and as_of < 1:
+        raise InvalidCommand("--as-of counts events from 1")
     if end_of_scene is None:
         return as_of
     in_scene = [r.sequence for r in journal.history(cid) if r.scene == end_of_scene]
