@@ -275,3 +275,30 @@ def test_a_bonus_and_a_penalty_die_are_as_neither(spec, number, options):
     both = RollSpec(spec.dice, spec.bonus + 1, spec.penalty + 1, spec.experience)
     assert kept_total_distribution(both) == kept_total_distribution(spec)
     assert outcome_odds(both, number, options) == outcome_odds(spec, number, options)
+
+
+def _brute_group(specs, number, combine):
+    """Every way the group's dice can fall, counted one by one."""
+    import itertools
+
+    from yarnlog.rulesets.yarn.dice import RollResult
+
+    counts = {"beats": 0, "equals": 0, "fails": 0}
+    pools = [list(itertools.product(range(1, 7), repeat=s.rolled)) for s in specs]
+    for faces in itertools.product(*pools):
+        total = combine(RollResult(s, f).total for s, f in zip(specs, faces))
+        counts["beats" if total > number else "equals" if total == number else "fails"] += 1
+    size = sum(counts.values())
+    return {k: Fraction(v, size) for k, v in counts.items()}
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.lists(st.builds(RollSpec, st.integers(1, 2), st.integers(0, 1)), min_size=2, max_size=2),
+       st.integers(2, 20))
+def test_group_effort_odds_agree_with_counting_every_fall_of_the_dice(specs, number):
+    """ "Simple Addition": the group's totals are added; "Worst Roller": the worst roll counts."""
+    from yarnlog.rulesets.yarn.odds import simple_addition_odds, worst_roller_odds
+
+    for exact, combine in ((simple_addition_odds(specs, number), sum), (worst_roller_odds(specs, number), min)):
+        brute = _brute_group(specs, number, combine)
+        assert (exact.beats, exact.equals, exact.fails) == (brute["beats"], brute["equals"], brute["fails"])

@@ -376,6 +376,9 @@ def test_simple_addition(journal, scene):
     b = roll(journal, scene, "Tom", use=TraitUse.NO_TRAIT, faces=(4, 6))
     group = journal.execute(scene, GroupEffort("simple addition", (a.sequence, b.sequence), Factor(13)))[-1].payload
     assert (group.total, group.outcome, group.margin, group.characters) == (14, "beats", 1, ["Iris", "Tom"])
+    # Two dice plus two dice beat 13 when the four dice total 14 or more: 721 of the 1296 falls;
+    # they equal it in 140.
+    assert group.odds.beats.exact == "721/1296" and group.odds.equals.exact == "35/324"
     refused(journal, scene, GroupEffort("worst roller", (a.sequence, b.sequence)), match="already counts")
 
 

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 from yarnlog.events import Payload, Recorded
 from yarnlog.rules import Referee, invalid
-from yarnlog.rulesets.yarn import dice, group_efforts
+from yarnlog.rulesets.yarn import dice, group_efforts, odds
 from yarnlog.rulesets.yarn.roll_making import TWO_OR_MORE, options_of, resolution_fields, resolve_against
-from yarnlog.rulesets.yarn.roll_records import GroupEffort, GroupResolved, Opposed
+from yarnlog.rulesets.yarn.roll_records import GroupEffort, GroupResolved, Opposed, PriorOdds
 
 # -- group efforts --------------------------------------------------------------------------
 
@@ -61,8 +61,20 @@ def decide_group_effort(command: GroupEffort, campaign, referee: Referee) -> lis
     return [GroupResolved(
         method=command.method, rolls=list(command.rolls), characters=[m.payload.character for m in members],
         counting=counting, source=source, total=total, against=against, botch=botch, sixes=sixes,
+        odds=_group_odds(command.method, [r.spec for r in results], against, options),
         **resolution_fields(resolution, against),
     )]
+
+
+def _group_odds(method: str, specs: list[dice.RollSpec], against, options: dice.RollOptions) -> PriorOdds | None:
+    """Exact odds of a group effort against a known difficulty, where the rules allow them."""
+    if against is None or against.kind != "difficulty" or options != dice.NO_OPTIONS:
+        return None
+    if method == "simple addition":
+        return PriorOdds.of(odds.simple_addition_odds(specs, against.number))
+    if method == "worst roller":
+        return PriorOdds.of(odds.worst_roller_odds(specs, against.number))
+    return None  # either/or: the counting roll's own odds are recorded with it
 
 
 def _counting(command: GroupEffort, results: Sequence[dice.RollResult]) -> tuple[int, str]:

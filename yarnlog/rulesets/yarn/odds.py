@@ -237,3 +237,45 @@ def percent(chance: Fraction) -> str:
     if rounded > 99:
         return ">99%"
     return f"{rounded}%"
+
+
+def _versus_number(distribution: Mapping[int, Fraction], number: int) -> OutcomeOdds:
+    beats = sum((p for total, p in distribution.items() if total > number), ZERO)
+    equals = distribution.get(number, ZERO)
+    return OutcomeOdds(beats, equals, ONE - beats - equals)
+
+
+def _convolve(a: Mapping[int, Fraction], b: Mapping[int, Fraction]) -> dict[int, Fraction]:
+    out: dict[int, Fraction] = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            out[x + y] = out.get(x + y, ZERO) + p * q
+    return out
+
+
+def simple_addition_odds(specs: list[RollSpec], number: int) -> OutcomeOdds:
+    """"Simple Addition": the chances that the members' kept totals, added, beat a number.
+
+    Without the optional rules (a botch or a blown top changes each member's total in ways
+    the sum cannot see from kept totals alone): callers pass campaigns without them.
+    """
+    invalid(len(specs) >= 1, "a group effort needs rolls")
+    distribution: dict[int, Fraction] = {0: ONE}
+    for spec in specs:
+        distribution = _convolve(distribution, kept_total_distribution(spec))
+    return _versus_number(distribution, number)
+
+
+def worst_roller_odds(specs: list[RollSpec], number: int) -> OutcomeOdds:
+    """"Worst Roller": the chances that the lowest of the members' totals beats a number.
+
+    The lowest total beats the number only if every total does; it equals it if every total
+    reaches the number and not all of them beat it. Without the optional rules.
+    """
+    invalid(len(specs) >= 1, "a group effort needs rolls")
+    every_beats, every_reaches = ONE, ONE
+    for spec in specs:
+        distribution = kept_total_distribution(spec)
+        every_beats *= sum((p for total, p in distribution.items() if total > number), ZERO)
+        every_reaches *= sum((p for total, p in distribution.items() if total >= number), ZERO)
+    return OutcomeOdds(every_beats, every_reaches - every_beats, ONE - every_reaches)

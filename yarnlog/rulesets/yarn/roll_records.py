@@ -185,6 +185,9 @@ class GroupResolved(Payload):
     botch: bool = False
     sixes: int = 0
     limited_success: bool = False
+    # Exact chances of the group's outcome before the dice; None where they are not computed
+    # (either/or, a target rolled by dice, or a campaign with optional procedural rules).
+    odds: PriorOdds | None = None
 
 
 @event("yarn.consequence.rolled")
