@@ -54,8 +54,8 @@ def test_the_episode_ends_only_after_everyone_has_voted_unless_the_gm_overrides(
     journal.execute(table, CastBallot("Ana", ("Ben", "Cy")))
     refused(journal, table, EndEpisode(), bn.ALL_VOTE)
     recorded = journal.execute(table, EndEpisode(), override=Override(by=GM, reason="Ben and Cy left early"))
-    assert types(recorded) == ["override.recorded", "yarn.bennie.vote_tallied", "scene.closed", "episode.ended"]
-    assert recorded[1].payload.missing == ["Ben", "Cy", GM]
+    assert types(recorded) == ["override.recorded", "scene.closed", "yarn.bennie.vote_tallied", "episode.ended"]
+    assert recorded[2].payload.missing == ["Ben", "Cy", GM]
     assert verify(journal.store.read(table), table).ok
 
 
@@ -68,15 +68,15 @@ def test_the_tally_subtracts_tokens_in_hand_and_the_two_lowest_gain_then_tokens_
     give(journal, table, GM, 2)
     vote(journal, table)
     recorded = journal.execute(table, EndEpisode())
-    assert types(recorded) == ["yarn.bennie.vote_tallied", "yarn.tokens.returned", "scene.closed", "episode.ended"]
-    tally = recorded[0].payload
+    assert types(recorded) == ["scene.closed", "yarn.bennie.vote_tallied", "yarn.tokens.returned", "episode.ended"]
+    tally = _tallied(recorded).payload
     # Ana: Ben #1, Cy #1, GM #2 = 4; Ben: Ana #1, Cy #2, GM #1 = 4; Cy: 2 + 2 + 3 = 7, less 3 tokens = 4.
     assert [(t.player, t.rank_total, t.tokens_in_hand, t.score, t.placement, t.gains_bennie)
             for t in tally.tallies] == [("Ana", 4, 0, 4, 1, True), ("Ben", 4, 0, 4, 1, True), ("Cy", 7, 3, 4, 1, True)]
     assert [(t.source, t.destination, t.currency, t.chapter) for t in tally.transfers] == [
         ("kitty", "Ana", "bennie", "Tied Results"), ("kitty", "Ben", "bennie", "Tied Results"),
         ("kitty", "Cy", "bennie", "Tied Results")]
-    assert [(t.source, t.amount) for t in recorded[1].payload.transfers] == [("Cy", 3), (GM, 2)]
+    assert [(t.source, t.amount) for t in recorded[2].payload.transfers] == [("Cy", 3), (GM, 2)]
     assert tokens(journal, table) == {} and bennies(journal, table) == {"Ana": 1, "Ben": 1, "Cy": 1}
 
 
@@ -85,7 +85,7 @@ def test_first_place_alone_and_second_place_gain_but_not_third(journal, table):
     "They don't refresh". """
     give(journal, table, "Ana", 1)
     vote(journal, table)
-    tally = journal.execute(table, EndEpisode())[0].payload
+    tally = _tallied(journal.execute(table, EndEpisode())).payload
     assert [(t.player, t.score, t.placement, t.gains_bennie) for t in tally.tallies] == [
         ("Ana", 3, 1, True), ("Ben", 4, 2, True), ("Cy", 7, 3, False)]
     # Bennies persist; drama tokens do not carry over to the next episode.
@@ -99,14 +99,14 @@ def test_the_result_is_recomputed_from_the_ballots(journal, table):
     so_far = provisional_tally(journal.state(table))
     assert so_far["not_yet"] == ["no ballot from Cy"]
     journal.execute(table, CastBallot("Cy", BALLOTS["Cy"]))
-    tallied = journal.execute(table, EndEpisode())[0]
+    tallied = _tallied(journal.execute(table, EndEpisode()))
     assert recount(journal.state(table, upto=tallied.sequence - 1), tallied.payload)["agrees"]
 
 
 def test_verify_flags_a_forged_result_and_an_episode_ended_without_a_vote(journal, table):
     vote(journal, table)
     state = journal.state(table)
-    honest = journal.execute(table, EndEpisode())[0].payload
+    honest = _tallied(journal.execute(table, EndEpisode())).payload
     forged = BennieVoteTallied(episode=1, tallies=honest.tallies,
                                transfers=[TransferLine(currency="bennie", amount=1, source="kitty", destination="Cy",
                                                        chapter="Gaining Bennies", rule="...")])
@@ -116,3 +116,8 @@ def test_verify_flags_a_forged_result_and_an_episode_ended_without_a_vote(journa
                     visibility="everyone")
     faults = audit(journal.history(table))
     assert [f.problem for f in faults] == [f"episode 2 ended without the bennie vote ({bn.ALL_VOTE.cite()})"]
+
+
+def _tallied(recorded):
+    """The vote's result among the events an episode's end records."""
+    return next(r for r in recorded if r.event_type == "yarn.bennie.vote_tallied")

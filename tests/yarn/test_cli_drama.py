@@ -56,7 +56,7 @@ def test_a_session_recorded_from_the_command_line(table):
     for voter, *ranking in (("Ana", "Ben", "Cy"), ("Ben", "Ana", "Cy"), ("Cy", "Ana", "Ben"), (GM, "Ana", "Ben", "Cy")):
         data(cli("ballot", "--voter", voter, *ranking, "--json"))
     ended = data(cli("end-episode", "--json"))
-    assert [e["event_type"] for e in ended] == ["yarn.bennie.vote_tallied", "yarn.tokens.returned", "scene.closed",
+    assert [e["event_type"] for e in ended] == ["scene.closed", "yarn.bennie.vote_tallied", "yarn.tokens.returned",
                                                 "episode.ended"]
     ana = data(cli("ledger", "--participant", "Ana", "--episode", "2", "--json"))
     assert [(row["event_type"], row["currency"], row["amount"], row["balances_after"]["Ana"]) for row in ana] == [

@@ -113,12 +113,14 @@ def vote_tallied(campaign, referee: Referee, recorded: Payload | None = None) ->
 
 
 def end_episode(campaign, referee: Referee) -> list[Payload]:
-    """The bennie result, then every unspent drama token back to the kitty, then the core closing events."""
+    """The scene in play closes, then the bennie result, every unspent drama token back to the
+    kitty, and the episode's end: the vote belongs to the session, not to its last scene."""
     timeline = campaign.timeline
     invalid(timeline.episode is not None, "no episode is in play")
     result = vote_tallied(campaign, referee)
     returned = return_to_kitty(campaign.rules.economy, timeline.episode)
-    return [p for p in (result, returned) if p is not None] + decide_timeline(EndEpisode(), timeline)
+    *closing_scene, episode_ended = decide_timeline(EndEpisode(), timeline)
+    return [*closing_scene, *(p for p in (result, returned) if p is not None), episode_ended]
 
 
 def decide(command, campaign, referee: Referee) -> list[Payload] | None:

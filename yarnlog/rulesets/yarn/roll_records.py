@@ -12,11 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from yarnlog.events import Payload, Recorded, event
+from yarnlog.events import Payload, Recorded, event, upcaster
 from yarnlog.rules import InvalidCommand
 from yarnlog.rulesets.yarn import dice, odds
 from yarnlog.rulesets.yarn.dice_facts import DiceFacts
@@ -168,9 +168,14 @@ class RollRead(Payload):
 GroupMethod = Literal["simple addition", "either/or", "worst roller"]
 
 
-@event("yarn.group.resolved")
+@event("yarn.group.resolved", version=2)
 class GroupResolved(Payload):
-    """Several characters' rolls resolved as one effort ("Group Efforts"); combining dice is one roll instead."""
+    """Several characters' rolls resolved as one effort ("Group Efforts"); combining dice is one roll instead.
+
+    Version 2 added ``odds``; events of version 1 never stated them.
+    """
+
+    added_in: ClassVar[dict[str, int]] = {"odds": 2}
 
     method: GroupMethod
     rolls: list[int]
@@ -188,6 +193,11 @@ class GroupResolved(Payload):
     # Exact chances of the group's outcome before the dice; None where they are not computed
     # (either/or, a target rolled by dice, or a campaign with optional procedural rules).
     odds: PriorOdds | None = None
+
+
+@upcaster("yarn.group.resolved", from_version=1)
+def _group_resolved_v1_to_v2(data: dict) -> dict:
+    return {"odds": None, **data}
 
 
 @event("yarn.consequence.rolled")
