@@ -340,6 +340,22 @@ def test_the_theme_rota_is_drawn_at_the_end_of_the_first_session(journal, campai
         (2, "Ben", "Debts"), (3, "Cy", None), (4, "Ana", None)]
 
 
+def test_the_theme_is_chosen_by_the_player_the_rota_names(journal, campaign):
+    # "The first player in the precedence order chooses the theme for the second session, the second
+    # choose for the third session, and so on."
+    journal.execute(campaign, StartEpisode())
+    end_episode(journal, campaign)
+    journal.execute(campaign, DrawPrecedence(Purpose.THEME_ROTA, ("Ben", "Cy", "Ana")))
+    refused(journal, campaign, StartEpisode(theme="Debts", theme_chosen_by="Cy"), cast_rules.THEMES)
+    started = journal.execute(campaign, StartEpisode(theme="Debts"))[-1]
+    assert started.payload.theme_chosen_by == "Ben"  # named from the rota when nobody is given
+    end_episode(journal, campaign)
+    overridden = journal.execute(campaign, StartEpisode(theme="Storms", theme_chosen_by="Ana"),
+                                 override=Override(by="Maya", reason="Cy is away; Ana swaps turns with her"))
+    assert [r.event_type for r in overridden] == ["override.recorded", "episode.started"]
+    assert verify(journal.store.read(campaign), campaign).ok
+
+
 def test_a_calling_order_is_drawn_before_the_episodes_first_scene(journal, campaign):
     # "Before the episode's first scene, the GM picks the next precedence order."
     journal.execute(campaign, StartEpisode())

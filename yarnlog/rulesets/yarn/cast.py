@@ -25,7 +25,7 @@ from yarnlog.campaign import RESERVED_NAMES
 from yarnlog.events import Payload, Recorded, event
 from yarnlog.rules import Referee, Rule, invalid
 from yarnlog.rulesets.yarn.traits import BOOK
-from yarnlog.timeline import EpisodeStarted
+from yarnlog.timeline import EpisodeStarted, StartEpisode, decide_timeline
 
 MINOR = "minor"
 RECURRING = "recurring"
@@ -403,8 +403,34 @@ def _introduction(command: IntroduceSupporting, campaign) -> SupportingIntroduce
                                 kind=RECURRING if command.recurring else MINOR, petitioner=command.petitioner)
 
 
+THEMES = Rule(
+    BOOK, "Themes",
+    "The first player in the precedence order chooses the theme for the second session, the second choose "
+    "for the third session, and so on. Once everyone has had a chance to pick a theme, start over again",
+)
+
+
+def _episode_started(command: StartEpisode, campaign) -> EpisodeStarted:
+    """The journal's episode start, naming the theme's chooser from the rota when none is given."""
+    [payload] = decide_timeline(command, campaign.timeline)
+    chooser = theme_chooser(campaign.rules.characters.cast, payload.number)
+    if payload.theme_chosen_by is None and chooser is not None:
+        payload = payload.model_copy(update={"theme_chosen_by": chooser})
+    return payload
+
+
+def _validate_theme_chooser(payload: EpisodeStarted, campaign, referee: Referee) -> EpisodeStarted:
+    chooser = theme_chooser(campaign.rules.characters.cast, payload.number)
+    if chooser is not None and payload.theme_chosen_by is not None:
+        referee.require(payload.theme_chosen_by == chooser, THEMES,
+                        f"by the theme rota {chooser} chooses the theme of episode {payload.number}, "
+                        f"not {payload.theme_chosen_by}")
+    return payload
+
+
 #: Command type -> builder ``(command, campaign) -> payload`` (validated afterwards).
 COMMANDS: Mapping[type, Callable[[Any, Any], Payload]] = {
+    StartEpisode: _episode_started,
     IntroduceSupporting: _introduction,
     PromoteSupporting: payload_of(SupportingPromoted),
     DescribeSupporting: payload_of(SupportingDescribed),
@@ -420,6 +446,7 @@ VALIDATORS: Mapping[type, Callable[[Any, Any, Referee], Payload]] = {
     LocationIntroduced: _validate_location,
     LocationElaborated: _validate_elaborated,
     PrecedenceDrawn: _validate_precedence,
+    EpisodeStarted: _validate_theme_chooser,
 }
 
 
