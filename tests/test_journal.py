@@ -155,3 +155,16 @@ def test_upcasting_happens_on_read_from_the_store_and_keeps_the_stored_bytes(sto
     assert typed(record).payload == Weather(sky="rain", wind="storm")
     assert record.payload == '{"sky":"rain and storm"}' and record.schema_version == 1
     assert check_chain([record], "w") == []
+
+
+def test_an_override_belongs_to_the_scene_of_the_move_it_lets_through(journal, campaign):
+    from yarnlog.rules import Override
+    from yarnlog.rulesets.yarn.economy import TransferTokens
+
+    journal.execute(campaign, StartEpisode(title="Fog"))
+    journal.execute(campaign, OpenScene(caller="Maya", title="Docks"))
+    recorded = journal.execute(campaign, TransferTokens(source="Ana", destination="Ben", amount=1, reason="loan"),
+                               override=Override(by="Maya", reason="a loan"))
+    assert [(r.event_type, r.episode, r.scene) for r in recorded] == [
+        ("override.recorded", 1, 1), ("yarn.tokens.transferred", 1, 1)]
+    assert [(r.episode, r.scene) for r in journal.history(campaign)[-2:]] == [(1, 1), (1, 1)]

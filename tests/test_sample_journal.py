@@ -618,3 +618,9 @@ def test_the_fight_at_pier_nine(harbor):
     assert (jonah.current, jonah.maximum, jonah.penalty_dice) == (25, 30, 0)
     [red] = wounds_report(harbor.state(harbor.history[-1].sequence), "Red Callan")
     assert (red.current, red.maximum) == (11, 21)
+
+
+def test_the_gms_override_belongs_to_the_scene_it_let_her_call(harbor):
+    # The override recorded with the call of scene 16 is filed under scene 16, not the scene before.
+    [override] = harbor.events("override.recorded")
+    assert (override.episode, override.scene) == (2, 16)

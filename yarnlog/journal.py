@@ -115,6 +115,11 @@ def with_context(history: Sequence[Recorded], timeline: Timeline | None = None) 
         episode, scene = context(timeline, after)
         out.append(rec.model_copy(update={"episode": episode, "scene": scene}))
         timeline = after
+    # An override belongs where the move it lets through ends up (e.g. the scene that move calls).
+    for index, rec in enumerate(out):
+        if isinstance(rec.payload, OverrideRecorded) and index + 1 < len(out):
+            covered = out[min(index + rec.payload.covers, len(out) - 1)]
+            out[index] = rec.model_copy(update={"episode": covered.episode, "scene": covered.scene})
     return out
 
 
