@@ -139,3 +139,23 @@ def test_an_unreachable_server_is_a_storage_error_not_a_traceback(cli):
 def test_as_of_counts_from_one(table):
     code, _, err = table("status", "--as-of", "0")
     assert code == EXIT_CODES["invalid"] and "counts events from 1" in err
+
+
+def test_every_command_offers_json_output():
+    import typer
+
+    from yarnlog.cli import app
+
+    def leaves(command, path):
+        subcommands = getattr(command, "commands", None)
+        if not subcommands:
+            yield path, command
+            return
+        for name, sub in subcommands.items():
+            yield from leaves(sub, [*path, name])
+
+    commands = list(leaves(typer.main.get_command(app), []))
+    assert len(commands) > 50
+    without = [" ".join(path) for path, command in commands
+               if "--json" not in {opt for param in command.params for opt in getattr(param, "opts", [])}]
+    assert without == []
