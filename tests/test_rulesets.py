@@ -42,3 +42,19 @@ def test_an_event_of_another_ruleset_is_a_fault(store):
                                    "everyone", {})])
     faults = verify(store.read("c"), "c").faults
     assert faults and faults[0].sequence == 2
+
+
+def test_a_rulesets_events_are_readable_before_the_ruleset_is_imported():
+    """Rulesets load lazily; reading one of their events imports the ruleset named by its prefix."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from yarnlog.events import load_payload; "
+        "assert 'yarnlog.rulesets.yarn.ruleset' not in sys.modules; "
+        "p = load_payload('yarn.tokens.transferred', 1, {'reason': 'ruling', 'transfers': [{'amount': 1, "
+        "'source': 'kitty', 'destination': 'Ana', 'chapter': 'Tokens', 'rule': 'As ruled by the GM.'}]}); "
+        "print(type(p).__name__)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "TokensTransferred"

@@ -60,6 +60,17 @@ def upcaster(event_type: str, from_version: int):
 
 
 def payload_class(event_type: str) -> type[Payload]:
+    """The current payload class of ``event_type``.
+
+    A ruleset registers its event types when it is imported; rulesets are imported lazily, so an
+    unknown type whose prefix names a ruleset (``yarn.roll.made``) imports that ruleset first.
+    """
+    if event_type not in _PAYLOADS:
+        from yarnlog.ruleset import RULESETS, get_ruleset
+
+        prefix = event_type.split(".", 1)[0]
+        if prefix in RULESETS:
+            get_ruleset(prefix)
     try:
         return _PAYLOADS[event_type]
     except KeyError:

@@ -19,7 +19,7 @@ from yarnlog.campaign import CampaignCreated, Table, decide_table, evolve_table
 from yarnlog.corrections import Correction, OverriddenRule, OverrideRecorded, Retraction, effective
 from yarnlog.events import Payload, Recorded, load_payload
 from yarnlog.rules import InvalidCommand, Override, Referee, Rule, invalid
-from yarnlog.ruleset import DEFAULT_RULESET, RULESETS, Ruleset, get_ruleset
+from yarnlog.ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
 from yarnlog.store import ConcurrencyConflict, EventRecord, EventStore, NewEvent
 from yarnlog.timeline import Timeline, context, decide_timeline, evolve_timeline
 
@@ -88,8 +88,6 @@ def typed(record: EventRecord) -> Recorded:
         raise InvalidCommand(
             f"event {record.sequence} ({record.event_type}) has an unreadable payload; run 'yarnlog verify'"
         ) from None
-    if record.event_type == "campaign.created" and data.get("ruleset") in RULESETS:
-        get_ruleset(data["ruleset"])  # registers the ruleset's event types before its events are read
     return Recorded(
         campaign_id=record.campaign_id,
         sequence=record.sequence,
