@@ -27,6 +27,12 @@ if [ -z "$PGBIN" ] || [ ! -x "$PGBIN/initdb" ]; then
   fi
   PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 fi
+# A port something already listens on (a leftover server) is skipped for the next free one.
+for _ in $(seq 1 20); do
+  (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null || break
+  PORT=$((PORT + 1))
+done
+STATE="/tmp/yarnlog-pg-$PORT.datadir"
 DATA=$(mktemp -d /tmp/yarnlog-pg.XXXXXX)
 echo "$DATA" > "$STATE"
 [ "$(id -u)" = 0 ] && chown postgres "$DATA"
