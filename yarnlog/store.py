@@ -9,6 +9,7 @@ writer states the sequence it last saw, and a writer that lost the race gets
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -76,16 +77,10 @@ class EventRecord(SQLModel, table=True):
             "recorded_at": self.recorded_at,
             "recorded_by": self.recorded_by,
             "visibility": self.visibility,
-            "payload": _loads(self.payload),
+            "payload": json.loads(self.payload),
             "prev_hash": self.prev_hash,
             "hash": self.hash,
         }
-
-
-def _loads(raw: str):
-    import json
-
-    return json.loads(raw)
 
 
 @dataclass(frozen=True)

@@ -121,12 +121,7 @@ class Economy:
 
 
 def _apply(held: dict[str, int], line: TransferLine) -> dict[str, int]:
-    held = dict(held)
-    if line.source != KITTY_NAME:
-        held[line.source] = held.get(line.source, 0) - line.amount
-    if line.destination != KITTY_NAME:
-        held[line.destination] = held.get(line.destination, 0) + line.amount
-    return {k: v for k, v in held.items() if v}
+    return drama_tokens.balances([line.transfer()], held)
 
 
 def transfers_of(payload: Payload) -> Sequence[TransferLine]:
