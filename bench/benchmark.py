@@ -22,12 +22,13 @@ import time
 import uuid
 from pathlib import Path
 
-from yarnlog.campaign import AddParticipant
-from yarnlog.interchange import export_lines, import_records, parse_lines
-from yarnlog.journal import Journal, replay, typed, with_context
-from yarnlog.store import EventStore, NewEvent
-from yarnlog.timeline import AddNote, OpenScene, StartEpisode
-from yarnlog.verify import check_chain, verify
+from yarnlog.app.interchange import export_lines, import_records, parse_lines
+from yarnlog.app.journal import Journal, typed
+from yarnlog.app.verify import check_chain, verify
+from yarnlog.core.state import replay, with_context
+from yarnlog.core.table import AddParticipant
+from yarnlog.core.timeline import AddNote, OpenScene, StartEpisode
+from yarnlog.persistence.store import EventStore, NewEvent
 
 
 def timed(fn, repeat: int = 3) -> float:

@@ -16,9 +16,9 @@ from urllib.parse import quote
 import pytest
 from sqlalchemy import create_engine, text
 
-from yarnlog.cli import main
-from yarnlog.journal import Journal
-from yarnlog.store import EventStore, database_url
+from yarnlog.app.journal import Journal
+from yarnlog.cli.main import main
+from yarnlog.persistence.store import EventStore, database_url
 
 PG_URL = os.environ.get("YARNLOG_TEST_PG_URL")
 REQUIRE_PG = os.environ.get("YARNLOG_REQUIRE_PG") == "1"
@@ -79,7 +79,7 @@ def journal(store) -> Journal:
 @pytest.fixture
 def campaign(journal) -> str:
     """A Yarn campaign with a GM (Maya) and three players."""
-    from yarnlog.campaign import AddParticipant
+    from yarnlog.core.table import AddParticipant
 
     journal.create_campaign("lantern", title="Lantern Harbor", gm="Maya")
     for name in ("Ana", "Ben", "Cy"):

@@ -7,7 +7,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yarnlog.chain import GENESIS, HASHED_FIELDS, canonical, event_hash
+from yarnlog.core.chain import GENESIS, HASHED_FIELDS, canonical, event_hash
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(),

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from yarnlog.cli import EXIT_CODES
+from yarnlog.cli.main import EXIT_CODES
 
 
 @pytest.fixture
@@ -120,7 +120,7 @@ def test_export_then_import_into_another_database(table, tmp_path, monkeypatch):
 
 def test_start_up_does_not_load_the_storage_stack():
     heavy = "('sqlalchemy', 'sqlmodel', 'pydantic', 'icepool', 'jinja2')"
-    code = f"import sys, yarnlog.cli; print(sorted(m for m in {heavy} if m in sys.modules))"
+    code = f"import sys, yarnlog.cli.main; print(sorted(m for m in {heavy} if m in sys.modules))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
 
@@ -144,7 +144,7 @@ def test_as_of_counts_from_one(table):
 def test_every_command_offers_json_output():
     import typer
 
-    from yarnlog.cli import app
+    from yarnlog.cli.main import app
 
     def leaves(command, path):
         subcommands = getattr(command, "commands", None)

@@ -8,12 +8,14 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from yarnlog.campaign import AddParticipant, RemoveParticipant
-from yarnlog.journal import Correct, Journal, Retract, replay
-from yarnlog.rules import YarnlogError
-from yarnlog.rulesets.yarn.economy import TransferTokens
-from yarnlog.store import EventStore
-from yarnlog.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode
+from yarnlog.app.journal import Journal
+from yarnlog.core.decide import Correct, Retract
+from yarnlog.core.referee import YarnlogError
+from yarnlog.core.state import replay
+from yarnlog.core.table import AddParticipant, RemoveParticipant
+from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode
+from yarnlog.persistence.store import EventStore
+from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
 
 NAMES = ["Ana", "Ben", "Cy"]
 

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from yarnlog.interchange import export_lines, import_records, parse_lines
-from yarnlog.rules import InvalidCommand
-from yarnlog.store import EventStore
-from yarnlog.timeline import AddNote, OpenScene, StartEpisode
+from yarnlog.app.interchange import export_lines, import_records, parse_lines
+from yarnlog.core.referee import InvalidCommand
+from yarnlog.core.timeline import AddNote, OpenScene, StartEpisode
+from yarnlog.persistence.store import EventStore
 
 
 def _played(journal, campaign):
@@ -85,7 +85,7 @@ def test_a_tampered_line_is_refused_and_nothing_is_written(journal, campaign, tm
 
 
 def test_an_invalid_payload_is_refused_and_nothing_is_written(journal, campaign, tmp_path):
-    from yarnlog.chain import event_hash
+    from yarnlog.core.chain import event_hash
 
     lines = _played(journal, campaign)
     data = json.loads(lines[-1])

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from yarnlog.campaign import AddParticipant
-from yarnlog.events import Payload, event, load_payload, upcaster
-from yarnlog.journal import Correct, Retract, replay, visible_to
-from yarnlog.rules import InvalidCommand
-from yarnlog.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode
+from yarnlog.core.decide import Correct, Retract
+from yarnlog.core.events import Payload, event, load_payload, upcaster
+from yarnlog.core.referee import InvalidCommand
+from yarnlog.core.state import replay, visible_to
+from yarnlog.core.table import AddParticipant
+from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode
 
 
 def test_campaign_starts_with_its_ruleset_and_gm(journal, campaign):
@@ -145,9 +146,9 @@ def test_old_schema_versions_are_upcast_on_read():
 def test_upcasting_happens_on_read_from_the_store_and_keeps_the_stored_bytes(store):
     import uuid
 
-    from yarnlog.journal import typed
-    from yarnlog.store import NewEvent
-    from yarnlog.verify import check_chain
+    from yarnlog.app.journal import typed
+    from yarnlog.app.verify import check_chain
+    from yarnlog.persistence.store import NewEvent
 
     store.append("w", 0, [NewEvent(str(uuid.uuid4()), "test.weather", 1, "2026-11-21T20:00:00.000000Z", "Maya",
                                    "everyone", {"sky": "rain and storm"})])
@@ -158,8 +159,8 @@ def test_upcasting_happens_on_read_from_the_store_and_keeps_the_stored_bytes(sto
 
 
 def test_an_override_belongs_to_the_scene_of_the_move_it_lets_through(journal, campaign):
-    from yarnlog.rules import Override
-    from yarnlog.rulesets.yarn.economy import TransferTokens
+    from yarnlog.core.referee import Override
+    from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
 
     journal.execute(campaign, StartEpisode(title="Fog"))
     journal.execute(campaign, OpenScene(caller="Maya", title="Docks"))

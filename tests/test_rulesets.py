@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from yarnlog.ruleset import DEFAULT_RULESET, RULESETS, get_ruleset
-from yarnlog.timeline import AddNote, OpenScene, StartEpisode
-from yarnlog.verify import verify
+from yarnlog.app.verify import verify
+from yarnlog.core.ruleset import DEFAULT_RULESET, RULESETS, get_ruleset
+from yarnlog.core.timeline import AddNote, OpenScene, StartEpisode
 
 SEEDS = ["000_548678c832322f1b.txt", "001_d92eeb8e25f80b6a.txt", "002_7af0b39949a564d4.txt",
          "003_e72cdbaaf570012c.txt", "004_6e81f54c2e20d842.txt"]
@@ -33,7 +33,7 @@ def test_each_ruleset_keeps_a_campaign_in_the_same_store(journal, name):
 def test_an_event_of_another_ruleset_is_a_fault(store):
     import uuid
 
-    from yarnlog.store import NewEvent
+    from yarnlog.persistence.store import NewEvent
 
     created = {"campaign_id": "c", "title": "T", "ruleset": "will-descriptors", "gm": "Maya", "options": {}}
     store.append("c", 0, [NewEvent(str(uuid.uuid4()), "campaign.created", 1, "2026-11-21T20:00:00Z", "Maya",
@@ -50,7 +50,7 @@ def test_a_rulesets_events_are_readable_before_the_ruleset_is_imported():
     import sys
 
     code = (
-        "import sys; from yarnlog.events import load_payload; "
+        "import sys; from yarnlog.core.events import load_payload; "
         "assert 'yarnlog.rulesets.yarn.ruleset' not in sys.modules; "
         "p = load_payload('yarn.tokens.transferred', 1, {'reason': 'ruling', 'transfers': [{'amount': 1, "
         "'source': 'kitty', 'destination': 'Ana', 'chapter': 'Tokens', 'rule': 'As ruled by the GM.'}]}); "

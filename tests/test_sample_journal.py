@@ -18,15 +18,16 @@ from pathlib import Path
 
 import pytest
 
-from yarnlog.interchange import import_records, parse_lines
-from yarnlog.journal import Journal, replay
-from yarnlog.rules import RuleViolation
-from yarnlog.rulesets.yarn.roll_projections import roll_data
-from yarnlog.rulesets.yarn.token_ledger import token_report
-from yarnlog.rulesets.yarn.wounds import wounds_report
-from yarnlog.store import EventStore
-from yarnlog.timeline import OpenScene
-from yarnlog.verify import verify
+from yarnlog.app.interchange import import_records, parse_lines
+from yarnlog.app.journal import Journal
+from yarnlog.app.verify import verify
+from yarnlog.core.referee import RuleViolation
+from yarnlog.core.state import replay
+from yarnlog.core.timeline import OpenScene
+from yarnlog.persistence.store import EventStore
+from yarnlog.rulesets.yarn.parts.combat.wounds import wounds_report
+from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
+from yarnlog.rulesets.yarn.parts.procedure.roll_reports import roll_data
 
 JOURNAL = Path(__file__).resolve().parent.parent / "journals" / "lantern-harbor.jsonl"
 CID = "lantern"

@@ -9,11 +9,11 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from yarnlog.chain import GENESIS
-from yarnlog.journal import Journal
-from yarnlog.store import ConcurrencyConflict, EventStore, NewEvent
-from yarnlog.timeline import AddNote
-from yarnlog.verify import verify
+from yarnlog.app.journal import Journal
+from yarnlog.app.verify import verify
+from yarnlog.core.chain import GENESIS
+from yarnlog.core.timeline import AddNote
+from yarnlog.persistence.store import ConcurrencyConflict, EventStore, NewEvent
 
 
 def note(text_: str) -> NewEvent:
@@ -98,7 +98,7 @@ def test_verify_finds_a_byte_changed_behind_the_codes_back(journal, campaign):
 
 def test_verify_finds_a_rehashed_forgery_at_the_next_link(journal, campaign):
     """A forger who also recomputes the edited event's hash breaks the next event's prev_hash."""
-    from yarnlog.chain import event_hash
+    from yarnlog.core.chain import event_hash
 
     journal.execute(campaign, AddNote(text="true"))
     journal.execute(campaign, AddNote(text="after"))

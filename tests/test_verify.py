@@ -7,9 +7,9 @@ import uuid
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yarnlog.chain import GENESIS
-from yarnlog.store import EventRecord, NewEvent, _record
-from yarnlog.verify import check_chain, verify
+from yarnlog.app.verify import check_chain, verify
+from yarnlog.core.chain import GENESIS
+from yarnlog.persistence.store import EventRecord, NewEvent, _record
 
 
 def _chain(texts: list[str]) -> list[EventRecord]:

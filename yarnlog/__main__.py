@@ -1,3 +1,3 @@
-from yarnlog.cli import main
+from yarnlog.cli.main import main
 
 main()

@@ -10,13 +10,13 @@ from __future__ import annotations
 import functools
 import tempfile
 
-from yarnlog.campaign import AddParticipant
-from yarnlog.journal import Journal
-from yarnlog.rulesets.yarn.cast import IntroduceSupporting, PromoteSupporting
-from yarnlog.rulesets.yarn.economy import TransferTokens
-from yarnlog.rulesets.yarn.sheet_files import creation_command
-from yarnlog.store import EventStore
-from yarnlog.timeline import OpenScene, StartEpisode
+from yarnlog.app.journal import Journal
+from yarnlog.core.table import AddParticipant
+from yarnlog.core.timeline import OpenScene, StartEpisode
+from yarnlog.persistence.store import EventStore
+from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
+from yarnlog.rulesets.yarn.parts.characters.supporting_cast import IntroduceSupporting, PromoteSupporting
+from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
 
 GM = "Maya"
 PLAYERS = ("Ana", "Ben", "Cy")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from yarnlog.rules import InvalidCommand, RuleViolation
+from yarnlog.core.referee import InvalidCommand, RuleViolation
 
 
 def refused_by(rule, call) -> RuleViolation:

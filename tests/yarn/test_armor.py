@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yarnlog.rules import InvalidCommand
-from yarnlog.rulesets.yarn.armor import (
+from yarnlog.core.referee import InvalidCommand
+from yarnlog.rulesets.yarn.rules.armor import (
     ARMOR_ATTACK_SUMMARY,
     ARMOR_RATINGS,
     ARMORED_JACKET,

@@ -6,16 +6,11 @@ import pytest
 from drama_table import GM, bennies, give, seat_characters, tokens
 from refusals import refused, rejected
 
-from yarnlog.journal import audit
-from yarnlog.rulesets.yarn import bennies as bn
-from yarnlog.rulesets.yarn.bennie_spends import (
-    BennieSpendLine,
-    BennieSpent,
-    SpendBennie,
-    bennie_paid,
-)
-from yarnlog.timeline import OpenScene
-from yarnlog.verify import verify
+from yarnlog.app.verify import verify
+from yarnlog.core.decide import audit
+from yarnlog.core.timeline import OpenScene
+from yarnlog.rulesets.yarn.parts.drama.bennie_spends import BennieSpendLine, BennieSpent, SpendBennie, bennie_paid
+from yarnlog.rulesets.yarn.rules import bennies as bn
 
 
 @pytest.fixture

@@ -6,18 +6,14 @@ import pytest
 from drama_table import GM, bennies, give, seat_characters, tokens, types
 from refusals import refused, rejected
 
-from yarnlog.journal import audit
-from yarnlog.rules import Override
-from yarnlog.rulesets.yarn import bennies as bn
-from yarnlog.rulesets.yarn.bennie_vote import (
-    BennieVoteTallied,
-    CastBallot,
-    ballots_view,
-)
-from yarnlog.rulesets.yarn.economy import TransferLine
-from yarnlog.rulesets.yarn.token_ledger import bennie_report, provisional_tally, recount
-from yarnlog.timeline import EndEpisode, EpisodeEnded, StartEpisode
-from yarnlog.verify import verify
+from yarnlog.app.verify import verify
+from yarnlog.core.decide import audit
+from yarnlog.core.referee import Override
+from yarnlog.core.timeline import EndEpisode, EpisodeEnded, StartEpisode
+from yarnlog.rulesets.yarn.parts.drama.bennie_vote import BennieVoteTallied, CastBallot, ballots_view
+from yarnlog.rulesets.yarn.parts.economy.ledger import bennie_report, provisional_tally, recount
+from yarnlog.rulesets.yarn.parts.economy.part import TransferLine
+from yarnlog.rulesets.yarn.rules import bennies as bn
 
 # Ana and Ben rank each other first; everyone ranks Cy last; the GM ranks all three.
 BALLOTS = {"Ana": ("Ben", "Cy"), "Ben": ("Ana", "Cy"), "Cy": ("Ana", "Ben"), GM: ("Ben", "Ana", "Cy")}

@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from refusals import refused_by
 
-from yarnlog.rules import InvalidCommand, Override, Referee
-from yarnlog.rulesets.yarn import bennies as bn
-from yarnlog.rulesets.yarn.bennies import (
+from yarnlog.core.referee import InvalidCommand, Override, Referee
+from yarnlog.rulesets.yarn.rules import bennies as bn
+from yarnlog.rulesets.yarn.rules.bennies import (
     Ballot,
     BennieGain,
     BennieOption,
@@ -20,7 +20,7 @@ from yarnlog.rulesets.yarn.bennies import (
     spend_bennie,
     tally_bennie_vote,
 )
-from yarnlog.rulesets.yarn.drama_tokens import KITTY, Transfer
+from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Transfer
 
 GM = "Gwen"
 PLAYERS = ("Ann", "Bob", "Cy", "Di")

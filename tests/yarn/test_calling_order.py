@@ -6,17 +6,13 @@ import pytest
 from drama_table import GM, bennies, give, seat_characters
 from refusals import refused, rejected
 
-from yarnlog.rules import Override
-from yarnlog.rulesets.yarn import bennies as bn
-from yarnlog.rulesets.yarn.calling_order import (
-    CALLING_ORDER,
-    calling_order,
-    calling_view,
-)
-from yarnlog.rulesets.yarn.cast import DrawPrecedence, Purpose
-from yarnlog.rulesets.yarn.scene_calls import CallScene
-from yarnlog.timeline import EndEpisode, OpenScene, StartEpisode
-from yarnlog.verify import verify
+from yarnlog.app.verify import verify
+from yarnlog.core.referee import Override
+from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
+from yarnlog.rulesets.yarn.parts.characters.supporting_cast import DrawPrecedence, Purpose
+from yarnlog.rulesets.yarn.parts.drama.calling_order import CALLING_ORDER, calling_order, calling_view
+from yarnlog.rulesets.yarn.parts.drama.scene_calls import CallScene
+from yarnlog.rulesets.yarn.rules import bennies as bn
 
 
 def ok(journal, cid) -> bool:
@@ -80,8 +76,8 @@ def test_jumping_the_queue_costs_a_bennie_and_skips_the_jumpers_next_turn(journa
 
 
 def test_verify_flags_a_call_forced_in_out_of_turn(journal, episode_two):
-    from yarnlog.journal import audit
-    from yarnlog.timeline import Note, SceneOpened
+    from yarnlog.core.decide import audit
+    from yarnlog.core.timeline import Note, SceneOpened
 
     number = journal.state(episode_two).timeline.last_scene + 1
     journal._append(episode_two, journal.store.last_sequence(episode_two),

@@ -7,11 +7,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from refusals import refused_by
 
-from yarnlog.rules import InvalidCommand, Referee
-from yarnlog.rulesets.yarn import bennies as bn
-from yarnlog.rulesets.yarn import challenges as ch
-from yarnlog.rulesets.yarn.bennies import BennieGain, BennieOption, BennieSpend
-from yarnlog.rulesets.yarn.challenges import (
+from yarnlog.core.referee import InvalidCommand, Referee
+from yarnlog.rulesets.yarn.rules import bennies as bn
+from yarnlog.rulesets.yarn.rules import challenges as ch
+from yarnlog.rulesets.yarn.rules.bennies import BennieGain, BennieOption, BennieSpend
+from yarnlog.rulesets.yarn.rules.challenges import (
     DuckReply,
     NarrationReply,
     NoveltyRuling,
@@ -25,7 +25,7 @@ from yarnlog.rulesets.yarn.challenges import (
     petition_outcome,
     rush_scene,
 )
-from yarnlog.rulesets.yarn.drama_tokens import PetitionOutcome, Transfer
+from yarnlog.rulesets.yarn.rules.drama_tokens import PetitionOutcome, Transfer
 
 GM = "Gwen"
 PLAYERS = ("Ann", "Bob", "Cy", "Di")

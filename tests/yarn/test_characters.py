@@ -9,14 +9,34 @@ from hypothesis import given
 from hypothesis import strategies as st
 from refusals import refused, rejected
 
-from yarnlog.campaign import AddParticipant, RemoveParticipant
-from yarnlog.events import Payload, event
-from yarnlog.journal import Correct, audit
-from yarnlog.rules import Override, RuleViolation
-from yarnlog.rulesets.yarn import cast as cast_rules
-from yarnlog.rulesets.yarn import character_sheets, experience, relationships, traits
-from yarnlog.rulesets.yarn import characters as pcs_rules
-from yarnlog.rulesets.yarn.cast import (
+from yarnlog.app.verify import verify
+from yarnlog.core.decide import Correct, audit
+from yarnlog.core.events import Payload, event
+from yarnlog.core.referee import Override, RuleViolation
+from yarnlog.core.table import AddParticipant, RemoveParticipant
+from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
+from yarnlog.rulesets.yarn.parts.characters import part as pcs_rules
+from yarnlog.rulesets.yarn.parts.characters import relationships
+from yarnlog.rulesets.yarn.parts.characters import sheets as character_sheets
+from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_rules
+from yarnlog.rulesets.yarn.parts.characters.experience_awards import (
+    AwardExperience,
+    DevelopTrait,
+    RaiseTrait,
+    experience_dice_available,
+)
+from yarnlog.rulesets.yarn.parts.characters.part import RetireCharacter, sheet_data
+from yarnlog.rulesets.yarn.parts.characters.relationships import DeclareWant, DefineRelationship, relationship_map
+from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
+from yarnlog.rulesets.yarn.parts.characters.sheets import (
+    HitPointDice,
+    TrainingData,
+    TraitData,
+    TraitRaised,
+    character_of,
+    player_of,
+)
+from yarnlog.rulesets.yarn.parts.characters.supporting_cast import (
     Cast,
     DescribeSupporting,
     DrawPrecedence,
@@ -30,25 +50,7 @@ from yarnlog.rulesets.yarn.cast import (
     shuffled,
     theme_chooser,
 )
-from yarnlog.rulesets.yarn.character_experience import (
-    AwardExperience,
-    DevelopTrait,
-    RaiseTrait,
-    experience_dice_available,
-)
-from yarnlog.rulesets.yarn.character_sheets import (
-    HitPointDice,
-    TrainingData,
-    TraitData,
-    TraitRaised,
-    character_of,
-    player_of,
-)
-from yarnlog.rulesets.yarn.characters import RetireCharacter, sheet_data
-from yarnlog.rulesets.yarn.relationships import DeclareWant, DefineRelationship, relationship_map
-from yarnlog.rulesets.yarn.sheet_files import creation_command
-from yarnlog.timeline import EndEpisode, OpenScene, StartEpisode
-from yarnlog.verify import verify
+from yarnlog.rulesets.yarn.rules import experience, traits
 
 GM = Override(by="Maya", reason="the table agreed")
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from yarnlog.cli import EXIT_CODES
+from yarnlog.cli.main import EXIT_CODES
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from yarnlog.cli import EXIT_CODES
+from yarnlog.cli.main import EXIT_CODES
 
 IRIS = {
     "name": "Iris", "player": "Ana", "role": "harbour pilot", "desire": "respect", "poles": ["duty", "freedom"],

@@ -8,10 +8,10 @@ import json
 import pytest
 from drama_table import GM, PLAYERS, seat_characters
 
-from yarnlog.campaign import AddParticipant
-from yarnlog.journal import Journal
-from yarnlog.rulesets.yarn.economy import TransferTokens
-from yarnlog.store import EventStore
+from yarnlog.app.journal import Journal
+from yarnlog.core.table import AddParticipant
+from yarnlog.persistence.store import EventStore
+from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
 
 
 @pytest.fixture

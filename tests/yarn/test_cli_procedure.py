@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from yarnlog.cli import EXIT_CODES
+from yarnlog.cli.main import EXIT_CODES
 
 
 def sheet(name: str, player: str, central: str, sides: list[str], superior: str, **extra) -> dict:
@@ -22,11 +22,11 @@ def table(cli, tmp_path):
 
     Set up through the journal itself (each CLI call builds the whole command tree: slow).
     """
-    from yarnlog.campaign import AddParticipant
-    from yarnlog.journal import Journal
-    from yarnlog.rulesets.yarn.sheet_files import creation_command
-    from yarnlog.store import EventStore
-    from yarnlog.timeline import OpenScene, StartEpisode
+    from yarnlog.app.journal import Journal
+    from yarnlog.core.table import AddParticipant
+    from yarnlog.core.timeline import OpenScene, StartEpisode
+    from yarnlog.persistence.store import EventStore
+    from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
 
     store = EventStore(f"sqlite:///{tmp_path / 'journal.db'}", create=True)
     journal = Journal(store)

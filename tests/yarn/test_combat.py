@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yarnlog.rules import InvalidCommand, Override, Referee, RuleViolation
-from yarnlog.rulesets.yarn.combat import (
+from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
+from yarnlog.rulesets.yarn.rules.combat import (
     INITIATIVE_DICE_WITHOUT_TRAIT,
     MOVEMENT,
     WEAPON_RANGES,

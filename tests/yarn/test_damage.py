@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yarnlog.rules import InvalidCommand, Override, Referee, RuleViolation
-from yarnlog.rulesets.yarn.armor import (
+from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
+from yarnlog.rulesets.yarn.rules.armor import (
     ARMORED_JACKET,
     BULLET_PROOF_VEST,
     UNARMORED,
@@ -14,13 +14,8 @@ from yarnlog.rulesets.yarn.armor import (
     AttackKind,
     protect,
 )
-from yarnlog.rulesets.yarn.combat import (
-    WEAPON_RANGES,
-    RangeBand,
-    RangeClass,
-    range_band,
-)
-from yarnlog.rulesets.yarn.damage import (
+from yarnlog.rulesets.yarn.rules.combat import WEAPON_RANGES, RangeBand, RangeClass, range_band
+from yarnlog.rulesets.yarn.rules.damage import (
     DAMAGE_FACTORS,
     GUNFIRE,
     GUNFIRE_TACTICS,

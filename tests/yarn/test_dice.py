@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yarnlog.rules import InvalidCommand, Override, Referee, RuleViolation
-from yarnlog.rulesets.yarn import dice
-from yarnlog.rulesets.yarn.dice import (
+from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
+from yarnlog.rulesets.yarn.rules import dice
+from yarnlog.rulesets.yarn.rules.dice import (
     HAND_OF_FATE_DICE,
     NO_OPTIONS,
     NO_TRAIT_DICE,

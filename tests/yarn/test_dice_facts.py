@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from yarnlog.rules import InvalidCommand
-from yarnlog.rulesets.yarn.dice import RollOptions, RollSpec
-from yarnlog.rulesets.yarn.dice_facts import DiceFacts, take_dice
+from yarnlog.core.referee import InvalidCommand
+from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts, take_dice
+from yarnlog.rulesets.yarn.rules.dice import RollOptions, RollSpec
 
 
 def test_entered_faces_are_kept_as_the_book_says():

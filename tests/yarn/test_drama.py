@@ -7,18 +7,19 @@ import pytest
 from drama_table import GM, give, seat_characters, tokens, types
 from refusals import rejected
 
-from yarnlog.events import known_event_types
-from yarnlog.journal import Retract, replay
-from yarnlog.rules import RuleViolation
-from yarnlog.ruleset import get_ruleset
-from yarnlog.rulesets.yarn import drama
-from yarnlog.rulesets.yarn.bennie_spends import SpendBennie
-from yarnlog.rulesets.yarn.bennie_vote import CastBallot
-from yarnlog.rulesets.yarn.petitions import Force, ResolvePetition
+from yarnlog.app.verify import verify
+from yarnlog.core.decide import Retract
+from yarnlog.core.events import known_event_types
+from yarnlog.core.referee import RuleViolation
+from yarnlog.core.ruleset import get_ruleset
+from yarnlog.core.state import replay
+from yarnlog.core.timeline import EndEpisode, OpenScene
+from yarnlog.rulesets.yarn.parts.drama import part as drama
+from yarnlog.rulesets.yarn.parts.drama.bennie_spends import SpendBennie
+from yarnlog.rulesets.yarn.parts.drama.bennie_vote import CastBallot
+from yarnlog.rulesets.yarn.parts.drama.petitions import Force, ResolvePetition
+from yarnlog.rulesets.yarn.parts.drama.scene_challenges import Duck, Rush
 from yarnlog.rulesets.yarn.ruleset import PARTS
-from yarnlog.rulesets.yarn.scene_challenges import Duck, Rush
-from yarnlog.timeline import EndEpisode, OpenScene
-from yarnlog.verify import verify
 
 DRAMA_EVENTS = {
     "yarn.scene.called", "yarn.scene.ruled_offstage", "yarn.challenge.ducked", "yarn.challenge.rushed",
@@ -84,7 +85,7 @@ def test_retracting_a_grant_a_later_force_relied_on_is_refused(journal, campaign
 def test_a_journal_that_keeps_no_characters_records_calls_as_told(journal, campaign):
     """Without characters the journal cannot tell whose character is cast: it records the cast, takes no
     casting token, and cannot settle petitions between names it does not know."""
-    from yarnlog.timeline import StartEpisode
+    from yarnlog.core.timeline import StartEpisode
 
     journal.execute(campaign, StartEpisode())
     recorded = journal.execute(campaign, OpenScene(caller="Ana", cast=("Iris",), mode="dramatic"))

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from refusals import refused_by
 
-from yarnlog.rules import InvalidCommand, Override, Referee, RuleViolation
-from yarnlog.rulesets.yarn import drama_tokens as dt
-from yarnlog.rulesets.yarn.drama_tokens import (
+from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
+from yarnlog.rulesets.yarn.rules import drama_tokens as dt
+from yarnlog.rulesets.yarn.rules.drama_tokens import (
     KITTY,
     ForcedScene,
     PetitionAnswer,

@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from yarnlog.campaign import AddParticipant
-from yarnlog.journal import Retract, audit
-from yarnlog.rules import InvalidCommand, Override, RuleViolation
-from yarnlog.rulesets.yarn.economy import (
-    KITTY_NAME,
-    TokensTransferred,
-    TransferLine,
-    TransferTokens,
-)
-from yarnlog.timeline import OpenScene, StartEpisode
-from yarnlog.verify import verify
+from yarnlog.app.verify import verify
+from yarnlog.core.decide import Retract, audit
+from yarnlog.core.referee import InvalidCommand, Override, RuleViolation
+from yarnlog.core.table import AddParticipant
+from yarnlog.core.timeline import OpenScene, StartEpisode
+from yarnlog.rulesets.yarn.parts.economy.part import KITTY_NAME, TokensTransferred, TransferLine, TransferTokens
 
 
 @pytest.fixture

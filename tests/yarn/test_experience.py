@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yarnlog.rules import InvalidCommand, Override, Referee, RuleViolation
-from yarnlog.rulesets.yarn.experience import (
+from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
+from yarnlog.rulesets.yarn.rules.experience import (
     CENTRAL_DOUBLES,
     GM_APPROVES,
     JUSTIFY_USE,
@@ -29,7 +29,7 @@ from yarnlog.rulesets.yarn.experience import (
     raising_cost,
     use_experience_dice,
 )
-from yarnlog.rulesets.yarn.traits import Rank, TraitKind, trait_score
+from yarnlog.rulesets.yarn.rules.traits import Rank, TraitKind, trait_score
 
 GM = Override(by="gm", reason="the story needs it")
 A_YEAR = Training(months=12)

@@ -9,13 +9,14 @@ from fractions import Fraction
 
 import pytest
 
-from yarnlog.journal import audit
-from yarnlog.rules import InvalidCommand, Override, Referee, RuleViolation
-from yarnlog.rulesets.yarn import attacks, fight
-from yarnlog.rulesets.yarn.arsenal import weapon_profile
-from yarnlog.rulesets.yarn.combat import Advantage, Side
-from yarnlog.rulesets.yarn.damage import Ammunition, FireMode, SeriousWoundKind
-from yarnlog.rulesets.yarn.fight import (
+from yarnlog.app.verify import verify
+from yarnlog.core.decide import audit
+from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
+from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
+from yarnlog.rulesets.yarn.parts.combat import attacks
+from yarnlog.rulesets.yarn.parts.combat import part as fight
+from yarnlog.rulesets.yarn.parts.combat.fight_records import AdvantageClaim, GMDie, Ranged, Spread, declaration
+from yarnlog.rulesets.yarn.parts.combat.part import (
     Attack,
     EndCombat,
     Fighter,
@@ -30,16 +31,16 @@ from yarnlog.rulesets.yarn.fight import (
     WearArmor,
     gestalt_outcome,
 )
-from yarnlog.rulesets.yarn.fight_records import AdvantageClaim, GMDie, Ranged, Spread, declaration
-from yarnlog.rulesets.yarn.hit_points import MESSED_UP
-from yarnlog.rulesets.yarn.sheet_files import creation_command
-from yarnlog.rulesets.yarn.wounds import (
+from yarnlog.rulesets.yarn.parts.combat.wounds import (
     SeriousWoundFacts,
     TakeDamage,
     penalty_dice_from_wounds,
     wounds_report,
 )
-from yarnlog.verify import verify
+from yarnlog.rulesets.yarn.rules.arsenal import weapon_profile
+from yarnlog.rulesets.yarn.rules.combat import Advantage, Side
+from yarnlog.rulesets.yarn.rules.damage import Ammunition, FireMode, SeriousWoundKind
+from yarnlog.rulesets.yarn.rules.hit_points import MESSED_UP
 
 GM = Override(by="Maya", reason="the GM rules it")
 REVOLVER = weapon_profile("revolver", "light")  # ".22 revolver", "the damage multiplier of a small caliber pistol"

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yarnlog.rules import InvalidCommand, Override, Referee, RuleViolation
-from yarnlog.rulesets.yarn.experience import Training
-from yarnlog.rulesets.yarn.fringe_powers import (
+from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
+from yarnlog.rulesets.yarn.rules.experience import Training
+from yarnlog.rulesets.yarn.rules.fringe_powers import (
     BUY_SHOTS,
     HEALING_DISEASE_DIFFICULTY,
     LEARNING_DICE,

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yarnlog.rules import InvalidCommand
-from yarnlog.rulesets.yarn.dice import (
+from yarnlog.core.referee import InvalidCommand
+from yarnlog.rulesets.yarn.rules.dice import (
     NO_OPTIONS,
     DifficultyFactor,
     OpponentRoll,
@@ -17,13 +17,8 @@ from yarnlog.rulesets.yarn.dice import (
     read_roll,
     resolve,
 )
-from yarnlog.rulesets.yarn.group_efforts import (
-    combining_dice,
-    either_or,
-    simple_addition,
-    worst_roller,
-)
-from yarnlog.rulesets.yarn.odds import outcome_odds
+from yarnlog.rulesets.yarn.rules.group_efforts import combining_dice, either_or, simple_addition, worst_roller
+from yarnlog.rulesets.yarn.rules.odds import outcome_odds
 
 BOTCH = RollOptions(botch=True)
 SIXES = RollOptions(unstoppable_six=True)

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yarnlog.rules import Override, Referee, RuleViolation
-from yarnlog.rulesets.yarn.damage import SeriousWound, SeriousWoundKind
-from yarnlog.rulesets.yarn.healing import (
+from yarnlog.core.referee import Override, Referee, RuleViolation
+from yarnlog.rulesets.yarn.rules.damage import SeriousWound, SeriousWoundKind
+from yarnlog.rulesets.yarn.rules.healing import (
     LONG_TERM_HEALING,
     Activity,
     Condition,
@@ -18,7 +18,7 @@ from yarnlog.rulesets.yarn.healing import (
     heal_one_day,
     healing_condition,
 )
-from yarnlog.rulesets.yarn.hit_points import HitPointState, take_damage
+from yarnlog.rulesets.yarn.rules.hit_points import HitPointState, take_damage
 
 examples = settings(derandomize=True, database=None, max_examples=60)
 FRACTURE = SeriousWound("compound fracture", SeriousWoundKind.MIS_HEALS)

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yarnlog.rules import InvalidCommand, Referee, RuleViolation
-from yarnlog.rulesets.yarn.drama_tokens import KITTY
-from yarnlog.rulesets.yarn.hit_points import (
+from yarnlog.core.referee import InvalidCommand, Referee, RuleViolation
+from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY
+from yarnlog.rulesets.yarn.rules.hit_points import (
     DeathOption,
     DeathOutcome,
     HitPointState,

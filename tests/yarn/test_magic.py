@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yarnlog.rules import InvalidCommand, Referee, RuleViolation
-from yarnlog.rulesets.yarn.fringe_powers import PsychicPool, buy_shots
-from yarnlog.rulesets.yarn.magic import (
+from yarnlog.core.referee import InvalidCommand, Referee, RuleViolation
+from yarnlog.rulesets.yarn.rules.fringe_powers import PsychicPool, buy_shots
+from yarnlog.rulesets.yarn.rules.magic import (
     CAST,
     SAMPLE_SPELLS,
     STUDY_WEEK,

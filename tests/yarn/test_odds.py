@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yarnlog.rules import InvalidCommand
-from yarnlog.rulesets.yarn.dice import (
+from yarnlog.core.referee import InvalidCommand
+from yarnlog.rulesets.yarn.rules.dice import (
     NO_OPTIONS,
     Difficulty,
     DifficultyFactor,
@@ -26,7 +26,7 @@ from yarnlog.rulesets.yarn.dice import (
     read_roll,
     resolve_total,
 )
-from yarnlog.rulesets.yarn.odds import (
+from yarnlog.rulesets.yarn.rules.odds import (
     BreakOdds,
     OutcomeOdds,
     break_odds,
@@ -281,7 +281,7 @@ def _brute_group(specs, number, combine):
     """Every way the group's dice can fall, counted one by one."""
     import itertools
 
-    from yarnlog.rulesets.yarn.dice import RollResult
+    from yarnlog.rulesets.yarn.rules.dice import RollResult
 
     counts = {"beats": 0, "equals": 0, "fails": 0}
     pools = [list(itertools.product(range(1, 7), repeat=s.rolled)) for s in specs]
@@ -297,7 +297,7 @@ def _brute_group(specs, number, combine):
        st.integers(2, 20))
 def test_group_effort_odds_agree_with_counting_every_fall_of_the_dice(specs, number):
     """ "Simple Addition": the group's totals are added; "Worst Roller": the worst roll counts."""
-    from yarnlog.rulesets.yarn.odds import simple_addition_odds, worst_roller_odds
+    from yarnlog.rulesets.yarn.rules.odds import simple_addition_odds, worst_roller_odds
 
     for exact, combine in ((simple_addition_odds(specs, number), sum), (worst_roller_odds(specs, number), min)):
         brute = _brute_group(specs, number, combine)

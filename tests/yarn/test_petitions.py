@@ -8,19 +8,18 @@ import pytest
 from drama_table import GM, give, seat_characters, tokens, types
 from refusals import refused, rejected
 
-from yarnlog.journal import audit
-from yarnlog.rulesets.yarn import challenges
-from yarnlog.rulesets.yarn.calling_order import calling_view
-from yarnlog.rulesets.yarn.cast import (
+from yarnlog.app.verify import verify
+from yarnlog.core.decide import audit
+from yarnlog.core.timeline import OpenScene
+from yarnlog.rulesets.yarn.parts.characters.players import TALKING
+from yarnlog.rulesets.yarn.parts.characters.supporting_cast import (
     DrawPrecedence,
     IntroduceSupporting,
     PromoteSupporting,
     Purpose,
 )
-from yarnlog.rulesets.yarn.casting import TALKING
-from yarnlog.rulesets.yarn.drama_tokens import FORCE, SUPPORT
-from yarnlog.rulesets.yarn.economy import TransferLine
-from yarnlog.rulesets.yarn.petitions import (
+from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
+from yarnlog.rulesets.yarn.parts.drama.petitions import (
     Force,
     GrantVoteData,
     PetitionResolved,
@@ -28,8 +27,9 @@ from yarnlog.rulesets.yarn.petitions import (
     ResolvePetition,
     TwoWay,
 )
-from yarnlog.timeline import OpenScene
-from yarnlog.verify import verify
+from yarnlog.rulesets.yarn.parts.economy.part import TransferLine
+from yarnlog.rulesets.yarn.rules import challenges
+from yarnlog.rulesets.yarn.rules.drama_tokens import FORCE, SUPPORT
 
 
 @pytest.fixture

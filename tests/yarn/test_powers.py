@@ -8,10 +8,12 @@ from fractions import Fraction
 import pytest
 from refusals import refused
 
-from yarnlog.campaign import AddParticipant
-from yarnlog.rulesets.yarn import fringe_powers, magic
-from yarnlog.rulesets.yarn.character_experience import AwardExperience
-from yarnlog.rulesets.yarn.powers import (
+from yarnlog.app.verify import verify
+from yarnlog.core.table import AddParticipant
+from yarnlog.core.timeline import CloseScene, OpenScene, StartEpisode
+from yarnlog.rulesets.yarn.parts.characters.experience_awards import AwardExperience
+from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
+from yarnlog.rulesets.yarn.parts.powers.part import (
     BuyShots,
     CastSpell,
     GainPsychicPool,
@@ -25,11 +27,9 @@ from yarnlog.rulesets.yarn.powers import (
     UsePower,
     psychic_data,
 )
-from yarnlog.rulesets.yarn.roll_projections import roll_rows
-from yarnlog.rulesets.yarn.roll_records import Factor, Hands, MakeRoll, Opposed
-from yarnlog.rulesets.yarn.sheet_files import creation_command
-from yarnlog.timeline import CloseScene, OpenScene, StartEpisode
-from yarnlog.verify import verify
+from yarnlog.rulesets.yarn.parts.procedure.roll_records import Factor, Hands, MakeRoll, Opposed
+from yarnlog.rulesets.yarn.parts.procedure.roll_reports import roll_rows
+from yarnlog.rulesets.yarn.rules import fringe_powers, magic
 
 
 def sheet(name: str, player: str, central: str, sides: list[str], superior: str, **extra) -> dict:

@@ -12,15 +12,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from refusals import refused
 
-from yarnlog.campaign import AddParticipant, Table
-from yarnlog.journal import Retract
-from yarnlog.rules import Override, Referee, RuleViolation
-from yarnlog.rulesets.yarn import dice, experience, fight_records, roll_making, roll_records
-from yarnlog.rulesets.yarn.character_experience import AwardExperience, experience_dice_available
-from yarnlog.rulesets.yarn.character_sheets import Characters
-from yarnlog.rulesets.yarn.fringe_powers import USE_SHOT
-from yarnlog.rulesets.yarn.roll_projections import consequence_data, group_rows, roll_rows
-from yarnlog.rulesets.yarn.roll_records import (
+from yarnlog.app.verify import verify
+from yarnlog.core.decide import Retract
+from yarnlog.core.referee import Override, Referee, RuleViolation
+from yarnlog.core.table import AddParticipant, Table
+from yarnlog.core.timeline import CloseScene, EndEpisode, OpenScene, StartEpisode
+from yarnlog.rulesets.yarn.parts.characters.experience_awards import AwardExperience, experience_dice_available
+from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
+from yarnlog.rulesets.yarn.parts.characters.sheets import Characters
+from yarnlog.rulesets.yarn.parts.combat import fight_records
+from yarnlog.rulesets.yarn.parts.procedure import roll_making, roll_records
+from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
     CombineDice,
     ConsequenceFace,
     Factor,
@@ -35,9 +37,9 @@ from yarnlog.rulesets.yarn.roll_records import (
     TraitUse,
     difficulty,
 )
-from yarnlog.rulesets.yarn.sheet_files import creation_command
-from yarnlog.timeline import CloseScene, EndEpisode, OpenScene, StartEpisode
-from yarnlog.verify import verify
+from yarnlog.rulesets.yarn.parts.procedure.roll_reports import consequence_data, group_rows, roll_rows
+from yarnlog.rulesets.yarn.rules import dice, experience
+from yarnlog.rulesets.yarn.rules.fringe_powers import USE_SHOT
 
 GM = Override(by="Maya", reason="the table agreed")
 
@@ -315,7 +317,7 @@ def test_a_roll_in_no_scene_is_refused_unless_the_gm_overrides(journal, scene):
 
 def test_a_fringe_power_is_not_rolled_without_a_shot(journal, scene):
     # "When a character uses a fringe power, he loses 1 shot from the psychic pool."
-    from yarnlog.rulesets.yarn.powers import GainPsychicPool
+    from yarnlog.rulesets.yarn.parts.powers.part import GainPsychicPool
 
     journal.execute(scene, GainPsychicPool("Iris", ("Medicine",), take_three=True))
     refused(journal, scene, MakeRoll(Hands("Iris", "Medicine"), faces=(4,)), rule=USE_SHOT)
@@ -500,7 +502,7 @@ def test_projections_at_a_point_in_history(journal, scene):
 
 def _bare_campaign(options: dict[str, bool]):
     """The smallest state a roll is decided against: a GM, a scene in play, no PCs."""
-    from yarnlog.timeline import Timeline
+    from yarnlog.core.timeline import Timeline
 
     table = Table(campaign_id="c", gm="Maya", options=options, roles={"Maya": "gm"})
     return SimpleNamespace(table=table, timeline=Timeline(episode=1, scene=1),

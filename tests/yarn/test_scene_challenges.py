@@ -7,15 +7,13 @@ import pytest
 from drama_table import GM, bennies, give, seat_characters, tokens
 from refusals import refused, rejected
 
-from yarnlog.campaign import AddParticipant
-from yarnlog.journal import audit
-from yarnlog.rulesets.yarn import bennies as bn
-from yarnlog.rulesets.yarn import challenges
-from yarnlog.rulesets.yarn.calling_order import calling_view
-from yarnlog.rulesets.yarn.drama_tokens import NO_REVERSAL
-from yarnlog.rulesets.yarn.economy import TransferLine
-from yarnlog.rulesets.yarn.petitions import Force
-from yarnlog.rulesets.yarn.scene_challenges import (
+from yarnlog.app.verify import verify
+from yarnlog.core.decide import audit
+from yarnlog.core.table import AddParticipant
+from yarnlog.core.timeline import OpenScene
+from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
+from yarnlog.rulesets.yarn.parts.drama.petitions import Force
+from yarnlog.rulesets.yarn.parts.drama.scene_challenges import (
     ChallengeByVote,
     ChallengeNovelty,
     DemandProcedural,
@@ -23,8 +21,10 @@ from yarnlog.rulesets.yarn.scene_challenges import (
     Rush,
     SceneDucked,
 )
-from yarnlog.timeline import OpenScene
-from yarnlog.verify import verify
+from yarnlog.rulesets.yarn.parts.economy.part import TransferLine
+from yarnlog.rulesets.yarn.rules import bennies as bn
+from yarnlog.rulesets.yarn.rules import challenges
+from yarnlog.rulesets.yarn.rules.drama_tokens import NO_REVERSAL
 
 
 @pytest.fixture

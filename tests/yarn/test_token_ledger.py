@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from drama_table import GM, give, seat_characters
 
-from yarnlog.rulesets.yarn.bennie_vote import CastBallot
-from yarnlog.rulesets.yarn.petitions import ResolvePetition, TwoWay
-from yarnlog.rulesets.yarn.token_ledger import ledger_lines, token_report
-from yarnlog.timeline import EndEpisode, OpenScene
+from yarnlog.core.timeline import EndEpisode, OpenScene
+from yarnlog.rulesets.yarn.parts.drama.bennie_vote import CastBallot
+from yarnlog.rulesets.yarn.parts.drama.petitions import ResolvePetition, TwoWay
+from yarnlog.rulesets.yarn.parts.economy.ledger import ledger_lines, token_report
 
 
 @pytest.fixture

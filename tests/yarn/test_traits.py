@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yarnlog.rules import InvalidCommand, Override, Referee, RuleViolation
-from yarnlog.rulesets.yarn.traits import (
+from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
+from yarnlog.rulesets.yarn.rules.traits import (
     FLAW,
     NARROW_TRAITS,
     NO_NARROW_FIGHTING,

@@ -9,22 +9,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from yarnlog.campaign import AddParticipant
-from yarnlog.journal import Journal, audit
-from yarnlog.rules import InvalidCommand, Override, Referee, RuleViolation
-from yarnlog.rulesets.yarn import wounds
-from yarnlog.rulesets.yarn.damage import SeriousWound, SeriousWoundKind
-from yarnlog.rulesets.yarn.economy import TransferTokens
-from yarnlog.rulesets.yarn.fight import Fighter, RegisterCombatant, StartCombat
-from yarnlog.rulesets.yarn.healing import Activity, Condition
-from yarnlog.rulesets.yarn.hit_points import (
-    DeathOption,
-    HitPointState,
-    recover,
-    take_damage,
-)
-from yarnlog.rulesets.yarn.sheet_files import creation_command
-from yarnlog.rulesets.yarn.wounds import (
+from yarnlog.app.journal import Journal
+from yarnlog.app.verify import verify
+from yarnlog.core.decide import audit
+from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
+from yarnlog.core.table import AddParticipant
+from yarnlog.persistence.store import EventStore
+from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
+from yarnlog.rulesets.yarn.parts.combat import wounds
+from yarnlog.rulesets.yarn.parts.combat.part import Fighter, RegisterCombatant, StartCombat
+from yarnlog.rulesets.yarn.parts.combat.wounds import (
     FaceDeath,
     Heal,
     Recover,
@@ -33,8 +27,10 @@ from yarnlog.rulesets.yarn.wounds import (
     penalty_dice_from_wounds,
     wounds_report,
 )
-from yarnlog.store import EventStore
-from yarnlog.verify import verify
+from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
+from yarnlog.rulesets.yarn.rules.damage import SeriousWound, SeriousWoundKind
+from yarnlog.rulesets.yarn.rules.healing import Activity, Condition
+from yarnlog.rulesets.yarn.rules.hit_points import DeathOption, HitPointState, recover, take_damage
 
 GM = Override(by="Maya", reason="the GM rules it")
 IRIS = {
@@ -369,9 +365,9 @@ def test_the_journal_folds_wounds_and_recoveries_as_the_rules_do(steps):
 
 def test_a_messed_up_character_rolls_with_the_penalty_die(iris):
     # "If the target is now at half or less their normal hit points, they suffer a penalty die on all actions"
-    from yarnlog.rulesets.yarn.roll_records import Factor, Hands, MakeRoll
-    from yarnlog.timeline import OpenScene, StartEpisode
-    from yarnlog.verify import verify
+    from yarnlog.app.verify import verify
+    from yarnlog.core.timeline import OpenScene, StartEpisode
+    from yarnlog.rulesets.yarn.parts.procedure.roll_records import Factor, Hands, MakeRoll
 
     journal, cid = iris
     journal.execute(cid, StartEpisode(title="Storm"))

@@ -5,7 +5,7 @@ notes, corrections); the system's rolls and economy are not modelled yet, so it 
 event types of its own.
 """
 
-from yarnlog.ruleset import Ruleset
+from yarnlog.core.ruleset import Ruleset
 
 RULESET = Ruleset(
     name="dramasystem",

@@ -6,8 +6,13 @@ part folds its own slice of state, decides its own commands and audits its own e
 
 from __future__ import annotations
 
-from yarnlog.ruleset import Ruleset
-from yarnlog.rulesets.yarn import characters, drama, economy, fight, powers, procedure
+from yarnlog.core.ruleset import Ruleset
+from yarnlog.rulesets.yarn.parts.characters import part as characters
+from yarnlog.rulesets.yarn.parts.combat import part as fight
+from yarnlog.rulesets.yarn.parts.drama import part as drama
+from yarnlog.rulesets.yarn.parts.economy import part as economy
+from yarnlog.rulesets.yarn.parts.powers import part as powers
+from yarnlog.rulesets.yarn.parts.procedure import part as procedure
 from yarnlog.rulesets.yarn.state import YarnState
 
 PARTS = (economy.PART, characters.PART, drama.PART, fight.PART, procedure.PART, powers.PART)

@@ -8,38 +8,12 @@ slices by part name, so ``state.economy`` is the economy part's slice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from yarnlog.events import Payload, Recorded
-    from yarnlog.journal import CampaignState
-    from yarnlog.rules import Referee
-
-
-def _no_commands(command: Any, campaign: "CampaignState", referee: "Referee") -> None:
-    return None
-
-
-def _no_audit(campaign: "CampaignState", recorded: "Recorded") -> list[str]:
-    return []
-
-
-@dataclass(frozen=True)
-class Part:
-    """One concern of the ruleset.
-
-    ``evolve(slice, recorded, state_before) -> slice`` never refuses; ``decide(command,
-    campaign_state, referee)`` returns payloads or ``None`` if the command is not this part's;
-    ``audit(campaign_state, recorded)`` lists rules the recorded event broke.
-    """
-
-    name: str
-    initial: Callable[[], Any]
-    evolve: Callable[[Any, "Recorded", "YarnState"], Any]
-    decide: Callable[[Any, "CampaignState", "Referee"], "list[Payload] | None"] = _no_commands
-    audit: Callable[["CampaignState", "Recorded"], list[str]] = _no_audit
+    pass
 
 
 @dataclass(frozen=True)

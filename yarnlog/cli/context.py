@@ -1,0 +1,75 @@
+"""The journal and campaign a command works on, and running a command against it.
+
+Kept free of heavy imports: the storage stack is imported inside the functions that need it.
+"""
+
+from typing import TYPE_CHECKING
+
+from yarnlog.cli.options import SETTINGS
+from yarnlog.cli.output import show_recorded
+
+if TYPE_CHECKING:
+    from yarnlog.app.journal import Journal
+
+def open_journal(*, create: bool = False) -> "Journal":
+    from yarnlog.app.journal import Journal
+    from yarnlog.persistence.store import EventStore, database_url
+
+    return Journal(EventStore(database_url(SETTINGS.db), create=create))
+
+
+def pick_campaign(journal: "Journal", campaign: str | None) -> str:
+    from yarnlog.core.referee import InvalidCommand
+
+    if campaign:
+        return campaign
+    ids = journal.store.campaigns()
+    if len(ids) == 1:
+        return ids[0]
+    if not ids:
+        raise InvalidCommand("this journal holds no campaign yet: create one with 'yarnlog init'")
+    raise InvalidCommand(f"this journal holds several campaigns ({', '.join(ids)}): name one with --campaign")
+
+
+def execute_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
+                    override_reason: str | None = None) -> list:
+    """Execute a journal command (the GM's override, if a reason is given) and return what it recorded."""
+    from yarnlog.core.referee import Override
+
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    override = None
+    if override_reason is not None:
+        override = Override(by=by or journal.state(cid).table.gm, reason=override_reason)
+    return journal.execute(cid, command, by=by, visibility=visibility, override=override)
+
+
+def run_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
+                override_reason: str | None = None, as_json: bool = False) -> list:
+    """Execute a journal command and show what it recorded."""
+    recorded = execute_command(campaign, command, by=by, visibility=visibility, override_reason=override_reason)
+    show_recorded(recorded, as_json)
+    return recorded
+
+
+def resolve_as_of(journal: "Journal", cid: str, as_of: int | None, end_of_scene: int | None) -> int | None:
+    """The last sequence to replay for --as-of N or --end-of-scene N."""
+    from yarnlog.core.referee import InvalidCommand
+
+    if as_of is not None and end_of_scene is not None:
+        raise InvalidCommand("give --as-of or --end-of-scene, not both")
+    if as_of is not None and as_of < 1:
+        raise InvalidCommand("--as-of counts events from 1")
+    if end_of_scene is None:
+        return as_of
+    in_scene = [r.sequence for r in journal.history(cid) if r.scene == end_of_scene]
+    if not in_scene:
+        raise InvalidCommand(f"there is no scene {end_of_scene} in this campaign")
+    return in_scene[-1]
+
+
+def campaign_state(campaign: str | None, as_of: int | None = None, end_of_scene: int | None = None):
+    """The campaign's state at its end, or as of event N, or as of the end of scene N."""
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    return journal.state(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))

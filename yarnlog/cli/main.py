@@ -1,0 +1,472 @@
+"""The ``yarnlog`` command line: a thin shell around the journal service.
+
+Start-up stays light: the storage stack (SQLAlchemy, pydantic) and the rulesets are imported
+inside the commands that need them. Every command takes ``--json``; errors are one line on
+stderr with a meaningful exit code (see :data:`EXIT_CODES`), never a traceback.
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of, run_command
+from yarnlog.cli.options import (
+    SETTINGS,
+    AsOfOpt,
+    ByOpt,
+    CampaignOpt,
+    EndOfSceneOpt,
+    JsonOpt,
+    OverrideOpt,
+    VisibilityOpt,
+)
+from yarnlog.cli.output import console, emit, show_recorded, working
+from yarnlog.rulesets.yarn.cli import (
+    characters as cli_characters,
+)
+from yarnlog.rulesets.yarn.cli import (
+    combat as cli_combat,
+)
+from yarnlog.rulesets.yarn.cli import (
+    drama as cli_drama,
+)
+from yarnlog.rulesets.yarn.cli import (
+    procedure as cli_procedure,
+)
+
+#: Exit codes: 0 ok, 1 verify found faults, 2 invalid input, 3 refused by a rule,
+#: 4 storage error, 5 concurrent write conflict (retry), 70 internal error.
+EXIT_CODES = {"ok": 0, "faults": 1, "invalid": 2, "rule": 3, "store": 4, "conflict": 5, "internal": 70}
+
+app = typer.Typer(
+    name="yarnlog",
+    help="Keep the journal of a tabletop role-playing campaign as an append-only event log.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+episode_app = typer.Typer(help="Start and end episodes (one per session).", no_args_is_help=True)
+scene_app = typer.Typer(help="Open and close scenes.", no_args_is_help=True)
+app.add_typer(episode_app, name="episode")
+app.add_typer(scene_app, name="scene")
+
+@app.callback()
+def _root(
+    db: Annotated[
+        Optional[str],
+        typer.Option("--db", envvar="YARNLOG_DB",
+                     help="Journal database: a SQLite file path or a postgresql:// URL "
+                          "(default: journals/yarnlog.db)."),
+    ] = None,
+) -> None:
+    SETTINGS.db = db
+
+
+# -- campaign -------------------------------------------------------------------------------
+
+
+@app.command()
+def init(
+    campaign_id: Annotated[str, typer.Argument(help="Short id: lowercase letters, digits, . _ -")],
+    title: Annotated[str, typer.Option("--title", help="The series' title.")],
+    gm: Annotated[str, typer.Option("--gm", help="The GM's name.")],
+    ruleset: Annotated[str, typer.Option("--ruleset", help="Game system.")] = "yarn",
+    option: Annotated[
+        Optional[list[str]], typer.Option("--option", help="Turn on an optional rule (repeatable).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Create a campaign (a series) in the journal."""
+    journal = open_journal(create=True)
+    recorded = journal.create_campaign(
+        campaign_id, title=title, gm=gm, ruleset=ruleset, options={name: True for name in option or []}
+    )
+    show_recorded(recorded, as_json, title=f"Campaign {campaign_id} created")
+
+
+@app.command()
+def campaigns(as_json: JsonOpt = False) -> None:
+    """List the campaigns in the journal."""
+    journal = open_journal()
+    rows = []
+    for cid in journal.store.campaigns():
+        state = journal.state(cid)
+        rows.append({"campaign_id": cid, "title": state.table.title, "ruleset": state.table.ruleset,
+                     "gm": state.table.gm, "events": state.sequence})
+
+    def render(data):
+        from rich.markup import escape
+        from rich.table import Table
+
+        table = Table(title="Campaigns")
+        for col in ("id", "title", "ruleset", "GM", "events"):
+            table.add_column(col)
+        for r in data:
+            table.add_row(r["campaign_id"], escape(r["title"]), r["ruleset"], escape(r["gm"]), str(r["events"]))
+        console().print(table)
+
+    emit(rows, as_json, render)
+
+
+@app.command()
+def join(
+    name: Annotated[str, typer.Argument(help="Participant's name.")],
+    role: Annotated[str, typer.Option("--role", help="player or gm")] = "player",
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Seat a participant (a player, or a further GM) at the table."""
+    from yarnlog.core.table import AddParticipant
+
+    run_command(campaign, AddParticipant(name=name, role=role), by=by, as_json=as_json)
+
+
+@app.command()
+def leave(
+    name: Annotated[str, typer.Argument(help="Participant's name.")],
+    reason: Annotated[str, typer.Option("--reason")] = "",
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Record that a participant left the table."""
+    from yarnlog.core.table import RemoveParticipant
+
+    run_command(campaign, RemoveParticipant(name=name, reason=reason), by=by, as_json=as_json)
+
+
+# -- timeline -------------------------------------------------------------------------------
+
+
+@episode_app.command("start")
+def episode_start(
+    title: Annotated[str, typer.Option("--title")] = "",
+    theme: Annotated[str, typer.Option("--theme")] = "",
+    theme_by: Annotated[Optional[str], typer.Option("--theme-by", help="Who chose the theme.")] = None,
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Start the next episode."""
+    from yarnlog.core.timeline import StartEpisode
+
+    run_command(campaign, StartEpisode(title=title, theme=theme, theme_chosen_by=theme_by), by=by, as_json=as_json)
+
+
+@episode_app.command("end")
+def episode_end(campaign: CampaignOpt = None, by: ByOpt = None, as_json: JsonOpt = False) -> None:
+    """End the episode in play."""
+    from yarnlog.core.timeline import EndEpisode
+
+    run_command(campaign, EndEpisode(), by=by, as_json=as_json)
+
+
+@scene_app.command("open")
+def scene_open(
+    caller: Annotated[str, typer.Option("--caller", help="Who calls the scene.")],
+    title: Annotated[str, typer.Option("--title")] = "",
+    setting: Annotated[str, typer.Option("--setting")] = "",
+    cast: Annotated[Optional[list[str]], typer.Option("--cast", help="A character in the scene (repeatable).")] = None,
+    mode: Annotated[Optional[str], typer.Option("--mode", help="dramatic or procedural")] = None,
+    kind: Annotated[Optional[str], typer.Option("--kind", help="montage, healing, training, ...")] = None,
+    situation: Annotated[str, typer.Option("--situation")] = "",
+    time_break: Annotated[str, typer.Option("--time-break")] = "",
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Open (call) a scene."""
+    from yarnlog.core.timeline import OpenScene
+
+    run_command(campaign, OpenScene(caller=caller, title=title, setting=setting, cast=tuple(cast or ()),
+                                    mode=mode, kind=kind, situation=situation, time_break=time_break),
+                by=by, as_json=as_json)
+
+
+@scene_app.command("close")
+def scene_close(
+    summary: Annotated[str, typer.Option("--summary")] = "",
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Close the scene in play."""
+    from yarnlog.core.timeline import CloseScene
+
+    run_command(campaign, CloseScene(summary=summary), by=by, as_json=as_json)
+
+
+@app.command()
+def note(
+    text: Annotated[str, typer.Argument(help="Narration, a quote, an aside.")],
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    visibility: VisibilityOpt = "everyone",
+    as_json: JsonOpt = False,
+) -> None:
+    """Record narration for the recap."""
+    from yarnlog.core.timeline import AddNote
+
+    run_command(campaign, AddNote(text=text), by=by, visibility=visibility, as_json=as_json)
+
+
+# -- amendments -----------------------------------------------------------------------------
+
+
+def _parse_assignments(pairs: list[str]) -> dict:
+    from yarnlog.core.referee import InvalidCommand
+
+    changes = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise InvalidCommand(f"--set takes FIELD=VALUE, not {pair!r}")
+        key, raw = pair.split("=", 1)
+        try:
+            changes[key] = json.loads(raw)
+        except ValueError:
+            changes[key] = raw
+    return changes
+
+
+@app.command()
+def correct(
+    sequence: Annotated[int, typer.Argument(help="The event to correct.")],
+    set_: Annotated[list[str], typer.Option("--set", help="FIELD=VALUE (JSON or text), repeatable.")],
+    reason: Annotated[str, typer.Option("--reason")],
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    override: OverrideOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Correct an earlier event (GM-approved). The original stays in the log."""
+    from yarnlog.core.decide import Correct
+
+    run_command(campaign, Correct(sequence=sequence, changes=_parse_assignments(set_), reason=reason),
+                by=by, override_reason=override, as_json=as_json)
+
+
+@app.command()
+def retract(
+    sequence: Annotated[int, typer.Argument(help="The event to retract.")],
+    reason: Annotated[str, typer.Option("--reason")],
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    override: OverrideOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Retract an earlier event (GM-approved). The original stays in the log."""
+    from yarnlog.core.decide import Retract
+
+    run_command(campaign, Retract(sequence=sequence, reason=reason), by=by, override_reason=override,
+                as_json=as_json)
+
+
+# -- reading --------------------------------------------------------------------------------
+
+
+@app.command()
+def log(
+    campaign: CampaignOpt = None,
+    episode: Annotated[Optional[int], typer.Option("--episode", help="Only events of episode N.")] = None,
+    scene: Annotated[Optional[int], typer.Option("--scene", help="Only events of scene N.")] = None,
+    event_type: Annotated[Optional[str], typer.Option("--type", help="Only this event type (prefix match).")] = None,
+    participant: Annotated[
+        Optional[str], typer.Option("--participant", help="Only events recorded by or naming this participant.")
+    ] = None,
+    viewer: Annotated[
+        Optional[str], typer.Option("--as", help="Show only what this participant may see.")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the campaign's events, as recorded (corrections shown as their own events)."""
+    from yarnlog.core.state import replay, visible_to
+
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    history = journal.history(cid)
+    table = replay(history).table
+    rows = [
+        r for r in history
+        if (episode is None or r.episode == episode)
+        and (scene is None or r.scene == scene)
+        and (event_type is None or r.event_type.startswith(event_type))
+        and (participant is None or r.recorded_by == participant or _names(r.payload.to_data(), participant))
+        and visible_to(r, viewer, table)
+    ]
+    show_recorded(rows, as_json, title=f"{table.title}: events")
+
+
+def _names(data: Any, name: str) -> bool:
+    if isinstance(data, str):
+        return data == name
+    if isinstance(data, dict):
+        return any(_names(v, name) for v in data.values())
+    if isinstance(data, list):
+        return any(_names(v, name) for v in data)
+    return False
+
+
+@app.command()
+def status(
+    campaign: CampaignOpt = None,
+    as_of: AsOfOpt = None,
+    end_of_scene: EndOfSceneOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The campaign at a glance: table, episodes and scenes (at any point in history)."""
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    state = journal.state(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))
+    data = {
+        "campaign_id": cid,
+        "title": state.table.title,
+        "ruleset": state.table.ruleset,
+        "options": state.table.options,
+        "as_of": state.sequence,
+        "gm": state.table.gm,
+        "players": state.table.players,
+        "episode_in_play": state.timeline.episode,
+        "scene_in_play": state.timeline.scene,
+        "episodes": list(state.timeline.episodes),
+        "scenes": [
+            {"number": n, "episode": state.timeline.scene_episode.get(n), "caller": s.caller, "title": s.title,
+             "mode": s.mode, "cast": s.cast}
+            for n, s in sorted(state.timeline.scenes.items())
+        ],
+    }
+
+    def render(d):
+        from rich.markup import escape
+        from rich.table import Table
+
+        out = console()
+        out.print(f"[bold]{escape(d['title'])}[/] ({d['ruleset']}), GM {escape(d['gm'])}, as of event {d['as_of']}")
+        out.print(f"Players: {escape(', '.join(d['players'])) or '-'}")
+        out.print(f"Episode in play: {d['episode_in_play'] or '-'}, scene in play: {d['scene_in_play'] or '-'}")
+        table = Table(title="Scenes")
+        for col in ("#", "episode", "caller", "mode", "title", "cast"):
+            table.add_column(col)
+        for s in d["scenes"]:
+            table.add_row(str(s["number"]), str(s["episode"] or ""), escape(s["caller"]), s["mode"] or "",
+                          escape(s["title"]), escape(", ".join(s["cast"])))
+        out.print(table)
+
+    emit(data, as_json, render)
+
+
+@app.command()
+def verify(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+    """Check the hash chain, the payloads and the rules; exit 1 on any fault."""
+    from yarnlog.app.verify import verify as verify_records
+
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    with working(f"verifying {cid}: hash chain, payloads, rules"):
+        report = verify_records(journal.store.read(cid), cid)
+
+    def render(d):
+        out = console()
+        if d["ok"]:
+            out.print(f"[green]ok[/]: {cid}, {d['events']} events, chain head {d['head']}")
+            return
+        first = d["faults"][0]
+        err = console(stderr=True)
+        err.print(f"[red]FAULT[/] at event {first['sequence']} ({first['event_type']}): {first['problem']}",
+                  markup=True)
+        for fault in d["faults"][1:]:
+            err.print(f"  also event {fault['sequence']} ({fault['event_type']}): {fault['problem']}")
+        err.print(f"{len(d['faults'])} fault(s) in {d['events']} events")
+
+    emit(report.to_data(), as_json, render)
+    if not report.ok:
+        raise typer.Exit(EXIT_CODES["faults"])
+
+
+@app.command("export")
+def export_(
+    campaign: CampaignOpt = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Write the campaign as JSON Lines: one canonical event per line, hashes included."""
+    from yarnlog.app.interchange import export_lines
+
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    with working(f"exporting {cid}"):
+        lines = list(export_lines(journal.store, cid))
+    if output is None:
+        sys.stdout.writelines(lines)
+        return
+    output.write_text("".join(lines), encoding="utf-8")
+    summary = {"campaign_id": cid, "events": len(lines), "file": str(output)}
+    emit(summary, as_json, lambda d: console().print(f"exported {d['events']} events of {cid} to {d['file']}"))
+
+
+@app.command("import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="A JSON Lines export ('-' for stdin).")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Read an export back, checking every line, the chain and the rules; all or nothing."""
+    from yarnlog.app.interchange import import_records, parse_lines
+    from yarnlog.core.referee import InvalidCommand
+
+    if str(file) == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            text = file.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InvalidCommand(f"cannot read {file}: {exc.strerror}") from None
+    records = parse_lines(text.splitlines())
+    journal = open_journal(create=True)
+    with working(f"checking and importing {len(records)} events"):
+        present, written = import_records(journal.store, records)
+    summary = {"campaign_id": records[0].campaign_id, "already_present": present, "imported": written}
+    emit(summary, as_json, lambda d: console().print(
+        f"{d['campaign_id']}: imported {d['imported']} events ({d['already_present']} already present)"))
+
+
+# -- the rulesets' commands -----------------------------------------------------------------
+
+for commands in (cli_characters, cli_drama, cli_procedure, cli_combat):
+    commands.register(app)
+
+
+# -- entry point ----------------------------------------------------------------------------
+
+
+_command = None
+
+
+def main() -> None:
+    """Run the CLI; turn every error into one line on stderr and an exit code."""
+    global _command
+    if _command is None:
+        # Building the click command tree reads every command's signature: do it once per process.
+        _command = typer.main.get_command(app)
+    try:
+        _command(prog_name="yarnlog")
+    except SystemExit:
+        raise
+    except Exception as exc:  # the one place that may catch everything: no traceback reaches a user
+        from yarnlog.core.referee import YarnlogError
+
+        if isinstance(exc, YarnlogError):
+            sys.stderr.write(f"error: {exc}\n")
+            sys.exit(exc.exit_code)
+        if type(exc).__module__.startswith("sqlalchemy"):
+            # The database could not be reached or refused the work: a storage error, not a bug.
+            reason = str(getattr(exc, "orig", exc)).strip().splitlines()[0]
+            sys.stderr.write(f"error: the journal database failed: {reason}\n")
+            sys.exit(EXIT_CODES["store"])
+        if os.environ.get("YARNLOG_DEBUG"):
+            raise
+        sys.stderr.write(f"internal error: {type(exc).__name__}: {exc} (set YARNLOG_DEBUG=1 for details)\n")
+        sys.exit(EXIT_CODES["internal"])

@@ -1,0 +1,116 @@
+"""Deciding commands: the ruleset's decider first, then the journal's own; amendments; the audit.
+
+``decide(command, state, referee) -> payloads`` validates and refuses with the rule; ``audit``
+re-checks recorded history for ``verify`` and for amendments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from yarnlog.core.corrections import Correction, OverrideRecorded, Retraction, effective
+from yarnlog.core.events import Payload, Recorded, load_payload
+from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid
+from yarnlog.core.state import EVERYONE, CampaignState, empty_state, evolve, replay
+from yarnlog.core.table import decide_table
+from yarnlog.core.timeline import decide_timeline
+
+CORRECTIONS_RULE = Rule(
+    "yarnlog", "Corrections",
+    "A correction must leave a history that still obeys the rules, unless the GM overrides.",
+)
+
+
+@dataclass(frozen=True)
+class Correct:
+    """Amend event ``sequence``: replace its payload fields with ``changes``."""
+
+    sequence: int
+    changes: dict[str, Any]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Retract:
+    sequence: int
+    reason: str
+
+
+def decide(command: Any, state: CampaignState, referee: Referee) -> list[Payload]:
+    """Ask the ruleset, then the journal's own deciders, what ``command`` produces."""
+    invalid(state.ruleset is not None, "the campaign has not been created")
+    payloads = state.ruleset.decide(command, state, referee)
+    if payloads is None:
+        payloads = decide_table(command, state.table)
+    if payloads is None:
+        payloads = decide_timeline(command, state.timeline)
+    if payloads is None:
+        raise InvalidCommand(f"{type(command).__name__} is not a command of the {state.ruleset.name} ruleset")
+    invalid(bool(payloads), "that command records nothing")
+    return list(payloads)
+
+
+def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], referee: Referee, *,
+                     author: str) -> Payload:
+    """A correction or retraction of an earlier event, approved by a GM.
+
+    Refused (unless overridden) when the amended history would break a rule that the
+    recorded history kept, e.g. retracting a grant that a later spend depended on.
+    """
+    state = replay(history)
+    invalid(state.table.is_gm(author), "only a GM may approve a correction or retraction")
+    invalid(bool(command.reason.strip()), "a correction or retraction needs a reason")
+    target = next((r for r in history if r.sequence == command.sequence), None)
+    invalid(target is not None, f"there is no event {command.sequence} to amend")
+    invalid(target.event_type != "campaign.created",
+            "the campaign's creation cannot be amended: export and start a new campaign instead")
+    current = {r.sequence: r for r in effective(history)}.get(command.sequence)
+    invalid(current is not None, f"event {command.sequence} is already retracted")
+    if isinstance(command, Retract):
+        payload: Payload = Retraction(retracts=command.sequence, reason=command.reason, approved_by=author)
+    else:
+        data = {**current.payload.to_data(), **command.changes}
+        load_payload(target.event_type, type(current.payload).schema_version, data)
+        payload = Correction(corrects=command.sequence, replacement=data, reason=command.reason,
+                             approved_by=author)
+    amended = Recorded(
+        campaign_id=target.campaign_id, sequence=history[-1].sequence + 1, event_id="pending",
+        event_type=payload.event_type, schema_version=payload.schema_version, recorded_at="",
+        recorded_by=author, visibility=EVERYONE, payload=payload,
+    )
+    known = {(f.sequence, f.problem) for f in audit(history)}
+    for fault in audit([*history, amended]):
+        if (fault.sequence, fault.problem) not in known:
+            referee.require(False, CORRECTIONS_RULE,
+                            f"after this amendment event {fault.sequence} ({fault.event_type}) would break a rule: "
+                            f"{fault.problem}")
+    return payload
+
+
+@dataclass(frozen=True)
+class Fault:
+    """Something wrong with one stored event."""
+
+    sequence: int
+    event_type: str
+    problem: str
+
+
+def audit(history: Sequence[Recorded]) -> list[Fault]:
+    """Re-check every event against the rules, given the state before it.
+
+    Events recorded under a GM override are not re-checked: the override event says which
+    rules were set aside, and by whom.
+    """
+    faults: list[Fault] = []
+    state = empty_state()
+    overridden: set[int] = set()
+    for rec in effective(history):
+        if isinstance(rec.payload, OverrideRecorded):
+            overridden.update(range(rec.sequence + 1, rec.sequence + 1 + rec.payload.covers))
+        elif state.ruleset is not None and rec.sequence not in overridden:
+            faults.extend(Fault(rec.sequence, rec.event_type, p) for p in state.ruleset.audit(state, rec))
+        state = evolve(state, rec)
+    return faults

@@ -1,0 +1,130 @@
+"""Typed event payloads: one pydantic class per event type, with schema versions and upcasters.
+
+A payload class declares its ``event_type`` and ``schema_version``; :func:`event` registers it.
+Stored payloads of an older version are upcast on read by the functions registered with
+:func:`upcaster`, one step at a time, and then validated by the current class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from yarnlog.core.referee import InvalidCommand
+
+
+class Payload(BaseModel):
+    """Base of every event payload. Frozen, and strict about unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    event_type: ClassVar[str]
+    schema_version: ClassVar[int] = 1
+
+    def to_data(self) -> dict[str, Any]:
+        """The payload as plain JSON-compatible data (what is stored and hashed)."""
+        return self.model_dump(mode="json")
+
+
+P = TypeVar("P", bound=type[Payload])
+
+_PAYLOADS: dict[str, type[Payload]] = {}
+_UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+def event(event_type: str, version: int = 1) -> Callable[[P], P]:
+    """Class decorator: register a payload class as the current schema of ``event_type``."""
+
+    def register(cls: P) -> P:
+        existing = _PAYLOADS.get(event_type)
+        if existing is not None and existing is not cls and existing.__qualname__ != cls.__qualname__:
+            raise RuntimeError(f"event type {event_type!r} is registered twice")
+        cls.event_type = event_type
+        cls.schema_version = version
+        _PAYLOADS[event_type] = cls
+        return cls
+
+    return register
+
+
+def upcaster(event_type: str, from_version: int):
+    """Decorator: register ``fn(data) -> data`` that turns version ``from_version`` into the next."""
+
+    def register(fn: Callable[[dict[str, Any]], dict[str, Any]]):
+        _UPCASTERS[(event_type, from_version)] = fn
+        return fn
+
+    return register
+
+
+def payload_class(event_type: str) -> type[Payload]:
+    """The current payload class of ``event_type``.
+
+    A ruleset registers its event types when it is imported; rulesets are imported lazily, so an
+    unknown type whose prefix names a ruleset (``yarn.roll.made``) imports that ruleset first.
+    """
+    if event_type not in _PAYLOADS:
+        from yarnlog.core.ruleset import RULESETS, get_ruleset
+
+        prefix = event_type.split(".", 1)[0]
+        if prefix in RULESETS:
+            get_ruleset(prefix)
+    try:
+        return _PAYLOADS[event_type]
+    except KeyError:
+        raise InvalidCommand(f"unknown event type {event_type!r}") from None
+
+
+def known_event_types() -> list[str]:
+    return sorted(_PAYLOADS)
+
+
+def load_payload(event_type: str, schema_version: int, data: dict[str, Any]) -> Payload:
+    """Upcast stored ``data`` of ``schema_version`` to the current schema and validate it."""
+    cls = payload_class(event_type)
+    if schema_version > cls.schema_version:
+        raise InvalidCommand(
+            f"{event_type} schema version {schema_version} is newer than this yarnlog knows "
+            f"({cls.schema_version}); upgrade yarnlog"
+        )
+    version = schema_version
+    while version < cls.schema_version:
+        step = _UPCASTERS.get((event_type, version))
+        if step is None:
+            raise InvalidCommand(f"no upcaster for {event_type} from schema version {version}")
+        data = step(dict(data))
+        version += 1
+    try:
+        return cls.model_validate(data)
+    except ValidationError as exc:
+        raise InvalidCommand(f"{event_type} payload is invalid: {_first_error(exc)}") from None
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err.get("loc", ())) or "payload"
+    return f"field {where}: {err.get('msg')}"
+
+
+class Recorded(BaseModel):
+    """An event as it stands in the journal: its envelope facts and its typed payload.
+
+    This is what ``evolve`` functions fold over. ``episode`` and ``scene`` are not stored: they
+    are the timeline context the event was recorded in, derived during replay.
+    """
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    campaign_id: str
+    sequence: int
+    event_id: str
+    event_type: str
+    schema_version: int
+    recorded_at: str
+    recorded_by: str
+    visibility: str
+    payload: Payload
+    episode: int | None = None
+    scene: int | None = None

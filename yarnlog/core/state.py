@@ -1,0 +1,98 @@
+"""Campaign state and replay: the fold of every event into what a campaign is at one point.
+
+``evolve(state, event) -> state`` never refuses; ``replay`` applies corrections and retractions
+first. The journal's own slices (the table, the timeline) sit beside the ruleset's state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from yarnlog.core.corrections import OverrideRecorded, effective
+from yarnlog.core.events import Recorded
+from yarnlog.core.ruleset import Ruleset, get_ruleset
+from yarnlog.core.table import CampaignCreated, Table, evolve_table
+from yarnlog.core.timeline import Timeline, context, evolve_timeline
+
+EVERYONE = "everyone"
+
+
+GM_ONLY = "gm"
+
+
+#: Event types every campaign may hold, whatever its ruleset.
+CORE_EVENT_TYPES = frozenset({
+    "campaign.created", "participant.joined", "participant.left", "episode.started", "episode.ended",
+    "scene.opened", "scene.closed", "note", "correction", "retraction", "override.recorded",
+})
+
+
+@dataclass(frozen=True)
+class CampaignState:
+    """A campaign as replayed up to ``sequence``."""
+
+    table: Table
+    timeline: Timeline
+    rules: Any
+    ruleset: Ruleset | None
+    sequence: int = 0
+
+
+def empty_state() -> CampaignState:
+    return CampaignState(table=Table(), timeline=Timeline(), rules=None, ruleset=None)
+
+
+def evolve(state: CampaignState, recorded: Recorded) -> CampaignState:
+    """Fold one event into campaign state. Never refuses."""
+    payload = recorded.payload
+    ruleset = state.ruleset
+    rules = state.rules
+    if isinstance(payload, CampaignCreated):
+        ruleset = get_ruleset(payload.ruleset)
+        rules = ruleset.initial_state()
+    if ruleset is not None:
+        rules = ruleset.evolve(rules, recorded)
+    return CampaignState(
+        table=evolve_table(state.table, payload),
+        timeline=evolve_timeline(state.timeline, payload),
+        rules=rules,
+        ruleset=ruleset,
+        sequence=recorded.sequence,
+    )
+
+
+def replay(history: Sequence[Recorded]) -> CampaignState:
+    """The state after ``history``, with its corrections and retractions applied."""
+    state = empty_state()
+    for recorded in effective(history):
+        state = evolve(state, recorded)
+    return replace(state, sequence=history[-1].sequence if history else 0)
+
+
+def with_context(history: Sequence[Recorded], timeline: Timeline | None = None) -> list[Recorded]:
+    """Attach the episode and scene each event was recorded in (derived, never stored).
+
+    ``timeline`` is where the campaign stood before ``history`` (the start, by default).
+    """
+    out = []
+    timeline = timeline or Timeline()
+    for rec in history:
+        after = evolve_timeline(timeline, rec.payload)
+        episode, scene = context(timeline, after)
+        out.append(rec.model_copy(update={"episode": episode, "scene": scene}))
+        timeline = after
+    # An override belongs where the move it lets through ends up (e.g. the scene that move calls).
+    for index, rec in enumerate(out):
+        if isinstance(rec.payload, OverrideRecorded) and index + 1 < len(out):
+            covered = out[min(index + rec.payload.covers, len(out) - 1)]
+            out[index] = rec.model_copy(update={"episode": covered.episode, "scene": covered.scene})
+    return out
+
+
+def visible_to(recorded: Recorded, viewer: str | None, table: Table) -> bool:
+    """Whether ``viewer`` may see the event (``None`` sees everything, as the GM does)."""
+    if viewer is None or table.is_gm(viewer) or recorded.visibility == EVERYONE:
+        return True
+    return recorded.visibility == f"participant:{viewer}"

@@ -1,0 +1,120 @@
+"""The campaign (a series, in Yarn's words) and the people at the table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from pydantic import Field
+
+from yarnlog.core.events import Payload, event
+from yarnlog.core.referee import invalid
+
+GM = "gm"
+PLAYER = "player"
+#: Words the journal itself uses for accounts and audiences; no participant may be called so.
+RESERVED_NAMES = frozenset({"kitty", "everyone", "gm"})
+
+
+@event("campaign.created")
+class CampaignCreated(Payload):
+    """The first event of every campaign: its ruleset and optional rules are fixed here."""
+
+    campaign_id: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9._-]*$")
+    title: str = Field(min_length=1)
+    ruleset: str
+    gm: str = Field(min_length=1)
+    options: dict[str, bool] = Field(default_factory=dict)
+
+
+@event("participant.joined")
+class ParticipantJoined(Payload):
+    """A player (or a further GM) joins the table."""
+
+    name: str = Field(min_length=1, max_length=80)
+    role: Literal["player", "gm"] = PLAYER
+
+
+@event("participant.left")
+class ParticipantLeft(Payload):
+    name: str
+    reason: str = ""
+
+
+# -- state ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who is at the table, and the campaign's fixed settings."""
+
+    campaign_id: str = ""
+    title: str = ""
+    ruleset: str = ""
+    gm: str = ""
+    options: dict[str, bool] = field(default_factory=dict)
+    roles: dict[str, str] = field(default_factory=dict)
+    departed: frozenset[str] = frozenset()
+
+    @property
+    def players(self) -> list[str]:
+        return [n for n, r in self.roles.items() if r == PLAYER and n not in self.departed]
+
+    @property
+    def gms(self) -> list[str]:
+        return [n for n, r in self.roles.items() if r == GM]
+
+    def is_gm(self, name: str) -> bool:
+        return self.roles.get(name) == GM
+
+    def knows(self, name: str) -> bool:
+        return name in self.roles
+
+
+def evolve_table(table: Table, payload: Payload) -> Table:
+    if isinstance(payload, CampaignCreated):
+        return Table(
+            campaign_id=payload.campaign_id,
+            title=payload.title,
+            ruleset=payload.ruleset,
+            gm=payload.gm,
+            options=dict(payload.options),
+            roles={payload.gm: GM},
+        )
+    if isinstance(payload, ParticipantJoined):
+        return replace(table, roles={**table.roles, payload.name: payload.role},
+                       departed=table.departed - {payload.name})
+    if isinstance(payload, ParticipantLeft):
+        return replace(table, departed=table.departed | {payload.name})
+    return table
+
+
+# -- commands -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AddParticipant:
+    name: str
+    role: str = PLAYER
+
+
+@dataclass(frozen=True)
+class RemoveParticipant:
+    name: str
+    reason: str = ""
+
+
+def decide_table(command, table: Table) -> list[Payload] | None:
+    if isinstance(command, AddParticipant):
+        name = command.name.strip()
+        invalid(bool(name), "a participant needs a name")
+        invalid(name.lower() not in RESERVED_NAMES, f"{name!r} is a reserved word, not a participant's name")
+        invalid(not table.knows(name) or name in table.departed, f"{name} is already at the table")
+        invalid(command.role in (PLAYER, GM), f"role must be 'player' or 'gm', not {command.role!r}")
+        return [ParticipantJoined(name=name, role=command.role)]
+    if isinstance(command, RemoveParticipant):
+        invalid(table.knows(command.name) and command.name not in table.departed,
+                f"{command.name} is not at the table")
+        invalid(command.name != table.gm, "the campaign's GM cannot leave the table")
+        return [ParticipantLeft(name=command.name, reason=command.reason)]
+    return None

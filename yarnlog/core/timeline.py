@@ -1,0 +1,170 @@
+"""Episodes and scenes: the timeline every ruleset shares.
+
+An episode is one session of play; scenes are numbered through the whole campaign, so
+"as of the end of scene 7" names one moment of the journal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from pydantic import Field
+
+from yarnlog.core.events import Payload, event
+from yarnlog.core.referee import invalid
+
+
+@event("episode.started")
+class EpisodeStarted(Payload):
+    number: int = Field(ge=1)
+    title: str = ""
+    theme: str = ""
+    theme_chosen_by: str | None = None
+
+
+@event("episode.ended")
+class EpisodeEnded(Payload):
+    number: int = Field(ge=1)
+
+
+@event("scene.opened")
+class SceneOpened(Payload):
+    """A scene is called. ``mode`` and ``kind`` are the ruleset's words (dramatic, montage, ...)."""
+
+    number: int = Field(ge=1)
+    caller: str
+    title: str = ""
+    setting: str = ""
+    cast: list[str] = Field(default_factory=list)
+    mode: str | None = None
+    kind: str | None = None
+    situation: str = ""
+    time_break: str = ""
+
+
+@event("scene.closed")
+class SceneClosed(Payload):
+    number: int = Field(ge=1)
+    summary: str = ""
+
+
+@event("note")
+class Note(Payload):
+    """Narration, a quote or a GM aside: the material of recaps."""
+
+    text: str = Field(min_length=1)
+
+
+# -- state ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """Where the campaign stands: the episode and scene in play, and those already played."""
+
+    episode: int | None = None
+    scene: int | None = None
+    episodes: tuple[int, ...] = ()
+    scenes: dict[int, SceneOpened] = field(default_factory=dict)
+    scene_episode: dict[int, int | None] = field(default_factory=dict)
+    last_scene: int = 0
+
+    @property
+    def next_episode(self) -> int:
+        return (self.episodes[-1] if self.episodes else 0) + 1
+
+
+def evolve_timeline(timeline: Timeline, payload: Payload) -> Timeline:
+    if isinstance(payload, EpisodeStarted):
+        return replace(timeline, episode=payload.number, episodes=timeline.episodes + (payload.number,))
+    if isinstance(payload, EpisodeEnded):
+        return replace(timeline, episode=None, scene=None)
+    if isinstance(payload, SceneOpened):
+        return replace(
+            timeline,
+            scene=payload.number,
+            last_scene=max(timeline.last_scene, payload.number),
+            scenes={**timeline.scenes, payload.number: payload},
+            scene_episode={**timeline.scene_episode, payload.number: timeline.episode},
+        )
+    if isinstance(payload, SceneClosed):
+        return replace(timeline, scene=None)
+    return timeline
+
+
+def context(before: Timeline, after: Timeline) -> tuple[int | None, int | None]:
+    """The (episode, scene) an event belongs to: the one it opens, closes or happens in."""
+    return (after.episode or before.episode, after.scene or before.scene)
+
+
+# -- commands -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StartEpisode:
+    title: str = ""
+    theme: str = ""
+    theme_chosen_by: str | None = None
+
+
+@dataclass(frozen=True)
+class EndEpisode:
+    pass
+
+
+@dataclass(frozen=True)
+class OpenScene:
+    caller: str
+    title: str = ""
+    setting: str = ""
+    cast: tuple[str, ...] = ()
+    mode: str | None = None
+    kind: str | None = None
+    situation: str = ""
+    time_break: str = ""
+
+
+@dataclass(frozen=True)
+class CloseScene:
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class AddNote:
+    text: str
+
+
+def decide_timeline(command, timeline: Timeline) -> list[Payload] | None:
+    if isinstance(command, StartEpisode):
+        invalid(timeline.episode is None, f"episode {timeline.episode} is still in play: end it first")
+        return [EpisodeStarted(number=timeline.next_episode, title=command.title, theme=command.theme,
+                               theme_chosen_by=command.theme_chosen_by)]
+    if isinstance(command, EndEpisode):
+        invalid(timeline.episode is not None, "no episode is in play")
+        closing = [SceneClosed(number=timeline.scene)] if timeline.scene is not None else []
+        return closing + [EpisodeEnded(number=timeline.episode)]
+    if isinstance(command, OpenScene):
+        invalid(timeline.episode is not None, "start an episode before calling a scene")
+        closing = [SceneClosed(number=timeline.scene)] if timeline.scene is not None else []
+        return closing + [open_scene_payload(command, timeline)]
+    if isinstance(command, CloseScene):
+        invalid(timeline.scene is not None, "no scene is in play")
+        return [SceneClosed(number=timeline.scene, summary=command.summary)]
+    if isinstance(command, AddNote):
+        invalid(bool(command.text.strip()), "a note needs some text")
+        return [Note(text=command.text)]
+    return None
+
+
+def open_scene_payload(command: OpenScene, timeline: Timeline) -> SceneOpened:
+    return SceneOpened(
+        number=timeline.last_scene + 1,
+        caller=command.caller,
+        title=command.title,
+        setting=command.setting,
+        cast=list(command.cast),
+        mode=command.mode,
+        kind=command.kind,
+        situation=command.situation,
+        time_break=command.time_break,
+    )

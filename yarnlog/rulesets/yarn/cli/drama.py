@@ -1,0 +1,331 @@
+"""Command line of the Yarn drama part: calling scenes, challenges, petitions, bennies, tokens.
+
+Quick to type at the table: ``yarnlog call Ana --cast Iris,Tom --mode dramatic``, ``yarnlog
+petition --petitioner Iris --granter Tom refused``, ``yarnlog ballot --voter Ana Ben Cy``. Lists
+take commas or repeated options. Only typer and the shared :mod:`yarnlog.cli` modules are imported here at
+start-up; the domain modules are imported inside the commands.
+"""
+
+from typing import Annotated, Optional
+
+import typer
+
+from yarnlog.cli.context import campaign_state, run_command
+from yarnlog.cli.options import ByOpt, CampaignOpt, JsonOpt, OverrideOpt, VisibilityOpt
+
+Names = Optional[list[str]]
+ForCallerOpt = Annotated[Names, typer.Option("--for-caller", help="Players siding with the caller (A,B).")]
+ForChallengerOpt = Annotated[Names, typer.Option("--for-challenger", help="Players siding with the challenger.")]
+TieOpt = Annotated[Optional[str], typer.Option("--tie", help="The GM's tie-break: caller or challenger.")]
+PetitionerOpt = Annotated[str, typer.Option("--petitioner", "-p", help="The petitioning character.")]
+GranterOpt = Annotated[str, typer.Option("--granter", "-g", help="The granting character.")]
+
+challenge_app = typer.Typer(help="Challenge the scene in play: duck, rush, time-jump, plot-jump, reversal, "
+                                 "novelty, procedural.", no_args_is_help=True)
+bennie_app = typer.Typer(help="Spend a bennie.", no_args_is_help=True)
+
+
+def names(values: Names) -> tuple[str, ...]:
+    """``A,B`` and repeated options alike, as a tuple of names."""
+    return tuple(n.strip() for value in values or () for n in value.split(",") if n.strip())
+
+
+def _run(campaign, command, by, override, as_json, visibility: str = "everyone") -> None:
+    run_command(campaign, command, by=by, visibility=visibility, override_reason=override, as_json=as_json)
+
+
+def _sides(campaign: str | None, for_caller: Names, for_challenger: Names) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Both sides of a show of hands; a side left out is every other player."""
+    caller_side, challenger_side = names(for_caller), names(for_challenger)
+    if bool(caller_side) == bool(challenger_side):
+        return caller_side, challenger_side
+    players = campaign_state(campaign).table.players
+    given = set(caller_side or challenger_side)
+    rest = tuple(p for p in players if p not in given)
+    return (caller_side, rest) if caller_side else (rest, challenger_side)
+
+
+# -- scene calls ------------------------------------------------------------------------------
+
+
+def call(
+    caller: Annotated[str, typer.Argument(help="Who calls the scene (a player, or the GM).")],
+    cast: Annotated[Names, typer.Option("--cast", help="Characters in the scene (A,B or repeated).")] = None,
+    mode: Annotated[Optional[str], typer.Option("--mode", help="dramatic or procedural")] = None,
+    kind: Annotated[Optional[str], typer.Option("--kind", help="soft-open, conference, montage, healing, "
+                                                "training, shopping, research")] = None,
+    setting: Annotated[str, typer.Option("--setting", help="Where it takes place.")] = "",
+    situation: Annotated[str, typer.Option("--situation", help="What is happening at the outset.")] = "",
+    time_break: Annotated[str, typer.Option("--time-break", help="How much time has passed, if any.")] = "",
+    title: Annotated[str, typer.Option("--title")] = "",
+    duration: Annotated[str, typer.Option("--duration", help="A montage's suggested duration.")] = "",
+    jump_queue: Annotated[bool, typer.Option("--jump-queue", help="Spend a bennie to call out of turn.")] = False,
+    reverses_force: Annotated[bool, typer.Option("--reverses-force", help="The scene is meant to reverse "
+                                                 "this episode's force between two of its characters.")] = False,
+    new_element: Annotated[str, typer.Option("--new-element", help="The significant new element it adds.")] = "",
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Call a scene: cast, setting, time break, mode, situation (a drama token if your character is not in it)."""
+    from yarnlog.rulesets.yarn.parts.drama.scene_calls import CallScene
+
+    _run(campaign, CallScene(caller=caller, title=title, setting=setting, cast=names(cast), mode=mode, kind=kind,
+                             situation=situation, time_break=time_break, duration=duration, jump_queue=jump_queue,
+                             reverses_force=reverses_force, new_element=new_element), by, override, as_json)
+
+
+def offstage(campaign: CampaignOpt = None, by: ByOpt = None, as_json: JsonOpt = False) -> None:
+    """GM ruling: the shopping scene in play happened off stage (its caller may call again at once)."""
+    from yarnlog.rulesets.yarn.parts.drama.scene_calls import RuleOffstage
+
+    _run(campaign, RuleOffstage(), by, None, as_json)
+
+
+# -- challenges -------------------------------------------------------------------------------
+
+
+@challenge_app.command("duck")
+def duck(
+    character: Annotated[str, typer.Argument(help="The character (or its player) ducking the scene.")],
+    compel: Annotated[bool, typer.Option("--compel/--acquiesce", help="The caller's reply.")] = False,
+    token: Annotated[bool, typer.Option("--token", help="Duck the compulsion with a drama token.")] = False,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Duck your casting: the caller acquiesces, or compels you (a drama token to her ducks it)."""
+    from yarnlog.rulesets.yarn.parts.drama.scene_challenges import Duck
+
+    _run(campaign, Duck(character, compel, token), by, override, as_json)
+
+
+@challenge_app.command("rush")
+def rush(
+    character: Annotated[str, typer.Argument(help="The character (or its player) rushing the scene.")],
+    consent: Annotated[bool, typer.Option("--consent", help="The caller consents: it costs nothing.")] = False,
+    token: Annotated[bool, typer.Option("--token", help="Pay the caller a drama token.")] = False,
+    bennie: Annotated[bool, typer.Option("--bennie", help="Pay the caller a bennie.")] = False,
+    blocked: Annotated[bool, typer.Option("--blocked", help="The caller blocks with a bennie.")] = False,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Rush the scene in play: with the caller's consent, or a drama token or bennie to the caller."""
+    from yarnlog.core.referee import invalid
+    from yarnlog.rulesets.yarn.parts.drama.scene_challenges import Rush
+
+    invalid(consent + token + bennie == 1, "rush with exactly one of --consent, --token, --bennie")
+    payment = "token" if token else "bennie" if bennie else None
+    _run(campaign, Rush(character, consent, payment, blocked), by, override, as_json)
+
+
+def _voted(kind: str, challenger, for_caller, for_challenger, tie, revised, campaign, by, override, as_json):
+    from yarnlog.rulesets.yarn.parts.drama.scene_challenges import ChallengeByVote
+
+    caller_side, challenger_side = _sides(campaign, for_caller, for_challenger)
+    _run(campaign, ChallengeByVote(kind, challenger, caller_side, challenger_side, tie, revised), by, override,
+         as_json)
+
+
+@challenge_app.command("time-jump")
+def time_jump(
+    challenger: Annotated[str, typer.Argument(help="The challenging player.")],
+    for_caller: ForCallerOpt = None, for_challenger: ForChallengerOpt = None, tie: TieOpt = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Challenge the scene's time break: the players vote, the GM breaks a tie."""
+    _voted("time jump", challenger, for_caller, for_challenger, tie, "", campaign, by, override, as_json)
+
+
+@challenge_app.command("plot-jump")
+def plot_jump(
+    challenger: Annotated[str, typer.Argument(help="The challenging player.")],
+    for_caller: ForCallerOpt = None, for_challenger: ForChallengerOpt = None, tie: TieOpt = None,
+    revised: Annotated[str, typer.Option("--revised", help="The caller's revised situation, if she lost.")] = "",
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Challenge the situation as a plot jump: the players vote, the GM breaks a tie."""
+    _voted("plot jump", challenger, for_caller, for_challenger, tie, revised, campaign, by, override, as_json)
+
+
+@challenge_app.command("reversal")
+def reversal(
+    challenger: Annotated[str, typer.Argument(help="The challenging player.")],
+    for_caller: ForCallerOpt = None, for_challenger: ForChallengerOpt = None, tie: TieOpt = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Challenge a scene re-running this episode's force with nothing significant new: vote."""
+    _voted("reversal", challenger, for_caller, for_challenger, tie, "", campaign, by, override, as_json)
+
+
+@challenge_app.command("novelty")
+def novelty(
+    challenger: Annotated[str, typer.Argument(help="The challenging player.")],
+    too_similar: Annotated[bool, typer.Option("--too-similar", help="GM: the scene seems too similar.")] = False,
+    change: Annotated[str, typer.Option("--change", help="The change the caller points to.")] = "",
+    earlier_scene: Annotated[Optional[int], typer.Option("--earlier-scene", help="The scene it retries.")] = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Challenge for novelty: the GM judges (no vote)."""
+    from yarnlog.rulesets.yarn.parts.drama.scene_challenges import ChallengeNovelty
+
+    _run(campaign, ChallengeNovelty(challenger, too_similar, change, earlier_scene), by, None, as_json)
+
+
+@challenge_app.command("procedural")
+def procedural(
+    narrator: Annotated[str, typer.Argument(help="Who narrated the practical success.")],
+    objector: Annotated[Names, typer.Option("--objector", help="Who demands a procedural (one is enough).")] = None,
+    reply: Annotated[str, typer.Option("--reply", help="withdraw, adjust or procedural")] = "procedural",
+    narration: Annotated[str, typer.Option("--narration", help="What was narrated.")] = "",
+    campaign: CampaignOpt = None, by: ByOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Going to procedural: an objection to narration, and the narrator's reply."""
+    from yarnlog.rulesets.yarn.parts.drama.scene_challenges import DemandProcedural
+
+    _run(campaign, DemandProcedural(narrator, names(objector), reply, narration), by, None, as_json)
+
+
+# -- petitions --------------------------------------------------------------------------------
+
+
+def petition(
+    answer: Annotated[str, typer.Argument(help="granted, refused or no-contest")],
+    petitioner: PetitionerOpt, granter: GranterOpt,
+    for_grant: Annotated[Names, typer.Option("--for-grant", help="Disputed 'no': who saw a significant "
+                                             "shift of emotional power.")] = None,
+    for_refusal: Annotated[Names, typer.Option("--for-refusal", help="Disputed 'no': who did not.")] = None,
+    tie: Annotated[Optional[str], typer.Option("--tie", help="The caller's tie-break: granted or refused.")] = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """End a dramatic scene: the petition granted, refused (or voted on), or no contest."""
+    from yarnlog.rulesets.yarn.parts.drama.petitions import GrantVoteData, ResolvePetition
+
+    vote = None
+    if for_grant or for_refusal or tie:
+        vote = GrantVoteData(for_grant=list(names(for_grant)), for_refusal=list(names(for_refusal)),
+                             caller_tie_break=tie)
+    _run(campaign, ResolvePetition(petitioner, granter, answer, vote), by, override, as_json)
+
+
+def _supporters(values: Names) -> dict[str, int]:
+    from yarnlog.core.referee import invalid
+
+    out = {}
+    for item in names(values):
+        name, _, tokens = item.partition("=")
+        invalid(tokens.strip().isdigit(), f"a supporter is NAME=TOKENS, not {item!r}")
+        out[name.strip()] = int(tokens)
+    return out
+
+
+def force(
+    petitioner: PetitionerOpt, granter: GranterOpt,
+    blocked: Annotated[bool, typer.Option("--blocked", help="The granter blocks with three tokens.")] = False,
+    support: Annotated[Names, typer.Option("--support", help="CHARACTER=TOKENS given to the petitioner.")] = None,
+    block_support: Annotated[Names, typer.Option("--block-support", help="CHARACTER=TOKENS given to the "
+                                                 "granter to block.")] = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """End a dramatic scene with a force (two tokens), perhaps blocked (three), perhaps supported."""
+    from yarnlog.rulesets.yarn.parts.drama.petitions import Force
+
+    _run(campaign, Force(petitioner, granter, blocked, _supporters(support), _supporters(block_support)), by,
+         override, as_json)
+
+
+def two_way(
+    granted: Annotated[Names, typer.Option("--granted", help="Character(s) whose petition was granted.")] = None,
+    denied: Annotated[Names, typer.Option("--denied", help="Character(s) whose petition was denied.")] = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """End a two-way exchange: name each of the two characters once, as granted or denied."""
+    from yarnlog.core.referee import invalid
+    from yarnlog.rulesets.yarn.parts.drama.petitions import TwoWay
+
+    parties = [(n, True) for n in names(granted)] + [(n, False) for n in names(denied)]
+    invalid(len(parties) == 2, "a two-way exchange names two characters, each --granted or --denied")
+    (first, first_granted), (second, second_granted) = parties
+    _run(campaign, TwoWay(first, second, first_granted, second_granted), by, override, as_json)
+
+
+def quiz(
+    got: Annotated[Names, typer.Option("--got", help="PETITIONER:FROM who got what they wanted.")] = None,
+    missed: Annotated[Names, typer.Option("--missed", help="PETITIONER:FROM who did not.")] = None,
+    order: Annotated[Optional[str], typer.Option("--order", help="The players' newly drawn order A,B (default: "
+                                                 "the one drawn this scene, or the tool shuffles).")] = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Multiple petitioners: the GM quizzes each player in a newly drawn precedence order."""
+    from yarnlog.core.referee import invalid
+    from yarnlog.rulesets.yarn.parts.drama.petitions import QuizPetitioners
+
+    answers = []
+    for items, got_it in ((got, True), (missed, False)):
+        for item in names(items):
+            petitioner, sep, granter = item.partition(":")
+            invalid(bool(sep), f"an answer is PETITIONER:FROM, not {item!r}")
+            answers.append((petitioner.strip(), granter.strip(), got_it))
+    drawn, source = (names([order]), "entered") if order else _drawn_or_shuffled(campaign, answers)
+    _run(campaign, QuizPetitioners(tuple(answers), drawn, source), by, override, as_json)
+
+
+def _drawn_or_shuffled(campaign, answers) -> tuple[tuple[str, ...] | None, str]:
+    """The order already drawn this scene, or the petitioning players' cards shuffled now."""
+    from yarnlog.rulesets.yarn.parts.characters.players import require_character
+    from yarnlog.rulesets.yarn.parts.characters.supporting_cast import shuffled
+    from yarnlog.rulesets.yarn.parts.drama.petitions import drawn_for_quiz
+
+    state = campaign_state(campaign)
+    if drawn_for_quiz(state) is not None:
+        return None, "entered"
+    return shuffled([require_character(state, petitioner).holder for petitioner, _, _ in answers]), "shuffled"
+
+
+# -- bennies and the end of the episode -------------------------------------------------------
+
+
+def ballot(
+    ranking: Annotated[list[str], typer.Argument(help="The other players, best (#1) first.")],
+    voter: Annotated[str, typer.Option("--voter", help="Who votes (every player, and the GM).")],
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None,
+    visibility: VisibilityOpt = "everyone", as_json: JsonOpt = False,
+) -> None:
+    """Cast a bennie ballot: rank the other players, #1 the best (the GM ranks them all)."""
+    from yarnlog.rulesets.yarn.parts.drama.bennie_vote import CastBallot
+
+    _run(campaign, CastBallot(voter, names(ranking)), by, override, as_json, visibility)
+
+
+@bennie_app.command("spend")
+def bennie_spend(
+    spender: Annotated[str, typer.Argument(help="The player spending a bennie.")],
+    option: Annotated[str, typer.Argument(help="drama-token, procedural-token, extra-card or burn")],
+    target: Annotated[Optional[str], typer.Option("--target", help="Burn: the player whose token burns.")] = None,
+    kind: Annotated[Optional[str], typer.Option("--kind", help="Burn: drama or procedural.")] = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Cash in a bennie (one per scene). Queue jumps: 'call --jump-queue'; rushes: 'challenge rush --bennie'."""
+    from yarnlog.rulesets.yarn.parts.drama.bennie_spends import SpendBennie
+
+    _run(campaign, SpendBennie(spender, option, target, kind), by, override, as_json)
+
+
+def end_episode(campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None,
+                as_json: JsonOpt = False) -> None:
+    """End the episode: tally the bennie vote, return drama tokens to the kitty, close scene and episode."""
+    from yarnlog.core.timeline import EndEpisode
+
+    _run(campaign, EndEpisode(), by, override, as_json)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the drama commands to the ``yarnlog`` application."""
+    from yarnlog.rulesets.yarn.cli import drama_reports as cli_drama_reports
+
+    app.command("call")(call)
+    app.command("offstage")(offstage)
+    app.add_typer(challenge_app, name="challenge")
+    app.command("petition")(petition)
+    app.command("force")(force)
+    app.command("two-way")(two_way)
+    app.command("quiz")(quiz)
+    app.command("ballot")(ballot)
+    app.add_typer(bennie_app, name="bennie")
+    app.command("end-episode")(end_episode)
+    cli_drama_reports.register(app)

@@ -1,0 +1,145 @@
+"""Command line reports of the Yarn drama part: tokens, the ledger, bennies, the calling order.
+
+Every report replays the journal, so each can be read at any point (``--as-of N``,
+``--end-of-scene N``). Only typer and the shared :mod:`yarnlog.cli` modules are imported at start-up.
+"""
+
+from typing import Annotated, Optional
+
+import typer
+
+from yarnlog.cli.context import campaign_state, open_journal, pick_campaign, resolve_as_of
+from yarnlog.cli.options import AsOfOpt, CampaignOpt, EndOfSceneOpt, JsonOpt
+from yarnlog.cli.output import console, emit, print_table
+
+
+def tokens(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
+           as_json: JsonOpt = False) -> None:
+    """Drama tokens and bennies held by each participant, the GM's pool and the kitty's flows."""
+    from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
+
+    data = token_report(campaign_state(campaign, as_of, end_of_scene))
+
+    def render(d):
+        print_table(f"Tokens as of event {d['as_of']} (episode {d['episode'] or '-'})",
+               ("participant", "role", "character", "drama tokens", "bennies"),
+               [(p["name"], p["role"], p["character"], p["drama_tokens"], p["bennies"]) for p in d["participants"]])
+        pool, kitty = d["gm_pool"], d["kitty"]
+        out = console()
+        out.print(f"GM's pool ({pool['gm']}, for {', '.join(pool['recurring']) or 'no recurring character yet'}): "
+                  f"{pool['drama_tokens']} drama token(s)", markup=False)
+        out.print(f"Kitty this episode: paid out {kitty['paid_out']}, took back {kitty['taken_in']}", markup=False)
+
+    emit(data, as_json, render)
+
+
+def ledger(
+    episode: Annotated[Optional[int], typer.Option("--episode", help="Only episode N.")] = None,
+    scene: Annotated[Optional[int], typer.Option("--scene", help="Only scene N.")] = None,
+    participant: Annotated[Optional[str], typer.Option("--participant", help="Only moves to or from NAME, "
+                                                       "with NAME's running balance.")] = None,
+    currency: Annotated[Optional[str], typer.Option("--currency", help="drama or bennie")] = None,
+    quotes: Annotated[bool, typer.Option("--quotes", help="Quote each rule's words.")] = False,
+    campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Every token and bennie movement with its event, scene and rule, and the running balances."""
+    from yarnlog.core.referee import invalid
+    from yarnlog.rulesets.yarn.parts.economy.ledger import ledger_lines
+
+    invalid(currency in (None, "drama", "bennie"), "--currency is drama or bennie")
+    state = campaign_state(campaign, as_of, end_of_scene)
+    rows = [line.to_data() for line in ledger_lines(state.rules.economy, episode=episode, scene=scene,
+                                                    participant=participant, currency=currency)]
+
+    def render(data):
+        def after(row):
+            if participant is not None:
+                sign = "-" if row["source"] == participant else "+"
+                return f"{sign}{row['amount']} = {row['balances_after'][participant]}"
+            return ", ".join(f"{name} {held}" for name, held in row["balances_after"].items())
+
+        def move(row):
+            return f"{row['source']}>{row['destination']} {row['amount']}{'' if row['currency'] == 'drama' else 'B'}"
+
+        print_table(f"Ledger{f' of {participant}' if participant else ''} (B: bennies; others are drama tokens)",
+               ("#", "ep", "sc", "event", "move", "after", "rule"),
+               [(r["sequence"], r["episode"], r["scene"], r["event_type"].removeprefix("yarn."), move(r), after(r),
+                 f"{r['chapter']}: {r['rule']}" if quotes else r["chapter"]) for r in data])
+
+    emit(rows, as_json, render)
+
+
+def bennies(
+    tally: Annotated[bool, typer.Option("--tally", help="Recompute every recorded vote from its ballots, and "
+                                        "show the vote so far in the episode in play.")] = False,
+    campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Bennies held and spent, and each episode's vote with its arithmetic."""
+    from yarnlog.rulesets.yarn.parts.economy.ledger import bennie_report, provisional_tally, recount
+
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    upto = resolve_as_of(journal, cid, as_of, end_of_scene)
+    state = journal.state(cid, upto=upto)
+    data = bennie_report(state)
+    if tally:
+        data["recounts"] = [recount(journal.state(cid, upto=r.sequence - 1), r.payload)
+                            for r in journal.history(cid, upto=upto) if r.event_type == "yarn.bennie.vote_tallied"]
+        data["provisional"] = provisional_tally(state)
+
+    def render(d):
+        print_table("Bennies held", ("player", "bennies"), list(d["held"].items()))
+        if d["spent"]:
+            print_table("Bennies spent", ("scene", "spender", "for"), [(s["scene"], s["spender"], s["option"])
+                                                                   for s in d["spent"]])
+        for result in d.get("recounts", d["results"]):
+            verdict = "" if "agrees" not in result else " - recount agrees" if result["agrees"] else \
+                " - RECOUNT DIFFERS, recomputed: " + ", ".join(result["recomputed"]["bennies_to"] if
+                                                             result["recomputed"] else ["nothing"])
+            _tally(f"Bennie vote, episode {result['episode']}{verdict}", result["tallies"])
+        if d.get("provisional"):
+            _tally(f"Vote so far, episode {d['provisional']['episode']}", d["provisional"]["tallies"])
+            for note in d["provisional"]["not_yet"]:
+                console().print(f"  not yet: {note}", markup=False)
+
+    emit(data, as_json, render)
+
+
+def _tally(title: str, tallies: list[dict]) -> None:
+    print_table(title, ("player", "ranks received", "total", "- tokens", "= score", "place", "bennie"),
+           [(t["player"], " ".join(f"{r['voter']}:#{r['rank']}" for r in t["ranks_received"]), t["rank_total"],
+             t["tokens_in_hand"], t["score"], t["placement"], "yes" if t["gains_bennie"] else "")
+            for t in tallies])
+
+
+def calling_order(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
+                  as_json: JsonOpt = False) -> None:
+    """The episode's calling order and who calls the next scene."""
+    from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
+
+    data = calling_view(campaign_state(campaign, as_of, end_of_scene))
+
+    def render(d):
+        out = console()
+        if d["calling_order"] is None:
+            out.print(f"Episode {d['episode'] or '-'}: no calling order drawn "
+                      "('yarnlog precedence draw --purpose calling-order')", markup=False)
+        else:
+            out.print(f"Episode {d['episode']}: calling order {', '.join(d['calling_order'])}", markup=False)
+        if d["may_call_next"]:
+            out.print(f"Next to call: {' or '.join(d['may_call_next'])}", markup=False)
+        if d["recall"]:
+            out.print(f"{d['recall']['caller']} may call again: {d['recall']['reason']}", markup=False)
+        print_table("Scenes", ("#", "caller", "in turn", "mode", "kind"),
+               [(s["scene"], s["caller"], "yes" if s["in_turn"] else "NO", s["mode"], s["kind"]) for s in d["scenes"]])
+
+    emit(data, as_json, render)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("tokens")(tokens)
+    app.command("ledger")(ledger)
+    app.command("bennies")(bennies)
+    app.command("calling-order")(calling_order)

@@ -1,0 +1,105 @@
+"""Who plays whom, and whose tokens a character spends (Yarn 0.1, "Calling Scenes", "Drama with
+Recurring Characters", "Drama vs. Talking").
+
+A scene's cast names characters; drama tokens belong to participants. A player character's
+tokens are its player's; every supporting character is played by the GM, and "The GM plays all
+recurring characters drawing on a single pool of drama tokens", so their tokens are the GM's.
+The characters themselves are the characters part's (``campaign.rules.characters``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from yarnlog.core.referee import Referee, Rule, invalid
+from yarnlog.rulesets.yarn.parts.characters.sheets import character_of, player_of
+
+BOOK = "Yarn 0.1"
+PC = "player character"
+RECURRING = "recurring character"
+MINOR = "minor character"
+
+CAST = Rule(BOOK, "Calling Scenes", "Cast: names the main or recurring characters taking part in the scene.")
+TALKING = Rule(
+    BOOK,
+    "Drama vs. Talking",
+    "all dialogue interactions with minor characters are procedural, and resolved with the Talking "
+    "ability. They can never grant meaningful dramatic concessions",
+)
+
+
+@dataclass(frozen=True)
+class Role:
+    """A character, what kind of character it is, and who holds its tokens."""
+
+    character: str
+    kind: str
+    holder: str
+
+    @property
+    def is_pc(self) -> bool:
+        return self.kind == PC
+
+
+def characters_of(campaign) -> Any | None:
+    """The characters part's slice, if the ruleset has one."""
+    return campaign.rules.parts.get("characters")
+
+
+def tracks_characters(characters) -> bool:
+    """Whether the journal knows this campaign's characters (any PC or supporting character)."""
+    return characters is not None and bool(characters.pcs or characters.supporting)
+
+
+def role_of(characters, gm: str, name: str) -> Role | None:
+    """``name``'s role, or ``None`` if the journal does not know that character."""
+    if characters is None:
+        return None
+    if name in characters.pcs:
+        return Role(name, PC, player_of(characters, name))
+    supporting = characters.supporting.get(name)
+    if supporting is None:
+        return None
+    return Role(name, RECURRING if supporting.kind == "recurring" else MINOR, gm)
+
+
+def player_character(characters, player: str) -> str | None:
+    """The player character ``player`` plays, if any."""
+    return character_of(characters, player) if characters is not None else None
+
+
+def require_role(campaign, name: str) -> Role:
+    """The role of a character the journal knows; nonsense otherwise."""
+    role = role_of(characters_of(campaign), campaign.table.gm, name)
+    invalid(role is not None, f"{name} is not a character of this campaign (register characters first)")
+    return role
+
+
+def require_character(campaign, name: str) -> Role:
+    """A character named directly, or the player character of the player named ``name``."""
+    characters = characters_of(campaign)
+    if role_of(characters, campaign.table.gm, name) is None and name in campaign.table.players:
+        played = player_character(characters, name)
+        invalid(played is not None, f"{name} plays no character in this campaign")
+        name = played
+    return require_role(campaign, name)
+
+
+def require_party(referee: Referee, campaign, name: str) -> Role:
+    """A party to a dramatic exchange: a player character or a recurring character."""
+    role = require_character(campaign, name)
+    referee.require(role.kind != MINOR, TALKING, f"{role.character} is a minor character")
+    return role
+
+
+def cast_roles(campaign, cast) -> list[Role]:
+    """The roles of a scene's cast, every name known to the journal."""
+    return [require_role(campaign, name) for name in cast]
+
+
+def holders_present(campaign, cast) -> set[str]:
+    """Participants whose characters are in ``cast`` (the GM for supporting characters)."""
+    gm = campaign.table.gm
+    characters = characters_of(campaign)
+    return {role.holder for name in cast if (role := role_of(characters, gm, name)) is not None}

@@ -1,0 +1,509 @@
+"""The cast around the player characters, and the order of the players.
+
+Implements Yarn 0.1 "Supporting Characters" (Minor Characters, Introducing Minor Characters,
+Recurring Characters, Introducing Locations), "Order of Precedence" and the theme rota of
+"Themes". This is one half of the ``characters`` part: :mod:`.characters` composes it with the
+player characters, so its state is ``campaign.rules.characters.cast``.
+
+Each payload here has a validator ``(payload, campaign, referee) -> payload`` that checks it
+against the state before it and fills what the rules derive; deciding a command and auditing a
+recorded event both run it (see :data:`COMMANDS` and :data:`VALIDATORS`).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import Field
+
+from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.referee import Referee, Rule, invalid
+from yarnlog.core.table import RESERVED_NAMES
+from yarnlog.core.timeline import EpisodeStarted, StartEpisode, decide_timeline
+from yarnlog.rulesets.yarn.rules.traits import BOOK
+
+MINOR = "minor"
+RECURRING = "recurring"
+
+INTRODUCING = Rule(
+    BOOK,
+    "Supporting Characters › Introducing Minor Characters",
+    "Characters are introduced for the first time either by the caller, at the top of a scene, or by "
+    "any participant, while a scene is already in progress.",
+)
+BRIEF_DESCRIPTION = Rule(
+    BOOK,
+    "Supporting Characters › Introducing Minor Characters",
+    "When bringing in a new character, give him or her a name and a brief description, no more than "
+    "two or three clauses long.",
+)
+STARTS_RECURRING = Rule(
+    BOOK,
+    "Supporting Characters › Recurring Characters",
+    "Some characters start out as recurring, when their first appearance is a dramatic scene in which "
+    "they are called upon to grant a PCs' petition.",
+)
+PROMOTION = Rule(
+    BOOK,
+    "Supporting Characters › Recurring Characters",
+    "A player can promote a minor character to recurring status by making him or her the object of "
+    "his character's emotional needs.",
+)
+LOCATIONS = Rule(
+    BOOK,
+    "Supporting Characters › Introducing Locations",
+    "The caller, or any participant during a shift in location, provides an introductory description "
+    "of the place, which other participants can then elaborate on.",
+)
+ONE_CARD_PER_PLAYER = Rule(
+    BOOK,
+    "Order of Precedence",
+    "Before play begins, write your player's names on index cards, one card per player. Whenever you "
+    "need a precedence order, shuffle them and note the result.",
+)
+THEME_ROTA = Rule(
+    BOOK,
+    "Themes",
+    "At the end of the first session, the GM chooses the next precedence ranking. It sets out the "
+    "order in which players choose the themes for the following episodes.",
+)
+CALLING_ORDER = Rule(BOOK, "Calling Order", "Before the episode's first scene, the GM picks the next precedence order.")
+
+
+class Purpose(StrEnum):
+    """What a precedence order is drawn for: the book's occasions, and any other."""
+
+    CREATION = "creation"  # Step By Step, 2: "GM determines precedence."
+    WANTS = "wants"  # Step By Step, 9: "GM chooses a new precedence order."
+    PLAY_BEGINS = "play-begins"  # Step By Step, 22: "With a renewed order of precedence [...] play begins."
+    THEME_ROTA = "theme-rota"  # Themes
+    CALLING_ORDER = "calling-order"  # Calling Order
+    PETITIONERS = "petitioners"  # Multiple Petitioners: "in a newly drawn precedence order"
+    OTHER = "other"  # "From time to time, the GM determines precedence"
+
+
+# -- events ---------------------------------------------------------------------------------
+
+
+@event("yarn.supporting.introduced")
+class SupportingIntroduced(Payload):
+    """A supporting character enters the series: minor, or recurring when first called to grant a petition."""
+
+    name: str = Field(min_length=1)
+    description: str
+    introduced_by: str
+    kind: Literal["minor", "recurring"] = MINOR
+    petitioner: str | None = None
+
+
+@event("yarn.supporting.promoted")
+class SupportingPromoted(Payload):
+    """A player made a minor character the object of his character's emotional needs."""
+
+    name: str
+    by_character: str
+    need: str
+
+
+@event("yarn.supporting.described")
+class SupportingDescribed(Payload):
+    """A participant fleshes out a supporting character."""
+
+    name: str
+    detail: str
+
+
+@event("yarn.location.introduced")
+class LocationIntroduced(Payload):
+    name: str = Field(min_length=1)
+    description: str
+    introduced_by: str
+
+
+@event("yarn.location.elaborated")
+class LocationElaborated(Payload):
+    name: str
+    detail: str
+
+
+@event("yarn.precedence.drawn")
+class PrecedenceDrawn(Payload):
+    """A precedence order, noted as the cards came out: shuffled by the tool or entered from the table."""
+
+    purpose: Purpose
+    order: list[str] = Field(min_length=1)
+    source: Literal["shuffled", "entered"] = "entered"
+    note: str = ""
+
+
+# -- state ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Supporting:
+    """A supporting character, portrayed by the GM. ``kind`` is ``"minor"`` or ``"recurring"``."""
+
+    name: str
+    kind: str
+    description: str
+    introduced_by: str
+    scene: int | None
+    details: tuple[str, ...] = ()
+    petitioner: str | None = None  # the PC whose petition it first appeared to grant
+    promoted_by: str | None = None  # the PC whose emotional need made it recurring
+    need: str = ""
+
+
+@dataclass(frozen=True)
+class Location:
+    name: str
+    description: str
+    introduced_by: str
+    scene: int | None
+    details: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PrecedenceOrder:
+    """A drawn order. ``after_episode`` is the last episode started when it was drawn (0: none)."""
+
+    sequence: int
+    purpose: Purpose
+    order: tuple[str, ...]
+    source: str
+    note: str
+    episode: int | None
+    after_episode: int
+
+
+@dataclass(frozen=True)
+class Theme:
+    theme: str
+    chosen_by: str | None
+
+
+@dataclass(frozen=True)
+class Cast:
+    supporting: dict[str, Supporting] = field(default_factory=dict)
+    locations: dict[str, Location] = field(default_factory=dict)
+    precedence: tuple[PrecedenceOrder, ...] = ()
+    themes: dict[int, Theme] = field(default_factory=dict)
+
+    @property
+    def last_episode(self) -> int:
+        return max(self.themes, default=0)
+
+
+def _detailed(item, detail: str):
+    return replace(item, details=item.details + (detail,))
+
+
+def evolve(cast: Cast, recorded: Recorded) -> Cast:
+    payload = recorded.payload
+    if isinstance(payload, EpisodeStarted):
+        return replace(cast, themes={**cast.themes, payload.number: Theme(payload.theme, payload.theme_chosen_by)})
+    if isinstance(payload, SupportingIntroduced):
+        new = Supporting(payload.name, payload.kind, payload.description, payload.introduced_by, recorded.scene,
+                         petitioner=payload.petitioner)
+        return replace(cast, supporting={**cast.supporting, new.name: new})
+    if isinstance(payload, SupportingPromoted) and payload.name in cast.supporting:
+        promoted = replace(cast.supporting[payload.name], kind=RECURRING, promoted_by=payload.by_character,
+                           need=payload.need)
+        return replace(cast, supporting={**cast.supporting, payload.name: promoted})
+    if isinstance(payload, SupportingDescribed) and payload.name in cast.supporting:
+        return replace(cast, supporting={**cast.supporting,
+                                         payload.name: _detailed(cast.supporting[payload.name], payload.detail)})
+    if isinstance(payload, LocationIntroduced):
+        new = Location(payload.name, payload.description, payload.introduced_by, recorded.scene)
+        return replace(cast, locations={**cast.locations, new.name: new})
+    if isinstance(payload, LocationElaborated) and payload.name in cast.locations:
+        return replace(cast, locations={**cast.locations,
+                                        payload.name: _detailed(cast.locations[payload.name], payload.detail)})
+    if isinstance(payload, PrecedenceDrawn):
+        drawn = PrecedenceOrder(recorded.sequence, payload.purpose, tuple(payload.order), payload.source,
+                                payload.note, recorded.episode, cast.last_episode)
+        return replace(cast, precedence=cast.precedence + (drawn,))
+    return cast
+
+
+# -- commands -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IntroduceSupporting:
+    """``recurring`` with ``petitioner``: its first appearance is to grant that PC's petition."""
+
+    name: str
+    description: str
+    introduced_by: str
+    recurring: bool = False
+    petitioner: str | None = None
+
+
+@dataclass(frozen=True)
+class PromoteSupporting:
+    name: str
+    by_character: str
+    need: str
+
+
+@dataclass(frozen=True)
+class DescribeSupporting:
+    name: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class IntroduceLocation:
+    name: str
+    description: str
+    introduced_by: str
+
+
+@dataclass(frozen=True)
+class ElaborateLocation:
+    name: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class DrawPrecedence:
+    """A precedence order: ``order`` as drawn (see :func:`shuffled` for the tool's own shuffle)."""
+
+    purpose: Purpose
+    order: tuple[str, ...]
+    source: Literal["shuffled", "entered"] = "entered"
+    note: str = ""
+
+
+def shuffled(players: Sequence[str], rng: random.Random | None = None) -> tuple[str, ...]:
+    """The players' cards shuffled, from a secure source unless ``rng`` is given."""
+    rng = rng or secrets.SystemRandom()
+    return tuple(rng.sample(list(players), len(players)))
+
+
+def payload_of(payload_type: type[Payload]) -> Callable[[Any, Any], Payload]:
+    """The builder of a payload whose fields are the command's own (checked by its validator after)."""
+    return lambda command, campaign: payload_type(**{f.name: getattr(command, f.name) for f in fields(command)})
+
+
+# -- validation -----------------------------------------------------------------------------
+
+
+def _name(name: str) -> str:
+    name = name.strip()
+    invalid(bool(name), "a name cannot be empty")
+    return name
+
+
+def check_new_character_name(campaign, name: str) -> str:
+    """A new character's name, unless a character or a participant already bears it."""
+    name = _name(name)
+    folded = name.casefold()
+    characters = campaign.rules.characters
+    taken = {n.casefold() for n in (*characters.pcs, *characters.cast.supporting)}
+    invalid(folded not in taken, f"there is already a character called {name}")
+    people = {n.casefold() for n in campaign.table.roles} | RESERVED_NAMES
+    invalid(folded not in people,
+            f"{name} is a participant's name (or a reserved word): characters and people need distinct names")
+    return name
+
+
+def require_participant(campaign, name: str) -> None:
+    invalid(campaign.table.knows(name) and name not in campaign.table.departed, f"{name} is not at the table")
+
+
+def require_active_pc(campaign, name: str) -> None:
+    sheet = campaign.rules.characters.pcs.get(name)
+    invalid(sheet is not None, f"{name} is not a player character")
+    invalid(sheet.active, f"{name} is retired from play")
+
+
+def _scene(campaign):
+    timeline = campaign.timeline
+    return timeline.scenes.get(timeline.scene) if timeline.scene is not None else None
+
+
+def _validate_introduced(p: SupportingIntroduced, campaign, referee: Referee) -> SupportingIntroduced:
+    name = check_new_character_name(campaign, p.name)
+    require_participant(campaign, p.introduced_by)
+    referee.require(_scene(campaign) is not None, INTRODUCING, f"{name} is introduced outside a scene")
+    referee.require(bool(p.description.strip()), BRIEF_DESCRIPTION, f"{name} has no description")
+    if p.kind == RECURRING:
+        invalid(p.petitioner is not None, "a character who starts out recurring grants a PC's petition: name the PC")
+        require_active_pc(campaign, p.petitioner)
+        scene = _scene(campaign)
+        referee.require(scene is not None and scene.mode == "dramatic", STARTS_RECURRING,
+                        f"{name} does not first appear in a dramatic scene")
+    else:
+        invalid(p.petitioner is None, "only a character who starts out recurring names the petitioner")
+    return p.model_copy(update={"name": name, "description": p.description.strip()})
+
+
+def _validate_promoted(p: SupportingPromoted, campaign, referee: Referee) -> SupportingPromoted:
+    found = campaign.rules.characters.cast.supporting.get(p.name)
+    invalid(found is not None, f"{p.name} is not a supporting character")
+    invalid(found.kind == MINOR, f"{p.name} is already a recurring character")
+    require_active_pc(campaign, p.by_character)
+    referee.require(bool(p.need.strip()), PROMOTION, f"{p.by_character} names no emotional need of {p.name}")
+    return p
+
+
+def _validate_described(p: SupportingDescribed, campaign, referee: Referee) -> SupportingDescribed:
+    invalid(p.name in campaign.rules.characters.cast.supporting, f"{p.name} is not a supporting character")
+    invalid(bool(p.detail.strip()), "a detail needs some text")
+    return p
+
+
+def _validate_location(p: LocationIntroduced, campaign, referee: Referee) -> LocationIntroduced:
+    name = _name(p.name)
+    known = {n.casefold() for n in campaign.rules.characters.cast.locations}
+    invalid(name.casefold() not in known, f"the location {name} is already introduced")
+    require_participant(campaign, p.introduced_by)
+    referee.require(bool(p.description.strip()), LOCATIONS, f"{name} has no introductory description")
+    return p.model_copy(update={"name": name, "description": p.description.strip()})
+
+
+def _validate_elaborated(p: LocationElaborated, campaign, referee: Referee) -> LocationElaborated:
+    invalid(p.name in campaign.rules.characters.cast.locations, f"{p.name} is not an introduced location")
+    invalid(bool(p.detail.strip()), "a detail needs some text")
+    return p
+
+
+def _validate_precedence(p: PrecedenceDrawn, campaign, referee: Referee) -> PrecedenceDrawn:
+    players = campaign.table.players
+    for name in p.order:
+        invalid(name in players, f"{name} is not a player at the table (the GM has no card)")
+    invalid(len(set(p.order)) == len(p.order), "a player's card comes out once")
+    # Multiple Petitioners: "The GM quizzes each participating player": only those in the scene.
+    if p.purpose != Purpose.PETITIONERS:
+        missing = [name for name in players if name not in p.order]
+        referee.require(not missing, ONE_CARD_PER_PLAYER, f"no card drawn for {', '.join(missing)}")
+    timeline = campaign.timeline
+    if p.purpose == Purpose.THEME_ROTA:
+        referee.require(timeline.episodes[-1:] == (1,), THEME_ROTA,
+                        f"the theme rota is drawn at the end of the first session, not after episode "
+                        f"{timeline.episodes[-1] if timeline.episodes else 0}")
+    if p.purpose == Purpose.CALLING_ORDER:
+        referee.require(
+            timeline.episode is not None and timeline.episode not in timeline.scene_episode.values(),
+            CALLING_ORDER, "a calling order is drawn in an episode, before its first scene",
+        )
+    return p
+
+
+def _introduction(command: IntroduceSupporting, campaign) -> SupportingIntroduced:
+    return SupportingIntroduced(name=command.name, description=command.description,
+                                introduced_by=command.introduced_by,
+                                kind=RECURRING if command.recurring else MINOR, petitioner=command.petitioner)
+
+
+THEMES = Rule(
+    BOOK, "Themes",
+    "The first player in the precedence order chooses the theme for the second session, the second choose "
+    "for the third session, and so on. Once everyone has had a chance to pick a theme, start over again",
+)
+
+
+def _episode_started(command: StartEpisode, campaign) -> EpisodeStarted:
+    """The journal's episode start, naming the theme's chooser from the rota when none is given."""
+    [payload] = decide_timeline(command, campaign.timeline)
+    chooser = theme_chooser(campaign.rules.characters.cast, payload.number)
+    if payload.theme_chosen_by is None and chooser is not None:
+        payload = payload.model_copy(update={"theme_chosen_by": chooser})
+    return payload
+
+
+def _validate_theme_chooser(payload: EpisodeStarted, campaign, referee: Referee) -> EpisodeStarted:
+    chooser = theme_chooser(campaign.rules.characters.cast, payload.number)
+    if chooser is not None and payload.theme_chosen_by is not None:
+        referee.require(payload.theme_chosen_by == chooser, THEMES,
+                        f"by the theme rota {chooser} chooses the theme of episode {payload.number}, "
+                        f"not {payload.theme_chosen_by}")
+    return payload
+
+
+#: Command type -> builder ``(command, campaign) -> payload`` (validated afterwards).
+COMMANDS: Mapping[type, Callable[[Any, Any], Payload]] = {
+    StartEpisode: _episode_started,
+    IntroduceSupporting: _introduction,
+    PromoteSupporting: payload_of(SupportingPromoted),
+    DescribeSupporting: payload_of(SupportingDescribed),
+    IntroduceLocation: payload_of(LocationIntroduced),
+    ElaborateLocation: payload_of(LocationElaborated),
+    DrawPrecedence: payload_of(PrecedenceDrawn),
+}
+#: Payload type -> validator ``(payload, campaign, referee) -> payload``.
+VALIDATORS: Mapping[type, Callable[[Any, Any, Referee], Payload]] = {
+    SupportingIntroduced: _validate_introduced,
+    SupportingPromoted: _validate_promoted,
+    SupportingDescribed: _validate_described,
+    LocationIntroduced: _validate_location,
+    LocationElaborated: _validate_elaborated,
+    PrecedenceDrawn: _validate_precedence,
+    EpisodeStarted: _validate_theme_chooser,
+}
+
+
+# -- projections ----------------------------------------------------------------------------
+
+
+def latest_precedence(cast: Cast, purpose: Purpose | None = None) -> PrecedenceOrder | None:
+    """The last order drawn (for ``purpose``, if given)."""
+    drawn = [o for o in cast.precedence if purpose is None or o.purpose == purpose]
+    return drawn[-1] if drawn else None
+
+
+def theme_chooser(cast: Cast, episode: int) -> str | None:
+    """Who chooses the theme of ``episode`` by the rota ("Themes"), or None before it or without one.
+
+    "The first player in the precedence order chooses the theme for the second session, the second
+    choose for the third session, and so on. Once everyone has had a chance to pick a theme, start
+    over again". The rota starts with the episode after the one it was drawn at (the second, by
+    the book); a rota redrawn later under a GM override starts after its own episode.
+    """
+    rota = latest_precedence(cast, Purpose.THEME_ROTA)
+    first = rota.after_episode + 1 if rota else None
+    if rota is None or episode < first:
+        return None
+    return rota.order[(episode - first) % len(rota.order)]
+
+
+def theme_rota(cast: Cast) -> list[dict]:
+    """Each episode from the rota's first until everyone has chosen once (and any played since)."""
+    rota = latest_precedence(cast, Purpose.THEME_ROTA)
+    if rota is None:
+        return []
+    first = rota.after_episode + 1
+    last = max(first + len(rota.order) - 1, cast.last_episode)
+    rows = []
+    for number in range(first, last + 1):
+        played = cast.themes.get(number)
+        rows.append({"episode": number, "chooser": theme_chooser(cast, number),
+                     "theme": played.theme if played else None, "chosen_by": played.chosen_by if played else None})
+    return rows
+
+
+def precedence_data(cast: Cast) -> dict:
+    """Every precedence order drawn, and the theme rota."""
+    return {
+        "orders": [{"sequence": o.sequence, "purpose": o.purpose.value, "order": list(o.order), "source": o.source,
+                    "note": o.note, "episode": o.episode} for o in cast.precedence],
+        "theme_rota": theme_rota(cast),
+    }
+
+
+def supporting_data(s: Supporting) -> dict:
+    return {"name": s.name, "kind": s.kind, "description": s.description, "details": list(s.details),
+            "introduced_by": s.introduced_by, "scene": s.scene, "petitioner": s.petitioner,
+            "promoted_by": s.promoted_by, "need": s.need}
+
+
+def location_data(loc: Location) -> dict:
+    return {"name": loc.name, "description": loc.description, "details": list(loc.details),
+            "introduced_by": loc.introduced_by, "scene": loc.scene}

@@ -1,0 +1,131 @@
+"""Spending bennies in play (Yarn 0.1, "Spending Bennies").
+
+Every bennie spent leaves its holder as a ``bennie`` transfer (to the kitty, or to the caller of a
+rushed scene) and is remembered as a :class:`~.bennies.BennieSpend`, so "You may spend only one
+bennie per scene" holds across spends, rushes, blocks and queue jumps alike. Jumping the queue is
+spent by calling a scene (:mod:`.scene_calls`); jumping into a scene and blocking that are spent by
+rushing it (:mod:`.scene_challenges`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from yarnlog.core.events import Payload, event
+from yarnlog.core.referee import Referee, Rule, invalid
+from yarnlog.rulesets.yarn.parts.drama.state import Drama, drama_of, recheck, scene_in_play
+from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, TransferLine, lines
+from yarnlog.rulesets.yarn.rules.bennies import HAVE_A_BENNIE, BennieOption, BennieSpend, TokenKind, spend_bennie
+from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Account, Transfer
+
+#: What the ``yarnlog bennie spend`` command cashes a bennie in for (the other options have their own moves).
+SPEND_OPTIONS = {
+    "drama-token": BennieOption.DRAMA_TOKEN,
+    "procedural-token": BennieOption.PROCEDURAL_TOKEN,
+    "extra-card": BennieOption.EXTRA_CARD,
+    "burn": BennieOption.BURN_TOKEN,
+}
+ELSEWHERE = {
+    BennieOption.JUMP_THE_QUEUE: "call the scene with the queue jump (yarnlog call --jump-queue)",
+    BennieOption.JUMP_INTO_SCENE: "rush the scene with a bennie (yarnlog challenge rush --bennie)",
+    BennieOption.BLOCK_JUMP_IN: "block the rush (yarnlog challenge rush --bennie --blocked)",
+}
+
+
+class BennieSpendLine(BaseModel):
+    """One bennie cashed in, as stored in an event."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    spender: str
+    option: str = Field(description="the BennieOption's name, lower case")
+    scene: int
+    burn_target: str | None = None
+    burn_kind: str | None = None
+
+    @classmethod
+    def of(cls, spend: BennieSpend) -> "BennieSpendLine":
+        return cls(spender=spend.spender, option=spend.option.name.lower(), scene=spend.scene,
+                   burn_target=spend.burn_target, burn_kind=spend.burn_kind.name.lower() if spend.burn_kind else None)
+
+    def spend(self) -> BennieSpend:
+        return BennieSpend(self.spender, BennieOption[self.option.upper()], self.scene, self.burn_target,
+                           TokenKind[self.burn_kind.upper()] if self.burn_kind else None)
+
+
+def bennie_paid(spender: str, rule: Rule = HAVE_A_BENNIE, to: Account = KITTY) -> TransferLine:
+    """The bennie leaving its spender's sheet (to the kitty, unless someone receives it)."""
+    return TransferLine.of(Transfer(1, spender, to, rule), BENNIE)
+
+
+def spends_of(payload: Payload) -> tuple[BennieSpend, ...]:
+    """The bennies a recorded event spent."""
+    return tuple(line.spend() for line in getattr(payload, "bennie_spends", None) or ())
+
+
+@event("yarn.bennie.spent")
+class BennieSpent(Payload):
+    """A bennie cashed in for a dramatic or procedural token, an extra card, or a burn."""
+
+    scene: int
+    effect: str
+    bennie_spends: list[BennieSpendLine] = Field(min_length=1, max_length=1)
+    transfers: list[TransferLine]
+
+
+@dataclass(frozen=True)
+class SpendBennie:
+    """``option`` is a key of :data:`SPEND_OPTIONS`; a burn names the player and ``drama`` or ``procedural``."""
+
+    spender: str
+    option: str
+    burn_target: str | None = None
+    burn_kind: str | None = None
+
+
+def spent(campaign, referee: Referee, *, spender: str, option: BennieOption, burn_target: str | None,
+          burn_kind: TokenKind | None) -> BennieSpent:
+    """The spend, checked against "Spending Bennies", with every bennie and token it moves."""
+    table = campaign.table
+    invalid(spender in table.players, f"{spender} is not a player at the table (the GM never gets bennies)")
+    invalid(option not in ELSEWHERE, f"to {option.effect}: {ELSEWHERE.get(option)}")
+    if burn_target is not None:
+        invalid(table.knows(burn_target), f"{burn_target} is not at the table")
+    scene = scene_in_play(campaign).number
+    economy = campaign.rules.economy
+    result = spend_bennie(
+        referee, BennieSpend(spender, option, scene, burn_target, burn_kind),
+        held=economy.holding(spender, BENNIE), history=drama_of(campaign).bennie_spends,
+        balances_now=economy.tokens, gm=table.gm,
+    )
+    return BennieSpent(scene=scene, effect=option.effect, bennie_spends=[BennieSpendLine.of(result.spend)],
+                       transfers=[bennie_paid(spender), *lines(result.transfers)])
+
+
+def decide(command, campaign, referee: Referee):
+    if not isinstance(command, SpendBennie):
+        return None
+    option = SPEND_OPTIONS.get(command.option)
+    invalid(option is not None, f"a bennie is spent on one of {', '.join(SPEND_OPTIONS)}, not {command.option!r}")
+    kinds = {"drama": TokenKind.DRAMA, "procedural": TokenKind.PROCEDURAL}
+    invalid(command.burn_kind in (None, *kinds), "a burned token is 'drama' or 'procedural'")
+    return [spent(campaign, referee, spender=command.spender, option=option, burn_target=command.burn_target,
+                  burn_kind=kinds.get(command.burn_kind))]
+
+
+def audit(campaign, recorded) -> list[str]:
+    payload = recorded.payload
+    if not isinstance(payload, BennieSpent):
+        return []
+    spend = payload.bennie_spends[0].spend()
+    return recheck(lambda c, r, p: spent(c, r, spender=spend.spender, option=spend.option,
+                                         burn_target=spend.burn_target, burn_kind=spend.burn_kind),
+                   campaign, payload)
+
+
+def evolve(drama: Drama, recorded, yarn) -> Drama:
+    """Every bennie spent, whatever the move, for "You may spend only one bennie per scene"."""
+    spends = spends_of(recorded.payload)
+    return replace(drama, bennie_spends=drama.bennie_spends + spends) if spends else drama

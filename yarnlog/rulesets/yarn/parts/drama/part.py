@@ -1,0 +1,52 @@
+"""The drama part of the Yarn ruleset: scene calls, challenges, petitions, bennies.
+
+Composes the modules that each own one concern of Yarn 0.1's "Episodes" and "Dramatic Scenes"
+chapters and of its "Bennies" chapter: :mod:`.scene_calls`, :mod:`.scene_challenges`,
+:mod:`.petitions`, :mod:`.bennie_spends` and :mod:`.bennie_vote`. They share one slice of state,
+:class:`~.drama_state.Drama` (``campaign.rules.drama``). Token and bennie movements travel in each
+payload's ``transfers``, which the economy part folds into balances and the ledger.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from yarnlog.core.corrections import OverrideRecorded
+from yarnlog.core.events import Recorded
+from yarnlog.core.referee import Referee
+from yarnlog.core.ruleset import Part
+from yarnlog.core.table import CampaignCreated
+from yarnlog.core.timeline import EpisodeEnded
+from yarnlog.rulesets.yarn.parts.drama import bennie_spends, bennie_vote, petitions, scene_calls, scene_challenges
+from yarnlog.rulesets.yarn.parts.drama.state import Drama
+
+MODULES = (scene_calls, scene_challenges, petitions, bennie_spends, bennie_vote)
+
+
+def evolve(drama: Drama, recorded: Recorded, yarn) -> Drama:
+    p = recorded.payload
+    drama = replace(drama, pending_call=None) if drama.pending_call is not None else drama
+    if isinstance(p, CampaignCreated):
+        drama = replace(drama, gm=p.gm)
+    if isinstance(p, OverrideRecorded):
+        drama = replace(drama, overridden_through=recorded.sequence + p.covers)
+    if isinstance(p, EpisodeEnded):
+        drama = replace(drama, recall=None)
+    for module in MODULES:
+        drama = module.evolve(drama, recorded, yarn)
+    return drama
+
+
+def decide(command, campaign, referee: Referee):
+    for module in MODULES:
+        payloads = module.decide(command, campaign, referee)
+        if payloads is not None:
+            return payloads
+    return None
+
+
+def audit(campaign, recorded: Recorded) -> list[str]:
+    return [problem for module in MODULES for problem in module.audit(campaign, recorded)]
+
+
+PART = Part(name="drama", initial=Drama, evolve=evolve, decide=decide, audit=audit)

@@ -1,0 +1,341 @@
+"""Calling scenes (Yarn 0.1, "Calling Scenes", "Calling Order", "Calling Dramatic Scenes", "Soft
+Opens" through "Researching", "Calling a Procedural Scene").
+
+The Yarn decider takes the journal's own ``OpenScene`` (or :class:`CallScene`, which adds what
+only Yarn asks of a call) and emits the core ``scene.opened``, followed by a
+``yarn.scene.called`` when the call costs or spends something or carries Yarn facts (a montage's
+duration, a new element). Calls follow the episode's calling order (:mod:`.calling_order`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from pydantic import Field
+
+from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.referee import Referee, Rule, invalid
+from yarnlog.core.timeline import OpenScene, SceneOpened, decide_timeline
+from yarnlog.rulesets.yarn.parts.characters.players import (
+    cast_roles,
+    characters_of,
+    player_character,
+    tracks_characters,
+)
+from yarnlog.rulesets.yarn.parts.drama.bennie_spends import BennieSpendLine, bennie_paid
+from yarnlog.rulesets.yarn.parts.drama.calling_order import CALLING_ORDER, advanced, allowed_callers, calling_state
+from yarnlog.rulesets.yarn.parts.drama.state import (
+    Drama,
+    Recall,
+    SceneCall,
+    drama_of,
+    forces_among,
+    recheck,
+    scene_in_play,
+    violations,
+)
+from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, TransferLine, lines
+from yarnlog.rulesets.yarn.rules.bennies import BennieOption, BennieSpend, spend_bennie
+from yarnlog.rulesets.yarn.rules.drama_tokens import (
+    CASTING_COST,
+    NO_TWO_RECURRING,
+    casting_cost,
+    check_not_reversing_force,
+)
+
+BOOK = "Yarn 0.1"
+MODES = ("dramatic", "procedural")
+KINDS = ("soft open", "conference", "montage", "healing", "training", "shopping", "research")
+
+DRAMATIC_MODE = Rule(
+    BOOK, "Calling Scenes",
+    "Mode: Indicate whether this is a primarily dramatic scene, in which a PC or recurring character "
+    "pursues an emotional reward from a PC or recurring character",
+)
+PROCEDURAL_MODE = Rule(
+    BOOK, "Calling Scenes",
+    "or a procedural scene, in which one or more PCs (possibly aided by supporting characters) pursues "
+    "an external, practical goal.",
+)
+GM_CASTS = Rule(
+    BOOK, "Calling Dramatic Scenes",
+    "When the GM calls a dramatic scene, she may cast any participants in the scene, provided at least "
+    "one of them is a player character.",
+)
+SOFT_OPEN = Rule(
+    BOOK, "Soft Opens",
+    "You can start a scene without specifying a situation. Instead the characters cast in the scene "
+    "simply start talking to one another",
+)
+CONFERENCE = Rule(
+    BOOK, "Conference Scenes",
+    "the conference scene, in which all or most of the main characters discuss the issues currently "
+    "before them.",
+)
+MONTAGE_CALL = Rule(
+    BOOK, "Montage Scene",
+    "It is called as a scene by a player when it is their turn and they suggest a duration.",
+)
+MONTAGE_END = Rule(
+    BOOK, "Montage Scene",
+    "At the end of a montage scene the calling player may immediately call another scene so long as "
+    "they don't call another montage.",
+)
+SHOPPING_OFFSTAGE = Rule(
+    BOOK, "Shopping Scenes",
+    "When called the GM may require characters to go through the motions of obtaining the equipment or "
+    "may simply rule they did so off stage. If ruled to be off stage the calling player may then call "
+    "another scene immediately.",
+)
+JUMP_THE_QUEUE = Rule(BOOK, "Spending Bennies", BennieOption.JUMP_THE_QUEUE.effect)
+
+
+@dataclass(frozen=True)
+class CallScene(OpenScene):
+    """A Yarn scene call: the journal's ``OpenScene`` and what only Yarn asks of a call.
+
+    ``duration``: a montage's suggested duration. ``jump_queue``: the caller spends a bennie to call
+    out of turn. ``reverses_force`` with ``new_element``: the caller's answer to "Forcing" when the
+    scene brings back two characters of this episode's force to reverse its result.
+    """
+
+    duration: str = ""
+    jump_queue: bool = False
+    reverses_force: bool = False
+    new_element: str = ""
+
+
+@dataclass(frozen=True)
+class RuleOffstage:
+    """The GM rules that the shopping scene in play happened off stage."""
+
+
+@event("yarn.scene.called")
+class SceneCalled(Payload):
+    """What a Yarn call adds to ``scene.opened``: its costs and spends, a montage's duration, a new element."""
+
+    scene: int
+    caller: str
+    caller_character: str | None = None
+    duration: str = ""
+    new_element: str = ""
+    bennie_spends: list[BennieSpendLine] = Field(default_factory=list)
+    transfers: list[TransferLine] = Field(default_factory=list)
+
+
+@event("yarn.scene.ruled_offstage")
+class RuledOffstage(Payload):
+    scene: int
+    caller: str
+
+
+# -- deciding a call --------------------------------------------------------------------------
+
+
+def kind_of(text: str | None) -> str | None:
+    """A scene kind as the book names it ("soft-open", "Soft Open" -> "soft open")."""
+    if text is None or not text.strip():
+        return None
+    kind = " ".join(text.replace("-", " ").replace("_", " ").casefold().split())
+    invalid(kind in KINDS, f"a scene's kind is one of {', '.join(KINDS)}, not {text!r}")
+    return kind
+
+
+def check_composition(campaign, referee: Referee, opened: SceneOpened) -> None:
+    """The call's cast, mode and kind against the book, before the scene opens."""
+    table = campaign.table
+    invalid(opened.caller == table.gm or opened.caller in table.players,
+            f"{opened.caller} is not at the table to call a scene")
+    invalid(len(set(opened.cast)) == len(opened.cast), "each character is cast once")
+    invalid(opened.mode in (None, *MODES), f"a scene's mode is dramatic or procedural, not {opened.mode!r}")
+    if opened.kind in ("soft open", "conference"):
+        referee.require(not opened.situation.strip(), SOFT_OPEN, "a soft open starts without a situation")
+    if opened.kind == "montage":
+        referee.require(opened.caller != table.gm, MONTAGE_CALL, "a montage is called by a player")
+        previous = drama_of(campaign).scenes.get(campaign.timeline.last_scene)
+        referee.require(
+            previous is None or previous.episode != campaign.timeline.episode or previous.kind != "montage"
+            or previous.caller != opened.caller,
+            MONTAGE_END, f"{opened.caller} called the montage before this scene",
+        )
+    characters = characters_of(campaign)
+    if not tracks_characters(characters):
+        return  # a journal that keeps no characters records the cast as told
+    roles = cast_roles(campaign, opened.cast)
+    for role in roles:
+        invalid(not role.is_pc or characters.pcs[role.character].active, f"{role.character} is retired from play")
+    pcs = sum(role.is_pc for role in roles)
+    recurring = sum(role.kind == "recurring character" for role in roles)
+    if opened.mode == "dramatic":
+        if not pcs and recurring >= 2:
+            referee.require(False, NO_TWO_RECURRING, "this dramatic scene is between recurring characters only")
+        elif not pcs and opened.caller == table.gm:
+            referee.require(False, GM_CASTS, "the GM's dramatic scene casts no player character")
+        else:
+            referee.require(pcs + recurring >= 2, DRAMATIC_MODE,
+                            "a dramatic scene needs a petitioner and a granter: cast two PCs or recurring characters")
+    if opened.mode == "procedural":
+        referee.require(pcs >= 1, PROCEDURAL_MODE, "a procedural scene casts at least one PC")
+    if opened.kind == "conference":
+        referee.require(2 * pcs > len([s for s in characters.pcs.values() if s.active]), CONFERENCE,
+                        "a conference scene casts all or most of the main characters")
+
+
+def check_turn(campaign, referee: Referee, caller: str, jump_queue: bool) -> None:
+    """The calling order ("Calling Order"), and the queue jump a bennie buys ("Spending Bennies")."""
+    allowed = allowed_callers(drama_of(campaign), characters_of(campaign), campaign.timeline.episode)
+    if jump_queue:
+        invalid(allowed is not None, "no calling order was drawn this episode: there is no queue to jump")
+        invalid(caller not in allowed, f"{caller} may call this scene without jumping the queue")
+        return
+    if allowed is not None:
+        referee.require(caller in allowed, CALLING_ORDER,
+                        f"{' or '.join(sorted(allowed))} calls the next scene, not {caller}")
+
+
+def check_no_reversal(campaign, referee: Referee, cast: tuple[str, ...], command: CallScene) -> None:
+    """"Forcing": the same characters may not re-run this episode's force without a new element."""
+    episode = campaign.timeline.episode
+    forced = forces_among(drama_of(campaign), episode, cast)
+    invalid(forced or not command.reverses_force, "no force this episode was between characters of this cast")
+    for force in forced:
+        check_not_reversing_force(
+            referee, forced, episode=episode, petitioner=force.petitioner, granter=force.granter,
+            intended_to_reverse=command.reverses_force, significant_new_element=bool(command.new_element.strip()),
+        )
+
+
+def scene_called(campaign, referee: Referee, *, scene: int, caller: str, cast: tuple[str, ...], kind: str | None,
+                 duration: str, jump_queue: bool, new_element: str) -> SceneCalled | None:
+    """The Yarn side of a call: the casting cost, a queue jump's bennie, a montage's duration."""
+    referee.require(kind != "montage" or bool(duration.strip()), MONTAGE_CALL, "a montage needs a suggested duration")
+    gm = campaign.table.gm
+    economy = campaign.rules.economy
+    characters = characters_of(campaign)
+    own = player_character(characters, caller) if tracks_characters(characters) else None
+    transfers: list[TransferLine] = []
+    if tracks_characters(characters):
+        transfers = lines(casting_cost(referee, economy.tokens, caller=caller, gm=gm,
+                                       caller_character_cast=own in cast))
+    spends: list[BennieSpendLine] = []
+    if jump_queue:
+        jump = spend_bennie(referee, BennieSpend(caller, BennieOption.JUMP_THE_QUEUE, scene),
+                            held=economy.holding(caller, BENNIE), history=drama_of(campaign).bennie_spends,
+                            balances_now=economy.tokens, gm=gm)
+        spends = [BennieSpendLine.of(jump.spend)]
+        transfers.append(bennie_paid(caller, JUMP_THE_QUEUE))
+    if not (transfers or spends or duration or new_element):
+        return None
+    return SceneCalled(scene=scene, caller=caller, caller_character=own, duration=duration, new_element=new_element,
+                       bennie_spends=spends, transfers=transfers)
+
+
+def call_scene(command: OpenScene, campaign, referee: Referee) -> list[Payload]:
+    """A Yarn scene call: the core ``scene.opened`` (closing the scene in play) and its Yarn side."""
+    timeline = campaign.timeline
+    invalid(timeline.episode is not None, "start an episode before calling a scene")
+    yarn = command if isinstance(command, CallScene) else CallScene(caller=command.caller)
+    cast = tuple(name.strip() for name in command.cast if name.strip())
+    mode = (command.mode or "").strip().casefold() or None
+    core = OpenScene(caller=command.caller.strip(), title=command.title, setting=command.setting, cast=cast,
+                     mode=mode, kind=kind_of(command.kind), situation=command.situation,
+                     time_break=command.time_break)
+    payloads = decide_timeline(core, timeline)
+    opened = payloads[-1]
+    check_composition(campaign, referee, opened)
+    check_turn(campaign, referee, opened.caller, yarn.jump_queue)
+    check_no_reversal(campaign, referee, cast, yarn)
+    called = scene_called(campaign, referee, scene=opened.number, caller=opened.caller, cast=cast, kind=opened.kind,
+                          duration=yarn.duration.strip(), jump_queue=yarn.jump_queue,
+                          new_element=yarn.new_element.strip())
+    return payloads + ([called] if called is not None else [])
+
+
+def rule_offstage(campaign, referee: Referee, _recorded: Payload | None = None) -> RuledOffstage:
+    """The GM's ruling on the shopping scene in play ("Shopping Scenes")."""
+    scene = scene_in_play(campaign)
+    invalid(scene.kind == "shopping", f"scene {scene.number} is not a shopping scene ({SHOPPING_OFFSTAGE.cite()})")
+    return RuledOffstage(scene=scene.number, caller=scene.caller)
+
+
+def decide(command, campaign, referee: Referee) -> list[Payload] | None:
+    if isinstance(command, OpenScene):
+        return call_scene(command, campaign, referee)
+    if isinstance(command, RuleOffstage):
+        return [rule_offstage(campaign, referee)]
+    return None
+
+
+# -- folding ----------------------------------------------------------------------------------
+
+
+def evolve(drama: Drama, recorded: Recorded, yarn) -> Drama:
+    p = recorded.payload
+    if isinstance(p, SceneOpened):
+        return opened(drama, recorded, yarn)
+    if isinstance(p, SceneCalled) and p.bennie_spends and p.scene in drama.scenes:
+        # A queue jump is a turn bought out of order; the jumper's own next turn is skipped.
+        state = drama.calling.get(recorded.episode)
+        if state is not None:
+            drama = replace(drama, calling={**drama.calling, recorded.episode: replace(
+                state, skips=state.skips + (p.caller,))})
+        return replace(drama, scenes={**drama.scenes, p.scene: replace(drama.scenes[p.scene], in_turn=True)})
+    if isinstance(p, RuledOffstage):
+        return replace(drama, recall=Recall(p.caller, "the shopping scene was ruled off stage"))
+    return drama
+
+
+def opened(drama: Drama, recorded: Recorded, yarn) -> Drama:
+    """A scene called: whether it was the caller's turn, whether casting cost her a token."""
+    p: SceneOpened = recorded.payload
+    episode = recorded.episode
+    characters = yarn.parts.get("characters")
+    state = calling_state(drama, characters, episode)
+    allowed = allowed_callers(drama, characters, episode)
+    own = player_character(characters, p.caller) if tracks_characters(characters) else None
+    call = SceneCall(
+        number=p.number, episode=episode, caller=p.caller, cast=tuple(p.cast), mode=p.mode, kind=p.kind,
+        time_break=p.time_break, opened_at=recorded.sequence, in_turn=allowed is None or p.caller in allowed,
+        cost_due=tracks_characters(characters) and p.caller != drama.gm and own not in p.cast,
+    )
+    calling = dict(drama.calling)
+    if state is not None:
+        calling[episode] = advanced(state, p.caller, drama.recall)
+    recall = Recall(p.caller, "a montage ended") if p.kind == "montage" else None
+    return replace(drama, scenes={**drama.scenes, p.number: call}, calling=calling, recall=recall,
+                   pending_call=p.number if recorded.sequence > drama.overridden_through else None)
+
+
+# -- auditing ---------------------------------------------------------------------------------
+
+
+def audit(campaign, recorded: Recorded) -> list[str]:
+    p = recorded.payload
+    problems = pending_call_problems(campaign, p)
+    if isinstance(p, SceneOpened):
+        problems += violations(lambda referee: check_composition(campaign, referee, p))
+    if isinstance(p, RuledOffstage):
+        problems += recheck(rule_offstage, campaign, p)
+    return problems
+
+
+def pending_call_problems(campaign, payload: Payload) -> list[str]:
+    """Check the scene just opened against the event that follows it (its Yarn side, or not)."""
+    drama = drama_of(campaign)
+    if drama.pending_call is None:
+        return []
+    call = drama.scenes[drama.pending_call]
+    if isinstance(payload, SceneCalled) and payload.scene == call.number:
+        problems = recheck(lambda c, r, p: scene_called(
+            c, r, scene=p.scene, caller=call.caller, cast=call.cast, kind=call.kind, duration=p.duration,
+            jump_queue=bool(p.bennie_spends), new_element=p.new_element), campaign, payload)
+        jumped = bool(payload.bennie_spends)
+    else:
+        problems, jumped = [], False
+        if call.cost_due:
+            problems.append(f"scene {call.number}: {call.caller} paid no drama token ({CASTING_COST.cite()})")
+        if call.kind == "montage":
+            problems.append(f"scene {call.number}: a montage needs a suggested duration ({MONTAGE_CALL.cite()})")
+    if not call.in_turn and not jumped:
+        problems.append(f"scene {call.number}: {call.caller} called out of turn ({CALLING_ORDER.cite()})")
+    return problems

@@ -1,0 +1,112 @@
+"""The drama part's slice of state: scenes as called, the calling order, forces, bennies and ballots.
+
+Shared by the modules of the drama part (scene calls, challenges, petitions, bennie spends and
+the bennie vote), which each fold and decide their own events over this one slice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from yarnlog.core.events import Payload
+from yarnlog.core.referee import Override, Referee, YarnlogError, invalid
+from yarnlog.rulesets.yarn.rules.bennies import Ballot, BennieSpend
+from yarnlog.rulesets.yarn.rules.drama_tokens import ForcedScene
+
+
+@dataclass(frozen=True)
+class SceneCall:
+    """A scene as the drama part knows it; ``cast`` follows ducks and rushes."""
+
+    number: int
+    episode: int | None
+    caller: str
+    cast: tuple[str, ...]
+    mode: str | None = None
+    kind: str | None = None
+    time_break: str = ""
+    opened_at: int = 0  # the sequence of its scene.opened
+    in_turn: bool = True
+    cost_due: bool = False
+    settled_by: str | None = None  # the event type of the exchange that ended it
+
+
+@dataclass(frozen=True)
+class Recall:
+    """A caller allowed to call the next scene at once, out of the calling order, and why."""
+
+    caller: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class CallingOrder:
+    """An episode's calling order ("Calling Order") and how far it has gone round."""
+
+    order: tuple[str, ...]
+    turn: int = 0
+    skips: tuple[str, ...] = ()  # queue-jumpers whose next turn is skipped
+
+    @property
+    def next_caller(self) -> str:
+        return self.order[self.turn % len(self.order)]
+
+
+@dataclass(frozen=True)
+class Drama:
+    """Everything the drama part remembers."""
+
+    gm: str = ""
+    theme_choosers: Mapping[int, str | None] = field(default_factory=dict)
+    calling: Mapping[int, CallingOrder] = field(default_factory=dict)
+    scenes: Mapping[int, SceneCall] = field(default_factory=dict)
+    recall: Recall | None = None
+    forced: tuple[ForcedScene, ...] = ()
+    bennie_spends: tuple[BennieSpend, ...] = ()
+    ballots: Mapping[int, Mapping[str, Ballot]] = field(default_factory=dict)
+    tallies: Mapping[int, int] = field(default_factory=dict)  # episode -> sequence of its tally
+    pending_call: int | None = None  # a scene just opened whose Yarn call has not been seen yet
+    overridden_through: int = 0  # the last event recorded under a GM override
+
+
+def drama_of(campaign) -> Drama:
+    return campaign.rules.drama
+
+
+def scene_in_play(campaign) -> SceneCall:
+    """The scene in play, as called (nonsense to act in a scene when none is in play)."""
+    number = campaign.timeline.scene
+    invalid(number is not None, "no scene is in play: call one first")
+    scene = drama_of(campaign).scenes.get(number)
+    invalid(scene is not None, f"scene {number} was not called under the Yarn rules")
+    return scene
+
+
+def forces_among(drama: Drama, episode: int | None, cast) -> list[ForcedScene]:
+    """The forces of ``episode`` between two characters of ``cast`` ("Forcing": no re-runs this episode)."""
+    return [f for f in drama.forced if f.episode == episode and {f.petitioner, f.granter} <= set(cast)]
+
+
+def violations(check: Callable[[Referee], object]) -> list[str]:
+    """Every rule ``check`` finds broken, noted by a referee that never refuses (for audits)."""
+    referee = Referee(Override(by="verify", reason="re-check"))
+    try:
+        check(referee)
+    except YarnlogError as exc:
+        return [*(message for _, message in referee.overridden), str(exc)]
+    return [message for _, message in referee.overridden]
+
+
+def recheck(build: Callable[[object, Referee, Payload], Payload], campaign, recorded: Payload) -> list[str]:
+    """Rebuild a recorded payload from its own facts against the state before it.
+
+    The same function that decided the move decides it again; any rule broken, or any
+    difference between what the book gives and what the journal recorded, is a problem.
+    """
+    rebuilt: list[Payload | None] = []
+    problems = violations(lambda referee: rebuilt.append(build(campaign, referee, recorded)))
+    if rebuilt and rebuilt[0] != recorded:
+        expected = rebuilt[0].to_data() if rebuilt[0] is not None else "nothing to record"
+        problems.append(f"the book gives {expected}, the journal recorded {recorded.to_data()}")
+    return problems

@@ -1,0 +1,118 @@
+"""What the table holds, and why: drama tokens, the GM's pool, the kitty's flows, bennies, and the
+ledger line by line with running balances (Yarn 0.1, "Tokens", "Drama with Recurring
+Characters", "Bennies").
+
+Pure projections of a replayed campaign; compute them at any point with ``journal.state(cid, upto=N)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from yarnlog.core.referee import Override, Referee, Rule
+from yarnlog.rulesets.yarn.parts.characters.players import characters_of, player_character
+from yarnlog.rulesets.yarn.parts.drama.bennie_vote import BennieVoteTallied, TallyLine, current_vote, vote_tallied
+from yarnlog.rulesets.yarn.parts.drama.state import drama_of
+from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, DRAMA, KITTY_NAME, Economy, LedgerEntry
+from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Transfer, balances, kitty_flow
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    """A ledger entry and what its two parties held of that currency right after it."""
+
+    entry: LedgerEntry
+    balances_after: dict[str, int]
+
+    def to_data(self) -> dict:
+        return {**self.entry.to_data(), "balances_after": self.balances_after}
+
+
+def _transfer(entry: LedgerEntry) -> Transfer:
+    account = {KITTY_NAME: KITTY}
+    return Transfer(entry.amount, account.get(entry.source, entry.source),
+                    account.get(entry.destination, entry.destination), Rule("Yarn 0.1", entry.chapter, entry.rule))
+
+
+def ledger_lines(economy: Economy, *, episode: int | None = None, scene: int | None = None,
+                 participant: str | None = None, currency: str | None = None) -> list[LedgerLine]:
+    """The ledger, filtered, each line with its parties' running balances over the whole journal."""
+    running: dict[str, dict[str, int]] = {DRAMA: {}, BENNIE: {}}
+    out = []
+    for entry in economy.ledger:
+        running[entry.currency] = balances((_transfer(entry),), running[entry.currency])
+        if ((episode is None or entry.episode == episode) and (scene is None or entry.scene == scene)
+                and (participant is None or participant in (entry.source, entry.destination))
+                and (currency is None or entry.currency == currency)):
+            parties = [n for n in (entry.source, entry.destination) if n != KITTY_NAME]
+            out.append(LedgerLine(entry, {n: running[entry.currency].get(n, 0) for n in parties}))
+    return out
+
+
+def token_report(campaign) -> dict:
+    """Drama tokens and bennies held by each participant, the GM's pool, and the kitty's flows this episode."""
+    economy = campaign.rules.economy
+    table = campaign.table
+    timeline = campaign.timeline
+    episode = timeline.episode or (timeline.episodes[-1] if timeline.episodes else None)
+    characters = characters_of(campaign)
+    names = [*table.players, table.gm]
+    names += sorted((set(economy.tokens) | set(economy.bennies)) - set(names))
+    flow = kitty_flow(_transfer(e) for e in economy.ledger if e.currency == DRAMA and e.episode == episode)
+    recurring = sorted(n for n, s in characters.supporting.items() if s.kind == "recurring") if characters else []
+    return {
+        "as_of": campaign.sequence,
+        "episode": episode,
+        "episode_in_play": timeline.episode is not None,
+        "participants": [
+            {"name": n, "role": "gm" if table.is_gm(n) else "player",
+             "character": player_character(characters, n), "drama_tokens": economy.tokens.get(n, 0),
+             "bennies": economy.bennies.get(n, 0)}
+            for n in names
+        ],
+        "gm_pool": {"gm": table.gm, "drama_tokens": economy.tokens.get(table.gm, 0), "recurring": recurring},
+        "kitty": {"episode": episode, "paid_out": flow.paid_out, "taken_in": flow.taken_in,
+                  "net_paid_out": flow.net_paid_out},
+    }
+
+
+def tally_data(tally: BennieVoteTallied) -> dict:
+    return {"episode": tally.episode, "tallies": [line.model_dump() for line in tally.tallies],
+            "missing": tally.missing, "bennies_to": [t.destination for t in tally.transfers]}
+
+
+def bennie_report(campaign) -> dict:
+    """Bennies held and spent, and each episode's recorded vote with its arithmetic."""
+    drama = drama_of(campaign)
+    economy = campaign.rules.economy
+    return {
+        "as_of": campaign.sequence,
+        "held": {p: economy.bennies.get(p, 0) for p in campaign.table.players},
+        "spent": [{"spender": s.spender, "option": s.option.name.lower(), "scene": s.scene}
+                  for s in drama.bennie_spends],
+        "results": [tally_data(t) for _, t in sorted(drama.tallies.items())],
+    }
+
+
+def provisional_tally(campaign) -> dict | None:
+    """The vote as it stands in the episode in play: the ballots so far, the tokens in hand now."""
+    if campaign.timeline.episode is None:
+        return None
+    referee = Referee(Override(by="tally", reason="provisional"))
+    vote = current_vote(campaign, referee)
+    if vote is None:
+        return None
+    return {"episode": campaign.timeline.episode, "tallies": [TallyLine.of(t).model_dump() for t in vote.tallies],
+            "not_yet": [message for _, message in referee.overridden]}
+
+
+def recount(campaign_before, recorded: BennieVoteTallied) -> dict:
+    """The recorded result of a vote against the same tally done again from the ballots.
+
+    ``set_aside`` lists the rules a GM override let the vote go without (missing ballots).
+    """
+    referee = Referee(Override(by="tally", reason="recount"))
+    rebuilt = vote_tallied(campaign_before, referee)
+    return {**tally_data(recorded), "agrees": rebuilt == recorded,
+            "recomputed": tally_data(rebuilt) if rebuilt is not None else None,
+            "set_aside": [message for _, message in referee.overridden]}

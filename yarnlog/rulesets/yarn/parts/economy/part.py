@@ -1,0 +1,217 @@
+"""The ledger of drama tokens and bennies: every movement, with its event, scene and rule.
+
+Any Yarn payload that carries ``transfers`` moves tokens or bennies; this part folds them into
+balances and a ledger, so "why do I have 1 token and not 3?" is answered entry by entry. Drama
+tokens live for one episode (they are returned to the kitty when it ends); bennies persist.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.referee import Referee, Rule, invalid
+from yarnlog.core.ruleset import Part
+from yarnlog.rulesets.yarn.rules import drama_tokens
+from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Transfer
+
+#: How the kitty is named in payloads and ledgers (no participant may take this name).
+KITTY_NAME = "kitty"
+DRAMA = "drama"
+BENNIE = "bennie"
+Currency = Literal["drama", "bennie"]
+
+
+class TransferLine(BaseModel):
+    """One movement of tokens or bennies, as stored in an event."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    currency: Currency = DRAMA
+    amount: int = Field(ge=1)
+    source: str = Field(min_length=1)
+    destination: str = Field(min_length=1)
+    chapter: str
+    rule: str
+
+    @classmethod
+    def of(cls, transfer: Transfer, currency: Currency = DRAMA) -> "TransferLine":
+        return cls(
+            currency=currency,
+            amount=transfer.amount,
+            source=_name(transfer.source),
+            destination=_name(transfer.destination),
+            chapter=transfer.rule.chapter,
+            rule=transfer.rule.text,
+        )
+
+    def transfer(self) -> Transfer:
+        return Transfer(self.amount, _account(self.source), _account(self.destination),
+                        Rule("Yarn 0.1", self.chapter, self.rule))
+
+
+def lines(transfers: Iterable[Transfer], currency: Currency = DRAMA) -> list[TransferLine]:
+    return [TransferLine.of(t, currency) for t in transfers]
+
+
+def _name(account) -> str:
+    return KITTY_NAME if account is KITTY else account
+
+
+def _account(name: str):
+    return KITTY if name == KITTY_NAME else name
+
+
+GM_RULING = Rule("Yarn 0.1", "Tokens", "As ruled by the GM.")
+
+
+@event("yarn.tokens.transferred")
+class TokensTransferred(Payload):
+    """Tokens or bennies moved outside any other event: a GM ruling, with its reason."""
+
+    transfers: list[TransferLine] = Field(min_length=1)
+    reason: str = Field(min_length=1)
+
+
+@event("yarn.tokens.returned")
+class TokensReturned(Payload):
+    """End of episode: unspent drama tokens revert to the kitty."""
+
+    episode: int
+    transfers: list[TransferLine]
+
+
+# -- state ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One line of the ledger: a movement and everything that explains it."""
+
+    sequence: int
+    event_type: str
+    recorded_by: str
+    episode: int | None
+    scene: int | None
+    currency: str
+    amount: int
+    source: str
+    destination: str
+    chapter: str
+    rule: str
+
+    def to_data(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Economy:
+    """Drama tokens held this episode, bennies held, and the whole ledger."""
+
+    tokens: dict[str, int] = field(default_factory=dict)
+    bennies: dict[str, int] = field(default_factory=dict)
+    ledger: tuple[LedgerEntry, ...] = ()
+
+    def holding(self, name: str, currency: Currency = DRAMA) -> int:
+        return (self.tokens if currency == DRAMA else self.bennies).get(name, 0)
+
+
+def _apply(held: dict[str, int], line: TransferLine) -> dict[str, int]:
+    return drama_tokens.balances([line.transfer()], held)
+
+
+def transfers_of(payload: Payload) -> Sequence[TransferLine]:
+    return getattr(payload, "transfers", None) or ()
+
+
+def evolve(economy: Economy, recorded: Recorded, _state=None) -> Economy:
+    moves = transfers_of(recorded.payload)
+    if not moves:
+        return economy
+    tokens, bennies, ledger = economy.tokens, economy.bennies, list(economy.ledger)
+    for line in moves:
+        if line.currency == DRAMA:
+            tokens = _apply(tokens, line)
+        else:
+            bennies = _apply(bennies, line)
+        ledger.append(LedgerEntry(
+            sequence=recorded.sequence, event_type=recorded.event_type, recorded_by=recorded.recorded_by,
+            episode=recorded.episode, scene=recorded.scene, currency=line.currency, amount=line.amount,
+            source=line.source, destination=line.destination, chapter=line.chapter, rule=line.rule,
+        ))
+    return replace(economy, tokens=tokens, bennies=bennies, ledger=tuple(ledger))
+
+
+def shortfalls(economy: Economy, moves: Sequence[TransferLine]) -> list[str]:
+    """Payments in ``moves`` that their payer cannot make, applying them in order."""
+    problems = []
+    held = {DRAMA: dict(economy.tokens), BENNIE: dict(economy.bennies)}
+    for line in moves:
+        if line.source != KITTY_NAME and held[line.currency].get(line.source, 0) < line.amount:
+            what = "drama token" if line.currency == DRAMA else "bennie"
+            problems.append(
+                f"{line.source} pays {line.amount} {what}{'s' if line.amount > 1 else ''} but holds "
+                f"{held[line.currency].get(line.source, 0)} ({line.chapter}: {line.rule})"
+            )
+        held[line.currency] = _apply(held[line.currency], line)
+    return problems
+
+
+def audit(campaign, recorded: Recorded) -> list[str]:
+    """Every payment must be covered by what the payer held before the event."""
+    return shortfalls(campaign.rules.economy, transfers_of(recorded.payload))
+
+
+# -- commands -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TransferTokens:
+    """The GM rules that tokens or bennies move (e.g. a ruling the book leaves to her)."""
+
+    source: str
+    destination: str
+    amount: int
+    reason: str
+    currency: Currency = DRAMA
+
+
+def decide(command, campaign, referee: Referee):
+    if not isinstance(command, TransferTokens):
+        return None
+    table = campaign.table
+    for who in (command.source, command.destination):
+        invalid(who == KITTY_NAME or table.knows(who), f"{who} is neither at the table nor the kitty")
+    invalid(command.amount >= 1, "transfer at least 1")
+    invalid(command.source != command.destination, "a transfer needs two different accounts")
+    invalid(command.currency in (DRAMA, BENNIE), "currency is 'drama' or 'bennie'")
+    invalid(bool(command.reason.strip()), "a GM ruling needs a reason")
+    line = TransferLine.of(Transfer(command.amount, _account(command.source), _account(command.destination),
+                                    GM_RULING), command.currency)
+    require_payable(referee, campaign.rules.economy, [line])
+    return [TokensTransferred(transfers=[line], reason=command.reason)]
+
+
+SPEND_WHAT_YOU_HOLD = Rule(
+    "Yarn 0.1", "Tokens",
+    "Everyone starts each episode with zero tokens: you can only spend tokens (or bennies) you hold.",
+)
+
+
+def require_payable(referee: Referee, economy: Economy, moves: Sequence[TransferLine]) -> None:
+    """Refuse (through the referee) any payment its payer cannot make."""
+    for problem in shortfalls(economy, moves):
+        referee.require(False, SPEND_WHAT_YOU_HOLD, problem)
+
+
+def return_to_kitty(economy: Economy, episode: int) -> TokensReturned | None:
+    """The end-of-episode return of every unspent drama token (read the bennie tally first)."""
+    moves = lines(drama_tokens.end_of_episode(economy.tokens))
+    return TokensReturned(episode=episode, transfers=moves) if moves else None
+
+
+PART = Part(name="economy", initial=Economy, evolve=evolve, decide=decide, audit=audit)

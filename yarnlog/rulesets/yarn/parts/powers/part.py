@@ -1,0 +1,620 @@
+"""Fringe powers and spells in the journal: psychic pools, shots, learning powers and spells.
+
+Events of the ``powers`` part for "Appendix: Fringe Powers", "Appendix: Magic" and the psychic
+pool of "Creating Characters" (the rules are :mod:`.fringe_powers` and :mod:`.magic`). Rolls that
+take shots (using, pushing, resisting a power) and rolls resisting a spell are ``yarn.roll.made``
+events built with :mod:`.procedure`, their shots in ``psychic``; this part folds them into the
+pools. Experience dice given up here are ``experience_spent`` of the event, which the characters
+part takes from the sheet's pool for good.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.referee import InvalidCommand, Referee, invalid
+from yarnlog.core.ruleset import Part
+from yarnlog.rulesets.yarn.parts.procedure.dice_facts import take_dice
+from yarnlog.rulesets.yarn.parts.procedure.part import recheck, roll_command
+from yarnlog.rulesets.yarn.parts.procedure.roll_making import (
+    Roller,
+    hands_dice,
+    participant_for,
+    record_roll,
+    roll_spec,
+    roller_of,
+)
+from yarnlog.rulesets.yarn.parts.procedure.roll_records import Hands, MakeRoll, RollMade, ShotUse, SpellLevel, TraitUse
+from yarnlog.rulesets.yarn.rules import fringe_powers, magic
+from yarnlog.rulesets.yarn.rules.dice import RollSpec
+from yarnlog.rulesets.yarn.rules.experience import Training
+from yarnlog.rulesets.yarn.rules.fringe_powers import PUSH_SHOTS, PsychicPool, Resistance
+
+POOL = "psychic pool"
+
+
+class PowerDice(BaseModel):
+    """A fringe power fuelled by the pool: ``dice`` None means the trait's dice on the PC's sheet."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    dice: int | None = None
+
+
+@event("yarn.psychic.pool_gained")
+class PsychicPoolGained(Payload):
+    """A character's psychic pool: one die per power rolled (the highest counts), or 3 shots taken."""
+
+    character: str
+    pool_name: str = POOL
+    powers: list[PowerDice] = Field(min_length=1)
+    rolls: list[int] = Field(default_factory=list)
+    source: Literal["three shots", "entered", "rolled"]
+    shots: int
+
+
+@event("yarn.psychic.recovered")
+class ShotsRecovered(Payload):
+    """Shots back after in-game hours: "Psychic shots return 100% in 24 hours." ``rate``: the GM's ruling."""
+
+    character: str
+    hours: str
+    rate: str = "1"
+    shots_before: int
+    shots: int
+
+
+@event("yarn.psychic.shots_bought")
+class ShotsBought(Payload):
+    """Shots added to the pool for 2 experience dice each."""
+
+    character: str
+    shots: int = Field(ge=1)
+    experience_spent: int
+    capacity: int
+
+
+@event("yarn.power.studied")
+class FringePowerStudied(Payload):
+    """A month of study closed by rolling the experience dice given up: a 6 brings the power."""
+
+    character: str
+    power: str
+    months: float
+    full_time: bool
+    teacher: bool
+    faces: list[int]
+    source: Literal["entered", "rolled"]
+    success_face: int = fringe_powers.LEARNING_SUCCESS_FACE
+    psi_mute_roll: int | None = None
+    psi_mute: bool = False
+    learned: bool
+    dice: int | None = None
+    shots: int | None = None
+    experience_spent: int
+
+
+@event("yarn.spell.studied")
+class SpellStudied(Payload):
+    """A week of study of a spell: 5 experience dice, and one more die each week until the level is met."""
+
+    character: str
+    spell: str
+    level: int = Field(ge=1)
+    hours_per_day: float
+    week: int
+    faces: list[int]
+    source: Literal["entered", "rolled"]
+    total: int
+    learned: bool
+    botched: bool
+    experience_spent: int
+    shots: int | None = None
+
+
+@event("yarn.spell.cast")
+class SpellCast(Payload):
+    """A spell cast for a shot ("Under normal conditions, the spell always works")."""
+
+    character: str
+    spell: str
+    level: int = Field(ge=1)
+    purpose: str = ""
+    shots: int = 1
+
+
+# -- state ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pool:
+    """A character's psychic pool (by whatever name he knows it) and the powers it fuels."""
+
+    name: str
+    capacity: int
+    shots: int
+    powers: Mapping[str, int | None] = field(default_factory=dict)
+
+    def psychic_pool(self) -> PsychicPool:
+        return PsychicPool(self.capacity, self.shots)
+
+
+@dataclass(frozen=True)
+class SpellProgress:
+    level: int
+    dice_rolled: int
+    learned: bool
+
+
+@dataclass(frozen=True)
+class Powers:
+    """The part's slice: pools by character, spell studies by (character, spell), casts by sequence."""
+
+    pools: Mapping[str, Pool] = field(default_factory=dict)
+    spells: Mapping[tuple[str, str], SpellProgress] = field(default_factory=dict)
+    casts: Mapping[int, Recorded] = field(default_factory=dict)
+    psi_mute: Mapping[str, bool] = field(default_factory=dict)  # the secret die, once rolled
+    tried: frozenset[str] = frozenset()  # characters who tried to learn a fringe power
+
+
+def _with_pool(powers: Powers, character: str, pool: Pool) -> Powers:
+    return replace(powers, pools={**powers.pools, character: pool})
+
+
+def _gained(powers: Powers, character: str, shots: int | None) -> Powers:
+    """A first power or spell brings a pool of ``shots``; an existing pool stays as it is."""
+    if shots is None or character in powers.pools:
+        return powers
+    return _with_pool(powers, character, Pool(POOL, shots, shots))
+
+
+def evolve(powers: Powers, recorded: Recorded, _state=None) -> Powers:
+    p = recorded.payload
+    pool = powers.pools.get(getattr(p, "character", None))
+    if isinstance(p, RollMade):
+        if p.psychic is None or pool is None:
+            return powers
+        return _with_pool(powers, p.character, replace(pool, shots=max(0, pool.shots - p.psychic.shots)))
+    if isinstance(p, PsychicPoolGained):
+        return _with_pool(powers, p.character, Pool(p.pool_name, p.shots, p.shots,
+                                                    {power.name: power.dice for power in p.powers}))
+    if isinstance(p, ShotsRecovered) and pool is not None:
+        return _with_pool(powers, p.character, replace(pool, shots=p.shots))
+    if isinstance(p, ShotsBought) and pool is not None:
+        return _with_pool(powers, p.character, replace(pool, capacity=p.capacity, shots=pool.shots + p.shots))
+    if isinstance(p, FringePowerStudied):
+        powers = replace(powers, tried=powers.tried | {p.character},
+                         psi_mute={**powers.psi_mute, p.character: p.psi_mute} if p.psi_mute_roll else powers.psi_mute)
+        if not p.learned:
+            return powers
+        powers = _gained(powers, p.character, p.shots)
+        pool = powers.pools[p.character]
+        return _with_pool(powers, p.character, replace(pool, powers={**pool.powers, p.power: p.dice}))
+    if isinstance(p, SpellStudied):
+        progress = SpellProgress(p.level, p.week, p.learned)
+        powers = replace(powers, spells={**powers.spells, (p.character, p.spell): progress})
+        return _gained(powers, p.character, p.shots if p.learned else None)
+    if isinstance(p, SpellCast):
+        powers = replace(powers, casts={**powers.casts, recorded.sequence: recorded})
+        if pool is None:
+            return powers
+        return _with_pool(powers, p.character, replace(pool, shots=max(0, pool.shots - p.shots)))
+    return powers
+
+
+# -- commands -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GainPsychicPool:
+    """The GM gives a character a psychic pool for ``powers`` (a PC's traits; a GMC's with ``gmc_dice``).
+
+    ``take_three``: 3 shots instead of rolling; otherwise ``faces`` (one die per power at most) or
+    one die per power rolled by the tool.
+    """
+
+    character: str
+    powers: tuple[str, ...]
+    gmc_dice: Mapping[str, int] = field(default_factory=dict)
+    take_three: bool = False
+    faces: tuple[int, ...] | None = None
+    pool_name: str = POOL
+    rng: random.Random | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class UsePower:
+    """Use a fringe power (``roll.hands.trait``) for 1 shot, or push it for 2."""
+
+    roll: MakeRoll
+    push: bool = False
+
+
+@dataclass(frozen=True)
+class ResistPower:
+    """Spend a shot to resist a psychic power; ``roll.hands`` is the ordinary resistance (two dice by default)."""
+
+    roll: MakeRoll
+    countering: str | None = None
+    knows: bool = True
+
+
+@dataclass(frozen=True)
+class ResistSpell:
+    """A target's roll against the spell cast at event ``cast``."""
+
+    roll: MakeRoll
+    cast: int
+
+
+@dataclass(frozen=True)
+class RecoverShots:
+    character: str
+    hours: Fraction
+    rate: Fraction = Fraction(1)
+
+
+@dataclass(frozen=True)
+class BuyShots:
+    character: str
+    shots: int
+
+
+@dataclass(frozen=True)
+class LearnFringePower:
+    """Close a month of study: ``dice`` experience dice given up and rolled (usually by the GM, in secret).
+
+    ``success_face`` is the GM's ruling on the odds (6 by the book). The optional psi-mute die is
+    rolled at the first attempt only: ``psi_mute_roll`` entered, or ``roll_psi_mute`` for the tool.
+    """
+
+    character: str
+    power: str
+    dice: int
+    faces: tuple[int, ...] | None = None
+    months: float = 1
+    full_time: bool = True
+    teacher: bool = True
+    success_face: int = fringe_powers.LEARNING_SUCCESS_FACE
+    psi_mute_roll: int | None = None
+    roll_psi_mute: bool = False
+    rng: random.Random | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class StudySpell:
+    """Close a week of study of ``spell``; ``level`` is the GM's (a sample spell's by default)."""
+
+    character: str
+    spell: str
+    level: int | None = None
+    hours_per_day: float = magic.STUDY_HOURS_PER_DAY
+    faces: tuple[int, ...] | None = None
+    rng: random.Random | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class CastSpell:
+    """Cast a spell: a PC's learned spell, or a GMC's at the ``level`` the GM gives."""
+
+    character: str
+    spell: str
+    level: int | None = None
+    purpose: str = ""
+
+
+# -- deciding -------------------------------------------------------------------------------
+
+
+def _sheet(campaign, character: str):
+    return campaign.rules.characters.pcs.get(character)
+
+
+def _pc(campaign, character: str):
+    sheet = _sheet(campaign, character)
+    invalid(sheet is not None and sheet.active, f"{character} is not a player character in play: only PCs have an "
+                                                 "experience pool to give dice from")
+    return sheet
+
+
+def _pool(campaign, character: str) -> Pool:
+    pool = campaign.rules.powers.pools.get(character)
+    invalid(pool is not None, f"{character} has no psychic pool")
+    return pool
+
+
+def _named(names, name: str, what: str) -> str:
+    found = next((n for n in names if n.casefold() == name.strip().casefold()), None)
+    invalid(found is not None, f"{name!r} is not {what}")
+    return found
+
+
+def power_dice(campaign, character: str, power: str) -> int:
+    """A fringe power's dice: its trait's score on the sheet, or the score it was learned at."""
+    dice = _pool(campaign, character).powers[power]
+    return dice if dice is not None else _sheet(campaign, character).dice(power)
+
+
+def _decide_pool(command: GainPsychicPool, campaign, referee: Referee) -> list[Payload]:
+    invalid(command.character not in campaign.rules.powers.pools, f"{command.character} already has a psychic pool")
+    invalid(bool(command.powers), "a psychic pool comes with at least one fringe power")
+    sheet = _sheet(campaign, command.character)
+    if sheet is not None:
+        invalid(not command.gmc_dice, f"{command.character}'s powers take their dice from the sheet")
+        powers = [PowerDice(name=_named(sheet.traits, p, f"a trait of {command.character}")) for p in command.powers]
+    else:
+        invalid(all(p in command.gmc_dice for p in command.powers), "give each of a GMC's powers its dice")
+        powers = [PowerDice(name=p, dice=command.gmc_dice[p]) for p in command.powers]
+    invalid(len({p.name for p in powers}) == len(powers), "each power is named once")
+    rolls, source = None, "three shots"
+    if not command.take_three:
+        count = len(command.faces) if command.faces is not None else len(powers)
+        facts = take_dice(RollSpec(count), command.faces, rng=command.rng)
+        rolls, source = tuple(facts.faces), facts.source
+    pool = fringe_powers.starting_psychic_pool(referee, powers=len(powers), rolls=rolls)
+    invalid(bool(command.pool_name.strip()), "name the pool (psychic, ch'i, mana...)")
+    return [PsychicPoolGained(character=command.character, pool_name=command.pool_name.strip(), powers=powers,
+                              rolls=list(rolls or ()), source=source, shots=pool.capacity)]
+
+
+def _roller(campaign, roll: MakeRoll, trait: str, dice: int) -> Roller:
+    character = roll.hands.character
+    who = participant_for(campaign, roll.participant, [character])
+    return Roller(who, character, _sheet(campaign, character) is None, trait, TraitUse.TRAIT, dice)
+
+
+def _decide_use(command: UsePower, campaign, referee: Referee) -> list[Payload]:
+    hands = command.roll.hands
+    invalid(hands.use in (None, TraitUse.TRAIT) and hands.dice is None and hands.trait is not None,
+            "name the fringe power used; its dice are the power's")
+    pool = _pool(campaign, hands.character)
+    power = _named(pool.powers, hands.trait, f"a fringe power of {hands.character}")
+    fringe_powers.use_fringe_power(referee, pool.psychic_pool(), pushed=command.push)
+    dice = power_dice(campaign, hands.character, power)
+    pushed = dice if command.push else 0  # "roll twice the normal number of dice, counting only the better half"
+    psychic = ShotUse(kind="push" if command.push else "power", power=power,
+                      shots=PUSH_SHOTS if command.push else 1, bonus_dice=pushed)
+    spec = roll_spec(RollSpec(dice, bonus=pushed), command.roll)
+    return [record_roll(campaign, referee, _roller(campaign, command.roll, power, dice), spec, command.roll,
+                        psychic=psychic)]
+
+
+def _decide_resist(command: ResistPower, campaign, referee: Referee) -> list[Payload]:
+    roll = command.roll
+    pool = _pool(campaign, roll.hands.character)
+    base = hands_dice(campaign, roll.hands)
+    dice = {name: power_dice(campaign, roll.hands.character, name) for name in pool.powers}
+    best = max(dice, key=lambda name: dice[name])
+    countering = _named(pool.powers, command.countering, "one of his powers") if command.countering else None
+    resistance, _ = fringe_powers.psychic_resistance(
+        referee, pool.psychic_pool(), knows_power_used=command.knows, best_power_dice=dice[best],
+        countering_power_dice=dice[countering] if countering else None,
+        base=Resistance(base.spec.dice, base.spec.bonus),
+    )
+    psychic = ShotUse(kind="resist", power=countering or best, shots=1,
+                      bonus_dice=resistance.bonus_dice - base.spec.bonus, extra_dice=resistance.dice - base.spec.dice)
+    roller, _ = roller_of(campaign, roll)
+    spec = roll_spec(RollSpec(resistance.dice, bonus=resistance.bonus_dice, penalty=base.spec.penalty), roll)
+    return [record_roll(campaign, referee, roller, spec, roll, psychic=psychic)]
+
+
+def _decide_resist_spell(command: ResistSpell, campaign, referee: Referee) -> list[Payload]:
+    cast = campaign.rules.powers.casts.get(command.cast)
+    invalid(cast is not None, f"event {command.cast} is not the casting of a spell")
+    invalid(cast.payload.character != command.roll.hands.character, "a caster does not resist his own spell")
+    invalid(command.roll.against is None or isinstance(command.roll.against, SpellLevel),
+            "a spell is resisted against its level, nothing else")
+    roll = replace(command.roll, against=SpellLevel(cast.payload.level, cast.payload.spell, command.cast))
+    roller, base = roller_of(campaign, roll)
+    return [record_roll(campaign, referee, roller, roll_spec(base, roll), roll)]
+
+
+def _fraction(value) -> Fraction:
+    try:
+        return Fraction(value)
+    except (ValueError, ZeroDivisionError, TypeError):
+        raise InvalidCommand(f"{value!r} is not a number (hours and rates are like 8, 1.5 or 1/2)") from None
+
+
+def _decide_recover(command: RecoverShots, campaign, referee: Referee) -> list[Payload]:
+    pool = _pool(campaign, command.character)
+    hours, rate = _fraction(command.hours), _fraction(command.rate)
+    after = fringe_powers.recover_shots(pool.psychic_pool(), hours, rate)
+    return [ShotsRecovered(character=command.character, hours=str(hours), rate=str(rate),
+                           shots_before=pool.shots, shots=after.shots)]
+
+
+def _decide_buy(command: BuyShots, campaign, referee: Referee) -> list[Payload]:
+    sheet = _pc(campaign, command.character)
+    pool = _pool(campaign, command.character)
+    after, cost = fringe_powers.buy_shots(referee, pool.psychic_pool(), experience_pool=sheet.experience_pool,
+                                          shots=command.shots)
+    return [ShotsBought(character=command.character, shots=command.shots, experience_spent=cost,
+                        capacity=after.capacity)]
+
+
+def _psi_mute(command: LearnFringePower, powers: Powers) -> tuple[int | None, bool]:
+    """The secret psi-mute die, rolled at a character's first attempt to learn a fringe power."""
+    first = command.character not in powers.tried
+    asked = command.psi_mute_roll is not None or command.roll_psi_mute
+    invalid(first or not asked, "the psi-mute die is rolled at the first attempt to learn a fringe power only")
+    if not asked:
+        return None, powers.psi_mute.get(command.character, False)
+    face = command.psi_mute_roll
+    if face is None:
+        face = take_dice(RollSpec(1), None, rng=command.rng).faces[0]
+    return face, fringe_powers.is_psi_mute(face)
+
+
+def _decide_learn(command: LearnFringePower, campaign, referee: Referee) -> list[Payload]:
+    sheet = _pc(campaign, command.character)
+    powers = campaign.rules.powers
+    pool = powers.pools.get(command.character)
+    power = command.power.strip()
+    invalid(bool(power), "name the fringe power studied")
+    known = set(pool.powers if pool else ()) | set(sheet.traits)
+    invalid(power.casefold() not in {k.casefold() for k in known}, f"{command.character} already has {power}")
+    invalid(command.dice >= 1, "give up at least one experience die")
+    psi_mute_roll, psi_mute = _psi_mute(command, powers)
+    facts = take_dice(RollSpec(command.dice), command.faces, rng=command.rng)
+    study = fringe_powers.learn_fringe_power(
+        referee, experience_pool=sheet.experience_pool, faces=facts.faces,
+        psychic_pool=pool.psychic_pool() if pool else None,
+        study=Training(command.months, command.full_time), knowledgeable_teacher=command.teacher,
+        psi_mute=psi_mute, success_face=command.success_face,
+    )
+    return [FringePowerStudied(
+        character=command.character, power=power, months=command.months, full_time=command.full_time,
+        teacher=command.teacher, faces=facts.faces, source=facts.source, success_face=command.success_face,
+        psi_mute_roll=psi_mute_roll, psi_mute=psi_mute, learned=study.learned, dice=study.score,
+        shots=study.psychic_pool.capacity if study.learned and study.psychic_pool else None,
+        experience_spent=study.dice_spent,
+    )]
+
+
+def spell_level(campaign, character: str, spell: str, level: int | None) -> int:
+    """The level studied: the one studied before, the GM's number, or a sample spell's."""
+    before = campaign.rules.powers.spells.get((character, spell))
+    if before is not None:
+        invalid(level in (None, before.level), f"{spell} was studied at level {before.level}")
+        return before.level
+    if level is not None:
+        return level
+    return magic.sample_spell(spell).level
+
+
+def _decide_study(command: StudySpell, campaign, referee: Referee) -> list[Payload]:
+    sheet = _pc(campaign, command.character)
+    spell = command.spell.strip()
+    invalid(bool(spell), "name the spell studied")
+    progress = campaign.rules.powers.spells.get((command.character, spell))
+    invalid(progress is None or not progress.learned, f"{command.character} has learned {spell} already")
+    level = spell_level(campaign, command.character, spell, command.level)
+    before = progress.dice_rolled if progress else 0
+    facts = take_dice(RollSpec(before + 1), command.faces, rng=command.rng)
+    pool = campaign.rules.powers.pools.get(command.character)
+    study = magic.study_spell(
+        referee, level=level, dice_rolled_before=before, experience_pool=sheet.experience_pool,
+        hours_per_day=command.hours_per_day, faces=facts.faces, psychic_pool=pool.psychic_pool() if pool else None,
+    )
+    gained = study.learned and pool is None
+    return [SpellStudied(
+        character=command.character, spell=spell, level=level, hours_per_day=command.hours_per_day,
+        week=study.dice_rolled, faces=facts.faces, source=facts.source, total=facts.total, learned=study.learned,
+        botched=study.botched, experience_spent=study.dice_spent,
+        shots=study.psychic_pool.capacity if gained else None,
+    )]
+
+
+def _decide_cast(command: CastSpell, campaign, referee: Referee) -> list[Payload]:
+    powers = campaign.rules.powers
+    pool = powers.pools.get(command.character)
+    if _sheet(campaign, command.character) is not None:
+        progress = powers.spells.get((command.character, command.spell.strip()))
+        invalid(progress is not None and progress.learned, f"{command.character} has not learned {command.spell}")
+        invalid(command.level in (None, progress.level), f"{command.spell} is a level {progress.level} spell")
+        level = progress.level
+    else:
+        invalid(command.level is not None, f"give the level of {command.character}'s spell (the GM's to say)")
+        level = command.level
+    shots = 0
+    if pool is not None or _sheet(campaign, command.character) is not None:
+        magic.cast_spell(referee, _pool(campaign, command.character).psychic_pool())
+        shots = 1
+    # A GMC with no recorded pool casts at the GM's word: the book leaves GMCs' shots to her.
+    return [SpellCast(character=command.character, spell=command.spell.strip(), level=level,
+                      purpose=command.purpose.strip(), shots=shots)]
+
+
+DECIDERS: Mapping[type, Callable[[Any, Any, Referee], list[Payload]]] = {
+    GainPsychicPool: _decide_pool,
+    UsePower: _decide_use,
+    ResistPower: _decide_resist,
+    ResistSpell: _decide_resist_spell,
+    RecoverShots: _decide_recover,
+    BuyShots: _decide_buy,
+    LearnFringePower: _decide_learn,
+    StudySpell: _decide_study,
+    CastSpell: _decide_cast,
+}
+
+
+def decide(command, campaign, referee: Referee) -> list[Payload] | None:
+    decider = DECIDERS.get(type(command))
+    return decider(command, campaign, referee) if decider else None
+
+
+def _command_of(campaign, p: Payload) -> Any:
+    """The command a recorded event came from, its dice entered (for :func:`procedure.recheck`)."""
+    if isinstance(p, RollMade):
+        if p.psychic is not None and p.psychic.kind in ("power", "push"):
+            return UsePower(roll_command(p, Hands(p.character, p.trait)), push=p.psychic.kind == "push")
+        if p.psychic is not None:
+            return ResistPower(roll_command(p), countering=p.psychic.power if p.psychic.extra_dice else None)
+        if p.against is not None and p.against.kind == "spell":
+            return ResistSpell(roll_command(p), cast=p.against.roll)
+        return None
+    if isinstance(p, PsychicPoolGained):
+        gmc = _sheet(campaign, p.character) is None
+        return GainPsychicPool(p.character, tuple(x.name for x in p.powers),
+                               {x.name: x.dice for x in p.powers} if gmc else {},
+                               take_three=p.source == "three shots", faces=tuple(p.rolls) or None,
+                               pool_name=p.pool_name)
+    if isinstance(p, ShotsRecovered):
+        return RecoverShots(p.character, _fraction(p.hours), _fraction(p.rate))
+    if isinstance(p, ShotsBought):
+        return BuyShots(p.character, p.shots)
+    if isinstance(p, FringePowerStudied):
+        return LearnFringePower(p.character, p.power, len(p.faces), tuple(p.faces), p.months, p.full_time, p.teacher,
+                                p.success_face, p.psi_mute_roll)
+    if isinstance(p, SpellStudied):
+        return StudySpell(p.character, p.spell, p.level, p.hours_per_day, tuple(p.faces))
+    if isinstance(p, SpellCast):
+        return CastSpell(p.character, p.spell, p.level, p.purpose)
+    return None
+
+
+def audit(campaign, recorded: Recorded) -> list[str]:
+    command = _command_of(campaign, recorded.payload)
+    return [] if command is None else recheck(campaign, recorded, command, decide)
+
+
+PART = Part(name="powers", initial=Powers, evolve=evolve, decide=decide, audit=audit)
+
+
+# -- projections ----------------------------------------------------------------------------
+
+
+def psychic_data(campaign, character: str | None = None, *, gm_view: bool = True) -> list[dict]:
+    """Each pool: shots left of its capacity, the powers it fuels with their dice, the spells known.
+
+    The psi-mute die is the GM's secret: shown only in her view.
+    """
+    powers = campaign.rules.powers
+    names = sorted(set(powers.pools) | {c for c, _ in powers.spells} | (set(powers.psi_mute) if gm_view else set()))
+    rows = []
+    for name in names:
+        if character is not None and name != character:
+            continue
+        pool = powers.pools.get(name)
+        row = {
+            "character": name,
+            "pool": pool.name if pool else None,
+            "shots": pool.shots if pool else 0,
+            "capacity": pool.capacity if pool else 0,
+            "powers": {power: power_dice(campaign, name, power) for power in pool.powers} if pool else {},
+            "spells": [{"spell": spell, "level": s.level, "learned": s.learned, "dice_rolled": s.dice_rolled}
+                       for (who, spell), s in powers.spells.items() if who == name],
+        }
+        if gm_view and name in powers.psi_mute:
+            row["psi_mute"] = powers.psi_mute[name]
+        rows.append(row)
+    return rows

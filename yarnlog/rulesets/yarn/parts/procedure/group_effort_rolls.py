@@ -1,0 +1,89 @@
+"""Group efforts in the journal: Yarn 0.1 "Group Efforts" (simple addition, either/or, worst roller)
+over rolls already recorded; the pure rules are :mod:`.group_efforts`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+from yarnlog.core.events import Payload, Recorded
+from yarnlog.core.referee import Referee, invalid
+from yarnlog.rulesets.yarn.parts.procedure.roll_making import (
+    TWO_OR_MORE,
+    options_of,
+    resolution_fields,
+    resolve_against,
+)
+from yarnlog.rulesets.yarn.parts.procedure.roll_records import GroupEffort, GroupResolved, Opposed, PriorOdds
+from yarnlog.rulesets.yarn.rules import dice, group_efforts, odds
+
+# -- group efforts --------------------------------------------------------------------------
+
+
+def _member_rolls(campaign, rolls: Sequence[int]) -> list[Recorded]:
+    procedure = campaign.rules.procedure
+    invalid(len(set(rolls)) == len(rolls), "each roll counts once in a group effort")
+    members = []
+    for seq in rolls:
+        rec = procedure.rolls.get(seq)
+        invalid(rec is not None, f"event {seq} is not a roll")
+        invalid(rec.scene == campaign.timeline.scene, f"roll {seq} was made in another scene")
+        invalid(seq not in procedure.grouped, f"roll {seq} already counts in group effort {procedure.grouped.get(seq)}")
+        members.append(rec)
+    names = [m.payload.character for m in members]
+    invalid(len(set(names)) == len(names), "a group effort joins different characters' rolls")
+    return members
+
+
+def decide_group_effort(command: GroupEffort, campaign, referee: Referee) -> list[Payload]:
+    """Resolve rolls already recorded as one group effort, by the GM's method ("Group Efforts")."""
+    referee.require(len(command.rolls) >= 2, TWO_OR_MORE, "a group effort joins two or more characters' rolls")
+    members = _member_rolls(campaign, command.rolls)
+    results = [m.payload.dice.result() for m in members]
+    options = options_of(campaign)
+    invalid(not isinstance(command.against, Opposed) or command.against.roll not in command.rolls,
+            "the group's rolls are not opposed to one of themselves")
+    target, against = (
+        (None, None) if command.against is None else resolve_against(campaign, command.against, "", command.rng)
+    )
+    counting = source = resolution = None
+    if command.method == "simple addition":
+        invalid(target is not None, "simple addition adds the dice against a number: give the difficulty or the roll")
+        resolution = group_efforts.simple_addition(results, target, options)
+        total, botch = resolution.total, all(dice.is_botch(r, options) for r in results)
+        sixes = resolution.sixes
+    else:
+        if command.method == "either/or":
+            index, source = _counting(command, results)
+            counted = group_efforts.either_or(results, index)
+        else:
+            counted = group_efforts.worst_roller(results, options)
+        counting = command.rolls[results.index(counted)]
+        total, botch, sixes = counted.total, dice.is_botch(counted, options), dice.unstoppable_sixes(counted, options)
+        if target is not None:
+            resolution = dice.resolve(counted, target, options)
+    return [GroupResolved(
+        method=command.method, rolls=list(command.rolls), characters=[m.payload.character for m in members],
+        counting=counting, source=source, total=total, against=against, botch=botch, sixes=sixes,
+        odds=_group_odds(command.method, [r.spec for r in results], against, options),
+        **resolution_fields(resolution, against),
+    )]
+
+
+def _group_odds(method: str, specs: list[dice.RollSpec], against, options: dice.RollOptions) -> PriorOdds | None:
+    """Exact odds of a group effort against a known difficulty, where the rules allow them."""
+    if against is None or against.kind != "difficulty" or options != dice.NO_OPTIONS:
+        return None
+    if method == "simple addition":
+        return PriorOdds.of(odds.simple_addition_odds(specs, against.number))
+    if method == "worst roller":
+        return PriorOdds.of(odds.worst_roller_odds(specs, against.number))
+    return None  # either/or: the counting roll's own odds are recorded with it
+
+
+def _counting(command: GroupEffort, results: Sequence[dice.RollResult]) -> tuple[int, str]:
+    if command.counting is not None:
+        invalid(command.counting in command.rolls, f"roll {command.counting} is not one of the group's rolls")
+        return command.rolls.index(command.counting), "entered"
+    return (command.rng or secrets.SystemRandom()).randrange(len(results)), "rolled"

@@ -1,0 +1,383 @@
+"""What procedural play records: its rolls, readings, group efforts and consequences, as events and commands.
+
+The stored side of Yarn 0.1 "Mechanics", "Group Efforts" and "Personal Consequences": each roll's dice
+are kept as :class:`~.dice_facts.DiceFacts` (never re-rolled) with the exact prior odds. :func:`evolve`
+folds the events into :class:`Procedure`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from fractions import Fraction
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from yarnlog.core.events import Payload, Recorded, event, upcaster
+from yarnlog.core.referee import InvalidCommand
+from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts
+from yarnlog.rulesets.yarn.rules import dice, odds
+from yarnlog.rulesets.yarn.rules.traits import Rank, TraitKind, trait_score
+
+#: A technical or unusual trait the character lacks: "the average person has no skill (0 dice)".
+LACKING_TECHNICAL_DICE = trait_score(TraitKind.TECHNICAL, Rank.AVERAGE)
+
+
+EVERYONE = "everyone"
+
+
+class TraitUse(StrEnum):
+    """Where a roll's dice come from ("How Many Dice Do You Roll?")."""
+
+    TRAIT = "trait"  # a trait the character has: its score (a GMC's: the dice the GM says)
+    NO_TRAIT = "no trait"  # "nothing to do with any of your traits": two dice
+    TECHNICAL = "technical"  # a technical or unusual trait the character lacks: no dice
+    TANGENTIAL = "tangential"  # a trait that "does not exactly apply"
+    HAND_OF_FATE = "hand of fate"  # no trait truly applies, the outcome uncertain: two dice
+
+
+# -- payloads -------------------------------------------------------------------------------
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Chance(_Data):
+    """An exact chance ("799/1296") and the percentage a recap shows ("62%")."""
+
+    exact: str
+    percent: str
+
+    @classmethod
+    def of(cls, chance: Fraction) -> "Chance":
+        return cls(exact=f"{chance.numerator}/{chance.denominator}", percent=odds.percent(chance))
+
+    def fraction(self) -> Fraction:
+        return Fraction(self.exact)
+
+
+class PriorOdds(_Data):
+    """The chances, before any die was rolled, that the roll beats, equals or fails what it is against."""
+
+    beats: Chance
+    equals: Chance
+    fails: Chance
+
+    @classmethod
+    def of(cls, chances: odds.OutcomeOdds) -> "PriorOdds":
+        return cls(beats=Chance.of(chances.beats), equals=Chance.of(chances.equals), fails=Chance.of(chances.fails))
+
+    def of_outcome(self, outcome: str) -> Chance:
+        return getattr(self, outcome)
+
+
+class Against(_Data):
+    """What a roll is compared to ("Comparing Your Roll").
+
+    ``number`` is None when the opponent's roll is hidden from the players ("the GM need not tell
+    you what she rolls for a GMC, or even how many dice she is rolling"). ``roll`` is the sequence
+    of the opponent's roll, or of the casting of the spell resisted.
+    """
+
+    kind: Literal["difficulty", "inert force", "opponent", "spell"]
+    number: int | None = None
+    label: str = ""
+    roll: int | None = None
+    dice: DiceFacts | None = None
+    botched: bool = False
+
+
+class Helper(_Data):
+    """A character whose dice joined the roll ("Combining Dice": they become bonus dice)."""
+
+    character: str
+    trait: str | None = None
+    trait_use: TraitUse
+    dice: int
+
+
+class ShotUse(_Data):
+    """Shots the roll took from the roller's psychic pool (Appendix: Fringe Powers).
+
+    ``bonus_dice`` and ``extra_dice`` are what the shots added to the roll: the doubled dice of a
+    push, a psychic's power dice when resisting.
+    """
+
+    kind: Literal["power", "push", "resist"]
+    power: str
+    shots: int = Field(ge=1)
+    bonus_dice: int = Field(default=0, ge=0)
+    extra_dice: int = Field(default=0, ge=0)
+
+
+class BreakFacts(_Data):
+    good: bool = False
+    bad: bool = False
+
+
+@event("yarn.roll.made")
+class RollMade(Payload):
+    """One roll: who rolled for whom, the dice as rolled, and what they came to.
+
+    ``experience_dice`` (with ``character``) is what the characters part counts as used this
+    session. ``bonus`` and ``penalty`` are the GM's dice; ``dice`` holds every bonus and penalty
+    die the roll had (tangential trait, helpers, multiple actions, a push...).
+    """
+
+    participant: str
+    character: str
+    gmc: bool = False
+    trait: str | None = None
+    trait_use: TraitUse
+    trait_dice: int = Field(ge=0)
+    bonus: int = Field(default=0, ge=0)
+    penalty: int = Field(default=0, ge=0)
+    # The penalty die of a messed-up character ("Messed Up"), added to every roll it makes.
+    wound_penalty: int = Field(default=0, ge=0)
+    extra_actions: int = Field(default=0, ge=0)
+    experience_dice: int = Field(default=0, ge=0)
+    justifications: list[str] = Field(default_factory=list)
+    purpose: str = ""
+    helpers: list[Helper] = Field(default_factory=list)
+    psychic: ShotUse | None = None
+    against: Against | None = None
+    dice: DiceFacts
+    outcome: Literal["beats", "equals", "fails"] | None = None
+    margin: int | None = None
+    decided_by: str | None = None
+    botch: bool = False
+    sixes: int = 0
+    limited_success: bool = False
+    breaks: BreakFacts
+    odds: PriorOdds | None = None
+    reading: str = ""
+
+
+@event("yarn.roll.read")
+class RollRead(Payload):
+    """The GM's reading of a roll: what the hand of fate brings, how great a success, what a botch breaks."""
+
+    roll: int
+    reading: str = Field(min_length=1)
+
+
+GroupMethod = Literal["simple addition", "either/or", "worst roller"]
+
+
+@event("yarn.group.resolved", version=2)
+class GroupResolved(Payload):
+    """Several characters' rolls resolved as one effort ("Group Efforts"); combining dice is one roll instead.
+
+    Version 2 added ``odds``; events of version 1 never stated them.
+    """
+
+    added_in: ClassVar[dict[str, int]] = {"odds": 2}
+
+    method: GroupMethod
+    rolls: list[int]
+    characters: list[str]
+    counting: int | None = None
+    source: Literal["entered", "rolled"] | None = None  # either/or: the GM's determination, or the tool's pick
+    total: int
+    against: Against | None = None
+    outcome: Literal["beats", "equals", "fails"] | None = None
+    margin: int | None = None
+    decided_by: str | None = None
+    botch: bool = False
+    sixes: int = 0
+    limited_success: bool = False
+    # Exact chances of the group's outcome before the dice; None where they are not computed
+    # (either/or, a target rolled by dice, or a campaign with optional procedural rules).
+    odds: PriorOdds | None = None
+
+
+@upcaster("yarn.group.resolved", from_version=1)
+def _group_resolved_v1_to_v2(data: dict) -> dict:
+    return {"odds": None, **data}
+
+
+@event("yarn.consequence.rolled")
+class ConsequenceRolled(Payload):
+    """The 1d6 a character rolls at the end of a procedural scene for a good or a bad break."""
+
+    character: str
+    scene: int
+    kind: Literal["good", "bad"]
+    face: int = Field(ge=1, le=6)
+    source: Literal["entered", "rolled"]
+    consequence: bool
+    breaks: list[int]
+
+
+# -- commands -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hands:
+    """Who rolls which dice: a character, the trait the roll uses, how it applies.
+
+    ``use`` None means the trait's score when a trait is named, two dice otherwise. ``dice`` is a
+    GMC's dice for the trait, as the GM says; a PC's come from the sheet.
+    """
+
+    character: str
+    trait: str | None = None
+    use: TraitUse | None = None
+    dice: int | None = None
+
+
+@dataclass(frozen=True)
+class Factor:
+    """A difficulty factor: a level of "Sample Difficulty Factors" or the GM's own number."""
+
+    value: int
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class InertForce:
+    """The GM rolls ``dice`` "for the strength of the inert force" (``faces`` None: the tool rolls)."""
+
+    dice: int
+    faces: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Opposed:
+    """An active opponent's roll, already recorded."""
+
+    roll: int
+
+
+@dataclass(frozen=True)
+class SpellLevel:
+    """A spell's level, resisted ("the level of the spell always counts as its 'strength'")."""
+
+    level: int
+    spell: str
+    cast: int | None = None
+
+
+AgainstSpec = Factor | InertForce | Opposed | SpellLevel
+
+
+def difficulty(text: str) -> Factor:
+    """A difficulty factor from a table level ("hard", "really difficult") or a number ("13")."""
+    word = text.strip().casefold().replace("-", " ").replace("_", " ")
+    if word.lstrip("-").isdigit():
+        return Factor(int(word))
+    for level in dice.Difficulty:
+        if level.label.casefold() == word or level.name.casefold().replace("_", " ") == word:
+            return Factor(level.factor, level.label)
+    names = ", ".join(level.label.casefold() for level in dice.Difficulty)
+    raise InvalidCommand(f"a difficulty is a number or one of {names}, not {text!r}")
+
+
+@dataclass(frozen=True)
+class MakeRoll:
+    """A roll for one character. ``participant`` None: the PC's player, or the GM for a GMC.
+
+    ``faces`` None: the tool rolls them (from ``rng``, a secure source by default). ``top_off``
+    are the extra dice of "Blowing the Top Off", entered when every kept die shows 6.
+    """
+
+    hands: Hands
+    participant: str | None = None
+    bonus: int = 0
+    penalty: int = 0
+    extra_actions: int = 0
+    experience_dice: int = 0
+    justifications: tuple[str, ...] = ()
+    purpose: str = ""
+    against: AgainstSpec | None = None
+    faces: tuple[int, ...] | None = None
+    top_off: tuple[int, ...] = ()
+    reading: str = ""
+    rng: random.Random | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class CombineDice:
+    """Characters combining their dice into one roll; ``roll.hands`` is unused, ``members`` roll."""
+
+    members: tuple[Hands, ...]
+    roll: MakeRoll
+
+
+@dataclass(frozen=True)
+class ReadRoll:
+    roll: int
+    reading: str
+
+
+@dataclass(frozen=True)
+class GroupEffort:
+    """Resolve recorded rolls as one effort.
+
+    ``counting`` is the either/or roll the GM determined (None: the tool picks one at random).
+    """
+
+    method: GroupMethod
+    rolls: tuple[int, ...]
+    against: AgainstSpec | None = None
+    counting: int | None = None
+    rng: random.Random | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class ConsequenceFace:
+    character: str
+    kind: Literal["good", "bad"]
+    face: int
+
+
+@dataclass(frozen=True)
+class RollConsequences:
+    """The consequence rolls of a scene (None: the scene in play, else the last one).
+
+    Every roll due is made: ``faces`` entered from the table, the others rolled by the tool unless
+    ``roll_rest`` is off. Rolled for the scene in play, they end it ("At the end of a procedural scene").
+    """
+
+    scene: int | None = None
+    faces: tuple[ConsequenceFace, ...] = ()
+    roll_rest: bool = True
+    rng: random.Random | None = field(default=None, compare=False, repr=False)
+
+
+# -- state ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """The part's slice: every roll, reading, group effort and consequence roll, by sequence."""
+
+    rolls: Mapping[int, Recorded] = field(default_factory=dict)
+    readings: Mapping[int, tuple[Recorded, ...]] = field(default_factory=dict)  # by the roll read
+    answers: Mapping[int, tuple[int, ...]] = field(default_factory=dict)  # roll -> later rolls opposed to it
+    groups: Mapping[int, Recorded] = field(default_factory=dict)
+    grouped: Mapping[int, int] = field(default_factory=dict)  # roll -> its group effort
+    consequences: Mapping[int, Recorded] = field(default_factory=dict)
+
+
+def evolve(procedure: Procedure, recorded: Recorded, _state=None) -> Procedure:
+    p, seq = recorded.payload, recorded.sequence
+    if isinstance(p, RollMade):
+        procedure = replace(procedure, rolls={**procedure.rolls, seq: recorded})
+        if p.against is not None and p.against.kind == "opponent":
+            answered = procedure.answers.get(p.against.roll, ())
+            procedure = replace(procedure, answers={**procedure.answers, p.against.roll: answered + (seq,)})
+        return procedure
+    if isinstance(p, RollRead):
+        readings = procedure.readings.get(p.roll, ()) + (recorded,)
+        return replace(procedure, readings={**procedure.readings, p.roll: readings})
+    if isinstance(p, GroupResolved):
+        return replace(procedure, groups={**procedure.groups, seq: recorded},
+                       grouped={**procedure.grouped, **{r: seq for r in p.rolls}})
+    if isinstance(p, ConsequenceRolled):
+        return replace(procedure, consequences={**procedure.consequences, seq: recorded})
+    return procedure

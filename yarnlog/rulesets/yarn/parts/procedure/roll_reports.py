@@ -1,0 +1,153 @@
+"""What the table reads of procedural play: rolls, group efforts and consequences as plain data.
+
+Projections of the ``procedure`` part's events for the CLI and reports, each as a viewer may see it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from yarnlog.core.events import Recorded
+from yarnlog.rulesets.yarn.parts.procedure.consequence_rolls import consequence_scene, consequences_due
+from yarnlog.rulesets.yarn.parts.procedure.roll_making import options_of
+from yarnlog.rulesets.yarn.parts.procedure.roll_records import Against, PriorOdds, RollMade
+from yarnlog.rulesets.yarn.rules import odds
+
+# -- projections ----------------------------------------------------------------------------
+
+
+def _visible(campaign, recorded: Recorded, viewer: str | None) -> bool:
+    from yarnlog.core.state import visible_to
+
+    return visible_to(recorded, viewer, campaign.table)
+
+
+MIRROR = {"beats": "fails", "fails": "beats", "equals": "equals"}
+
+
+def _against_data(campaign, against: Against | None, viewer: str | None) -> dict | None:
+    if against is None:
+        return None
+    data = {"kind": against.kind, "number": against.number, "label": against.label, "roll": against.roll}
+    if against.kind == "opponent" and against.number is None:
+        opponent = campaign.rules.procedure.rolls.get(against.roll)
+        if opponent is not None and _visible(campaign, opponent, viewer):
+            data.update(number=opponent.payload.dice.total, label=opponent.payload.character)
+    if against.dice is not None:
+        data["dice"] = against.dice.describe()
+    return data
+
+
+def roll_data(campaign, recorded: Recorded, viewer: str | None = None) -> dict:
+    """One roll as plain data, with what a recap says of it."""
+    p: RollMade = recorded.payload
+    procedure = campaign.rules.procedure
+    against = _against_data(campaign, p.against, viewer)
+    margin, prior = p.margin, p.odds
+    if p.against is not None and p.against.number is None and against["number"] is not None:
+        margin = p.dice.total - against["number"]
+        prior = PriorOdds.of(odds.opposed_odds(p.dice.spec(), procedure.rolls[p.against.roll].payload.dice.spec(),
+                                               options_of(campaign)))
+    answers = [procedure.rolls[s] for s in procedure.answers.get(recorded.sequence, ()) if s in procedure.rolls]
+    data = {
+        "sequence": recorded.sequence, "episode": recorded.episode, "scene": recorded.scene,
+        "participant": p.participant, "character": p.character, "gmc": p.gmc, "trait": p.trait,
+        "trait_use": p.trait_use.value, "purpose": p.purpose, "notation": p.dice.notation,
+        "faces": p.dice.faces, "kept": p.dice.kept, "top_off": p.dice.top_off, "dice": p.dice.describe(),
+        "total": p.dice.total, "source": p.dice.source, "experience_dice": p.experience_dice,
+        "helpers": [h.character for h in p.helpers],
+        "psychic": p.psychic.model_dump(mode="json") if p.psychic else None,
+        "against": against, "outcome": p.outcome, "margin": margin, "decided_by": p.decided_by,
+        "odds": prior.model_dump(mode="json") if prior else None,
+        "odds_of_outcome": prior.of_outcome(p.outcome).percent if prior and p.outcome else None,
+        "breaks": p.breaks.model_dump(mode="json"), "botch": p.botch, "sixes": p.sixes,
+        # A roll answered by others is lost or drawn when they beat or equal it: its sixes still count.
+        "limited_success": p.limited_success or (p.sixes > 0 and any(
+            a.payload.outcome in ("beats", "equals") for a in answers)),
+        "answered_by": [{"roll": a.sequence, "character": a.payload.character, "outcome": MIRROR[a.payload.outcome]}
+                        for a in answers if a.payload.outcome and _visible(campaign, a, viewer)],
+        "group": procedure.grouped.get(recorded.sequence),
+        "readings": [p.reading] * bool(p.reading) + [r.payload.reading for r in procedure.readings.get(
+            recorded.sequence, ()) if _visible(campaign, r, viewer)],
+    }
+    if p.against is not None and p.against.kind == "spell":
+        from yarnlog.rulesets.yarn.rules.magic import resists_spell
+
+        data["resisted"] = not p.botch and resists_spell(p.against.number, p.dice.total)
+        resisting = prior.beats.fraction() + prior.equals.fraction()  # "at least equal" resists
+        data["odds_of_outcome"] = odds.percent(resisting if data["resisted"] else 1 - resisting)
+    data["recap"] = recap(data)
+    return data
+
+
+def recap(row: Mapping[str, Any]) -> str:
+    """One line for a recap, e.g. "Iris rolls Military Background, 3d6: 6 6 2 = 14, beats Hard 11 by 3
+    (against 38% odds) [good break]"; a spell is resisted at least equal to its level."""
+    what = row["trait"] or "no trait"
+    line = f"{row['character']} rolls {what} ({row['trait_use']})" if row["trait_use"] != "trait" else \
+        f"{row['character']} rolls {what}"
+    if row["helpers"]:
+        line += f" with {', '.join(row['helpers'])}"
+    if row["psychic"]:
+        line += f" ({row['psychic']['kind']}, {row['psychic']['shots']} shot{'s' * (row['psychic']['shots'] > 1)})"
+    line += f", {row['dice']}"
+    against = row["against"]
+    if row["outcome"] and against:
+        name = against["label"] or against["kind"]
+        number = against["number"] if against["number"] is not None else "?"
+        verb = {"beats": "beats", "equals": "equals", "fails": "fails against"}[row["outcome"]]
+        if against["kind"] == "spell":
+            verb = "resists" if row["resisted"] else "does not resist"
+        line += f", {verb} {name} {number}"
+        if row["margin"]:
+            line += f" by {abs(row['margin'])}"
+        if row["odds_of_outcome"]:
+            made_it = row.get("resisted", row["outcome"] == "beats")
+            line += f" (against {row['odds_of_outcome']} odds)" if made_it else f" ({row['odds_of_outcome']} odds)"
+    extras = [label for label, on in (("botch", row["botch"]), ("good break", row["breaks"]["good"]),
+                                      ("bad break", row["breaks"]["bad"]),
+                                      ("limited success", row["limited_success"])) if on]
+    return line + (f" [{', '.join(extras)}]" if extras else "")
+
+
+def roll_rows(campaign, *, scene: int | None = None, episode: int | None = None, character: str | None = None,
+              viewer: str | None = None) -> list[dict]:
+    """Every roll visible to ``viewer`` (None: the GM's view), optionally of one scene, episode or character."""
+    return [roll_data(campaign, rec, viewer) for seq, rec in sorted(campaign.rules.procedure.rolls.items())
+            if (scene is None or rec.scene == scene) and (episode is None or rec.episode == episode)
+            and (character is None or rec.payload.character == character) and _visible(campaign, rec, viewer)]
+
+
+def group_rows(campaign, *, scene: int | None = None, viewer: str | None = None) -> list[dict]:
+    """Group efforts: resolved ones, and rolls that combined several characters' dice."""
+    rows = []
+    for seq, rec in sorted({**campaign.rules.procedure.groups, **{
+            s: r for s, r in campaign.rules.procedure.rolls.items() if r.payload.helpers}}.items()):
+        if (scene is not None and rec.scene != scene) or not _visible(campaign, rec, viewer):
+            continue
+        p = rec.payload
+        if isinstance(p, RollMade):
+            rows.append({"sequence": seq, "scene": rec.scene, "method": "combining dice",
+                         "characters": [p.character, *(h.character for h in p.helpers)], "rolls": [seq],
+                         "counting": seq, "total": p.dice.total, "outcome": p.outcome, "margin": p.margin})
+        else:
+            rows.append({"sequence": seq, "scene": rec.scene, "method": p.method, "characters": p.characters,
+                         "rolls": p.rolls, "counting": p.counting, "total": p.total, "outcome": p.outcome,
+                         "margin": p.margin})
+    return rows
+
+
+def consequence_data(campaign, scene: int | None = None) -> dict:
+    """The consequence rolls due at the end of ``scene`` and those made, with what they brought."""
+    number = consequence_scene(campaign, scene)
+    made = [c for c in campaign.rules.procedure.consequences.values() if c.payload.scene == number]
+    return {
+        "scene": number,
+        "in_play": campaign.timeline.scene == number,
+        "due": [{"character": d.character, "kind": d.kind.value, "breaks": list(d.breaks)}
+                for d in consequences_due(campaign, number)],
+        "rolled": [{"sequence": c.sequence, "character": c.payload.character, "kind": c.payload.kind,
+                    "face": c.payload.face, "consequence": c.payload.consequence, "breaks": c.payload.breaks}
+                   for c in made],
+    }
