@@ -21,6 +21,7 @@ def open_journal(*, create: bool = False) -> "Journal":
 def pick_campaign(journal: "Journal", campaign: str | None) -> str:
     from yarnlog.core.referee import InvalidCommand
 
+    campaign = campaign or SETTINGS.campaign
     if campaign:
         return campaign
     ids = journal.store.campaigns()
@@ -73,3 +74,18 @@ def campaign_state(campaign: str | None, as_of: int | None = None, end_of_scene:
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     return journal.state(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))
+
+
+def campaign_ruleset(campaign: str | None) -> tuple[str, str]:
+    """The campaign a command works on and the name of its ruleset, read from its first event only
+    (no replay: the command line asks this to know which verbs exist)."""
+    import json
+
+    from yarnlog.core.referee import InvalidCommand
+
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    first = journal.store.read(cid, upto=1)
+    if not first:
+        raise InvalidCommand(f"no campaign {cid!r} in this journal")
+    return cid, json.loads(first[0].payload)["ruleset"]

@@ -306,14 +306,6 @@ def bennie_spend(
     _run(campaign, SpendBennie(spender, option, target, kind), by, override, as_json)
 
 
-def end_episode(campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None,
-                as_json: JsonOpt = False) -> None:
-    """End the episode: tally the bennie vote, return drama tokens to the kitty, close scene and episode."""
-    from yarnlog.core.timeline import EndEpisode
-
-    _run(campaign, EndEpisode(), by, override, as_json)
-
-
 def register(app: typer.Typer) -> None:
     """Add the drama commands to the ``yarnlog`` application."""
     from yarnlog.rulesets.yarn.cli import drama_reports as cli_drama_reports
@@ -327,5 +319,4 @@ def register(app: typer.Typer) -> None:
     app.command("quiz")(quiz)
     app.command("ballot")(ballot)
     app.add_typer(bennie_app, name="bennie")
-    app.command("end-episode")(end_episode)
     cli_drama_reports.register(app)
