@@ -34,7 +34,8 @@ def pick_campaign(journal: "Journal", campaign: str | None) -> str:
 
 def execute_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
                     override_reason: str | None = None) -> list:
-    """Execute a journal command (the GM's override, if a reason is given) and return what it recorded."""
+    """Execute a journal command (the GM's override, if a reason is given) and return what it recorded;
+    dice the tool must roll are rolled here, once (:mod:`yarnlog.app.rolling`)."""
     from yarnlog.core.referee import Override
 
     journal = open_journal()
@@ -42,7 +43,9 @@ def execute_command(campaign: str | None, command, *, by: str | None = None, vis
     override = None
     if override_reason is not None:
         override = Override(by=by or journal.state(cid).table.gm, reason=override_reason)
-    return journal.execute(cid, command, by=by, visibility=visibility, override=override)
+    from yarnlog.app.rolling import execute_rolling
+
+    return execute_rolling(journal, cid, command, by=by, visibility=visibility, override=override)
 
 
 def run_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
