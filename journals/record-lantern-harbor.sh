@@ -230,7 +230,7 @@ y ballot --voter Eli --visibility gm Ana Fay Dee Cy Ben
 y ballot --voter Fay --visibility gm Dee Ben Ana Cy Eli
 y ballot --voter Maya --visibility gm Ana Eli Fay Ben Cy Dee
 y xp award 2 --reason "one die for a session of worthy play, one for the rescue at the breakwater"
-y end-episode
+y episode end
 # "At the end of the first session, the GM chooses the next precedence ranking": Dee chooses the
 # theme of episode 2, Ben of episode 3.
 y precedence draw --purpose theme-rota --order Dee,Ben,Fay,Ana,Eli,Cy
@@ -311,7 +311,7 @@ y ballot --voter Eli --visibility gm Dee Cy Ben Ana Fay
 y ballot --voter Fay --visibility gm Cy Ana Eli Ben Dee
 y ballot --voter Maya --visibility gm Ben Eli Ana Cy Dee Fay
 y xp award 2 --reason "one die for the session, one for taking Brenner's bosun"
-y end-episode
+y episode end
 
 # =============================================================================================
 # Episode 3, "The Harbour Council". Ben chose the theme: loyalty. Eli holds two bennies, Ben one.
@@ -376,7 +376,7 @@ y ballot --voter Eli --visibility gm Cy Ben Ana Dee Fay
 y ballot --voter Fay --visibility gm Dee Cy Ben Ana Eli
 y ballot --voter Maya --visibility gm Ana Eli Ben Cy Dee Fay
 y xp award 2 --reason "one die for the session, one for seeing the council through"
-y end-episode
+y episode end
 
 y note "End of the first arc: the harbour-master's chair is still empty, and the Black Gull is still at sea."
 

@@ -22,7 +22,7 @@ def table(cli):
 def test_every_command_answers_json(table):
     code, out, _ = table("episode", "start", "--title", "Fog", "--json")
     assert code == 0 and json.loads(out)[0]["event_type"] == "episode.started"
-    code, out, _ = table("scene", "open", "--caller", "Ana", "--cast", "Iris", "--mode", "dramatic", "--json")
+    code, out, _ = table("call", "Ana", "--cast", "Iris", "--mode", "dramatic", "--json")
     assert json.loads(out)[0]["payload"]["cast"] == ["Iris"]
     code, out, _ = table("log", "--json", "--type", "participant")
     assert [e["payload"]["name"] for e in json.loads(out)] == ["Ana", "Ben"]
@@ -36,9 +36,9 @@ def test_every_command_answers_json(table):
 
 def test_log_filters_by_episode_scene_and_participant(table):
     table("episode", "start")
-    table("scene", "open", "--caller", "Ana", "--cast", "Iris")
+    table("call", "Ana", "--cast", "Iris")
     table("note", "Ana speaks", "--by", "Ana")
-    table("scene", "open", "--caller", "Ben")
+    table("call", "Ben")
     table("note", "Ben speaks", "--by", "Ben")
     _, out, _ = table("log", "--scene", "2", "--type", "note", "--json")
     assert [e["payload"]["text"] for e in json.loads(out)] == ["Ben speaks"]
@@ -58,8 +58,8 @@ def test_hidden_events_are_not_shown_to_other_players(table):
 
 def test_status_as_of_the_end_of_a_scene(table):
     table("episode", "start")
-    table("scene", "open", "--caller", "Ana")
-    table("scene", "open", "--caller", "Ben")
+    table("call", "Ana")
+    table("call", "Ben")
     _, out, _ = table("status", "--end-of-scene", "1", "--json")
     data = json.loads(out)
     assert [s["number"] for s in data["scenes"]] == [1] and data["scene_in_play"] is None
@@ -145,6 +145,7 @@ def test_every_command_offers_json_output():
     import typer
 
     from yarnlog.cli.main import app
+    from yarnlog.cli.verbs import commands_of
 
     def leaves(command, path):
         subcommands = getattr(command, "commands", None)
@@ -155,6 +156,8 @@ def test_every_command_offers_json_output():
             yield from leaves(sub, [*path, name])
 
     commands = list(leaves(typer.main.get_command(app), []))
+    for name in ("yarn", "dramasystem", "dramatis-personae", "yarn-polyhedral", "will-descriptors"):
+        commands += [leaf for verb, command in commands_of(name).items() for leaf in leaves(command, [verb])]
     assert len(commands) > 50
     without = [" ".join(path) for path, command in commands
                if "--json" not in {opt for param in command.params for opt in getattr(param, "opts", [])}]

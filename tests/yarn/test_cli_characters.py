@@ -107,7 +107,7 @@ def test_experience_at_the_table(table):
     # trait improvement"
     table(*IRIS)
     table("episode", "start")
-    table("scene", "open", "--caller", "Ana", "--cast", "Iris", "--kind", "training")
+    table("call", "Ana", "--cast", "Iris", "--kind", "training")
     run_json(table, "xp", "award", "5", "--reason", "a session's play")
     code, _, err = table("xp", "develop", "Iris", "Brawling", "--sign", "Split knuckles")
     assert code == EXIT_CODES["rule"] and "approve" in err
@@ -126,7 +126,7 @@ def test_experience_at_the_table(table):
 def test_the_supporting_cast_locations_and_relationships(table):
     table(*IRIS)
     table("episode", "start")
-    table("scene", "open", "--caller", "Ana", "--cast", "Iris")
+    table("call", "Ana", "--cast", "Iris")
     run_json(table, "supporting", "add", "Old Tom", "--description", "the harbour master", "--introduced-by", "Ana")
     run_json(table, "supporting", "promote", "Old Tom", "--pc", "Iris", "--need", "his blessing")
     run_json(table, "supporting", "detail", "Old Tom", "lost a hand")
@@ -145,9 +145,9 @@ def test_the_supporting_cast_locations_and_relationships(table):
 def test_the_sheet_as_of_an_earlier_event(table):
     table(*IRIS)
     table("episode", "start")
-    table("scene", "open", "--caller", "Ana", "--cast", "Iris")
+    table("call", "Ana", "--cast", "Iris")
     table("xp", "award", "5")
-    table("scene", "open", "--caller", "Ana", "--cast", "Iris")
+    table("call", "Ana", "--cast", "Iris")
     table("xp", "develop", "Iris", "Brawling", "--sign", "Fists", "--approved")
     assert run_json(table, "sheet", "Iris", "--end-of-scene", "1")["experience_pool"] == 6
     assert run_json(table, "sheet", "Iris")["experience_pool"] == 1

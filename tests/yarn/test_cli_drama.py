@@ -25,7 +25,7 @@ def table(cli, tmp_path):
     seat_characters(journal, "lantern")
     journal.execute("lantern", TransferTokens("kitty", "Cy", 2, reason="won last series", currency="bennie"))
     store.engine.dispose()
-    assert cli("end-episode", "--override", "the first scene was only introductions")[0] == 0
+    assert cli("episode", "end", "--override", "the first scene was only introductions")[0] == 0
     assert cli("episode", "start", "--title", "Debts", "--theme", "debts", "--theme-by", "Ana")[0] == 0
     return cli
 
@@ -55,7 +55,7 @@ def test_a_session_recorded_from_the_command_line(table):
     data(cli("petition", "granted", "-p", "Kit", "-g", "Mags", "--json"))
     for voter, *ranking in (("Ana", "Ben", "Cy"), ("Ben", "Ana", "Cy"), ("Cy", "Ana", "Ben"), (GM, "Ana", "Ben", "Cy")):
         data(cli("ballot", "--voter", voter, *ranking, "--json"))
-    ended = data(cli("end-episode", "--json"))
+    ended = data(cli("episode", "end", "--json"))
     assert [e["event_type"] for e in ended] == ["scene.closed", "yarn.bennie.vote_tallied", "yarn.tokens.returned",
                                                 "episode.ended"]
     ana = data(cli("ledger", "--participant", "Ana", "--episode", "2", "--json"))
@@ -110,5 +110,5 @@ def test_bennies_are_spent_and_ballots_checked_from_the_command_line(table):
     assert code == 3 and "one bennie per scene" in err
     code, _, err = cli("ballot", "--voter", "Ana", "Ana", "Ben")
     assert code == 3 and "Players do not rank themselves" in err
-    code, _, err = cli("end-episode")
+    code, _, err = cli("episode", "end")
     assert code == 3 and "no ballot from" in err

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from yarnlog.core.referee import InvalidCommand
-from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts, take_dice
-from yarnlog.rulesets.yarn.rules.dice import RollOptions, RollSpec
+from yarnlog.core.referee import DiceNeeded, InvalidCommand
+from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts, take_dice, throw
+from yarnlog.rulesets.yarn.rules.dice import NO_OPTIONS, RollOptions, RollSpec
 
 
 def test_entered_faces_are_kept_as_the_book_says():
@@ -23,8 +23,16 @@ def test_a_sixth_die_on_a_five_die_roll_is_refused():
         take_dice(RollSpec(5), [1, 2, 3, 4, 5, 6])
 
 
+def test_missing_faces_ask_for_dice_instead_of_rolling():
+    with pytest.raises(DiceNeeded) as asked:
+        take_dice(RollSpec(3, penalty=1), None, name="trait")
+    assert (asked.value.roll, asked.value.dice, asked.value.sides) == ("trait", 4, 6)
+
+
 def test_rolled_dice_are_recorded_and_rebuild_identically():
-    facts = take_dice(RollSpec(3, penalty=1), None, rng=random.Random(7))
+    spec = RollSpec(3, penalty=1)
+    thrown = throw(spec, NO_OPTIONS, random.Random(7))
+    facts = take_dice(spec, None, rolled={"roll": thrown})
     assert facts.source == "rolled" and len(facts.faces) == 4
     again = DiceFacts.model_validate(facts.model_dump(mode="json"))
     assert again == facts and again.result().total == facts.total

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import pytest
 
+from yarnlog.app.rolling import execute_rolling
 from yarnlog.app.verify import verify
 from yarnlog.core.decide import audit
 from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
@@ -600,7 +601,9 @@ def test_the_gm_decides_the_gestalt_rolls_and_wounds_still_cost_a_die(table):
 def test_a_public_gmc_total_is_flagged_by_verify(table):
     journal, cid = table
     start(journal, cid, "Iris", mode="gestalt")
-    [payload] = fight.decide(RollGestalt(Side.GMCS, (RollInput("the gang", dice=4),)), journal.state(cid), Referee())
+    gestalt = RollGestalt(Side.GMCS, (RollInput("the gang", dice=4),),
+                          rolled={"gestalt of the gang": ((6, 5, 2, 1), ())})
+    [payload] = fight.decide(gestalt, journal.state(cid), Referee())
     journal._append(cid, journal.store.last_sequence(cid), [payload], by="Maya", visibility="everyone")
     faults = audit(journal.history(cid))
     assert [f.event_type for f in faults] == ["yarn.combat.gestalt_rolled"] and "kept secret" in faults[0].problem
@@ -668,9 +671,8 @@ def test_the_exact_odds_of_an_attack_before_its_dice(table):
 def test_the_tool_rolls_when_no_faces_are_given(table):
     journal, cid = table
     start(journal, cid, "Iris", "Juno")
-    command = Attack(declaration(attacker="Iris", defender="Juno", weapon="knife", attack_trait="Military Background"),
-                     rng=random.Random(7))
-    blow = journal.execute(cid, command)[-1].payload
+    command = Attack(declaration(attacker="Iris", defender="Juno", weapon="knife", attack_trait="Military Background"))
+    blow = execute_rolling(journal, cid, command, rng=random.Random(7))[-1].payload
     assert (blow.attack.source, len(blow.attack.faces), blow.defense.source) == ("rolled", 3, "rolled")
     assert verify(journal.store.read(cid), cid).ok
 

@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 from refusals import refused
 
+from yarnlog.app.rolling import execute_rolling
 from yarnlog.app.verify import verify
 from yarnlog.core.table import AddParticipant
 from yarnlog.core.timeline import CloseScene, OpenScene, StartEpisode
@@ -285,7 +286,7 @@ def test_verify_flags_power_events_forced_in_behind_the_decider(journal, scene):
 
 
 def test_a_pool_rolled_by_the_tool(journal, scene):
-    made = journal.execute(scene, GainPsychicPool("Nell", ("Dreamhaunting", "Telepathy"),
-                                                  rng=random.Random(7)))[0].payload
+    made = execute_rolling(journal, scene, GainPsychicPool("Nell", ("Dreamhaunting", "Telepathy")),
+                           rng=random.Random(7))[0].payload
     assert made.source == "rolled" and len(made.rolls) == 2 and made.shots == max(made.rolls)
     assert verify(journal.store.read(scene), scene).ok

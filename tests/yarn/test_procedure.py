@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from refusals import refused
 
+from yarnlog.app.rolling import execute_rolling
 from yarnlog.app.verify import verify
 from yarnlog.core.decide import Retract
 from yarnlog.core.referee import Override, Referee, RuleViolation
@@ -422,8 +423,8 @@ def test_either_or_counts_the_roll_the_gm_determined(journal, scene):
 def test_either_or_may_be_determined_at_random(journal, scene):
     first = roll(journal, scene, "Tom", faces=(1, 3))
     second = roll(journal, scene, "Iris", faces=(2, 3))
-    picked = journal.execute(scene, GroupEffort("either/or", (first.sequence, second.sequence),
-                                                rng=random.Random(3)))[-1].payload
+    picked = execute_rolling(journal, scene, GroupEffort("either/or", (first.sequence, second.sequence)),
+                             rng=random.Random(3))[-1].payload
     assert picked.source == "rolled" and picked.counting in (first.sequence, second.sequence)
     assert verify(journal.store.read(scene), scene).ok
 
@@ -483,7 +484,7 @@ def test_breaks_bring_consequence_rolls_at_the_end_of_the_scene(journal, scene):
 def test_consequence_rolls_by_the_tool_and_no_roll_without_a_break(journal, scene):
     roll(journal, scene, "Tom", faces=(6, 6))
     refused(journal, scene, RollConsequences(faces=(ConsequenceFace("Tom", "bad", 1),)), rule=dice.BAD_CONSEQUENCE)
-    made = journal.execute(scene, RollConsequences(rng=random.Random(1)))[0].payload
+    made = execute_rolling(journal, scene, RollConsequences(), rng=random.Random(1))[0].payload
     assert (made.character, made.kind, made.source, made.consequence) == ("Tom", "good", "rolled", made.face == 6)
     assert verify(journal.store.read(scene), scene).ok
 

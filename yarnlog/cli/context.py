@@ -21,6 +21,7 @@ def open_journal(*, create: bool = False) -> "Journal":
 def pick_campaign(journal: "Journal", campaign: str | None) -> str:
     from yarnlog.core.referee import InvalidCommand
 
+    campaign = campaign or SETTINGS.campaign
     if campaign:
         return campaign
     ids = journal.store.campaigns()
@@ -33,7 +34,8 @@ def pick_campaign(journal: "Journal", campaign: str | None) -> str:
 
 def execute_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
                     override_reason: str | None = None) -> list:
-    """Execute a journal command (the GM's override, if a reason is given) and return what it recorded."""
+    """Execute a journal command (the GM's override, if a reason is given) and return what it recorded;
+    dice the tool must roll are rolled here, once (:mod:`yarnlog.app.rolling`)."""
     from yarnlog.core.referee import Override
 
     journal = open_journal()
@@ -41,7 +43,9 @@ def execute_command(campaign: str | None, command, *, by: str | None = None, vis
     override = None
     if override_reason is not None:
         override = Override(by=by or journal.state(cid).table.gm, reason=override_reason)
-    return journal.execute(cid, command, by=by, visibility=visibility, override=override)
+    from yarnlog.app.rolling import execute_rolling
+
+    return execute_rolling(journal, cid, command, by=by, visibility=visibility, override=override)
 
 
 def run_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
@@ -73,3 +77,18 @@ def campaign_state(campaign: str | None, as_of: int | None = None, end_of_scene:
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     return journal.state(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))
+
+
+def campaign_ruleset(campaign: str | None) -> tuple[str, str]:
+    """The campaign a command works on and the name of its ruleset, read from its first event only
+    (no replay: the command line asks this to know which verbs exist)."""
+    import json
+
+    from yarnlog.core.referee import InvalidCommand
+
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    first = journal.store.read(cid, upto=1)
+    if not first:
+        raise InvalidCommand(f"no campaign {cid!r} in this journal")
+    return cid, json.loads(first[0].payload)["ruleset"]

@@ -1,8 +1,9 @@
 """The ``yarnlog`` command line: a thin shell around the journal service.
 
 Start-up stays light: the storage stack (SQLAlchemy, pydantic) and the rulesets are imported
-inside the commands that need them. Every command takes ``--json``; errors are one line on
-stderr with a meaningful exit code (see :data:`EXIT_CODES`), never a traceback.
+inside the commands that need them. The core verbs are defined here; a ruleset's own verbs are
+offered only in its campaigns (:mod:`yarnlog.cli.verbs`). Every command takes ``--json``; errors
+are one line on stderr with a meaningful exit code (see :data:`EXIT_CODES`), never a traceback.
 """
 
 import json
@@ -25,18 +26,7 @@ from yarnlog.cli.options import (
     VisibilityOpt,
 )
 from yarnlog.cli.output import console, emit, show_recorded, working
-from yarnlog.rulesets.yarn.cli import (
-    characters as cli_characters,
-)
-from yarnlog.rulesets.yarn.cli import (
-    combat as cli_combat,
-)
-from yarnlog.rulesets.yarn.cli import (
-    drama as cli_drama,
-)
-from yarnlog.rulesets.yarn.cli import (
-    procedure as cli_procedure,
-)
+from yarnlog.cli.verbs import CampaignGroup
 
 #: Exit codes: 0 ok, 1 verify found faults, 2 invalid input, 3 refused by a rule,
 #: 4 storage error, 5 concurrent write conflict (retry), 70 internal error.
@@ -48,11 +38,13 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    cls=CampaignGroup,
 )
-episode_app = typer.Typer(help="Start and end episodes (one per session).", no_args_is_help=True)
-scene_app = typer.Typer(help="Open and close scenes.", no_args_is_help=True)
+episode_app = typer.Typer(help="Start and end episodes (one per session).", no_args_is_help=True, cls=CampaignGroup)
+scene_app = typer.Typer(help="Open and close scenes.", no_args_is_help=True, cls=CampaignGroup)
 app.add_typer(episode_app, name="episode")
 app.add_typer(scene_app, name="scene")
+
 
 @app.callback()
 def _root(
@@ -62,8 +54,15 @@ def _root(
                      help="Journal database: a SQLite file path or a postgresql:// URL "
                           "(default: journals/yarnlog.db)."),
     ] = None,
+    campaign: Annotated[
+        Optional[str],
+        typer.Option("--campaign", "-c", envvar="YARNLOG_CAMPAIGN",
+                     help="Campaign id for every verb (default: the only campaign in the journal); "
+                          "its system's verbs are listed in --help."),
+    ] = None,
 ) -> None:
     SETTINGS.db = db
+    SETTINGS.campaign = campaign
 
 
 # -- campaign -------------------------------------------------------------------------------
@@ -159,11 +158,12 @@ def episode_start(
 
 
 @episode_app.command("end")
-def episode_end(campaign: CampaignOpt = None, by: ByOpt = None, as_json: JsonOpt = False) -> None:
-    """End the episode in play."""
+def episode_end(campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None,
+                as_json: JsonOpt = False) -> None:
+    """End the episode in play (and whatever its system does then: Yarn's bennie vote, tokens back)."""
     from yarnlog.core.timeline import EndEpisode
 
-    run_command(campaign, EndEpisode(), by=by, as_json=as_json)
+    run_command(campaign, EndEpisode(), by=by, override_reason=override, as_json=as_json)
 
 
 @scene_app.command("open")
@@ -431,12 +431,6 @@ def import_(
     summary = {"campaign_id": records[0].campaign_id, "already_present": present, "imported": written}
     emit(summary, as_json, lambda d: console().print(
         f"{d['campaign_id']}: imported {d['imported']} events ({d['already_present']} already present)"))
-
-
-# -- the rulesets' commands -----------------------------------------------------------------
-
-for commands in (cli_characters, cli_drama, cli_procedure, cli_combat):
-    commands.register(app)
 
 
 # -- entry point ----------------------------------------------------------------------------

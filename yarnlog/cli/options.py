@@ -22,6 +22,7 @@ VisibilityOpt = Annotated[
 
 class Settings:
     db: str | None = None
+    campaign: str | None = None  # the root's --campaign/-c, for verbs not given their own
 
 
 SETTINGS = Settings()

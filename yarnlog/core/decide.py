@@ -1,4 +1,4 @@
-"""Deciding commands: the ruleset's decider first, then the journal's own; amendments; the audit.
+"""Deciding commands: the journal's own (or the ruleset's takeover of one), the ruleset's; amendments; the audit.
 
 ``decide(command, state, referee) -> payloads`` validates and refuses with the rule; ``audit``
 re-checks recorded history for ``verify`` and for amendments.
@@ -14,8 +14,13 @@ from yarnlog.core.corrections import Correction, OverrideRecorded, Retraction, e
 from yarnlog.core.events import Payload, Recorded, load_payload
 from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid
 from yarnlog.core.state import EVERYONE, CampaignState, empty_state, evolve, replay
-from yarnlog.core.table import decide_table
-from yarnlog.core.timeline import decide_timeline
+from yarnlog.core.table import AddParticipant, RemoveParticipant, decide_table
+from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode, decide_timeline
+
+#: The journal's own commands, by exact type: a ruleset decides one of them only when its
+#: ``takes_over`` says so (a subclass such as Yarn's ``CallScene`` is the ruleset's own command).
+CORE_COMMANDS = frozenset({AddParticipant, RemoveParticipant, StartEpisode, EndEpisode, OpenScene, CloseScene,
+                           AddNote})
 
 CORRECTIONS_RULE = Rule(
     "yarnlog", "Corrections",
@@ -39,15 +44,23 @@ class Retract:
 
 
 def decide(command: Any, state: CampaignState, referee: Referee) -> list[Payload]:
-    """Ask the ruleset, then the journal's own deciders, what ``command`` produces."""
+    """What ``command`` produces: a journal command is the journal's to decide unless the ruleset
+    explicitly takes it over; any other command is the ruleset's."""
     invalid(state.ruleset is not None, "the campaign has not been created")
-    payloads = state.ruleset.decide(command, state, referee)
-    if payloads is None:
-        payloads = decide_table(command, state.table)
-    if payloads is None:
-        payloads = decide_timeline(command, state.timeline)
-    if payloads is None:
-        raise InvalidCommand(f"{type(command).__name__} is not a command of the {state.ruleset.name} ruleset")
+    ruleset = state.ruleset
+    if type(command) in CORE_COMMANDS:
+        takeover = ruleset.takes_over.get(type(command))
+        if takeover is None:
+            payloads = decide_table(command, state.table) or decide_timeline(command, state.timeline)
+        else:
+            payloads = takeover(command, state, referee)
+            if payloads is None:
+                raise RuntimeError(f"the {ruleset.name} ruleset takes over {type(command).__name__} "
+                                   "but its handler decided nothing")
+    else:
+        payloads = ruleset.decide(command, state, referee)
+        if payloads is None:
+            raise InvalidCommand(f"{type(command).__name__} is not a command of the {ruleset.name} ruleset")
     invalid(bool(payloads), "that command records nothing")
     return list(payloads)
 

@@ -73,6 +73,21 @@ class Referee:
         self.overridden.append((rule, message))
 
 
+class DiceNeeded(InvalidCommand):
+    """The command needs dice it does not carry: deciding never rolls.
+
+    Names the roll (``roll``, unique within the command), how many dice of how many sides, and
+    ``throw(rng)``, which rolls exactly those (and any dice they call for, such as top-off dice)
+    and returns ``(faces, extra faces)``. The shell rolls once, puts the throw in the command's
+    ``rolled`` mapping under ``roll`` and decides again, so a decision retried after a write
+    conflict reuses the same faces. It also answers "how many dice would this roll use?".
+    """
+
+    def __init__(self, roll: str, dice: int, sides: int, throw):
+        self.roll, self.dice, self.sides, self.throw = roll, dice, sides, throw
+        super().__init__(f"the {roll} roll needs {dice}d{sides}: enter the faces rolled at the table")
+
+
 def invalid(condition: bool, message: str) -> None:
     """Raise :class:`InvalidCommand` unless ``condition`` holds."""
     if not condition:

@@ -1,36 +1,78 @@
 """The seam between the journal and a game system.
 
 A campaign names its ruleset in its first event. A ruleset contributes event types (payload
-classes registered under its own prefix), a decider for its commands, an ``evolve`` fold for
-its state, an ``audit`` that re-checks recorded events during ``verify``, and named
-projections. The store knows none of this: it keeps envelopes and JSON payloads.
+classes registered under its own prefix, which is also its name), a decider for its commands,
+an explicit map of the journal's own commands it takes over (Yarn decides ``OpenScene`` as a
+scene call), an ``evolve`` fold for its state, an ``audit`` that re-checks recorded events
+during ``verify``, named projections, a folder of recap/sheet templates and the command-line
+verbs it adds (named by import path, so the domain never imports the shell). The store knows
+none of this: it keeps envelopes and JSON payloads.
 
-Rulesets are looked up by name and imported lazily, so the CLI starts without loading them.
+Rulesets are found through the ``yarnlog.rulesets`` entry-point group, so a third party can ship
+one as a package, and are imported lazily, so the command line starts without loading them.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from yarnlog.core.referee import InvalidCommand
+from yarnlog.core.referee import InvalidCommand, YarnlogError
 
 if TYPE_CHECKING:
     from yarnlog.core.events import Payload, Recorded
     from yarnlog.core.referee import Referee
     from yarnlog.core.state import CampaignState
 
-#: name -> "module:attribute" of its :class:`Ruleset`.
-RULESETS: dict[str, str] = {
-    "yarn": "yarnlog.rulesets.yarn.ruleset:RULESET",
-    "dramasystem": "yarnlog.rulesets.dramasystem:RULESET",
-    "dramatis-personae": "yarnlog.rulesets.dramatis_personae:RULESET",
-    "yarn-polyhedral": "yarnlog.rulesets.yarn_polyhedral:RULESET",
-    "will-descriptors": "yarnlog.rulesets.will_descriptors:RULESET",
-}
+#: The entry-point group a package registers its rulesets in: ``name = "module:RULESET"``.
+ENTRY_POINT_GROUP = "yarnlog.rulesets"
 DEFAULT_RULESET = "yarn"
+
+
+class RulesetError(YarnlogError):
+    """An installed ruleset is broken (its name, prefix or takeovers do not add up): not the user's fault."""
+
+    exit_code = 70
+
+
+class _Registry(Mapping[str, str]):
+    """Installed rulesets, name -> "module:attribute", read from the entry points on first use."""
+
+    def __init__(self, group: str):
+        self.group = group
+
+    @functools.cached_property
+    def _found(self) -> tuple[dict[str, str], frozenset[str]]:
+        from importlib.metadata import entry_points
+
+        found: dict[str, str] = {}
+        twice: set[str] = set()
+        for point in entry_points(group=self.group):
+            if point.name in found and found[point.name] != point.value:
+                twice.add(point.name)
+            found[point.name] = point.value
+        return found, frozenset(twice)
+
+    @property
+    def duplicates(self) -> frozenset[str]:
+        """Names two installed packages both claim (neither is used)."""
+        return self._found[1]
+
+    def __getitem__(self, name: str) -> str:
+        return self._found[0][name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._found[0])
+
+    def __len__(self) -> int:
+        return len(self._found[0])
+
+
+#: name -> "module:attribute" of its :class:`Ruleset`, from the ``yarnlog.rulesets`` entry points.
+RULESETS: Mapping[str, str] = _Registry(ENTRY_POINT_GROUP)
 
 
 def _no_audit(state: Any, recorded: Any) -> list[str]:
@@ -45,15 +87,24 @@ def _unchanged(state: Any, recorded: Any) -> Any:
     return state
 
 
+#: ``handler(command, campaign_state, referee) -> payloads``: decides one command.
+Handler = Callable[[Any, "CampaignState", "Referee"], "list[Payload] | None"]
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """What a game system adds to a journal.
 
-    ``decide(command, campaign_state, referee)`` returns the payloads a command produces, or
-    ``None`` when the command is not one of this ruleset's (the journal's own decider then
-    handles it). ``evolve(ruleset_state, recorded)`` folds any event, the journal's own ones
+    ``decide(command, campaign_state, referee)`` returns the payloads one of the ruleset's own
+    commands produces, or ``None`` when the command is not one of its (it is never asked about
+    the journal's own commands). ``takes_over`` maps a journal command type it decides itself
+    (``OpenScene``, ``EndEpisode``...) to its handler; every other journal command is decided by
+    the journal. ``evolve(ruleset_state, recorded)`` folds any event, the journal's own ones
     included, and never refuses. ``audit(campaign_state, recorded)`` lists the rules a recorded
     event broke given the state before it (used by ``verify``; overridden events are skipped).
+    ``projections`` name read models ``(campaign_state) -> data``; ``templates`` is the
+    ``package/folder`` of its recap and sheet templates; ``cli`` the ``module:attribute`` of its
+    command-line verbs (a :class:`yarnlog.cli.verbs.Verbs`), imported by the shell only.
     """
 
     name: str
@@ -65,19 +116,56 @@ class Ruleset:
     decide: Callable[[Any, Any, Any], Any] = _not_mine
     audit: Callable[[Any, Any], list[str]] = _no_audit
     options: Mapping[str, str] = field(default_factory=dict)
+    takes_over: Mapping[type, Handler] = field(default_factory=dict)
+    projections: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
+    templates: str | None = None
+    cli: str | None = None
 
     def owns(self, event_type: str) -> bool:
         return event_type.startswith(self.event_prefix + ".")
 
 
+def import_object(target: str) -> Any:
+    """The object a ``module:attribute`` path names (how entry points and ``Ruleset.cli`` name things)."""
+    module, attribute = target.split(":")
+    return getattr(importlib.import_module(module), attribute.strip())
+
+
+def ruleset_problems(name: str, ruleset: Any) -> list[str]:
+    """Why the ruleset registered as ``name`` cannot be used (empty when it is sound).
+
+    Its name and event prefix must equal the registered name, so that reading an event of type
+    ``name.x`` finds it, and it may take over only the journal's own commands.
+    """
+    from yarnlog.core.decide import CORE_COMMANDS
+
+    if not isinstance(ruleset, Ruleset):
+        return [f"{name} is registered as {type(ruleset).__name__}, not a Ruleset"]
+    problems = []
+    if ruleset.name != name:
+        problems.append(f"it is registered as {name!r} but calls itself {ruleset.name!r}")
+    if ruleset.event_prefix != name:
+        problems.append(f"its event prefix {ruleset.event_prefix!r} is not its name {name!r}")
+    foreign = sorted(t.__name__ for t in ruleset.takes_over if t not in CORE_COMMANDS)
+    if foreign:
+        problems.append(f"it takes over {', '.join(foreign)}, which are not the journal's own commands")
+    return problems
+
+
+@functools.cache
 def get_ruleset(name: str) -> Ruleset:
-    """Import and return the ruleset called ``name``."""
+    """Import, check and return the installed ruleset called ``name``."""
     try:
         target = RULESETS[name]
     except KeyError:
         raise InvalidCommand(f"unknown ruleset {name!r}; choose one of: {', '.join(sorted(RULESETS))}") from None
-    module, attribute = target.split(":")
-    return getattr(importlib.import_module(module), attribute)
+    if name in RULESETS.duplicates:  # type: ignore[attr-defined]
+        raise RulesetError(f"two installed packages both register a ruleset called {name!r}")
+    ruleset = import_object(target)
+    problems = ruleset_problems(name, ruleset)
+    if problems:
+        raise RulesetError(f"the installed ruleset {name!r} ({target}) is broken: {'; '.join(problems)}")
+    return ruleset
 
 
 def _part_has_no_commands(command: Any, campaign: "CampaignState", referee: "Referee") -> None:

@@ -1,16 +1,21 @@
 """Yarn 0.1 (Mark Caldwell, 2014): DramaSystem and WaRP mashed together. The default ruleset.
 
 The ruleset is the composition of its parts (see :mod:`yarnlog.rulesets.yarn.state`): each
-part folds its own slice of state, decides its own commands and audits its own events.
+part folds its own slice of state, decides its own commands and audits its own events. Yarn
+takes over three of the journal's own commands (:data:`TAKES_OVER`); its verbs are in
+:mod:`yarnlog.rulesets.yarn.cli.verbs`, named here by path so the domain never imports the shell.
 """
 
 from __future__ import annotations
 
 from yarnlog.core.ruleset import Ruleset
+from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.yarn.parts.characters import part as characters
 from yarnlog.rulesets.yarn.parts.combat import part as fight
 from yarnlog.rulesets.yarn.parts.drama import part as drama
+from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
 from yarnlog.rulesets.yarn.parts.economy import part as economy
+from yarnlog.rulesets.yarn.parts.economy.ledger import bennie_report, token_report
 from yarnlog.rulesets.yarn.parts.powers import part as powers
 from yarnlog.rulesets.yarn.parts.procedure import part as procedure
 from yarnlog.rulesets.yarn.state import YarnState
@@ -38,6 +43,13 @@ def audit(campaign, recorded) -> list[str]:
     return [problem for part in PARTS for problem in part.audit(campaign, recorded)]
 
 
+#: The journal's own commands Yarn decides itself, and the part that does.
+TAKES_OVER = {
+    StartEpisode: characters.PART.decide,  # "Themes": the rota names who chooses the theme
+    OpenScene: drama.PART.decide,  # "Calling Scenes": calling order, casting cost, scene kinds
+    EndEpisode: drama.PART.decide,  # "Bennies": the vote, drama tokens back to the kitty
+}
+
 RULESET = Ruleset(
     name="yarn",
     title="Yarn 0.1",
@@ -47,6 +59,10 @@ RULESET = Ruleset(
     evolve=evolve,
     decide=decide,
     audit=audit,
+    takes_over=TAKES_OVER,
+    projections={"tokens": token_report, "bennies": bennie_report, "calling-order": calling_view},
+    templates=None,
+    cli="yarnlog.rulesets.yarn.cli.verbs:VERBS",
     options={
         "botch": "Optional Procedural Rules: Botch",
         "blowing_the_top_off": "Optional Procedural Rules: Blowing the Top Off",

@@ -35,14 +35,13 @@ def _run(campaign, command, by, override, as_json, visibility: str = "everyone")
 
 
 def _sides(campaign: str | None, for_caller: Names, for_challenger: Names) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Both sides of a show of hands; a side left out is every other player."""
+    """Both sides of a show of hands (the rule for a side left out: :func:`vote_sides`)."""
+    from yarnlog.rulesets.yarn.parts.drama.scene_challenges import vote_sides
+
     caller_side, challenger_side = names(for_caller), names(for_challenger)
-    if bool(caller_side) == bool(challenger_side):
+    if bool(caller_side) == bool(challenger_side):  # nothing to fill in: spare the replay
         return caller_side, challenger_side
-    players = campaign_state(campaign).table.players
-    given = set(caller_side or challenger_side)
-    rest = tuple(p for p in players if p not in given)
-    return (caller_side, rest) if caller_side else (rest, challenger_side)
+    return vote_sides(campaign_state(campaign).table.players, caller_side, challenger_side)
 
 
 # -- scene calls ------------------------------------------------------------------------------
@@ -266,15 +265,12 @@ def quiz(
 
 
 def _drawn_or_shuffled(campaign, answers) -> tuple[tuple[str, ...] | None, str]:
-    """The order already drawn this scene, or the petitioning players' cards shuffled now."""
-    from yarnlog.rulesets.yarn.parts.characters.players import require_character
+    """The order already drawn this scene, or the cards the rules say to shuffle, shuffled here."""
     from yarnlog.rulesets.yarn.parts.characters.supporting_cast import shuffled
-    from yarnlog.rulesets.yarn.parts.drama.petitions import drawn_for_quiz
+    from yarnlog.rulesets.yarn.parts.drama.petitions import players_to_draw_for_quiz
 
-    state = campaign_state(campaign)
-    if drawn_for_quiz(state) is not None:
-        return None, "entered"
-    return shuffled([require_character(state, petitioner).holder for petitioner, _, _ in answers]), "shuffled"
+    players = players_to_draw_for_quiz(campaign_state(campaign), answers)
+    return (None, "entered") if players is None else (shuffled(players), "shuffled")
 
 
 # -- bennies and the end of the episode -------------------------------------------------------
@@ -306,14 +302,6 @@ def bennie_spend(
     _run(campaign, SpendBennie(spender, option, target, kind), by, override, as_json)
 
 
-def end_episode(campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None,
-                as_json: JsonOpt = False) -> None:
-    """End the episode: tally the bennie vote, return drama tokens to the kitty, close scene and episode."""
-    from yarnlog.core.timeline import EndEpisode
-
-    _run(campaign, EndEpisode(), by, override, as_json)
-
-
 def register(app: typer.Typer) -> None:
     """Add the drama commands to the ``yarnlog`` application."""
     from yarnlog.rulesets.yarn.cli import drama_reports as cli_drama_reports
@@ -327,5 +315,4 @@ def register(app: typer.Typer) -> None:
     app.command("quiz")(quiz)
     app.command("ballot")(ballot)
     app.add_typer(bennie_app, name="bennie")
-    app.command("end-episode")(end_episode)
     cli_drama_reports.register(app)

@@ -77,7 +77,7 @@ def bennies(
     as_json: JsonOpt = False,
 ) -> None:
     """Bennies held and spent, and each episode's vote with its arithmetic."""
-    from yarnlog.rulesets.yarn.parts.economy.ledger import bennie_report, provisional_tally, recount
+    from yarnlog.rulesets.yarn.parts.economy.ledger import bennie_report, provisional_tally, recount, tallied_votes
 
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
@@ -86,7 +86,7 @@ def bennies(
     data = bennie_report(state)
     if tally:
         data["recounts"] = [recount(journal.state(cid, upto=r.sequence - 1), r.payload)
-                            for r in journal.history(cid, upto=upto) if r.event_type == "yarn.bennie.vote_tallied"]
+                            for r in tallied_votes(journal.history(cid, upto=upto))]
         data["provisional"] = provisional_tally(state)
 
     def render(d):

@@ -162,12 +162,12 @@ def _armor_entries(worn: Sequence[Armor], roll: str, who: str, *, firearm_attack
 
 
 class AttackDice:
-    """Where an attack's dice come from: faces entered (checked), else rolled now from ``rng``;
+    """Where an attack's dice come from: faces entered (checked), else rolled by the shell (``rolled``);
     ``recorded`` (for ``verify``) gives the dice as they were stored and never rolls."""
 
-    def __init__(self, faces: Mapping[str, Sequence[int]], top_off: Mapping[str, Sequence[int]], rng: Any = None,
+    def __init__(self, faces: Mapping[str, Sequence[int]], top_off: Mapping[str, Sequence[int]], rolled: Any = None,
                  recorded: Mapping[str, DiceFacts] | None = None):
-        self.faces, self.top_offs, self.rng, self.recorded = faces, top_off, rng, recorded
+        self.faces, self.top_offs, self.rolled, self.recorded = faces, top_off, rolled, recorded
         self.taken: set[str] = set()
 
     def take(self, name: str, spec: RollSpec, options: RollOptions) -> DiceFacts:
@@ -179,7 +179,7 @@ class AttackDice:
             return facts.model_copy(update={"source": stored.source})
         faces = self.faces.get(name)
         return take_dice(spec, None if faces is None else tuple(faces), options,
-                         top_off=tuple(self.top_offs.get(name, ())), rng=self.rng)
+                         top_off=tuple(self.top_offs.get(name, ())), rolled=self.rolled, name=name)
 
 
 def _fighting(campaign: Any, combat: Combat, d: AttackDeclaration, referee: Referee) -> None:

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from yarnlog.core.events import Payload, Recorded, event
-from yarnlog.core.referee import InvalidCommand, Rule, invalid
+from yarnlog.core.referee import DiceNeeded, InvalidCommand, Rule, invalid
 from yarnlog.rulesets.yarn.parts.combat import wounds as wounds_module
 from yarnlog.rulesets.yarn.parts.combat.wounds import SeriousWoundFacts, Wounds
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts
@@ -122,6 +122,8 @@ def take_roll(entries: Sequence[DiceEntry], roll: str, take) -> DiceFacts:
     """``take(spec)`` for the roll the entries make, saying where its dice come from if the faces do not fit."""
     try:
         return take(spec_of(entries, roll))
+    except DiceNeeded:
+        raise  # not a misfit: the shell rolls and decides again
     except InvalidCommand as exc:
         raise InvalidCommand(f"{roll} roll: {exc} [{explain(entries, roll)}]") from None
 

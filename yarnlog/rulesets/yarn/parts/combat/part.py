@@ -129,7 +129,7 @@ class RollGestalt:
 
     side: Side
     rolls: tuple[RollInput, ...]
-    rng: Any = field(default=None, compare=False)
+    rolled: Mapping[str, Any] = field(default_factory=dict, compare=False)  # the shell's dice
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,7 @@ class RollInitiative:
 
     rolls: tuple[RollInput, ...]
     tie_order: tuple[str, ...] = ()
-    rng: Any = field(default=None, compare=False)
+    rolled: Mapping[str, Any] = field(default_factory=dict, compare=False)  # the shell's dice
 
 
 @dataclass(frozen=True)
@@ -157,12 +157,12 @@ class NextRound:
 @dataclass(frozen=True)
 class Attack:
     """An attack: the declaration, and faces by roll ("attack", "defense", "regular_armor",
-    "bullet_proof_armor", "damage"); a roll without faces is rolled by the tool from ``rng``."""
+    "bullet_proof_armor", "damage"); a roll without faces is rolled by the tool before deciding (``rolled``)."""
 
     declared: AttackDeclaration
     faces: Mapping[str, Sequence[int]] = field(default_factory=dict)
     top_off: Mapping[str, Sequence[int]] = field(default_factory=dict)
-    rng: Any = field(default=None, compare=False)
+    rolled: Mapping[str, Any] = field(default_factory=dict, compare=False)  # the shell's dice
 
 
 @dataclass(frozen=True)
@@ -205,7 +205,7 @@ def _registration(campaign: Any, command: RegisterCombatant) -> CombatantRegiste
                                supporting=name in rules.characters.supporting)
 
 
-def _taken_roll(campaign: Any, roll: RollInput, kind: str, rule: Rule | None, options: RollOptions, rng: Any,
+def _taken_roll(campaign: Any, roll: RollInput, kind: str, rule: Rule | None, options: RollOptions, rolled: Any,
                 base: list[DiceEntry] | None = None) -> TakenRoll:
     entries = base if base is not None else trait_dice_entries(campaign, roll.roller, roll.trait, roll.dice, kind)[0]
     invalid(roll.bonus >= 0 and roll.penalty >= 0, "bonus and penalty dice are counted as 0 or more")
@@ -215,7 +215,8 @@ def _taken_roll(campaign: Any, roll: RollInput, kind: str, rule: Rule | None, op
         entries = entries + [DiceEntry.of(kind, rule or PENALTY_DIE, "the GM's ruling", penalty=roll.penalty)]
     if wounds_module.maximum_hit_points(campaign.rules, roll.roller) is not None:
         entries = entries + wound_entries(campaign, roll.roller, kind)
-    dice = take_roll(entries, kind, lambda spec: take_dice(spec, roll.faces, options, top_off=roll.top_off, rng=rng))
+    dice = take_roll(entries, kind, lambda spec: take_dice(spec, roll.faces, options, top_off=roll.top_off,
+                                                           rolled=rolled, name=f"{kind} of {roll.roller}"))
     return TakenRoll(roller=roll.roller, trait=roll.trait, entries=entries, dice=dice)
 
 
@@ -231,7 +232,7 @@ def _gestalt(command: RollGestalt, campaign: Any) -> GestaltRolled:
         for name in rollers:
             invalid(is_pc(campaign, name) and name in combat.combatants, f"{name} is not a PC in this fight")
             invalid(name not in combat.player_rolls, f"{name} already rolled for this fight")
-    rolls = [_taken_roll(campaign, r, "gestalt", GESTALT_ROLLS, options, command.rng) for r in command.rolls]
+    rolls = [_taken_roll(campaign, r, "gestalt", GESTALT_ROLLS, options, command.rolled) for r in command.rolls]
     return GestaltRolled(side=command.side, rolls=rolls, total=sum(r.dice.total for r in rolls))
 
 
@@ -253,7 +254,7 @@ def _initiative(command: RollInitiative, campaign: Any) -> InitiativeSet:
             base = [
                 DiceEntry.of("initiative", INITIATIVE, f"{r.roller}: no such trait", dice=INITIATIVE_DICE_WITHOUT_TRAIT)
             ]
-        rolls.append(_taken_roll(campaign, r, "initiative", None, options, command.rng, base))
+        rolls.append(_taken_roll(campaign, r, "initiative", None, options, command.rolled, base))
     order = initiative_order({r.roller: r.dice.total for r in rolls}, gm_tie_order=command.tie_order)
     return InitiativeSet(method="rolls", order=list(order), rolls=rolls, tie_order=list(command.tie_order))
 
@@ -292,7 +293,7 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
     if isinstance(command, Attack):
         unknown = sorted(set(command.faces) - set(ROLL_NAMES))
         invalid(not unknown, f"unknown roll(s) {', '.join(unknown)}; rolls are {', '.join(ROLL_NAMES)}")
-        dice = AttackDice(command.faces, command.top_off, command.rng)
+        dice = AttackDice(command.faces, command.top_off, command.rolled)
         payload = attack_made(campaign, command.declared, dice, referee)
         extra = sorted(set(command.faces) - dice.taken)
         invalid(not extra, f"this attack rolls no {' nor '.join(extra)} dice")

@@ -337,7 +337,7 @@ class TakeDamage:
     faces: tuple[int, ...] | None = None
     temporary: bool = False
     serious_wound: SeriousWound | None = None
-    rng: Any = field(default=None, compare=False)
+    rolled: Mapping[str, Any] = field(default_factory=dict, compare=False)  # the shell's dice
 
 
 @dataclass(frozen=True)
@@ -424,7 +424,7 @@ def _damage(command: TakeDamage, campaign: Any, referee: Referee) -> DamageTaken
     points = command.points
     if command.dice is not None:
         options = RollOptions.from_campaign(campaign.table.options)
-        dice = take_dice(RollSpec(command.dice), command.faces, options, rng=command.rng)
+        dice = take_dice(RollSpec(command.dice), command.faces, options, rolled=command.rolled, name="damage")
         points = dice.total
     invalid(points >= 0, "damage is not negative")
     after = take_damage(hp, points, temporary=command.temporary)

@@ -270,6 +270,15 @@ def drawn_for_quiz(campaign) -> tuple[str, ...] | None:
     return drawn[-1].order if drawn else None
 
 
+def players_to_draw_for_quiz(campaign, answers) -> tuple[str, ...] | None:
+    """Whose cards a quiz needs shuffled ("Multiple Petitioners"): the petitioning characters'
+    players, or ``None`` when their order was already drawn this scene. The shuffle itself is the
+    shell's: deciding never shuffles."""
+    if drawn_for_quiz(campaign) is not None:
+        return None
+    return tuple(require_character(campaign, petitioner).holder for petitioner, _, _ in answers)
+
+
 def quiz(command: QuizPetitioners, campaign, referee: Referee) -> list[Payload]:
     """The quiz, with the precedence order drawn for it (recorded by the characters part) if given now."""
     if command.order is None:

@@ -85,6 +85,17 @@ class ChallengeByVote:
     revised_situation: str = ""
 
 
+def vote_sides(players, for_caller, for_challenger) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Both sides of a show of hands when only one was named: every other player is on the other
+    side (each player votes, "Challenging a Scene"). Both or neither named: as given."""
+    caller_side, challenger_side = tuple(for_caller), tuple(for_challenger)
+    if bool(caller_side) == bool(challenger_side):
+        return caller_side, challenger_side
+    given = set(caller_side or challenger_side)
+    rest = tuple(p for p in players if p not in given)
+    return (caller_side, rest) if caller_side else (rest, challenger_side)
+
+
 @dataclass(frozen=True)
 class ChallengeNovelty:
     """The GM's rulings: is the scene ``too_similar``, and the ``change`` the caller points to."""

@@ -106,6 +106,12 @@ def provisional_tally(campaign) -> dict | None:
             "not_yet": [message for _, message in referee.overridden]}
 
 
+def tallied_votes(history) -> list:
+    """The recorded bennie votes of a history (by payload type), each to be recounted from the
+    state before it (:func:`recount`)."""
+    return [r for r in history if isinstance(r.payload, BennieVoteTallied)]
+
+
 def recount(campaign_before, recorded: BennieVoteTallied) -> dict:
     """The recorded result of a vote against the same tally done again from the ballots.
 

@@ -10,7 +10,6 @@ part takes from the sheet's pool for good.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -227,7 +226,7 @@ class GainPsychicPool:
     take_three: bool = False
     faces: tuple[int, ...] | None = None
     pool_name: str = POOL
-    rng: random.Random | None = field(default=None, compare=False, repr=False)
+    rolled: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the shell's dice
 
 
 @dataclass(frozen=True)
@@ -286,7 +285,7 @@ class LearnFringePower:
     success_face: int = fringe_powers.LEARNING_SUCCESS_FACE
     psi_mute_roll: int | None = None
     roll_psi_mute: bool = False
-    rng: random.Random | None = field(default=None, compare=False, repr=False)
+    rolled: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the shell's dice
 
 
 @dataclass(frozen=True)
@@ -298,7 +297,7 @@ class StudySpell:
     level: int | None = None
     hours_per_day: float = magic.STUDY_HOURS_PER_DAY
     faces: tuple[int, ...] | None = None
-    rng: random.Random | None = field(default=None, compare=False, repr=False)
+    rolled: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the shell's dice
 
 
 @dataclass(frozen=True)
@@ -357,7 +356,7 @@ def _decide_pool(command: GainPsychicPool, campaign, referee: Referee) -> list[P
     rolls, source = None, "three shots"
     if not command.take_three:
         count = len(command.faces) if command.faces is not None else len(powers)
-        facts = take_dice(RollSpec(count), command.faces, rng=command.rng)
+        facts = take_dice(RollSpec(count), command.faces, rolled=command.rolled, name="psychic pool")
         rolls, source = tuple(facts.faces), facts.source
     pool = fringe_powers.starting_psychic_pool(referee, powers=len(powers), rolls=rolls)
     invalid(bool(command.pool_name.strip()), "name the pool (psychic, ch'i, mana...)")
@@ -450,7 +449,7 @@ def _psi_mute(command: LearnFringePower, powers: Powers) -> tuple[int | None, bo
         return None, powers.psi_mute.get(command.character, False)
     face = command.psi_mute_roll
     if face is None:
-        face = take_dice(RollSpec(1), None, rng=command.rng).faces[0]
+        face = take_dice(RollSpec(1), None, rolled=command.rolled, name="psi-mute").faces[0]
     return face, fringe_powers.is_psi_mute(face)
 
 
@@ -464,7 +463,7 @@ def _decide_learn(command: LearnFringePower, campaign, referee: Referee) -> list
     invalid(power.casefold() not in {k.casefold() for k in known}, f"{command.character} already has {power}")
     invalid(command.dice >= 1, "give up at least one experience die")
     psi_mute_roll, psi_mute = _psi_mute(command, powers)
-    facts = take_dice(RollSpec(command.dice), command.faces, rng=command.rng)
+    facts = take_dice(RollSpec(command.dice), command.faces, rolled=command.rolled, name="learning")
     study = fringe_powers.learn_fringe_power(
         referee, experience_pool=sheet.experience_pool, faces=facts.faces,
         psychic_pool=pool.psychic_pool() if pool else None,
@@ -499,7 +498,7 @@ def _decide_study(command: StudySpell, campaign, referee: Referee) -> list[Paylo
     invalid(progress is None or not progress.learned, f"{command.character} has learned {spell} already")
     level = spell_level(campaign, command.character, spell, command.level)
     before = progress.dice_rolled if progress else 0
-    facts = take_dice(RollSpec(before + 1), command.faces, rng=command.rng)
+    facts = take_dice(RollSpec(before + 1), command.faces, rolled=command.rolled, name="study")
     pool = campaign.rules.powers.pools.get(command.character)
     study = magic.study_spell(
         referee, level=level, dice_rolled_before=before, experience_pool=sheet.experience_pool,

@@ -70,7 +70,8 @@ def decide_consequences(command: RollConsequences, campaign, referee: Referee) -
         face = given.get((character, kind))
         source = "entered" if face is not None else "rolled"
         if face is None:
-            face = take_dice(RollSpec(1), None, rng=command.rng).faces[0]
+            name = f"{kind} consequence of {character}"
+            face = take_dice(RollSpec(1), None, rolled=command.rolled, name=name).faces[0]
         payloads.append(ConsequenceRolled(
             character=character, scene=scene, kind=kind, face=face, source=source,
             consequence=dice.has_consequence(Consequence(kind), face),

@@ -1,18 +1,21 @@
 """Dice as recorded facts: what was rolled, every face in order, which dice were kept.
 
 Events store dice this way, so replay never re-rolls: the faces were either entered from the
-physical dice at the table (and checked) or rolled once by the tool from a secure source.
+physical dice at the table (and checked) or rolled once by the tool from a secure source. Deciding
+never rolls: missing faces raise :class:`~yarnlog.core.referee.DiceNeeded` and the shell rolls them
+into the command's ``rolled`` mapping (``{roll name: (faces, top-off faces)}``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from yarnlog.rulesets.yarn.rules.dice import NO_OPTIONS, RollOptions, RollResult, RollSpec, read_roll, roll
+from yarnlog.core.referee import DiceNeeded
+from yarnlog.rulesets.yarn.rules.dice import NO_OPTIONS, SIDES, RollOptions, RollResult, RollSpec, read_roll, roll
 
 ENTERED = "entered"
 ROLLED = "rolled"
@@ -60,9 +63,20 @@ def take_dice(
     options: RollOptions = NO_OPTIONS,
     *,
     top_off: Sequence[int] = (),
-    rng: random.Random | None = None,
+    rolled: Mapping[str, tuple[Sequence[int], Sequence[int]]] | None = None,
+    name: str = "roll",
 ) -> DiceFacts:
-    """Dice entered from the table (``faces`` given: checked) or rolled now by the tool."""
-    if faces is None:
-        return DiceFacts.of(roll(spec, rng, options=options), ROLLED)
-    return DiceFacts.of(read_roll(spec, faces, options, top_off), ENTERED)
+    """Dice entered from the table (``faces`` given), else rolled by the tool before deciding
+    (``rolled[name]``), both checked; neither: :class:`DiceNeeded`, never a roll here."""
+    if faces is not None:
+        return DiceFacts.of(read_roll(spec, faces, options, top_off), ENTERED)
+    thrown = (rolled or {}).get(name)
+    if thrown is None:
+        raise DiceNeeded(name, spec.rolled, SIDES, lambda rng: throw(spec, options, rng))
+    return DiceFacts.of(read_roll(spec, tuple(thrown[0]), options, tuple(thrown[1])), ROLLED)
+
+
+def throw(spec: RollSpec, options: RollOptions, rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The shell's throw of one roll's dice (and its top-off dice): faces and top-off faces."""
+    result = roll(spec, rng, options=options)
+    return tuple(result.faces), tuple(result.top_off)

@@ -4,11 +4,10 @@ over rolls already recorded; the pure rules are :mod:`.group_efforts`.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 
 from yarnlog.core.events import Payload, Recorded
-from yarnlog.core.referee import Referee, invalid
+from yarnlog.core.referee import DiceNeeded, Referee, invalid
 from yarnlog.rulesets.yarn.parts.procedure.roll_making import (
     TWO_OR_MORE,
     options_of,
@@ -45,7 +44,7 @@ def decide_group_effort(command: GroupEffort, campaign, referee: Referee) -> lis
     invalid(not isinstance(command.against, Opposed) or command.against.roll not in command.rolls,
             "the group's rolls are not opposed to one of themselves")
     target, against = (
-        (None, None) if command.against is None else resolve_against(campaign, command.against, "", command.rng)
+        (None, None) if command.against is None else resolve_against(campaign, command.against, "", command.rolled)
     )
     counting = source = resolution = None
     if command.method == "simple addition":
@@ -86,4 +85,9 @@ def _counting(command: GroupEffort, results: Sequence[dice.RollResult]) -> tuple
     if command.counting is not None:
         invalid(command.counting in command.rolls, f"roll {command.counting} is not one of the group's rolls")
         return command.rolls.index(command.counting), "entered"
-    return (command.rng or secrets.SystemRandom()).randrange(len(results)), "rolled"
+    thrown = command.rolled.get("either/or")
+    if thrown is None:  # the GM's random pick is the shell's: one die of as many sides as rolls
+        raise DiceNeeded("either/or", 1, len(results), lambda rng: ((rng.randint(1, len(results)),), ()))
+    face = thrown[0][0]
+    invalid(1 <= face <= len(results), f"the either/or die shows 1 to {len(results)}, not {face}")
+    return face - 1, "rolled"

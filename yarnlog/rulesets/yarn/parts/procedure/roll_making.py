@@ -193,7 +193,7 @@ def _check_experience(campaign, referee: Referee, character: str, spec: RollSpec
     )
 
 
-def resolve_against(campaign, spec: AgainstSpec, character: str, rng) -> tuple[dice.Target, Against]:
+def resolve_against(campaign, spec: AgainstSpec, character: str, rolled) -> tuple[dice.Target, Against]:
     """The target of a roll and how it is recorded."""
     if isinstance(spec, Factor):
         return dice.DifficultyFactor(spec.value), Against(kind="difficulty", number=spec.value, label=spec.label)
@@ -204,7 +204,7 @@ def resolve_against(campaign, spec: AgainstSpec, character: str, rng) -> tuple[d
     if isinstance(spec, InertForce):
         invalid(spec.dice >= 1, "the GM rolls at least one die for an inert force")
         # An inert force is no character: no optional rule (botch, top off) applies to its dice.
-        facts = take_dice(RollSpec(spec.dice), spec.faces, rng=rng)
+        facts = take_dice(RollSpec(spec.dice), spec.faces, rolled=rolled, name="inert force")
         return dice.InertForceRoll(facts.total), Against(kind="inert force", number=facts.total, dice=facts)
     other = campaign.rules.procedure.rolls.get(spec.roll)
     invalid(other is not None, f"event {spec.roll} is not a roll")
@@ -263,10 +263,10 @@ def record_roll(
     wound_penalty = penalty_dice_from_wounds(campaign, roller.character)
     spec = replace(spec, penalty=spec.penalty + wound_penalty)
     options = options_of(campaign)
-    facts = take_dice(spec, command.faces, options, top_off=command.top_off, rng=command.rng)
+    facts = take_dice(spec, command.faces, options, top_off=command.top_off, rolled=command.rolled)
     result = facts.result()
     target, against = (None, None) if command.against is None else resolve_against(
-        campaign, command.against, roller.character, command.rng)
+        campaign, command.against, roller.character, command.rolled)
     resolution = dice.resolve(result, target, options) if target is not None else None
     found = dice.breaks(result)
     return RollMade(

@@ -7,12 +7,11 @@ folds the events into :class:`Procedure`.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -281,7 +280,7 @@ def difficulty(text: str) -> Factor:
 class MakeRoll:
     """A roll for one character. ``participant`` None: the PC's player, or the GM for a GMC.
 
-    ``faces`` None: the tool rolls them (from ``rng``, a secure source by default). ``top_off``
+    ``faces`` None: the tool rolls them before deciding (``rolled``, see :func:`take_dice`). ``top_off``
     are the extra dice of "Blowing the Top Off", entered when every kept die shows 6.
     """
 
@@ -297,7 +296,7 @@ class MakeRoll:
     faces: tuple[int, ...] | None = None
     top_off: tuple[int, ...] = ()
     reading: str = ""
-    rng: random.Random | None = field(default=None, compare=False, repr=False)
+    rolled: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the shell's dice
 
 
 @dataclass(frozen=True)
@@ -325,7 +324,7 @@ class GroupEffort:
     rolls: tuple[int, ...]
     against: AgainstSpec | None = None
     counting: int | None = None
-    rng: random.Random | None = field(default=None, compare=False, repr=False)
+    rolled: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the shell's dice
 
 
 @dataclass(frozen=True)
@@ -346,7 +345,7 @@ class RollConsequences:
     scene: int | None = None
     faces: tuple[ConsequenceFace, ...] = ()
     roll_rest: bool = True
-    rng: random.Random | None = field(default=None, compare=False, repr=False)
+    rolled: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the shell's dice
 
 
 # -- state ----------------------------------------------------------------------------------

@@ -1,0 +1,85 @@
+"""Verbs per ruleset: a system's verbs exist only in its campaigns; the help says who adds what."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from yarnlog.cli.main import EXIT_CODES
+
+
+@pytest.fixture
+def two_systems(cli):
+    """A journal with a Yarn campaign (lantern) and a DramaSystem one (ds)."""
+    assert cli("init", "lantern", "--title", "Lantern Harbor", "--gm", "Maya")[0] == 0
+    assert cli("init", "ds", "--title", "Drama", "--gm", "Maya", "--ruleset", "dramasystem")[0] == 0
+    for campaign in ("lantern", "ds"):
+        assert cli("join", "Ana", "-c", campaign)[0] == 0
+        assert cli("episode", "start", "-c", campaign)[0] == 0
+    return cli
+
+
+def test_help_outside_a_campaign_lists_core_verbs_and_what_each_system_adds(cli):
+    code, out, _ = cli("--help")
+    assert code == 0 and "verify" in out and "episode" in out
+    assert "yarn adds: " in out and "call," in out and "Yarn 0.1 verbs" not in out
+
+
+def test_help_inside_a_yarn_campaign_lists_its_verbs_and_hides_the_replaced_core_verb(two_systems):
+    code, out, _ = two_systems("-c", "lantern", "--help")
+    assert code == 0 and "Yarn 0.1 verbs" in out and " roll " in out and "yarn adds" not in out
+    _, scene_help, _ = two_systems("-c", "lantern", "scene", "--help")
+    assert "close" in scene_help and "open" not in scene_help
+
+
+def test_help_inside_a_dramasystem_campaign_lists_only_core_verbs(two_systems, monkeypatch):
+    monkeypatch.setenv("YARNLOG_CAMPAIGN", "ds")
+    code, out, _ = two_systems("--help")
+    assert code == 0 and "verify" in out and " roll " not in out and "Yarn 0.1" not in out
+    _, scene_help, _ = two_systems("scene", "--help")
+    assert "open" in scene_help
+
+
+def test_several_campaigns_without_a_choice_is_outside_a_campaign(two_systems):
+    _, out, _ = two_systems("--help")
+    assert "yarn adds: " in out
+
+
+def test_a_yarn_verb_on_a_dramasystem_campaign_is_a_one_line_error(two_systems):
+    _, before, _ = two_systems("export", "-c", "ds")
+    code, out, err = two_systems("roll", "Iris", "-c", "ds")
+    assert code == EXIT_CODES["invalid"] and out == ""
+    assert err == "error: 'roll' is a verb of the yarn ruleset; campaign ds plays dramasystem\n"
+    assert two_systems("export", "-c", "ds")[1] == before
+
+
+def test_ruleset_verbs_work_in_their_campaign_whichever_way_it_is_named(two_systems, monkeypatch):
+    code, out, _ = two_systems("call", "Ana", "-c", "lantern", "--json")
+    assert code == 0 and json.loads(out)[0]["event_type"] == "scene.opened"
+    assert two_systems("-c", "lantern", "tokens", "--json")[0] == 0
+    monkeypatch.setenv("YARNLOG_CAMPAIGN", "lantern")
+    assert two_systems("calling-order", "--json")[0] == 0
+
+
+def test_a_core_verb_a_system_replaces_points_to_its_verb(two_systems):
+    code, _, err = two_systems("scene", "open", "--caller", "Ana", "-c", "lantern")
+    assert code == EXIT_CODES["invalid"] and "use 'yarnlog call'" in err and err.count("\n") == 1
+    code, out, _ = two_systems("scene", "open", "--caller", "Ana", "-c", "ds", "--json")
+    assert code == 0 and json.loads(out)[0]["event_type"] == "scene.opened"
+
+
+def test_an_unknown_verb_is_a_usage_error_even_outside_a_campaign(two_systems):
+    code, _, err = two_systems("teleport")
+    assert code == 2 and "No such command 'teleport'" in err
+    code, _, err = two_systems("roll", "Iris")
+    assert code == EXIT_CODES["invalid"] and "several campaigns" in err
+
+
+def test_episode_end_is_the_one_verb_that_ends_an_episode(two_systems):
+    code, out, _ = two_systems("episode", "end", "-c", "lantern", "--override", "no ballots", "--json")
+    types = [e["event_type"] for e in json.loads(out)]
+    assert code == 0 and types[0] == "override.recorded" and types[-1] == "episode.ended"  # Yarn's vote rule
+    code, out, _ = two_systems("episode", "end", "-c", "ds", "--json")
+    assert code == 0 and [e["event_type"] for e in json.loads(out)] == ["episode.ended"]
+    assert two_systems("end-episode", "-c", "lantern")[0] == 2

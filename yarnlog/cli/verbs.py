@@ -1,0 +1,207 @@
+"""Verbs per ruleset: the command line offers a ruleset's verbs only in that ruleset's campaigns.
+
+The core verbs (``init``, ``note``, ``scene close``...) are always there. A ruleset names its own
+in :attr:`Ruleset.cli <yarnlog.core.ruleset.Ruleset.cli>` (a :class:`Verbs`); they are looked up
+lazily, only when a verb that is not a core one, or the help, is asked for: the campaign comes
+from ``--campaign/-c`` (before or after the verb), ``YARNLOG_CAMPAIGN`` or the journal's only
+campaign, and its ruleset from the campaign's first event. A core verb that a ruleset replaces
+(Yarn calls scenes with ``call``, not ``scene open``) is not offered in its campaigns.
+
+Kept light: typer and click only; the journal and the rulesets are imported when needed.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+import typer
+from typer.core import TyperGroup
+
+from yarnlog.core.referee import InvalidCommand, YarnlogError
+
+_CAMPAIGN = "yarnlog.campaign"  # root context meta: (campaign id, ruleset name), or the error met finding it
+_ARGS = "yarnlog.args"  # root context meta: every word typed after the program's name
+
+
+@dataclass(frozen=True)
+class Verbs:
+    """What a ruleset adds to the command line.
+
+    ``register(app)`` adds its Typer commands and groups to ``app``; ``replaces`` maps a core verb
+    (``"scene open"``) to the ruleset's verb that does the same in its campaigns (``"call"``).
+    """
+
+    register: Callable[[typer.Typer], None]
+    replaces: Mapping[str, str] = field(default_factory=dict)
+
+
+@functools.cache
+def verbs_of(ruleset_name: str) -> Verbs:
+    """The :class:`Verbs` of an installed ruleset (none for a ruleset that adds no verbs)."""
+    from yarnlog.core.ruleset import get_ruleset, import_object
+
+    target = get_ruleset(ruleset_name).cli
+    return Verbs(register=lambda app: None) if target is None else import_object(target)
+
+
+@functools.cache
+def commands_of(ruleset_name: str) -> dict[str, click.Command]:
+    """A ruleset's top-level verbs as click commands, in the help panel of its title."""
+    from yarnlog.core.ruleset import get_ruleset
+
+    app = typer.Typer(pretty_exceptions_enable=False, add_completion=False)
+    app.callback()(lambda: None)  # a callback makes typer build a group even for a single verb
+    verbs_of(ruleset_name).register(app)
+    group = typer.main.get_command(app)
+    panel = f"{get_ruleset(ruleset_name).title} verbs"
+    commands = dict(getattr(group, "commands", {}))
+    for command in commands.values():
+        command.rich_help_panel = panel  # type: ignore[attr-defined]
+    return commands
+
+
+def installed_verbs() -> dict[str, list[str]]:
+    """Every installed ruleset that adds verbs -> the names of its top-level verbs."""
+    from yarnlog.core.ruleset import RULESETS
+
+    found = {}
+    for name in sorted(RULESETS):
+        verbs = list(commands_of(name))
+        if verbs:
+            found[name] = verbs
+    return found
+
+
+def _option(args: Sequence[str], long: str, short: str | None = None) -> str | None:
+    """The value of an option among the words typed (``--campaign X``, ``--campaign=X``, ``-cX``)."""
+    for i, word in enumerate(args):
+        if word == "--":
+            return None
+        if word in (long, short) and i + 1 < len(args):
+            return args[i + 1]
+        if word.startswith(long + "="):
+            return word.split("=", 1)[1]
+        if short and word.startswith(short) and len(word) > 2 and not word.startswith("--"):
+            return word[2:]
+    return None
+
+
+def _campaign(ctx: click.Context) -> tuple[str, str]:
+    """The campaign the words typed work on and its ruleset's name; raises when it cannot be told."""
+    root = ctx.find_root()
+    if _CAMPAIGN not in root.meta:
+        from yarnlog.cli.context import campaign_ruleset
+        from yarnlog.cli.options import SETTINGS
+
+        # Read from the words typed: an eager --help comes before click has parsed the options.
+        words = root.meta.get(_ARGS, ())
+        SETTINGS.db = _option(words, "--db") or root.params.get("db") or os.environ.get("YARNLOG_DB")
+        asked = _option(words, "--campaign", "-c") or root.params.get("campaign") or os.environ.get("YARNLOG_CAMPAIGN")
+        try:
+            root.meta[_CAMPAIGN] = campaign_ruleset(asked)
+        except Exception as exc:  # remembered and raised again: only a verb that needs it fails
+            root.meta[_CAMPAIGN] = exc
+    found = root.meta[_CAMPAIGN]
+    if isinstance(found, Exception):
+        raise found
+    return found
+
+
+def _campaign_or_none(ctx: click.Context) -> tuple[str, str] | None:
+    try:
+        return _campaign(ctx)
+    except Exception:
+        return None
+
+
+def _verb_path(ctx: click.Context, name: str) -> str:
+    words = [name]
+    while ctx.parent is not None:
+        words.insert(0, ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(words)
+
+
+class CampaignGroup(TyperGroup):
+    """A group of core verbs that adds the campaign's ruleset's verbs (at the top level) and
+    withholds the core verbs that ruleset replaces."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if ctx.parent is None:
+            ctx.meta[_ARGS] = list(args)
+        return super().parse_args(ctx, args)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        name, command, rest = super().resolve_command(ctx, args)
+        if name in self.commands and "campaign" in {p.name for p in getattr(command, "params", ())}:
+            self._refuse_if_replaced(ctx, name)
+        return name, command, rest
+
+    def _refuse_if_replaced(self, ctx: click.Context, name: str) -> None:
+        found = _campaign_or_none(ctx)  # a campaign that cannot be found is the verb's own error to report
+        if found is None:
+            return
+        campaign, ruleset = found
+        path = _verb_path(ctx, name)
+        instead = verbs_of(ruleset).replaces.get(path)
+        if instead is not None:
+            raise InvalidCommand(f"'{path}' is not used in {ruleset} campaigns: campaign {campaign} plays {ruleset}, "
+                                 f"use 'yarnlog {instead}'")
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = self.commands.get(cmd_name)
+        if command is not None or ctx.parent is not None:
+            return command
+        return self._ruleset_command(ctx, cmd_name)
+
+    def _ruleset_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if ctx.resilient_parsing:  # shell completion: never fail
+            found = _campaign_or_none(ctx)
+            return None if found is None else commands_of(found[1]).get(name)
+        try:
+            campaign, ruleset = _campaign(ctx)
+        except YarnlogError:
+            if not any(name in verbs for verbs in installed_verbs().values()):
+                return None  # no system has such a verb: click says so
+            raise
+        command = commands_of(ruleset).get(name)
+        if command is not None:
+            return command
+        owners = [other for other, verbs in installed_verbs().items() if name in verbs]
+        if owners:
+            raise InvalidCommand(f"'{name}' is a verb of the {' and '.join(owners)} ruleset; "
+                                 f"campaign {campaign} plays {ruleset}")
+        return None
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        names = list(self.commands)
+        found = _campaign_or_none(ctx)
+        if found is None:
+            return names
+        replaced = set(verbs_of(found[1]).replaces)
+        names = [n for n in names if _verb_path(ctx, n) not in replaced]
+        if ctx.parent is None:
+            names += [n for n in commands_of(found[1]) if n not in self.commands]
+        return names
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if ctx.parent is None:  # the process may show help more than once (tests run it in-process)
+            self.epilog = _systems_epilog() if _campaign_or_none(ctx) is None else None
+        super().format_help(ctx, formatter)
+
+
+def _systems_epilog() -> str:
+    """Outside a campaign: which systems add which verbs."""
+    try:
+        added = installed_verbs()
+    except YarnlogError:
+        return ""
+    lines = [f"{name} adds: {', '.join(verbs)}" for name, verbs in added.items()]
+    lines.append("Inside a campaign (--campaign/-c, YARNLOG_CAMPAIGN, or a journal's only campaign) its "
+                 "system's verbs are listed with the core ones.")
+    return "\n\n".join(lines)

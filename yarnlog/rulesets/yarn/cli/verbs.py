@@ -1,0 +1,21 @@
+"""Yarn's verbs on the command line, offered only in Yarn campaigns (``Ruleset.cli`` names this).
+
+Yarn calls scenes (the book's word, "Calling Scenes") with ``call``, which replaces the core
+``scene open`` in its campaigns; ending an episode stays the core ``episode end``, whose
+:class:`~yarnlog.core.timeline.EndEpisode` Yarn takes over in the domain (the bennie vote).
+"""
+
+import typer
+
+from yarnlog.cli.verbs import Verbs
+
+
+def register(app: typer.Typer) -> None:
+    """Add every Yarn verb to ``app``."""
+    from yarnlog.rulesets.yarn.cli import characters, combat, drama, procedure
+
+    for module in (characters, drama, procedure, combat):
+        module.register(app)
+
+
+VERBS = Verbs(register=register, replaces={"scene open": "call"})
