@@ -1,12 +1,12 @@
 """Yarn 0.1 (Mark Caldwell, 2014): DramaSystem and WaRP mashed together. The default ruleset.
 
 The ruleset is the composition of its parts (see :mod:`yarnlog.rulesets.yarn.state`): each
-part folds its own slice of state, decides its own commands and audits its own events.
+part folds its own slice of state, decides its own commands and validates its own event types.
 """
 
 from __future__ import annotations
 
-from yarnlog.core.ruleset import Ruleset
+from yarnlog.core.ruleset import Ruleset, compose_validators
 from yarnlog.rulesets.yarn.parts.characters import part as characters
 from yarnlog.rulesets.yarn.parts.combat import part as fight
 from yarnlog.rulesets.yarn.parts.drama import part as drama
@@ -34,6 +34,10 @@ def decide(command, campaign, referee):
     return None
 
 
+#: One validator per event type, from the part that decides it (see :mod:`yarnlog.core.validation`).
+VALIDATORS = compose_validators(*(part.validators for part in PARTS))
+
+
 def audit(campaign, recorded) -> list[str]:
     return [problem for part in PARTS for problem in part.audit(campaign, recorded)]
 
@@ -47,6 +51,7 @@ RULESET = Ruleset(
     evolve=evolve,
     decide=decide,
     audit=audit,
+    validators=VALIDATORS,
     options={
         "botch": "Optional Procedural Rules: Botch",
         "blowing_the_top_off": "Optional Procedural Rules: Blowing the Top Off",
