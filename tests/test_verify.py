@@ -27,7 +27,7 @@ def _chain(texts: list[str]) -> list[EventRecord]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.text(min_size=1, max_size=12), min_size=1, max_size=8), st.data())
+@given(st.lists(st.text(min_size=1, max_size=12).filter(str.strip), min_size=1, max_size=8), st.data())
 def test_any_changed_payload_byte_is_found_at_its_event(texts, data):
     records = _chain(texts)
     assert verify(records, "c").ok

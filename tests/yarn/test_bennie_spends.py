@@ -67,4 +67,4 @@ def test_verify_flags_a_second_bennie_forced_into_one_scene(journal, scene):
                          transfers=[bennie_paid("Ana")])
     journal._append(scene, journal.store.last_sequence(scene), [forged], by=GM, visibility="everyone")
     faults = audit(journal.history(scene))
-    assert [f.problem for f in faults] == ["Ana has already spent a bennie in scene 2"]
+    assert [f.problem for f in faults] == [f"Ana has already spent a bennie in scene 2 ({bn.ONE_PER_SCENE.cite()})"]

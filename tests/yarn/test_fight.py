@@ -689,7 +689,8 @@ def test_an_attack_forced_in_with_wrong_arithmetic_is_flagged(table):
     forged = legal.model_copy(update={"damage": 5, "hit_points_after": 17})
     journal._append(cid, journal.store.last_sequence(cid), [forged], by="Maya", visibility="everyone")
     problems = [f.problem for f in audit(journal.history(cid))]
-    assert problems == ["damage should be 30, not 5", "hit_points_after should be -8, not 17"]
+    assert problems == ["damage is recorded as 5 but the rules give 30",
+                        "hit_points_after is recorded as 17 but the rules give -8"]
 
 
 def test_an_attack_forced_in_against_the_rules_is_flagged(table):

@@ -281,7 +281,7 @@ def test_verify_flags_power_events_forced_in_behind_the_decider(journal, scene):
     journal._append(scene, journal.store.last_sequence(scene), [broke], by="Maya", visibility="everyone")
     faults = verify(journal.store.read(scene), scene).faults
     assert len(faults) == 2
-    assert "shots is recorded as 6 but the dice and the rules give 3" in faults[0].problem
+    assert "shots is recorded as 6 but the rules give 3" in faults[0].problem
     assert "has not learned Grip of Stone" in faults[1].problem
 
 

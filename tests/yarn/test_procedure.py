@@ -335,7 +335,7 @@ def test_verify_flags_rolls_forced_in_behind_the_decider(journal, scene):
     faults = verify(journal.store.read(scene), scene).faults
     last = journal.store.last_sequence(scene)
     assert [f.sequence for f in faults] == [last - 3, last - 2, last]
-    assert "outcome is recorded as 'beats' but the dice and the rules give 'fails'" in faults[0].problem
+    assert "outcome is recorded as 'beats' but the rules give 'fails'" in faults[0].problem
     assert "trait_dice is recorded as 4" in faults[1].problem
     assert "already used this session" in faults[2].problem
 

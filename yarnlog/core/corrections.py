@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import Field
 
 from yarnlog.core.events import Payload, Recorded, event, load_payload
+from yarnlog.core.referee import invalid
 
 
 @event("correction")
@@ -75,3 +76,27 @@ def effective(events: Iterable[Recorded]) -> list[Recorded]:
             rec = rec.model_copy(update={"payload": payload})
         out.append(rec)
     return out
+
+
+# -- validation -----------------------------------------------------------------------------
+
+
+def validate_amendment(p: Correction | Retraction, campaign, referee) -> Correction | Retraction:
+    """A correction or retraction names an earlier event (not the campaign's creation) and a GM.
+
+    Whether the target exists, and whether the amended history still obeys the rules, is checked
+    where the whole history is at hand (:func:`yarnlog.core.decide.decide_amendment`): the state
+    before an amendment no longer holds an event it retracted.
+    """
+    target = p.corrects if isinstance(p, Correction) else p.retracts
+    invalid(campaign.table.is_gm(p.approved_by), "only a GM may approve a correction or retraction")
+    invalid(bool(p.reason.strip()), "a correction or retraction needs a reason")
+    invalid(target != 1, "the campaign's creation cannot be amended: export and start a new campaign instead")
+    return p
+
+
+def validate_override(p: OverrideRecorded, campaign, referee) -> OverrideRecorded:
+    """Only a GM sets rules aside, and says why."""
+    invalid(campaign.table.is_gm(p.by), "only a GM may override the rules")
+    invalid(bool(p.reason.strip()), "an override needs a reason")
+    return p

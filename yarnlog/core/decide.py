@@ -10,12 +10,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from yarnlog.core.corrections import Correction, OverrideRecorded, Retraction, effective
+from yarnlog.core.corrections import Correction, OverrideRecorded, Retraction, effective, validate_amendment
 from yarnlog.core.events import Payload, Recorded, load_payload
-from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid
+from yarnlog.core.referee import InvalidCommand, Referee, Rule, YarnlogError, invalid
 from yarnlog.core.state import EVERYONE, CampaignState, empty_state, evolve, replay
 from yarnlog.core.table import AddParticipant, RemoveParticipant, decide_table
 from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode, decide_timeline
+from yarnlog.core.validation import problems, validator_of
 
 #: The journal's own commands, by exact type: a ruleset decides one of them only when its
 #: ``takes_over`` says so (a subclass such as Yarn's ``CallScene`` is the ruleset's own command).
@@ -88,6 +89,7 @@ def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], re
         load_payload(target.event_type, type(current.payload).schema_version, data)
         payload = Correction(corrects=command.sequence, replacement=data, reason=command.reason,
                              approved_by=author)
+    payload = validate_amendment(payload, state, referee)
     amended = Recorded(
         campaign_id=target.campaign_id, sequence=history[-1].sequence + 1, event_id="pending",
         event_type=payload.event_type, schema_version=payload.schema_version, recorded_at="",
@@ -114,16 +116,37 @@ class Fault:
 def audit(history: Sequence[Recorded]) -> list[Fault]:
     """Re-check every event against the rules, given the state before it.
 
-    Events recorded under a GM override are not re-checked: the override event says which
-    rules were set aside, and by whom.
+    Each event is re-checked by the validator of its type (the same one that decided it), then
+    by the ruleset's audit of the rules that span events. Events recorded under a GM override
+    are not re-checked: the override event says which rules were set aside, and by whom.
     """
     faults: list[Fault] = []
     state = empty_state()
     overridden: set[int] = set()
     for rec in effective(history):
+        if rec.sequence not in overridden:
+            faults.extend(Fault(rec.sequence, rec.event_type, p) for p in check_event(state, rec))
         if isinstance(rec.payload, OverrideRecorded):
             overridden.update(range(rec.sequence + 1, rec.sequence + 1 + rec.payload.covers))
-        elif state.ruleset is not None and rec.sequence not in overridden:
-            faults.extend(Fault(rec.sequence, rec.event_type, p) for p in state.ruleset.audit(state, rec))
-        state = evolve(state, rec)
+        try:
+            state = evolve(state, rec)
+        except YarnlogError as exc:  # a fold should never refuse; if one does, nothing after can be checked
+            faults.append(Fault(rec.sequence, rec.event_type, f"cannot be replayed ({exc}): the events after it "
+                                                              "are not checked"))
+            break
     return faults
+
+
+def check_event(state: CampaignState, rec: Recorded) -> list[str]:
+    """What is wrong with ``rec`` given ``state``, the campaign just before it (each problem once)."""
+    validate = validator_of(type(rec.payload), state.ruleset)
+    if validate is None:
+        found = [f"no validator checks {rec.event_type} events, so no rule of them can be verified"]
+    else:
+        found = problems(validate, rec.payload, state, schema_version=rec.schema_version)
+    if state.ruleset is not None:
+        try:
+            found += state.ruleset.audit(state, rec)
+        except YarnlogError as exc:
+            found.append(str(exc))
+    return list(dict.fromkeys(found))

@@ -1,9 +1,11 @@
 """Rule citations, rule violations and the referee that enforces (or records overrides of) them.
 
-Deciders are pure: they receive a :class:`Referee` and call :meth:`Referee.require` for every
-rule of the game they check. A strict referee refuses the move with the rule quoted; a referee
-carrying a GM override lets the move through and remembers which rules were set aside, so the
-application can record the override as an event next to the move itself.
+Deciders and validators are pure: they receive a :class:`Referee` and call
+:meth:`Referee.require` for every rule of the game they check. A strict referee refuses the move
+with the rule quoted; a referee carrying a GM override lets the move through and remembers which
+rules were set aside, so the application can record the override as an event next to the move
+itself; a collecting referee (:meth:`Referee.collecting`) refuses nothing and notes every broken
+rule, so ``verify`` can report all of them, and projections can ask "what is still missing?".
 """
 
 from __future__ import annotations
@@ -59,18 +61,37 @@ class Override:
 
 @dataclass
 class Referee:
-    """Checks rules for a decider. Strict unless it carries a GM :class:`Override`."""
+    """Checks rules for a decider. Strict unless it carries a GM :class:`Override` or collects.
+
+    ``overridden`` lists the rules a GM override set aside (recorded as an override event);
+    ``broken`` lists the rules a collecting referee saw broken (never recorded: a collecting
+    referee only reports).
+    """
 
     override: Override | None = None
     overridden: list[tuple[Rule, str]] = field(default_factory=list)
+    collects: bool = False
+    broken: list[tuple[Rule, str]] = field(default_factory=list)
+
+    @classmethod
+    def collecting(cls) -> "Referee":
+        """A referee that refuses nothing and notes every rule broken, for audits and reports."""
+        return cls(collects=True)
 
     def require(self, condition: bool, rule: Rule, message: str) -> None:
-        """Refuse the move unless ``condition`` holds, or record it as overridden."""
+        """Refuse the move unless ``condition`` holds, or record it as overridden (or broken)."""
         if condition:
             return
-        if self.override is None:
+        if self.collects:
+            self.broken.append((rule, message))
+        elif self.override is None:
             raise RuleViolation(rule, message)
-        self.overridden.append((rule, message))
+        else:
+            self.overridden.append((rule, message))
+
+    def broken_messages(self) -> list[str]:
+        """Each broken rule: the message, then the rule quoted."""
+        return [f"{message} ({rule.cite()})" for rule, message in self.broken]
 
 
 class DiceNeeded(InvalidCommand):

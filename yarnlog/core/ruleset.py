@@ -3,10 +3,11 @@
 A campaign names its ruleset in its first event. A ruleset contributes event types (payload
 classes registered under its own prefix, which is also its name), a decider for its commands,
 an explicit map of the journal's own commands it takes over (Yarn decides ``OpenScene`` as a
-scene call), an ``evolve`` fold for its state, an ``audit`` that re-checks recorded events
-during ``verify``, named projections, a folder of recap/sheet templates and the command-line
-verbs it adds (named by import path, so the domain never imports the shell). The store knows
-none of this: it keeps envelopes and JSON payloads.
+scene call), an ``evolve`` fold for its state, a validator per event type
+(:mod:`yarnlog.core.validation`) that its decider and ``verify`` both run, an ``audit`` for the
+rules that span events, named projections, a folder of recap/sheet templates and the
+command-line verbs it adds (named by import path, so the domain never imports the shell). The
+store knows none of this: it keeps envelopes and JSON payloads.
 
 Rulesets are found through the ``yarnlog.rulesets`` entry-point group, so a third party can ship
 one as a package, and are imported lazily, so the command line starts without loading them.
@@ -29,6 +30,10 @@ if TYPE_CHECKING:
 
 #: The entry-point group a package registers its rulesets in: ``name = "module:RULESET"``.
 ENTRY_POINT_GROUP = "yarnlog.rulesets"
+
+#: ``validate(payload, campaign_state, referee) -> payload`` (see :mod:`yarnlog.core.validation`).
+Validator = Callable[[Any, Any, Any], Any]
+
 DEFAULT_RULESET = "yarn"
 
 
@@ -100,11 +105,16 @@ class Ruleset:
     the journal's own commands). ``takes_over`` maps a journal command type it decides itself
     (``OpenScene``, ``EndEpisode``...) to its handler; every other journal command is decided by
     the journal. ``evolve(ruleset_state, recorded)`` folds any event, the journal's own ones
-    included, and never refuses. ``audit(campaign_state, recorded)`` lists the rules a recorded
-    event broke given the state before it (used by ``verify``; overridden events are skipped).
-    ``projections`` name read models ``(campaign_state) -> data``; ``templates`` is the
-    ``package/folder`` of its recap and sheet templates; ``cli`` the ``module:attribute`` of its
-    command-line verbs (a :class:`yarnlog.cli.verbs.Verbs`), imported by the shell only.
+    included, and never refuses. ``validators`` maps each of its payload types (and any journal
+    type it decides itself) to its validator: ``verify`` re-checks every recorded event with the
+    same validator that decided it, and an event type without one is a fault.
+    ``audit(campaign_state, recorded)`` lists the rules a recorded event broke that no validator
+    of a single payload can see: rules across event types (a payer holds what she pays), rules
+    binding one event to the next, and rules on the envelope (who may see it). ``verify`` skips
+    both for events recorded under a GM override. ``projections`` name read models
+    ``(campaign_state) -> data``; ``templates`` is the ``package/folder`` of its recap and sheet
+    templates; ``cli`` the ``module:attribute`` of its command-line verbs (a
+    :class:`yarnlog.cli.verbs.Verbs`), imported by the shell only.
     """
 
     name: str
@@ -120,6 +130,7 @@ class Ruleset:
     projections: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
     templates: str | None = None
     cli: str | None = None
+    validators: Mapping[type, Validator] = field(default_factory=dict)
 
     def owns(self, event_type: str) -> bool:
         return event_type.startswith(self.event_prefix + ".")
@@ -182,7 +193,8 @@ class Part:
 
     ``evolve(slice, recorded, state_before) -> slice`` never refuses; ``decide(command,
     campaign_state, referee)`` returns payloads or ``None`` if the command is not this part's;
-    ``audit(campaign_state, recorded)`` lists rules the recorded event broke.
+    ``validators`` maps each of the part's payload types to its validator (see :class:`Ruleset`);
+    ``audit(campaign_state, recorded)`` lists rules the recorded event broke that span events.
     """
 
     name: str
@@ -190,3 +202,15 @@ class Part:
     evolve: Callable[[Any, "Recorded", Any], Any]
     decide: Callable[[Any, "CampaignState", "Referee"], "list[Payload] | None"] = _part_has_no_commands
     audit: Callable[["CampaignState", "Recorded"], list[str]] = _part_has_no_audit
+    validators: Mapping[type, Validator] = field(default_factory=dict)
+
+
+def compose_validators(*mappings: Mapping[type, "Validator"]) -> dict[type, "Validator"]:
+    """The validators of several parts (or modules), by payload type; no type may have two."""
+    composed: dict[type, Validator] = {}
+    for validators in mappings:
+        for payload_type, validate in validators.items():
+            if payload_type in composed:
+                raise RuntimeError(f"{payload_type.__name__} has two validators")
+            composed[payload_type] = validate
+    return composed

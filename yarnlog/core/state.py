@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from yarnlog.core.corrections import OverrideRecorded, effective
-from yarnlog.core.events import Recorded
+from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.ruleset import Ruleset, get_ruleset
 from yarnlog.core.table import CampaignCreated, Table, evolve_table
 from yarnlog.core.timeline import Timeline, context, evolve_timeline
@@ -61,6 +61,23 @@ def evolve(state: CampaignState, recorded: Recorded) -> CampaignState:
         ruleset=ruleset,
         sequence=recorded.sequence,
     )
+
+
+def advance(state: CampaignState, payloads: Sequence[Payload], *, by: str | None = None) -> CampaignState:
+    """The state after ``payloads`` that are not recorded yet.
+
+    A command that records several events validates each against the state the earlier ones
+    leave (an episode ends after its bennie vote is tallied), as ``verify`` will see them.
+    """
+    for payload in payloads:
+        after = evolve_timeline(state.timeline, payload)
+        episode, scene = context(state.timeline, after)
+        state = evolve(state, Recorded(
+            campaign_id=state.table.campaign_id, sequence=state.sequence + 1, event_id="pending",
+            event_type=payload.event_type, schema_version=payload.schema_version, recorded_at="",
+            recorded_by=by or state.table.gm, visibility=EVERYONE, payload=payload, episode=episode, scene=scene,
+        ))
+    return state
 
 
 def replay(history: Sequence[Recorded]) -> CampaignState:

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from yarnlog.core.events import Payload, event
-from yarnlog.core.referee import invalid
+from yarnlog.core.referee import Referee, invalid
 
 GM = "gm"
 PLAYER = "player"
@@ -106,15 +106,55 @@ class RemoveParticipant:
 
 def decide_table(command, table: Table) -> list[Payload] | None:
     if isinstance(command, AddParticipant):
-        name = command.name.strip()
-        invalid(bool(name), "a participant needs a name")
-        invalid(name.lower() not in RESERVED_NAMES, f"{name!r} is a reserved word, not a participant's name")
-        invalid(not table.knows(name) or name in table.departed, f"{name} is already at the table")
+        name = _joining_name(table, command.name)
         invalid(command.role in (PLAYER, GM), f"role must be 'player' or 'gm', not {command.role!r}")
-        return [ParticipantJoined(name=name, role=command.role)]
+        return [check_joined(ParticipantJoined(name=name, role=command.role), table)]
     if isinstance(command, RemoveParticipant):
-        invalid(table.knows(command.name) and command.name not in table.departed,
-                f"{command.name} is not at the table")
-        invalid(command.name != table.gm, "the campaign's GM cannot leave the table")
-        return [ParticipantLeft(name=command.name, reason=command.reason)]
+        return [check_left(ParticipantLeft(name=command.name, reason=command.reason), table)]
     return None
+
+
+# -- validation -----------------------------------------------------------------------------
+#
+# The same checks decide a command and re-check a recorded event (``verify``); a validator
+# returns the payload with the fields the journal derives filled in.
+
+
+def _joining_name(table: Table, name: str) -> str:
+    name = name.strip()
+    invalid(bool(name), "a participant needs a name")
+    invalid(name.lower() not in RESERVED_NAMES, f"{name!r} is a reserved word, not a participant's name")
+    invalid(not table.knows(name) or name in table.departed, f"{name} is already at the table")
+    return name
+
+
+def check_joined(p: ParticipantJoined, table: Table) -> ParticipantJoined:
+    """A newcomer: a real name, not a reserved word, not someone already at the table."""
+    invalid(bool(table.gm), "the campaign has not been created")
+    return p.model_copy(update={"name": _joining_name(table, p.name)})
+
+
+def check_left(p: ParticipantLeft, table: Table) -> ParticipantLeft:
+    """Someone at the table leaves it; the campaign's own GM stays."""
+    invalid(table.knows(p.name) and p.name not in table.departed, f"{p.name} is not at the table")
+    invalid(p.name != table.gm, "the campaign's GM cannot leave the table")
+    return p
+
+
+def validate_created(p: CampaignCreated, campaign, referee: Referee) -> CampaignCreated:
+    """The first event: once per campaign, naming a ruleset that exists and options it knows."""
+    from yarnlog.core.ruleset import get_ruleset  # rulesets are imported lazily, by name
+
+    invalid(campaign.ruleset is None and not campaign.table.gm, "a campaign is created only once")
+    rules = get_ruleset(p.ruleset)
+    unknown = sorted(set(p.options) - set(rules.options))
+    invalid(not unknown, f"unknown optional rule(s) for {p.ruleset}: {', '.join(unknown)}")
+    return p
+
+
+def validate_joined(p: ParticipantJoined, campaign, referee: Referee) -> ParticipantJoined:
+    return check_joined(p, campaign.table)
+
+
+def validate_left(p: ParticipantLeft, campaign, referee: Referee) -> ParticipantLeft:
+    return check_left(p, campaign.table)

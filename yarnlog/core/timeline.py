@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pydantic import Field
 
 from yarnlog.core.events import Payload, event
-from yarnlog.core.referee import invalid
+from yarnlog.core.referee import Referee, invalid
 
 
 @event("episode.started")
@@ -137,23 +137,69 @@ class AddNote:
 def decide_timeline(command, timeline: Timeline) -> list[Payload] | None:
     if isinstance(command, StartEpisode):
         invalid(timeline.episode is None, f"episode {timeline.episode} is still in play: end it first")
-        return [EpisodeStarted(number=timeline.next_episode, title=command.title, theme=command.theme,
-                               theme_chosen_by=command.theme_chosen_by)]
+        return [check_timeline(EpisodeStarted(number=timeline.next_episode, title=command.title,
+                                              theme=command.theme, theme_chosen_by=command.theme_chosen_by),
+                               timeline)]
     if isinstance(command, EndEpisode):
         invalid(timeline.episode is not None, "no episode is in play")
-        closing = [SceneClosed(number=timeline.scene)] if timeline.scene is not None else []
-        return closing + [EpisodeEnded(number=timeline.episode)]
+        closing = _closing(timeline)
+        return closing + [check_timeline(EpisodeEnded(number=timeline.episode), _after(timeline, closing))]
     if isinstance(command, OpenScene):
         invalid(timeline.episode is not None, "start an episode before calling a scene")
-        closing = [SceneClosed(number=timeline.scene)] if timeline.scene is not None else []
-        return closing + [open_scene_payload(command, timeline)]
+        closing = _closing(timeline)
+        return closing + [check_timeline(open_scene_payload(command, timeline), _after(timeline, closing))]
     if isinstance(command, CloseScene):
         invalid(timeline.scene is not None, "no scene is in play")
-        return [SceneClosed(number=timeline.scene, summary=command.summary)]
+        return [check_timeline(SceneClosed(number=timeline.scene, summary=command.summary), timeline)]
     if isinstance(command, AddNote):
         invalid(bool(command.text.strip()), "a note needs some text")
-        return [Note(text=command.text)]
+        return [check_timeline(Note(text=command.text), timeline)]
     return None
+
+
+def _closing(timeline: Timeline) -> list[Payload]:
+    """The scene in play closes before an episode ends or another scene opens."""
+    return [check_timeline(SceneClosed(number=timeline.scene), timeline)] if timeline.scene is not None else []
+
+
+def _after(timeline: Timeline, payloads: list[Payload]) -> Timeline:
+    for payload in payloads:
+        timeline = evolve_timeline(timeline, payload)
+    return timeline
+
+
+# -- validation -----------------------------------------------------------------------------
+
+
+def check_timeline(p: Payload, timeline: Timeline) -> Payload:
+    """Check a timeline event against where the campaign stands; fill in the number it takes.
+
+    Episodes are numbered one after another, scenes through the whole campaign; an episode ends
+    and a scene opens only once the scene in play has closed (the deciders close it first).
+    """
+    if isinstance(p, EpisodeStarted):
+        invalid(timeline.episode is None, f"episode {timeline.episode} is still in play: end it first")
+        return p.model_copy(update={"number": timeline.next_episode})
+    if isinstance(p, EpisodeEnded):
+        invalid(timeline.episode is not None, "no episode is in play")
+        invalid(timeline.scene is None, f"scene {timeline.scene} is still in play: close it first")
+        return p.model_copy(update={"number": timeline.episode})
+    if isinstance(p, SceneOpened):
+        invalid(timeline.episode is not None, "start an episode before calling a scene")
+        invalid(timeline.scene is None, f"scene {timeline.scene} is still in play: close it first")
+        return p.model_copy(update={"number": timeline.last_scene + 1})
+    if isinstance(p, SceneClosed):
+        invalid(timeline.scene is not None, "no scene is in play")
+        return p.model_copy(update={"number": timeline.scene})
+    if isinstance(p, Note):
+        invalid(bool(p.text.strip()), "a note needs some text")
+        return p
+    raise TypeError(f"{type(p).__name__} is not a timeline event")
+
+
+def validate_timeline(p: Payload, campaign, referee: Referee) -> Payload:
+    """The validator of every timeline event (see :func:`check_timeline`)."""
+    return check_timeline(p, campaign.timeline)
 
 
 def open_scene_payload(command: OpenScene, timeline: Timeline) -> SceneOpened:

@@ -1,14 +1,14 @@
 """Yarn 0.1 (Mark Caldwell, 2014): DramaSystem and WaRP mashed together. The default ruleset.
 
 The ruleset is the composition of its parts (see :mod:`yarnlog.rulesets.yarn.state`): each
-part folds its own slice of state, decides its own commands and audits its own events. Yarn
-takes over three of the journal's own commands (:data:`TAKES_OVER`); its verbs are in
+part folds its own slice of state, decides its own commands and validates its own event types.
+Yarn takes over three of the journal's own commands (:data:`TAKES_OVER`); its verbs are in
 :mod:`yarnlog.rulesets.yarn.cli.verbs`, named here by path so the domain never imports the shell.
 """
 
 from __future__ import annotations
 
-from yarnlog.core.ruleset import Ruleset
+from yarnlog.core.ruleset import Ruleset, compose_validators
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.yarn.parts.characters import part as characters
 from yarnlog.rulesets.yarn.parts.combat import part as fight
@@ -39,6 +39,10 @@ def decide(command, campaign, referee):
     return None
 
 
+#: One validator per event type, from the part that decides it (see :mod:`yarnlog.core.validation`).
+VALIDATORS = compose_validators(*(part.validators for part in PARTS))
+
+
 def audit(campaign, recorded) -> list[str]:
     return [problem for part in PARTS for problem in part.audit(campaign, recorded)]
 
@@ -63,6 +67,7 @@ RULESET = Ruleset(
     projections={"tokens": token_report, "bennies": bennie_report, "calling-order": calling_view},
     templates=None,
     cli="yarnlog.rulesets.yarn.cli.verbs:VERBS",
+    validators=VALIDATORS,
     options={
         "botch": "Optional Procedural Rules: Botch",
         "blowing_the_top_off": "Optional Procedural Rules: Blowing the Top Off",

@@ -22,8 +22,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from yarnlog.core.events import Payload, Recorded
-from yarnlog.core.referee import InvalidCommand, Override, Referee, Rule, invalid
+from yarnlog.core.events import Payload
+from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid
 from yarnlog.core.ruleset import Part
 from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_module
 from yarnlog.rulesets.yarn.parts.characters.experience_awards import (
@@ -217,24 +217,7 @@ def decide(command, campaign, referee: Referee) -> list[Payload] | None:
     return [VALIDATORS[type(payload)](payload, campaign, referee)]
 
 
-def audit(campaign, recorded: Recorded) -> list[str]:
-    """Validate a recorded event again against the state before it, and compare what the rules derive."""
-    validate = VALIDATORS.get(type(recorded.payload))
-    if validate is None:
-        return []
-    referee = Referee(Override(by="verify", reason="audit"))  # collects every rule broken instead of raising
-    try:
-        expected = validate(recorded.payload, campaign, referee)
-    except InvalidCommand as exc:
-        return [str(exc)]
-    problems = [message for _, message in referee.overridden]
-    got, want = recorded.payload.to_data(), expected.to_data()
-    problems += [f"{key} is recorded as {got[key]!r} but the rules give {want[key]!r}" for key in want
-                 if got[key] != want[key]]
-    return problems
-
-
-PART = Part(name="characters", initial=Characters, evolve=evolve, decide=decide, audit=audit)
+PART = Part(name="characters", initial=Characters, evolve=evolve, decide=decide, validators=VALIDATORS)
 
 
 # -- projections ----------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from pydantic import Field
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.core.table import RESERVED_NAMES
-from yarnlog.core.timeline import EpisodeStarted, StartEpisode, decide_timeline
+from yarnlog.core.timeline import EpisodeStarted, StartEpisode, check_timeline, decide_timeline
 from yarnlog.rulesets.yarn.rules.traits import BOOK
 
 MINOR = "minor"
@@ -420,6 +420,8 @@ def _episode_started(command: StartEpisode, campaign) -> EpisodeStarted:
 
 
 def _validate_theme_chooser(payload: EpisodeStarted, campaign, referee: Referee) -> EpisodeStarted:
+    """The journal's episode start, whose theme is chosen by the player the rota names."""
+    payload = check_timeline(payload, campaign.timeline)
     chooser = theme_chooser(campaign.rules.characters.cast, payload.number)
     if chooser is not None and payload.theme_chosen_by is not None:
         referee.require(payload.theme_chosen_by == chooser, THEMES,

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from yarnlog.core.referee import InvalidCommand, Referee, invalid
+from yarnlog.core.referee import Referee, invalid
 from yarnlog.rulesets.yarn.parts.combat import wounds as wounds_module
 from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     ATTACK,
@@ -34,7 +34,7 @@ from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     spec_of,
     take_roll,
 )
-from yarnlog.rulesets.yarn.parts.combat.wounds import broken, collecting, serious_wound_facts
+from yarnlog.rulesets.yarn.parts.combat.wounds import serious_wound_facts
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts, take_dice
 from yarnlog.rulesets.yarn.rules.armor import (
     ARMOR_ATTACK_SUMMARY,
@@ -505,18 +505,3 @@ def damage_steps(hit: Hit, armor: ArmorRoll, kind: AttackKind) -> list[DamageSte
         steps.append(DamageStep(step="special effect attack: half damage, rounded off", value=value,
                                 chapter=SPECIAL_EFFECT_DAMAGE.chapter))
     return steps
-
-
-def audit_attack(campaign: Any, p: AttackMade) -> list[str]:
-    recorded = {name: facts for name, facts in (
-        ("attack", p.attack), ("defense", p.defense), ("regular_armor", p.regular_armor),
-        ("bullet_proof_armor", p.bullet_proof_armor), ("damage", p.damage_dice)) if facts is not None}
-    referee = collecting()
-    try:
-        again = attack_made(campaign, p.declared, AttackDice({}, {}, recorded=recorded), referee)
-    except InvalidCommand as exc:
-        return [str(exc)]
-    ours, theirs = again.to_data(), p.to_data()
-    differing = [key for key in theirs if ours.get(key) != theirs[key]]
-    problems = [f"{key} should be {ours[key]!r}, not {theirs[key]!r}" for key in differing]
-    return problems + broken(referee)

@@ -20,12 +20,13 @@ from typing import Any, Literal
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.core.ruleset import Part
+from yarnlog.core.state import advance
 from yarnlog.core.table import RESERVED_NAMES
+from yarnlog.rulesets.yarn.parts.combat import fight_validation
 from yarnlog.rulesets.yarn.parts.combat import wounds as wounds_module
 from yarnlog.rulesets.yarn.parts.combat.attacks import (
     AttackDice,
     attack_made,
-    audit_attack,
     trait_dice_entries,
     wound_entries,
 )
@@ -37,7 +38,6 @@ from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     ROLL_NAMES,
     ArmorWorn,
     AttackDeclaration,
-    AttackMade,
     CombatantLeft,
     CombatantRegistered,
     CombatantsJoined,
@@ -53,6 +53,16 @@ from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     fight_in_play,
     is_pc,
     take_roll,
+)
+from yarnlog.rulesets.yarn.parts.combat.fight_validation import (
+    validate_ended,
+    validate_gestalt,
+    validate_initiative,
+    validate_joined,
+    validate_left,
+    validate_registered,
+    validate_round,
+    validate_started,
 )
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import take_dice
 from yarnlog.rulesets.yarn.rules.arsenal import armor_named
@@ -262,34 +272,37 @@ def _initiative(command: RollInitiative, campaign: Any) -> InitiativeSet:
 def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | None:
     rules = campaign.rules
     if isinstance(command, RegisterCombatant):
-        return [_registration(campaign, command)]
+        return [validate_registered(_registration(campaign, command), campaign, referee)]
     if isinstance(command, StartCombat):
         invalid(rules.combat.in_play is None, f"fight {rules.combat.fought} is still in play: end it first")
         invalid(command.mode in (GESTALT, DETAILED), f"combat is gestalt or detailed, not {command.mode!r}")
         registrations, names = _fighters(campaign, command.combatants, ())
-        return [*registrations, CombatStarted(number=rules.combat.fought + 1, mode=command.mode, combatants=names)]
+        started = CombatStarted(number=rules.combat.fought + 1, mode=command.mode, combatants=names)
+        return [*registrations, validate_started(started, advance(campaign, registrations), referee)]
     if isinstance(command, JoinCombat):
         registrations, names = _fighters(campaign, command.combatants, fight_in_play(campaign).combatants)
-        return [*registrations, CombatantsJoined(names=names)]
+        joined = CombatantsJoined(names=names)
+        return [*registrations, validate_joined(joined, advance(campaign, registrations), referee)]
     if isinstance(command, LeaveCombat):
-        invalid(command.name in fight_in_play(campaign).combatants, f"{command.name} is not in the fight")
-        return [CombatantLeft(name=command.name, reason=command.reason)]
+        return [validate_left(CombatantLeft(name=command.name, reason=command.reason), campaign, referee)]
     if isinstance(command, WearArmor):
         invalid(wounds_module.maximum_hit_points(rules, command.character) is not None,
                 f"{command.character} has no hit points: not a PC, nor a registered combatant")
-        return [ArmorWorn(character=command.character, armor=[armor_named(a).name for a in command.armor])]
+        worn = ArmorWorn(character=command.character, armor=[armor_named(a).name for a in command.armor])
+        return [fight_validation.validate_armor(worn, campaign, referee)]
     if isinstance(command, RollGestalt):
-        return [_gestalt(command, campaign)]
+        return [validate_gestalt(_gestalt(command, campaign), campaign, referee)]
     if isinstance(command, RollInitiative):
-        return [_initiative(command, campaign)]
+        return [validate_initiative(_initiative(command, campaign), campaign, referee)]
     if isinstance(command, SeatingOrder):
         fight_in_play(campaign, DETAILED)
         for name in command.players_around_table:
             invalid(name in campaign.table.players, f"{name} is not a player at the table")
         order = seating_order(command.players_around_table, gm=campaign.table.gm, gm_first=command.gm_first)
-        return [InitiativeSet(method="seating", order=list(order), gm_first=command.gm_first)]
+        seated = InitiativeSet(method="seating", order=list(order), gm_first=command.gm_first)
+        return [validate_initiative(seated, campaign, referee)]
     if isinstance(command, NextRound):
-        return [RoundStarted(number=fight_in_play(campaign, DETAILED).round + 1)]
+        return [validate_round(RoundStarted(number=fight_in_play(campaign, DETAILED).round + 1), campaign, referee)]
     if isinstance(command, Attack):
         unknown = sorted(set(command.faces) - set(ROLL_NAMES))
         invalid(not unknown, f"unknown roll(s) {', '.join(unknown)}; rolls are {', '.join(ROLL_NAMES)}")
@@ -299,7 +312,8 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
         invalid(not extra, f"this attack rolls no {' nor '.join(extra)} dice")
         return [payload]
     if isinstance(command, EndCombat):
-        return [CombatEnded(number=fight_in_play(campaign).number, summary=command.summary)]
+        ended = CombatEnded(number=fight_in_play(campaign).number, summary=command.summary)
+        return [validate_ended(ended, campaign, referee)]
     return wounds_module.decide(command, campaign, referee)
 
 
@@ -307,17 +321,13 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
 
 
 def audit(campaign: Any, recorded: Recorded) -> list[str]:
-    """Re-check a combat (or wounds) event against the state before it."""
+    """The GMCs' gestalt total is the GM's secret: a rule on the envelope, which no validator sees."""
     p = recorded.payload
-    if isinstance(p, AttackMade):
-        return audit_attack(campaign, p)
     if isinstance(p, GestaltRolled) and p.side is Side.GMCS and recorded.visibility != "gm":
         return [
             f"the GMCs' gestalt total is recorded for {recorded.visibility}, not kept secret ({GESTALT_COMBAT.cite()})"
         ]
-    if isinstance(p, CombatStarted) and campaign.rules.combat.in_play is not None:
-        return ["a fight started while another was in play"]
-    return wounds_module.audit(campaign, recorded)
+    return []
 
 
 # -- projections ------------------------------------------------------------------------------
@@ -331,4 +341,5 @@ def gestalt_outcome(state: Any):
     return gestalt_combat(list(combat.player_rolls.values()), combat.gmcs_total)
 
 
-PART = Part(name="combat", initial=Fights, evolve=evolve, decide=decide, audit=audit)
+PART = Part(name="combat", initial=Fights, evolve=evolve, decide=decide, audit=audit,
+            validators={**fight_validation.VALIDATORS, **wounds_module.VALIDATORS})

@@ -20,7 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from yarnlog.core.events import Payload, Recorded, event
-from yarnlog.core.referee import InvalidCommand, Override, Referee, Rule, invalid
+from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid
 from yarnlog.rulesets.yarn.parts.economy import part as economy
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts, take_dice
 from yarnlog.rulesets.yarn.rules.damage import SERIOUS_WOUNDS, SeriousWound, SeriousWoundKind
@@ -280,7 +280,7 @@ class DeathOptionSpent(Payload):
 
 def _lenient() -> Referee:
     """A referee that refuses nothing: replay folds what was recorded, overrides included."""
-    return Referee(Override(by="replay", reason="folding a recorded event"))
+    return Referee.collecting()
 
 
 def heal_days(referee: Referee, hp: HitPointState, serious: tuple[SeriousWound, ...], payload: Healed
@@ -467,51 +467,79 @@ def _death_option(command: SpendDeathOption, campaign: Any, referee: Referee) ->
 # -- audit ------------------------------------------------------------------------------------
 
 
-def collecting() -> Referee:
-    """A referee that lets everything through and remembers which rules were broken."""
-    return Referee(Override(by="verify", reason="re-checking a recorded event"))
-
-
-def broken(referee: Referee) -> list[str]:
-    return [f"{message} ({rule.cite()})" for rule, message in referee.overridden]
-
-
-def audit(campaign: Any, recorded: Recorded) -> list[str]:
-    """Re-check a wounds event against the state before it."""
-    p = recorded.payload
-    if not isinstance(p, (DamageTaken, Recovered, Healed, DeathFaced, DeathOptionSpent)):
-        return []
+def _wounded(p: Any, campaign: Any) -> HitPointState:
+    """The hit points of a wounds event's character, who must have some (and, but to spend a
+    death option, be alive)."""
     rules = campaign.rules
-    if maximum_hit_points(rules, p.character) is None:
-        return [f"{p.character} has no hit points: not a PC, nor a registered combatant"]
-    hp = hit_points(rules, p.character)
-    referee = collecting()
-    problems = []
-    if p.character in rules.combat.wounds.dead and not isinstance(p, DeathOptionSpent):
-        problems.append(f"{p.character} is dead")
-    if isinstance(p, DamageTaken):
-        serious_wound_facts(referee, campaign.table.options, p.serious_wound and p.serious_wound.wound())
-        expected = (hp.current, take_damage(hp, p.points, temporary=p.temporary).current)
-        if (p.before, p.after) != expected:
-            problems.append(f"hit points go {expected[0]} -> {expected[1]}, not {p.before} -> {p.after}")
-    elif isinstance(p, Recovered):
-        after = recover(hp, fraction=Fraction(p.fraction))
-        if (p.before, p.after) != (hp.current, after.current):
-            problems.append(f"recovery goes {hp.current} -> {after.current}, not {p.before} -> {p.after}")
-    elif isinstance(p, Healed):
-        if rules.combat.in_play is not None:
-            referee.require(False, DAYS_PASS, "days of healing recorded while a combat is in play")
-        _, _, levels = heal_days(referee, hp, rules.combat.wounds.serious.get(p.character, ()), p)
-        if (p.before, p.levels) != (hp.current, levels):
-            problems.append(f"healing from {hp.current} goes {levels}, not from {p.before} {p.levels}")
-    elif isinstance(p, DeathFaced):
-        outcome = face_death(referee, hp, attempts_recovery=p.attempts_recovery,
-                             gm_accepts_reason_to_live=p.gm_accepts_reason, medical_attention=p.medical_attention)
-        if outcome is not p.outcome:
-            problems.append(f"the character {outcome}, not {p.outcome}")
-    elif isinstance(p, DeathOptionSpent):
-        referee.require(p.character in rules.combat.wounds.dead, DEATH_TOKEN, f"{p.character} has not died")
-    return problems + broken(referee)
+    invalid(maximum_hit_points(rules, p.character) is not None,
+            f"{p.character} has no hit points: not a PC, nor a registered combatant")
+    if not isinstance(p, DeathOptionSpent):
+        invalid(p.character not in rules.combat.wounds.dead, f"{p.character} is dead")
+    return hit_points(rules, p.character)
+
+
+def validate_damaged(p: DamageTaken, campaign: Any, referee: Referee) -> DamageTaken:
+    """Damage taken: its dice add up, the hit points go from where they were down by the points."""
+    hp = _wounded(p, campaign)
+    invalid(bool(p.reason.strip()), "the GM's damage needs a reason")
+    serious_wound_facts(referee, campaign.table.options, p.serious_wound and p.serious_wound.wound())
+    points = p.points
+    dice = p.dice
+    if dice is not None:
+        options = RollOptions.from_campaign(campaign.table.options)
+        dice = take_dice(RollSpec(dice.dice), dice.faces, options, top_off=dice.top_off).model_copy(
+            update={"source": dice.source})
+        points = dice.total
+    invalid(points >= 0, "damage is not negative")
+    after = take_damage(hp, points, temporary=p.temporary)
+    return p.model_copy(update={"points": points, "dice": dice, "before": hp.current, "after": after.current})
+
+
+def validate_recovered(p: Recovered, campaign: Any, referee: Referee) -> Recovered:
+    """A recovery regains a fraction of the loss since the last one."""
+    hp = _wounded(p, campaign)
+    fraction = Fraction(p.fraction)
+    invalid(0 <= fraction <= 1, f"recovery regains between none and all of the loss, not {fraction}")
+    invalid(hp.lasting_level < hp.last_recovered or hp.temporary > 0,
+            f"{p.character} has nothing to recover: no damage since the last recovery")
+    after = recover(hp, fraction=fraction)
+    return p.model_copy(update={"before": hp.current, "after": after.current, "temporary_restored": hp.temporary})
+
+
+def validate_healed(p: Healed, campaign: Any, referee: Referee) -> Healed:
+    """Days of healing, outside combat, each day's level as the healing rules give it."""
+    hp = _wounded(p, campaign)
+    rules = campaign.rules
+    referee.require(rules.combat.in_play is None, DAYS_PASS, "days of healing recorded while a combat is in play")
+    invalid(p.days >= 1, "heal for one day or more")
+    invalid(p.gm_loss_per_day >= 0, "hit points lost are counted as a positive number")
+    _, _, levels = heal_days(referee, hp, rules.combat.wounds.serious.get(p.character, ()), p)
+    return p.model_copy(update={"before": hp.current, "levels": levels})
+
+
+def validate_death_faced(p: DeathFaced, campaign: Any, referee: Referee) -> DeathFaced:
+    """Facing death: the outcome the rules give for the hit points and the choices made."""
+    hp = _wounded(p, campaign)
+    outcome = face_death(referee, hp, attempts_recovery=p.attempts_recovery,
+                         gm_accepts_reason_to_live=p.gm_accepts_reason, medical_attention=p.medical_attention)
+    invalid(not p.attempts_recovery or bool(p.reason_to_live.strip()),
+            "to attempt recovery, tell the GM your reason to live")
+    return p.model_copy(update={"outcome": outcome})
+
+
+def validate_death_option(p: DeathOptionSpent, campaign: Any, referee: Referee) -> DeathOptionSpent:
+    """A dead PC's player spends a drama token on one of the death options, each once."""
+    _wounded(p, campaign)
+    return _death_option(SpendDeathOption(p.character, p.option), campaign, referee)
+
+
+VALIDATORS = {
+    DamageTaken: validate_damaged,
+    Recovered: validate_recovered,
+    Healed: validate_healed,
+    DeathFaced: validate_death_faced,
+    DeathOptionSpent: validate_death_option,
+}
 
 
 # -- projection -------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from yarnlog.core.events import Payload, event
 from yarnlog.core.referee import Referee, Rule, invalid
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, drama_of, recheck, scene_in_play
+from yarnlog.rulesets.yarn.parts.drama.state import Drama, drama_of, rebuilt, scene_in_play
 from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, TransferLine, lines
 from yarnlog.rulesets.yarn.rules.bennies import HAVE_A_BENNIE, BennieOption, BennieSpend, TokenKind, spend_bennie
 from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Account, Transfer
@@ -115,14 +115,14 @@ def decide(command, campaign, referee: Referee):
                   burn_kind=kinds.get(command.burn_kind))]
 
 
-def audit(campaign, recorded) -> list[str]:
-    payload = recorded.payload
-    if not isinstance(payload, BennieSpent):
-        return []
+def _respent(campaign, referee: Referee, payload: BennieSpent) -> BennieSpent:
+    """The recorded spend decided again from its own facts."""
     spend = payload.bennie_spends[0].spend()
-    return recheck(lambda c, r, p: spent(c, r, spender=spend.spender, option=spend.option,
-                                         burn_target=spend.burn_target, burn_kind=spend.burn_kind),
-                   campaign, payload)
+    return spent(campaign, referee, spender=spend.spender, option=spend.option, burn_target=spend.burn_target,
+                 burn_kind=spend.burn_kind)
+
+
+VALIDATORS = {BennieSpent: rebuilt(_respent)}
 
 
 def evolve(drama: Drama, recorded, yarn) -> Drama:

@@ -14,8 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid
-from yarnlog.core.timeline import EndEpisode, EpisodeEnded, decide_timeline
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, drama_of, recheck
+from yarnlog.core.state import advance
+from yarnlog.core.timeline import EndEpisode, EpisodeEnded, check_timeline, decide_timeline
+from yarnlog.rulesets.yarn.parts.drama.state import Drama, drama_of, rebuilt
 from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, TransferLine, return_to_kitty
 from yarnlog.rulesets.yarn.rules import bennies
 from yarnlog.rulesets.yarn.rules.bennies import ALL_VOTE, Ballot, PlayerTally, tally_bennie_vote
@@ -120,7 +121,8 @@ def end_episode(campaign, referee: Referee) -> list[Payload]:
     result = vote_tallied(campaign, referee)
     returned = return_to_kitty(campaign.rules.economy, timeline.episode)
     *closing_scene, episode_ended = decide_timeline(EndEpisode(), timeline)
-    return [*closing_scene, *(p for p in (result, returned) if p is not None), episode_ended]
+    before_end = [*closing_scene, *(p for p in (result, returned) if p is not None)]
+    return [*before_end, validate_episode_end(episode_ended, advance(campaign, before_end), referee)]
 
 
 def decide(command, campaign, referee: Referee) -> list[Payload] | None:
@@ -133,7 +135,7 @@ def decide(command, campaign, referee: Referee) -> list[Payload] | None:
     return None
 
 
-# -- folding, auditing, projections -----------------------------------------------------------
+# -- folding, validating, projections -----------------------------------------------------------
 
 
 def evolve(drama: Drama, recorded: Recorded, yarn) -> Drama:
@@ -146,20 +148,21 @@ def evolve(drama: Drama, recorded: Recorded, yarn) -> Drama:
     return drama
 
 
-def audit(campaign, recorded: Recorded) -> list[str]:
-    p = recorded.payload
-    if isinstance(p, BallotCast):
-        return recheck(lambda c, r, q: ballot_cast(c, r, voter=q.voter, ranks=dict(q.ranks)), campaign, p)
-    if isinstance(p, BennieVoteTallied):
-        return recheck(vote_tallied, campaign, p)
-    if isinstance(p, EpisodeEnded):
-        problems = []
-        if campaign.table.players and p.number not in drama_of(campaign).tallies:
-            problems.append(f"episode {p.number} ended without the bennie vote ({ALL_VOTE.cite()})")
-        if campaign.rules.economy.tokens:
-            problems.append(f"drama tokens were still held when episode {p.number} ended ({EPISODE_END.cite()})")
-        return problems
-    return []
+def validate_episode_end(p: EpisodeEnded, campaign, referee: Referee) -> EpisodeEnded:
+    """The journal's episode end, once the bennie vote is tallied and the drama tokens are back."""
+    p = check_timeline(p, campaign.timeline)
+    referee.require(not campaign.table.players or p.number in drama_of(campaign).tallies, ALL_VOTE,
+                    f"episode {p.number} ended without the bennie vote")
+    referee.require(not campaign.rules.economy.tokens, EPISODE_END,
+                    f"drama tokens were still held when episode {p.number} ended")
+    return p
+
+
+VALIDATORS = {
+    BallotCast: rebuilt(lambda c, r, q: ballot_cast(c, r, voter=q.voter, ranks=dict(q.ranks))),
+    BennieVoteTallied: rebuilt(vote_tallied),
+    EpisodeEnded: validate_episode_end,
+}
 
 
 def ballots_view(campaign) -> dict:

@@ -14,7 +14,7 @@ from dataclasses import replace
 from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.events import Recorded
 from yarnlog.core.referee import Referee
-from yarnlog.core.ruleset import Part
+from yarnlog.core.ruleset import Part, compose_validators
 from yarnlog.core.table import CampaignCreated
 from yarnlog.core.timeline import EpisodeEnded
 from yarnlog.rulesets.yarn.parts.drama import bennie_spends, bennie_vote, petitions, scene_calls, scene_challenges
@@ -45,8 +45,5 @@ def decide(command, campaign, referee: Referee):
     return None
 
 
-def audit(campaign, recorded: Recorded) -> list[str]:
-    return [problem for module in MODULES for problem in module.audit(campaign, recorded)]
-
-
-PART = Part(name="drama", initial=Drama, evolve=evolve, decide=decide, audit=audit)
+PART = Part(name="drama", initial=Drama, evolve=evolve, decide=decide, audit=scene_calls.audit,
+            validators=compose_validators(*(m.VALIDATORS for m in MODULES)))

@@ -20,7 +20,7 @@ from yarnlog.core.referee import Referee, invalid
 from yarnlog.rulesets.yarn.parts.characters import part as characters
 from yarnlog.rulesets.yarn.parts.characters.players import Role, holders_present, require_character, require_party
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import DrawPrecedence, Purpose
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, Recall, SceneCall, recheck, scene_in_play
+from yarnlog.rulesets.yarn.parts.drama.state import Drama, Recall, SceneCall, rebuilt, scene_in_play
 from yarnlog.rulesets.yarn.parts.economy.part import TransferLine, lines
 from yarnlog.rulesets.yarn.rules.challenges import grant_vote, petition_outcome
 from yarnlog.rulesets.yarn.rules.drama_tokens import (
@@ -306,7 +306,7 @@ def decide(command, campaign, referee: Referee) -> list[Payload] | None:
     return None
 
 
-# -- folding and auditing ---------------------------------------------------------------------
+# -- folding and validating ---------------------------------------------------------------------
 
 EXCHANGES = (PetitionResolved, PetitionForced, TwoWayExchanged, PetitionersQuizzed)
 
@@ -324,7 +324,7 @@ def evolve(drama: Drama, recorded: Recorded, yarn) -> Drama:
     return drama
 
 
-REBUILD = {
+_REBUILD = {
     PetitionResolved: lambda c, r, p: resolved(c, r, petitioner=p.petitioner, granter=p.granter, answer=p.answer,
                                                vote=p.vote),
     PetitionForced: lambda c, r, p: forced(c, r, petitioner=p.petitioner, granter=p.granter, blocked=p.blocked,
@@ -337,13 +337,11 @@ REBUILD = {
 }
 
 
-def audit(campaign, recorded: Recorded) -> list[str]:
-    p = recorded.payload
-    build = REBUILD.get(type(p))
-    if build is None:
-        return []
-    problems = recheck(build, campaign, p)
-    if isinstance(p, PetitionersQuizzed) and tuple(p.precedence) != drawn_for_quiz(campaign):
-        problems.append(f"the quiz did not follow a precedence order newly drawn in scene {p.scene} "
-                        f"({MULTIPLE_PETITIONERS.cite()})")
-    return problems
+def _validate_quizzed(p: PetitionersQuizzed, campaign, referee: Referee) -> PetitionersQuizzed:
+    """A quiz follows the precedence order drawn for it in the same scene."""
+    referee.require(tuple(p.precedence) == drawn_for_quiz(campaign), MULTIPLE_PETITIONERS,
+                    f"the quiz did not follow a precedence order newly drawn in scene {p.scene}")
+    return rebuilt(_REBUILD[PetitionersQuizzed])(p, campaign, referee)
+
+
+VALIDATORS = {**{t: rebuilt(build) for t, build in _REBUILD.items()}, PetitionersQuizzed: _validate_quizzed}

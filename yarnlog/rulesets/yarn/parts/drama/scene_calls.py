@@ -15,7 +15,7 @@ from pydantic import Field
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid
-from yarnlog.core.timeline import OpenScene, SceneOpened, decide_timeline
+from yarnlog.core.timeline import OpenScene, SceneOpened, check_timeline, decide_timeline
 from yarnlog.rulesets.yarn.parts.characters.players import (
     cast_roles,
     characters_of,
@@ -30,9 +30,8 @@ from yarnlog.rulesets.yarn.parts.drama.state import (
     SceneCall,
     drama_of,
     forces_among,
-    recheck,
+    rebuilt,
     scene_in_play,
-    violations,
 )
 from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, TransferLine, lines
 from yarnlog.rulesets.yarn.rules.bennies import BennieOption, BennieSpend, spend_bennie
@@ -306,36 +305,42 @@ def opened(drama: Drama, recorded: Recorded, yarn) -> Drama:
                    pending_call=p.number if recorded.sequence > drama.overridden_through else None)
 
 
-# -- auditing ---------------------------------------------------------------------------------
+# -- validating and auditing ---------------------------------------------------------------------------------
+
+
+def validate_opened(p: SceneOpened, campaign, referee: Referee) -> SceneOpened:
+    """The journal's scene opening, called as Yarn has it (cast, mode and kind)."""
+    check_composition(campaign, referee, p)
+    return check_timeline(p, campaign.timeline)
+
+
+def validate_called(p: SceneCalled, campaign, referee: Referee) -> SceneCalled:
+    """The Yarn side of the scene just opened, decided again from the call as it was opened."""
+    drama = drama_of(campaign)
+    invalid(drama.pending_call == p.scene, f"scene {p.scene} was not just opened: its call follows its opening")
+    call = drama.scenes[p.scene]
+    return rebuilt(lambda c, r, q: scene_called(
+        c, r, scene=q.scene, caller=call.caller, cast=call.cast, kind=call.kind, duration=q.duration,
+        jump_queue=bool(q.bennie_spends), new_element=q.new_element))(p, campaign, referee)
+
+
+VALIDATORS = {SceneOpened: validate_opened, SceneCalled: validate_called, RuledOffstage: rebuilt(rule_offstage)}
 
 
 def audit(campaign, recorded: Recorded) -> list[str]:
-    p = recorded.payload
-    problems = pending_call_problems(campaign, p)
-    if isinstance(p, SceneOpened):
-        problems += violations(lambda referee: check_composition(campaign, referee, p))
-    if isinstance(p, RuledOffstage):
-        problems += recheck(rule_offstage, campaign, p)
-    return problems
-
-
-def pending_call_problems(campaign, payload: Payload) -> list[str]:
-    """Check the scene just opened against the event that follows it (its Yarn side, or not)."""
+    """A scene just opened binds the event after it: its own Yarn call, paid, in turn."""
     drama = drama_of(campaign)
     if drama.pending_call is None:
         return []
     call = drama.scenes[drama.pending_call]
-    if isinstance(payload, SceneCalled) and payload.scene == call.number:
-        problems = recheck(lambda c, r, p: scene_called(
-            c, r, scene=p.scene, caller=call.caller, cast=call.cast, kind=call.kind, duration=p.duration,
-            jump_queue=bool(p.bennie_spends), new_element=p.new_element), campaign, payload)
-        jumped = bool(payload.bennie_spends)
-    else:
-        problems, jumped = [], False
+    payload = recorded.payload
+    called = isinstance(payload, SceneCalled) and payload.scene == call.number
+    problems = []
+    if not called:
         if call.cost_due:
             problems.append(f"scene {call.number}: {call.caller} paid no drama token ({CASTING_COST.cite()})")
         if call.kind == "montage":
             problems.append(f"scene {call.number}: a montage needs a suggested duration ({MONTAGE_CALL.cite()})")
-    if not call.in_turn and not jumped:
+    if not call.in_turn and not (called and payload.bennie_spends):
         problems.append(f"scene {call.number}: {call.caller} called out of turn ({CALLING_ORDER.cite()})")
     return problems

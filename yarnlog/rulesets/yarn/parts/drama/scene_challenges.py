@@ -16,7 +16,7 @@ from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.rulesets.yarn.parts.characters.players import require_character
 from yarnlog.rulesets.yarn.parts.drama.bennie_spends import BennieSpendLine, bennie_paid
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, Recall, drama_of, forces_among, recheck, scene_in_play
+from yarnlog.rulesets.yarn.parts.drama.state import Drama, Recall, drama_of, forces_among, rebuilt, scene_in_play
 from yarnlog.rulesets.yarn.parts.economy.part import TransferLine, lines
 from yarnlog.rulesets.yarn.rules.bennies import BennieOption
 from yarnlog.rulesets.yarn.rules.challenges import (
@@ -290,7 +290,7 @@ def decide(command, campaign, referee: Referee) -> list[Payload] | None:
     return None
 
 
-# -- folding and auditing ---------------------------------------------------------------------
+# -- folding and validating ---------------------------------------------------------------------
 
 
 def _recast(drama: Drama, number: int, cast: tuple[str, ...], **changes) -> Drama:
@@ -322,7 +322,7 @@ def evolve(drama: Drama, recorded: Recorded, yarn) -> Drama:
     return drama
 
 
-REBUILD = {
+VALIDATORS = {t: rebuilt(build) for t, build in {
     SceneDucked: lambda c, r, p: ducked(c, r, character=p.character, compel=p.caller_compels, token=p.spends_token),
     SceneRushed: lambda c, r, p: rushed(c, r, character=p.character, consent=p.caller_consents, payment=p.payment,
                                         blocked=p.caller_blocks),
@@ -333,9 +333,4 @@ REBUILD = {
                                                 change=p.change, earlier_scene=p.earlier_scene),
     ProceduralDemanded: lambda c, r, p: procedural_demanded(c, r, narrator=p.narrator, objectors=p.objectors,
                                                             reply=p.reply, narration=p.narration),
-}
-
-
-def audit(campaign, recorded: Recorded) -> list[str]:
-    build = REBUILD.get(type(recorded.payload))
-    return recheck(build, campaign, recorded.payload) if build else []
+}.items()}

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from yarnlog.core.events import Payload
-from yarnlog.core.referee import Override, Referee, YarnlogError, invalid
+from yarnlog.core.referee import Referee, invalid
 from yarnlog.rulesets.yarn.rules.bennies import Ballot, BennieSpend
 from yarnlog.rulesets.yarn.rules.drama_tokens import ForcedScene
 
@@ -70,6 +70,10 @@ class Drama:
     overridden_through: int = 0  # the last event recorded under a GM override
 
 
+#: ``validate(payload, campaign_state, referee) -> payload``.
+Validator = Callable[[Payload, object, Referee], Payload]
+
+
 def drama_of(campaign) -> Drama:
     return campaign.rules.drama
 
@@ -88,25 +92,15 @@ def forces_among(drama: Drama, episode: int | None, cast) -> list[ForcedScene]:
     return [f for f in drama.forced if f.episode == episode and {f.petitioner, f.granter} <= set(cast)]
 
 
-def violations(check: Callable[[Referee], object]) -> list[str]:
-    """Every rule ``check`` finds broken, noted by a referee that never refuses (for audits)."""
-    referee = Referee(Override(by="verify", reason="re-check"))
-    try:
-        check(referee)
-    except YarnlogError as exc:
-        return [*(message for _, message in referee.overridden), str(exc)]
-    return [message for _, message in referee.overridden]
+def rebuilt(build: Callable[[object, Referee, Payload], Payload | None]) -> Validator:
+    """A validator from ``build(campaign, referee, recorded)``, the function that decided the move.
 
-
-def recheck(build: Callable[[object, Referee, Payload], Payload], campaign, recorded: Payload) -> list[str]:
-    """Rebuild a recorded payload from its own facts against the state before it.
-
-    The same function that decided the move decides it again; any rule broken, or any
-    difference between what the book gives and what the journal recorded, is a problem.
+    It decides the move again from the recorded payload's own facts; what it gives is what the
+    rules derive (nothing at all is nonsense: the rules record no such event).
     """
-    rebuilt: list[Payload | None] = []
-    problems = violations(lambda referee: rebuilt.append(build(campaign, referee, recorded)))
-    if rebuilt and rebuilt[0] != recorded:
-        expected = rebuilt[0].to_data() if rebuilt[0] is not None else "nothing to record"
-        problems.append(f"the book gives {expected}, the journal recorded {recorded.to_data()}")
-    return problems
+    def validate(recorded: Payload, campaign, referee: Referee) -> Payload:
+        payload = build(campaign, referee, recorded)
+        invalid(payload is not None, "the rules record no such event")
+        return payload
+
+    return validate

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yarnlog.core.referee import Override, Referee, Rule
+from yarnlog.core.referee import Referee, Rule
 from yarnlog.rulesets.yarn.parts.characters.players import characters_of, player_character
 from yarnlog.rulesets.yarn.parts.drama.bennie_vote import BennieVoteTallied, TallyLine, current_vote, vote_tallied
 from yarnlog.rulesets.yarn.parts.drama.state import drama_of
@@ -98,12 +98,12 @@ def provisional_tally(campaign) -> dict | None:
     """The vote as it stands in the episode in play: the ballots so far, the tokens in hand now."""
     if campaign.timeline.episode is None:
         return None
-    referee = Referee(Override(by="tally", reason="provisional"))
+    referee = Referee.collecting()  # ballots still missing are reported, not refused
     vote = current_vote(campaign, referee)
     if vote is None:
         return None
     return {"episode": campaign.timeline.episode, "tallies": [TallyLine.of(t).model_dump() for t in vote.tallies],
-            "not_yet": [message for _, message in referee.overridden]}
+            "not_yet": [message for _, message in referee.broken]}
 
 
 def tallied_votes(history) -> list:
@@ -117,8 +117,8 @@ def recount(campaign_before, recorded: BennieVoteTallied) -> dict:
 
     ``set_aside`` lists the rules a GM override let the vote go without (missing ballots).
     """
-    referee = Referee(Override(by="tally", reason="recount"))
+    referee = Referee.collecting()
     rebuilt = vote_tallied(campaign_before, referee)
     return {**tally_data(recorded), "agrees": rebuilt == recorded,
             "recomputed": tally_data(rebuilt) if rebuilt is not None else None,
-            "set_aside": [message for _, message in referee.overridden]}
+            "set_aside": [message for _, message in referee.broken]}

@@ -162,7 +162,8 @@ def shortfalls(economy: Economy, moves: Sequence[TransferLine]) -> list[str]:
 
 
 def audit(campaign, recorded: Recorded) -> list[str]:
-    """Every payment must be covered by what the payer held before the event."""
+    """Every payment, whatever the event type that carries it, must be covered by what the payer
+    held before the event (a rule across event types, so not any one validator's)."""
     return shortfalls(campaign.rules.economy, transfers_of(recorded.payload))
 
 
@@ -192,8 +193,28 @@ def decide(command, campaign, referee: Referee):
     invalid(bool(command.reason.strip()), "a GM ruling needs a reason")
     line = TransferLine.of(Transfer(command.amount, _account(command.source), _account(command.destination),
                                     GM_RULING), command.currency)
-    require_payable(referee, campaign.rules.economy, [line])
-    return [TokensTransferred(transfers=[line], reason=command.reason)]
+    payload = validate_transferred(TokensTransferred(transfers=[line], reason=command.reason), campaign, referee)
+    require_payable(referee, campaign.rules.economy, payload.transfers)
+    return [payload]
+
+
+def validate_transferred(p: TokensTransferred, campaign, referee: Referee) -> TokensTransferred:
+    """A GM ruling moves tokens or bennies between two accounts at the table (payment: :func:`audit`)."""
+    invalid(bool(p.reason.strip()), "a GM ruling needs a reason")
+    for line in p.transfers:
+        for who in (line.source, line.destination):
+            invalid(who == KITTY_NAME or campaign.table.knows(who), f"{who} is neither at the table nor the kitty")
+        invalid(line.source != line.destination, "a transfer needs two different accounts")
+    return p
+
+
+def validate_returned(p: TokensReturned, campaign, referee: Referee) -> TokensReturned:
+    """At the end of the episode in play, every unspent drama token goes back to the kitty."""
+    episode = campaign.timeline.episode
+    invalid(episode is not None, "no episode is in play: tokens return to the kitty as one ends")
+    returned = return_to_kitty(campaign.rules.economy, episode)
+    invalid(returned is not None, "no drama token is held: none returns to the kitty")
+    return returned
 
 
 SPEND_WHAT_YOU_HOLD = Rule(
@@ -214,4 +235,5 @@ def return_to_kitty(economy: Economy, episode: int) -> TokensReturned | None:
     return TokensReturned(episode=episode, transfers=moves) if moves else None
 
 
-PART = Part(name="economy", initial=Economy, evolve=evolve, decide=decide, audit=audit)
+PART = Part(name="economy", initial=Economy, evolve=evolve, decide=decide, audit=audit,
+            validators={TokensTransferred: validate_transferred, TokensReturned: validate_returned})

@@ -20,8 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import InvalidCommand, Referee, invalid
 from yarnlog.core.ruleset import Part
+from yarnlog.rulesets.yarn.parts.procedure import part as procedure
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import take_dice
-from yarnlog.rulesets.yarn.parts.procedure.part import recheck, roll_command
+from yarnlog.rulesets.yarn.parts.procedure.part import redecided, roll_command
 from yarnlog.rulesets.yarn.parts.procedure.roll_making import (
     Roller,
     hands_dice,
@@ -552,7 +553,7 @@ def decide(command, campaign, referee: Referee) -> list[Payload] | None:
 
 
 def _command_of(campaign, p: Payload) -> Any:
-    """The command a recorded event came from, its dice entered (for :func:`procedure.recheck`)."""
+    """The command a recorded event came from, its dice entered (for :func:`.procedure.part.redecided`)."""
     if isinstance(p, RollMade):
         if p.psychic is not None and p.psychic.kind in ("power", "push"):
             return UsePower(roll_command(p, Hands(p.character, p.trait)), push=p.psychic.kind == "push")
@@ -581,12 +582,23 @@ def _command_of(campaign, p: Payload) -> Any:
     return None
 
 
-def audit(campaign, recorded: Recorded) -> list[str]:
-    command = _command_of(campaign, recorded.payload)
-    return [] if command is None else recheck(campaign, recorded, command, decide)
+def _roll_command(campaign, p: RollMade) -> Any:
+    """Every recorded roll's command: with powers or spells this part's, else the procedure part's."""
+    return _command_of(campaign, p) or procedure.plain_roll_command(campaign, p)
 
 
-PART = Part(name="powers", initial=Powers, evolve=evolve, decide=decide, audit=audit)
+def _decide_roll(command, campaign, referee: Referee) -> list[Payload] | None:
+    return decide(command, campaign, referee) or procedure.decide(command, campaign, referee)
+
+
+VALIDATORS = {
+    RollMade: redecided(_roll_command, _decide_roll),
+    **{t: redecided(_command_of, decide) for t in (PsychicPoolGained, ShotsRecovered, ShotsBought,
+                                                   FringePowerStudied, SpellStudied, SpellCast)},
+}
+
+
+PART = Part(name="powers", initial=Powers, evolve=evolve, decide=decide, validators=VALIDATORS)
 
 
 # -- projections ----------------------------------------------------------------------------

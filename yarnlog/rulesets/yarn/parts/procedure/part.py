@@ -3,8 +3,8 @@
 Yarn 0.1 "Procedural Scenes", "Mechanics", "Group Efforts" and "Personal Consequences" as events:
 a roll is decided in :mod:`.roll_making`, a group effort in :mod:`.group_effort_rolls`, consequences
 in :mod:`.consequence_rolls`; the events, commands and state are in :mod:`.roll_records`, and what the
-table reads of them in :mod:`.roll_projections`. A recorded event is re-checked by deciding it
-again from its own facts (:func:`recheck`).
+table reads of them in :mod:`.roll_projections`. A recorded event is validated by deciding it
+again from its own facts (:func:`redecided`).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from yarnlog.core.events import Payload, Recorded
-from yarnlog.core.referee import InvalidCommand, Override, Referee
+from yarnlog.core.events import Payload
+from yarnlog.core.referee import Referee, invalid
 from yarnlog.core.ruleset import Part
 from yarnlog.rulesets.yarn.parts.procedure.consequence_rolls import decide_consequences
 from yarnlog.rulesets.yarn.parts.procedure.group_effort_rolls import decide_group_effort
@@ -72,7 +72,7 @@ def against_spec(against: Against | None) -> AgainstSpec | None:
 
 
 def roll_command(p: RollMade, hands: Hands | None = None) -> MakeRoll:
-    """The roll command a recorded roll came from (its faces entered), for :func:`recheck`."""
+    """The roll command a recorded roll came from (its faces entered), for :func:`redecided`."""
     gm_dice = p.trait_dice if p.gmc and p.trait_use in (TraitUse.TRAIT, TraitUse.TANGENTIAL) else None
     return MakeRoll(
         hands=hands or Hands(p.character, p.trait, p.trait_use, gm_dice), participant=p.participant,
@@ -104,41 +104,52 @@ def _command_of(campaign, p: Payload) -> Any:
     return None
 
 
-def _comparable(data: Any) -> Any:
-    """Payload data without how the dice were had (entered or rolled): the rules do not depend on it."""
-    if isinstance(data, dict):
-        return {k: _comparable(v) for k, v in data.items() if k != "source"}
-    if isinstance(data, list):
-        return [_comparable(v) for v in data]
-    return data
+def _with_recorded_sources(expected: Payload, recorded: Payload) -> Payload:
+    """``expected`` with how each die was had (entered or rolled) taken from ``recorded``.
 
-
-def recheck(campaign, recorded: Recorded, command: Any, decide_fn) -> list[str]:
-    """Decide ``command`` again against the state before ``recorded`` and list what differs.
-
-    Every rule the event broke is listed (a collecting referee), then every field the rules
-    derive differently from what was recorded.
+    Re-deciding enters the recorded faces; the rules do not depend on who rolled them.
     """
-    referee = Referee(Override(by="verify", reason="audit"))
-    try:
+    def merge(want: Any, got: Any) -> Any:
+        if isinstance(want, dict) and isinstance(got, dict):
+            return {k: got.get(k, v) if k == "source" else merge(v, got.get(k)) for k, v in want.items()}
+        if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
+            return [merge(w, g) for w, g in zip(want, got)]
+        return want
+
+    return type(expected).model_validate(merge(expected.to_data(), recorded.to_data()))
+
+
+Validator = Callable[[Any, Any, Referee], Payload]
+
+
+def redecided(command_of: Callable[[Any, Payload], Any], decide_fn) -> Validator:
+    """A validator that decides again the command a recorded event came from, its dice entered.
+
+    ``command_of(campaign, payload)`` gives the command; the payload of the same type that
+    ``decide_fn`` produces is what the rules derive.
+    """
+    def validate(payload: Payload, campaign, referee: Referee) -> Payload:
+        command = command_of(campaign, payload)
+        invalid(command is not None, f"no command of the rules records this {payload.event_type}")
         payloads = decide_fn(command, campaign, referee)
-    except InvalidCommand as exc:
-        return [str(exc)]
-    problems = [message for _, message in referee.overridden]
-    expected = next((p for p in payloads or () if type(p) is type(recorded.payload)), None)
-    if expected is None:
-        return problems + ["the rules record no such event"]
-    got, want = _comparable(recorded.payload.to_data()), _comparable(expected.to_data())
-    # A field added by a later schema version was never stated by an older event: nothing to compare.
-    added_in = getattr(type(recorded.payload), "added_in", {})
-    unstated = {key for key, version in added_in.items() if recorded.schema_version < version}
-    return problems + [f"{key} is recorded as {got.get(key)!r} but the dice and the rules give {want[key]!r}"
-                       for key in want if key not in unstated and got.get(key) != want[key]]
+        expected = next((p for p in payloads or () if type(p) is type(payload)), None)
+        invalid(expected is not None, "the rules record no such event")
+        return _with_recorded_sources(expected, payload)
+
+    return validate
 
 
-def audit(campaign, recorded: Recorded) -> list[str]:
-    command = _command_of(campaign, recorded.payload)
-    return [] if command is None else recheck(campaign, recorded, command, decide)
+def plain_roll_command(campaign, p: RollMade) -> Any:
+    """The roll command a recorded roll with no powers came from (the powers part asks for it)."""
+    return _command_of(campaign, p)
 
 
-PART = Part(name="procedure", initial=Procedure, evolve=evolve, decide=decide, audit=audit)
+#: RollMade is validated by the powers part, which knows rolls with and without powers.
+VALIDATORS: Mapping[type, Validator] = {
+    RollRead: redecided(_command_of, decide),
+    GroupResolved: redecided(_command_of, decide),
+    ConsequenceRolled: redecided(_command_of, decide),
+}
+
+
+PART = Part(name="procedure", initial=Procedure, evolve=evolve, decide=decide, validators=VALIDATORS)

@@ -1,0 +1,80 @@
+"""Validators: one per event type, shared by deciding a command and re-checking a recorded event.
+
+A validator ``validate(payload, campaign_state, referee) -> payload`` checks the payload's facts
+against the campaign as it stood before the event (``referee.require`` for rules of the game,
+``invalid`` for nonsense) and returns the payload with every field the rules derive filled in.
+A decider builds the payload from its command and runs the validator with a strict (or GM
+override) referee; ``verify`` runs the same validator on the recorded payload with a collecting
+referee, so the two can never drift apart. Whatever the validator derives differently from what
+was recorded is a fault too.
+
+The journal's own event types are validated here; a ruleset adds validators for its own types
+and may take over a journal type it decides differently (Yarn's scenes and episode ends).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from yarnlog.core.corrections import Correction, OverrideRecorded, Retraction, validate_amendment, validate_override
+from yarnlog.core.events import Payload
+from yarnlog.core.referee import Referee, YarnlogError
+from yarnlog.core.ruleset import Validator
+from yarnlog.core.table import (
+    CampaignCreated,
+    ParticipantJoined,
+    ParticipantLeft,
+    validate_created,
+    validate_joined,
+    validate_left,
+)
+from yarnlog.core.timeline import EpisodeEnded, EpisodeStarted, Note, SceneClosed, SceneOpened, validate_timeline
+
+#: The journal's own event types, whatever the ruleset.
+CORE_VALIDATORS: Mapping[type[Payload], Validator] = {
+    CampaignCreated: validate_created,
+    ParticipantJoined: validate_joined,
+    ParticipantLeft: validate_left,
+    EpisodeStarted: validate_timeline,
+    EpisodeEnded: validate_timeline,
+    SceneOpened: validate_timeline,
+    SceneClosed: validate_timeline,
+    Note: validate_timeline,
+    Correction: validate_amendment,
+    Retraction: validate_amendment,
+    OverrideRecorded: validate_override,
+}
+
+
+def validator_of(payload_type: type[Payload], ruleset: Any) -> Validator | None:
+    """The ruleset's validator of ``payload_type`` if it has one, else the journal's own."""
+    own = getattr(ruleset, "validators", None) or {}
+    return own.get(payload_type) or CORE_VALIDATORS.get(payload_type)
+
+
+def problems(validate: Validator, payload: Payload, campaign: Any, *, schema_version: int | None = None) -> list[str]:
+    """Every rule ``payload`` breaks given ``campaign`` (the state before it), then every field
+    recorded otherwise than the rules derive it. Nonsense stops the check at the first problem."""
+    referee = Referee.collecting()
+    try:
+        derived = validate(payload, campaign, referee)
+    except YarnlogError as exc:
+        return [*referee.broken_messages(), str(exc)]
+    return referee.broken_messages() + differences(payload, derived, schema_version)
+
+
+def differences(recorded: Payload, derived: Payload, schema_version: int | None = None) -> list[str]:
+    """The fields of ``recorded`` whose value is not what the rules derive (``derived``).
+
+    A field added by a later schema version (``added_in`` on the payload class) was never stated
+    by an event of an older version: there is nothing to compare.
+    """
+    if type(derived) is not type(recorded):
+        return [f"the rules record {derived.event_type}, not {recorded.event_type}"]
+    got, want = recorded.to_data(), derived.to_data()
+    added_in = getattr(type(recorded), "added_in", {})
+    version = type(recorded).schema_version if schema_version is None else schema_version
+    unstated = {key for key, since in added_in.items() if version < since}
+    return [f"{key} is recorded as {got.get(key)!r} but the rules give {want[key]!r}"
+            for key in want if key not in unstated and got.get(key) != want[key]]
