@@ -59,8 +59,8 @@ def _root(
     db: Annotated[
         Optional[str],
         typer.Option("--db", envvar="YARNLOG_DB",
-                     help="Journal database: a SQLite file path or a postgresql:// URL "
-                          "(default: journals/yarnlog.db)."),
+                     help="Journal database: a SQLite file path, a postgresql:// URL, or memory:// "
+                          "(kept for this run only; default: journals/yarnlog.db)."),
     ] = None,
 ) -> None:
     SETTINGS.db = db
