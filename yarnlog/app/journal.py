@@ -2,8 +2,9 @@
 
 This is the application layer around the pure deciders: it reads a campaign's events, replays
 them into state, asks the deciders (the ruleset's first, then the journal's own) what a command
-produces, and appends the result with optimistic concurrency, retrying from a fresh replay when
-another writer got there first.
+produces, and appends the result with optimistic concurrency, deciding again on a fresh read
+when another writer got there first. It is also the one door to the stored journal (campaigns,
+verify, export, import), so callers never reach past it into the store.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
+from yarnlog.app.interchange import export_lines, import_records
+from yarnlog.app.verify import Report, verify
 from yarnlog.core.corrections import Correction, OverriddenRule, OverrideRecorded, Retraction
 from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
@@ -23,9 +26,6 @@ from yarnlog.core.state import EVERYONE, GM_ONLY, CampaignState, empty_state, ev
 from yarnlog.core.table import CampaignCreated, Table
 from yarnlog.core.timeline import Timeline, evolve_timeline
 from yarnlog.persistence.protocol import ConcurrencyConflict, EventStore
-
-if TYPE_CHECKING:
-    from yarnlog.app.verify import Report
 
 
 class _Remembered(NamedTuple):
@@ -71,20 +71,14 @@ class Journal:
 
     def verify(self, campaign_id: str) -> Report:
         """Check the campaign's stored events: the chain, the payloads and the rules."""
-        from yarnlog.app.verify import verify
-
         return verify(self.stored_events(campaign_id), campaign_id)
 
     def export_lines(self, campaign_id: str) -> list[str]:
         """The campaign as JSON Lines, one canonical event per line."""
-        from yarnlog.app.interchange import export_lines
-
         return list(export_lines(self.store, campaign_id))
 
     def import_events(self, records: list[StoredEvent]) -> tuple[int, int]:
         """Write the events of an export the journal lacks: (already present, newly written)."""
-        from yarnlog.app.interchange import import_records
-
         return import_records(self.store, records)
 
     def close(self) -> None:
