@@ -23,12 +23,14 @@ import uuid
 from pathlib import Path
 
 from yarnlog.app.interchange import export_lines, import_records, parse_lines
-from yarnlog.app.journal import Journal, typed
+from yarnlog.app.journal import Journal
 from yarnlog.app.verify import check_chain, verify
+from yarnlog.core.envelope import NewEvent, to_recorded
 from yarnlog.core.state import replay, with_context
 from yarnlog.core.table import AddParticipant
 from yarnlog.core.timeline import AddNote, OpenScene, StartEpisode
-from yarnlog.persistence.store import EventStore, NewEvent
+from yarnlog.persistence.factory import open_store
+from yarnlog.persistence.protocol import EventStore
 
 
 def timed(fn, repeat: int = 3) -> float:
@@ -55,6 +57,10 @@ def build(store: EventStore, campaign: str, events: int) -> Journal:
     return journal
 
 
+def replayed(store: EventStore, campaign: str):
+    return replay(with_context([to_recorded(r) for r in store.read(campaign)]))
+
+
 def row(label: str, seconds: float, baseline: float, per: int | None = None) -> None:
     per_item = f"{seconds / per * 1e6:9.1f} µs/event" if per else " " * 18
     print(f"  {label:<50} {seconds * 1e3:9.1f} ms {per_item}   x{seconds / baseline:6.1f} baseline")
@@ -63,12 +69,12 @@ def row(label: str, seconds: float, baseline: float, per: int | None = None) -> 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--events", type=int, nargs="+", default=[250, 1000, 4000])
-    parser.add_argument("--db-url", help="benchmark this database instead of a temporary SQLite file")
+    parser.add_argument("--db-url", help="benchmark this database (or memory://) instead of a temporary SQLite file")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
         sample = Path(__file__).resolve().parent.parent / "journals" / "lantern-harbor.jsonl"
-        store = EventStore(args.db_url or f"sqlite:///{Path(tmp) / 'sample.db'}")
+        store = open_store(args.db_url or Path(tmp) / "sample.db")
         records = parse_lines(sample.read_text(encoding="utf-8").splitlines())
         import_records(store, records)
         campaign = records[0].campaign_id
@@ -76,24 +82,24 @@ def main() -> None:
         print(f"\nthe sample campaign ({n} Yarn events: characters, drama, rolls, a fight)")
         read_rows = timed(lambda: [json.loads(r.payload) for r in store.read(campaign)])
         row("baseline: read + parse rows", read_rows, read_rows, n)
-        row("replay into state", timed(lambda: replay(with_context([typed(r) for r in store.read(campaign)]))),
+        row("replay into state", timed(lambda: replayed(store, campaign)),
             read_rows, n)
         stored = store.read(campaign)
         chain_only = timed(lambda: check_chain(stored, campaign))
         row("baseline: hash chain only", chain_only, chain_only, n)
         row("verify (chain + schemas + every rule re-checked)", timed(lambda: verify(stored, campaign)), chain_only, n)
-        store.engine.dispose()
+        store.close()
 
         for n in args.events:
             url = args.db_url or f"sqlite:///{Path(tmp) / f'bench-{n}.db'}"
-            store = EventStore(url)
+            store = open_store(url)
             campaign = f"bench-{n}-{uuid.uuid4().hex[:6]}"
             journal = build(store, campaign, n)
-            print(f"\n{n} events ({store.engine.url.get_backend_name()})")
+            print(f"\n{n} events ({type(store).__name__})")
 
             read_rows = timed(lambda: [json.loads(r.payload) for r in store.read(campaign)])
             row("baseline: read + parse rows", read_rows, read_rows, n)
-            row("replay into state", timed(lambda: replay(with_context([typed(r) for r in store.read(campaign)]))),
+            row("replay into state", timed(lambda: replayed(store, campaign)),
                 read_rows, n)
             row("export (JSON Lines)", timed(lambda: list(export_lines(store, campaign))), read_rows, n)
 
@@ -110,7 +116,7 @@ def main() -> None:
             row("baseline: one bare store append", bare, bare)
             row("one command through the service", timed(
                 lambda: journal.execute(campaign, AddNote(text="live")), repeat=5), bare)
-            store.engine.dispose()
+            store.close()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,9 @@
-"""Shared fixtures: every store test runs on SQLite and on a real PostgreSQL server.
+"""Shared fixtures: journals on the in-memory store, and every backend for the tests about storage.
+
+Rules, parts and the journal service are tested on the in-memory store (``store``, ``journal``,
+``campaign``): it keeps the same guarantees as the databases, which the store contract suite
+checks on all three (``any_store``). Tests about the databases themselves (triggers, several
+processes, the interchange round trip) take ``db_url``/``sql_store``: SQLite and PostgreSQL.
 
 PostgreSQL comes from YARNLOG_TEST_PG_URL (``.ci/run`` starts a server and sets it). Each test
 gets a schema of its own, so tests that drop triggers or tamper with rows stay isolated.
@@ -17,8 +22,11 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from yarnlog.app.journal import Journal
+from yarnlog.cli.context import close_journal
 from yarnlog.cli.main import main
-from yarnlog.persistence.store import EventStore, database_url
+from yarnlog.persistence.factory import MEMORY_URL, database_url, open_store
+from yarnlog.persistence.memory import MemoryStore
+from yarnlog.persistence.protocol import EventStore
 
 PG_URL = os.environ.get("YARNLOG_TEST_PG_URL")
 REQUIRE_PG = os.environ.get("YARNLOG_REQUIRE_PG") == "1"
@@ -45,19 +53,40 @@ def _postgres_url(request) -> str:
     return f"{base}{sep}options={quote(f'-csearch_path={schema}')}"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path) -> str:
-    """A fresh, empty journal database URL on each backend."""
+def _backend_url(request, tmp_path) -> str:
+    if request.param == "memory":
+        return MEMORY_URL
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'journal.db'}"
     return _postgres_url(request)
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path) -> str:
+    """A fresh, empty journal database URL on each database backend."""
+    return _backend_url(request, tmp_path)
+
+
 @pytest.fixture
-def store(db_url) -> EventStore:
-    s = EventStore(db_url)
+def sql_store(db_url) -> EventStore:
+    """A fresh store on each database backend (SQLite, PostgreSQL)."""
+    s = open_store(db_url)
     yield s
-    s.engine.dispose()
+    s.close()
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+def any_store(request, tmp_path) -> EventStore:
+    """A fresh store on every backend: for the tests of what every store must guarantee."""
+    s = open_store(_backend_url(request, tmp_path))
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def store() -> EventStore:
+    """The in-memory store: the default for everything that is not about storage."""
+    return MemoryStore()
 
 
 class Clock:
@@ -76,15 +105,20 @@ def journal(store) -> Journal:
     return Journal(store, clock=Clock())
 
 
-@pytest.fixture
-def campaign(journal) -> str:
-    """A Yarn campaign with a GM (Maya) and three players."""
+def seat_lantern(journal: Journal) -> str:
+    """Create a Yarn campaign with a GM (Maya) and three players; its id."""
     from yarnlog.core.table import AddParticipant
 
     journal.create_campaign("lantern", title="Lantern Harbor", gm="Maya")
     for name in ("Ana", "Ben", "Cy"):
         journal.execute("lantern", AddParticipant(name=name))
     return "lantern"
+
+
+@pytest.fixture
+def campaign(journal) -> str:
+    """A Yarn campaign with a GM (Maya) and three players."""
+    return seat_lantern(journal)
 
 
 @pytest.fixture
@@ -103,4 +137,5 @@ def cli(tmp_path, monkeypatch, capsys):
         out, err = capsys.readouterr()
         return code, out, err
 
-    return run
+    yield run
+    close_journal()

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +11,7 @@ from yarnlog.core.referee import YarnlogError
 from yarnlog.core.state import replay
 from yarnlog.core.table import AddParticipant, RemoveParticipant
 from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode
-from yarnlog.persistence.store import EventStore
+from yarnlog.persistence.memory import MemoryStore
 from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
 
 NAMES = ["Ana", "Ben", "Cy"]
@@ -37,16 +34,14 @@ commands = st.one_of(
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(commands, min_size=1, max_size=25))
 def test_remembered_state_equals_a_full_replay(script):
-    with tempfile.TemporaryDirectory() as tmp:
-        store = EventStore(f"sqlite:///{Path(tmp) / 'j.db'}")
-        journal = Journal(store)
-        journal.create_campaign("c", title="C", gm="Maya")
-        for command in script:
-            try:
-                journal.execute("c", command)
-            except YarnlogError:
-                pass
-            fresh = Journal(store)
-            assert journal.state("c") == replay(fresh.history("c"))
-            assert journal.history("c") == fresh.history("c")
-        store.engine.dispose()
+    store = MemoryStore()
+    journal = Journal(store)
+    journal.create_campaign("c", title="C", gm="Maya")
+    for command in script:
+        try:
+            journal.execute("c", command)
+        except YarnlogError:
+            pass
+        fresh = Journal(store)
+        assert journal.state("c") == replay(fresh.history("c"))
+        assert journal.history("c") == fresh.history("c")

@@ -146,14 +146,13 @@ def test_old_schema_versions_are_upcast_on_read():
 def test_upcasting_happens_on_read_from_the_store_and_keeps_the_stored_bytes(store):
     import uuid
 
-    from yarnlog.app.journal import typed
     from yarnlog.app.verify import check_chain
-    from yarnlog.persistence.store import NewEvent
+    from yarnlog.core.envelope import NewEvent, to_recorded
 
     store.append("w", 0, [NewEvent(str(uuid.uuid4()), "test.weather", 1, "2026-11-21T20:00:00.000000Z", "Maya",
                                    "everyone", {"sky": "rain and storm"})])
     record = store.read("w")[0]
-    assert typed(record).payload == Weather(sky="rain", wind="storm")
+    assert to_recorded(record).payload == Weather(sky="rain", wind="storm")
     assert record.payload == '{"sky":"rain and storm"}' and record.schema_version == 1
     assert check_chain([record], "w") == []
 

@@ -33,7 +33,7 @@ def test_each_ruleset_keeps_a_campaign_in_the_same_store(journal, name):
 def test_an_event_of_another_ruleset_is_a_fault(store):
     import uuid
 
-    from yarnlog.persistence.store import NewEvent
+    from yarnlog.core.envelope import NewEvent
 
     created = {"campaign_id": "c", "title": "T", "ruleset": "will-descriptors", "gm": "Maya", "options": {}}
     store.append("c", 0, [NewEvent(str(uuid.uuid4()), "campaign.created", 1, "2026-11-21T20:00:00Z", "Maya",

@@ -2,10 +2,11 @@
 the command line by ``journals/record-lantern-harbor.sh`` and exported to
 ``journals/lantern-harbor.jsonl``.
 
-The export is imported into a fresh SQLite journal, verified, and then checked against figures
-worked out by hand from the book: every token and bennie movement, the bennie votes, the rolls
-and the fight. Each expected figure below is written out literally with its arithmetic and the
-sentence of the book that gives it; nothing here recomputes a rule with the tool's own code.
+The export is imported into a fresh journal (in memory; on every backend for the byte-for-byte
+round trip), verified, and then checked against figures worked out by hand from the book: every
+token and bennie movement, the bennie votes, the rolls and the fight. Each expected figure below
+is written out literally with its arithmetic and the sentence of the book that gives it; nothing
+here recomputes a rule with the tool's own code.
 
 Who plays whom: Ana plays Iris Vane, Ben Jonah Crane, Cy Kit Marlowe, Dee Rosa Quill, Eli Tobias
 Wren and Fay Nell Harrow; Maya is the GM, and Old Tom's and Saul Brenner's tokens are her pool.
@@ -18,13 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from yarnlog.app.interchange import import_records, parse_lines
+from yarnlog.app.interchange import export_lines, import_records, parse_lines
 from yarnlog.app.journal import Journal
 from yarnlog.app.verify import verify
 from yarnlog.core.referee import RuleViolation
 from yarnlog.core.state import replay
 from yarnlog.core.timeline import OpenScene
-from yarnlog.persistence.store import EventStore
+from yarnlog.persistence.memory import MemoryStore
+from yarnlog.persistence.protocol import EventStore
 from yarnlog.rulesets.yarn.parts.combat.wounds import wounds_report
 from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
 from yarnlog.rulesets.yarn.parts.procedure.roll_reports import roll_data
@@ -92,13 +94,12 @@ class Harbor:
 
 
 @pytest.fixture(scope="module")
-def harbor(tmp_path_factory) -> Harbor:
-    store = EventStore(f"sqlite:///{tmp_path_factory.mktemp('harbor') / 'harbor.db'}")
+def harbor() -> Harbor:
+    store = MemoryStore()
     records = parse_lines(JOURNAL.read_text(encoding="utf-8").splitlines())
     present, imported = import_records(store, records)
     assert present == 0
-    yield Harbor(store, records, imported)
-    store.engine.dispose()
+    return Harbor(store, records, imported)
 
 
 # -- the journal as a whole -------------------------------------------------------------------
@@ -108,6 +109,12 @@ def test_the_export_imports_whole_and_verifies(harbor):
     assert harbor.imported == len(harbor.records) == len(harbor.history)
     report = verify(harbor.store.read(CID), CID)
     assert report.ok, report.faults[:3]
+
+
+def test_the_export_comes_back_byte_for_byte_from_every_backend(harbor, any_store):
+    present, imported = import_records(any_store, harbor.records)
+    assert (present, imported) == (0, len(harbor.records))
+    assert "".join(export_lines(any_store, CID)) == JOURNAL.read_text(encoding="utf-8")
 
 
 def _sources(value) -> list[str]:
@@ -241,11 +248,11 @@ def test_the_gm_override_and_the_retraction(harbor):
     assert len(harbor.events("yarn.bennie.ballot_cast", voter="Cy", episode=3)) == 2
 
 
-def test_the_refused_call_in_the_scripts_comment_is_refused_by_the_rules(harbor, tmp_path):
+def test_the_refused_call_in_the_scripts_comment_is_refused_by_the_rules(harbor):
     # The script shows, as a comment before scene 3, Cy's call of Iris and Old Tom without Kit.
     # "To cast a scene your player character is not in costs you a drama token": Cy holds none.
     upto = harbor.one("scene.opened", number=3).sequence - 2  # before scene 2 closes for scene 3
-    store = EventStore(f"sqlite:///{tmp_path / 'refused.db'}")
+    store = MemoryStore()
     try:
         import_records(store, harbor.records[:upto])
         journal = Journal(store)
@@ -255,7 +262,7 @@ def test_the_refused_call_in_the_scripts_comment_is_refused_by_the_rules(harbor,
         assert "costs you a drama token" in refused.value.rule.text
         assert store.last_sequence(CID) == upto
     finally:
-        store.engine.dispose()
+        store.close()
 
 
 # -- every token case, by event type and payload ----------------------------------------------

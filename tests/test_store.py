@@ -1,4 +1,6 @@
-"""The append-only store, on SQLite and PostgreSQL alike."""
+"""What only the databases do: triggers that refuse changes behind the code's back, and several
+processes writing at once. On SQLite and PostgreSQL alike; what every store guarantees is in
+``test_store_contract.py``."""
 
 from __future__ import annotations
 
@@ -6,73 +8,82 @@ import multiprocessing as mp
 import uuid
 
 import pytest
+from conftest import seat_lantern
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from yarnlog.app.journal import Journal
 from yarnlog.app.verify import verify
-from yarnlog.core.chain import GENESIS
+from yarnlog.core.chain import event_hash
+from yarnlog.core.envelope import NewEvent
 from yarnlog.core.timeline import AddNote
-from yarnlog.persistence.store import ConcurrencyConflict, EventStore, NewEvent
+from yarnlog.persistence.factory import open_store
+from yarnlog.persistence.protocol import ConcurrencyConflict
+from yarnlog.persistence.sqlite import SqliteStore
 
 
 def note(text_: str) -> NewEvent:
     return NewEvent(str(uuid.uuid4()), "note", 1, "2026-11-21T20:00:00.000000Z", "Maya", "everyone", {"text": text_})
 
 
-def test_append_assigns_gap_free_sequences_and_chains_hashes(store):
-    store.append("c", 0, [note("a"), note("b")])
-    store.append("c", 2, [note("c")])
-    records = store.read("c")
-    assert [r.sequence for r in records] == [1, 2, 3]
-    assert records[0].prev_hash == GENESIS
-    assert [r.prev_hash for r in records[1:]] == [r.hash for r in records[:-1]]
-    assert [r.position for r in records] == sorted(r.position for r in records)
+@pytest.fixture
+def journal(sql_store) -> Journal:
+    """A journal on a database (overrides the in-memory default: these tests go behind the code)."""
+    return Journal(sql_store)
 
 
-def test_campaigns_have_their_own_sequences(store):
-    store.append("one", 0, [note("a")])
-    store.append("two", 0, [note("b")])
-    assert store.last_sequence("one") == store.last_sequence("two") == 1
-    assert store.campaigns() == ["one", "two"]
-
-
-def test_stale_expected_sequence_is_a_conflict_and_writes_nothing(store):
-    store.append("c", 0, [note("a")])
-    with pytest.raises(ConcurrencyConflict) as info:
-        store.append("c", 0, [note("late"), note("later")])
-    assert "retry" in str(info.value)
-    assert [r.payload for r in store.read("c")] == ['{"text":"a"}']
+@pytest.fixture
+def campaign(journal) -> str:
+    return seat_lantern(journal)
 
 
 @pytest.mark.parametrize("statement", [
     "UPDATE events SET payload = '{\"text\":\"edited\"}'",
     "DELETE FROM events",
 ])
-def test_database_refuses_update_and_delete(store, statement):
-    store.append("c", 0, [note("a")])
+def test_database_refuses_update_and_delete(sql_store, statement):
+    sql_store.append("c", 0, [note("a")])
     with pytest.raises(DBAPIError, match="append-only"):
-        with store.engine.begin() as conn:
+        with sql_store.engine.begin() as conn:
             conn.execute(text(statement))
-    assert store.read("c")[0].payload == '{"text":"a"}'
+    assert sql_store.read("c")[0].payload == '{"text":"a"}'
 
 
-def test_database_refuses_a_sequence_gap_inserted_behind_the_code(store):
-    store.append("c", 0, [note("a")])
-    first = store.read("c")[0]
+def test_postgresql_refuses_truncate(sql_store):
+    if isinstance(sql_store, SqliteStore):
+        pytest.skip("SQLite has no TRUNCATE (its DELETE guard covers it)")
+    sql_store.append("c", 0, [note("a")])
+    with pytest.raises(DBAPIError, match="append-only: TRUNCATE refused"):
+        with sql_store.engine.begin() as conn:
+            conn.execute(text("TRUNCATE events"))
+    assert sql_store.last_sequence("c") == 1
+
+
+def test_database_refuses_a_sequence_gap_inserted_behind_the_code(sql_store):
+    sql_store.append("c", 0, [note("a")])
+    first = sql_store.read("c")[0]
     with pytest.raises(DBAPIError):
-        with store.engine.begin() as conn:
+        with sql_store.engine.begin() as conn:
             conn.execute(text(
                 "INSERT INTO events (campaign_id, sequence, event_id, event_type, schema_version, recorded_at, "
                 "recorded_by, visibility, payload, prev_hash, hash) VALUES "
                 "('c', 3, :id, 'note', 1, 'x', 'Maya', 'everyone', '{}', :prev, :h)"),
                 {"id": str(uuid.uuid4()), "prev": first.hash, "h": "f" * 64})
-    assert store.last_sequence("c") == 1
+    assert sql_store.last_sequence("c") == 1
 
 
-def _drop_guards(store: EventStore) -> None:
+def test_database_keeps_insertion_order_in_its_own_position_column(sql_store):
+    sql_store.append("one", 0, [note("a")])
+    sql_store.append("two", 0, [note("b")])
+    sql_store.append("one", 1, [note("c")])
+    with sql_store.engine.connect() as conn:
+        rows = list(conn.execute(text("SELECT campaign_id, sequence FROM events ORDER BY position")))
+    assert [tuple(r) for r in rows] == [("one", 1), ("two", 1), ("one", 2)]
+
+
+def _drop_guards(store) -> None:
     with store.engine.begin() as conn:
-        if store.is_sqlite:
+        if isinstance(store, SqliteStore):
             conn.execute(text("DROP TRIGGER events_refuse_update"))
         else:
             conn.execute(text("DROP TRIGGER events_refuse_change ON events"))
@@ -81,15 +92,15 @@ def _drop_guards(store: EventStore) -> None:
 def test_verify_finds_a_byte_changed_behind_the_codes_back(journal, campaign):
     journal.execute(campaign, AddNote(text="The fog rolls in."))
     journal.execute(campaign, AddNote(text="Ana lies to Ben."))
-    target = journal.store.read(campaign)[-2]
-    assert verify(journal.store.read(campaign), campaign).ok
+    target = journal.stored_events(campaign)[-2]
+    assert journal.verify(campaign).ok
 
     _drop_guards(journal.store)
     with journal.store.engine.begin() as conn:
         conn.execute(text("UPDATE events SET payload = :p WHERE campaign_id = :c AND sequence = :s"),
                      {"p": target.payload.replace("fog", "fig"), "c": campaign, "s": target.sequence})
 
-    report = verify(journal.store.read(campaign), campaign)
+    report = journal.verify(campaign)
     assert not report.ok
     first = report.faults[0]
     assert (first.sequence, first.event_type) == (target.sequence, "note")
@@ -98,19 +109,16 @@ def test_verify_finds_a_byte_changed_behind_the_codes_back(journal, campaign):
 
 def test_verify_finds_a_rehashed_forgery_at_the_next_link(journal, campaign):
     """A forger who also recomputes the edited event's hash breaks the next event's prev_hash."""
-    from yarnlog.core.chain import event_hash
-
     journal.execute(campaign, AddNote(text="true"))
     journal.execute(campaign, AddNote(text="after"))
-    records = journal.store.read(campaign)
+    records = journal.stored_events(campaign)
     target = records[-2]
-    forged = {**target.envelope(), "payload": {"text": "forged"}}
     _drop_guards(journal.store)
     with journal.store.engine.begin() as conn:
         conn.execute(text("UPDATE events SET payload = :p, hash = :h WHERE campaign_id = :c AND sequence = :s"),
-                     {"p": '{"text":"forged"}', "h": event_hash(forged, forged["payload"], target.prev_hash),
+                     {"p": '{"text":"forged"}', "h": event_hash(target.header(), {"text": "forged"}, target.prev_hash),
                       "c": campaign, "s": target.sequence})
-    faults = verify(journal.store.read(campaign), campaign).faults
+    faults = journal.verify(campaign).faults
     assert [(f.sequence, "prev_hash" in f.problem) for f in faults] == [(records[-1].sequence, True)]
 
 
@@ -121,7 +129,7 @@ NOTES_EACH = 12
 
 
 def _writer(url: str, campaign: str, writer: int, conflicts) -> None:
-    journal = Journal(EventStore(url, create=False))
+    journal = Journal(open_store(url, create=False))
     for i in range(NOTES_EACH):
         while True:
             try:
@@ -142,7 +150,7 @@ def test_concurrent_writer_processes_leave_no_gap_and_no_duplicate(journal, camp
     for p in procs:
         p.join(120)
         assert p.exitcode == 0
-    records = journal.store.read(campaign)
+    records = journal.stored_events(campaign)
     assert [r.sequence for r in records] == list(range(1, before + WRITERS * NOTES_EACH + 1))
     texts = [r.payload for r in records[before:]]
     assert len(set(texts)) == WRITERS * NOTES_EACH

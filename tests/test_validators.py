@@ -9,15 +9,17 @@ from hypothesis import strategies as st
 from yarnlog.app.journal import Journal
 from yarnlog.app.verify import verify
 from yarnlog.cli.main import EXIT_CODES
+from yarnlog.core.chain import seal
 from yarnlog.core.decide import audit
-from yarnlog.core.events import Recorded, known_event_types, payload_class
+from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
+from yarnlog.core.events import known_event_types, payload_class
 from yarnlog.core.referee import Referee, Rule, YarnlogError
 from yarnlog.core.ruleset import RULESETS, get_ruleset
-from yarnlog.core.state import CORE_EVENT_TYPES, EVERYONE, replay, with_context
+from yarnlog.core.state import CORE_EVENT_TYPES, EVERYONE, replay
 from yarnlog.core.table import AddParticipant, ParticipantJoined, ParticipantLeft
 from yarnlog.core.timeline import EpisodeEnded, EpisodeStarted, Note, SceneClosed, SceneOpened
 from yarnlog.core.validation import validator_of
-from yarnlog.persistence.store import EventStore
+from yarnlog.persistence.factory import open_store
 from yarnlog.rulesets.yarn.parts.combat import wounds
 from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     ArmorWorn,
@@ -76,12 +78,12 @@ def test_combat_events_outside_any_fight_fail_verify(journal, campaign):
 def test_yarnlog_verify_exits_with_faults_for_bogus_combat_events(cli, tmp_path):
     assert cli("init", "lantern", "--title", "Lantern Harbor", "--gm", "Maya")[0] == 0
     assert cli("verify")[0] == EXIT_CODES["ok"]
-    store = EventStore(f"sqlite:///{tmp_path / 'journal.db'}")
+    store = open_store(f"sqlite:///{tmp_path / 'journal.db'}")
     try:
         Journal(store)._append("lantern", store.last_sequence("lantern"), list(BOGUS_COMBAT), by="Maya",
                                visibility=EVERYONE)
     finally:
-        store.engine.dispose()
+        store.close()
     code, _, err = cli("verify")
     assert code == EXIT_CODES["faults"]
     assert "FAULT at event 2 (yarn.combat.round_started): no fight is in play" in err
@@ -133,16 +135,13 @@ ARBITRARY = st.one_of(
 
 
 @pytest.fixture(scope="module")
-def prefix(tmp_path_factory) -> list[Recorded]:
+def prefix() -> list[StoredEvent]:
     """A real campaign recorded through the journal: a GM and three players, no episode yet."""
-    store = EventStore(f"sqlite:///{tmp_path_factory.mktemp('prefix') / 'journal.db'}")
-    journal = Journal(store)
+    journal = Journal(open_store("memory://"))
     journal.create_campaign("lantern", title="Lantern Harbor", gm="Maya")
     for name in ("Ana", "Ben", "Cy"):
         journal.execute("lantern", AddParticipant(name=name))
-    history = journal.history("lantern")
-    store.engine.dispose()
-    return history
+    return journal.stored_events("lantern")
 
 
 def _legal(payload, state) -> bool:
@@ -157,13 +156,16 @@ def _legal(payload, state) -> bool:
 @settings(max_examples=150, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(payload=ARBITRARY)
 def test_verify_names_any_event_no_command_could_produce(prefix, payload):
-    state = replay(prefix)
+    state = replay([to_recorded(e) for e in prefix])
     # Some draws are moves a command could make (a player character's armor, Cy leaving the table):
     # the property is about the others, so drafts the decider's check accepts are left out.
     if _legal(payload, state):
         return
-    forged = Recorded(campaign_id="lantern", sequence=prefix[-1].sequence + 1, event_id="forged",
-                      event_type=payload.event_type, schema_version=payload.schema_version, recorded_at="",
-                      recorded_by="Maya", visibility=EVERYONE, payload=payload)
-    faults = audit(with_context([*prefix, forged]))
-    assert any(f.sequence >= forged.sequence for f in faults), payload
+    # Appended as a writer with database access could: sealed into the chain, bypassing decide.
+    forged = seal("lantern", prefix[-1].sequence + 1,
+                  NewEvent(event_id="00000000-0000-4000-8000-000000000000", event_type=payload.event_type,
+                           schema_version=payload.schema_version, recorded_at="2026-11-23T10:00:00.000000Z",
+                           recorded_by="Maya", visibility=EVERYONE, payload=payload.to_data()),
+                  prefix[-1].hash)
+    report = verify([*prefix, forged], "lantern")
+    assert any(f.sequence >= forged.sequence for f in report.faults), payload

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yarnlog.app.verify import check_chain, verify
-from yarnlog.core.chain import GENESIS
-from yarnlog.persistence.store import EventRecord, NewEvent, _record
+from yarnlog.core.chain import GENESIS, seal
+from yarnlog.core.envelope import NewEvent, StoredEvent
 
 
-def _chain(texts: list[str]) -> list[EventRecord]:
+def _chain(texts: list[str]) -> list[StoredEvent]:
     records, prev = [], GENESIS
     first = NewEvent(str(uuid.UUID(int=0)), "campaign.created", 1, "2026-11-21T20:00:00.000000Z", "Maya", "everyone",
                      {"campaign_id": "c", "title": "T", "ruleset": "yarn", "gm": "Maya", "options": {}})
@@ -20,7 +21,7 @@ def _chain(texts: list[str]) -> list[EventRecord]:
         NewEvent(str(uuid.UUID(int=i + 1)), "note", 1, "2026-11-21T20:00:00.000000Z", "Maya", "everyone", {"text": t})
         for i, t in enumerate(texts)
     ], start=1):
-        record = _record("c", seq, new, prev)
+        record = seal("c", seq, new, prev)
         prev = record.hash
         records.append(record)
     return records
@@ -36,7 +37,7 @@ def test_any_changed_payload_byte_is_found_at_its_event(texts, data):
     pos = data.draw(st.integers(0, len(raw) - 1))
     replacement = data.draw(st.characters(codec="utf-8").filter(lambda ch: ch != raw[pos]))
     tampered = raw[:pos] + replacement + raw[pos + 1:]
-    records[index] = records[index].model_copy(update={"payload": tampered})
+    records[index] = replace(records[index], payload=tampered)
     faults = check_chain(records, "c")
     assert faults and faults[0].sequence == index + 1
 

@@ -8,12 +8,11 @@ part's own commands, so the drama part is tested against the real thing.
 from __future__ import annotations
 
 import functools
-import tempfile
 
 from yarnlog.app.journal import Journal
 from yarnlog.core.table import AddParticipant
 from yarnlog.core.timeline import OpenScene, StartEpisode
-from yarnlog.persistence.store import EventStore
+from yarnlog.persistence.memory import MemoryStore
 from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import IntroduceSupporting, PromoteSupporting
 from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
@@ -49,16 +48,13 @@ def seat_characters(journal, cid: str) -> None:
 
 @functools.cache
 def _seated() -> tuple:
-    with tempfile.TemporaryDirectory() as tmp:
-        journal = Journal(EventStore(f"sqlite:///{tmp}/seed.db"))
-        journal.create_campaign("seed", title="Lantern Harbor", gm=GM)
-        for player in PLAYERS:
-            journal.execute("seed", AddParticipant(player))
-        start = journal.store.last_sequence("seed")
-        _seat(journal, "seed")
-        seated = tuple(r.payload for r in journal.history("seed")[start:])
-        journal.store.engine.dispose()
-    return seated
+    journal = Journal(MemoryStore())
+    journal.create_campaign("seed", title="Lantern Harbor", gm=GM)
+    for player in PLAYERS:
+        journal.execute("seed", AddParticipant(player))
+    start = journal.store.last_sequence("seed")
+    _seat(journal, "seed")
+    return tuple(r.payload for r in journal.history("seed")[start:])
 
 
 def _seat(journal, cid: str) -> None:

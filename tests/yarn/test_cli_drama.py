@@ -10,21 +10,21 @@ from drama_table import GM, PLAYERS, seat_characters
 
 from yarnlog.app.journal import Journal
 from yarnlog.core.table import AddParticipant
-from yarnlog.persistence.store import EventStore
+from yarnlog.persistence.factory import open_store
 from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
 
 
 @pytest.fixture
 def table(cli, tmp_path):
     """Lantern Harbor with Iris, Jon, Kit, Old Tom and Mags; episode 2 started, Ana's theme."""
-    store = EventStore(f"sqlite:///{tmp_path / 'journal.db'}")
+    store = open_store(tmp_path / "journal.db")
     journal = Journal(store)
     journal.create_campaign("lantern", title="Lantern Harbor", gm=GM)
     for name in PLAYERS:
         journal.execute("lantern", AddParticipant(name))
     seat_characters(journal, "lantern")
     journal.execute("lantern", TransferTokens("kitty", "Cy", 2, reason="won last series", currency="bennie"))
-    store.engine.dispose()
+    store.close()
     assert cli("episode", "end", "--override", "the first scene was only introductions")[0] == 0
     assert cli("episode", "start", "--title", "Debts", "--theme", "debts", "--theme-by", "Ana")[0] == 0
     return cli

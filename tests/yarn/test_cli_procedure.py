@@ -25,10 +25,10 @@ def table(cli, tmp_path):
     from yarnlog.app.journal import Journal
     from yarnlog.core.table import AddParticipant
     from yarnlog.core.timeline import OpenScene, StartEpisode
-    from yarnlog.persistence.store import EventStore
+    from yarnlog.persistence.factory import open_store
     from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
 
-    store = EventStore(f"sqlite:///{tmp_path / 'journal.db'}", create=True)
+    store = open_store(tmp_path / "journal.db")
     journal = Journal(store)
     journal.create_campaign("lantern", title="Lantern Harbor", gm="Maya", options={"unstoppable_six": True})
     for name in ("Ana", "Ben"):
@@ -40,7 +40,7 @@ def table(cli, tmp_path):
         journal.execute("lantern", creation_command(data))
     journal.execute("lantern", StartEpisode())
     journal.execute("lantern", OpenScene(caller="Maya", cast=("Iris", "Tom"), mode="procedural"))
-    store.engine.dispose()
+    store.close()
     return cli
 
 

@@ -10,7 +10,7 @@ from test_procedure import start
 from yarnlog.app.journal import Journal
 from yarnlog.app.rolling import execute_rolling
 from yarnlog.core.referee import DiceNeeded
-from yarnlog.persistence.store import ConcurrencyConflict
+from yarnlog.persistence.protocol import ConcurrencyConflict
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import throw
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import Factor, Hands, InertForce, MakeRoll
 from yarnlog.rulesets.yarn.rules.dice import NO_OPTIONS, RollSpec

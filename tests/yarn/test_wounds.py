@@ -14,7 +14,7 @@ from yarnlog.app.verify import verify
 from yarnlog.core.decide import audit
 from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
 from yarnlog.core.table import AddParticipant
-from yarnlog.persistence.store import EventStore
+from yarnlog.persistence.memory import MemoryStore
 from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
 from yarnlog.rulesets.yarn.parts.combat import wounds
 from yarnlog.rulesets.yarn.parts.combat.part import Fighter, RegisterCombatant, StartCombat
@@ -345,7 +345,7 @@ def test_healing_forced_in_against_the_table_is_flagged(iris):
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.one_of(st.integers(0, 12), st.just("recover")), min_size=1, max_size=6))
 def test_the_journal_folds_wounds_and_recoveries_as_the_rules_do(steps):
-    journal = Journal(EventStore("sqlite:///:memory:", create=True))
+    journal = Journal(MemoryStore())
     journal.create_campaign("fold", title="Fold", gm="Maya")
     journal.execute("fold", AddParticipant(name="Ana"))
     journal.execute("fold", RegisterCombatant("Mook", 15))

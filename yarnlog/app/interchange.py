@@ -8,33 +8,38 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from typing import Any, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError, create_model
 
 from yarnlog.app.verify import verify
-from yarnlog.core.chain import canonical
+from yarnlog.core.envelope import StoredEvent, canonical, from_line, to_line
 from yarnlog.core.referee import InvalidCommand
-from yarnlog.persistence.store import EventRecord, EventStore
+from yarnlog.persistence.protocol import EventStore
 
 HEX64 = r"^[0-9a-f]{64}$"
 
+#: What a line's fields must look like beyond their type; the fields themselves are the envelope's.
+_CONSTRAINTS: dict[str, Any] = {
+    "campaign_id": Field(min_length=1),
+    "sequence": Field(ge=1),
+    "event_id": Field(pattern=r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"),
+    "event_type": Field(min_length=1),
+    "schema_version": Field(ge=1),
+    "recorded_at": Field(pattern=r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$"),
+    "recorded_by": Field(min_length=1),
+    "visibility": Field(min_length=1),
+    "prev_hash": Field(pattern=HEX64),
+    "hash": Field(pattern=HEX64),
+}
 
-class ExportedEvent(BaseModel):
-    """The shape of one line of an export."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    campaign_id: str = Field(min_length=1)
-    sequence: int = Field(ge=1)
-    event_id: str = Field(pattern=r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
-    event_type: str = Field(min_length=1)
-    schema_version: int = Field(ge=1)
-    recorded_at: str = Field(pattern=r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
-    recorded_by: str = Field(min_length=1)
-    visibility: str = Field(min_length=1)
-    payload: dict
-    prev_hash: str = Field(pattern=HEX64)
-    hash: str = Field(pattern=HEX64)
+#: The shape of one line of an export: the stored event's fields, the payload as a JSON object.
+ExportedEvent = create_model(
+    "ExportedEvent",
+    __config__=ConfigDict(extra="forbid", strict=True),
+    **{name: (dict if name == "payload" else kind, _CONSTRAINTS.get(name, ...))
+       for name, kind in get_type_hints(StoredEvent).items()},
+)
 
 
 def export_lines(store: EventStore, campaign_id: str) -> Iterator[str]:
@@ -42,10 +47,10 @@ def export_lines(store: EventStore, campaign_id: str) -> Iterator[str]:
     if not records:
         raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
     for record in records:
-        yield canonical(record.envelope()) + "\n"
+        yield canonical(to_line(record)) + "\n"
 
 
-def parse_lines(lines: Iterable[str]) -> list[EventRecord]:
+def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
     """Validate every line's shape; the first bad line raises, naming the line and field."""
     records = []
     for number, line in enumerate(lines, start=1):
@@ -61,9 +66,7 @@ def parse_lines(lines: Iterable[str]) -> list[EventRecord]:
             err = exc.errors()[0]
             where = ".".join(str(p) for p in err["loc"]) or "line"
             raise InvalidCommand(f"line {number}, field {where}: {err['msg']}") from None
-        fields = line_event.model_dump()
-        fields["payload"] = canonical(fields["payload"])
-        records.append(EventRecord(**fields))
+        records.append(from_line(line_event.model_dump()))
     if not records:
         raise InvalidCommand("the file holds no events")
     ids = {r.campaign_id for r in records}
@@ -72,7 +75,7 @@ def parse_lines(lines: Iterable[str]) -> list[EventRecord]:
     return records
 
 
-def import_records(store: EventStore, records: list[EventRecord]) -> tuple[int, int]:
+def import_records(store: EventStore, records: list[StoredEvent]) -> tuple[int, int]:
     """Write the events the store lacks; return (already present, newly written).
 
     Importing an export of a campaign already in the store is a no-op when it is identical,

@@ -2,8 +2,9 @@
 
 This is the application layer around the pure deciders: it reads a campaign's events, replays
 them into state, asks the deciders (the ruleset's first, then the journal's own) what a command
-produces, and appends the result with optimistic concurrency, retrying from a fresh replay when
-another writer got there first.
+produces, and appends the result with optimistic concurrency, deciding again on a fresh read
+when another writer got there first. It is also the one door to the stored journal (campaigns,
+verify, export, import), so callers never reach past it into the store.
 """
 
 from __future__ import annotations
@@ -12,38 +13,28 @@ import json
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
+from yarnlog.app.interchange import export_lines, import_records
+from yarnlog.app.verify import Report, verify
 from yarnlog.core.corrections import Correction, OverriddenRule, OverrideRecorded, Retraction
 from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
-from yarnlog.core.events import Payload, Recorded, load_payload
-from yarnlog.core.referee import InvalidCommand, Override, Referee, invalid
+from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
+from yarnlog.core.events import Payload, Recorded
+from yarnlog.core.referee import InvalidCommand, Override, Referee, YarnlogError, invalid
 from yarnlog.core.ruleset import DEFAULT_RULESET, get_ruleset
 from yarnlog.core.state import EVERYONE, GM_ONLY, CampaignState, empty_state, evolve, replay, with_context
 from yarnlog.core.table import CampaignCreated, Table
 from yarnlog.core.timeline import Timeline, evolve_timeline
-from yarnlog.persistence.store import ConcurrencyConflict, EventRecord, EventStore, NewEvent
+from yarnlog.persistence.protocol import ConcurrencyConflict, EventStore
 
 
-def typed(record: EventRecord) -> Recorded:
-    """A stored record as a :class:`Recorded` with its payload upcast and validated."""
-    try:
-        data = json.loads(record.payload)
-    except ValueError:
-        raise InvalidCommand(
-            f"event {record.sequence} ({record.event_type}) has an unreadable payload; run 'yarnlog verify'"
-        ) from None
-    return Recorded(
-        campaign_id=record.campaign_id,
-        sequence=record.sequence,
-        event_id=record.event_id,
-        event_type=record.event_type,
-        schema_version=record.schema_version,
-        recorded_at=record.recorded_at,
-        recorded_by=record.recorded_by,
-        visibility=record.visibility,
-        payload=load_payload(record.event_type, record.schema_version, data),
-    )
+class _Remembered(NamedTuple):
+    """A campaign as this journal last saw it: history, state after it, timeline as recorded."""
+
+    history: list[Recorded]
+    state: CampaignState
+    timeline: Timeline
 
 
 def utc_now() -> str:
@@ -63,9 +54,48 @@ class Journal:
         self.store = store
         self.clock = clock
         self.new_id = new_id
-        # campaign -> (history, state after it, timeline of the history as recorded): lets a
-        # long-lived process read only the events it has not seen yet.
-        self._latest: dict[str, tuple[list[Recorded], CampaignState, Timeline]] = {}
+        # What this journal last saw of each campaign: a long-lived process reads only the
+        # events it has not seen yet, and a command is decided without reading at all.
+        self._latest: dict[str, _Remembered] = {}
+        # Campaigns whose remembered state lost a race: read before deciding on them again.
+        self._stale: set[str] = set()
+
+    # -- the journal as stored ------------------------------------------------------------
+
+    def campaigns(self) -> list[str]:
+        """The ids of the campaigns in this journal, sorted."""
+        return self.store.campaigns()
+
+    def stored_events(self, campaign_id: str, upto: int | None = None) -> list[StoredEvent]:
+        """The campaign's events exactly as stored, up to event ``upto`` (empty if there is no such campaign)."""
+        return self.store.read(campaign_id, upto=upto)
+
+    def ruleset_name(self, campaign_id: str) -> str:
+        """The ruleset the campaign plays, from its first event alone (no replay).
+
+        The command line asks this before it knows which verbs exist, so it must stay cheap
+        whatever the length of the history.
+        """
+        if campaign_id in self._latest:
+            return self._latest[campaign_id].state.table.ruleset
+        first = self.store.read(campaign_id, upto=1)
+        invalid(bool(first), f"no campaign {campaign_id!r} in this journal")
+        return str(json.loads(first[0].payload)["ruleset"])
+
+    def verify(self, campaign_id: str) -> Report:
+        """Check the campaign's stored events: the chain, the payloads and the rules."""
+        return verify(self.stored_events(campaign_id), campaign_id)
+
+    def export_lines(self, campaign_id: str) -> list[str]:
+        """The campaign as JSON Lines, one canonical event per line."""
+        return list(export_lines(self.store, campaign_id))
+
+    def import_events(self, records: list[StoredEvent]) -> tuple[int, int]:
+        """Write the events of an export the journal lacks: (already present, newly written)."""
+        return import_records(self.store, records)
+
+    def close(self) -> None:
+        self.store.close()
 
     # -- reading --------------------------------------------------------------------------
 
@@ -76,7 +106,7 @@ class Journal:
         records = self.store.read(campaign_id, upto=upto)
         if not records:
             raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
-        return with_context([typed(r) for r in records])
+        return with_context([to_recorded(r) for r in records])
 
     def state(self, campaign_id: str, upto: int | None = None) -> CampaignState:
         """The campaign replayed to its end, or up to event ``upto``."""
@@ -85,19 +115,25 @@ class Journal:
         return replay(self.history(campaign_id, upto))
 
     def _current(self, campaign_id: str) -> tuple[list[Recorded], CampaignState]:
-        """History and state at the journal's end, folding in only the events not seen yet.
+        """History and state at the journal's end, folding in only the events not seen yet."""
+        remembered = self._latest.get(campaign_id)
+        records = self.store.read(campaign_id, after=remembered.state.sequence if remembered else 0)
+        self._stale.discard(campaign_id)
+        if not records:
+            if remembered is None:
+                raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
+            return remembered.history, remembered.state
+        return self._fold(campaign_id, remembered, [to_recorded(r) for r in records])
+
+    def _fold(self, campaign_id: str, remembered: _Remembered | None,
+              new: list[Recorded]) -> tuple[list[Recorded], CampaignState]:
+        """Remember the campaign with ``new`` events (the ones right after ``remembered``) added.
 
         Equal to a full replay (a property test checks it): new events are evolved onto the
         remembered state, except that an amendment of an earlier event forces a full replay.
         """
-        cached = self._latest.get(campaign_id)
-        history, state, timeline = cached if cached else ([], empty_state(), Timeline())
-        records = self.store.read(campaign_id, after=state.sequence)
-        if not records:
-            if cached is None:
-                raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
-            return history, state
-        new = with_context([typed(r) for r in records], timeline)
+        history, state, timeline = remembered or ([], empty_state(), Timeline())
+        new = with_context(new, timeline)
         for rec in new:
             timeline = evolve_timeline(timeline, rec.payload)
         history = history + new
@@ -106,7 +142,7 @@ class Journal:
         else:
             for rec in new:
                 state = evolve(state, rec)
-        self._latest[campaign_id] = (history, state, timeline)
+        self._latest[campaign_id] = _Remembered(history, state, timeline)
         return history, state
 
     # -- writing --------------------------------------------------------------------------
@@ -142,29 +178,39 @@ class Journal:
         override: Override | None = None,
         retries: int = 8,
     ) -> list[Recorded]:
-        """Decide ``command`` against the replayed campaign and append what it produces."""
+        """Decide ``command`` against the campaign and append what it produces.
+
+        The decision is made on the remembered campaign when there is one, without reading:
+        the append names the sequence it was decided on, so a decision made on a campaign
+        that has moved on is never written (the store raises a conflict, and the command is
+        decided again on a fresh read). A refusal is checked against a fresh read as well.
+        """
         conflict: ConcurrencyConflict | None = None
         for _ in range(retries):
-            history, state = self._current(campaign_id)
-            author = by or state.table.gm
-            invalid(state.table.knows(author), f"{author} is not at this campaign's table")
-            self._check_visibility(visibility, state.table)
-            referee = Referee(override)
-            if isinstance(command, (Correct, Retract)):
-                payloads = [decide_amendment(command, history, referee, author=author)]
-            else:
-                payloads = decide(command, state, referee)
-            if referee.overridden:
-                invalid(override is not None and state.table.is_gm(override.by),
-                        "only a GM may override the rules")
-                invalid(bool(override.reason.strip()), "an override needs a reason")
-                payloads = [_override_event(override, referee, len(payloads))] + payloads
+            state, author, payloads = self._decide(campaign_id, command, by, visibility, override)
             try:
                 appended = self._append(campaign_id, state.sequence, payloads, by=author, visibility=visibility)
                 return with_context(appended, state.timeline)
             except ConcurrencyConflict as exc:
                 conflict = exc
+                self._stale.add(campaign_id)
         raise conflict  # type: ignore[misc]
+
+    def _decide(self, campaign_id: str, command: Any, by: str | None, visibility: str,
+                override: Override | None) -> tuple[CampaignState, str, list[Payload]]:
+        """The state decided on, the author, and the payloads the command produces (or a refusal)."""
+        remembered = campaign_id in self._latest and campaign_id not in self._stale
+        history, state = self._latest[campaign_id][:2] if remembered else self._current(campaign_id)
+        try:
+            return (state, *_decision(command, history, state, by, visibility, override))
+        except YarnlogError:
+            if not remembered:
+                raise
+            # A refusal must stand on the journal as it is now, not as this process last saw it.
+            history, fresh = self._current(campaign_id)
+            if fresh.sequence == state.sequence:
+                raise
+            return (fresh, *_decision(command, history, fresh, by, visibility, override))
 
     def _append(self, campaign_id: str, expected: int, payloads: Sequence[Payload], *, by: str,
                 visibility: str) -> list[Recorded]:
@@ -180,16 +226,39 @@ class Journal:
             )
             for p in payloads
         ]
-        return [typed(r) for r in self.store.append(campaign_id, expected, new)]
+        appended = [to_recorded(r) for r in self.store.append(campaign_id, expected, new)]
+        remembered = self._latest.get(campaign_id)
+        if (remembered.state.sequence if remembered else 0) == expected:
+            # The append follows what this journal remembers: fold it in rather than read it back.
+            self._fold(campaign_id, remembered, appended)
+        return appended
 
-    @staticmethod
-    def _check_visibility(visibility: str, table: Table) -> None:
-        if visibility in (EVERYONE, GM_ONLY):
-            return
-        name = visibility.removeprefix("participant:")
-        invalid(visibility.startswith("participant:") and table.knows(name),
-                f"visibility must be 'everyone', 'gm' or 'participant:NAME' of someone at the table, "
-                f"not {visibility!r}")
+
+def _decision(command: Any, history: list[Recorded], state: CampaignState, by: str | None, visibility: str,
+              override: Override | None) -> tuple[str, list[Payload]]:
+    """Who records ``command`` and what it produces on ``state``, or a refusal quoting the rule."""
+    author = by or state.table.gm
+    invalid(state.table.knows(author), f"{author} is not at this campaign's table")
+    _check_visibility(visibility, state.table)
+    referee = Referee(override)
+    if isinstance(command, (Correct, Retract)):
+        payloads = [decide_amendment(command, history, referee, author=author)]
+    else:
+        payloads = decide(command, state, referee)
+    if referee.overridden:
+        invalid(override is not None and state.table.is_gm(override.by), "only a GM may override the rules")
+        invalid(bool(override.reason.strip()), "an override needs a reason")
+        payloads = [_override_event(override, referee, len(payloads))] + payloads
+    return author, payloads
+
+
+def _check_visibility(visibility: str, table: Table) -> None:
+    if visibility in (EVERYONE, GM_ONLY):
+        return
+    name = visibility.removeprefix("participant:")
+    invalid(visibility.startswith("participant:") and table.knows(name),
+            f"visibility must be 'everyone', 'gm' or 'participant:NAME' of someone at the table, "
+            f"not {visibility!r}")
 
 
 def _override_event(override: Override, referee: Referee, covers: int) -> OverrideRecorded:

@@ -6,14 +6,13 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from yarnlog.app.journal import typed
 from yarnlog.core.chain import GENESIS, canonical, event_hash
 from yarnlog.core.decide import Fault, audit
+from yarnlog.core.envelope import StoredEvent, to_recorded
 from yarnlog.core.events import Recorded
 from yarnlog.core.referee import YarnlogError
 from yarnlog.core.ruleset import get_ruleset
 from yarnlog.core.state import CORE_EVENT_TYPES, with_context
-from yarnlog.persistence.store import EventRecord
 
 
 @dataclass
@@ -39,7 +38,7 @@ class Report:
         }
 
 
-def check_chain(records: Sequence[EventRecord], campaign_id: str) -> list[Fault]:
+def check_chain(records: Sequence[StoredEvent], campaign_id: str) -> list[Fault]:
     """Faults in the stored bytes: sequence, canonical form, prev_hash and hash of each event."""
     faults: list[Fault] = []
     prev = GENESIS
@@ -61,7 +60,7 @@ def check_chain(records: Sequence[EventRecord], campaign_id: str) -> list[Fault]
             fault("payload bytes are not in canonical form: the stored text was edited")
         if record.prev_hash != prev:
             fault(f"prev_hash {record.prev_hash[:12]}… does not match the hash of the event before ({prev[:12]}…)")
-        computed = event_hash(record.envelope(), data, record.prev_hash)
+        computed = event_hash(record.header(), data, record.prev_hash)
         if computed != record.hash:
             fault(f"hash mismatch: stored {record.hash[:12]}…, computed {computed[:12]}…: "
                   "the event was changed after it was recorded")
@@ -69,14 +68,14 @@ def check_chain(records: Sequence[EventRecord], campaign_id: str) -> list[Fault]
     return faults
 
 
-def check_types(records: Sequence[EventRecord]) -> tuple[list[Recorded], list[Fault]]:
+def check_types(records: Sequence[StoredEvent]) -> tuple[list[Recorded], list[Fault]]:
     """Typed events, and faults for payloads that do not validate or do not belong here."""
     faults: list[Fault] = []
     events: list[Recorded] = []
     ruleset = None
     for index, record in enumerate(records):
         try:
-            rec = typed(record)
+            rec = to_recorded(record)
         except YarnlogError as exc:
             faults.append(Fault(record.sequence, record.event_type, str(exc)))
             continue
@@ -98,7 +97,7 @@ def check_types(records: Sequence[EventRecord]) -> tuple[list[Recorded], list[Fa
     return events, faults
 
 
-def verify(records: Sequence[EventRecord], campaign_id: str) -> Report:
+def verify(records: Sequence[StoredEvent], campaign_id: str) -> Report:
     """Check a campaign's stored events: chain first, then schemas, then the rules."""
     report = Report(campaign_id=campaign_id, events=len(records), head=records[-1].hash if records else GENESIS)
     if not records:

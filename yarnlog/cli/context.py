@@ -11,11 +11,40 @@ from yarnlog.cli.output import show_recorded
 if TYPE_CHECKING:
     from yarnlog.app.journal import Journal
 
-def open_journal(*, create: bool = False) -> "Journal":
-    from yarnlog.app.journal import Journal
-    from yarnlog.persistence.store import EventStore, database_url
 
-    return Journal(EventStore(database_url(SETTINGS.db), create=create))
+class _Opened:
+    """The process's journal and what it was opened with (one bootstrap per process)."""
+
+    journal: "Journal | None" = None
+    db: str | None = None
+    created: bool = False
+
+
+_OPENED = _Opened()
+
+
+def open_journal(*, create: bool = False) -> "Journal":
+    """The process's journal, bootstrapped on first use and shared by every helper of the command.
+
+    Sharing it means one store and one replay per command, however many helpers ask for the
+    campaign. It is opened again only if ``--db`` changed (several commands run in one process,
+    as the tests do) or a command needs the database created that was opened without.
+    """
+    from yarnlog.app.bootstrap import bootstrap
+
+    opened = _OPENED
+    if opened.journal is None or opened.db != SETTINGS.db or (create and not opened.created):
+        close_journal()
+        opened.journal = bootstrap(SETTINGS.db, create=create)
+        opened.db, opened.created = SETTINGS.db, create
+    return opened.journal
+
+
+def close_journal() -> None:
+    """Close the process's journal, if one is open (the next :func:`open_journal` bootstraps anew)."""
+    if _OPENED.journal is not None:
+        _OPENED.journal.close()
+        _OPENED.journal = None
 
 
 def pick_campaign(journal: "Journal", campaign: str | None) -> str:
@@ -24,7 +53,7 @@ def pick_campaign(journal: "Journal", campaign: str | None) -> str:
     campaign = campaign or SETTINGS.campaign
     if campaign:
         return campaign
-    ids = journal.store.campaigns()
+    ids = journal.campaigns()
     if len(ids) == 1:
         return ids[0]
     if not ids:
@@ -80,15 +109,8 @@ def campaign_state(campaign: str | None, as_of: int | None = None, end_of_scene:
 
 
 def campaign_ruleset(campaign: str | None) -> tuple[str, str]:
-    """The campaign a command works on and the name of its ruleset, read from its first event only
-    (no replay: the command line asks this to know which verbs exist)."""
-    import json
-
-    from yarnlog.core.referee import InvalidCommand
-
+    """The campaign a command works on and the name of its ruleset (the command line asks this to
+    know which verbs exist; the journal answers from the campaign's first event, without replay)."""
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
-    first = journal.store.read(cid, upto=1)
-    if not first:
-        raise InvalidCommand(f"no campaign {cid!r} in this journal")
-    return cid, json.loads(first[0].payload)["ruleset"]
+    return cid, journal.ruleset_name(cid)

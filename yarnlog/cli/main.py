@@ -51,8 +51,8 @@ def _root(
     db: Annotated[
         Optional[str],
         typer.Option("--db", envvar="YARNLOG_DB",
-                     help="Journal database: a SQLite file path or a postgresql:// URL "
-                          "(default: journals/yarnlog.db)."),
+                     help="Journal database: a SQLite file path, a postgresql:// URL, or memory:// "
+                          "(kept for this run only; default: journals/yarnlog.db)."),
     ] = None,
     campaign: Annotated[
         Optional[str],
@@ -92,7 +92,7 @@ def campaigns(as_json: JsonOpt = False) -> None:
     """List the campaigns in the journal."""
     journal = open_journal()
     rows = []
-    for cid in journal.store.campaigns():
+    for cid in journal.campaigns():
         state = journal.state(cid)
         rows.append({"campaign_id": cid, "title": state.table.title, "ruleset": state.table.ruleset,
                      "gm": state.table.gm, "events": state.sequence})
@@ -362,12 +362,10 @@ def status(
 @app.command()
 def verify(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     """Check the hash chain, the payloads and the rules; exit 1 on any fault."""
-    from yarnlog.app.verify import verify as verify_records
-
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     with working(f"verifying {cid}: hash chain, payloads, rules"):
-        report = verify_records(journal.store.read(cid), cid)
+        report = journal.verify(cid)
 
     def render(d):
         out = console()
@@ -394,12 +392,10 @@ def export_(
     as_json: JsonOpt = False,
 ) -> None:
     """Write the campaign as JSON Lines: one canonical event per line, hashes included."""
-    from yarnlog.app.interchange import export_lines
-
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     with working(f"exporting {cid}"):
-        lines = list(export_lines(journal.store, cid))
+        lines = journal.export_lines(cid)
     if output is None:
         sys.stdout.writelines(lines)
         return
@@ -414,7 +410,7 @@ def import_(
     as_json: JsonOpt = False,
 ) -> None:
     """Read an export back, checking every line, the chain and the rules; all or nothing."""
-    from yarnlog.app.interchange import import_records, parse_lines
+    from yarnlog.app.interchange import parse_lines
     from yarnlog.core.referee import InvalidCommand
 
     if str(file) == "-":
@@ -427,7 +423,7 @@ def import_(
     records = parse_lines(text.splitlines())
     journal = open_journal(create=True)
     with working(f"checking and importing {len(records)} events"):
-        present, written = import_records(journal.store, records)
+        present, written = journal.import_events(records)
     summary = {"campaign_id": records[0].campaign_id, "already_present": present, "imported": written}
     emit(summary, as_json, lambda d: console().print(
         f"{d['campaign_id']}: imported {d['imported']} events ({d['already_present']} already present)"))

@@ -20,18 +20,10 @@ def emit(data: Any, as_json: bool, render=None) -> None:
 
 
 def recorded_data(recorded) -> dict:
-    return {
-        "sequence": recorded.sequence,
-        "event_id": recorded.event_id,
-        "event_type": recorded.event_type,
-        "schema_version": recorded.schema_version,
-        "recorded_at": recorded.recorded_at,
-        "recorded_by": recorded.recorded_by,
-        "visibility": recorded.visibility,
-        "episode": recorded.episode,
-        "scene": recorded.scene,
-        "payload": recorded.payload.to_data(),
-    }
+    """A recorded event as ``--json`` prints it (the envelope's own mapper decides the fields)."""
+    from yarnlog.core.envelope import recorded_data as envelope_data
+
+    return envelope_data(recorded)
 
 
 def summarize(payload: dict) -> str:

@@ -111,8 +111,10 @@ def _first_error(exc: ValidationError) -> str:
 class Recorded(BaseModel):
     """An event as it stands in the journal: its envelope facts and its typed payload.
 
-    This is what ``evolve`` functions fold over. ``episode`` and ``scene`` are not stored: they
-    are the timeline context the event was recorded in, derived during replay.
+    This is what ``evolve`` functions fold over. Its header fields are the stored envelope's
+    (:mod:`yarnlog.core.envelope`, which maps one to the other; a test keeps them in step).
+    ``episode`` and ``scene`` are not stored: they are the timeline context the event was
+    recorded in, derived during replay.
     """
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)

@@ -1,0 +1,235 @@
+"""The store contract: what every :class:`EventStore` guarantees, on memory, SQLite and PostgreSQL.
+
+Modelled on eventsourcing's recorder test cases (AggregateRecorderTestCase,
+ApplicationRecorderTestCase): append and read back, windows, ordering, many campaigns,
+optimistic conflicts, what the store itself refuses, imports, and writers racing from threads.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from dataclasses import replace
+
+import pytest
+
+from yarnlog.app.verify import check_chain
+from yarnlog.core.chain import GENESIS, event_hash, seal
+from yarnlog.core.envelope import STORED_FIELDS, NewEvent, StoredEvent
+from yarnlog.persistence.factory import open_store
+from yarnlog.persistence.memory import MemoryStore
+from yarnlog.persistence.protocol import ConcurrencyConflict, StoreError
+from yarnlog.persistence.sql import EVENTS
+
+
+def note(text: str) -> NewEvent:
+    return NewEvent(str(uuid.uuid4()), "note", 1, "2026-11-21T20:00:00.000000Z", "Maya", "everyone", {"text": text})
+
+
+def texts(records: list[StoredEvent]) -> list[str]:
+    return [r.payload for r in records]
+
+
+def chained(campaign: str, words: list[str], after: StoredEvent | None = None) -> list[StoredEvent]:
+    """Records of ``campaign`` chained after ``after`` (or from the start), as an import carries them."""
+    records, prev, sequence = [], after.hash if after else GENESIS, after.sequence if after else 0
+    for word in words:
+        sequence += 1
+        records.append(seal(campaign, sequence, note(word), prev))
+        prev = records[-1].hash
+    return records
+
+
+# -- append and read ----------------------------------------------------------------------------
+
+
+def test_a_new_store_is_empty(any_store):
+    assert any_store.campaigns() == []
+    assert any_store.last_sequence("c") == 0
+    assert any_store.read("c") == []
+    assert any_store.read("c", after=3, upto=9) == []
+
+
+def test_appended_events_read_back_exactly_as_returned(any_store):
+    written = any_store.append("c", 0, [note("a"), note("b")])
+    assert [r.sequence for r in written] == [1, 2]
+    assert any_store.read("c") == written
+    assert all(type(r) is StoredEvent for r in any_store.read("c"))
+    assert texts(written) == ['{"text":"a"}', '{"text":"b"}']
+
+
+def test_append_assigns_gap_free_sequences_and_chains_hashes(any_store):
+    any_store.append("c", 0, [note("a"), note("b")])
+    any_store.append("c", 2, [note("c")])
+    records = any_store.read("c")
+    assert [r.sequence for r in records] == [1, 2, 3]
+    assert records[0].prev_hash == GENESIS
+    assert [r.prev_hash for r in records[1:]] == [r.hash for r in records[:-1]]
+    assert all(r.hash == event_hash(r.header(), {"text": text}, r.prev_hash) for r, text in zip(records, "abc"))
+    assert check_chain(records, "c") == []
+
+
+def test_appending_nothing_writes_nothing(any_store):
+    assert any_store.append("c", 0, []) == []
+    assert any_store.campaigns() == []
+    any_store.append_verbatim([], 0)
+    assert any_store.campaigns() == []
+
+
+def test_read_windows_are_after_exclusive_and_upto_inclusive(any_store):
+    any_store.append("c", 0, [note(str(i)) for i in range(1, 6)])
+    assert [r.sequence for r in any_store.read("c", after=2)] == [3, 4, 5]
+    assert [r.sequence for r in any_store.read("c", upto=2)] == [1, 2]
+    assert [r.sequence for r in any_store.read("c", after=1, upto=3)] == [2, 3]
+    assert any_store.read("c", after=5) == []
+    assert any_store.read("c", after=3, upto=3) == []
+    assert [r.sequence for r in any_store.read("c", upto=99)] == [1, 2, 3, 4, 5]
+
+
+def test_campaigns_have_their_own_sequences_and_chains(any_store):
+    any_store.append("two", 0, [note("b")])
+    any_store.append("one", 0, [note("a")])
+    any_store.append("two", 1, [note("b2")])
+    any_store.append("one", 1, [note("a2")])
+    assert any_store.campaigns() == ["one", "two"]
+    assert any_store.last_sequence("one") == any_store.last_sequence("two") == 2
+    assert texts(any_store.read("one")) == ['{"text":"a"}', '{"text":"a2"}']
+    assert {r.campaign_id for r in any_store.read("two")} == {"two"}
+    assert check_chain(any_store.read("one"), "one") == check_chain(any_store.read("two"), "two") == []
+
+
+# -- optimistic concurrency ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("expected", [0, 2])
+def test_a_stale_or_future_expected_sequence_is_a_conflict_and_writes_nothing(any_store, expected):
+    any_store.append("c", 0, [note("a")])
+    with pytest.raises(ConcurrencyConflict) as info:
+        any_store.append("c", expected, [note("late"), note("later")])
+    assert (info.value.campaign_id, info.value.expected, info.value.actual) == ("c", expected, 1)
+    assert "retry" in str(info.value)
+    assert texts(any_store.read("c")) == ['{"text":"a"}']
+
+
+def test_a_reused_event_id_is_refused_and_nothing_is_written(any_store):
+    first = note("a")
+    any_store.append("c", 0, [first])
+    with pytest.raises(StoreError):
+        any_store.append("c", 1, [note("b"), replace(note("c"), event_id=first.event_id)])
+    assert any_store.last_sequence("c") == 1
+
+
+def test_concurrent_writers_from_threads_one_wins_each_sequence_and_none_is_lost(any_store):
+    writers, notes_each = 4, 8
+    any_store.append("c", 0, [note("start")])
+    start = threading.Barrier(writers)
+    wins: list[int] = []
+    conflicts = []
+    errors = []
+
+    def write(writer: int) -> None:
+        start.wait()
+        try:
+            for i in range(notes_each):
+                while True:
+                    seen = any_store.last_sequence("c")
+                    try:
+                        [won] = any_store.append("c", seen, [note(f"w{writer} n{i}")])
+                    except ConcurrencyConflict:
+                        conflicts.append(writer)
+                        continue
+                    assert won.sequence == seen + 1
+                    wins.append(won.sequence)
+                    break
+        except Exception as exc:  # surfaced below: a thread's failure must fail the test
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(w,)) for w in range(writers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+    records = any_store.read("c")
+    assert sorted(wins) == list(range(2, writers * notes_each + 2))  # exactly one winner per sequence
+    assert [r.sequence for r in records] == list(range(1, writers * notes_each + 2))
+    assert len(set(texts(records))) == len(records)  # nothing lost, nothing written twice
+    assert check_chain(records, "c") == []
+
+
+# -- what the store itself refuses: imports ---------------------------------------------------
+
+
+def test_append_verbatim_writes_chained_records_as_they_are(any_store):
+    records = chained("c", ["a", "b", "c"])
+    any_store.append_verbatim(records[:2], 0)
+    any_store.append_verbatim(records[2:], 2)
+    assert any_store.read("c") == records
+    any_store.append("c", 3, [note("d")])
+    assert check_chain(any_store.read("c"), "c") == []
+
+
+def test_append_verbatim_at_the_wrong_place_is_a_conflict(any_store):
+    records = chained("c", ["a", "b"])
+    any_store.append_verbatim(records[:1], 0)
+    with pytest.raises(ConcurrencyConflict):
+        any_store.append_verbatim(records[1:], 0)
+    assert any_store.last_sequence("c") == 1
+
+
+@pytest.mark.parametrize("broken", ["sequence gap", "wrong prev_hash", "wrong first prev_hash", "repeated"])
+def test_the_store_refuses_records_that_do_not_extend_its_chain(any_store, broken):
+    any_store.append("c", 0, [note("stored")])
+    [stored] = any_store.read("c")
+    good = chained("c", ["a", "b", "c"], after=stored)
+    bad = {
+        "sequence gap": [good[0], good[2]],
+        "wrong prev_hash": [good[0], replace(good[1], prev_hash=stored.hash)],
+        "wrong first prev_hash": chained("c", ["a"], after=replace(stored, hash="e" * 64)),
+        "repeated": [good[0], replace(good[0], event_id=str(uuid.uuid4()))],
+    }[broken]
+    with pytest.raises(StoreError) as info:
+        any_store.append_verbatim(bad, 1)
+    assert not isinstance(info.value, ConcurrencyConflict)
+    assert any_store.read("c") == [stored]  # all or nothing
+
+
+def test_append_verbatim_refuses_records_of_two_campaigns(any_store):
+    with pytest.raises(StoreError, match="one campaign"):
+        any_store.append_verbatim(chained("a", ["x"]) + chained("b", ["y"]), 0)
+    assert any_store.campaigns() == []
+
+
+def test_a_closed_store_can_be_opened_again_on_a_database(db_url):
+    """Closing releases connections; the events stay in the database for the next opening."""
+    first = open_store(db_url)
+    written = first.append("c", 0, [note("kept")])
+    first.close()
+    again = open_store(db_url, create=False)
+    try:
+        assert again.read("c") == written
+    finally:
+        again.close()
+
+
+# -- opening stores -----------------------------------------------------------------------------
+
+
+def test_open_store_picks_the_implementation_from_the_url(tmp_path):
+    from yarnlog.persistence.sqlite import SqliteStore
+
+    memory = open_store("memory://")
+    assert isinstance(memory, MemoryStore)
+    assert open_store("memory://") is not memory  # each opening is a fresh, empty store
+    sqlite = open_store(tmp_path / "j.db")
+    assert isinstance(sqlite, SqliteStore)
+    sqlite.close()
+    with pytest.raises(StoreError, match="unsupported journal database 'mysql'"):
+        open_store("mysql://x/y")
+    with pytest.raises(StoreError, match="no journal database at"):
+        open_store(tmp_path / "missing.db", create=False)
+    assert not (tmp_path / "missing.db").exists()
+
+
+def test_the_events_table_maps_exactly_the_envelope():
+    assert [c.name for c in EVENTS.columns] == ["position", *STORED_FIELDS]

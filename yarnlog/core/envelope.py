@@ -1,0 +1,121 @@
+"""The stored event's envelope: the one declaration of what a journal entry is made of.
+
+Every layer sees the same entry: the store writes and reads it, the hash chain covers its
+fields, an export line is it as plain data, and the journal turns it into a typed
+:class:`~yarnlog.core.events.Recorded`. Declaring it once here, and deriving the hashed fields,
+the export line and the typed view from it, keeps those from drifting apart (a field added
+to one and forgotten in another would silently change what the hash protects).
+
+It lives in the core, not in persistence, because the hash chain is core and hashes the
+envelope, and the core may not import the storage layer; the database's row mapping of
+this envelope lives in :mod:`yarnlog.persistence.sql`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from typing import Any
+
+from yarnlog.core.events import Recorded, load_payload
+from yarnlog.core.referee import InvalidCommand
+
+
+def canonical(value: Any) -> str:
+    """The one serialization used for storage, hashing and export.
+
+    Sorted keys, no insignificant white space, UTF-8 text: equal data always gives equal bytes.
+    """
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One event exactly as the journal keeps it; rows are only ever added, never changed.
+
+    ``payload`` is the canonical JSON text (the stored bytes, not parsed data), so what is
+    read back is what was hashed.
+    """
+
+    campaign_id: str
+    sequence: int
+    event_id: str
+    event_type: str
+    schema_version: int
+    recorded_at: str
+    recorded_by: str
+    visibility: str
+    payload: str
+    prev_hash: str
+    hash: str
+
+    def header(self) -> dict[str, Any]:
+        """The envelope fields the hash covers besides the payload and the previous hash."""
+        return {name: getattr(self, name) for name in HASHED_FIELDS}
+
+
+#: Every field of a stored event, in declaration order (the store's column order).
+STORED_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(StoredEvent))
+
+#: The fields that chain one event to the next; everything else is the event's header.
+CHAIN_FIELDS = ("payload", "prev_hash", "hash")
+
+#: The envelope fields covered by the hash, in addition to ``payload`` and ``prev_hash``.
+HASHED_FIELDS: tuple[str, ...] = tuple(name for name in STORED_FIELDS if name not in CHAIN_FIELDS)
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event to append: everything but its place in the chain (campaign, sequence, hashes).
+
+    ``event_id`` and ``recorded_at`` are set by the caller (the journal service mints them, an
+    import carries them), so the same input always produces the same stored bytes.
+    """
+
+    event_id: str
+    event_type: str
+    schema_version: int
+    recorded_at: str
+    recorded_by: str
+    visibility: str
+    payload: dict
+
+
+# -- mappers ------------------------------------------------------------------------------------
+
+
+def to_line(stored: StoredEvent) -> dict[str, Any]:
+    """The stored event as plain data: one line of an export, before canonical serialization."""
+    data = {name: getattr(stored, name) for name in STORED_FIELDS}
+    data["payload"] = json.loads(stored.payload)
+    return data
+
+
+def from_line(data: dict[str, Any]) -> StoredEvent:
+    """A stored event from plain data in the export's shape (its payload stored canonically)."""
+    return StoredEvent(**{**data, "payload": canonical(data["payload"])})
+
+
+def to_recorded(stored: StoredEvent) -> Recorded:
+    """The stored event as a typed :class:`Recorded`, its payload upcast and validated."""
+    try:
+        data = json.loads(stored.payload)
+    except ValueError:
+        raise InvalidCommand(
+            f"event {stored.sequence} ({stored.event_type}) has an unreadable payload; run 'yarnlog verify'"
+        ) from None
+    payload = load_payload(stored.event_type, stored.schema_version, data)
+    return Recorded(**{name: getattr(stored, name) for name in HASHED_FIELDS}, payload=payload)
+
+
+def recorded_data(recorded: Recorded) -> dict[str, Any]:
+    """A recorded event as plain data for people and scripts (what ``--json`` prints).
+
+    The header without ``campaign_id`` (the command already names the campaign), then the
+    episode and scene it was recorded in, then the payload.
+    """
+    data = {name: getattr(recorded, name) for name in HASHED_FIELDS if name != "campaign_id"}
+    data["episode"] = recorded.episode
+    data["scene"] = recorded.scene
+    data["payload"] = recorded.payload.to_data()
+    return data

@@ -1,0 +1,80 @@
+"""An event store in the process's memory: the same guarantees as the databases, nothing on disk.
+
+For tests of rules and parts (given events, when a command, then events or a refusal) and for
+``--db memory://`` sessions that keep nothing. It checks on every append what the databases'
+triggers check, so code that passes on it does not lean on a weaker store.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from yarnlog.core.chain import GENESIS, seal
+from yarnlog.core.envelope import NewEvent, StoredEvent
+from yarnlog.persistence.protocol import CHAIN_BROKEN, ConcurrencyConflict, StoreError, one_campaign
+
+
+class MemoryStore:
+    """Campaigns' events in lists, guarded by one lock (appends are atomic, reads consistent)."""
+
+    def __init__(self) -> None:
+        self._events: dict[str, list[StoredEvent]] = {}
+        self._event_ids: set[str] = set()
+        self._lock = threading.Lock()
+
+    def campaigns(self) -> list[str]:
+        with self._lock:
+            return sorted(self._events)
+
+    def last_sequence(self, campaign_id: str) -> int:
+        with self._lock:
+            return len(self._events.get(campaign_id, ()))
+
+    def read(self, campaign_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        with self._lock:
+            events = self._events.get(campaign_id, [])
+            # Sequences are 1..n without gaps, so sequence s sits at index s - 1.
+            return events[max(after, 0):upto if upto is None else max(upto, 0)]
+
+    def append(self, campaign_id: str, expected_sequence: int, events: Sequence[NewEvent]) -> list[StoredEvent]:
+        with self._lock:
+            stored = self._events.get(campaign_id, [])
+            if len(stored) != expected_sequence:
+                raise ConcurrencyConflict(campaign_id, expected_sequence, len(stored))
+            prev_hash = stored[-1].hash if stored else GENESIS
+            records = []
+            for sequence, new in enumerate(events, start=len(stored) + 1):
+                record = seal(campaign_id, sequence, new, prev_hash)
+                prev_hash = record.hash
+                records.append(record)
+            self._add(campaign_id, records)
+            return records
+
+    def append_verbatim(self, records: Sequence[StoredEvent], expected_sequence: int) -> None:
+        if not records:
+            return
+        campaign_id = one_campaign(records)
+        with self._lock:
+            stored = self._events.get(campaign_id, [])
+            if len(stored) != expected_sequence:
+                raise ConcurrencyConflict(campaign_id, expected_sequence, len(stored))
+            prev_hash = stored[-1].hash if stored else GENESIS
+            for sequence, record in enumerate(records, start=len(stored) + 1):
+                if record.sequence != sequence or record.prev_hash != prev_hash:
+                    raise StoreError(f"the journal refused the import: {CHAIN_BROKEN}")
+                prev_hash = record.hash
+            self._add(campaign_id, list(records))
+
+    def close(self) -> None:
+        """Nothing to release: the events live as long as this object."""
+
+    def _add(self, campaign_id: str, records: list[StoredEvent]) -> None:
+        """Add checked records (lock held), refusing a reused event id as the databases do."""
+        if not records:
+            return  # a campaign exists once it has an event
+        ids = [r.event_id for r in records]
+        if len(set(ids)) != len(ids) or not self._event_ids.isdisjoint(ids):
+            raise StoreError("the journal refused the write: an event id is already recorded")
+        self._events.setdefault(campaign_id, []).extend(records)
+        self._event_ids.update(ids)

@@ -1,0 +1,40 @@
+"""The event store on a PostgreSQL server: its triggers (row and TRUNCATE guards, the chain check)."""
+
+from __future__ import annotations
+
+from sqlalchemy import create_engine
+
+from yarnlog.core.chain import GENESIS
+from yarnlog.persistence.sql import SqlStore
+
+TRIGGERS = (
+    """CREATE OR REPLACE FUNCTION yarnlog_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN RAISE EXCEPTION 'yarnlog events are append-only: % refused', TG_OP; END $$""",
+    """CREATE OR REPLACE TRIGGER events_refuse_change BEFORE UPDATE OR DELETE ON events
+       FOR EACH ROW EXECUTE FUNCTION yarnlog_refuse_change()""",
+    """CREATE OR REPLACE TRIGGER events_refuse_truncate BEFORE TRUNCATE ON events
+       FOR EACH STATEMENT EXECUTE FUNCTION yarnlog_refuse_change()""",
+    f"""CREATE OR REPLACE FUNCTION yarnlog_check_chain() RETURNS trigger LANGUAGE plpgsql AS $$
+       DECLARE last_sequence integer; last_hash text;
+       BEGIN
+         SELECT sequence, hash INTO last_sequence, last_hash FROM events
+          WHERE campaign_id = NEW.campaign_id ORDER BY sequence DESC LIMIT 1;
+         IF NEW.sequence <> COALESCE(last_sequence, 0) + 1
+            OR NEW.prev_hash <> COALESCE(last_hash, '{GENESIS}') THEN
+           RAISE EXCEPTION 'yarnlog events must extend the chain: sequence gap or wrong prev_hash'
+             USING ERRCODE = 'unique_violation';
+         END IF;
+         RETURN NEW;
+       END $$""",
+    """CREATE OR REPLACE TRIGGER events_chain_on_insert BEFORE INSERT ON events
+       FOR EACH ROW EXECUTE FUNCTION yarnlog_check_chain()""",
+)
+
+
+class PostgresStore(SqlStore):
+    """Events in a PostgreSQL database (a ``postgresql+psycopg://`` URL)."""
+
+    TRIGGERS = TRIGGERS
+
+    def __init__(self, url: str, *, create: bool = True):
+        super().__init__(create_engine(url, pool_pre_ping=True), create=create)

@@ -1,0 +1,88 @@
+"""What the journal needs of a store, whatever keeps the events: the :class:`EventStore` protocol.
+
+Every implementation (:mod:`~yarnlog.persistence.memory`, :mod:`~yarnlog.persistence.sqlite`,
+:mod:`~yarnlog.persistence.postgres`) gives the same guarantees, checked by one contract suite
+(``tests/test_store_contract.py``):
+
+- events are only ever appended, never changed or removed;
+- each campaign's events are numbered 1, 2, 3... without gaps, and each event's ``prev_hash``
+  is the hash of the one before (the genesis hash for the first); the store itself refuses
+  anything else, even from a caller that bypasses :meth:`EventStore.append`;
+- appends are all or nothing and use optimistic concurrency: the writer states the sequence it
+  last saw, and a writer that lost the race gets :class:`ConcurrencyConflict` and can re-read
+  and retry;
+- it is safe to share one store between threads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from yarnlog.core.envelope import NewEvent, StoredEvent
+from yarnlog.core.referee import YarnlogError
+
+CHAIN_BROKEN = "yarnlog events must extend the chain: sequence gap or wrong prev_hash"
+
+
+class StoreError(YarnlogError):
+    exit_code = 4
+
+
+class ConcurrencyConflict(StoreError):
+    """Another writer appended to the campaign since the caller read it."""
+
+    exit_code = 5
+
+    def __init__(self, campaign_id: str, expected: int, actual: int | None):
+        self.campaign_id = campaign_id
+        self.expected = expected
+        self.actual = actual
+        now = "unknown" if actual is None else str(actual)
+        super().__init__(
+            f"campaign {campaign_id!r} changed while you were writing "
+            f"(expected to follow event {expected}, the journal is at {now}); re-read and retry"
+        )
+
+
+class EventStore(Protocol):
+    """The append-only events of one journal, which may hold many campaigns."""
+
+    def campaigns(self) -> list[str]:
+        """The ids of the campaigns that have events, sorted."""
+        ...
+
+    def last_sequence(self, campaign_id: str) -> int:
+        """The sequence of the campaign's last event; 0 if it has none."""
+        ...
+
+    def read(self, campaign_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        """The campaign's events with ``after < sequence <= upto``, in sequence order."""
+        ...
+
+    def append(self, campaign_id: str, expected_sequence: int, events: Sequence[NewEvent]) -> list[StoredEvent]:
+        """Chain ``events`` onto the campaign after ``expected_sequence``, all or nothing.
+
+        Raises :class:`ConcurrencyConflict` if the campaign is no longer at ``expected_sequence``.
+        """
+        ...
+
+    def append_verbatim(self, records: Sequence[StoredEvent], expected_sequence: int) -> None:
+        """Add already-chained events of one campaign (an import) after ``expected_sequence``.
+
+        Raises :class:`ConcurrencyConflict` if the campaign is elsewhere, and :class:`StoreError`
+        (writing nothing) if the records do not extend the stored chain.
+        """
+        ...
+
+    def close(self) -> None:
+        """Release connections; the store is not used afterwards."""
+        ...
+
+
+def one_campaign(records: Sequence[StoredEvent]) -> str:
+    """The campaign all ``records`` belong to; an import writes one campaign at a time."""
+    ids = {r.campaign_id for r in records}
+    if len(ids) != 1:
+        raise StoreError(f"one import writes one campaign, not {', '.join(sorted(ids))}")
+    return records[0].campaign_id

@@ -1,0 +1,76 @@
+"""The event store in a SQLite file (the default journal): triggers and SQLite's write locking."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import Connection, create_engine, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
+
+from yarnlog.core.chain import GENESIS
+from yarnlog.persistence.protocol import StoreError
+from yarnlog.persistence.sql import SqlStore
+
+TRIGGERS = (
+    """CREATE TRIGGER IF NOT EXISTS events_refuse_update BEFORE UPDATE ON events
+       BEGIN SELECT RAISE(ABORT, 'yarnlog events are append-only: UPDATE refused'); END""",
+    """CREATE TRIGGER IF NOT EXISTS events_refuse_delete BEFORE DELETE ON events
+       BEGIN SELECT RAISE(ABORT, 'yarnlog events are append-only: DELETE refused'); END""",
+    f"""CREATE TRIGGER IF NOT EXISTS events_chain_on_insert BEFORE INSERT ON events
+       WHEN NEW.sequence <> COALESCE((SELECT MAX(sequence) FROM events
+                                      WHERE campaign_id = NEW.campaign_id), 0) + 1
+         OR NEW.prev_hash <> COALESCE((SELECT hash FROM events WHERE campaign_id = NEW.campaign_id
+                                        AND sequence = NEW.sequence - 1), '{GENESIS}')
+       BEGIN SELECT RAISE(ABORT, 'yarnlog events must extend the chain: sequence gap or wrong prev_hash'); END""",
+)
+
+
+class SqliteStore(SqlStore):
+    """Events in a SQLite database; writers take the write lock at BEGIN, so none deadlocks."""
+
+    TRIGGERS = TRIGGERS
+
+    def __init__(self, url: str, *, create: bool = True):
+        path = url.removeprefix("sqlite:///")
+        if path and path != ":memory:":
+            if not create and not Path(path).exists():
+                raise StoreError(f"no journal database at {path} (create one with 'yarnlog init')")
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"timeout": 30})
+        _make_transactions_explicit(engine)
+        super().__init__(engine, create=create)
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A write transaction that takes the write lock at BEGIN (no lock-upgrade deadlocks)."""
+        with self.engine.connect() as conn:
+            conn.info["begin_immediate"] = True
+            try:
+                with conn.begin():
+                    yield conn
+            finally:
+                conn.info.pop("begin_immediate", None)
+
+    def _busy(self, exc: OperationalError) -> bool:
+        return "locked" in str(exc.orig).lower()
+
+
+def _make_transactions_explicit(engine: Engine) -> None:
+    """Let SQLAlchemy, not pysqlite, emit BEGIN, so writers can use BEGIN IMMEDIATE.
+
+    Recipe from the SQLAlchemy SQLite dialect docs ("Serializable isolation / Savepoints").
+    """
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection, _record):
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn):
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.info.get("begin_immediate") else "BEGIN")
