@@ -9,6 +9,9 @@ application can record the override as an event next to the move itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -77,3 +80,13 @@ def invalid(condition: bool, message: str) -> None:
     """Raise :class:`InvalidCommand` unless ``condition`` holds."""
     if not condition:
         raise InvalidCommand(message)
+
+
+def present(value: T | None, message: str) -> T:
+    """``value``, or :class:`InvalidCommand` with ``message`` when it is missing (None).
+
+    The typed form of ``invalid(value is not None, message)``: the result is known not to be None.
+    """
+    if value is None:
+        raise InvalidCommand(message)
+    return value
