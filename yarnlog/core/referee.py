@@ -11,6 +11,9 @@ rule, so ``verify`` can report all of them, and projections can ask "what is sti
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -113,3 +116,13 @@ def invalid(condition: bool, message: str) -> None:
     """Raise :class:`InvalidCommand` unless ``condition`` holds."""
     if not condition:
         raise InvalidCommand(message)
+
+
+def present(value: T | None, message: str) -> T:
+    """``value``, or :class:`InvalidCommand` with ``message`` when it is missing (None).
+
+    The typed form of ``invalid(value is not None, message)``: the result is known not to be None.
+    """
+    if value is None:
+        raise InvalidCommand(message)
+    return value

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from yarnlog.core.corrections import OverrideRecorded, effective
 from yarnlog.core.events import Payload, Recorded
@@ -17,8 +17,6 @@ from yarnlog.core.table import CampaignCreated, Table, evolve_table
 from yarnlog.core.timeline import Timeline, context, evolve_timeline
 
 EVERYONE = "everyone"
-
-
 GM_ONLY = "gm"
 
 
@@ -29,22 +27,30 @@ CORE_EVENT_TYPES = frozenset({
 })
 
 
+#: The state a ruleset keeps for a campaign (``YarnState`` for Yarn).
+S = TypeVar("S")
+
+
 @dataclass(frozen=True)
-class CampaignState:
-    """A campaign as replayed up to ``sequence``."""
+class CampaignState(Generic[S]):
+    """A campaign as replayed up to ``sequence``: the journal's own slices and the ruleset's ``rules``.
+
+    Typed by the ruleset's state, so a Yarn decider sees ``CampaignState[YarnState]``. Before
+    ``campaign.created`` has been folded there is no ruleset and ``rules`` is None.
+    """
 
     table: Table
     timeline: Timeline
-    rules: Any
+    rules: S
     ruleset: Ruleset | None
     sequence: int = 0
 
 
-def empty_state() -> CampaignState:
+def empty_state() -> CampaignState[Any]:
     return CampaignState(table=Table(), timeline=Timeline(), rules=None, ruleset=None)
 
 
-def evolve(state: CampaignState, recorded: Recorded) -> CampaignState:
+def evolve(state: CampaignState[Any], recorded: Recorded) -> CampaignState[Any]:
     """Fold one event into campaign state. Never refuses."""
     payload = recorded.payload
     ruleset = state.ruleset
@@ -63,7 +69,7 @@ def evolve(state: CampaignState, recorded: Recorded) -> CampaignState:
     )
 
 
-def advance(state: CampaignState, payloads: Sequence[Payload], *, by: str | None = None) -> CampaignState:
+def advance(state: CampaignState[Any], payloads: Sequence[Payload], *, by: str | None = None) -> CampaignState[Any]:
     """The state after ``payloads`` that are not recorded yet.
 
     A command that records several events validates each against the state the earlier ones
@@ -80,7 +86,7 @@ def advance(state: CampaignState, payloads: Sequence[Payload], *, by: str | None
     return state
 
 
-def replay(history: Sequence[Recorded]) -> CampaignState:
+def replay(history: Sequence[Recorded]) -> CampaignState[Any]:
     """The state after ``history``, with its corrections and retractions applied."""
     state = empty_state()
     for recorded in effective(history):

@@ -24,11 +24,11 @@ PARTS = (economy.PART, characters.PART, drama.PART, fight.PART, procedure.PART, 
 
 
 def initial_state() -> YarnState:
-    return YarnState({part.name: part.initial() for part in PARTS})
+    return YarnState(**{part.name: part.initial() for part in PARTS})
 
 
 def evolve(state: YarnState, recorded) -> YarnState:
-    return YarnState({part.name: part.evolve(state.parts[part.name], recorded, state) for part in PARTS})
+    return YarnState(**{part.name: part.evolve(getattr(state, part.name), recorded, state) for part in PARTS})
 
 
 def decide(command, campaign, referee):

@@ -1,29 +1,37 @@
-"""How the Yarn ruleset is put together: parts, each owning a slice of state.
+"""Yarn's state: one slice per part, each folded by its own part.
 
-A :class:`Part` is one concern of the game (the economy of tokens and bennies, the characters,
-the drama of scenes, procedural rolls and combat). Each has a fold of its own slice over every
-event, a decider for its commands and an audit for ``verify``. :class:`YarnState` holds the
-slices by part name, so ``state.economy`` is the economy part's slice.
+The parts (:mod:`.parts`) are the concerns of the game: the economy of tokens and bennies, the
+characters, the drama of scenes, procedural rolls, combat and powers. Each folds its own slice
+over every event; :class:`YarnState` holds the six slices, so ``campaign.rules.economy`` is the
+economy part's slice, typed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
-    pass
+    from yarnlog.core.state import CampaignState
+    from yarnlog.rulesets.yarn.parts.characters.sheets import Characters
+    from yarnlog.rulesets.yarn.parts.combat.fight_records import Fights
+    from yarnlog.rulesets.yarn.parts.drama.state import Drama
+    from yarnlog.rulesets.yarn.parts.economy.part import Economy
+    from yarnlog.rulesets.yarn.parts.powers.part import Powers
+    from yarnlog.rulesets.yarn.parts.procedure.roll_records import Procedure
 
 
 @dataclass(frozen=True)
 class YarnState:
-    """Every part's slice of state, by part name (``state.economy``, ``state.characters``...)."""
+    """Every part's slice of state; the field names are the parts' names."""
 
-    parts: Mapping[str, Any]
+    economy: Economy
+    characters: Characters
+    drama: Drama
+    combat: Fights
+    procedure: Procedure
+    powers: Powers
 
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self.parts[name]
-        except KeyError:
-            raise AttributeError(name) from None
+
+#: A campaign played under the Yarn rules, as its deciders and projections see it.
+YarnCampaign: TypeAlias = "CampaignState[YarnState]"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from yarnlog.core.referee import invalid
+from yarnlog.core.referee import invalid, present
 from yarnlog.rulesets.yarn.rules.armor import ARMOR_RATINGS, ARMORED_JACKET, Armor
 from yarnlog.rulesets.yarn.rules.combat import RangeClass
 from yarnlog.rulesets.yarn.rules.damage import GUNFIRE, Firearm, Weapon
@@ -66,17 +66,16 @@ def weapon_profile(name: str, caliber: str | None = None) -> WeaponProfile:
     key = _key(name)
     firearm = next((f for f in Firearm if _key(f.value) == key), None)
     if firearm is None:
-        profile = _NAMED.get(key)
-        invalid(
-            profile is not None, f"unknown weapon {name!r}; known: {', '.join(sorted([*_NAMED, *map(str, Firearm)]))}"
+        profile = present(
+            _NAMED.get(key), f"unknown weapon {name!r}; known: {', '.join(sorted([*_NAMED, *map(str, Firearm)]))}"
         )
         invalid(caliber is None, f"a caliber is for a firearm kind such as revolver, not {name!r}")
         return profile
     range_class, calibers = _CALIBERS[firearm]
     if caliber is None and len(calibers) == 1:
         caliber = next(iter(calibers))
-    weapon = calibers.get(_key(caliber or ""))
-    invalid(weapon is not None, f"a {firearm}'s damage factor depends on its caliber: {', '.join(calibers)}")
+    weapon = present(calibers.get(_key(caliber or "")),
+                     f"a {firearm}'s damage factor depends on its caliber: {', '.join(calibers)}")
     return WeaponProfile(weapon, firearm, range_class)
 
 
@@ -86,6 +85,4 @@ _ARMOR_ALIASES = {"reinforced jacket": ARMORED_JACKET}  # "a reinforced jacket (
 def armor_named(name: str) -> Armor:
     """An armor of the Armor Ratings table by name ("plate mail", "bullet-proof vest", ...)."""
     found = {_key(a.name): a for a in ARMOR_RATINGS.values()} | _ARMOR_ALIASES
-    armor = found.get(_key(name))
-    invalid(armor is not None, f"unknown armor {name!r}; known: {', '.join(sorted(found))}")
-    return armor
+    return present(found.get(_key(name)), f"unknown armor {name!r}; known: {', '.join(sorted(found))}")

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from yarnlog.core.referee import Referee, Rule, invalid
+from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Balances, Transfer, holding, require_affordable
 
 BOOK = "Yarn 0.1"
@@ -238,7 +238,7 @@ def spend_bennie(
     if spend.option is BennieOption.DRAMA_TOKEN:
         transfers = (Transfer(1, KITTY, spend.spender, CASH_IN),)
     elif spend.option is BennieOption.BURN_TOKEN:
-        target = spend.burn_target
+        target = present(spend.burn_target, "a burned token needs a target: another player")
         referee.require(target not in (spend.spender, gm), BURN, f"{target} is not another player")
         if spend.burn_kind is TokenKind.DRAMA:
             transfers = (Transfer(1, target, KITTY, BURN),)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TypeVar
 
-from yarnlog.core.referee import Referee, Rule, invalid
+from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.rulesets.yarn.rules.bennies import BennieGain, BennieOption, BennieSpend, check_can_spend, spend_bennie
 from yarnlog.rulesets.yarn.rules.drama_tokens import Balances, PetitionOutcome, Transfer, require_affordable
 
@@ -324,7 +324,6 @@ def _majority(
     abstaining = sorted(electorate - first_votes - second_votes)
     referee.require(not abstaining, rule, f"{', '.join(abstaining)} did not vote")
     if len(first_votes) == len(second_votes):
-        invalid(tie_break is not None, f"the vote is tied: {tie_breaker} must break the tie")
-        return tie_break
+        return present(tie_break, f"the vote is tied: {tie_breaker} must break the tie")
     invalid(tie_break is None, f"the vote is not tied: {tie_breaker} has no tie-breaking vote")
     return first if len(first_votes) > len(second_votes) else second

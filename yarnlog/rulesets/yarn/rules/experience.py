@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from yarnlog.core.referee import Referee, Rule, invalid
+from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.rulesets.yarn.rules.traits import BOOK, HIT_POINTS_PER_DIE, Rank, TraitKind, check_d6_faces, trait_score
 
 SAME_AWARD = Rule(
@@ -217,8 +217,8 @@ def raise_trait(
     cost = raising_cost(target, central=central)
     if cost is None:
         referee.require(False, RAISE_TO_6, f"raising a score to {target}")
-        invalid(gm_cost is not None and gm_cost >= 0, f"the GM must set the dice for raising a score to {target}")
-        cost = gm_cost
+        cost = present(gm_cost, f"the GM must set the dice for raising a score to {target}")
+        invalid(cost >= 0, f"the GM must set the dice for raising a score to {target}")
     else:
         _check_training(referee, target, central, training)
     require_experience(referee, pool, cost, _cost_rule(target, central))
@@ -270,6 +270,6 @@ def raised_hit_points(
         if rolled is None:
             return current + HIT_POINTS_PER_DIE
         return current + sum(check_d6_faces(rolled, 2, "added hit points"))
-    invalid(rolled is not None, "with another trait behind the hit points, the new ones are rolled")
-    total = sum(check_d6_faces(rolled, 2 * new_score, "new hit points"))
+    faces = present(rolled, "with another trait behind the hit points, the new ones are rolled")
+    total = sum(check_d6_faces(faces, 2 * new_score, "new hit points"))
     return max(current, min(total, current + HIT_POINT_RAISE_MAX))

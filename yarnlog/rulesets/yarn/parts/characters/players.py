@@ -44,7 +44,7 @@ class Role:
 
 def characters_of(campaign) -> Any | None:
     """The characters part's slice, if the ruleset has one."""
-    return campaign.rules.parts.get("characters")
+    return campaign.rules.characters
 
 
 def tracks_characters(characters) -> bool:

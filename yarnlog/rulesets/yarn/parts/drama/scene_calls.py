@@ -288,7 +288,7 @@ def opened(drama: Drama, recorded: Recorded, yarn) -> Drama:
     """A scene called: whether it was the caller's turn, whether casting cost her a token."""
     p: SceneOpened = recorded.payload
     episode = recorded.episode
-    characters = yarn.parts.get("characters")
+    characters = yarn.characters
     state = calling_state(drama, characters, episode)
     allowed = allowed_callers(drama, characters, episode)
     own = player_character(characters, p.caller) if tracks_characters(characters) else None
