@@ -23,6 +23,7 @@ from yarnlog.rulesets.yarn.parts.characters.sheets import (
 )
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import require_active_pc
 from yarnlog.rulesets.yarn.rules import experience, traits
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 
 def _characters(state) -> Characters:
@@ -84,7 +85,7 @@ def _session(timeline) -> int | None:
     return timeline.episode or (timeline.episodes[-1] if timeline.episodes else None)
 
 
-def experience_awarded(command: AwardExperience, campaign) -> ExperienceAwarded:
+def experience_awarded(command: AwardExperience, campaign: YarnCampaign) -> ExperienceAwarded:
     """The award as recorded: every PC in play gets the dice, the absent none."""
     episode = _session(campaign.timeline)
     invalid(episode is not None, "experience is awarded at the end of a session: no episode has been played")
@@ -96,7 +97,7 @@ def experience_awarded(command: AwardExperience, campaign) -> ExperienceAwarded:
     return ExperienceAwarded(episode=episode, awards=awards, reason=command.reason)
 
 
-def validate_award(p: ExperienceAwarded, campaign, referee: Referee) -> ExperienceAwarded:
+def validate_award(p: ExperienceAwarded, campaign: YarnCampaign, referee: Referee) -> ExperienceAwarded:
     """"All PCs active in a session should receive the same number of dice", counted over the session."""
     invalid(p.episode == _session(campaign.timeline), f"episode {p.episode} is not the session in play or just played")
     for name in p.awards:
@@ -108,7 +109,7 @@ def validate_award(p: ExperienceAwarded, campaign, referee: Referee) -> Experien
     return p
 
 
-def _check_training(campaign, training: TrainingData | None) -> experience.Training | None:
+def _check_training(campaign: YarnCampaign, training: TrainingData | None) -> experience.Training | None:
     if training is None:
         return None
     for scene in training.scenes:
@@ -129,7 +130,7 @@ def gain_dice(sheet: Sheet, trait: str, score: int) -> int:
     return 2 if set(sheet.hit_point_traits) <= {trait} else 2 * score
 
 
-def validate_developed(p: TraitDeveloped, campaign, referee: Referee) -> TraitDeveloped:
+def validate_developed(p: TraitDeveloped, campaign: YarnCampaign, referee: Referee) -> TraitDeveloped:
     """A trait developed with experience ("Experience"), its cost and hit points."""
     require_active_pc(campaign, p.character)
     sheet = campaign.rules.characters.pcs[p.character]
@@ -151,7 +152,7 @@ def validate_developed(p: TraitDeveloped, campaign, referee: Referee) -> TraitDe
                                 "experience_spent": advance.cost, "hit_points": hit_points})
 
 
-def validate_raised(p: TraitRaised, campaign, referee: Referee) -> TraitRaised:
+def validate_raised(p: TraitRaised, campaign: YarnCampaign, referee: Referee) -> TraitRaised:
     """A trait raised with experience ("Experience"), its cost and hit points."""
     require_active_pc(campaign, p.character)
     sheet = campaign.rules.characters.pcs[p.character]

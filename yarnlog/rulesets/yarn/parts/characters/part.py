@@ -69,6 +69,7 @@ from yarnlog.rulesets.yarn.parts.characters.supporting_cast import (
 )
 from yarnlog.rulesets.yarn.rules import traits
 from yarnlog.rulesets.yarn.rules.traits import BOOK
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 CHECKLIST = Rule(
     BOOK,
@@ -132,7 +133,7 @@ class RetireCharacter:
 # -- validation -----------------------------------------------------------------------------
 
 
-def _check_identity(p: CharacterCreated, campaign, referee: Referee) -> str:
+def _check_identity(p: CharacterCreated, campaign: YarnCampaign, referee: Referee) -> str:
     name = check_new_character_name(campaign, p.name)
     invalid(p.player in campaign.table.players, f"{p.player} is not a player at the table (the GM plays "
                                                 f"supporting characters)")
@@ -157,7 +158,7 @@ def _check_hit_points(p: CharacterCreated, scores: Mapping[str, int], referee: R
     return traits.describe_hit_points(referee, traits.starting_hit_points(sources), p.hit_point_descriptor)
 
 
-def _validate_created(p: CharacterCreated, campaign, referee: Referee) -> CharacterCreated:
+def _validate_created(p: CharacterCreated, campaign: YarnCampaign, referee: Referee) -> CharacterCreated:
     """Check a new PC against "Creating Characters" and derive its scores, hit points and pool."""
     name = _check_identity(p, campaign, referee)
     check_relationships(name, p, campaign, referee)
@@ -175,7 +176,7 @@ def _validate_created(p: CharacterCreated, campaign, referee: Referee) -> Charac
     })
 
 
-def _validate_retired(p: CharacterRetired, campaign, referee: Referee) -> CharacterRetired:
+def _validate_retired(p: CharacterRetired, campaign: YarnCampaign, referee: Referee) -> CharacterRetired:
     require_active_pc(campaign, p.name)
     invalid(bool(p.reason.strip()), "say why the character leaves play")
     return p
@@ -205,7 +206,7 @@ VALIDATORS: Mapping[type, Callable[[Any, Any, Referee], Payload]] = {
 }
 
 
-def decide(command, campaign, referee: Referee) -> list[Payload] | None:
+def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
     build = COMMANDS.get(type(command))
     if build is None:
         return None

@@ -14,6 +14,7 @@ from typing import Any
 
 from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.rulesets.yarn.parts.characters.sheets import character_of, player_of
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 BOOK = "Yarn 0.1"
 PC = "player character"
@@ -42,7 +43,7 @@ class Role:
         return self.kind == PC
 
 
-def characters_of(campaign) -> Any | None:
+def characters_of(campaign: YarnCampaign) -> Any | None:
     """The characters part's slice, if the ruleset has one."""
     return campaign.rules.characters
 
@@ -69,14 +70,14 @@ def player_character(characters, player: str) -> str | None:
     return character_of(characters, player) if characters is not None else None
 
 
-def require_role(campaign, name: str) -> Role:
+def require_role(campaign: YarnCampaign, name: str) -> Role:
     """The role of a character the journal knows; nonsense otherwise."""
     role = role_of(characters_of(campaign), campaign.table.gm, name)
     invalid(role is not None, f"{name} is not a character of this campaign (register characters first)")
     return role
 
 
-def require_character(campaign, name: str) -> Role:
+def require_character(campaign: YarnCampaign, name: str) -> Role:
     """A character named directly, or the player character of the player named ``name``."""
     characters = characters_of(campaign)
     if role_of(characters, campaign.table.gm, name) is None and name in campaign.table.players:
@@ -86,19 +87,19 @@ def require_character(campaign, name: str) -> Role:
     return require_role(campaign, name)
 
 
-def require_party(referee: Referee, campaign, name: str) -> Role:
+def require_party(referee: Referee, campaign: YarnCampaign, name: str) -> Role:
     """A party to a dramatic exchange: a player character or a recurring character."""
     role = require_character(campaign, name)
     referee.require(role.kind != MINOR, TALKING, f"{role.character} is a minor character")
     return role
 
 
-def cast_roles(campaign, cast) -> list[Role]:
+def cast_roles(campaign: YarnCampaign, cast) -> list[Role]:
     """The roles of a scene's cast, every name known to the journal."""
     return [require_role(campaign, name) for name in cast]
 
 
-def holders_present(campaign, cast) -> set[str]:
+def holders_present(campaign: YarnCampaign, cast) -> set[str]:
     """Participants whose characters are in ``cast`` (the GM for supporting characters)."""
     gm = campaign.table.gm
     characters = characters_of(campaign)

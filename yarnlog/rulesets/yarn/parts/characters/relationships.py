@@ -19,6 +19,7 @@ from yarnlog.rulesets.yarn.parts.characters.sheets import (
 )
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import require_active_pc
 from yarnlog.rulesets.yarn.rules.traits import BOOK
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 RELATE_TO_ALL = Rule(
     BOOK,
@@ -63,7 +64,7 @@ class DeclareWant:
     why_not: str
 
 
-def check_relationships(name: str, p: CharacterCreated, campaign, referee: Referee) -> None:
+def check_relationships(name: str, p: CharacterCreated, campaign: YarnCampaign, referee: Referee) -> None:
     """The creation checklist's relationships: one with every other PC, and the dramatic poles."""
     characters = campaign.rules.characters
     others = [rel.other for rel in p.relationships]
@@ -77,14 +78,15 @@ def check_relationships(name: str, p: CharacterCreated, campaign, referee: Refer
         _check_want(campaign, referee, name, want.withholder, want.want, want.why_not)
 
 
-def _check_want(campaign, referee: Referee, character: str, withholder: str, want: str, why_not: str) -> None:
+def _check_want(campaign: YarnCampaign, referee: Referee, character: str, withholder: str, want: str,
+                why_not: str) -> None:
     invalid(withholder != character, "a character wants something from another PC, not from himself")
     require_active_pc(campaign, withholder)
     invalid(bool(want.strip()), f"say what {character} wants from {withholder}")
     referee.require(bool(why_not.strip()), WHY_NOT, f"{withholder}'s player has not said why {character} can't get it")
 
 
-def validate_relationship(p: RelationshipDefined, campaign, referee: Referee) -> RelationshipDefined:
+def validate_relationship(p: RelationshipDefined, campaign: YarnCampaign, referee: Referee) -> RelationshipDefined:
     """A relationship defined in play: with a PC or a recurring character, never a minor one."""
     require_active_pc(campaign, p.character)
     invalid(p.other != p.character, "a relationship joins two characters")
@@ -102,7 +104,7 @@ def validate_relationship(p: RelationshipDefined, campaign, referee: Referee) ->
     return p
 
 
-def validate_want(p: WantDeclared, campaign, referee: Referee) -> WantDeclared:
+def validate_want(p: WantDeclared, campaign: YarnCampaign, referee: Referee) -> WantDeclared:
     """A want declared in play, with why the character cannot get it."""
     require_active_pc(campaign, p.character)
     _check_want(campaign, referee, p.character, p.withholder, p.want, p.why_not)

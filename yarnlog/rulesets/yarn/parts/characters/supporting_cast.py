@@ -26,6 +26,7 @@ from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.core.table import RESERVED_NAMES
 from yarnlog.core.timeline import EpisodeStarted, StartEpisode, check_timeline, decide_timeline
 from yarnlog.rulesets.yarn.rules.traits import BOOK
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 MINOR = "minor"
 RECURRING = "recurring"
@@ -301,7 +302,7 @@ def _name(name: str) -> str:
     return name
 
 
-def check_new_character_name(campaign, name: str) -> str:
+def check_new_character_name(campaign: YarnCampaign, name: str) -> str:
     """A new character's name, unless a character or a participant already bears it."""
     name = _name(name)
     folded = name.casefold()
@@ -314,22 +315,22 @@ def check_new_character_name(campaign, name: str) -> str:
     return name
 
 
-def require_participant(campaign, name: str) -> None:
+def require_participant(campaign: YarnCampaign, name: str) -> None:
     invalid(campaign.table.knows(name) and name not in campaign.table.departed, f"{name} is not at the table")
 
 
-def require_active_pc(campaign, name: str) -> None:
+def require_active_pc(campaign: YarnCampaign, name: str) -> None:
     sheet = campaign.rules.characters.pcs.get(name)
     invalid(sheet is not None, f"{name} is not a player character")
     invalid(sheet.active, f"{name} is retired from play")
 
 
-def _scene(campaign):
+def _scene(campaign: YarnCampaign):
     timeline = campaign.timeline
     return timeline.scenes.get(timeline.scene) if timeline.scene is not None else None
 
 
-def _validate_introduced(p: SupportingIntroduced, campaign, referee: Referee) -> SupportingIntroduced:
+def _validate_introduced(p: SupportingIntroduced, campaign: YarnCampaign, referee: Referee) -> SupportingIntroduced:
     name = check_new_character_name(campaign, p.name)
     require_participant(campaign, p.introduced_by)
     referee.require(_scene(campaign) is not None, INTRODUCING, f"{name} is introduced outside a scene")
@@ -345,7 +346,7 @@ def _validate_introduced(p: SupportingIntroduced, campaign, referee: Referee) ->
     return p.model_copy(update={"name": name, "description": p.description.strip()})
 
 
-def _validate_promoted(p: SupportingPromoted, campaign, referee: Referee) -> SupportingPromoted:
+def _validate_promoted(p: SupportingPromoted, campaign: YarnCampaign, referee: Referee) -> SupportingPromoted:
     found = campaign.rules.characters.cast.supporting.get(p.name)
     invalid(found is not None, f"{p.name} is not a supporting character")
     invalid(found.kind == MINOR, f"{p.name} is already a recurring character")
@@ -354,13 +355,13 @@ def _validate_promoted(p: SupportingPromoted, campaign, referee: Referee) -> Sup
     return p
 
 
-def _validate_described(p: SupportingDescribed, campaign, referee: Referee) -> SupportingDescribed:
+def _validate_described(p: SupportingDescribed, campaign: YarnCampaign, referee: Referee) -> SupportingDescribed:
     invalid(p.name in campaign.rules.characters.cast.supporting, f"{p.name} is not a supporting character")
     invalid(bool(p.detail.strip()), "a detail needs some text")
     return p
 
 
-def _validate_location(p: LocationIntroduced, campaign, referee: Referee) -> LocationIntroduced:
+def _validate_location(p: LocationIntroduced, campaign: YarnCampaign, referee: Referee) -> LocationIntroduced:
     name = _name(p.name)
     known = {n.casefold() for n in campaign.rules.characters.cast.locations}
     invalid(name.casefold() not in known, f"the location {name} is already introduced")
@@ -369,13 +370,13 @@ def _validate_location(p: LocationIntroduced, campaign, referee: Referee) -> Loc
     return p.model_copy(update={"name": name, "description": p.description.strip()})
 
 
-def _validate_elaborated(p: LocationElaborated, campaign, referee: Referee) -> LocationElaborated:
+def _validate_elaborated(p: LocationElaborated, campaign: YarnCampaign, referee: Referee) -> LocationElaborated:
     invalid(p.name in campaign.rules.characters.cast.locations, f"{p.name} is not an introduced location")
     invalid(bool(p.detail.strip()), "a detail needs some text")
     return p
 
 
-def _validate_precedence(p: PrecedenceDrawn, campaign, referee: Referee) -> PrecedenceDrawn:
+def _validate_precedence(p: PrecedenceDrawn, campaign: YarnCampaign, referee: Referee) -> PrecedenceDrawn:
     players = campaign.table.players
     for name in p.order:
         invalid(name in players, f"{name} is not a player at the table (the GM has no card)")
@@ -397,7 +398,7 @@ def _validate_precedence(p: PrecedenceDrawn, campaign, referee: Referee) -> Prec
     return p
 
 
-def _introduction(command: IntroduceSupporting, campaign) -> SupportingIntroduced:
+def _introduction(command: IntroduceSupporting, campaign: YarnCampaign) -> SupportingIntroduced:
     return SupportingIntroduced(name=command.name, description=command.description,
                                 introduced_by=command.introduced_by,
                                 kind=RECURRING if command.recurring else MINOR, petitioner=command.petitioner)
@@ -410,7 +411,7 @@ THEMES = Rule(
 )
 
 
-def _episode_started(command: StartEpisode, campaign) -> EpisodeStarted:
+def _episode_started(command: StartEpisode, campaign: YarnCampaign) -> EpisodeStarted:
     """The journal's episode start, naming the theme's chooser from the rota when none is given."""
     [payload] = decide_timeline(command, campaign.timeline)
     chooser = theme_chooser(campaign.rules.characters.cast, payload.number)
@@ -419,7 +420,7 @@ def _episode_started(command: StartEpisode, campaign) -> EpisodeStarted:
     return payload
 
 
-def _validate_theme_chooser(payload: EpisodeStarted, campaign, referee: Referee) -> EpisodeStarted:
+def _validate_theme_chooser(payload: EpisodeStarted, campaign: YarnCampaign, referee: Referee) -> EpisodeStarted:
     """The journal's episode start, whose theme is chosen by the player the rota names."""
     payload = check_timeline(payload, campaign.timeline)
     chooser = theme_chooser(campaign.rules.characters.cast, payload.number)

@@ -19,6 +19,7 @@ from yarnlog.rulesets.yarn.parts.drama.state import Drama, drama_of, rebuilt, sc
 from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, TransferLine, lines
 from yarnlog.rulesets.yarn.rules.bennies import HAVE_A_BENNIE, BennieOption, BennieSpend, TokenKind, spend_bennie
 from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Account, Transfer
+from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 #: What the ``yarnlog bennie spend`` command cashes a bennie in for (the other options have their own moves).
 SPEND_OPTIONS = {
@@ -85,7 +86,7 @@ class SpendBennie:
     burn_kind: str | None = None
 
 
-def spent(campaign, referee: Referee, *, spender: str, option: BennieOption, burn_target: str | None,
+def spent(campaign: YarnCampaign, referee: Referee, *, spender: str, option: BennieOption, burn_target: str | None,
           burn_kind: TokenKind | None) -> BennieSpent:
     """The spend, checked against "Spending Bennies", with every bennie and token it moves."""
     table = campaign.table
@@ -104,7 +105,7 @@ def spent(campaign, referee: Referee, *, spender: str, option: BennieOption, bur
                        transfers=[bennie_paid(spender), *lines(result.transfers)])
 
 
-def decide(command, campaign, referee: Referee):
+def decide(command, campaign: YarnCampaign, referee: Referee):
     if not isinstance(command, SpendBennie):
         return None
     option = SPEND_OPTIONS.get(command.option)
@@ -115,7 +116,7 @@ def decide(command, campaign, referee: Referee):
                   burn_kind=kinds.get(command.burn_kind))]
 
 
-def _respent(campaign, referee: Referee, payload: BennieSpent) -> BennieSpent:
+def _respent(campaign: YarnCampaign, referee: Referee, payload: BennieSpent) -> BennieSpent:
     """The recorded spend decided again from its own facts."""
     spend = payload.bennie_spends[0].spend()
     return spent(campaign, referee, spender=spend.spender, option=spend.option, burn_target=spend.burn_target,
@@ -125,7 +126,7 @@ def _respent(campaign, referee: Referee, payload: BennieSpent) -> BennieSpent:
 VALIDATORS = {BennieSpent: rebuilt(_respent)}
 
 
-def evolve(drama: Drama, recorded, yarn) -> Drama:
+def evolve(drama: Drama, recorded, yarn: YarnState) -> Drama:
     """Every bennie spent, whatever the move, for "You may spend only one bennie per scene"."""
     spends = spends_of(recorded.payload)
     return replace(drama, bennie_spends=drama.bennie_spends + spends) if spends else drama

@@ -21,6 +21,7 @@ from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, TransferLine, retur
 from yarnlog.rulesets.yarn.rules import bennies
 from yarnlog.rulesets.yarn.rules.bennies import ALL_VOTE, Ballot, PlayerTally, tally_bennie_vote
 from yarnlog.rulesets.yarn.rules.drama_tokens import EPISODE_END, KITTY, Transfer
+from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 
 class _Data(BaseModel):
@@ -78,7 +79,7 @@ class BennieVoteTallied(Payload):
 # -- deciding ---------------------------------------------------------------------------------
 
 
-def ballot_cast(campaign, referee: Referee, *, voter: str, ranks: dict[str, int]) -> BallotCast:
+def ballot_cast(campaign: YarnCampaign, referee: Referee, *, voter: str, ranks: dict[str, int]) -> BallotCast:
     """One participant's ballot, checked against "Gaining Bennies"."""
     episode = campaign.timeline.episode
     invalid(episode is not None, "ballots are cast at the end of the episode in play")
@@ -89,7 +90,7 @@ def ballot_cast(campaign, referee: Referee, *, voter: str, ranks: dict[str, int]
     return BallotCast(episode=episode, voter=voter, ranks=ranks)
 
 
-def current_vote(campaign, referee: Referee) -> bennies.BennieVote | None:
+def current_vote(campaign: YarnCampaign, referee: Referee) -> bennies.BennieVote | None:
     """The tally of the ballots cast this episode, against the tokens in hand now."""
     table = campaign.table
     ballots = drama_of(campaign).ballots.get(campaign.timeline.episode, {})
@@ -99,7 +100,7 @@ def current_vote(campaign, referee: Referee) -> bennies.BennieVote | None:
                              tokens_in_hand=campaign.rules.economy.tokens)
 
 
-def vote_tallied(campaign, referee: Referee, recorded: Payload | None = None) -> BennieVoteTallied | None:
+def vote_tallied(campaign: YarnCampaign, referee: Referee, recorded: Payload | None = None) -> BennieVoteTallied | None:
     """The result of the vote, or ``None`` with no players or (by the GM's override) no ballots at all."""
     vote = current_vote(campaign, referee)
     table = campaign.table
@@ -113,7 +114,7 @@ def vote_tallied(campaign, referee: Referee, recorded: Payload | None = None) ->
     )
 
 
-def end_episode(campaign, referee: Referee) -> list[Payload]:
+def end_episode(campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     """The scene in play closes, then the bennie result, every unspent drama token back to the
     kitty, and the episode's end: the vote belongs to the session, not to its last scene."""
     timeline = campaign.timeline
@@ -125,7 +126,7 @@ def end_episode(campaign, referee: Referee) -> list[Payload]:
     return [*before_end, validate_episode_end(episode_ended, advance(campaign, before_end), referee)]
 
 
-def decide(command, campaign, referee: Referee) -> list[Payload] | None:
+def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
     if isinstance(command, CastBallot):
         invalid(len(set(command.ranking)) == len(command.ranking), "a ballot ranks each player once")
         ranks = {player: rank for rank, player in enumerate(command.ranking, start=1)}
@@ -138,7 +139,7 @@ def decide(command, campaign, referee: Referee) -> list[Payload] | None:
 # -- folding, validating, projections -----------------------------------------------------------
 
 
-def evolve(drama: Drama, recorded: Recorded, yarn) -> Drama:
+def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     p = recorded.payload
     if isinstance(p, BallotCast):
         cast = {**drama.ballots.get(p.episode, {}), p.voter: Ballot(p.voter, dict(p.ranks))}
@@ -148,7 +149,7 @@ def evolve(drama: Drama, recorded: Recorded, yarn) -> Drama:
     return drama
 
 
-def validate_episode_end(p: EpisodeEnded, campaign, referee: Referee) -> EpisodeEnded:
+def validate_episode_end(p: EpisodeEnded, campaign: YarnCampaign, referee: Referee) -> EpisodeEnded:
     """The journal's episode end, once the bennie vote is tallied and the drama tokens are back."""
     p = check_timeline(p, campaign.timeline)
     referee.require(not campaign.table.players or p.number in drama_of(campaign).tallies, ALL_VOTE,
@@ -165,7 +166,7 @@ VALIDATORS = {
 }
 
 
-def ballots_view(campaign) -> dict:
+def ballots_view(campaign: YarnCampaign) -> dict:
     """Who has voted this episode and who has not (the ballots themselves are the GM's to read)."""
     table = campaign.table
     episode = campaign.timeline.episode

@@ -12,6 +12,7 @@ from yarnlog.core.referee import Rule
 from yarnlog.rulesets.yarn.parts.characters.players import characters_of
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import Purpose
 from yarnlog.rulesets.yarn.parts.drama.state import CallingOrder, Drama, Recall, drama_of
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 BOOK = "Yarn 0.1"
 CALLING_ORDER = Rule(
@@ -79,7 +80,7 @@ def advanced(state: CallingOrder, caller: str, recall: Recall | None) -> Calling
     return replace(state, turn=turn, skips=tuple(skips))
 
 
-def calling_view(campaign) -> dict:
+def calling_view(campaign: YarnCampaign) -> dict:
     """The episode's calling order, who calls next, and each scene's caller."""
     drama = drama_of(campaign)
     timeline = campaign.timeline

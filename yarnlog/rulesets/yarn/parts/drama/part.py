@@ -19,11 +19,12 @@ from yarnlog.core.table import CampaignCreated
 from yarnlog.core.timeline import EpisodeEnded
 from yarnlog.rulesets.yarn.parts.drama import bennie_spends, bennie_vote, petitions, scene_calls, scene_challenges
 from yarnlog.rulesets.yarn.parts.drama.state import Drama
+from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 MODULES = (scene_calls, scene_challenges, petitions, bennie_spends, bennie_vote)
 
 
-def evolve(drama: Drama, recorded: Recorded, yarn) -> Drama:
+def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     p = recorded.payload
     drama = replace(drama, pending_call=None) if drama.pending_call is not None else drama
     if isinstance(p, CampaignCreated):
@@ -37,7 +38,7 @@ def evolve(drama: Drama, recorded: Recorded, yarn) -> Drama:
     return drama
 
 
-def decide(command, campaign, referee: Referee):
+def decide(command, campaign: YarnCampaign, referee: Referee):
     for module in MODULES:
         payloads = module.decide(command, campaign, referee)
         if payloads is not None:

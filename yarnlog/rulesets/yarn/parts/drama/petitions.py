@@ -34,6 +34,7 @@ from yarnlog.rulesets.yarn.rules.drama_tokens import (
     resolve_petition,
     resolve_two_way,
 )
+from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 ANSWERS = {"granted": PetitionOutcome.GRANTED, "refused": PetitionOutcome.REFUSED,
            "no contest": PetitionOutcome.NO_CONTEST}
@@ -168,21 +169,21 @@ class PetitionersQuizzed(Payload):
 # -- deciding ---------------------------------------------------------------------------------
 
 
-def _ending(campaign) -> SceneCall:
+def _ending(campaign: YarnCampaign) -> SceneCall:
     """The scene in play, not yet ended by an exchange."""
     scene = scene_in_play(campaign)
     invalid(scene.settled_by is None, f"scene {scene.number} already ended with its exchange ({scene.settled_by})")
     return scene
 
 
-def _parties(campaign, referee: Referee, scene: SceneCall, *names: str) -> list[Role]:
+def _parties(campaign: YarnCampaign, referee: Referee, scene: SceneCall, *names: str) -> list[Role]:
     roles = [require_party(referee, campaign, name) for name in names]
     for role in roles:
         invalid(role.character in scene.cast, f"{role.character} is not in scene {scene.number}")
     return roles
 
 
-def resolved(campaign, referee: Referee, *, petitioner: str, granter: str, answer: str,
+def resolved(campaign: YarnCampaign, referee: Referee, *, petitioner: str, granter: str, answer: str,
              vote: GrantVoteData | None) -> PetitionResolved:
     """"Playing and Resolving Dramatic Scenes", "Gaining Tokens", "No Contest Scenes"."""
     invalid(answer in ANSWERS, f"a petition ends granted, refused or no contest, not {answer!r}")
@@ -205,7 +206,7 @@ def resolved(campaign, referee: Referee, *, petitioner: str, granter: str, answe
                             outcome=outcome.value, transfers=lines(transfers))
 
 
-def _supports(campaign, supporters: Iterable[tuple[str, int]]) -> list[SupportLine]:
+def _supports(campaign: YarnCampaign, supporters: Iterable[tuple[str, int]]) -> list[SupportLine]:
     out = []
     for name, tokens in supporters:
         role = require_character(campaign, name)
@@ -213,7 +214,7 @@ def _supports(campaign, supporters: Iterable[tuple[str, int]]) -> list[SupportLi
     return out
 
 
-def forced(campaign, referee: Referee, *, petitioner: str, granter: str, blocked: bool,
+def forced(campaign: YarnCampaign, referee: Referee, *, petitioner: str, granter: str, blocked: bool,
            force_support: Iterable[tuple[str, int]], block_support: Iterable[tuple[str, int]]) -> PetitionForced:
     """"Forcing", "Supporting or Blocking a Force"."""
     scene = _ending(campaign)
@@ -230,7 +231,7 @@ def forced(campaign, referee: Referee, *, petitioner: str, granter: str, blocked
                           force_support=pro, block_support=con, transfers=lines(transfers))
 
 
-def two_way(campaign, referee: Referee, *, first: str, second: str, first_granted: bool,
+def two_way(campaign: YarnCampaign, referee: Referee, *, first: str, second: str, first_granted: bool,
             second_granted: bool) -> TwoWayExchanged:
     """"Two-Way Exchanges"."""
     scene = _ending(campaign)
@@ -242,7 +243,7 @@ def two_way(campaign, referee: Referee, *, first: str, second: str, first_grante
                            transfers=lines(transfers))
 
 
-def quizzed(campaign, referee: Referee, *, precedence: Iterable[str],
+def quizzed(campaign: YarnCampaign, referee: Referee, *, precedence: Iterable[str],
             answers: Iterable[tuple[str, str, bool]]) -> PetitionersQuizzed:
     """"Multiple Petitioners": each answer settled in the newly drawn precedence order."""
     scene = _ending(campaign)
@@ -262,7 +263,7 @@ def quizzed(campaign, referee: Referee, *, precedence: Iterable[str],
                               transfers=lines(transfers))
 
 
-def drawn_for_quiz(campaign) -> tuple[str, ...] | None:
+def drawn_for_quiz(campaign: YarnCampaign) -> tuple[str, ...] | None:
     """The petitioners' precedence order drawn since the scene in play opened, if any."""
     scene = scene_in_play(campaign)
     drawn = [o for o in campaign.rules.characters.cast.precedence
@@ -270,7 +271,7 @@ def drawn_for_quiz(campaign) -> tuple[str, ...] | None:
     return drawn[-1].order if drawn else None
 
 
-def players_to_draw_for_quiz(campaign, answers) -> tuple[str, ...] | None:
+def players_to_draw_for_quiz(campaign: YarnCampaign, answers) -> tuple[str, ...] | None:
     """Whose cards a quiz needs shuffled ("Multiple Petitioners"): the petitioning characters'
     players, or ``None`` when their order was already drawn this scene. The shuffle itself is the
     shell's: deciding never shuffles."""
@@ -279,7 +280,7 @@ def players_to_draw_for_quiz(campaign, answers) -> tuple[str, ...] | None:
     return tuple(require_character(campaign, petitioner).holder for petitioner, _, _ in answers)
 
 
-def quiz(command: QuizPetitioners, campaign, referee: Referee) -> list[Payload]:
+def quiz(command: QuizPetitioners, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     """The quiz, with the precedence order drawn for it (recorded by the characters part) if given now."""
     if command.order is None:
         order = drawn_for_quiz(campaign)
@@ -290,7 +291,7 @@ def quiz(command: QuizPetitioners, campaign, referee: Referee) -> list[Payload]:
     return [*draw, quizzed(campaign, referee, precedence=command.order, answers=command.answers)]
 
 
-def decide(command, campaign, referee: Referee) -> list[Payload] | None:
+def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
     if isinstance(command, ResolvePetition):
         return [resolved(campaign, referee, petitioner=command.petitioner, granter=command.granter,
                          answer=command.answer.replace("-", " "), vote=command.vote)]
@@ -311,7 +312,7 @@ def decide(command, campaign, referee: Referee) -> list[Payload] | None:
 EXCHANGES = (PetitionResolved, PetitionForced, TwoWayExchanged, PetitionersQuizzed)
 
 
-def evolve(drama: Drama, recorded: Recorded, yarn) -> Drama:
+def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     p = recorded.payload
     if not isinstance(p, EXCHANGES) or p.scene not in drama.scenes:
         return drama
@@ -337,7 +338,7 @@ _REBUILD = {
 }
 
 
-def _validate_quizzed(p: PetitionersQuizzed, campaign, referee: Referee) -> PetitionersQuizzed:
+def _validate_quizzed(p: PetitionersQuizzed, campaign: YarnCampaign, referee: Referee) -> PetitionersQuizzed:
     """A quiz follows the precedence order drawn for it in the same scene."""
     referee.require(tuple(p.precedence) == drawn_for_quiz(campaign), MULTIPLE_PETITIONERS,
                     f"the quiz did not follow a precedence order newly drawn in scene {p.scene}")

@@ -41,6 +41,7 @@ from yarnlog.rulesets.yarn.rules.drama_tokens import (
     casting_cost,
     check_not_reversing_force,
 )
+from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 BOOK = "Yarn 0.1"
 MODES = ("dramatic", "procedural")
@@ -140,7 +141,7 @@ def kind_of(text: str | None) -> str | None:
     return kind
 
 
-def check_composition(campaign, referee: Referee, opened: SceneOpened) -> None:
+def check_composition(campaign: YarnCampaign, referee: Referee, opened: SceneOpened) -> None:
     """The call's cast, mode and kind against the book, before the scene opens."""
     table = campaign.table
     invalid(opened.caller == table.gm or opened.caller in table.players,
@@ -180,7 +181,7 @@ def check_composition(campaign, referee: Referee, opened: SceneOpened) -> None:
                         "a conference scene casts all or most of the main characters")
 
 
-def check_turn(campaign, referee: Referee, caller: str, jump_queue: bool) -> None:
+def check_turn(campaign: YarnCampaign, referee: Referee, caller: str, jump_queue: bool) -> None:
     """The calling order ("Calling Order"), and the queue jump a bennie buys ("Spending Bennies")."""
     allowed = allowed_callers(drama_of(campaign), characters_of(campaign), campaign.timeline.episode)
     if jump_queue:
@@ -192,7 +193,7 @@ def check_turn(campaign, referee: Referee, caller: str, jump_queue: bool) -> Non
                         f"{' or '.join(sorted(allowed))} calls the next scene, not {caller}")
 
 
-def check_no_reversal(campaign, referee: Referee, cast: tuple[str, ...], command: CallScene) -> None:
+def check_no_reversal(campaign: YarnCampaign, referee: Referee, cast: tuple[str, ...], command: CallScene) -> None:
     """"Forcing": the same characters may not re-run this episode's force without a new element."""
     episode = campaign.timeline.episode
     forced = forces_among(drama_of(campaign), episode, cast)
@@ -204,7 +205,8 @@ def check_no_reversal(campaign, referee: Referee, cast: tuple[str, ...], command
         )
 
 
-def scene_called(campaign, referee: Referee, *, scene: int, caller: str, cast: tuple[str, ...], kind: str | None,
+def scene_called(campaign: YarnCampaign, referee: Referee, *, scene: int, caller: str, cast: tuple[str, ...],
+                 kind: str | None,
                  duration: str, jump_queue: bool, new_element: str) -> SceneCalled | None:
     """The Yarn side of a call: the casting cost, a queue jump's bennie, a montage's duration."""
     referee.require(kind != "montage" or bool(duration.strip()), MONTAGE_CALL, "a montage needs a suggested duration")
@@ -229,7 +231,7 @@ def scene_called(campaign, referee: Referee, *, scene: int, caller: str, cast: t
                        bennie_spends=spends, transfers=transfers)
 
 
-def call_scene(command: OpenScene, campaign, referee: Referee) -> list[Payload]:
+def call_scene(command: OpenScene, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     """A Yarn scene call: the core ``scene.opened`` (closing the scene in play) and its Yarn side."""
     timeline = campaign.timeline
     invalid(timeline.episode is not None, "start an episode before calling a scene")
@@ -250,14 +252,14 @@ def call_scene(command: OpenScene, campaign, referee: Referee) -> list[Payload]:
     return payloads + ([called] if called is not None else [])
 
 
-def rule_offstage(campaign, referee: Referee, _recorded: Payload | None = None) -> RuledOffstage:
+def rule_offstage(campaign: YarnCampaign, referee: Referee, _recorded: Payload | None = None) -> RuledOffstage:
     """The GM's ruling on the shopping scene in play ("Shopping Scenes")."""
     scene = scene_in_play(campaign)
     invalid(scene.kind == "shopping", f"scene {scene.number} is not a shopping scene ({SHOPPING_OFFSTAGE.cite()})")
     return RuledOffstage(scene=scene.number, caller=scene.caller)
 
 
-def decide(command, campaign, referee: Referee) -> list[Payload] | None:
+def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
     if isinstance(command, OpenScene):
         return call_scene(command, campaign, referee)
     if isinstance(command, RuleOffstage):
@@ -268,7 +270,7 @@ def decide(command, campaign, referee: Referee) -> list[Payload] | None:
 # -- folding ----------------------------------------------------------------------------------
 
 
-def evolve(drama: Drama, recorded: Recorded, yarn) -> Drama:
+def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     p = recorded.payload
     if isinstance(p, SceneOpened):
         return opened(drama, recorded, yarn)
@@ -284,7 +286,7 @@ def evolve(drama: Drama, recorded: Recorded, yarn) -> Drama:
     return drama
 
 
-def opened(drama: Drama, recorded: Recorded, yarn) -> Drama:
+def opened(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     """A scene called: whether it was the caller's turn, whether casting cost her a token."""
     p: SceneOpened = recorded.payload
     episode = recorded.episode
@@ -308,13 +310,13 @@ def opened(drama: Drama, recorded: Recorded, yarn) -> Drama:
 # -- validating and auditing ---------------------------------------------------------------------------------
 
 
-def validate_opened(p: SceneOpened, campaign, referee: Referee) -> SceneOpened:
+def validate_opened(p: SceneOpened, campaign: YarnCampaign, referee: Referee) -> SceneOpened:
     """The journal's scene opening, called as Yarn has it (cast, mode and kind)."""
     check_composition(campaign, referee, p)
     return check_timeline(p, campaign.timeline)
 
 
-def validate_called(p: SceneCalled, campaign, referee: Referee) -> SceneCalled:
+def validate_called(p: SceneCalled, campaign: YarnCampaign, referee: Referee) -> SceneCalled:
     """The Yarn side of the scene just opened, decided again from the call as it was opened."""
     drama = drama_of(campaign)
     invalid(drama.pending_call == p.scene, f"scene {p.scene} was not just opened: its call follows its opening")
@@ -327,7 +329,7 @@ def validate_called(p: SceneCalled, campaign, referee: Referee) -> SceneCalled:
 VALIDATORS = {SceneOpened: validate_opened, SceneCalled: validate_called, RuledOffstage: rebuilt(rule_offstage)}
 
 
-def audit(campaign, recorded: Recorded) -> list[str]:
+def audit(campaign: YarnCampaign, recorded: Recorded) -> list[str]:
     """A scene just opened binds the event after it: its own Yarn call, paid, in turn."""
     drama = drama_of(campaign)
     if drama.pending_call is None:

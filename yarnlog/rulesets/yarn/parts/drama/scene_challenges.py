@@ -33,6 +33,7 @@ from yarnlog.rulesets.yarn.rules.challenges import (
     rush_scene,
 )
 from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, NO_REVERSAL
+from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 BOOK = "Yarn 0.1"
 TIME_JUMP = Rule(
@@ -183,7 +184,7 @@ class ProceduralDemanded(Payload):
 # -- deciding ---------------------------------------------------------------------------------
 
 
-def ducked(campaign, referee: Referee, *, character: str, compel: bool, token: bool) -> SceneDucked:
+def ducked(campaign: YarnCampaign, referee: Referee, *, character: str, compel: bool, token: bool) -> SceneDucked:
     """"Ducking a Scene"."""
     scene = scene_in_play(campaign)
     role = require_character(campaign, character)
@@ -196,7 +197,7 @@ def ducked(campaign, referee: Referee, *, character: str, compel: bool, token: b
                        caller_starts_over=outcome.caller_starts_over, transfers=lines(outcome.transfers))
 
 
-def rushed(campaign, referee: Referee, *, character: str, consent: bool, payment: str | None,
+def rushed(campaign: YarnCampaign, referee: Referee, *, character: str, consent: bool, payment: str | None,
            blocked: bool) -> SceneRushed:
     """"Rushing a Scene", and the bennies it spends ("Spending Bennies")."""
     scene = scene_in_play(campaign)
@@ -221,7 +222,7 @@ def rushed(campaign, referee: Referee, *, character: str, consent: bool, payment
                        transfers=[*lines(outcome.transfers), *bennies])
 
 
-def voted(campaign, referee: Referee, *, kind: str, challenger: str, for_caller, for_challenger,
+def voted(campaign: YarnCampaign, referee: Referee, *, kind: str, challenger: str, for_caller, for_challenger,
           gm_tie_break: str | None, revised_situation: str) -> ChallengeVoted:
     """"Challenges": a show of hands of all players, the GM breaking a tie."""
     scene = scene_in_play(campaign)
@@ -244,7 +245,7 @@ def voted(campaign, referee: Referee, *, kind: str, challenger: str, for_caller,
                           revised_situation=revised_situation)
 
 
-def novelty_ruled(campaign, referee: Referee, *, challenger: str, too_similar: bool, change: str,
+def novelty_ruled(campaign: YarnCampaign, referee: Referee, *, challenger: str, too_similar: bool, change: str,
                   earlier_scene: int | None) -> NoveltyRuled:
     """"Challenging For Novelty": the GM's judgement, not a vote."""
     scene = scene_in_play(campaign)
@@ -257,7 +258,7 @@ def novelty_ruled(campaign, referee: Referee, *, challenger: str, too_similar: b
                         too_similar=too_similar, change=change.strip(), ruling=ruling.name.lower())
 
 
-def procedural_demanded(campaign, referee: Referee, *, narrator: str, objectors, reply: str,
+def procedural_demanded(campaign: YarnCampaign, referee: Referee, *, narrator: str, objectors, reply: str,
                         narration: str) -> ProceduralDemanded:
     """"Going To Procedural": one objector is enough."""
     scene = scene_in_play(campaign)
@@ -271,7 +272,7 @@ def procedural_demanded(campaign, referee: Referee, *, narrator: str, objectors,
                               narration=narration)
 
 
-def decide(command, campaign, referee: Referee) -> list[Payload] | None:
+def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
     if isinstance(command, Duck):
         return [ducked(campaign, referee, character=command.character, compel=command.compel, token=command.token)]
     if isinstance(command, Rush):
@@ -300,7 +301,7 @@ def _recast(drama: Drama, number: int, cast: tuple[str, ...], **changes) -> Dram
     return replace(drama, scenes={**drama.scenes, number: replace(scene, cast=cast, **changes)})
 
 
-def evolve(drama: Drama, recorded: Recorded, yarn) -> Drama:
+def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     p = recorded.payload
     if not isinstance(p, (SceneDucked, SceneRushed, ChallengeVoted, NoveltyRuled)) or p.scene not in drama.scenes:
         return drama

@@ -13,6 +13,7 @@ from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee, invalid
 from yarnlog.rulesets.yarn.rules.bennies import Ballot, BennieSpend
 from yarnlog.rulesets.yarn.rules.drama_tokens import ForcedScene
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 
 @dataclass(frozen=True)
@@ -74,11 +75,11 @@ class Drama:
 Validator = Callable[[Payload, object, Referee], Payload]
 
 
-def drama_of(campaign) -> Drama:
+def drama_of(campaign: YarnCampaign) -> Drama:
     return campaign.rules.drama
 
 
-def scene_in_play(campaign) -> SceneCall:
+def scene_in_play(campaign: YarnCampaign) -> SceneCall:
     """The scene in play, as called (nonsense to act in a scene when none is in play)."""
     number = campaign.timeline.scene
     invalid(number is not None, "no scene is in play: call one first")
@@ -98,7 +99,7 @@ def rebuilt(build: Callable[[object, Referee, Payload], Payload | None]) -> Vali
     It decides the move again from the recorded payload's own facts; what it gives is what the
     rules derive (nothing at all is nonsense: the rules record no such event).
     """
-    def validate(recorded: Payload, campaign, referee: Referee) -> Payload:
+    def validate(recorded: Payload, campaign: YarnCampaign, referee: Referee) -> Payload:
         payload = build(campaign, referee, recorded)
         invalid(payload is not None, "the rules record no such event")
         return payload

@@ -15,6 +15,7 @@ from yarnlog.rulesets.yarn.parts.drama.bennie_vote import BennieVoteTallied, Tal
 from yarnlog.rulesets.yarn.parts.drama.state import drama_of
 from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, DRAMA, KITTY_NAME, Economy, LedgerEntry
 from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Transfer, balances, kitty_flow
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ def ledger_lines(economy: Economy, *, episode: int | None = None, scene: int | N
     return out
 
 
-def token_report(campaign) -> dict:
+def token_report(campaign: YarnCampaign) -> dict:
     """Drama tokens and bennies held by each participant, the GM's pool, and the kitty's flows this episode."""
     economy = campaign.rules.economy
     table = campaign.table
@@ -81,7 +82,7 @@ def tally_data(tally: BennieVoteTallied) -> dict:
             "missing": tally.missing, "bennies_to": [t.destination for t in tally.transfers]}
 
 
-def bennie_report(campaign) -> dict:
+def bennie_report(campaign: YarnCampaign) -> dict:
     """Bennies held and spent, and each episode's recorded vote with its arithmetic."""
     drama = drama_of(campaign)
     economy = campaign.rules.economy
@@ -94,7 +95,7 @@ def bennie_report(campaign) -> dict:
     }
 
 
-def provisional_tally(campaign) -> dict | None:
+def provisional_tally(campaign: YarnCampaign) -> dict | None:
     """The vote as it stands in the episode in play: the ballots so far, the tokens in hand now."""
     if campaign.timeline.episode is None:
         return None

@@ -18,6 +18,7 @@ from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.core.ruleset import Part
 from yarnlog.rulesets.yarn.rules import drama_tokens
 from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Transfer
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 #: How the kitty is named in payloads and ledgers (no participant may take this name).
 KITTY_NAME = "kitty"
@@ -161,7 +162,7 @@ def shortfalls(economy: Economy, moves: Sequence[TransferLine]) -> list[str]:
     return problems
 
 
-def audit(campaign, recorded: Recorded) -> list[str]:
+def audit(campaign: YarnCampaign, recorded: Recorded) -> list[str]:
     """Every payment, whatever the event type that carries it, must be covered by what the payer
     held before the event (a rule across event types, so not any one validator's)."""
     return shortfalls(campaign.rules.economy, transfers_of(recorded.payload))
@@ -181,7 +182,7 @@ class TransferTokens:
     currency: Currency = DRAMA
 
 
-def decide(command, campaign, referee: Referee):
+def decide(command, campaign: YarnCampaign, referee: Referee):
     if not isinstance(command, TransferTokens):
         return None
     table = campaign.table
@@ -198,7 +199,7 @@ def decide(command, campaign, referee: Referee):
     return [payload]
 
 
-def validate_transferred(p: TokensTransferred, campaign, referee: Referee) -> TokensTransferred:
+def validate_transferred(p: TokensTransferred, campaign: YarnCampaign, referee: Referee) -> TokensTransferred:
     """A GM ruling moves tokens or bennies between two accounts at the table (payment: :func:`audit`)."""
     invalid(bool(p.reason.strip()), "a GM ruling needs a reason")
     for line in p.transfers:
@@ -208,7 +209,7 @@ def validate_transferred(p: TokensTransferred, campaign, referee: Referee) -> To
     return p
 
 
-def validate_returned(p: TokensReturned, campaign, referee: Referee) -> TokensReturned:
+def validate_returned(p: TokensReturned, campaign: YarnCampaign, referee: Referee) -> TokensReturned:
     """At the end of the episode in play, every unspent drama token goes back to the kitty."""
     episode = campaign.timeline.episode
     invalid(episode is not None, "no episode is in play: tokens return to the kitty as one ends")

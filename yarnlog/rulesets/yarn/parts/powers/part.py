@@ -36,6 +36,7 @@ from yarnlog.rulesets.yarn.rules import fringe_powers, magic
 from yarnlog.rulesets.yarn.rules.dice import RollSpec
 from yarnlog.rulesets.yarn.rules.experience import Training
 from yarnlog.rulesets.yarn.rules.fringe_powers import PUSH_SHOTS, PsychicPool, Resistance
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 POOL = "psychic pool"
 
@@ -314,18 +315,18 @@ class CastSpell:
 # -- deciding -------------------------------------------------------------------------------
 
 
-def _sheet(campaign, character: str):
+def _sheet(campaign: YarnCampaign, character: str):
     return campaign.rules.characters.pcs.get(character)
 
 
-def _pc(campaign, character: str):
+def _pc(campaign: YarnCampaign, character: str):
     sheet = _sheet(campaign, character)
     invalid(sheet is not None and sheet.active, f"{character} is not a player character in play: only PCs have an "
                                                  "experience pool to give dice from")
     return sheet
 
 
-def _pool(campaign, character: str) -> Pool:
+def _pool(campaign: YarnCampaign, character: str) -> Pool:
     pool = campaign.rules.powers.pools.get(character)
     invalid(pool is not None, f"{character} has no psychic pool")
     return pool
@@ -337,13 +338,13 @@ def _named(names, name: str, what: str) -> str:
     return found
 
 
-def power_dice(campaign, character: str, power: str) -> int:
+def power_dice(campaign: YarnCampaign, character: str, power: str) -> int:
     """A fringe power's dice: its trait's score on the sheet, or the score it was learned at."""
     dice = _pool(campaign, character).powers[power]
     return dice if dice is not None else _sheet(campaign, character).dice(power)
 
 
-def _decide_pool(command: GainPsychicPool, campaign, referee: Referee) -> list[Payload]:
+def _decide_pool(command: GainPsychicPool, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     invalid(command.character not in campaign.rules.powers.pools, f"{command.character} already has a psychic pool")
     invalid(bool(command.powers), "a psychic pool comes with at least one fringe power")
     sheet = _sheet(campaign, command.character)
@@ -365,13 +366,13 @@ def _decide_pool(command: GainPsychicPool, campaign, referee: Referee) -> list[P
                               rolls=list(rolls or ()), source=source, shots=pool.capacity)]
 
 
-def _roller(campaign, roll: MakeRoll, trait: str, dice: int) -> Roller:
+def _roller(campaign: YarnCampaign, roll: MakeRoll, trait: str, dice: int) -> Roller:
     character = roll.hands.character
     who = participant_for(campaign, roll.participant, [character])
     return Roller(who, character, _sheet(campaign, character) is None, trait, TraitUse.TRAIT, dice)
 
 
-def _decide_use(command: UsePower, campaign, referee: Referee) -> list[Payload]:
+def _decide_use(command: UsePower, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     hands = command.roll.hands
     invalid(hands.use in (None, TraitUse.TRAIT) and hands.dice is None and hands.trait is not None,
             "name the fringe power used; its dice are the power's")
@@ -387,7 +388,7 @@ def _decide_use(command: UsePower, campaign, referee: Referee) -> list[Payload]:
                         psychic=psychic)]
 
 
-def _decide_resist(command: ResistPower, campaign, referee: Referee) -> list[Payload]:
+def _decide_resist(command: ResistPower, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     roll = command.roll
     pool = _pool(campaign, roll.hands.character)
     base = hands_dice(campaign, roll.hands)
@@ -406,7 +407,7 @@ def _decide_resist(command: ResistPower, campaign, referee: Referee) -> list[Pay
     return [record_roll(campaign, referee, roller, spec, roll, psychic=psychic)]
 
 
-def _decide_resist_spell(command: ResistSpell, campaign, referee: Referee) -> list[Payload]:
+def _decide_resist_spell(command: ResistSpell, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     cast = campaign.rules.powers.casts.get(command.cast)
     invalid(cast is not None, f"event {command.cast} is not the casting of a spell")
     invalid(cast.payload.character != command.roll.hands.character, "a caster does not resist his own spell")
@@ -424,7 +425,7 @@ def _fraction(value) -> Fraction:
         raise InvalidCommand(f"{value!r} is not a number (hours and rates are like 8, 1.5 or 1/2)") from None
 
 
-def _decide_recover(command: RecoverShots, campaign, referee: Referee) -> list[Payload]:
+def _decide_recover(command: RecoverShots, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     pool = _pool(campaign, command.character)
     hours, rate = _fraction(command.hours), _fraction(command.rate)
     after = fringe_powers.recover_shots(pool.psychic_pool(), hours, rate)
@@ -432,7 +433,7 @@ def _decide_recover(command: RecoverShots, campaign, referee: Referee) -> list[P
                            shots_before=pool.shots, shots=after.shots)]
 
 
-def _decide_buy(command: BuyShots, campaign, referee: Referee) -> list[Payload]:
+def _decide_buy(command: BuyShots, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     sheet = _pc(campaign, command.character)
     pool = _pool(campaign, command.character)
     after, cost = fringe_powers.buy_shots(referee, pool.psychic_pool(), experience_pool=sheet.experience_pool,
@@ -454,7 +455,7 @@ def _psi_mute(command: LearnFringePower, powers: Powers) -> tuple[int | None, bo
     return face, fringe_powers.is_psi_mute(face)
 
 
-def _decide_learn(command: LearnFringePower, campaign, referee: Referee) -> list[Payload]:
+def _decide_learn(command: LearnFringePower, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     sheet = _pc(campaign, command.character)
     powers = campaign.rules.powers
     pool = powers.pools.get(command.character)
@@ -480,7 +481,7 @@ def _decide_learn(command: LearnFringePower, campaign, referee: Referee) -> list
     )]
 
 
-def spell_level(campaign, character: str, spell: str, level: int | None) -> int:
+def spell_level(campaign: YarnCampaign, character: str, spell: str, level: int | None) -> int:
     """The level studied: the one studied before, the GM's number, or a sample spell's."""
     before = campaign.rules.powers.spells.get((character, spell))
     if before is not None:
@@ -491,7 +492,7 @@ def spell_level(campaign, character: str, spell: str, level: int | None) -> int:
     return magic.sample_spell(spell).level
 
 
-def _decide_study(command: StudySpell, campaign, referee: Referee) -> list[Payload]:
+def _decide_study(command: StudySpell, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     sheet = _pc(campaign, command.character)
     spell = command.spell.strip()
     invalid(bool(spell), "name the spell studied")
@@ -514,7 +515,7 @@ def _decide_study(command: StudySpell, campaign, referee: Referee) -> list[Paylo
     )]
 
 
-def _decide_cast(command: CastSpell, campaign, referee: Referee) -> list[Payload]:
+def _decide_cast(command: CastSpell, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     powers = campaign.rules.powers
     pool = powers.pools.get(command.character)
     if _sheet(campaign, command.character) is not None:
@@ -547,12 +548,12 @@ DECIDERS: Mapping[type, Callable[[Any, Any, Referee], list[Payload]]] = {
 }
 
 
-def decide(command, campaign, referee: Referee) -> list[Payload] | None:
+def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
     decider = DECIDERS.get(type(command))
     return decider(command, campaign, referee) if decider else None
 
 
-def _command_of(campaign, p: Payload) -> Any:
+def _command_of(campaign: YarnCampaign, p: Payload) -> Any:
     """The command a recorded event came from, its dice entered (for :func:`.procedure.part.redecided`)."""
     if isinstance(p, RollMade):
         if p.psychic is not None and p.psychic.kind in ("power", "push"):
@@ -582,12 +583,12 @@ def _command_of(campaign, p: Payload) -> Any:
     return None
 
 
-def _roll_command(campaign, p: RollMade) -> Any:
+def _roll_command(campaign: YarnCampaign, p: RollMade) -> Any:
     """Every recorded roll's command: with powers or spells this part's, else the procedure part's."""
     return _command_of(campaign, p) or procedure.plain_roll_command(campaign, p)
 
 
-def _decide_roll(command, campaign, referee: Referee) -> list[Payload] | None:
+def _decide_roll(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
     return decide(command, campaign, referee) or procedure.decide(command, campaign, referee)
 
 
@@ -604,7 +605,7 @@ PART = Part(name="powers", initial=Powers, evolve=evolve, decide=decide, validat
 # -- projections ----------------------------------------------------------------------------
 
 
-def psychic_data(campaign, character: str | None = None, *, gm_view: bool = True) -> list[dict]:
+def psychic_data(campaign: YarnCampaign, character: str | None = None, *, gm_view: bool = True) -> list[dict]:
     """Each pool: shots left of its capacity, the powers it fuels with their dice, the spells known.
 
     The psi-mute die is the GM's secret: shown only in her view.

@@ -13,6 +13,7 @@ from yarnlog.rulesets.yarn.parts.procedure.dice_facts import take_dice
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import ConsequenceRolled, RollConsequences
 from yarnlog.rulesets.yarn.rules import dice
 from yarnlog.rulesets.yarn.rules.dice import Consequence, RollSpec
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 # -- personal consequences ------------------------------------------------------------------
 
@@ -26,7 +27,7 @@ class Due:
     breaks: tuple[int, ...]
 
 
-def consequences_due(campaign, scene: int) -> list[Due]:
+def consequences_due(campaign: YarnCampaign, scene: int) -> list[Due]:
     """The 1d6 rolls still to make for ``scene``'s breaks ("Resulting Personal Consequences").
 
     "Players who had breaks": the rolls of player characters only (a GMC's breaks bring none).
@@ -46,14 +47,14 @@ def consequences_due(campaign, scene: int) -> list[Due]:
     return due
 
 
-def consequence_scene(campaign, scene: int | None) -> int:
+def consequence_scene(campaign: YarnCampaign, scene: int | None) -> int:
     timeline = campaign.timeline
     number = scene if scene is not None else (timeline.scene or timeline.last_scene)
     invalid(number in timeline.scenes, f"there is no scene {number}" if number else "no scene has been played yet")
     return number
 
 
-def decide_consequences(command: RollConsequences, campaign, referee: Referee) -> list[Payload]:
+def decide_consequences(command: RollConsequences, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     """The consequence dice owed in a scene, rolled ("Personal Consequences")."""
     scene = consequence_scene(campaign, command.scene)
     due = {(d.character, d.kind.value): d for d in consequences_due(campaign, scene)}

@@ -16,11 +16,12 @@ from yarnlog.rulesets.yarn.parts.procedure.roll_making import (
 )
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import GroupEffort, GroupResolved, Opposed, PriorOdds
 from yarnlog.rulesets.yarn.rules import dice, group_efforts, odds
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 # -- group efforts --------------------------------------------------------------------------
 
 
-def _member_rolls(campaign, rolls: Sequence[int]) -> list[Recorded]:
+def _member_rolls(campaign: YarnCampaign, rolls: Sequence[int]) -> list[Recorded]:
     procedure = campaign.rules.procedure
     invalid(len(set(rolls)) == len(rolls), "each roll counts once in a group effort")
     members = []
@@ -35,7 +36,7 @@ def _member_rolls(campaign, rolls: Sequence[int]) -> list[Recorded]:
     return members
 
 
-def decide_group_effort(command: GroupEffort, campaign, referee: Referee) -> list[Payload]:
+def decide_group_effort(command: GroupEffort, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     """Resolve rolls already recorded as one group effort, by the GM's method ("Group Efforts")."""
     referee.require(len(command.rolls) >= 2, TWO_OR_MORE, "a group effort joins two or more characters' rolls")
     members = _member_rolls(campaign, command.rolls)

@@ -40,6 +40,7 @@ from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
     TraitUse,
     evolve,
 )
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 # -- the part -------------------------------------------------------------------------------
 
@@ -53,7 +54,7 @@ DECIDERS: Mapping[type, Callable[[Any, Any, Referee], list[Payload]]] = {
 }
 
 
-def decide(command, campaign, referee: Referee) -> list[Payload] | None:
+def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
     decider = DECIDERS.get(type(command))
     return decider(command, campaign, referee) if decider else None
 
@@ -82,7 +83,7 @@ def roll_command(p: RollMade, hands: Hands | None = None) -> MakeRoll:
     )
 
 
-def _command_of(campaign, p: Payload) -> Any:
+def _command_of(campaign: YarnCampaign, p: Payload) -> Any:
     """The command a recorded event came from, its dice entered; None for events this part does not audit."""
     if isinstance(p, RollMade):
         if p.psychic is not None or (p.against is not None and p.against.kind == "spell"):
@@ -128,7 +129,7 @@ def redecided(command_of: Callable[[Any, Payload], Any], decide_fn) -> Validator
     ``command_of(campaign, payload)`` gives the command; the payload of the same type that
     ``decide_fn`` produces is what the rules derive.
     """
-    def validate(payload: Payload, campaign, referee: Referee) -> Payload:
+    def validate(payload: Payload, campaign: YarnCampaign, referee: Referee) -> Payload:
         command = command_of(campaign, payload)
         invalid(command is not None, f"no command of the rules records this {payload.event_type}")
         payloads = decide_fn(command, campaign, referee)
@@ -139,7 +140,7 @@ def redecided(command_of: Callable[[Any, Payload], Any], decide_fn) -> Validator
     return validate
 
 
-def plain_roll_command(campaign, p: RollMade) -> Any:
+def plain_roll_command(campaign: YarnCampaign, p: RollMade) -> Any:
     """The roll command a recorded roll with no powers came from (the powers part asks for it)."""
     return _command_of(campaign, p)
 

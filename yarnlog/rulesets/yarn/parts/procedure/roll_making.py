@@ -41,6 +41,7 @@ from yarnlog.rulesets.yarn.rules import dice, group_efforts, odds
 from yarnlog.rulesets.yarn.rules.dice import BOOK, RollOptions, RollSpec
 from yarnlog.rulesets.yarn.rules.experience import JUSTIFY_USE, use_experience_dice
 from yarnlog.rulesets.yarn.rules.fringe_powers import USE_SHOT
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 IN_A_SCENE = Rule(
     BOOK,
@@ -74,16 +75,16 @@ class Roller:
     trait_dice: int
 
 
-def options_of(campaign) -> RollOptions:
+def options_of(campaign: YarnCampaign) -> RollOptions:
     return RollOptions.from_campaign(campaign.table.options)
 
 
-def pcs_of(campaign):
+def pcs_of(campaign: YarnCampaign):
     """The campaign's player characters by name."""
     return campaign.rules.characters.pcs
 
 
-def participant_for(campaign, participant: str | None, characters: Sequence[str]) -> str:
+def participant_for(campaign: YarnCampaign, participant: str | None, characters: Sequence[str]) -> str:
     """Who records the roll: a PC's player or a GM; only a GM rolls for GMCs ("that made by the GM")."""
     table, pcs = campaign.table, pcs_of(campaign)
     players = {pcs[c].player for c in characters if c in pcs}
@@ -115,7 +116,7 @@ class TraitDice:
         return Roller(participant, character, self.gmc, self.trait, self.use, self.dice)
 
 
-def hands_dice(campaign, hands: Hands) -> TraitDice:
+def hands_dice(campaign: YarnCampaign, hands: Hands) -> TraitDice:
     """The dice a character rolls before the GM's bonus and penalty dice ("How Many Dice Do You Roll?").
 
     A PC names a trait she lacks only to roll it with no trait (two dice) or as a technical trait
@@ -163,20 +164,21 @@ def roll_spec(base: RollSpec, command: MakeRoll) -> RollSpec:
     return dice.multiple_actions(spec, command.extra_actions)
 
 
-def roller_of(campaign, command: MakeRoll) -> tuple[Roller, RollSpec]:
+def roller_of(campaign: YarnCampaign, command: MakeRoll) -> tuple[Roller, RollSpec]:
     """Who rolls ``command``'s hands, and their dice before the GM's bonus and penalty dice."""
     hands = command.hands
     base = hands_dice(campaign, hands)
     return base.roller(participant_for(campaign, command.participant, [hands.character]), hands.character), base.spec
 
 
-def _fringe_power_of(campaign, character: str, trait: str | None) -> bool:
+def _fringe_power_of(campaign: YarnCampaign, character: str, trait: str | None) -> bool:
     # Read through the powers part's slice (``pools``: character -> pool with ``powers``).
     pools = getattr(getattr(campaign.rules, "powers", None), "pools", {})
     return trait is not None and character in pools and trait in pools[character].powers
 
 
-def _check_experience(campaign, referee: Referee, character: str, spec: RollSpec, command: MakeRoll) -> None:
+def _check_experience(campaign: YarnCampaign, referee: Referee, character: str, spec: RollSpec,
+                      command: MakeRoll) -> None:
     """An experience die is a bonus die the character's pool allows this session, each one justified."""
     invalid(all(j.strip() for j in command.justifications), "a justification cannot be empty")
     if spec.experience == 0:
@@ -193,7 +195,7 @@ def _check_experience(campaign, referee: Referee, character: str, spec: RollSpec
     )
 
 
-def resolve_against(campaign, spec: AgainstSpec, character: str, rolled) -> tuple[dice.Target, Against]:
+def resolve_against(campaign: YarnCampaign, spec: AgainstSpec, character: str, rolled) -> tuple[dice.Target, Against]:
     """The target of a roll and how it is recorded."""
     if isinstance(spec, Factor):
         return dice.DifficultyFactor(spec.value), Against(kind="difficulty", number=spec.value, label=spec.label)
@@ -216,7 +218,7 @@ def resolve_against(campaign, spec: AgainstSpec, character: str, rolled) -> tupl
                            label=other.payload.character if shown else "", botched=target.botched)
 
 
-def prior_odds(campaign, spec: RollSpec, against: Against) -> PriorOdds | None:
+def prior_odds(campaign: YarnCampaign, spec: RollSpec, against: Against) -> PriorOdds | None:
     """Exact chances before the dice, of the roll against what it is compared to.
 
     Against an opponent they are the odds of the contest, both rolls unknown: the book has both
@@ -243,7 +245,7 @@ def resolution_fields(resolution: dice.Resolution | None, against: Against | Non
 
 
 def record_roll(
-    campaign,
+    campaign: YarnCampaign,
     referee: Referee,
     roller: Roller,
     spec: RollSpec,
@@ -281,7 +283,7 @@ def record_roll(
     )
 
 
-def decide_roll(command: MakeRoll, campaign, referee: Referee) -> list[Payload]:
+def decide_roll(command: MakeRoll, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     """One character's roll ("Mechanics")."""
     invalid(not isinstance(command.against, SpellLevel), "a spell is resisted against its casting (ResistSpell)")
     roller, base = roller_of(campaign, command)
@@ -290,7 +292,7 @@ def decide_roll(command: MakeRoll, campaign, referee: Referee) -> list[Payload]:
     return [record_roll(campaign, referee, roller, roll_spec(base, command), command)]
 
 
-def decide_combined(command: CombineDice, campaign, referee: Referee) -> list[Payload]:
+def decide_combined(command: CombineDice, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     """One roll of everyone's dice, the best keeping as many as she normally rolls ("Combining Dice")."""
     invalid(len(command.members) >= 2, "combining dice takes two or more characters")
     pcs = [m.character for m in command.members if m.character in pcs_of(campaign)]
@@ -310,7 +312,7 @@ def decide_combined(command: CombineDice, campaign, referee: Referee) -> list[Pa
     return [record_roll(campaign, referee, roller, spec, command.roll, helpers=helpers)]
 
 
-def decide_read(command: ReadRoll, campaign, referee: Referee) -> list[Payload]:
+def decide_read(command: ReadRoll, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     """The GM's reading of a recorded roll."""
     invalid(command.roll in campaign.rules.procedure.rolls, f"event {command.roll} is not a roll")
     invalid(bool(command.reading.strip()), "a reading needs some words")

@@ -13,11 +13,12 @@ from yarnlog.rulesets.yarn.parts.procedure.consequence_rolls import consequence_
 from yarnlog.rulesets.yarn.parts.procedure.roll_making import options_of
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import Against, PriorOdds, RollMade
 from yarnlog.rulesets.yarn.rules import odds
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 # -- projections ----------------------------------------------------------------------------
 
 
-def _visible(campaign, recorded: Recorded, viewer: str | None) -> bool:
+def _visible(campaign: YarnCampaign, recorded: Recorded, viewer: str | None) -> bool:
     from yarnlog.core.state import visible_to
 
     return visible_to(recorded, viewer, campaign.table)
@@ -26,7 +27,7 @@ def _visible(campaign, recorded: Recorded, viewer: str | None) -> bool:
 MIRROR = {"beats": "fails", "fails": "beats", "equals": "equals"}
 
 
-def _against_data(campaign, against: Against | None, viewer: str | None) -> dict | None:
+def _against_data(campaign: YarnCampaign, against: Against | None, viewer: str | None) -> dict | None:
     if against is None:
         return None
     data = {"kind": against.kind, "number": against.number, "label": against.label, "roll": against.roll}
@@ -39,7 +40,7 @@ def _against_data(campaign, against: Against | None, viewer: str | None) -> dict
     return data
 
 
-def roll_data(campaign, recorded: Recorded, viewer: str | None = None) -> dict:
+def roll_data(campaign: YarnCampaign, recorded: Recorded, viewer: str | None = None) -> dict:
     """One roll as plain data, with what a recap says of it."""
     p: RollMade = recorded.payload
     procedure = campaign.rules.procedure
@@ -111,7 +112,8 @@ def recap(row: Mapping[str, Any]) -> str:
     return line + (f" [{', '.join(extras)}]" if extras else "")
 
 
-def roll_rows(campaign, *, scene: int | None = None, episode: int | None = None, character: str | None = None,
+def roll_rows(campaign: YarnCampaign, *, scene: int | None = None, episode: int | None = None,
+              character: str | None = None,
               viewer: str | None = None) -> list[dict]:
     """Every roll visible to ``viewer`` (None: the GM's view), optionally of one scene, episode or character."""
     return [roll_data(campaign, rec, viewer) for seq, rec in sorted(campaign.rules.procedure.rolls.items())
@@ -119,7 +121,7 @@ def roll_rows(campaign, *, scene: int | None = None, episode: int | None = None,
             and (character is None or rec.payload.character == character) and _visible(campaign, rec, viewer)]
 
 
-def group_rows(campaign, *, scene: int | None = None, viewer: str | None = None) -> list[dict]:
+def group_rows(campaign: YarnCampaign, *, scene: int | None = None, viewer: str | None = None) -> list[dict]:
     """Group efforts: resolved ones, and rolls that combined several characters' dice."""
     rows = []
     for seq, rec in sorted({**campaign.rules.procedure.groups, **{
@@ -138,7 +140,7 @@ def group_rows(campaign, *, scene: int | None = None, viewer: str | None = None)
     return rows
 
 
-def consequence_data(campaign, scene: int | None = None) -> dict:
+def consequence_data(campaign: YarnCampaign, scene: int | None = None) -> dict:
     """The consequence rolls due at the end of ``scene`` and those made, with what they brought."""
     number = consequence_scene(campaign, scene)
     made = [c for c in campaign.rules.procedure.consequences.values() if c.payload.scene == number]
