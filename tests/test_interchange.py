@@ -70,6 +70,12 @@ def test_bad_json_names_the_line(store, journal, campaign):
         parse_lines(lines[:2] + ['{"oops"\n'] + lines[2:])
 
 
+def test_well_formed_json_whose_value_cannot_be_read_names_the_line(journal, campaign):
+    lines = _played(journal, campaign)  # an integer past Python's 4300-digit limit: a ValueError, not a JSONDecodeError
+    with pytest.raises(InvalidCommand, match="line 2: not valid JSON"):
+        parse_lines(lines[:1] + ['{"sequence": ' + "1" * 5000 + "}\n"] + lines[1:])
+
+
 def test_a_missing_or_mistyped_field_names_the_line_and_field(journal, campaign):
     lines = _played(journal, campaign)
     broken = json.loads(lines[3])

@@ -33,13 +33,14 @@ _CONSTRAINTS: dict[str, Any] = {
     "hash": Field(pattern=HEX64),
 }
 
+#: Each envelope field as ``(type, constraint)``, the payload as a JSON object (built at run time).
+_LINE_FIELDS: dict[str, Any] = {
+    name: (dict if name == "payload" else kind, _CONSTRAINTS.get(name, ...))
+    for name, kind in get_type_hints(StoredEvent).items()
+}
+
 #: The shape of one line of an export: the stored event's fields, the payload as a JSON object.
-ExportedEvent = create_model(
-    "ExportedEvent",
-    __config__=ConfigDict(extra="forbid", strict=True),
-    **{name: (dict if name == "payload" else kind, _CONSTRAINTS.get(name, ...))
-       for name, kind in get_type_hints(StoredEvent).items()},
-)
+ExportedEvent = create_model("ExportedEvent", __config__=ConfigDict(extra="forbid", strict=True), **_LINE_FIELDS)
 
 
 def export_lines(store: EventStore, campaign_id: str) -> Iterator[str]:
@@ -58,8 +59,10 @@ def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
             continue
         try:
             data = json.loads(line)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise InvalidCommand(f"line {number}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+        except ValueError as exc:  # well-formed, but a value cannot be read (an integer of over 4300 digits)
+            raise InvalidCommand(f"line {number}: not valid JSON ({exc})") from None
         try:
             line_event = ExportedEvent.model_validate(data)
         except ValidationError as exc:

@@ -21,7 +21,7 @@ from yarnlog.core.corrections import Correction, OverriddenRule, OverrideRecorde
 from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
 from yarnlog.core.events import Payload, Recorded
-from yarnlog.core.referee import InvalidCommand, Override, Referee, YarnlogError, invalid
+from yarnlog.core.referee import InvalidCommand, Override, Referee, YarnlogError, invalid, present
 from yarnlog.core.ruleset import DEFAULT_RULESET, get_ruleset
 from yarnlog.core.state import EVERYONE, GM_ONLY, CampaignState, empty_state, evolve, replay, with_context
 from yarnlog.core.table import CampaignCreated, Table
@@ -33,7 +33,7 @@ class _Remembered(NamedTuple):
     """A campaign as this journal last saw it: history, state after it, timeline as recorded."""
 
     history: list[Recorded]
-    state: CampaignState
+    state: CampaignState[Any]
     timeline: Timeline
 
 
@@ -108,13 +108,13 @@ class Journal:
             raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
         return with_context([to_recorded(r) for r in records])
 
-    def state(self, campaign_id: str, upto: int | None = None) -> CampaignState:
+    def state(self, campaign_id: str, upto: int | None = None) -> CampaignState[Any]:
         """The campaign replayed to its end, or up to event ``upto``."""
         if upto is None:
             return self._current(campaign_id)[1]
         return replay(self.history(campaign_id, upto))
 
-    def _current(self, campaign_id: str) -> tuple[list[Recorded], CampaignState]:
+    def _current(self, campaign_id: str) -> tuple[list[Recorded], CampaignState[Any]]:
         """History and state at the journal's end, folding in only the events not seen yet."""
         remembered = self._latest.get(campaign_id)
         records = self.store.read(campaign_id, after=remembered.state.sequence if remembered else 0)
@@ -126,7 +126,7 @@ class Journal:
         return self._fold(campaign_id, remembered, [to_recorded(r) for r in records])
 
     def _fold(self, campaign_id: str, remembered: _Remembered | None,
-              new: list[Recorded]) -> tuple[list[Recorded], CampaignState]:
+              new: list[Recorded]) -> tuple[list[Recorded], CampaignState[Any]]:
         """Remember the campaign with ``new`` events (the ones right after ``remembered``) added.
 
         Equal to a full replay (a property test checks it): new events are evolved onto the
@@ -197,7 +197,7 @@ class Journal:
         raise conflict  # type: ignore[misc]
 
     def _decide(self, campaign_id: str, command: Any, by: str | None, visibility: str,
-                override: Override | None) -> tuple[CampaignState, str, list[Payload]]:
+                override: Override | None) -> tuple[CampaignState[Any], str, list[Payload]]:
         """The state decided on, the author, and the payloads the command produces (or a refusal)."""
         remembered = campaign_id in self._latest and campaign_id not in self._stale
         history, state = self._latest[campaign_id][:2] if remembered else self._current(campaign_id)
@@ -234,7 +234,7 @@ class Journal:
         return appended
 
 
-def _decision(command: Any, history: list[Recorded], state: CampaignState, by: str | None, visibility: str,
+def _decision(command: Any, history: list[Recorded], state: CampaignState[Any], by: str | None, visibility: str,
               override: Override | None) -> tuple[str, list[Payload]]:
     """Who records ``command`` and what it produces on ``state``, or a refusal quoting the rule."""
     author = by or state.table.gm
@@ -246,7 +246,8 @@ def _decision(command: Any, history: list[Recorded], state: CampaignState, by: s
     else:
         payloads = decide(command, state, referee)
     if referee.overridden:
-        invalid(override is not None and state.table.is_gm(override.by), "only a GM may override the rules")
+        override = present(override, "only a GM may override the rules")
+        invalid(state.table.is_gm(override.by), "only a GM may override the rules")
         invalid(bool(override.reason.strip()), "an override needs a reason")
         payloads = [_override_event(override, referee, len(payloads))] + payloads
     return author, payloads

@@ -13,6 +13,7 @@ from yarnlog.core.events import Recorded
 from yarnlog.core.referee import YarnlogError
 from yarnlog.core.ruleset import get_ruleset
 from yarnlog.core.state import CORE_EVENT_TYPES, with_context
+from yarnlog.core.table import CampaignCreated
 
 
 @dataclass
@@ -80,7 +81,8 @@ def check_types(records: Sequence[StoredEvent]) -> tuple[list[Recorded], list[Fa
             faults.append(Fault(record.sequence, record.event_type, str(exc)))
             continue
         if index == 0:
-            if record.event_type != "campaign.created":
+            # (a campaign.created event always loads as a CampaignCreated payload)
+            if record.event_type != "campaign.created" or not isinstance(rec.payload, CampaignCreated):
                 faults.append(Fault(record.sequence, record.event_type, "the first event must be campaign.created"))
             else:
                 try:

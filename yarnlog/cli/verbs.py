@@ -7,7 +7,9 @@ from ``--campaign/-c`` (before or after the verb), ``YARNLOG_CAMPAIGN`` or the j
 campaign, and its ruleset from the campaign's first event. A core verb that a ruleset replaces
 (Yarn calls scenes with ``call``, not ``scene open``) is not offered in its campaigns.
 
-Kept light: typer and click only; the journal and the rulesets are imported when needed.
+Kept light: typer only; the journal and the rulesets are imported when needed. Typer (0.26 on)
+carries its own copy of click: its groups, commands and contexts are ``typer._click``'s, not the
+``click`` package's (which need not be installed at all).
 """
 
 from __future__ import annotations
@@ -16,13 +18,15 @@ import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
-import click
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from yarnlog.core.referee import InvalidCommand, YarnlogError
+
+if TYPE_CHECKING:
+    from typer._click import Command, Context, HelpFormatter
 
 _CAMPAIGN = "yarnlog.campaign"  # root context meta: (campaign id, ruleset name), or the error met finding it
 _ARGS = "yarnlog.args"  # root context meta: every word typed after the program's name
@@ -50,7 +54,7 @@ def verbs_of(ruleset_name: str) -> Verbs:
 
 
 @functools.cache
-def commands_of(ruleset_name: str) -> dict[str, click.Command]:
+def commands_of(ruleset_name: str) -> dict[str, TyperCommand | TyperGroup]:
     """A ruleset's top-level verbs as click commands, in the help panel of its title."""
     from yarnlog.core.ruleset import get_ruleset
 
@@ -59,9 +63,9 @@ def commands_of(ruleset_name: str) -> dict[str, click.Command]:
     verbs_of(ruleset_name).register(app)
     group = typer.main.get_command(app)
     panel = f"{get_ruleset(ruleset_name).title} verbs"
-    commands = dict(getattr(group, "commands", {}))
+    commands: dict[str, TyperCommand | TyperGroup] = dict(getattr(group, "commands", {}))
     for command in commands.values():
-        command.rich_help_panel = panel  # type: ignore[attr-defined]
+        command.rich_help_panel = panel
     return commands
 
 
@@ -91,7 +95,7 @@ def _option(args: Sequence[str], long: str, short: str | None = None) -> str | N
     return None
 
 
-def _campaign(ctx: click.Context) -> tuple[str, str]:
+def _campaign(ctx: Context) -> tuple[str, str]:
     """The campaign the words typed work on and its ruleset's name; raises when it cannot be told."""
     root = ctx.find_root()
     if _CAMPAIGN not in root.meta:
@@ -112,14 +116,14 @@ def _campaign(ctx: click.Context) -> tuple[str, str]:
     return found
 
 
-def _campaign_or_none(ctx: click.Context) -> tuple[str, str] | None:
+def _campaign_or_none(ctx: Context) -> tuple[str, str] | None:
     try:
         return _campaign(ctx)
     except Exception:
         return None
 
 
-def _verb_path(ctx: click.Context, name: str) -> str:
+def _verb_path(ctx: Context, name: str) -> str:
     words = [name]
     while ctx.parent is not None:
         words.insert(0, ctx.info_name or "")
@@ -131,18 +135,19 @@ class CampaignGroup(TyperGroup):
     """A group of core verbs that adds the campaign's ruleset's verbs (at the top level) and
     withholds the core verbs that ruleset replaces."""
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         if ctx.parent is None:
             ctx.meta[_ARGS] = list(args)
         return super().parse_args(ctx, args)
 
-    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+    def resolve_command(self, ctx: Context, args: list[str]) -> tuple[str | None, Command | None, list[str]]:
         name, command, rest = super().resolve_command(ctx, args)
-        if name in self.commands and "campaign" in {p.name for p in getattr(command, "params", ())}:
+        params = getattr(command, "params", ())
+        if name is not None and name in self.commands and "campaign" in {p.name for p in params}:
             self._refuse_if_replaced(ctx, name)
         return name, command, rest
 
-    def _refuse_if_replaced(self, ctx: click.Context, name: str) -> None:
+    def _refuse_if_replaced(self, ctx: Context, name: str) -> None:
         found = _campaign_or_none(ctx)  # a campaign that cannot be found is the verb's own error to report
         if found is None:
             return
@@ -153,13 +158,13 @@ class CampaignGroup(TyperGroup):
             raise InvalidCommand(f"'{path}' is not used in {ruleset} campaigns: campaign {campaign} plays {ruleset}, "
                                  f"use 'yarnlog {instead}'")
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         command = self.commands.get(cmd_name)
         if command is not None or ctx.parent is not None:
             return command
         return self._ruleset_command(ctx, cmd_name)
 
-    def _ruleset_command(self, ctx: click.Context, name: str) -> click.Command | None:
+    def _ruleset_command(self, ctx: Context, name: str) -> Command | None:
         if ctx.resilient_parsing:  # shell completion: never fail
             found = _campaign_or_none(ctx)
             return None if found is None else commands_of(found[1]).get(name)
@@ -178,7 +183,7 @@ class CampaignGroup(TyperGroup):
                                  f"campaign {campaign} plays {ruleset}")
         return None
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
+    def list_commands(self, ctx: Context) -> list[str]:
         names = list(self.commands)
         found = _campaign_or_none(ctx)
         if found is None:
@@ -189,7 +194,7 @@ class CampaignGroup(TyperGroup):
             names += [n for n in commands_of(found[1]) if n not in self.commands]
         return names
 
-    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
         if ctx.parent is None:  # the process may show help more than once (tests run it in-process)
             self.epilog = _systems_epilog() if _campaign_or_none(ctx) is None else None
         super().format_help(ctx, formatter)

@@ -30,6 +30,6 @@ def event_hash(envelope: Mapping[str, Any], payload: Any, prev_hash: str) -> str
 def seal(campaign_id: str, sequence: int, new: NewEvent, prev_hash: str) -> StoredEvent:
     """``new`` placed in the chain at ``sequence`` after ``prev_hash``: the event as it is stored."""
     placed = {"campaign_id": campaign_id, "sequence": sequence}
-    header = {name: placed[name] if name in placed else getattr(new, name) for name in HASHED_FIELDS}
+    header: dict[str, Any] = {name: placed[name] if name in placed else getattr(new, name) for name in HASHED_FIELDS}
     return StoredEvent(**header, payload=canonical(new.payload), prev_hash=prev_hash,
                        hash=event_hash(header, new.payload, prev_hash))

@@ -8,12 +8,15 @@ Both carry a reason and who approved them, and the original stays in the log and
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
 from yarnlog.core.events import Payload, Recorded, event, load_payload
-from yarnlog.core.referee import invalid
+from yarnlog.core.referee import Referee, invalid
+
+if TYPE_CHECKING:
+    from yarnlog.core.state import CampaignState
 
 
 @event("correction")
@@ -81,7 +84,8 @@ def effective(events: Iterable[Recorded]) -> list[Recorded]:
 # -- validation -----------------------------------------------------------------------------
 
 
-def validate_amendment(p: Correction | Retraction, campaign, referee) -> Correction | Retraction:
+def validate_amendment(p: Correction | Retraction, campaign: CampaignState[Any],
+                       referee: Referee) -> Correction | Retraction:
     """A correction or retraction names an earlier event (not the campaign's creation) and a GM.
 
     Whether the target exists, and whether the amended history still obeys the rules, is checked
@@ -95,7 +99,7 @@ def validate_amendment(p: Correction | Retraction, campaign, referee) -> Correct
     return p
 
 
-def validate_override(p: OverrideRecorded, campaign, referee) -> OverrideRecorded:
+def validate_override(p: OverrideRecorded, campaign: CampaignState[Any], referee: Referee) -> OverrideRecorded:
     """Only a GM sets rules aside, and says why."""
     invalid(campaign.table.is_gm(p.by), "only a GM may override the rules")
     invalid(bool(p.reason.strip()), "an override needs a reason")

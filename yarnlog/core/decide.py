@@ -12,7 +12,7 @@ from typing import Any
 
 from yarnlog.core.corrections import Correction, OverrideRecorded, Retraction, effective, validate_amendment
 from yarnlog.core.events import Payload, Recorded, load_payload
-from yarnlog.core.referee import InvalidCommand, Referee, Rule, YarnlogError, invalid
+from yarnlog.core.referee import InvalidCommand, Referee, Rule, YarnlogError, invalid, present
 from yarnlog.core.state import EVERYONE, CampaignState, empty_state, evolve, replay
 from yarnlog.core.table import AddParticipant, RemoveParticipant, decide_table
 from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode, decide_timeline
@@ -44,11 +44,11 @@ class Retract:
     reason: str
 
 
-def decide(command: Any, state: CampaignState, referee: Referee) -> list[Payload]:
+def decide(command: Any, state: CampaignState[Any], referee: Referee) -> list[Payload]:
     """What ``command`` produces: a journal command is the journal's to decide unless the ruleset
     explicitly takes it over; any other command is the ruleset's."""
-    invalid(state.ruleset is not None, "the campaign has not been created")
-    ruleset = state.ruleset
+    ruleset = present(state.ruleset, "the campaign has not been created")
+    payloads: list[Payload] | None
     if type(command) in CORE_COMMANDS:
         takeover = ruleset.takes_over.get(type(command))
         if takeover is None:
@@ -62,7 +62,8 @@ def decide(command: Any, state: CampaignState, referee: Referee) -> list[Payload
         payloads = ruleset.decide(command, state, referee)
         if payloads is None:
             raise InvalidCommand(f"{type(command).__name__} is not a command of the {ruleset.name} ruleset")
-    invalid(bool(payloads), "that command records nothing")
+    if not payloads:
+        raise InvalidCommand("that command records nothing")
     return list(payloads)
 
 
@@ -76,14 +77,15 @@ def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], re
     state = replay(history)
     invalid(state.table.is_gm(author), "only a GM may approve a correction or retraction")
     invalid(bool(command.reason.strip()), "a correction or retraction needs a reason")
-    target = next((r for r in history if r.sequence == command.sequence), None)
-    invalid(target is not None, f"there is no event {command.sequence} to amend")
+    target = present(next((r for r in history if r.sequence == command.sequence), None),
+                     f"there is no event {command.sequence} to amend")
     invalid(target.event_type != "campaign.created",
             "the campaign's creation cannot be amended: export and start a new campaign instead")
-    current = {r.sequence: r for r in effective(history)}.get(command.sequence)
-    invalid(current is not None, f"event {command.sequence} is already retracted")
+    current = present({r.sequence: r for r in effective(history)}.get(command.sequence),
+                      f"event {command.sequence} is already retracted")
+    payload: Correction | Retraction
     if isinstance(command, Retract):
-        payload: Payload = Retraction(retracts=command.sequence, reason=command.reason, approved_by=author)
+        payload = Retraction(retracts=command.sequence, reason=command.reason, approved_by=author)
     else:
         data = {**current.payload.to_data(), **command.changes}
         load_payload(target.event_type, type(current.payload).schema_version, data)
@@ -137,7 +139,7 @@ def audit(history: Sequence[Recorded]) -> list[Fault]:
     return faults
 
 
-def check_event(state: CampaignState, rec: Recorded) -> list[str]:
+def check_event(state: CampaignState[Any], rec: Recorded) -> list[str]:
     """What is wrong with ``rec`` given ``state``, the campaign just before it (each problem once)."""
     validate = validator_of(type(rec.payload), state.ruleset)
     if validate is None:

@@ -78,7 +78,7 @@ class NewEvent:
     recorded_at: str
     recorded_by: str
     visibility: str
-    payload: dict
+    payload: dict[str, Any]
 
 
 # -- mappers ------------------------------------------------------------------------------------

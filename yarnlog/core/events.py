@@ -31,7 +31,10 @@ class Payload(BaseModel):
 P = TypeVar("P", bound=type[Payload])
 
 _PAYLOADS: dict[str, type[Payload]] = {}
-_UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+#: ``fn(data) -> data``: turns a stored payload of one schema version into the next.
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+_UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 
 
 def event(event_type: str, version: int = 1) -> Callable[[P], P]:
@@ -49,10 +52,10 @@ def event(event_type: str, version: int = 1) -> Callable[[P], P]:
     return register
 
 
-def upcaster(event_type: str, from_version: int):
+def upcaster(event_type: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
     """Decorator: register ``fn(data) -> data`` that turns version ``from_version`` into the next."""
 
-    def register(fn: Callable[[dict[str, Any]], dict[str, Any]]):
+    def register(fn: Upcaster) -> Upcaster:
         _UPCASTERS[(event_type, from_version)] = fn
         return fn
 

@@ -10,8 +10,12 @@ rule, so ``verify`` can report all of them, and projections can ask "what is sti
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from random import Random
 
 T = TypeVar("T")
 
@@ -107,7 +111,8 @@ class DiceNeeded(InvalidCommand):
     conflict reuses the same faces. It also answers "how many dice would this roll use?".
     """
 
-    def __init__(self, roll: str, dice: int, sides: int, throw):
+    def __init__(self, roll: str, dice: int, sides: int,
+                 throw: Callable[[Random], tuple[tuple[int, ...], tuple[int, ...]]]):
         self.roll, self.dice, self.sides, self.throw = roll, dice, sides, throw
         super().__init__(f"the {roll} roll needs {dice}d{sides}: enter the faces rolled at the table")
 

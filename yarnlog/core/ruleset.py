@@ -31,8 +31,13 @@ if TYPE_CHECKING:
 #: The entry-point group a package registers its rulesets in: ``name = "module:RULESET"``.
 ENTRY_POINT_GROUP = "yarnlog.rulesets"
 
-#: ``validate(payload, campaign_state, referee) -> payload`` (see :mod:`yarnlog.core.validation`).
-Validator = Callable[[Any, Any, Any], Any]
+#: ``validate(payload, campaign_state, referee) -> payload`` (see :mod:`yarnlog.core.validation`). Each
+#: validator takes the one payload class it is registered for, hence ``Any`` for the payload.
+Validator = Callable[[Any, "CampaignState[Any]", "Referee"], "Payload"]
+
+#: ``handler(command, campaign_state, referee) -> payloads``: decides one command, or ``None`` when the
+#: command is not its own. Commands are plain dataclasses of every kind, hence ``Any``.
+Handler = Callable[[Any, "CampaignState[Any]", "Referee"], "list[Payload] | None"]
 
 DEFAULT_RULESET = "yarn"
 
@@ -77,23 +82,19 @@ class _Registry(Mapping[str, str]):
 
 
 #: name -> "module:attribute" of its :class:`Ruleset`, from the ``yarnlog.rulesets`` entry points.
-RULESETS: Mapping[str, str] = _Registry(ENTRY_POINT_GROUP)
+RULESETS: _Registry = _Registry(ENTRY_POINT_GROUP)
 
 
-def _no_audit(state: Any, recorded: Any) -> list[str]:
+def _no_audit(state: CampaignState[Any], recorded: Recorded) -> list[str]:
     return []
 
 
-def _not_mine(command: Any, state: Any, referee: Any) -> None:
+def _not_mine(command: Any, state: CampaignState[Any], referee: Referee) -> None:
     return None
 
 
-def _unchanged(state: Any, recorded: Any) -> Any:
+def _unchanged(state: Any, recorded: Recorded) -> Any:
     return state
-
-
-#: ``handler(command, campaign_state, referee) -> payloads``: decides one command.
-Handler = Callable[[Any, "CampaignState", "Referee"], "list[Payload] | None"]
 
 
 @dataclass(frozen=True)
@@ -122,12 +123,12 @@ class Ruleset:
     book: str
     event_prefix: str
     initial_state: Callable[[], Any] = dict
-    evolve: Callable[[Any, Any], Any] = _unchanged
-    decide: Callable[[Any, Any, Any], Any] = _not_mine
-    audit: Callable[[Any, Any], list[str]] = _no_audit
+    evolve: Callable[[Any, Recorded], Any] = _unchanged
+    decide: Handler = _not_mine
+    audit: Callable[[CampaignState[Any], Recorded], list[str]] = _no_audit
     options: Mapping[str, str] = field(default_factory=dict)
     takes_over: Mapping[type, Handler] = field(default_factory=dict)
-    projections: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
+    projections: Mapping[str, Callable[[CampaignState[Any]], Any]] = field(default_factory=dict)
     templates: str | None = None
     cli: str | None = None
     validators: Mapping[type, Validator] = field(default_factory=dict)
@@ -170,20 +171,20 @@ def get_ruleset(name: str) -> Ruleset:
         target = RULESETS[name]
     except KeyError:
         raise InvalidCommand(f"unknown ruleset {name!r}; choose one of: {', '.join(sorted(RULESETS))}") from None
-    if name in RULESETS.duplicates:  # type: ignore[attr-defined]
+    if name in RULESETS.duplicates:
         raise RulesetError(f"two installed packages both register a ruleset called {name!r}")
     ruleset = import_object(target)
     problems = ruleset_problems(name, ruleset)
-    if problems:
+    if problems or not isinstance(ruleset, Ruleset):  # anything but a Ruleset has a problem
         raise RulesetError(f"the installed ruleset {name!r} ({target}) is broken: {'; '.join(problems)}")
     return ruleset
 
 
-def _part_has_no_commands(command: Any, campaign: "CampaignState", referee: "Referee") -> None:
+def _part_has_no_commands(command: Any, campaign: CampaignState[Any], referee: Referee) -> None:
     return None
 
 
-def _part_has_no_audit(campaign: "CampaignState", recorded: "Recorded") -> list[str]:
+def _part_has_no_audit(campaign: CampaignState[Any], recorded: Recorded) -> list[str]:
     return []
 
 
@@ -199,13 +200,13 @@ class Part:
 
     name: str
     initial: Callable[[], Any]
-    evolve: Callable[[Any, "Recorded", Any], Any]
-    decide: Callable[[Any, "CampaignState", "Referee"], "list[Payload] | None"] = _part_has_no_commands
-    audit: Callable[["CampaignState", "Recorded"], list[str]] = _part_has_no_audit
+    evolve: Callable[[Any, Recorded, Any], Any]
+    decide: Handler = _part_has_no_commands
+    audit: Callable[[CampaignState[Any], Recorded], list[str]] = _part_has_no_audit
     validators: Mapping[type, Validator] = field(default_factory=dict)
 
 
-def compose_validators(*mappings: Mapping[type, "Validator"]) -> dict[type, "Validator"]:
+def compose_validators(*mappings: Mapping[type, Validator]) -> dict[type, Validator]:
     """The validators of several parts (or modules), by payload type; no type may have two."""
     composed: dict[type, Validator] = {}
     for validators in mappings:

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from pydantic import Field
 
 from yarnlog.core.events import Payload, event
 from yarnlog.core.referee import Referee, invalid
 
-GM = "gm"
-PLAYER = "player"
+if TYPE_CHECKING:
+    from yarnlog.core.state import CampaignState
+
+GM: Final = "gm"
+PLAYER: Final = "player"
 #: Words the journal itself uses for accounts and audiences; no participant may be called so.
 RESERVED_NAMES = frozenset({"kitty", "everyone", "gm"})
 
@@ -104,7 +107,7 @@ class RemoveParticipant:
     reason: str = ""
 
 
-def decide_table(command, table: Table) -> list[Payload] | None:
+def decide_table(command: object, table: Table) -> list[Payload] | None:
     if isinstance(command, AddParticipant):
         name = _joining_name(table, command.name)
         invalid(command.role in (PLAYER, GM), f"role must be 'player' or 'gm', not {command.role!r}")
@@ -141,7 +144,7 @@ def check_left(p: ParticipantLeft, table: Table) -> ParticipantLeft:
     return p
 
 
-def validate_created(p: CampaignCreated, campaign, referee: Referee) -> CampaignCreated:
+def validate_created(p: CampaignCreated, campaign: CampaignState[Any], referee: Referee) -> CampaignCreated:
     """The first event: once per campaign, naming a ruleset that exists and options it knows."""
     from yarnlog.core.ruleset import get_ruleset  # rulesets are imported lazily, by name
 
@@ -152,9 +155,9 @@ def validate_created(p: CampaignCreated, campaign, referee: Referee) -> Campaign
     return p
 
 
-def validate_joined(p: ParticipantJoined, campaign, referee: Referee) -> ParticipantJoined:
+def validate_joined(p: ParticipantJoined, campaign: CampaignState[Any], referee: Referee) -> ParticipantJoined:
     return check_joined(p, campaign.table)
 
 
-def validate_left(p: ParticipantLeft, campaign, referee: Referee) -> ParticipantLeft:
+def validate_left(p: ParticipantLeft, campaign: CampaignState[Any], referee: Referee) -> ParticipantLeft:
     return check_left(p, campaign.table)

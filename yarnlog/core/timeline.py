@@ -7,11 +7,15 @@ An episode is one session of play; scenes are numbered through the whole campaig
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
 from yarnlog.core.events import Payload, event
 from yarnlog.core.referee import Referee, invalid
+
+if TYPE_CHECKING:
+    from yarnlog.core.state import CampaignState
 
 
 @event("episode.started")
@@ -134,7 +138,7 @@ class AddNote:
     text: str
 
 
-def decide_timeline(command, timeline: Timeline) -> list[Payload] | None:
+def decide_timeline(command: object, timeline: Timeline) -> list[Payload] | None:
     if isinstance(command, StartEpisode):
         invalid(timeline.episode is None, f"episode {timeline.episode} is still in play: end it first")
         return [check_timeline(EpisodeStarted(number=timeline.next_episode, title=command.title,
@@ -197,7 +201,7 @@ def check_timeline(p: Payload, timeline: Timeline) -> Payload:
     raise TypeError(f"{type(p).__name__} is not a timeline event")
 
 
-def validate_timeline(p: Payload, campaign, referee: Referee) -> Payload:
+def validate_timeline(p: Payload, campaign: CampaignState[Any], referee: Referee) -> Payload:
     """The validator of every timeline event (see :func:`check_timeline`)."""
     return check_timeline(p, campaign.timeline)
 

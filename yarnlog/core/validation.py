@@ -15,12 +15,12 @@ and may take over a journal type it decides differently (Yarn's scenes and episo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yarnlog.core.corrections import Correction, OverrideRecorded, Retraction, validate_amendment, validate_override
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee, YarnlogError
-from yarnlog.core.ruleset import Validator
+from yarnlog.core.ruleset import Ruleset, Validator
 from yarnlog.core.table import (
     CampaignCreated,
     ParticipantJoined,
@@ -30,6 +30,9 @@ from yarnlog.core.table import (
     validate_left,
 )
 from yarnlog.core.timeline import EpisodeEnded, EpisodeStarted, Note, SceneClosed, SceneOpened, validate_timeline
+
+if TYPE_CHECKING:
+    from yarnlog.core.state import CampaignState
 
 #: The journal's own event types, whatever the ruleset.
 CORE_VALIDATORS: Mapping[type[Payload], Validator] = {
@@ -47,13 +50,14 @@ CORE_VALIDATORS: Mapping[type[Payload], Validator] = {
 }
 
 
-def validator_of(payload_type: type[Payload], ruleset: Any) -> Validator | None:
+def validator_of(payload_type: type[Payload], ruleset: Ruleset | None) -> Validator | None:
     """The ruleset's validator of ``payload_type`` if it has one, else the journal's own."""
-    own = getattr(ruleset, "validators", None) or {}
+    own = ruleset.validators if ruleset is not None else {}
     return own.get(payload_type) or CORE_VALIDATORS.get(payload_type)
 
 
-def problems(validate: Validator, payload: Payload, campaign: Any, *, schema_version: int | None = None) -> list[str]:
+def problems(validate: Validator, payload: Payload, campaign: CampaignState[Any], *,
+             schema_version: int | None = None) -> list[str]:
     """Every rule ``payload`` breaks given ``campaign`` (the state before it), then every field
     recorded otherwise than the rules derive it. Nonsense stops the check at the first problem."""
     referee = Referee.collecting()

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import ClassVar
 
-from sqlalchemy import Connection, UniqueConstraint, func, select, text
+from sqlalchemy import Connection, Table, UniqueConstraint, func, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Field, SQLModel
@@ -44,7 +44,8 @@ class EventRecord(SQLModel, table=True):
     hash: str = Field(max_length=64)
 
 
-EVENTS = EventRecord.__table__
+#: The events table (sqlmodel builds it as ``EventRecord.__table__``, an attribute its types do not declare).
+EVENTS: Table = SQLModel.metadata.tables[EventRecord.__tablename__]
 #: The envelope's fields as columns, in the envelope's order (a missing column fails at import).
 COLUMNS = tuple(EVENTS.c[name] for name in STORED_FIELDS)
 

@@ -8,7 +8,11 @@ Yarn takes over three of the journal's own commands (:data:`TAKES_OVER`); its ve
 
 from __future__ import annotations
 
-from yarnlog.core.ruleset import Ruleset, compose_validators
+from typing import Any
+
+from yarnlog.core.events import Payload, Recorded
+from yarnlog.core.referee import Referee
+from yarnlog.core.ruleset import Handler, Ruleset, compose_validators
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.yarn.parts.characters import part as characters
 from yarnlog.rulesets.yarn.parts.combat import part as fight
@@ -18,7 +22,7 @@ from yarnlog.rulesets.yarn.parts.economy import part as economy
 from yarnlog.rulesets.yarn.parts.economy.ledger import bennie_report, token_report
 from yarnlog.rulesets.yarn.parts.powers import part as powers
 from yarnlog.rulesets.yarn.parts.procedure import part as procedure
-from yarnlog.rulesets.yarn.state import YarnState
+from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 PARTS = (economy.PART, characters.PART, drama.PART, fight.PART, procedure.PART, powers.PART)
 
@@ -27,11 +31,11 @@ def initial_state() -> YarnState:
     return YarnState(**{part.name: part.initial() for part in PARTS})
 
 
-def evolve(state: YarnState, recorded) -> YarnState:
+def evolve(state: YarnState, recorded: Recorded) -> YarnState:
     return YarnState(**{part.name: part.evolve(getattr(state, part.name), recorded, state) for part in PARTS})
 
 
-def decide(command, campaign, referee):
+def decide(command: Any, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
     for part in PARTS:
         payloads = part.decide(command, campaign, referee)
         if payloads is not None:
@@ -43,12 +47,12 @@ def decide(command, campaign, referee):
 VALIDATORS = compose_validators(*(part.validators for part in PARTS))
 
 
-def audit(campaign, recorded) -> list[str]:
+def audit(campaign: YarnCampaign, recorded: Recorded) -> list[str]:
     return [problem for part in PARTS for problem in part.audit(campaign, recorded)]
 
 
 #: The journal's own commands Yarn decides itself, and the part that does.
-TAKES_OVER = {
+TAKES_OVER: dict[type, Handler] = {
     StartEpisode: characters.PART.decide,  # "Themes": the rota names who chooses the theme
     OpenScene: drama.PART.decide,  # "Calling Scenes": calling order, casting cost, scene kinds
     EndEpisode: drama.PART.decide,  # "Bennies": the vote, drama tokens back to the kitty
