@@ -326,6 +326,12 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     return drama
 
 
+def _requizzed(campaign: YarnCampaign, referee: Referee, p: PetitionersQuizzed) -> PetitionersQuizzed:
+    """The recorded quiz settled again from its own facts."""
+    return quizzed(campaign, referee, precedence=p.precedence,
+                   answers=[(a.petitioner, a.wanted_from, a.got_it) for a in p.answers])
+
+
 _REBUILD = {
     PetitionResolved: lambda c, r, p: resolved(c, r, petitioner=p.petitioner, granter=p.granter, answer=p.answer,
                                                vote=p.vote),
@@ -334,21 +340,14 @@ _REBUILD = {
                                            block_support=[(s.character, s.tokens) for s in p.block_support]),
     TwoWayExchanged: lambda c, r, p: two_way(c, r, first=p.first, second=p.second, first_granted=p.first_granted,
                                              second_granted=p.second_granted),
-    PetitionersQuizzed: lambda c, r, p: _requizzed(c, r, p),
 }
-
-
-def _requizzed(campaign: YarnCampaign, referee: Referee, p: PetitionersQuizzed) -> PetitionersQuizzed:
-    """The recorded quiz settled again from its own facts."""
-    return quizzed(campaign, referee, precedence=p.precedence,
-                   answers=[(a.petitioner, a.wanted_from, a.got_it) for a in p.answers])
 
 
 def _validate_quizzed(p: PetitionersQuizzed, campaign: YarnCampaign, referee: Referee) -> PetitionersQuizzed:
     """A quiz follows the precedence order drawn for it in the same scene."""
     referee.require(tuple(p.precedence) == drawn_for_quiz(campaign), MULTIPLE_PETITIONERS,
                     f"the quiz did not follow a precedence order newly drawn in scene {p.scene}")
-    return _requizzed(campaign, referee, p)  # as rebuilt(_REBUILD[PetitionersQuizzed]): quizzed always gives one
+    return _requizzed(campaign, referee, p)
 
 
 VALIDATORS = {**{t: rebuilt(build) for t, build in _REBUILD.items()}, PetitionersQuizzed: _validate_quizzed}
