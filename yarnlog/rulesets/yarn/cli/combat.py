@@ -47,6 +47,11 @@ def _roll(text: str):
     )
 
 
+def _faces(text: str) -> tuple[int, ...]:
+    """Dice faces as typed (``parse_faces`` gives None only when no text is given)."""
+    return parse_faces(text) or ()
+
+
 def _fighter(text: str):
     from yarnlog.core.referee import InvalidCommand
     from yarnlog.rulesets.yarn.parts.combat.part import Fighter
@@ -96,9 +101,9 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOpt = False,
     ) -> None:
         """Start a fight: gestalt (one roll for the whole fight) or detailed (rounds and attacks)."""
-        from yarnlog.rulesets.yarn.parts.combat.part import DETAILED, GESTALT, StartCombat
+        from yarnlog.rulesets.yarn.parts.combat.part import StartCombat
 
-        command = StartCombat(tuple(_fighter(c) for c in combatant), DETAILED if detailed else GESTALT)
+        command = StartCombat(tuple(_fighter(c) for c in combatant), "detailed" if detailed else "gestalt")
         _run(campaign, command, by, override, as_json)
 
     @fight_app.command("join")
@@ -215,6 +220,7 @@ def register(app: typer.Typer) -> None:
         from yarnlog.core.referee import InvalidCommand
         from yarnlog.rulesets.yarn.parts.combat.part import RollInitiative, SeatingOrder
 
+        command: SeatingOrder | RollInitiative
         if seating is not None:
             if roll:
                 raise InvalidCommand("give initiative rolls or --seating, not both")
@@ -428,9 +434,9 @@ def register(app: typer.Typer) -> None:
             return
         given = {"attack": attack_faces, "defense": defense_faces, "regular_armor": armor_faces,
                  "bullet_proof_armor": bullet_proof_faces, "damage": damage_faces}
-        faces = {name: parse_faces(text) for name, text in given.items() if text is not None}
+        faces = {name: _faces(text) for name, text in given.items() if text is not None}
         top_off = {
-            name: parse_faces(text) for name, text in (("attack", attack_top_off), ("defense", defense_top_off)) if text
+            name: _faces(text) for name, text in (("attack", attack_top_off), ("defense", defense_top_off)) if text
         }
         recorded = execute_command(campaign, f.Attack(declared, faces, top_off), by=by, override_reason=override)
         emit([recorded_data(r) for r in recorded], as_json, lambda _: _show_attack(recorded[-1].payload))

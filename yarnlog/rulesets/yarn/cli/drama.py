@@ -6,7 +6,7 @@ take commas or repeated options. Only typer and the shared :mod:`yarnlog.cli` mo
 start-up; the domain modules are imported inside the commands.
 """
 
-from typing import Annotated, Optional
+from typing import Annotated, Literal, Optional
 
 import typer
 
@@ -109,7 +109,7 @@ def rush(
     from yarnlog.rulesets.yarn.parts.drama.scene_challenges import Rush
 
     invalid(consent + token + bennie == 1, "rush with exactly one of --consent, --token, --bennie")
-    payment = "token" if token else "bennie" if bennie else None
+    payment: Literal["token", "bennie"] | None = "token" if token else "bennie" if bennie else None
     _run(campaign, Rush(character, consent, payment, blocked), by, override, as_json)
 
 
@@ -264,7 +264,7 @@ def quiz(
     _run(campaign, QuizPetitioners(tuple(answers), drawn, source), by, override, as_json)
 
 
-def _drawn_or_shuffled(campaign, answers) -> tuple[tuple[str, ...] | None, str]:
+def _drawn_or_shuffled(campaign, answers) -> tuple[tuple[str, ...] | None, Literal["shuffled", "entered"]]:
     """The order already drawn this scene, or the cards the rules say to shuffle, shuffled here."""
     from yarnlog.rulesets.yarn.parts.characters.supporting_cast import shuffled
     from yarnlog.rulesets.yarn.parts.drama.petitions import players_to_draw_for_quiz

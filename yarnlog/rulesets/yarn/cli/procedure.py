@@ -4,13 +4,16 @@ Only typer and the shared :mod:`yarnlog.cli` modules are imported at start-up; t
 inside the commands. Without ``--faces`` the tool rolls the dice, from a secure source.
 """
 
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from yarnlog.cli.context import campaign_state, run_command
 from yarnlog.cli.options import AsOfOpt, ByOpt, CampaignOpt, EndOfSceneOpt, JsonOpt, Many, OverrideOpt, parse_faces
 from yarnlog.cli.output import console, emit, print_table
+
+if TYPE_CHECKING:
+    from yarnlog.rulesets.yarn.parts.procedure.roll_records import GroupMethod
 
 BonusOpt = Annotated[int, typer.Option("--bonus", help="The GM's bonus dice.")]
 PenaltyOpt = Annotated[int, typer.Option("--penalty", help="The GM's penalty dice.")]
@@ -217,7 +220,7 @@ def consequences(
         kind, _, value = rest.partition("=")
         invalid(bool(character) and kind in ("good", "bad") and value.isdigit(),
                 f"--face takes CHARACTER:good=N or CHARACTER:bad=N, not {item!r}")
-        faces.append(ConsequenceFace(character, kind, int(value)))
+        faces.append(ConsequenceFace(character, "good" if kind == "good" else "bad", int(value)))
     invalid(do_roll or not faces, "--face goes with --roll")
     if do_roll:
         run_command(campaign, RollConsequences(scene, tuple(faces)), by=by, override_reason=override, as_json=as_json)
@@ -242,7 +245,7 @@ group_app = typer.Typer(help="Group efforts: simple addition, combining dice, ei
 RollsArg = Annotated[list[int], typer.Argument(help="The members' rolls (event numbers).")]
 
 
-def _group(method: str, rolls_: list[int], counting: int | None, against, *, campaign, by, secret, override,
+def _group(method: "GroupMethod", rolls_: list[int], counting: int | None, against, *, campaign, by, secret, override,
            as_json) -> None:
     from yarnlog.rulesets.yarn.parts.procedure.roll_records import GroupEffort
 
@@ -416,7 +419,8 @@ def psychic_recover(
     """Shots back after some hours: the whole pool in 24 hours."""
     from yarnlog.rulesets.yarn.parts.powers.part import RecoverShots
 
-    run_command(campaign, RecoverShots(character, hours, rate), by=by, as_json=as_json)
+    # RecoverShots parses the text as typed (powers.part._fraction), for its one-line error; it is annotated Fraction.
+    run_command(campaign, RecoverShots(character, hours, rate), by=by, as_json=as_json)  # type: ignore[arg-type]
 
 
 @psychic_app.command("buy")

@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from yarnlog.core.events import Payload
-from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid
+from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid, present
 from yarnlog.core.ruleset import Part
 from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_module
 from yarnlog.rulesets.yarn.parts.characters.experience_awards import (
@@ -226,8 +226,7 @@ PART = Part(name="characters", initial=Characters, evolve=evolve, decide=decide,
 
 def sheet_data(characters: Characters, name: str) -> dict:
     """The character sheet of PC ``name`` as plain data."""
-    sheet = characters.pcs.get(name)
-    invalid(sheet is not None, f"{name} is not a player character")
+    sheet = present(characters.pcs.get(name), f"{name} is not a player character")
     return {
         "name": sheet.name, "player": sheet.player, "active": sheet.active, "role": sheet.role,
         "desire": sheet.desire, "poles": list(sheet.poles),

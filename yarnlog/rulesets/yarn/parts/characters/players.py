@@ -9,11 +9,11 @@ The characters themselves are the characters part's (``campaign.rules.characters
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
-from yarnlog.core.referee import Referee, Rule, invalid
-from yarnlog.rulesets.yarn.parts.characters.sheets import character_of, player_of
+from yarnlog.core.referee import Referee, Rule, present
+from yarnlog.rulesets.yarn.parts.characters.sheets import Characters, character_of
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
 BOOK = "Yarn 0.1"
@@ -43,47 +43,44 @@ class Role:
         return self.kind == PC
 
 
-def characters_of(campaign: YarnCampaign) -> Any | None:
-    """The characters part's slice, if the ruleset has one."""
+def characters_of(campaign: YarnCampaign) -> Characters:
+    """The characters part's slice."""
     return campaign.rules.characters
 
 
-def tracks_characters(characters) -> bool:
+def tracks_characters(characters: Characters | None) -> bool:
     """Whether the journal knows this campaign's characters (any PC or supporting character)."""
     return characters is not None and bool(characters.pcs or characters.supporting)
 
 
-def role_of(characters, gm: str, name: str) -> Role | None:
+def role_of(characters: Characters | None, gm: str, name: str) -> Role | None:
     """``name``'s role, or ``None`` if the journal does not know that character."""
     if characters is None:
         return None
     if name in characters.pcs:
-        return Role(name, PC, player_of(characters, name))
+        return Role(name, PC, characters.pcs[name].player)
     supporting = characters.supporting.get(name)
     if supporting is None:
         return None
     return Role(name, RECURRING if supporting.kind == "recurring" else MINOR, gm)
 
 
-def player_character(characters, player: str) -> str | None:
+def player_character(characters: Characters | None, player: str) -> str | None:
     """The player character ``player`` plays, if any."""
     return character_of(characters, player) if characters is not None else None
 
 
 def require_role(campaign: YarnCampaign, name: str) -> Role:
     """The role of a character the journal knows; nonsense otherwise."""
-    role = role_of(characters_of(campaign), campaign.table.gm, name)
-    invalid(role is not None, f"{name} is not a character of this campaign (register characters first)")
-    return role
+    return present(role_of(characters_of(campaign), campaign.table.gm, name),
+                   f"{name} is not a character of this campaign (register characters first)")
 
 
 def require_character(campaign: YarnCampaign, name: str) -> Role:
     """A character named directly, or the player character of the player named ``name``."""
     characters = characters_of(campaign)
     if role_of(characters, campaign.table.gm, name) is None and name in campaign.table.players:
-        played = player_character(characters, name)
-        invalid(played is not None, f"{name} plays no character in this campaign")
-        name = played
+        name = present(player_character(characters, name), f"{name} plays no character in this campaign")
     return require_role(campaign, name)
 
 
@@ -94,12 +91,12 @@ def require_party(referee: Referee, campaign: YarnCampaign, name: str) -> Role:
     return role
 
 
-def cast_roles(campaign: YarnCampaign, cast) -> list[Role]:
+def cast_roles(campaign: YarnCampaign, cast: Iterable[str]) -> list[Role]:
     """The roles of a scene's cast, every name known to the journal."""
     return [require_role(campaign, name) for name in cast]
 
 
-def holders_present(campaign: YarnCampaign, cast) -> set[str]:
+def holders_present(campaign: YarnCampaign, cast: Iterable[str]) -> set[str]:
     """Participants whose characters are in ``cast`` (the GM for supporting characters)."""
     gm = campaign.table.gm
     characters = characters_of(campaign)

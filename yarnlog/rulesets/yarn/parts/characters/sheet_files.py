@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from yarnlog.core.referee import InvalidCommand, invalid
+from yarnlog.core.referee import InvalidCommand, invalid, present
 from yarnlog.rulesets.yarn.parts.characters.part import CreateCharacter
 from yarnlog.rulesets.yarn.parts.characters.sheets import FlawData, HitPointBasis, RelationshipData, TraitData, WantData
 from yarnlog.rulesets.yarn.rules import traits
@@ -25,9 +25,8 @@ KIND_NAMES = {"standard": TraitKind.STANDARD, "technical": TraitKind.TECHNICAL, 
 
 
 def parse_kind(text: str) -> TraitKind:
-    kind = KIND_NAMES.get(text.strip().casefold())
-    invalid(kind is not None, f"a trait's kind is one of {', '.join(sorted(KIND_NAMES))}, not {text!r}")
-    return kind
+    return present(KIND_NAMES.get(text.strip().casefold()),
+                   f"a trait's kind is one of {', '.join(sorted(KIND_NAMES))}, not {text!r}")
 
 
 def roll_dice(count: int, rng: random.Random | None = None) -> list[int]:

@@ -312,13 +312,12 @@ def _relate(characters: Characters, character: str, other: str, nature: str, seq
 
 
 def _advanced(sheet: Sheet, p: TraitDeveloped | TraitRaised, recorded: Recorded, trait: SheetTrait) -> Sheet:
-    gained = p.hit_points is not None and p.hit_points != sheet.hit_points
+    hit_points = p.hit_points if p.hit_points is not None else sheet.hit_points
     entry = SheetEntry(recorded.sequence, recorded.episode, recorded.event_type,
-                       hit_points=(p.hit_points - sheet.hit_points) if gained else 0,
-                       note=f"{trait.name} {trait.dice} dice")
+                       hit_points=hit_points - sheet.hit_points, note=f"{trait.name} {trait.dice} dice")
     return replace(
         sheet, traits={**sheet.traits, trait.name: trait}, history=sheet.history + (entry,),
-        hit_points=p.hit_points if p.hit_points is not None else sheet.hit_points,
+        hit_points=hit_points,
         hit_point_traits=tuple(dict.fromkeys(sheet.hit_point_traits + ((trait.name,) if p.hit_point_gain else ()))),
     )
 

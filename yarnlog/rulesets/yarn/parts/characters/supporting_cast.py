@@ -17,19 +17,19 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import Field
 
 from yarnlog.core.events import Payload, Recorded, event
-from yarnlog.core.referee import Referee, Rule, invalid
+from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.table import RESERVED_NAMES
 from yarnlog.core.timeline import EpisodeStarted, StartEpisode, check_timeline, decide_timeline
 from yarnlog.rulesets.yarn.rules.traits import BOOK
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
-MINOR = "minor"
-RECURRING = "recurring"
+MINOR: Final = "minor"
+RECURRING: Final = "recurring"
 
 INTRODUCING = Rule(
     BOOK,
@@ -220,8 +220,8 @@ def evolve(cast: Cast, recorded: Recorded) -> Cast:
         return replace(cast, supporting={**cast.supporting,
                                          payload.name: _detailed(cast.supporting[payload.name], payload.detail)})
     if isinstance(payload, LocationIntroduced):
-        new = Location(payload.name, payload.description, payload.introduced_by, recorded.scene)
-        return replace(cast, locations={**cast.locations, new.name: new})
+        place = Location(payload.name, payload.description, payload.introduced_by, recorded.scene)
+        return replace(cast, locations={**cast.locations, place.name: place})
     if isinstance(payload, LocationElaborated) and payload.name in cast.locations:
         return replace(cast, locations={**cast.locations,
                                         payload.name: _detailed(cast.locations[payload.name], payload.detail)})
@@ -320,8 +320,7 @@ def require_participant(campaign: YarnCampaign, name: str) -> None:
 
 
 def require_active_pc(campaign: YarnCampaign, name: str) -> None:
-    sheet = campaign.rules.characters.pcs.get(name)
-    invalid(sheet is not None, f"{name} is not a player character")
+    sheet = present(campaign.rules.characters.pcs.get(name), f"{name} is not a player character")
     invalid(sheet.active, f"{name} is retired from play")
 
 
@@ -336,8 +335,8 @@ def _validate_introduced(p: SupportingIntroduced, campaign: YarnCampaign, refere
     referee.require(_scene(campaign) is not None, INTRODUCING, f"{name} is introduced outside a scene")
     referee.require(bool(p.description.strip()), BRIEF_DESCRIPTION, f"{name} has no description")
     if p.kind == RECURRING:
-        invalid(p.petitioner is not None, "a character who starts out recurring grants a PC's petition: name the PC")
-        require_active_pc(campaign, p.petitioner)
+        petitioner = present(p.petitioner, "a character who starts out recurring grants a PC's petition: name the PC")
+        require_active_pc(campaign, petitioner)
         scene = _scene(campaign)
         referee.require(scene is not None and scene.mode == "dramatic", STARTS_RECURRING,
                         f"{name} does not first appear in a dramatic scene")
@@ -347,8 +346,7 @@ def _validate_introduced(p: SupportingIntroduced, campaign: YarnCampaign, refere
 
 
 def _validate_promoted(p: SupportingPromoted, campaign: YarnCampaign, referee: Referee) -> SupportingPromoted:
-    found = campaign.rules.characters.cast.supporting.get(p.name)
-    invalid(found is not None, f"{p.name} is not a supporting character")
+    found = present(campaign.rules.characters.cast.supporting.get(p.name), f"{p.name} is not a supporting character")
     invalid(found.kind == MINOR, f"{p.name} is already a recurring character")
     require_active_pc(campaign, p.by_character)
     referee.require(bool(p.need.strip()), PROMOTION, f"{p.by_character} names no emotional need of {p.name}")
@@ -413,7 +411,10 @@ THEMES = Rule(
 
 def _episode_started(command: StartEpisode, campaign: YarnCampaign) -> EpisodeStarted:
     """The journal's episode start, naming the theme's chooser from the rota when none is given."""
-    [payload] = decide_timeline(command, campaign.timeline)
+    decided = decide_timeline(command, campaign.timeline)
+    assert decided is not None  # StartEpisode is the journal's own command
+    [payload] = decided
+    assert isinstance(payload, EpisodeStarted)  # what StartEpisode decides
     chooser = theme_chooser(campaign.rules.characters.cast, payload.number)
     if payload.theme_chosen_by is None and chooser is not None:
         payload = payload.model_copy(update={"theme_chosen_by": chooser})
@@ -422,7 +423,9 @@ def _episode_started(command: StartEpisode, campaign: YarnCampaign) -> EpisodeSt
 
 def _validate_theme_chooser(payload: EpisodeStarted, campaign: YarnCampaign, referee: Referee) -> EpisodeStarted:
     """The journal's episode start, whose theme is chosen by the player the rota names."""
-    payload = check_timeline(payload, campaign.timeline)
+    checked = check_timeline(payload, campaign.timeline)
+    assert isinstance(checked, EpisodeStarted)  # check_timeline gives back the payload it checks, numbered
+    payload = checked
     chooser = theme_chooser(campaign.rules.characters.cast, payload.number)
     if chooser is not None and payload.theme_chosen_by is not None:
         referee.require(payload.theme_chosen_by == chooser, THEMES,
@@ -471,8 +474,10 @@ def theme_chooser(cast: Cast, episode: int) -> str | None:
     the book); a rota redrawn later under a GM override starts after its own episode.
     """
     rota = latest_precedence(cast, Purpose.THEME_ROTA)
-    first = rota.after_episode + 1 if rota else None
-    if rota is None or episode < first:
+    if rota is None:
+        return None
+    first = rota.after_episode + 1
+    if episode < first:
         return None
     return rota.order[(episode - first) % len(rota.order)]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pydantic import BaseModel, ConfigDict, Field
 
 from yarnlog.core.events import Payload, event
-from yarnlog.core.referee import Referee, Rule, invalid
+from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.rulesets.yarn.parts.drama.state import Drama, drama_of, rebuilt, scene_in_play
 from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, TransferLine, lines
 from yarnlog.rulesets.yarn.rules.bennies import HAVE_A_BENNIE, BennieOption, BennieSpend, TokenKind, spend_bennie
@@ -108,12 +108,13 @@ def spent(campaign: YarnCampaign, referee: Referee, *, spender: str, option: Ben
 def decide(command, campaign: YarnCampaign, referee: Referee):
     if not isinstance(command, SpendBennie):
         return None
-    option = SPEND_OPTIONS.get(command.option)
-    invalid(option is not None, f"a bennie is spent on one of {', '.join(SPEND_OPTIONS)}, not {command.option!r}")
+    option = present(SPEND_OPTIONS.get(command.option),
+                     f"a bennie is spent on one of {', '.join(SPEND_OPTIONS)}, not {command.option!r}")
     kinds = {"drama": TokenKind.DRAMA, "procedural": TokenKind.PROCEDURAL}
     invalid(command.burn_kind in (None, *kinds), "a burned token is 'drama' or 'procedural'")
+    burn_kind = kinds[command.burn_kind] if command.burn_kind is not None else None
     return [spent(campaign, referee, spender=command.spender, option=option, burn_target=command.burn_target,
-                  burn_kind=kinds.get(command.burn_kind))]
+                  burn_kind=burn_kind)]
 
 
 def _respent(campaign: YarnCampaign, referee: Referee, payload: BennieSpent) -> BennieSpent:

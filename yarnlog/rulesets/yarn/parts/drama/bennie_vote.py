@@ -8,15 +8,17 @@ awards, then returns every unspent drama token to the kitty, then closes the sce
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from yarnlog.core.events import Payload, Recorded, event
-from yarnlog.core.referee import Referee, invalid
+from yarnlog.core.referee import Referee, invalid, present
 from yarnlog.core.state import advance
 from yarnlog.core.timeline import EndEpisode, EpisodeEnded, check_timeline, decide_timeline
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, drama_of, rebuilt
+from yarnlog.rulesets.yarn.parts.drama.state import Drama, Validator, drama_of, rebuilt
 from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, TransferLine, return_to_kitty
 from yarnlog.rulesets.yarn.rules import bennies
 from yarnlog.rulesets.yarn.rules.bennies import ALL_VOTE, Ballot, PlayerTally, tally_bennie_vote
@@ -76,13 +78,17 @@ class BennieVoteTallied(Payload):
     transfers: list[TransferLine] = Field(default_factory=list)
 
 
+def episode_ballots(drama: Drama, episode: int | None) -> Mapping[str, Ballot]:
+    """The ballots cast in ``episode`` (none outside an episode)."""
+    return drama.ballots.get(episode, {}) if episode is not None else {}
+
+
 # -- deciding ---------------------------------------------------------------------------------
 
 
 def ballot_cast(campaign: YarnCampaign, referee: Referee, *, voter: str, ranks: dict[str, int]) -> BallotCast:
     """One participant's ballot, checked against "Gaining Bennies"."""
-    episode = campaign.timeline.episode
-    invalid(episode is not None, "ballots are cast at the end of the episode in play")
+    episode = present(campaign.timeline.episode, "ballots are cast at the end of the episode in play")
     invalid(voter not in drama_of(campaign).ballots.get(episode, {}),
             f"{voter} has already voted this episode (retract that ballot to vote again)")
     table = campaign.table
@@ -93,7 +99,7 @@ def ballot_cast(campaign: YarnCampaign, referee: Referee, *, voter: str, ranks: 
 def current_vote(campaign: YarnCampaign, referee: Referee) -> bennies.BennieVote | None:
     """The tally of the ballots cast this episode, against the tokens in hand now."""
     table = campaign.table
-    ballots = drama_of(campaign).ballots.get(campaign.timeline.episode, {})
+    ballots = episode_ballots(drama_of(campaign), campaign.timeline.episode)
     if not table.players:
         return None
     return tally_bennie_vote(referee, players=table.players, gm=table.gm, ballots=ballots.values(),
@@ -104,11 +110,12 @@ def vote_tallied(campaign: YarnCampaign, referee: Referee, recorded: Payload | N
     """The result of the vote, or ``None`` with no players or (by the GM's override) no ballots at all."""
     vote = current_vote(campaign, referee)
     table = campaign.table
-    voters = set(drama_of(campaign).ballots.get(campaign.timeline.episode, {}))
-    if vote is None or not voters:
+    episode = campaign.timeline.episode
+    voters = set(episode_ballots(drama_of(campaign), episode))
+    if vote is None or episode is None or not voters:
         return None
     return BennieVoteTallied(
-        episode=campaign.timeline.episode, tallies=[TallyLine.of(t) for t in vote.tallies],
+        episode=episode, tallies=[TallyLine.of(t) for t in vote.tallies],
         missing=sorted({*table.players, table.gm} - voters),
         transfers=[TransferLine.of(Transfer(1, KITTY, gain.player, gain.rule), BENNIE) for gain in vote.gains()],
     )
@@ -118,15 +125,16 @@ def end_episode(campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     """The scene in play closes, then the bennie result, every unspent drama token back to the
     kitty, and the episode's end: the vote belongs to the session, not to its last scene."""
     timeline = campaign.timeline
-    invalid(timeline.episode is not None, "no episode is in play")
+    episode = present(timeline.episode, "no episode is in play")
     result = vote_tallied(campaign, referee)
-    returned = return_to_kitty(campaign.rules.economy, timeline.episode)
-    *closing_scene, episode_ended = decide_timeline(EndEpisode(), timeline)
+    returned = return_to_kitty(campaign.rules.economy, episode)
+    *closing_scene, episode_ended = present(decide_timeline(EndEpisode(), timeline), "no episode is in play")
+    assert isinstance(episode_ended, EpisodeEnded)  # the journal's EndEpisode ends with the episode's end
     before_end = [*closing_scene, *(p for p in (result, returned) if p is not None)]
     return [*before_end, validate_episode_end(episode_ended, advance(campaign, before_end), referee)]
 
 
-def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
+def decide(command: object, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
     if isinstance(command, CastBallot):
         invalid(len(set(command.ranking)) == len(command.ranking), "a ballot ranks each player once")
         ranks = {player: rank for rank, player in enumerate(command.ranking, start=1)}
@@ -151,7 +159,9 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
 
 def validate_episode_end(p: EpisodeEnded, campaign: YarnCampaign, referee: Referee) -> EpisodeEnded:
     """The journal's episode end, once the bennie vote is tallied and the drama tokens are back."""
-    p = check_timeline(p, campaign.timeline)
+    checked = check_timeline(p, campaign.timeline)
+    assert isinstance(checked, EpisodeEnded)  # check_timeline gives back the payload it checks, numbered
+    p = checked
     referee.require(not campaign.table.players or p.number in drama_of(campaign).tallies, ALL_VOTE,
                     f"episode {p.number} ended without the bennie vote")
     referee.require(not campaign.rules.economy.tokens, EPISODE_END,
@@ -159,17 +169,22 @@ def validate_episode_end(p: EpisodeEnded, campaign: YarnCampaign, referee: Refer
     return p
 
 
-VALIDATORS = {
-    BallotCast: rebuilt(lambda c, r, q: ballot_cast(c, r, voter=q.voter, ranks=dict(q.ranks))),
+def _recast(campaign: YarnCampaign, referee: Referee, q: BallotCast) -> BallotCast:
+    """The recorded ballot cast again from its own facts."""
+    return ballot_cast(campaign, referee, voter=q.voter, ranks=dict(q.ranks))
+
+
+VALIDATORS: Mapping[type[Payload], Validator[Any]] = {
+    BallotCast: rebuilt(_recast),
     BennieVoteTallied: rebuilt(vote_tallied),
     EpisodeEnded: validate_episode_end,
 }
 
 
-def ballots_view(campaign: YarnCampaign) -> dict:
+def ballots_view(campaign: YarnCampaign) -> dict[str, Any]:
     """Who has voted this episode and who has not (the ballots themselves are the GM's to read)."""
     table = campaign.table
     episode = campaign.timeline.episode
-    voters = sorted(drama_of(campaign).ballots.get(episode, {}))
+    voters = sorted(episode_ballots(drama_of(campaign), episode))
     return {"episode": episode, "voted": voters,
             "missing": sorted({*table.players, table.gm} - set(voters)) if episode is not None else []}

@@ -7,9 +7,11 @@ this module derives the episode's calling order from it, and follows it round as
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from yarnlog.core.referee import Rule
 from yarnlog.rulesets.yarn.parts.characters.players import characters_of
+from yarnlog.rulesets.yarn.parts.characters.sheets import Characters
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import Purpose
 from yarnlog.rulesets.yarn.parts.drama.state import CallingOrder, Drama, Recall, drama_of
 from yarnlog.rulesets.yarn.state import YarnCampaign
@@ -37,7 +39,7 @@ def calling_order(precedence: tuple[str, ...], *, gm: str, theme_chooser: str | 
     return (theme_chooser, *(gm if name == theme_chooser else name for name in precedence))
 
 
-def current_order(characters, gm: str, episode: int | None) -> tuple[str, ...] | None:
+def current_order(characters: Characters | None, gm: str, episode: int | None) -> tuple[str, ...] | None:
     """The calling order of ``episode``, if a calling-order precedence was drawn in it."""
     if characters is None or episode is None:
         return None
@@ -48,16 +50,16 @@ def current_order(characters, gm: str, episode: int | None) -> tuple[str, ...] |
     return calling_order(drawn[-1].order, gm=gm, theme_chooser=theme.chosen_by if theme else None)
 
 
-def calling_state(drama: Drama, characters, episode: int | None) -> CallingOrder | None:
+def calling_state(drama: Drama, characters: Characters | None, episode: int | None) -> CallingOrder | None:
     """How far round the episode's calling order the scenes have gone (a fresh draw starts it over)."""
     order = current_order(characters, drama.gm, episode)
     if order is None:
         return None
-    known = drama.calling.get(episode)
+    known = drama.calling_of(episode)
     return known if known is not None and known.order == order else CallingOrder(order)
 
 
-def allowed_callers(drama: Drama, characters, episode: int | None) -> frozenset[str] | None:
+def allowed_callers(drama: Drama, characters: Characters | None, episode: int | None) -> frozenset[str] | None:
     """Who may call the next scene: the next in the calling order, or a caller allowed to call again."""
     state = calling_state(drama, characters, episode)
     if state is None:
@@ -80,7 +82,7 @@ def advanced(state: CallingOrder, caller: str, recall: Recall | None) -> Calling
     return replace(state, turn=turn, skips=tuple(skips))
 
 
-def calling_view(campaign: YarnCampaign) -> dict:
+def calling_view(campaign: YarnCampaign) -> dict[str, Any]:
     """The episode's calling order, who calls next, and each scene's caller."""
     drama = drama_of(campaign)
     timeline = campaign.timeline

@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from yarnlog.core.events import Payload, Recorded, event
-from yarnlog.core.referee import Referee, invalid
+from yarnlog.core.referee import Referee, invalid, present
 from yarnlog.rulesets.yarn.parts.characters import part as characters
 from yarnlog.rulesets.yarn.parts.characters.players import Role, holders_present, require_character, require_party
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import DrawPrecedence, Purpose
@@ -283,11 +283,12 @@ def players_to_draw_for_quiz(campaign: YarnCampaign, answers) -> tuple[str, ...]
 def quiz(command: QuizPetitioners, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     """The quiz, with the precedence order drawn for it (recorded by the characters part) if given now."""
     if command.order is None:
-        order = drawn_for_quiz(campaign)
-        invalid(order is not None, f"draw the petitioners' precedence order first ({MULTIPLE_PETITIONERS.cite()})")
+        order = present(drawn_for_quiz(campaign),
+                        f"draw the petitioners' precedence order first ({MULTIPLE_PETITIONERS.cite()})")
         return [quizzed(campaign, referee, precedence=order, answers=command.answers)]
     draw = characters.decide(DrawPrecedence(Purpose.PETITIONERS, tuple(command.order), command.source), campaign,
                              referee)
+    assert draw is not None  # DrawPrecedence is a command of the characters part
     return [*draw, quizzed(campaign, referee, precedence=command.order, answers=command.answers)]
 
 
@@ -320,9 +321,15 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     drama = replace(drama, scenes={**drama.scenes, p.scene: replace(scene, settled_by=recorded.event_type)})
     if isinstance(p, PetitionResolved) and p.outcome == "no contest":
         drama = replace(drama, recall=Recall(scene.caller, "the scene was no contest"))
-    if isinstance(p, PetitionForced):
+    if isinstance(p, PetitionForced) and scene.episode is not None:  # a scene is always called in an episode
         drama = replace(drama, forced=drama.forced + (ForcedScene(scene.episode, p.petitioner, p.granter),))
     return drama
+
+
+def _requizzed(campaign: YarnCampaign, referee: Referee, p: PetitionersQuizzed) -> PetitionersQuizzed:
+    """The recorded quiz settled again from its own facts."""
+    return quizzed(campaign, referee, precedence=p.precedence,
+                   answers=[(a.petitioner, a.wanted_from, a.got_it) for a in p.answers])
 
 
 _REBUILD = {
@@ -333,8 +340,6 @@ _REBUILD = {
                                            block_support=[(s.character, s.tokens) for s in p.block_support]),
     TwoWayExchanged: lambda c, r, p: two_way(c, r, first=p.first, second=p.second, first_granted=p.first_granted,
                                              second_granted=p.second_granted),
-    PetitionersQuizzed: lambda c, r, p: quizzed(c, r, precedence=p.precedence,
-                                                answers=[(a.petitioner, a.wanted_from, a.got_it) for a in p.answers]),
 }
 
 
@@ -342,7 +347,7 @@ def _validate_quizzed(p: PetitionersQuizzed, campaign: YarnCampaign, referee: Re
     """A quiz follows the precedence order drawn for it in the same scene."""
     referee.require(tuple(p.precedence) == drawn_for_quiz(campaign), MULTIPLE_PETITIONERS,
                     f"the quiz did not follow a precedence order newly drawn in scene {p.scene}")
-    return rebuilt(_REBUILD[PetitionersQuizzed])(p, campaign, referee)
+    return _requizzed(campaign, referee, p)
 
 
 VALIDATORS = {**{t: rebuilt(build) for t, build in _REBUILD.items()}, PetitionersQuizzed: _validate_quizzed}

@@ -9,12 +9,14 @@ duration, a new element). Calls follow the episode's calling order (:mod:`.calli
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from pydantic import Field
 
 from yarnlog.core.events import Payload, Recorded, event
-from yarnlog.core.referee import Referee, Rule, invalid
+from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.timeline import OpenScene, SceneOpened, check_timeline, decide_timeline
 from yarnlog.rulesets.yarn.parts.characters.players import (
     cast_roles,
@@ -28,6 +30,7 @@ from yarnlog.rulesets.yarn.parts.drama.state import (
     Drama,
     Recall,
     SceneCall,
+    Validator,
     drama_of,
     forces_among,
     rebuilt,
@@ -185,7 +188,7 @@ def check_turn(campaign: YarnCampaign, referee: Referee, caller: str, jump_queue
     """The calling order ("Calling Order"), and the queue jump a bennie buys ("Spending Bennies")."""
     allowed = allowed_callers(drama_of(campaign), characters_of(campaign), campaign.timeline.episode)
     if jump_queue:
-        invalid(allowed is not None, "no calling order was drawn this episode: there is no queue to jump")
+        allowed = present(allowed, "no calling order was drawn this episode: there is no queue to jump")
         invalid(caller not in allowed, f"{caller} may call this scene without jumping the queue")
         return
     if allowed is not None:
@@ -197,10 +200,10 @@ def check_no_reversal(campaign: YarnCampaign, referee: Referee, cast: tuple[str,
     """"Forcing": the same characters may not re-run this episode's force without a new element."""
     episode = campaign.timeline.episode
     forced = forces_among(drama_of(campaign), episode, cast)
-    invalid(forced or not command.reverses_force, "no force this episode was between characters of this cast")
+    invalid(bool(forced) or not command.reverses_force, "no force this episode was between characters of this cast")
     for force in forced:
         check_not_reversing_force(
-            referee, forced, episode=episode, petitioner=force.petitioner, granter=force.granter,
+            referee, forced, episode=force.episode, petitioner=force.petitioner, granter=force.granter,
             intended_to_reverse=command.reverses_force, significant_new_element=bool(command.new_element.strip()),
         )
 
@@ -241,8 +244,9 @@ def call_scene(command: OpenScene, campaign: YarnCampaign, referee: Referee) -> 
     core = OpenScene(caller=command.caller.strip(), title=command.title, setting=command.setting, cast=cast,
                      mode=mode, kind=kind_of(command.kind), situation=command.situation,
                      time_break=command.time_break)
-    payloads = decide_timeline(core, timeline)
+    payloads = present(decide_timeline(core, timeline), "start an episode before calling a scene")
     opened = payloads[-1]
+    assert isinstance(opened, SceneOpened)  # the journal's OpenScene ends with the scene's opening
     check_composition(campaign, referee, opened)
     check_turn(campaign, referee, opened.caller, yarn.jump_queue)
     check_no_reversal(campaign, referee, cast, yarn)
@@ -276,8 +280,8 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
         return opened(drama, recorded, yarn)
     if isinstance(p, SceneCalled) and p.bennie_spends and p.scene in drama.scenes:
         # A queue jump is a turn bought out of order; the jumper's own next turn is skipped.
-        state = drama.calling.get(recorded.episode)
-        if state is not None:
+        state = drama.calling_of(recorded.episode)
+        if state is not None and recorded.episode is not None:
             drama = replace(drama, calling={**drama.calling, recorded.episode: replace(
                 state, skips=state.skips + (p.caller,))})
         return replace(drama, scenes={**drama.scenes, p.scene: replace(drama.scenes[p.scene], in_turn=True)})
@@ -288,7 +292,8 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
 
 def opened(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     """A scene called: whether it was the caller's turn, whether casting cost her a token."""
-    p: SceneOpened = recorded.payload
+    p = recorded.payload
+    assert isinstance(p, SceneOpened)  # folded for scene.opened only
     episode = recorded.episode
     characters = yarn.characters
     state = calling_state(drama, characters, episode)
@@ -300,7 +305,7 @@ def opened(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
         cost_due=tracks_characters(characters) and p.caller != drama.gm and own not in p.cast,
     )
     calling = dict(drama.calling)
-    if state is not None:
+    if state is not None and episode is not None:
         calling[episode] = advanced(state, p.caller, drama.recall)
     recall = Recall(p.caller, "a montage ended") if p.kind == "montage" else None
     return replace(drama, scenes={**drama.scenes, p.number: call}, calling=calling, recall=recall,
@@ -313,7 +318,9 @@ def opened(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
 def validate_opened(p: SceneOpened, campaign: YarnCampaign, referee: Referee) -> SceneOpened:
     """The journal's scene opening, called as Yarn has it (cast, mode and kind)."""
     check_composition(campaign, referee, p)
-    return check_timeline(p, campaign.timeline)
+    checked = check_timeline(p, campaign.timeline)
+    assert isinstance(checked, SceneOpened)  # check_timeline gives back the payload it checks, numbered
+    return checked
 
 
 def validate_called(p: SceneCalled, campaign: YarnCampaign, referee: Referee) -> SceneCalled:
@@ -321,12 +328,17 @@ def validate_called(p: SceneCalled, campaign: YarnCampaign, referee: Referee) ->
     drama = drama_of(campaign)
     invalid(drama.pending_call == p.scene, f"scene {p.scene} was not just opened: its call follows its opening")
     call = drama.scenes[p.scene]
-    return rebuilt(lambda c, r, q: scene_called(
-        c, r, scene=q.scene, caller=call.caller, cast=call.cast, kind=call.kind, duration=q.duration,
-        jump_queue=bool(q.bennie_spends), new_element=q.new_element))(p, campaign, referee)
+
+    def recalled(c: YarnCampaign, r: Referee, q: SceneCalled) -> SceneCalled | None:
+        return scene_called(c, r, scene=q.scene, caller=call.caller, cast=call.cast, kind=call.kind,
+                            duration=q.duration, jump_queue=bool(q.bennie_spends), new_element=q.new_element)
+
+    return present(recalled(campaign, referee, p), "the rules record no such event")  # as rebuilt(recalled)
 
 
-VALIDATORS = {SceneOpened: validate_opened, SceneCalled: validate_called, RuledOffstage: rebuilt(rule_offstage)}
+VALIDATORS: Mapping[type[Payload], Validator[Any]] = {
+    SceneOpened: validate_opened, SceneCalled: validate_called, RuledOffstage: rebuilt(rule_offstage),
+}
 
 
 def audit(campaign: YarnCampaign, recorded: Recorded) -> list[str]:
@@ -337,12 +349,13 @@ def audit(campaign: YarnCampaign, recorded: Recorded) -> list[str]:
     call = drama.scenes[drama.pending_call]
     payload = recorded.payload
     called = isinstance(payload, SceneCalled) and payload.scene == call.number
+    jumped = isinstance(payload, SceneCalled) and called and bool(payload.bennie_spends)
     problems = []
     if not called:
         if call.cost_due:
             problems.append(f"scene {call.number}: {call.caller} paid no drama token ({CASTING_COST.cite()})")
         if call.kind == "montage":
             problems.append(f"scene {call.number}: a montage needs a suggested duration ({MONTAGE_CALL.cite()})")
-    if not call.in_turn and not (called and payload.bennie_spends):
+    if not call.in_turn and not jumped:
         problems.append(f"scene {call.number}: {call.caller} called out of turn ({CALLING_ORDER.cite()})")
     return problems

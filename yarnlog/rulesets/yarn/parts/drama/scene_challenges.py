@@ -197,6 +197,9 @@ def ducked(campaign: YarnCampaign, referee: Referee, *, character: str, compel: 
                        caller_starts_over=outcome.caller_starts_over, transfers=lines(outcome.transfers))
 
 
+RUSH_PAYMENTS = {"token": RushPayment.DRAMA_TOKEN, "bennie": RushPayment.BENNIE}
+
+
 def rushed(campaign: YarnCampaign, referee: Referee, *, character: str, consent: bool, payment: str | None,
            blocked: bool) -> SceneRushed:
     """"Rushing a Scene", and the bennies it spends ("Spending Bennies")."""
@@ -207,7 +210,7 @@ def rushed(campaign: YarnCampaign, referee: Referee, *, character: str, consent:
     economy = campaign.rules.economy
     outcome = rush_scene(
         referee, economy.tokens, rusher=role.holder, caller=scene.caller, gm=campaign.table.gm, scene=scene.number,
-        caller_consents=consent, payment={"token": RushPayment.DRAMA_TOKEN, "bennie": RushPayment.BENNIE}.get(payment),
+        caller_consents=consent, payment=RUSH_PAYMENTS[payment] if payment is not None else None,
         caller_blocks=blocked, bennies_held=economy.bennies, bennie_history=drama_of(campaign).bennie_spends,
     )
     received = {gain.player for gain in outcome.bennie_gains}

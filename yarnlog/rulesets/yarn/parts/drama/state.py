@@ -6,14 +6,18 @@ the bennie vote), which each fold and decide their own events over this one slic
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar
 
 from yarnlog.core.events import Payload
-from yarnlog.core.referee import Referee, invalid
+from yarnlog.core.referee import Referee, present
 from yarnlog.rulesets.yarn.rules.bennies import Ballot, BennieSpend
 from yarnlog.rulesets.yarn.rules.drama_tokens import ForcedScene
 from yarnlog.rulesets.yarn.state import YarnCampaign
+
+if TYPE_CHECKING:
+    from yarnlog.rulesets.yarn.parts.drama.bennie_vote import BennieVoteTallied
 
 
 @dataclass(frozen=True)
@@ -66,13 +70,19 @@ class Drama:
     forced: tuple[ForcedScene, ...] = ()
     bennie_spends: tuple[BennieSpend, ...] = ()
     ballots: Mapping[int, Mapping[str, Ballot]] = field(default_factory=dict)
-    tallies: Mapping[int, int] = field(default_factory=dict)  # episode -> sequence of its tally
+    tallies: Mapping[int, BennieVoteTallied] = field(default_factory=dict)  # episode -> its recorded tally
     pending_call: int | None = None  # a scene just opened whose Yarn call has not been seen yet
     overridden_through: int = 0  # the last event recorded under a GM override
 
+    def calling_of(self, episode: int | None) -> CallingOrder | None:
+        """The calling order of ``episode`` as followed so far (none outside an episode)."""
+        return self.calling.get(episode) if episode is not None else None
 
-#: ``validate(payload, campaign_state, referee) -> payload``.
-Validator = Callable[[Payload, object, Referee], Payload]
+
+P = TypeVar("P", bound=Payload)
+
+#: ``validate(payload, campaign_state, referee) -> payload``, for payloads of type ``P``.
+Validator = Callable[[P, YarnCampaign, Referee], Payload]
 
 
 def drama_of(campaign: YarnCampaign) -> Drama:
@@ -81,27 +91,22 @@ def drama_of(campaign: YarnCampaign) -> Drama:
 
 def scene_in_play(campaign: YarnCampaign) -> SceneCall:
     """The scene in play, as called (nonsense to act in a scene when none is in play)."""
-    number = campaign.timeline.scene
-    invalid(number is not None, "no scene is in play: call one first")
-    scene = drama_of(campaign).scenes.get(number)
-    invalid(scene is not None, f"scene {number} was not called under the Yarn rules")
-    return scene
+    number = present(campaign.timeline.scene, "no scene is in play: call one first")
+    return present(drama_of(campaign).scenes.get(number), f"scene {number} was not called under the Yarn rules")
 
 
-def forces_among(drama: Drama, episode: int | None, cast) -> list[ForcedScene]:
+def forces_among(drama: Drama, episode: int | None, cast: Iterable[str]) -> list[ForcedScene]:
     """The forces of ``episode`` between two characters of ``cast`` ("Forcing": no re-runs this episode)."""
     return [f for f in drama.forced if f.episode == episode and {f.petitioner, f.granter} <= set(cast)]
 
 
-def rebuilt(build: Callable[[object, Referee, Payload], Payload | None]) -> Validator:
+def rebuilt(build: Callable[[YarnCampaign, Referee, P], Payload | None]) -> Validator[P]:
     """A validator from ``build(campaign, referee, recorded)``, the function that decided the move.
 
     It decides the move again from the recorded payload's own facts; what it gives is what the
     rules derive (nothing at all is nonsense: the rules record no such event).
     """
-    def validate(recorded: Payload, campaign: YarnCampaign, referee: Referee) -> Payload:
-        payload = build(campaign, referee, recorded)
-        invalid(payload is not None, "the rules record no such event")
-        return payload
+    def validate(recorded: P, campaign: YarnCampaign, referee: Referee) -> Payload:
+        return present(build(campaign, referee, recorded), "the rules record no such event")
 
     return validate

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from yarnlog.core.events import Payload, Recorded, event
-from yarnlog.core.referee import Referee, Rule, invalid
+from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import Part
 from yarnlog.rulesets.yarn.rules import drama_tokens
 from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Transfer
@@ -22,8 +22,8 @@ from yarnlog.rulesets.yarn.state import YarnCampaign
 
 #: How the kitty is named in payloads and ledgers (no participant may take this name).
 KITTY_NAME = "kitty"
-DRAMA = "drama"
-BENNIE = "bennie"
+DRAMA: Final = "drama"
+BENNIE: Final = "bennie"
 Currency = Literal["drama", "bennie"]
 
 
@@ -211,11 +211,9 @@ def validate_transferred(p: TokensTransferred, campaign: YarnCampaign, referee: 
 
 def validate_returned(p: TokensReturned, campaign: YarnCampaign, referee: Referee) -> TokensReturned:
     """At the end of the episode in play, every unspent drama token goes back to the kitty."""
-    episode = campaign.timeline.episode
-    invalid(episode is not None, "no episode is in play: tokens return to the kitty as one ends")
+    episode = present(campaign.timeline.episode, "no episode is in play: tokens return to the kitty as one ends")
     returned = return_to_kitty(campaign.rules.economy, episode)
-    invalid(returned is not None, "no drama token is held: none returns to the kitty")
-    return returned
+    return present(returned, "no drama token is held: none returns to the kitty")
 
 
 SPEND_WHAT_YOU_HOLD = Rule(
