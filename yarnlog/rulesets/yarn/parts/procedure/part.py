@@ -10,7 +10,7 @@ again from its own facts (:func:`redecided`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee, invalid, present
@@ -54,7 +54,7 @@ DECIDERS: Mapping[type, Callable[[Any, Any, Referee], list[Payload]]] = {
 }
 
 
-def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
+def decide(command: object, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
     decider = DECIDERS.get(type(command))
     return decider(command, campaign, referee) if decider else None
 
@@ -123,15 +123,17 @@ def _with_recorded_sources(expected: Payload, recorded: Payload) -> Payload:
 
 
 Validator = Callable[[Any, Any, Referee], Payload]
+Decide = Callable[[Any, YarnCampaign, Referee], "list[Payload] | None"]
+_P = TypeVar("_P", bound=Payload)
 
 
-def redecided(command_of: Callable[[Any, Payload], Any], decide_fn) -> Validator:
+def redecided(command_of: Callable[[YarnCampaign, _P], object], decide_fn: Decide) -> Validator:
     """A validator that decides again the command a recorded event came from, its dice entered.
 
     ``command_of(campaign, payload)`` gives the command; the payload of the same type that
     ``decide_fn`` produces is what the rules derive.
     """
-    def validate(payload: Payload, campaign: YarnCampaign, referee: Referee) -> Payload:
+    def validate(payload: _P, campaign: YarnCampaign, referee: Referee) -> Payload:
         command = command_of(campaign, payload)
         invalid(command is not None, f"no command of the rules records this {payload.event_type}")
         payloads = decide_fn(command, campaign, referee)

@@ -366,31 +366,32 @@ class Procedure:
 _P = TypeVar("_P", bound=Payload)
 
 
-def _payload(recorded: Recorded, kind: type[_P]) -> _P:
+def payload_as(recorded: Recorded, kind: type[_P]) -> _P:
+    """The payload of an event a part's slice filed as ``kind`` (it files each event by its type)."""
     payload = recorded.payload
-    if not isinstance(payload, kind):  # the slice files each event by its type: never reached
+    if not isinstance(payload, kind):  # never reached
         raise TypeError(f"event {recorded.sequence} is a {payload.event_type}, not a {kind.__name__}")
     return payload
 
 
 def roll_made(recorded: Recorded) -> RollMade:
     """The roll of an event of :attr:`Procedure.rolls`."""
-    return _payload(recorded, RollMade)
+    return payload_as(recorded, RollMade)
 
 
 def roll_read(recorded: Recorded) -> RollRead:
     """The reading of an event of :attr:`Procedure.readings`."""
-    return _payload(recorded, RollRead)
+    return payload_as(recorded, RollRead)
 
 
 def group_resolved(recorded: Recorded) -> GroupResolved:
     """The group effort of an event of :attr:`Procedure.groups`."""
-    return _payload(recorded, GroupResolved)
+    return payload_as(recorded, GroupResolved)
 
 
 def consequence_rolled(recorded: Recorded) -> ConsequenceRolled:
     """The consequence roll of an event of :attr:`Procedure.consequences`."""
-    return _payload(recorded, ConsequenceRolled)
+    return payload_as(recorded, ConsequenceRolled)
 
 
 def evolve(procedure: Procedure, recorded: Recorded, _state: object = None) -> Procedure:
