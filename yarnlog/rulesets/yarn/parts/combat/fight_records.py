@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -70,10 +70,12 @@ TACTICS = {
 }
 
 
-DETAILED, GESTALT = "detailed", "gestalt"
+DETAILED: Final = "detailed"
+GESTALT: Final = "gestalt"
 
 
-ATTACK, DEFENSE = "attack", "defense"
+ATTACK: Final = "attack"
+DEFENSE: Final = "defense"
 
 
 #: The name the GM rolls initiative under "for all the GMCs with one roll".

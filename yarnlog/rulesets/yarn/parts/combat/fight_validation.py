@@ -9,10 +9,11 @@ entries); what is checked is who rolls, when, and what the entered faces add up 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from yarnlog.core.referee import Referee, invalid
+from yarnlog.core.referee import Referee, invalid, present
+from yarnlog.core.ruleset import Validator
 from yarnlog.core.table import RESERVED_NAMES
 from yarnlog.rulesets.yarn.parts.combat import wounds as wounds_module
 from yarnlog.rulesets.yarn.parts.combat.attacks import AttackDice, attack_made
@@ -123,8 +124,8 @@ def validate_initiative(p: InitiativeSet, campaign: Any, referee: Referee) -> In
         players = [n for n in p.order if n != campaign.table.gm]
         for name in players:
             invalid(name in campaign.table.players, f"{name} is not a player at the table")
-        invalid(p.gm_first is not None, "the GM acts first or last")
-        order = seating_order(players, gm=campaign.table.gm, gm_first=p.gm_first)
+        gm_first = present(p.gm_first, "the GM acts first or last")
+        order = seating_order(players, gm=campaign.table.gm, gm_first=gm_first)
         return p.model_copy(update={"order": list(order), "rolls": [], "tie_order": []})
     names = [r.roller for r in p.rolls]
     invalid(len(set(names)) == len(names), "each character rolls initiative once")
@@ -156,7 +157,7 @@ def validate_attack(p: AttackMade, campaign: Any, referee: Referee) -> AttackMad
     return attack_made(campaign, p.declared, AttackDice({}, {}, recorded=recorded), referee)
 
 
-VALIDATORS = {
+VALIDATORS: Mapping[type, Validator] = {
     CombatantRegistered: validate_registered,
     CombatStarted: validate_started,
     CombatantsJoined: validate_joined,

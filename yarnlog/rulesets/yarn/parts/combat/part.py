@@ -70,12 +70,14 @@ from yarnlog.rulesets.yarn.rules.combat import (
     GESTALT_COMBAT,
     INITIATIVE,
     INITIATIVE_DICE_WITHOUT_TRAIT,
+    GestaltResult,
     Side,
     gestalt_combat,
     initiative_order,
     seating_order,
 )
 from yarnlog.rulesets.yarn.rules.dice import BONUS_DIE, PENALTY_DIE, RollOptions
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 # -- commands ---------------------------------------------------------------------------------
 
@@ -333,9 +335,9 @@ def audit(campaign: Any, recorded: Recorded) -> list[str]:
 # -- projections ------------------------------------------------------------------------------
 
 
-def gestalt_outcome(state: Any):
+def gestalt_outcome(campaign: YarnCampaign) -> GestaltResult | None:
     """The gestalt fight in play as the GM sees it: both sides' totals and who wins (None until both rolled)."""
-    combat = getattr(state, "rules", state).combat.in_play
+    combat = campaign.rules.combat.in_play
     if combat is None or combat.mode != GESTALT or combat.gmcs_total is None or not combat.player_rolls:
         return None
     return gestalt_combat(list(combat.player_rolls.values()), combat.gmcs_total)

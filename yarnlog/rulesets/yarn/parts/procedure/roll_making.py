@@ -192,8 +192,9 @@ def _check_experience(campaign: YarnCampaign, referee: Referee, character: str, 
                     f"{character} is not a player character: only PCs have an experience pool")
     referee.require(bool(command.purpose.strip()), JUSTIFY_USE,
                     "the GM has not said what the roll is for, so no experience die can be justified")
+    used = experience_dice_used(campaign.rules.characters, character)
     use_experience_dice(
-        referee, pool=sheet.experience_pool, used_this_session=experience_dice_used(campaign, character),
+        referee, pool=sheet.experience_pool, used_this_session=used,
         dice=spec.experience, justifications_accepted=len(command.justifications),
         multiple_dice_rule=campaign.table.options.get("multiple_experience_dice", False),
     )
