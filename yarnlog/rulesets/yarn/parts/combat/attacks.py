@@ -120,9 +120,10 @@ from yarnlog.rulesets.yarn.rules.dice import (
 )
 from yarnlog.rulesets.yarn.rules.hit_points import DOWN_FOR_THE_COUNT, MESSED_UP, take_damage
 from yarnlog.rulesets.yarn.rules.odds import OutcomeOdds, opposed_odds
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 
-def trait_dice_entries(campaign: Any, who: str, trait: str | None, dice: int | None, roll: str,
+def trait_dice_entries(campaign: YarnCampaign, who: str, trait: str | None, dice: int | None, roll: str,
                 gm_says_combat: bool = False) -> tuple[list[DiceEntry], bool]:
     """The dice a character rolls for ``trait``, with the rule, and whether it is combat-oriented.
 
@@ -145,7 +146,7 @@ def trait_dice_entries(campaign: Any, who: str, trait: str | None, dice: int | N
     return [DiceEntry.of(roll, NO_TRAIT, f"{who}: no trait applies", dice=NO_TRAIT_DICE)], False
 
 
-def wound_entries(campaign: Any, who: str, roll: str) -> list[DiceEntry]:
+def wound_entries(campaign: YarnCampaign, who: str, roll: str) -> list[DiceEntry]:
     penalty = wounds_module.penalty_dice_from_wounds(campaign, who)
     return [DiceEntry.of(roll, MESSED_UP, f"{who} is messed up", penalty=penalty)] if penalty else []
 
@@ -181,7 +182,7 @@ class AttackDice:
                          top_off=tuple(self.top_offs.get(name, ())), rolled=self.rolled, name=name)
 
 
-def _fighting(campaign: Any, combat: Combat, d: AttackDeclaration, referee: Referee) -> None:
+def _fighting(campaign: YarnCampaign, combat: Combat, d: AttackDeclaration, referee: Referee) -> None:
     rules = campaign.rules
     invalid(d.attacker != d.defender, "a character does not attack himself")
     for who in (d.attacker, d.defender):
@@ -229,7 +230,8 @@ def _round_entries(combat: Combat, d: AttackDeclaration, band: RangeBand | None,
     return entries, effect.multiplier_bonus, targets
 
 
-def _advantage_entries(campaign: Any, combat: Combat, d: AttackDeclaration, referee: Referee) -> list[DiceEntry]:
+def _advantage_entries(campaign: YarnCampaign, combat: Combat, d: AttackDeclaration,
+                       referee: Referee) -> list[DiceEntry]:
     entries = []
     for claim in d.advantages:
         if claim.advantage is Advantage.GANGING_UP:
@@ -266,7 +268,8 @@ def _advantage_entries(campaign: Any, combat: Combat, d: AttackDeclaration, refe
     return entries
 
 
-def _defense_entries(campaign: Any, d: AttackDeclaration, referee: Referee) -> tuple[list[DiceEntry], bool, int | None]:
+def _defense_entries(campaign: YarnCampaign, d: AttackDeclaration,
+                     referee: Referee) -> tuple[list[DiceEntry], bool, int | None]:
     """The defense roll's dice, whether its trait is combat-oriented, and the distance dice if ranged."""
     r = d.ranged
     if r is None:
@@ -317,7 +320,7 @@ class AttackPlan:
     worn: list[Armor]
 
 
-def plan_attack(campaign: Any, d: AttackDeclaration, referee: Referee) -> AttackPlan:
+def plan_attack(campaign: YarnCampaign, d: AttackDeclaration, referee: Referee) -> AttackPlan:
     """Check the attack ``d`` against the state before it and count its dice ("Attacks" through
     "Attacking from Advantage", "Gunfire Options", "Armor", "Messed Up")."""
     rules = campaign.rules
@@ -348,14 +351,14 @@ def plan_attack(campaign: Any, d: AttackDeclaration, referee: Referee) -> Attack
     return AttackPlan(combat, entries, attack_combat, defense_combat, distance_dice, multiplier_bonus, targets, worn)
 
 
-def attack_odds(campaign: Any, d: AttackDeclaration) -> OutcomeOdds:
+def attack_odds(campaign: YarnCampaign, d: AttackDeclaration) -> OutcomeOdds:
     """The exact chances, before the dice, that the attack ``d`` hits (``beats``) or not."""
     plan = plan_attack(campaign, d, Referee())
     options = RollOptions.from_campaign(campaign.table.options)
     return opposed_odds(spec_of(plan.entries, ATTACK), spec_of(plan.entries, DEFENSE), options)
 
 
-def attack_made(campaign: Any, d: AttackDeclaration, dice: AttackDice, referee: Referee) -> AttackMade:
+def attack_made(campaign: YarnCampaign, d: AttackDeclaration, dice: AttackDice, referee: Referee) -> AttackMade:
     """The attack ``d`` with its dice, derived from the state before it ("Attacks" through "Damage Effects")."""
     plan = plan_attack(campaign, d, referee)
     entries = plan.entries
@@ -384,7 +387,8 @@ def attack_made(campaign: Any, d: AttackDeclaration, dice: AttackDice, referee: 
     )
 
 
-def _desperate_entries(campaign: Any, combat: Combat, d: AttackDeclaration, referee: Referee) -> list[DiceEntry]:
+def _desperate_entries(campaign: YarnCampaign, combat: Combat, d: AttackDeclaration,
+                       referee: Referee) -> list[DiceEntry]:
     if d.desperate_defense:
         referee.require(bool(campaign.table.options.get("desperate_defense")), DESPERATE_DEFENSE,
                         "this campaign does not use the optional Desperate Defense rule")
@@ -420,7 +424,7 @@ class _Damage:
 _NO_DAMAGE = _Damage()
 
 
-def _damage(campaign: Any, d: AttackDeclaration, dice: AttackDice, attack_total: int, defense_total: int,
+def _damage(campaign: YarnCampaign, d: AttackDeclaration, dice: AttackDice, attack_total: int, defense_total: int,
             plan: AttackPlan, referee: Referee) -> _Damage:
     """The damage of a hit, step by step ("How Much Damage?" through "Armor/Attack Summary")."""
     worn = plan.worn
