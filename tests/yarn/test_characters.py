@@ -418,7 +418,7 @@ class RollWithExperience(Payload):
 def test_experience_dice_used_this_session_come_back_next_session(journal, scene):
     # "once per game session you can use this die as a bonus die [...] Once you use this die, you
     # cannot use it again for the rest of the session."
-    assert experience_dice_available(journal.state(scene), "Iris") == 1
+    assert experience_dice_available(chars(journal, scene), "Iris") == 1
     journal._append(scene, journal.store.last_sequence(scene), [RollWithExperience(character="Iris",
                                                                                    experience_dice=1)],
                     by="Ana", visibility="everyone")
@@ -427,8 +427,8 @@ def test_experience_dice_used_this_session_come_back_next_session(journal, scene
     assert experience_dice_available(characters, "Iris") == 0
     end_episode(journal, scene)
     journal.execute(scene, StartEpisode())
-    assert experience_dice_available(journal.state(scene), "Iris") == 1
-    assert experience_dice_available(journal.state(scene), "Old Tom") == 0
+    assert experience_dice_available(chars(journal, scene), "Iris") == 1
+    assert experience_dice_available(chars(journal, scene), "Old Tom") == 0
 
 
 def test_a_new_trait_costs_five_dice_and_starts_one_die_better_than_normal(journal, scene):

@@ -262,7 +262,7 @@ def test_an_experience_die_is_a_bonus_die_once_per_session(journal, scene):
                      justifications=("the third knife-fight I've been in this week",), faces=(1, 4, 5, 6))
     made = journal.execute(scene, knife)[-1].payload
     assert (made.dice.notation, made.dice.total, made.experience_dice) == ("4d6kh3", 15, 1)
-    assert experience_dice_available(journal.state(scene), "Iris") == 0
+    assert experience_dice_available(journal.state(scene).rules.characters, "Iris") == 0
     refused(journal, scene, knife, rule=experience.ONCE_PER_SESSION)
     journal.execute(scene, EndEpisode(), override=GM)  # no bennie vote in this test
     journal.execute(scene, StartEpisode(title="Dawn"))
@@ -299,7 +299,7 @@ def test_the_optional_rule_allows_a_die_for_each_accepted_justification(journal)
     refused(journal, cid, climb, rule=experience.ONE_JUSTIFICATION_PER_DIE)
     made = journal.execute(cid, replace(climb, justifications=("a sailor", "did it yesterday")))[-1].payload
     assert (made.dice.notation, made.dice.total, made.experience_dice) == ("6d6kh4", 18, 2)
-    assert experience_dice_available(journal.state(cid), "Iris") == 1
+    assert experience_dice_available(journal.state(cid).rules.characters, "Iris") == 1
 
 
 # -- where a roll may be made, overrides, verify --------------------------------------------

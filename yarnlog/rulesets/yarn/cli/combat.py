@@ -157,7 +157,7 @@ def register(app: typer.Typer) -> None:
         data: dict[str, Any] = {"in_play": combat is not None}
         if combat is not None:
             data |= {"number": combat.number, "mode": combat.mode, "round": combat.round, "order": list(combat.order),
-                     "combatants": {n: hit_points(state, n).current for n in combat.combatants},
+                     "combatants": {n: hit_points(state.rules, n).current for n in combat.combatants},
                      "player_rolls": dict(combat.player_rolls)}
             outcome = gestalt_outcome(state)
             if gm and outcome is not None:

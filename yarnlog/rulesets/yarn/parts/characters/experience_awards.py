@@ -26,20 +26,13 @@ from yarnlog.rulesets.yarn.rules import experience, traits
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
 
-def _characters(state) -> Characters:
-    # Accept the campaign state as well as the slice: callers hold either.
-    rules = getattr(state, "rules", None)
-    return rules.characters if rules is not None else state
-
-
-def experience_dice_used(state, character: str) -> int:
+def experience_dice_used(characters: Characters, character: str) -> int:
     """Experience dice ``character`` used as bonus dice in the episode in play."""
-    return _characters(state).experience_used.get(character, 0)
+    return characters.experience_used.get(character, 0)
 
 
-def experience_dice_available(state, character: str) -> int:
+def experience_dice_available(characters: Characters, character: str) -> int:
     """Experience dice ``character`` may still use this session: "Once a die is used, you may not use it again"."""
-    characters = _characters(state)
     sheet = characters.pcs.get(character)
     if sheet is None:
         return 0

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from yarnlog.core.referee import Referee, invalid
+from yarnlog.core.referee import Referee, invalid, present
 from yarnlog.rulesets.yarn.parts.combat import wounds as wounds_module
 from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     ATTACK,
@@ -120,9 +120,10 @@ from yarnlog.rulesets.yarn.rules.dice import (
 )
 from yarnlog.rulesets.yarn.rules.hit_points import DOWN_FOR_THE_COUNT, MESSED_UP, take_damage
 from yarnlog.rulesets.yarn.rules.odds import OutcomeOdds, opposed_odds
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 
-def trait_dice_entries(campaign: Any, who: str, trait: str | None, dice: int | None, roll: str,
+def trait_dice_entries(campaign: YarnCampaign, who: str, trait: str | None, dice: int | None, roll: str,
                 gm_says_combat: bool = False) -> tuple[list[DiceEntry], bool]:
     """The dice a character rolls for ``trait``, with the rule, and whether it is combat-oriented.
 
@@ -136,8 +137,8 @@ def trait_dice_entries(campaign: Any, who: str, trait: str | None, dice: int | N
         entry = DiceEntry.of(roll, TRAIT_DICE, f"{who}: {trait}", dice=sheet.dice(trait))
         return [entry], sheet.traits[trait].fighting_skill
     if trait is not None:
-        invalid(dice is not None, f"{who} has no sheet: give the dice of {trait!r}")
-        return [DiceEntry.of(roll, TRAIT_DICE, f"{who}: {trait} (the GM's dice)", dice=dice)], gm_says_combat
+        gm_dice = present(dice, f"{who} has no sheet: give the dice of {trait!r}")
+        return [DiceEntry.of(roll, TRAIT_DICE, f"{who}: {trait} (the GM's dice)", dice=gm_dice)], gm_says_combat
     if dice is not None:
         invalid(dice >= 0, "dice are not negative")
         return [DiceEntry.of(roll, GESTALT_ROLLS if roll == "gestalt" else TRAIT_DICE, f"{who}: dice set by the GM",
@@ -145,7 +146,7 @@ def trait_dice_entries(campaign: Any, who: str, trait: str | None, dice: int | N
     return [DiceEntry.of(roll, NO_TRAIT, f"{who}: no trait applies", dice=NO_TRAIT_DICE)], False
 
 
-def wound_entries(campaign: Any, who: str, roll: str) -> list[DiceEntry]:
+def wound_entries(campaign: YarnCampaign, who: str, roll: str) -> list[DiceEntry]:
     penalty = wounds_module.penalty_dice_from_wounds(campaign, who)
     return [DiceEntry.of(roll, MESSED_UP, f"{who} is messed up", penalty=penalty)] if penalty else []
 
@@ -173,8 +174,7 @@ class AttackDice:
     def take(self, name: str, spec: RollSpec, options: RollOptions) -> DiceFacts:
         self.taken.add(name)
         if self.recorded is not None:
-            stored = self.recorded.get(name)
-            invalid(stored is not None, f"the {name} roll ({spec.notation()}) is missing")
+            stored = present(self.recorded.get(name), f"the {name} roll ({spec.notation()}) is missing")
             facts = take_dice(spec, stored.faces, options, top_off=stored.top_off)
             return facts.model_copy(update={"source": stored.source})
         faces = self.faces.get(name)
@@ -182,7 +182,7 @@ class AttackDice:
                          top_off=tuple(self.top_offs.get(name, ())), rolled=self.rolled, name=name)
 
 
-def _fighting(campaign: Any, combat: Combat, d: AttackDeclaration, referee: Referee) -> None:
+def _fighting(campaign: YarnCampaign, combat: Combat, d: AttackDeclaration, referee: Referee) -> None:
     rules = campaign.rules
     invalid(d.attacker != d.defender, "a character does not attack himself")
     for who in (d.attacker, d.defender):
@@ -206,9 +206,9 @@ def _round_entries(combat: Combat, d: AttackDeclaration, band: RangeBand | None,
                     "name the firearm (revolver, automatic pistol, ...) to fire more than one shot a round")
         recoil = single_shot_penalty_dice(referee, d.firearm, len(before) + 1) if d.firearm else 0
         return ([DiceEntry.of(ATTACK, RECOIL, "second shot", penalty=recoil)] if recoil else []), 0, []
-    invalid(d.firearm is not None and band is not None and d.rounds_in_clip is not None,
-            f"a {d.fire_mode} needs the firearm, a range of the Gunfire Tactics Summary and the rounds in the clip")
-    effect = automatic_fire(referee, d.firearm, d.fire_mode, band, rounds_in_clip=d.rounds_in_clip)
+    needs = f"a {d.fire_mode} needs the firearm, a range of the Gunfire Tactics Summary and the rounds in the clip"
+    firearm, band, clip = present(d.firearm, needs), present(band, needs), present(d.rounds_in_clip, needs)
+    effect = automatic_fire(referee, firearm, d.fire_mode, band, rounds_in_clip=clip)
     targets: list[str] = []
     remaining = combat.spreads.get(d.attacker)
     if d.fire_mode is FireMode.FULL_AUTO_SPREAD and remaining is not None:
@@ -217,9 +217,9 @@ def _round_entries(combat: Combat, d: AttackDeclaration, band: RangeBand | None,
         referee.require(not before, ROUNDS, f"{d.attacker} already acted this round")
     if d.fire_mode is FireMode.FULL_AUTO_SPREAD:
         if remaining is None:
-            invalid(d.spread is not None, "the first attack of a spread names the line of fire, first and last target")
-            targets = list(spread_targets(referee, d.spread.line_of_fire, first=d.spread.first, last=d.spread.last,
-                                          bullets_fired=d.spread.bullets_fired))
+            spread = present(d.spread, "the first attack of a spread names the line of fire, first and last target")
+            targets = list(spread_targets(referee, spread.line_of_fire, first=spread.first, last=spread.last,
+                                          bullets_fired=spread.bullets_fired))
             remaining = tuple(targets)
         referee.require(d.defender in remaining, FULL_AUTO_SPREAD, f"{d.defender} is not a target left in the spread")
     entries = []
@@ -230,24 +230,26 @@ def _round_entries(combat: Combat, d: AttackDeclaration, band: RangeBand | None,
     return entries, effect.multiplier_bonus, targets
 
 
-def _advantage_entries(campaign: Any, combat: Combat, d: AttackDeclaration, referee: Referee) -> list[DiceEntry]:
+def _advantage_entries(campaign: YarnCampaign, combat: Combat, d: AttackDeclaration,
+                       referee: Referee) -> list[DiceEntry]:
     entries = []
     for claim in d.advantages:
         if claim.advantage is Advantage.GANGING_UP:
-            invalid(claim.roll == ATTACK and claim.defender_fighting_dice is not None,
-                    "ganging up gives attackers a bonus die: name the defender's fighting dice")
+            unnamed = "ganging up gives attackers a bonus die: name the defender's fighting dice"
+            invalid(claim.roll == ATTACK, unnamed)
+            fighting_dice = present(claim.defender_fighting_dice, unnamed)
             for who in claim.attackers:
                 invalid(who in combat.combatants, f"{who} is not in the fight")
             invalid(d.attacker in claim.attackers, f"{d.attacker} is not among the attackers ganging up")
-            chosen = ganging_up_bonus(referee, defender_fighting_dice=claim.defender_fighting_dice,
+            chosen = ganging_up_bonus(referee, defender_fighting_dice=fighting_dice,
                                       attackers=claim.attackers, chosen_by_defender=claim.chosen_by_defender)
             referee.require(
                 d.attacker in chosen, GANGING_UP, f"{d.defender} did not choose {d.attacker} for the bonus die"
             )
             dice, rule = 1, GANGING_UP
         elif claim.advantage is Advantage.PSYCHOLOGICAL:
-            invalid(claim.gained_round is not None, "say in which round the psychological advantage was gained")
-            dice = psychological_bonus_dice(round_gained=claim.gained_round, current_round=combat.round,
+            gained = present(claim.gained_round, "say in which round the psychological advantage was gained")
+            dice = psychological_bonus_dice(round_gained=gained, current_round=combat.round,
                                             for_whole_combat=claim.whole_combat)
             referee.require(dice > 0, PSYCHOLOGICAL_ADVANTAGE, "the advantage gives a bonus die the next round only")
             rule = PSYCHOLOGICAL_ADVANTAGE
@@ -266,7 +268,8 @@ def _advantage_entries(campaign: Any, combat: Combat, d: AttackDeclaration, refe
     return entries
 
 
-def _defense_entries(campaign: Any, d: AttackDeclaration, referee: Referee) -> tuple[list[DiceEntry], bool, int | None]:
+def _defense_entries(campaign: YarnCampaign, d: AttackDeclaration,
+                     referee: Referee) -> tuple[list[DiceEntry], bool, int | None]:
     """The defense roll's dice, whether its trait is combat-oriented, and the distance dice if ranged."""
     r = d.ranged
     if r is None:
@@ -279,10 +282,10 @@ def _defense_entries(campaign: Any, d: AttackDeclaration, referee: Referee) -> t
         invalid(r.distance_m is None, "give the distance or the GM's distance dice, not both")
         distance_dice, why = r.gm_distance_dice, "distance dice set by the GM"
     else:
-        invalid(r.distance_m is not None and d.range_class is not None,
-                "a ranged attack needs the distance and the weapon's row of the Weapon Ranges table")
-        distance_dice = int(range_band(r.distance_m, WEAPON_RANGES[d.range_class]))
-        why = f"{r.distance_m:g} m with a {d.range_class}"
+        unplaced = "a ranged attack needs the distance and the weapon's row of the Weapon Ranges table"
+        distance, range_class = present(r.distance_m, unplaced), present(d.range_class, unplaced)
+        distance_dice = int(range_band(distance, WEAPON_RANGES[range_class]))
+        why = f"{distance:g} m with a {range_class}"
     agility, combat_trait = r.agility_dice, False
     if d.defense_trait is not None:
         trait_entries, combat_trait = trait_dice_entries(campaign, d.defender, d.defense_trait, r.agility_dice, DEFENSE,
@@ -317,7 +320,7 @@ class AttackPlan:
     worn: list[Armor]
 
 
-def plan_attack(campaign: Any, d: AttackDeclaration, referee: Referee) -> AttackPlan:
+def plan_attack(campaign: YarnCampaign, d: AttackDeclaration, referee: Referee) -> AttackPlan:
     """Check the attack ``d`` against the state before it and count its dice ("Attacks" through
     "Attacking from Advantage", "Gunfire Options", "Armor", "Messed Up")."""
     rules = campaign.rules
@@ -338,24 +341,24 @@ def plan_attack(campaign: Any, d: AttackDeclaration, referee: Referee) -> Attack
     entries = attack_entries + defense_entries + round_entries + _advantage_entries(campaign, combat, d, referee)
     entries += wound_entries(campaign, d.attacker, ATTACK)
     entries += _armor_entries(attacker_worn, ATTACK, d.attacker, firearm_attack=d.weapon in GUNFIRE)
-    if not ranged or d.ranged.dodging:  # the defender's own effort: a melee defense, or dodging missiles
+    if d.ranged is None or d.ranged.dodging:  # the defender's own effort: a melee defense, or dodging missiles
         entries += wound_entries(campaign, d.defender, DEFENSE) + _armor_entries(worn, DEFENSE, d.defender)
     entries += _desperate_entries(campaign, combat, d, referee)
     _check_traits(combat, d, attack_combat, defense_combat, referee)
     invalid(d.special_effect is None or d.sufficient_margin is not None,
             "the GM judges what margin the special effect needs")
-    serious_wound_facts(referee, campaign.table.options, d.serious_wound and d.serious_wound.wound())
+    serious_wound_facts(referee, campaign.table.options, d.serious_wound.wound() if d.serious_wound else None)
     return AttackPlan(combat, entries, attack_combat, defense_combat, distance_dice, multiplier_bonus, targets, worn)
 
 
-def attack_odds(campaign: Any, d: AttackDeclaration) -> OutcomeOdds:
+def attack_odds(campaign: YarnCampaign, d: AttackDeclaration) -> OutcomeOdds:
     """The exact chances, before the dice, that the attack ``d`` hits (``beats``) or not."""
     plan = plan_attack(campaign, d, Referee())
     options = RollOptions.from_campaign(campaign.table.options)
     return opposed_odds(spec_of(plan.entries, ATTACK), spec_of(plan.entries, DEFENSE), options)
 
 
-def attack_made(campaign: Any, d: AttackDeclaration, dice: AttackDice, referee: Referee) -> AttackMade:
+def attack_made(campaign: YarnCampaign, d: AttackDeclaration, dice: AttackDice, referee: Referee) -> AttackMade:
     """The attack ``d`` with its dice, derived from the state before it ("Attacks" through "Damage Effects")."""
     plan = plan_attack(campaign, d, referee)
     entries = plan.entries
@@ -366,8 +369,8 @@ def attack_made(campaign: Any, d: AttackDeclaration, dice: AttackDice, referee: 
     hit = resolution.outcome is Outcome.BEATS
     effect_succeeds = None
     if d.special_effect is not None:
-        effect_succeeds = hit and special_effect_succeeds(attack.total, defense.total,
-                                                          gm_sufficient_margin=d.sufficient_margin)
+        margin = present(d.sufficient_margin, "the GM judges what margin the special effect needs")  # as planned
+        effect_succeeds = hit and special_effect_succeeds(attack.total, defense.total, gm_sufficient_margin=margin)
     invalid(hit or d.serious_wound is None, "a miss deals no serious wound")
     damage = _damage(campaign, d, dice, attack.total, defense.total, plan, referee) if hit else _NO_DAMAGE
     hp = wounds_module.hit_points(campaign.rules, d.defender)
@@ -384,7 +387,8 @@ def attack_made(campaign: Any, d: AttackDeclaration, dice: AttackDice, referee: 
     )
 
 
-def _desperate_entries(campaign: Any, combat: Combat, d: AttackDeclaration, referee: Referee) -> list[DiceEntry]:
+def _desperate_entries(campaign: YarnCampaign, combat: Combat, d: AttackDeclaration,
+                       referee: Referee) -> list[DiceEntry]:
     if d.desperate_defense:
         referee.require(bool(campaign.table.options.get("desperate_defense")), DESPERATE_DEFENSE,
                         "this campaign does not use the optional Desperate Defense rule")
@@ -420,7 +424,7 @@ class _Damage:
 _NO_DAMAGE = _Damage()
 
 
-def _damage(campaign: Any, d: AttackDeclaration, dice: AttackDice, attack_total: int, defense_total: int,
+def _damage(campaign: YarnCampaign, d: AttackDeclaration, dice: AttackDice, attack_total: int, defense_total: int,
             plan: AttackPlan, referee: Referee) -> _Damage:
     """The damage of a hit, step by step ("How Much Damage?" through "Armor/Attack Summary")."""
     worn = plan.worn
@@ -477,10 +481,10 @@ def damage_steps(hit: Hit, armor: ArmorRoll, kind: AttackKind) -> list[DamageSte
         steps.append(DamageStep(step=f"divided by {hit.distance_dice} distance dice, rounded off", value=value,
                                 chapter=SHOTGUNS.chapter))
     if hit.weapon is Weapon.TASER:
-        stopped = stops_taser(margin, armor)
+        stops = stops_taser(margin, armor)
         if armor.worn:
-            value = 0 if stopped else value
-            steps.append(DamageStep(step=f"armor {'stops' if stopped else 'does not stop'} the taser "
+            value = 0 if stops else value
+            steps.append(DamageStep(step=f"armor {'stops' if stops else 'does not stop'} the taser "
                                          f"(margin {margin})", value=value, chapter=TASER_VERSUS_ARMOR.chapter))
     else:
         if armor.regular_dice or armor.regular_points:

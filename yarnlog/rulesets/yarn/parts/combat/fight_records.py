@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from yarnlog.core.events import Payload, Recorded, event
-from yarnlog.core.referee import DiceNeeded, InvalidCommand, Rule, invalid
+from yarnlog.core.referee import DiceNeeded, InvalidCommand, Rule, invalid, present
 from yarnlog.rulesets.yarn.parts.combat import wounds as wounds_module
 from yarnlog.rulesets.yarn.parts.combat.wounds import SeriousWoundFacts, Wounds
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts
@@ -22,6 +22,7 @@ from yarnlog.rulesets.yarn.rules.arsenal import weapon_profile
 from yarnlog.rulesets.yarn.rules.combat import Advantage, RangeClass, Side
 from yarnlog.rulesets.yarn.rules.damage import GUNFIRE, Ammunition, Firearm, FireMode, Weapon
 from yarnlog.rulesets.yarn.rules.dice import Outcome, RollSpec
+from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 BOOK = "Yarn 0.1"
 
@@ -70,10 +71,12 @@ TACTICS = {
 }
 
 
-DETAILED, GESTALT = "detailed", "gestalt"
+DETAILED: Final = "detailed"
+GESTALT: Final = "gestalt"
 
 
-ATTACK, DEFENSE = "attack", "defense"
+ATTACK: Final = "attack"
+DEFENSE: Final = "defense"
 
 
 #: The name the GM rolls initiative under "for all the GMCs with one roll".
@@ -421,7 +424,7 @@ def _evolve_combat(combat: Combat | None, p: Payload) -> Combat | None:
     return combat
 
 
-def evolve(fights: Fights, recorded: Recorded, rules: Any) -> Fights:
+def evolve(fights: Fights, recorded: Recorded, rules: YarnState) -> Fights:
     """Fold one event into the part's slice; ``rules`` is the Yarn state before it. Never refuses."""
     p = recorded.payload
     wounds = wounds_module.evolve(fights.wounds, recorded, rules)
@@ -463,14 +466,13 @@ def declaration(**fields: Any) -> AttackDeclaration:
 # -- the fight in play -----------------------------------------------------------------------
 
 
-def fight_in_play(campaign: Any, mode: str | None = None) -> Combat:
+def fight_in_play(campaign: YarnCampaign, mode: str | None = None) -> Combat:
     """The fight in play (of ``mode``, if given); refuses when there is none."""
-    combat = campaign.rules.combat.in_play
-    invalid(combat is not None, "no fight is in play: start one with 'yarnlog fight start'")
+    combat = present(campaign.rules.combat.in_play, "no fight is in play: start one with 'yarnlog fight start'")
     invalid(mode is None or combat.mode == mode, f"the fight in play is {combat.mode} combat, not {mode}")
     return combat
 
 
-def is_pc(campaign: Any, name: str) -> bool:
+def is_pc(campaign: YarnCampaign, name: str) -> bool:
     """Whether ``name`` is a player character."""
     return name in campaign.rules.characters.pcs

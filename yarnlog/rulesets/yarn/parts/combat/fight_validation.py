@@ -9,10 +9,10 @@ entries); what is checked is who rolls, when, and what the entered faces add up 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
-from yarnlog.core.referee import Referee, invalid
+from yarnlog.core.referee import Referee, invalid, present
+from yarnlog.core.ruleset import Validator
 from yarnlog.core.table import RESERVED_NAMES
 from yarnlog.rulesets.yarn.parts.combat import wounds as wounds_module
 from yarnlog.rulesets.yarn.parts.combat.attacks import AttackDice, attack_made
@@ -39,9 +39,10 @@ from yarnlog.rulesets.yarn.parts.procedure.dice_facts import take_dice
 from yarnlog.rulesets.yarn.rules.arsenal import armor_named
 from yarnlog.rulesets.yarn.rules.combat import Side, initiative_order, seating_order
 from yarnlog.rulesets.yarn.rules.dice import RollOptions
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 
-def validate_registered(p: CombatantRegistered, campaign: Any, referee: Referee) -> CombatantRegistered:
+def validate_registered(p: CombatantRegistered, campaign: YarnCampaign, referee: Referee) -> CombatantRegistered:
     """A supporting character or nameless foe given hit points; whether they are of the cast is derived."""
     rules = campaign.rules
     name = " ".join(p.name.split())
@@ -53,7 +54,7 @@ def validate_registered(p: CombatantRegistered, campaign: Any, referee: Referee)
     return p.model_copy(update={"name": name, "supporting": name in rules.characters.supporting})
 
 
-def check_fighters(campaign: Any, names: Sequence[str], already: Sequence[str]) -> None:
+def check_fighters(campaign: YarnCampaign, names: Sequence[str], already: Sequence[str]) -> None:
     """Everyone named can fight: named once, not yet in the fight, alive, with hit points, in play."""
     rules = campaign.rules
     invalid(bool(names), "name at least one combatant")
@@ -67,7 +68,7 @@ def check_fighters(campaign: Any, names: Sequence[str], already: Sequence[str]) 
         invalid(sheet is None or sheet.active, f"{name} has left play")
 
 
-def validate_started(p: CombatStarted, campaign: Any, referee: Referee) -> CombatStarted:
+def validate_started(p: CombatStarted, campaign: YarnCampaign, referee: Referee) -> CombatStarted:
     """A fight starts when none is in play; fights are numbered one after another."""
     combat = campaign.rules.combat
     invalid(combat.in_play is None, f"fight {combat.fought} is still in play: end it first")
@@ -75,24 +76,24 @@ def validate_started(p: CombatStarted, campaign: Any, referee: Referee) -> Comba
     return p.model_copy(update={"number": combat.fought + 1})
 
 
-def validate_joined(p: CombatantsJoined, campaign: Any, referee: Referee) -> CombatantsJoined:
+def validate_joined(p: CombatantsJoined, campaign: YarnCampaign, referee: Referee) -> CombatantsJoined:
     check_fighters(campaign, p.names, fight_in_play(campaign).combatants)
     return p
 
 
-def validate_left(p: CombatantLeft, campaign: Any, referee: Referee) -> CombatantLeft:
+def validate_left(p: CombatantLeft, campaign: YarnCampaign, referee: Referee) -> CombatantLeft:
     invalid(p.name in fight_in_play(campaign).combatants, f"{p.name} is not in the fight")
     return p
 
 
-def validate_armor(p: ArmorWorn, campaign: Any, referee: Referee) -> ArmorWorn:
+def validate_armor(p: ArmorWorn, campaign: YarnCampaign, referee: Referee) -> ArmorWorn:
     """Armor is worn by someone with hit points, and named as the arsenal names it."""
     invalid(wounds_module.maximum_hit_points(campaign.rules, p.character) is not None,
             f"{p.character} has no hit points: not a PC, nor a registered combatant")
     return p.model_copy(update={"armor": [armor_named(a).name for a in p.armor]})
 
 
-def _retaken(campaign: Any, roll: TakenRoll, kind: str) -> TakenRoll:
+def _retaken(campaign: YarnCampaign, roll: TakenRoll, kind: str) -> TakenRoll:
     """A recorded roll's dice taken again from its entries and its faces as entered."""
     options = RollOptions.from_campaign(campaign.table.options)
     dice = take_roll(roll.entries, kind, lambda spec: take_dice(spec, roll.dice.faces, options,
@@ -100,7 +101,7 @@ def _retaken(campaign: Any, roll: TakenRoll, kind: str) -> TakenRoll:
     return roll.model_copy(update={"dice": dice.model_copy(update={"source": roll.dice.source})})
 
 
-def validate_gestalt(p: GestaltRolled, campaign: Any, referee: Referee) -> GestaltRolled:
+def validate_gestalt(p: GestaltRolled, campaign: YarnCampaign, referee: Referee) -> GestaltRolled:
     """Each PC in the gestalt fight rolls once; the GMCs' total is rolled once; totals are the dice's."""
     combat = fight_in_play(campaign, GESTALT)
     rollers = [r.roller for r in p.rolls]
@@ -115,7 +116,7 @@ def validate_gestalt(p: GestaltRolled, campaign: Any, referee: Referee) -> Gesta
     return p.model_copy(update={"rolls": rolls, "total": sum(r.dice.total for r in rolls)})
 
 
-def validate_initiative(p: InitiativeSet, campaign: Any, referee: Referee) -> InitiativeSet:
+def validate_initiative(p: InitiativeSet, campaign: YarnCampaign, referee: Referee) -> InitiativeSet:
     """The order of action, set once per detailed fight: by everyone's rolls, or by the seating."""
     combat = fight_in_play(campaign, DETAILED)
     invalid(not combat.order, "the order of action is already set for this fight")
@@ -123,8 +124,8 @@ def validate_initiative(p: InitiativeSet, campaign: Any, referee: Referee) -> In
         players = [n for n in p.order if n != campaign.table.gm]
         for name in players:
             invalid(name in campaign.table.players, f"{name} is not a player at the table")
-        invalid(p.gm_first is not None, "the GM acts first or last")
-        order = seating_order(players, gm=campaign.table.gm, gm_first=p.gm_first)
+        gm_first = present(p.gm_first, "the GM acts first or last")
+        order = seating_order(players, gm=campaign.table.gm, gm_first=gm_first)
         return p.model_copy(update={"order": list(order), "rolls": [], "tie_order": []})
     names = [r.roller for r in p.rolls]
     invalid(len(set(names)) == len(names), "each character rolls initiative once")
@@ -138,17 +139,17 @@ def validate_initiative(p: InitiativeSet, campaign: Any, referee: Referee) -> In
     return p.model_copy(update={"rolls": rolls, "order": list(order), "gm_first": None})
 
 
-def validate_round(p: RoundStarted, campaign: Any, referee: Referee) -> RoundStarted:
+def validate_round(p: RoundStarted, campaign: YarnCampaign, referee: Referee) -> RoundStarted:
     """Rounds follow one another in the detailed fight in play."""
     return p.model_copy(update={"number": fight_in_play(campaign, DETAILED).round + 1})
 
 
-def validate_ended(p: CombatEnded, campaign: Any, referee: Referee) -> CombatEnded:
+def validate_ended(p: CombatEnded, campaign: YarnCampaign, referee: Referee) -> CombatEnded:
     """The fight in play ends (its own number)."""
     return p.model_copy(update={"number": fight_in_play(campaign).number})
 
 
-def validate_attack(p: AttackMade, campaign: Any, referee: Referee) -> AttackMade:
+def validate_attack(p: AttackMade, campaign: YarnCampaign, referee: Referee) -> AttackMade:
     """The attack decided again from its declaration and its dice as recorded."""
     recorded = {name: facts for name, facts in (
         ("attack", p.attack), ("defense", p.defense), ("regular_armor", p.regular_armor),
@@ -156,7 +157,7 @@ def validate_attack(p: AttackMade, campaign: Any, referee: Referee) -> AttackMad
     return attack_made(campaign, p.declared, AttackDice({}, {}, recorded=recorded), referee)
 
 
-VALIDATORS = {
+VALIDATORS: Mapping[type, Validator] = {
     CombatantRegistered: validate_registered,
     CombatStarted: validate_started,
     CombatantsJoined: validate_joined,

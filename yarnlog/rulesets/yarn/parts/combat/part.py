@@ -70,12 +70,14 @@ from yarnlog.rulesets.yarn.rules.combat import (
     GESTALT_COMBAT,
     INITIATIVE,
     INITIATIVE_DICE_WITHOUT_TRAIT,
+    GestaltResult,
     Side,
     gestalt_combat,
     initiative_order,
     seating_order,
 )
 from yarnlog.rulesets.yarn.rules.dice import BONUS_DIE, PENALTY_DIE, RollOptions
+from yarnlog.rulesets.yarn.state import YarnCampaign
 
 # -- commands ---------------------------------------------------------------------------------
 
@@ -180,7 +182,8 @@ class EndCombat:
     summary: str = ""
 
 
-def _fighters(campaign: Any, fighters: Sequence[Fighter], already: Sequence[str]) -> tuple[list[Payload], list[str]]:
+def _fighters(campaign: YarnCampaign, fighters: Sequence[Fighter],
+              already: Sequence[str]) -> tuple[list[Payload], list[str]]:
     """Registrations needed for ``fighters``, and their names; refuses anyone who cannot fight."""
     rules = campaign.rules
     names = [f.name for f in fighters]
@@ -203,7 +206,7 @@ def _fighters(campaign: Any, fighters: Sequence[Fighter], already: Sequence[str]
     return registrations, names
 
 
-def _registration(campaign: Any, command: RegisterCombatant) -> CombatantRegistered:
+def _registration(campaign: YarnCampaign, command: RegisterCombatant) -> CombatantRegistered:
     rules = campaign.rules
     name = " ".join(command.name.split())
     invalid(bool(name), "a combatant needs a name")
@@ -215,7 +218,8 @@ def _registration(campaign: Any, command: RegisterCombatant) -> CombatantRegiste
                                supporting=name in rules.characters.supporting)
 
 
-def _taken_roll(campaign: Any, roll: RollInput, kind: str, rule: Rule | None, options: RollOptions, rolled: Any,
+def _taken_roll(campaign: YarnCampaign, roll: RollInput, kind: str, rule: Rule | None, options: RollOptions,
+                rolled: Any,
                 base: list[DiceEntry] | None = None) -> TakenRoll:
     entries = base if base is not None else trait_dice_entries(campaign, roll.roller, roll.trait, roll.dice, kind)[0]
     invalid(roll.bonus >= 0 and roll.penalty >= 0, "bonus and penalty dice are counted as 0 or more")
@@ -230,7 +234,7 @@ def _taken_roll(campaign: Any, roll: RollInput, kind: str, rule: Rule | None, op
     return TakenRoll(roller=roll.roller, trait=roll.trait, entries=entries, dice=dice)
 
 
-def _gestalt(command: RollGestalt, campaign: Any) -> GestaltRolled:
+def _gestalt(command: RollGestalt, campaign: YarnCampaign) -> GestaltRolled:
     combat = fight_in_play(campaign, GESTALT)
     options = RollOptions.from_campaign(campaign.table.options)
     invalid(bool(command.rolls), "record at least one roll")
@@ -246,7 +250,7 @@ def _gestalt(command: RollGestalt, campaign: Any) -> GestaltRolled:
     return GestaltRolled(side=command.side, rolls=rolls, total=sum(r.dice.total for r in rolls))
 
 
-def _initiative(command: RollInitiative, campaign: Any) -> InitiativeSet:
+def _initiative(command: RollInitiative, campaign: YarnCampaign) -> InitiativeSet:
     combat = fight_in_play(campaign, DETAILED)
     invalid(not combat.order, "the order of action is already set for this fight")
     names = [r.roller for r in command.rolls]
@@ -269,7 +273,7 @@ def _initiative(command: RollInitiative, campaign: Any) -> InitiativeSet:
     return InitiativeSet(method="rolls", order=list(order), rolls=rolls, tie_order=list(command.tie_order))
 
 
-def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | None:
+def decide(command: Any, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
     rules = campaign.rules
     if isinstance(command, RegisterCombatant):
         return [validate_registered(_registration(campaign, command), campaign, referee)]
@@ -320,7 +324,7 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
 # -- audit ------------------------------------------------------------------------------------
 
 
-def audit(campaign: Any, recorded: Recorded) -> list[str]:
+def audit(campaign: YarnCampaign, recorded: Recorded) -> list[str]:
     """The GMCs' gestalt total is the GM's secret: a rule on the envelope, which no validator sees."""
     p = recorded.payload
     if isinstance(p, GestaltRolled) and p.side is Side.GMCS and recorded.visibility != "gm":
@@ -333,9 +337,9 @@ def audit(campaign: Any, recorded: Recorded) -> list[str]:
 # -- projections ------------------------------------------------------------------------------
 
 
-def gestalt_outcome(state: Any):
+def gestalt_outcome(campaign: YarnCampaign) -> GestaltResult | None:
     """The gestalt fight in play as the GM sees it: both sides' totals and who wins (None until both rolled)."""
-    combat = getattr(state, "rules", state).combat.in_play
+    combat = campaign.rules.combat.in_play
     if combat is None or combat.mode != GESTALT or combat.gmcs_total is None or not combat.player_rolls:
         return None
     return gestalt_combat(list(combat.player_rolls.values()), combat.gmcs_total)

@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from yarnlog.core.events import Payload, Recorded, event
-from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid
+from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid, present
+from yarnlog.core.ruleset import Validator
 from yarnlog.rulesets.yarn.parts.economy import part as economy
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts, take_dice
 from yarnlog.rulesets.yarn.rules.damage import SERIOUS_WOUNDS, SeriousWound, SeriousWoundKind
@@ -40,6 +41,10 @@ from yarnlog.rulesets.yarn.rules.hit_points import (
     recover,
     take_damage,
 )
+from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
+
+if TYPE_CHECKING:
+    from yarnlog.rulesets.yarn.parts.characters.sheets import Sheet
 
 BOOK = "Yarn 0.1"
 
@@ -82,7 +87,8 @@ class SeriousWoundFacts(BaseModel):
         return SeriousWound(self.description, self.kind, self.daily_loss)
 
 
-def serious_wound_facts(referee: Referee, options: Mapping[str, bool], wound: SeriousWound | None):
+def serious_wound_facts(referee: Referee, options: Mapping[str, bool],
+                        wound: SeriousWound | None) -> SeriousWoundFacts | None:
     """The GM's serious wound, checked, for a payload; only when the campaign uses the optional rule."""
     if wound is None:
         return None
@@ -114,16 +120,11 @@ class Wounds:
     death_options: Mapping[str, tuple[DeathOption, ...]] = field(default_factory=dict)
 
 
-def _rules(state: Any) -> Any:
-    """The Yarn state of a campaign state, or the Yarn state itself."""
-    return getattr(state, "rules", state)
-
-
-def pcs(rules: Any) -> Mapping[str, Any]:
+def pcs(rules: YarnState) -> Mapping[str, Sheet]:
     return rules.characters.pcs
 
 
-def maximum_hit_points(rules: Any, name: str) -> int | None:
+def maximum_hit_points(rules: YarnState, name: str) -> int | None:
     """A character's normal hit points: the GM's registration, else the PC's sheet; None if neither."""
     registered = rules.combat.wounds.registered.get(name)
     if registered is not None:
@@ -132,9 +133,8 @@ def maximum_hit_points(rules: Any, name: str) -> int | None:
     return None if sheet is None else int(sheet.hit_points)
 
 
-def hit_points(state: Any, name: str) -> HitPointState:
-    """``name``'s hit points now. ``state`` is a campaign state or its Yarn state."""
-    rules = _rules(state)
+def hit_points(rules: YarnState, name: str) -> HitPointState:
+    """``name``'s hit points now. ``rules`` is the campaign's Yarn state (the folds have no other)."""
     maximum = maximum_hit_points(rules, name)
     if maximum is None:
         raise InvalidCommand(f"{name} has no hit points: not a PC, nor a combatant registered by the GM")
@@ -152,12 +152,12 @@ def _with_maximum(hp: HitPointState, maximum: int) -> HitPointState:
     return replace(hp, maximum=maximum, last_recovered=last, current=min(hp.current, last - hp.temporary))
 
 
-def penalty_dice_from_wounds(state: Any, character: str) -> int:
+def penalty_dice_from_wounds(campaign: YarnCampaign, character: str) -> int:
     """Penalty dice the character's wounds put on every roll now: one when messed up ("Messed Up").
 
     For whoever records the character's next roll; 0 for anyone without hit points to speak of.
     """
-    rules = _rules(state)
+    rules = campaign.rules
     if maximum_hit_points(rules, character) is None:
         return 0
     return action_penalty_dice(hit_points(rules, character))
@@ -176,7 +176,7 @@ def register(wounds: Wounds, name: str, combatant: Combatant) -> Wounds:
     return replace(wounds, registered={**wounds.registered, name: combatant})
 
 
-def wounded(wounds: Wounds, rules: Any, name: str, points: int, *, temporary: bool = False,
+def wounded(wounds: Wounds, rules: YarnState, name: str, points: int, *, temporary: bool = False,
             serious: SeriousWound | None = None) -> Wounds:
     """``wounds`` after ``name`` takes ``points`` of damage (and maybe a serious wound)."""
     if maximum_hit_points(rules, name) is None:
@@ -301,7 +301,7 @@ def heal_days(referee: Referee, hp: HitPointState, serious: tuple[SeriousWound, 
     return hp, serious, levels
 
 
-def evolve(wounds: Wounds, recorded: Recorded, rules: Any) -> Wounds:
+def evolve(wounds: Wounds, recorded: Recorded, rules: YarnState) -> Wounds:
     """Fold one event into the wounds slice; ``rules`` is the Yarn state before it. Never refuses."""
     p = recorded.payload
     if isinstance(p, (Recovered, Healed)) and maximum_hit_points(rules, p.character) is None:
@@ -376,13 +376,13 @@ class SpendDeathOption:
     option: DeathOption
 
 
-def _living(rules: Any, name: str) -> HitPointState:
+def _living(rules: YarnState, name: str) -> HitPointState:
     hp = hit_points(rules, name)
     invalid(name not in rules.combat.wounds.dead, f"{name} is dead")
     return hp
 
 
-def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | None:
+def decide(command: object, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
     rules = campaign.rules
     if isinstance(command, TakeDamage):
         return [_damage(command, campaign, referee)]
@@ -413,12 +413,11 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
     return None
 
 
-def _damage(command: TakeDamage, campaign: Any, referee: Referee) -> DamageTaken:
+def _damage(command: TakeDamage, campaign: YarnCampaign, referee: Referee) -> DamageTaken:
     hp = _living(campaign.rules, command.character)
     invalid(bool(command.reason.strip()), "the GM's damage needs a reason")
-    invalid(
-        (command.points is None) != (command.dice is None), "give the points of damage or the dice to roll, not both"
-    )
+    one_of = "give the points of damage or the dice to roll, not both"
+    invalid((command.points is None) != (command.dice is None), one_of)
     invalid(command.faces is None or command.dice is not None, "faces are entered for dice")
     dice = None
     points = command.points
@@ -426,6 +425,7 @@ def _damage(command: TakeDamage, campaign: Any, referee: Referee) -> DamageTaken
         options = RollOptions.from_campaign(campaign.table.options)
         dice = take_dice(RollSpec(command.dice), command.faces, options, rolled=command.rolled, name="damage")
         points = dice.total
+    points = present(points, one_of)  # the dice's total, else the points given
     invalid(points >= 0, "damage is not negative")
     after = take_damage(hp, points, temporary=command.temporary)
     serious = serious_wound_facts(referee, campaign.table.options, command.serious_wound)
@@ -434,7 +434,7 @@ def _damage(command: TakeDamage, campaign: Any, referee: Referee) -> DamageTaken
                        serious_wound=serious)
 
 
-def _heal(command: Heal, campaign: Any, referee: Referee) -> Healed:
+def _heal(command: Heal, campaign: YarnCampaign, referee: Referee) -> Healed:
     rules = campaign.rules
     hp = _living(rules, command.character)
     invalid(rules.combat.in_play is None, "a combat is in play: no day passes until it ends")
@@ -451,10 +451,9 @@ def _heal(command: Heal, campaign: Any, referee: Referee) -> Healed:
     return payload.model_copy(update={"levels": levels})
 
 
-def _death_option(command: SpendDeathOption, campaign: Any, referee: Referee) -> DeathOptionSpent:
+def _death_option(command: SpendDeathOption, campaign: YarnCampaign, referee: Referee) -> DeathOptionSpent:
     rules = campaign.rules
-    sheet = pcs(rules).get(command.character)
-    invalid(sheet is not None, f"{command.character} is not a player character")
+    sheet = present(pcs(rules).get(command.character), f"{command.character} is not a player character")
     wounds = rules.combat.wounds
     referee.require(command.character in wounds.dead, DEATH_TOKEN, f"{command.character} has not died")
     invalid(command.option not in wounds.death_options.get(command.character, ()),
@@ -467,7 +466,8 @@ def _death_option(command: SpendDeathOption, campaign: Any, referee: Referee) ->
 # -- audit ------------------------------------------------------------------------------------
 
 
-def _wounded(p: Any, campaign: Any) -> HitPointState:
+def _wounded(p: DamageTaken | Recovered | Healed | DeathFaced | DeathOptionSpent, campaign: YarnCampaign
+             ) -> HitPointState:
     """The hit points of a wounds event's character, who must have some (and, but to spend a
     death option, be alive)."""
     rules = campaign.rules
@@ -478,11 +478,11 @@ def _wounded(p: Any, campaign: Any) -> HitPointState:
     return hit_points(rules, p.character)
 
 
-def validate_damaged(p: DamageTaken, campaign: Any, referee: Referee) -> DamageTaken:
+def validate_damaged(p: DamageTaken, campaign: YarnCampaign, referee: Referee) -> DamageTaken:
     """Damage taken: its dice add up, the hit points go from where they were down by the points."""
     hp = _wounded(p, campaign)
     invalid(bool(p.reason.strip()), "the GM's damage needs a reason")
-    serious_wound_facts(referee, campaign.table.options, p.serious_wound and p.serious_wound.wound())
+    serious_wound_facts(referee, campaign.table.options, p.serious_wound.wound() if p.serious_wound else None)
     points = p.points
     dice = p.dice
     if dice is not None:
@@ -495,7 +495,7 @@ def validate_damaged(p: DamageTaken, campaign: Any, referee: Referee) -> DamageT
     return p.model_copy(update={"points": points, "dice": dice, "before": hp.current, "after": after.current})
 
 
-def validate_recovered(p: Recovered, campaign: Any, referee: Referee) -> Recovered:
+def validate_recovered(p: Recovered, campaign: YarnCampaign, referee: Referee) -> Recovered:
     """A recovery regains a fraction of the loss since the last one."""
     hp = _wounded(p, campaign)
     fraction = Fraction(p.fraction)
@@ -506,7 +506,7 @@ def validate_recovered(p: Recovered, campaign: Any, referee: Referee) -> Recover
     return p.model_copy(update={"before": hp.current, "after": after.current, "temporary_restored": hp.temporary})
 
 
-def validate_healed(p: Healed, campaign: Any, referee: Referee) -> Healed:
+def validate_healed(p: Healed, campaign: YarnCampaign, referee: Referee) -> Healed:
     """Days of healing, outside combat, each day's level as the healing rules give it."""
     hp = _wounded(p, campaign)
     rules = campaign.rules
@@ -517,7 +517,7 @@ def validate_healed(p: Healed, campaign: Any, referee: Referee) -> Healed:
     return p.model_copy(update={"before": hp.current, "levels": levels})
 
 
-def validate_death_faced(p: DeathFaced, campaign: Any, referee: Referee) -> DeathFaced:
+def validate_death_faced(p: DeathFaced, campaign: YarnCampaign, referee: Referee) -> DeathFaced:
     """Facing death: the outcome the rules give for the hit points and the choices made."""
     hp = _wounded(p, campaign)
     outcome = face_death(referee, hp, attempts_recovery=p.attempts_recovery,
@@ -527,13 +527,13 @@ def validate_death_faced(p: DeathFaced, campaign: Any, referee: Referee) -> Deat
     return p.model_copy(update={"outcome": outcome})
 
 
-def validate_death_option(p: DeathOptionSpent, campaign: Any, referee: Referee) -> DeathOptionSpent:
+def validate_death_option(p: DeathOptionSpent, campaign: YarnCampaign, referee: Referee) -> DeathOptionSpent:
     """A dead PC's player spends a drama token on one of the death options, each once."""
     _wounded(p, campaign)
     return _death_option(SpendDeathOption(p.character, p.option), campaign, referee)
 
 
-VALIDATORS = {
+VALIDATORS: Mapping[type, Validator] = {
     DamageTaken: validate_damaged,
     Recovered: validate_recovered,
     Healed: validate_healed,
@@ -564,9 +564,9 @@ class WoundsRow:
         return dict(self.__dict__)
 
 
-def wounds_report(state: Any, character: str | None = None) -> list[WoundsRow]:
+def wounds_report(campaign: YarnCampaign, character: str | None = None) -> list[WoundsRow]:
     """Hit points of every PC and registered combatant (or of one ``character``), at any point."""
-    rules = _rules(state)
+    rules = campaign.rules
     wounds = rules.combat.wounds
     names = list(pcs(rules)) + [n for n in wounds.registered if n not in pcs(rules)]
     if character is not None:

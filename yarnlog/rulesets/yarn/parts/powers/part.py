@@ -10,19 +10,19 @@ part takes from the sheet's pool for good.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from yarnlog.core.events import Payload, Recorded, event
-from yarnlog.core.referee import InvalidCommand, Referee, invalid
+from yarnlog.core.referee import InvalidCommand, Referee, invalid, present
 from yarnlog.core.ruleset import Part
 from yarnlog.rulesets.yarn.parts.procedure import part as procedure
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import take_dice
-from yarnlog.rulesets.yarn.parts.procedure.part import redecided, roll_command
+from yarnlog.rulesets.yarn.parts.procedure.part import Validator, redecided, roll_command
 from yarnlog.rulesets.yarn.parts.procedure.roll_making import (
     Roller,
     hands_dice,
@@ -31,12 +31,23 @@ from yarnlog.rulesets.yarn.parts.procedure.roll_making import (
     roll_spec,
     roller_of,
 )
-from yarnlog.rulesets.yarn.parts.procedure.roll_records import Hands, MakeRoll, RollMade, ShotUse, SpellLevel, TraitUse
+from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
+    Hands,
+    MakeRoll,
+    RollMade,
+    ShotUse,
+    SpellLevel,
+    TraitUse,
+    payload_as,
+)
 from yarnlog.rulesets.yarn.rules import fringe_powers, magic
 from yarnlog.rulesets.yarn.rules.dice import RollSpec
 from yarnlog.rulesets.yarn.rules.experience import Training
 from yarnlog.rulesets.yarn.rules.fringe_powers import PUSH_SHOTS, PsychicPool, Resistance
 from yarnlog.rulesets.yarn.state import YarnCampaign
+
+if TYPE_CHECKING:
+    from yarnlog.rulesets.yarn.parts.characters.sheets import Sheet
 
 POOL = "psychic pool"
 
@@ -177,9 +188,10 @@ def _gained(powers: Powers, character: str, shots: int | None) -> Powers:
     return _with_pool(powers, character, Pool(POOL, shots, shots))
 
 
-def evolve(powers: Powers, recorded: Recorded, _state=None) -> Powers:
+def evolve(powers: Powers, recorded: Recorded, _state: object = None) -> Powers:
     p = recorded.payload
-    pool = powers.pools.get(getattr(p, "character", None))
+    character = getattr(p, "character", None)
+    pool = powers.pools.get(character) if isinstance(character, str) else None
     if isinstance(p, RollMade):
         if p.psychic is None or pool is None:
             return powers
@@ -258,9 +270,11 @@ class ResistSpell:
 
 @dataclass(frozen=True)
 class RecoverShots:
+    """``hours`` and ``rate`` as numbers, or as the table says them ("8", "1.5", "1/2")."""
+
     character: str
-    hours: Fraction
-    rate: Fraction = Fraction(1)
+    hours: Fraction | str
+    rate: Fraction | str = Fraction(1)
 
 
 @dataclass(frozen=True)
@@ -315,33 +329,32 @@ class CastSpell:
 # -- deciding -------------------------------------------------------------------------------
 
 
-def _sheet(campaign: YarnCampaign, character: str):
+def _sheet(campaign: YarnCampaign, character: str) -> Sheet | None:
     return campaign.rules.characters.pcs.get(character)
 
 
-def _pc(campaign: YarnCampaign, character: str):
-    sheet = _sheet(campaign, character)
-    invalid(sheet is not None and sheet.active, f"{character} is not a player character in play: only PCs have an "
-                                                 "experience pool to give dice from")
+def _pc(campaign: YarnCampaign, character: str) -> Sheet:
+    message = f"{character} is not a player character in play: only PCs have an experience pool to give dice from"
+    sheet = present(_sheet(campaign, character), message)
+    invalid(sheet.active, message)
     return sheet
 
 
 def _pool(campaign: YarnCampaign, character: str) -> Pool:
-    pool = campaign.rules.powers.pools.get(character)
-    invalid(pool is not None, f"{character} has no psychic pool")
-    return pool
+    return present(campaign.rules.powers.pools.get(character), f"{character} has no psychic pool")
 
 
-def _named(names, name: str, what: str) -> str:
+def _named(names: Iterable[str], name: str, what: str) -> str:
     found = next((n for n in names if n.casefold() == name.strip().casefold()), None)
-    invalid(found is not None, f"{name!r} is not {what}")
-    return found
+    return present(found, f"{name!r} is not {what}")
 
 
 def power_dice(campaign: YarnCampaign, character: str, power: str) -> int:
     """A fringe power's dice: its trait's score on the sheet, or the score it was learned at."""
     dice = _pool(campaign, character).powers[power]
-    return dice if dice is not None else _sheet(campaign, character).dice(power)
+    if dice is not None:
+        return dice
+    return present(_sheet(campaign, character), f"{character} has no sheet to give {power} its dice").dice(power)
 
 
 def _decide_pool(command: GainPsychicPool, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
@@ -374,10 +387,11 @@ def _roller(campaign: YarnCampaign, roll: MakeRoll, trait: str, dice: int) -> Ro
 
 def _decide_use(command: UsePower, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
     hands = command.roll.hands
-    invalid(hands.use in (None, TraitUse.TRAIT) and hands.dice is None and hands.trait is not None,
-            "name the fringe power used; its dice are the power's")
+    unnamed = "name the fringe power used; its dice are the power's"
+    trait = present(hands.trait, unnamed)
+    invalid(hands.use in (None, TraitUse.TRAIT) and hands.dice is None, unnamed)
     pool = _pool(campaign, hands.character)
-    power = _named(pool.powers, hands.trait, f"a fringe power of {hands.character}")
+    power = _named(pool.powers, trait, f"a fringe power of {hands.character}")
     fringe_powers.use_fringe_power(referee, pool.psychic_pool(), pushed=command.push)
     dice = power_dice(campaign, hands.character, power)
     pushed = dice if command.push else 0  # "roll twice the normal number of dice, counting only the better half"
@@ -408,17 +422,17 @@ def _decide_resist(command: ResistPower, campaign: YarnCampaign, referee: Refere
 
 
 def _decide_resist_spell(command: ResistSpell, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
-    cast = campaign.rules.powers.casts.get(command.cast)
-    invalid(cast is not None, f"event {command.cast} is not the casting of a spell")
-    invalid(cast.payload.character != command.roll.hands.character, "a caster does not resist his own spell")
+    cast = payload_as(present(campaign.rules.powers.casts.get(command.cast),
+                              f"event {command.cast} is not the casting of a spell"), SpellCast)
+    invalid(cast.character != command.roll.hands.character, "a caster does not resist his own spell")
     invalid(command.roll.against is None or isinstance(command.roll.against, SpellLevel),
             "a spell is resisted against its level, nothing else")
-    roll = replace(command.roll, against=SpellLevel(cast.payload.level, cast.payload.spell, command.cast))
+    roll = replace(command.roll, against=SpellLevel(cast.level, cast.spell, command.cast))
     roller, base = roller_of(campaign, roll)
     return [record_roll(campaign, referee, roller, roll_spec(base, roll), roll)]
 
 
-def _fraction(value) -> Fraction:
+def _fraction(value: Fraction | float | str) -> Fraction:
     try:
         return Fraction(value)
     except (ValueError, ZeroDivisionError, TypeError):
@@ -506,12 +520,12 @@ def _decide_study(command: StudySpell, campaign: YarnCampaign, referee: Referee)
         referee, level=level, dice_rolled_before=before, experience_pool=sheet.experience_pool,
         hours_per_day=command.hours_per_day, faces=facts.faces, psychic_pool=pool.psychic_pool() if pool else None,
     )
-    gained = study.learned and pool is None
+    gained = study.psychic_pool if study.learned and pool is None else None  # a first spell brings a pool
     return [SpellStudied(
         character=command.character, spell=spell, level=level, hours_per_day=command.hours_per_day,
         week=study.dice_rolled, faces=facts.faces, source=facts.source, total=facts.total, learned=study.learned,
         botched=study.botched, experience_spent=study.dice_spent,
-        shots=study.psychic_pool.capacity if gained else None,
+        shots=gained.capacity if gained else None,
     )]
 
 
@@ -519,13 +533,13 @@ def _decide_cast(command: CastSpell, campaign: YarnCampaign, referee: Referee) -
     powers = campaign.rules.powers
     pool = powers.pools.get(command.character)
     if _sheet(campaign, command.character) is not None:
-        progress = powers.spells.get((command.character, command.spell.strip()))
-        invalid(progress is not None and progress.learned, f"{command.character} has not learned {command.spell}")
+        unlearned = f"{command.character} has not learned {command.spell}"
+        progress = present(powers.spells.get((command.character, command.spell.strip())), unlearned)
+        invalid(progress.learned, unlearned)
         invalid(command.level in (None, progress.level), f"{command.spell} is a level {progress.level} spell")
         level = progress.level
     else:
-        invalid(command.level is not None, f"give the level of {command.character}'s spell (the GM's to say)")
-        level = command.level
+        level = present(command.level, f"give the level of {command.character}'s spell (the GM's to say)")
     shots = 0
     if pool is not None or _sheet(campaign, command.character) is not None:
         magic.cast_spell(referee, _pool(campaign, command.character).psychic_pool())
@@ -548,7 +562,7 @@ DECIDERS: Mapping[type, Callable[[Any, Any, Referee], list[Payload]]] = {
 }
 
 
-def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
+def decide(command: object, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
     decider = DECIDERS.get(type(command))
     return decider(command, campaign, referee) if decider else None
 
@@ -561,12 +575,14 @@ def _command_of(campaign: YarnCampaign, p: Payload) -> Any:
         if p.psychic is not None:
             return ResistPower(roll_command(p), countering=p.psychic.power if p.psychic.extra_dice else None)
         if p.against is not None and p.against.kind == "spell":
-            return ResistSpell(roll_command(p), cast=p.against.roll)
+            cast = present(p.against.roll, "a spell resisted is recorded with its casting")
+            return ResistSpell(roll_command(p), cast=cast)
         return None
     if isinstance(p, PsychicPoolGained):
         gmc = _sheet(campaign, p.character) is None
         return GainPsychicPool(p.character, tuple(x.name for x in p.powers),
-                               {x.name: x.dice for x in p.powers} if gmc else {},
+                               {x.name: present(x.dice, f"a GMC's power {x.name} is recorded with its dice")
+                                for x in p.powers} if gmc else {},
                                take_three=p.source == "three shots", faces=tuple(p.rolls) or None,
                                pool_name=p.pool_name)
     if isinstance(p, ShotsRecovered):
@@ -588,11 +604,11 @@ def _roll_command(campaign: YarnCampaign, p: RollMade) -> Any:
     return _command_of(campaign, p) or procedure.plain_roll_command(campaign, p)
 
 
-def _decide_roll(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
+def _decide_roll(command: object, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
     return decide(command, campaign, referee) or procedure.decide(command, campaign, referee)
 
 
-VALIDATORS = {
+VALIDATORS: Mapping[type, Validator] = {
     RollMade: redecided(_roll_command, _decide_roll),
     **{t: redecided(_command_of, decide) for t in (PsychicPoolGained, ShotsRecovered, ShotsBought,
                                                    FringePowerStudied, SpellStudied, SpellCast)},
@@ -605,19 +621,19 @@ PART = Part(name="powers", initial=Powers, evolve=evolve, decide=decide, validat
 # -- projections ----------------------------------------------------------------------------
 
 
-def psychic_data(campaign: YarnCampaign, character: str | None = None, *, gm_view: bool = True) -> list[dict]:
+def psychic_data(campaign: YarnCampaign, character: str | None = None, *, gm_view: bool = True) -> list[dict[str, Any]]:
     """Each pool: shots left of its capacity, the powers it fuels with their dice, the spells known.
 
     The psi-mute die is the GM's secret: shown only in her view.
     """
     powers = campaign.rules.powers
     names = sorted(set(powers.pools) | {c for c, _ in powers.spells} | (set(powers.psi_mute) if gm_view else set()))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in names:
         if character is not None and name != character:
             continue
         pool = powers.pools.get(name)
-        row = {
+        row: dict[str, Any] = {
             "character": name,
             "pool": pool.name if pool else None,
             "shots": pool.shots if pool else 0,

@@ -10,7 +10,12 @@ from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.referee import Referee, invalid
 from yarnlog.core.timeline import SceneClosed
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import take_dice
-from yarnlog.rulesets.yarn.parts.procedure.roll_records import ConsequenceRolled, RollConsequences
+from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
+    ConsequenceRolled,
+    RollConsequences,
+    consequence_rolled,
+    roll_made,
+)
 from yarnlog.rulesets.yarn.rules import dice
 from yarnlog.rulesets.yarn.rules.dice import Consequence, RollSpec
 from yarnlog.rulesets.yarn.state import YarnCampaign
@@ -35,14 +40,15 @@ def consequences_due(campaign: YarnCampaign, scene: int) -> list[Due]:
     procedure = campaign.rules.procedure
     rolls: dict[str, list[Recorded]] = {}
     for rec in procedure.rolls.values():
-        if rec.scene == scene and not rec.payload.gmc:
-            rolls.setdefault(rec.payload.character, []).append(rec)
-    made = {(c.payload.character, c.payload.kind) for c in procedure.consequences.values() if c.payload.scene == scene}
+        if rec.scene == scene and not roll_made(rec).gmc:
+            rolls.setdefault(roll_made(rec).character, []).append(rec)
+    made = {(c.character, c.kind) for c in map(consequence_rolled, procedure.consequences.values()) if c.scene == scene}
     due = []
     for character, theirs in rolls.items():
-        for kind in dice.consequence_rolls(dice.Breaks(r.payload.breaks.good, r.payload.breaks.bad) for r in theirs):
+        for kind in dice.consequence_rolls(dice.Breaks(roll_made(r).breaks.good, roll_made(r).breaks.bad)
+                                           for r in theirs):
             if (character, kind.value) not in made:
-                broke = tuple(r.sequence for r in theirs if getattr(r.payload.breaks, kind.value))
+                broke = tuple(r.sequence for r in theirs if getattr(roll_made(r).breaks, kind.value))
                 due.append(Due(character, kind, broke))
     return due
 
@@ -58,7 +64,7 @@ def decide_consequences(command: RollConsequences, campaign: YarnCampaign, refer
     """The consequence dice owed in a scene, rolled ("Personal Consequences")."""
     scene = consequence_scene(campaign, command.scene)
     due = {(d.character, d.kind.value): d for d in consequences_due(campaign, scene)}
-    given = {(f.character, f.kind): f.face for f in command.faces}
+    given: dict[tuple[str, str], int] = {(f.character, f.kind): f.face for f in command.faces}
     invalid(len(given) == len(command.faces), "one face per character and kind of break")
     for character, kind in given:
         rule = dice.GOOD_CONSEQUENCE if kind == Consequence.GOOD.value else dice.BAD_CONSEQUENCE

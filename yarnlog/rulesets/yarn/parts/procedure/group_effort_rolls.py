@@ -7,14 +7,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from yarnlog.core.events import Payload, Recorded
-from yarnlog.core.referee import DiceNeeded, Referee, invalid
+from yarnlog.core.referee import DiceNeeded, InvalidCommand, Referee, invalid, present
 from yarnlog.rulesets.yarn.parts.procedure.roll_making import (
     TWO_OR_MORE,
     options_of,
     resolution_fields,
     resolve_against,
 )
-from yarnlog.rulesets.yarn.parts.procedure.roll_records import GroupEffort, GroupResolved, Opposed, PriorOdds
+from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
+    Against,
+    GroupEffort,
+    GroupResolved,
+    Opposed,
+    PriorOdds,
+    roll_made,
+)
 from yarnlog.rulesets.yarn.rules import dice, group_efforts, odds
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
@@ -26,12 +33,11 @@ def _member_rolls(campaign: YarnCampaign, rolls: Sequence[int]) -> list[Recorded
     invalid(len(set(rolls)) == len(rolls), "each roll counts once in a group effort")
     members = []
     for seq in rolls:
-        rec = procedure.rolls.get(seq)
-        invalid(rec is not None, f"event {seq} is not a roll")
+        rec = present(procedure.rolls.get(seq), f"event {seq} is not a roll")
         invalid(rec.scene == campaign.timeline.scene, f"roll {seq} was made in another scene")
         invalid(seq not in procedure.grouped, f"roll {seq} already counts in group effort {procedure.grouped.get(seq)}")
         members.append(rec)
-    names = [m.payload.character for m in members]
+    names = [roll_made(m).character for m in members]
     invalid(len(set(names)) == len(names), "a group effort joins different characters' rolls")
     return members
 
@@ -40,16 +46,18 @@ def decide_group_effort(command: GroupEffort, campaign: YarnCampaign, referee: R
     """Resolve rolls already recorded as one group effort, by the GM's method ("Group Efforts")."""
     referee.require(len(command.rolls) >= 2, TWO_OR_MORE, "a group effort joins two or more characters' rolls")
     members = _member_rolls(campaign, command.rolls)
-    results = [m.payload.dice.result() for m in members]
+    results = [roll_made(m).dice.result() for m in members]
     options = options_of(campaign)
     invalid(not isinstance(command.against, Opposed) or command.against.roll not in command.rolls,
             "the group's rolls are not opposed to one of themselves")
-    target, against = (
-        (None, None) if command.against is None else resolve_against(campaign, command.against, "", command.rolled)
-    )
+    target: dice.Target | None = None
+    against: Against | None = None
+    if command.against is not None:
+        target, against = resolve_against(campaign, command.against, "", command.rolled)
     counting = source = resolution = None
     if command.method == "simple addition":
-        invalid(target is not None, "simple addition adds the dice against a number: give the difficulty or the roll")
+        if target is None:  # not present(): mypy joins a union's members to object when it solves T
+            raise InvalidCommand("simple addition adds the dice against a number: give the difficulty or the roll")
         resolution = group_efforts.simple_addition(results, target, options)
         total, botch = resolution.total, all(dice.is_botch(r, options) for r in results)
         sixes = resolution.sixes
@@ -64,16 +72,17 @@ def decide_group_effort(command: GroupEffort, campaign: YarnCampaign, referee: R
         if target is not None:
             resolution = dice.resolve(counted, target, options)
     return [GroupResolved(
-        method=command.method, rolls=list(command.rolls), characters=[m.payload.character for m in members],
+        method=command.method, rolls=list(command.rolls), characters=[roll_made(m).character for m in members],
         counting=counting, source=source, total=total, against=against, botch=botch, sixes=sixes,
         odds=_group_odds(command.method, [r.spec for r in results], against, options),
         **resolution_fields(resolution, against),
     )]
 
 
-def _group_odds(method: str, specs: list[dice.RollSpec], against, options: dice.RollOptions) -> PriorOdds | None:
+def _group_odds(method: str, specs: list[dice.RollSpec], against: Against | None,
+                options: dice.RollOptions) -> PriorOdds | None:
     """Exact odds of a group effort against a known difficulty, where the rules allow them."""
-    if against is None or against.kind != "difficulty" or options != dice.NO_OPTIONS:
+    if against is None or against.kind != "difficulty" or against.number is None or options != dice.NO_OPTIONS:
         return None
     if method == "simple addition":
         return PriorOdds.of(odds.simple_addition_odds(specs, against.number))

@@ -10,10 +10,10 @@ again from its own facts (:func:`redecided`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from yarnlog.core.events import Payload
-from yarnlog.core.referee import Referee, invalid
+from yarnlog.core.referee import Referee, invalid, present
 from yarnlog.core.ruleset import Part
 from yarnlog.rulesets.yarn.parts.procedure.consequence_rolls import decide_consequences
 from yarnlog.rulesets.yarn.parts.procedure.group_effort_rolls import decide_group_effort
@@ -54,7 +54,7 @@ DECIDERS: Mapping[type, Callable[[Any, Any, Referee], list[Payload]]] = {
 }
 
 
-def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
+def decide(command: object, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
     decider = DECIDERS.get(type(command))
     return decider(command, campaign, referee) if decider else None
 
@@ -64,12 +64,14 @@ def against_spec(against: Against | None) -> AgainstSpec | None:
     if against is None:
         return None
     if against.kind == "difficulty":
-        return Factor(against.number, against.label)
+        return Factor(present(against.number, "a difficulty is recorded with its number"), against.label)
     if against.kind == "spell":
-        return SpellLevel(against.number, against.label, against.roll)
+        return SpellLevel(present(against.number, "a spell resisted is recorded with its level"), against.label,
+                          against.roll)
     if against.kind == "inert force":
-        return InertForce(against.dice.dice, tuple(against.dice.faces))
-    return Opposed(against.roll)
+        force = present(against.dice, "an inert force is recorded with its dice")
+        return InertForce(force.dice, tuple(force.faces))
+    return Opposed(present(against.roll, "an opposed roll is recorded with the roll it answers"))
 
 
 def roll_command(p: RollMade, hands: Hands | None = None) -> MakeRoll:
@@ -121,20 +123,22 @@ def _with_recorded_sources(expected: Payload, recorded: Payload) -> Payload:
 
 
 Validator = Callable[[Any, Any, Referee], Payload]
+Decide = Callable[[Any, YarnCampaign, Referee], "list[Payload] | None"]
+_P = TypeVar("_P", bound=Payload)
 
 
-def redecided(command_of: Callable[[Any, Payload], Any], decide_fn) -> Validator:
+def redecided(command_of: Callable[[YarnCampaign, _P], object], decide_fn: Decide) -> Validator:
     """A validator that decides again the command a recorded event came from, its dice entered.
 
     ``command_of(campaign, payload)`` gives the command; the payload of the same type that
     ``decide_fn`` produces is what the rules derive.
     """
-    def validate(payload: Payload, campaign: YarnCampaign, referee: Referee) -> Payload:
+    def validate(payload: _P, campaign: YarnCampaign, referee: Referee) -> Payload:
         command = command_of(campaign, payload)
         invalid(command is not None, f"no command of the rules records this {payload.event_type}")
         payloads = decide_fn(command, campaign, referee)
-        expected = next((p for p in payloads or () if type(p) is type(payload)), None)
-        invalid(expected is not None, "the rules record no such event")
+        expected = present(next((p for p in payloads or () if type(p) is type(payload)), None),
+                           "the rules record no such event")
         return _with_recorded_sources(expected, payload)
 
     return validate

@@ -8,12 +8,12 @@ and records it. Other parts build rolls with :func:`hands_dice`, :func:`roll_spe
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yarnlog.core.events import Payload
-from yarnlog.core.referee import Referee, Rule, invalid
+from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.rulesets.yarn.parts.characters.experience_awards import experience_dice_used
 from yarnlog.rulesets.yarn.parts.combat.wounds import penalty_dice_from_wounds
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import take_dice
@@ -36,12 +36,16 @@ from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
     ShotUse,
     SpellLevel,
     TraitUse,
+    roll_made,
 )
 from yarnlog.rulesets.yarn.rules import dice, group_efforts, odds
 from yarnlog.rulesets.yarn.rules.dice import BOOK, RollOptions, RollSpec
 from yarnlog.rulesets.yarn.rules.experience import JUSTIFY_USE, use_experience_dice
 from yarnlog.rulesets.yarn.rules.fringe_powers import USE_SHOT
 from yarnlog.rulesets.yarn.state import YarnCampaign
+
+if TYPE_CHECKING:
+    from yarnlog.rulesets.yarn.parts.characters.sheets import Sheet, SheetTrait
 
 IN_A_SCENE = Rule(
     BOOK,
@@ -79,7 +83,7 @@ def options_of(campaign: YarnCampaign) -> RollOptions:
     return RollOptions.from_campaign(campaign.table.options)
 
 
-def pcs_of(campaign: YarnCampaign):
+def pcs_of(campaign: YarnCampaign) -> dict[str, Sheet]:
     """The campaign's player characters by name."""
     return campaign.rules.characters.pcs
 
@@ -96,7 +100,7 @@ def participant_for(campaign: YarnCampaign, participant: str | None, characters:
     return who
 
 
-def _sheet_trait(sheet, trait: str | None):
+def _sheet_trait(sheet: Sheet, trait: str | None) -> SheetTrait | None:
     if trait is None:
         return None
     return next((t for name, t in sheet.traits.items() if name.casefold() == trait.strip().casefold()), None)
@@ -135,9 +139,9 @@ def hands_dice(campaign: YarnCampaign, hands: Hands) -> TraitDice:
     invalid(hands.dice is None, f"{hands.character}'s dice come from the sheet: name the trait, or roll with no trait")
     held = _sheet_trait(sheet, trait)
     if use in (TraitUse.TRAIT, TraitUse.TANGENTIAL):
-        invalid(held is not None, f"{hands.character} has no trait {trait!r} (traits: {', '.join(sheet.traits)}); "
-                                  "a task needing a trait she lacks is rolled with no trait (two dice) or, for a "
-                                  "technical trait, with no dice")
+        held = present(held, f"{hands.character} has no trait {trait!r} (traits: {', '.join(sheet.traits)}); "
+                                   "a task needing a trait she lacks is rolled with no trait (two dice) or, for a "
+                                   "technical trait, with no dice")
         spec = dice.tangential_trait(held.dice) if use is TraitUse.TANGENTIAL else RollSpec(held.dice)
         return TraitDice(spec, held.name, use, held.dice, False)
     invalid(held is None, f"{hands.character} has {held.name if held else ''} ({held.dice if held else 0} dice): "
@@ -151,10 +155,10 @@ def _gmc_dice(hands: Hands, trait: str | None, use: TraitUse) -> TraitDice:
         invalid(hands.dice is None, "a roll with no trait has no trait dice to give")
         count = dice.NO_TRAIT_DICE if use is TraitUse.NO_TRAIT else LACKING_TECHNICAL_DICE
         return TraitDice(RollSpec(count), trait, use, count, True)
-    invalid(hands.dice is not None, f"how many dice does {hands.character} roll for {trait or 'the trait'}? "
-                                    "(a GMC's dice are the GM's to say)")
-    spec = dice.tangential_trait(hands.dice) if use is TraitUse.TANGENTIAL else RollSpec(hands.dice)
-    return TraitDice(spec, trait, use, hands.dice, True)
+    count = present(hands.dice, f"how many dice does {hands.character} roll for {trait or 'the trait'}? "
+                                "(a GMC's dice are the GM's to say)")
+    spec = dice.tangential_trait(count) if use is TraitUse.TANGENTIAL else RollSpec(count)
+    return TraitDice(spec, trait, use, count, True)
 
 
 def roll_spec(base: RollSpec, command: MakeRoll) -> RollSpec:
@@ -184,18 +188,20 @@ def _check_experience(campaign: YarnCampaign, referee: Referee, character: str, 
     if spec.experience == 0:
         invalid(not command.justifications, "justifications come with experience dice")
         return
-    sheet = pcs_of(campaign).get(character)
-    invalid(sheet is not None, f"{character} is not a player character: only PCs have an experience pool")
+    sheet = present(pcs_of(campaign).get(character),
+                    f"{character} is not a player character: only PCs have an experience pool")
     referee.require(bool(command.purpose.strip()), JUSTIFY_USE,
                     "the GM has not said what the roll is for, so no experience die can be justified")
+    used = experience_dice_used(campaign.rules.characters, character)
     use_experience_dice(
-        referee, pool=sheet.experience_pool, used_this_session=experience_dice_used(campaign, character),
+        referee, pool=sheet.experience_pool, used_this_session=used,
         dice=spec.experience, justifications_accepted=len(command.justifications),
         multiple_dice_rule=campaign.table.options.get("multiple_experience_dice", False),
     )
 
 
-def resolve_against(campaign: YarnCampaign, spec: AgainstSpec, character: str, rolled) -> tuple[dice.Target, Against]:
+def resolve_against(campaign: YarnCampaign, spec: AgainstSpec, character: str,
+                    rolled: Mapping[str, Any]) -> tuple[dice.Target, Against]:
     """The target of a roll and how it is recorded."""
     if isinstance(spec, Factor):
         return dice.DifficultyFactor(spec.value), Against(kind="difficulty", number=spec.value, label=spec.label)
@@ -208,14 +214,14 @@ def resolve_against(campaign: YarnCampaign, spec: AgainstSpec, character: str, r
         # An inert force is no character: no optional rule (botch, top off) applies to its dice.
         facts = take_dice(RollSpec(spec.dice), spec.faces, rolled=rolled, name="inert force")
         return dice.InertForceRoll(facts.total), Against(kind="inert force", number=facts.total, dice=facts)
-    other = campaign.rules.procedure.rolls.get(spec.roll)
-    invalid(other is not None, f"event {spec.roll} is not a roll")
+    other = present(campaign.rules.procedure.rolls.get(spec.roll), f"event {spec.roll} is not a roll")
     invalid(other.scene == campaign.timeline.scene, f"roll {spec.roll} was made in another scene")
-    invalid(other.payload.character != character, "a roll is not opposed to the same character's roll")
-    target = dice.OpponentRoll.of(other.payload.dice.result(), options_of(campaign))
+    opposed = roll_made(other)
+    invalid(opposed.character != character, "a roll is not opposed to the same character's roll")
+    target = dice.OpponentRoll.of(opposed.dice.result(), options_of(campaign))
     shown = other.visibility == EVERYONE
     return target, Against(kind="opponent", roll=spec.roll, number=target.total if shown else None,
-                           label=other.payload.character if shown else "", botched=target.botched)
+                           label=opposed.character if shown else "", botched=target.botched)
 
 
 def prior_odds(campaign: YarnCampaign, spec: RollSpec, against: Against) -> PriorOdds | None:
@@ -228,18 +234,21 @@ def prior_odds(campaign: YarnCampaign, spec: RollSpec, against: Against) -> Prio
     if against.kind == "opponent":
         if against.number is None:  # hidden: even the odds would tell how many dice the GM rolled
             return None
-        other = campaign.rules.procedure.rolls[against.roll].payload
+        other = roll_made(campaign.rules.procedure.rolls[present(against.roll, "an opponent's roll names its event")])
         return PriorOdds.of(odds.opposed_odds(spec, other.dice.spec(), options))
     if against.kind == "inert force":
-        return PriorOdds.of(odds.opposed_odds(spec, against.dice.spec(), options, dice.NO_OPTIONS))
-    return PriorOdds.of(odds.outcome_odds(spec, against.number, options))
+        force = present(against.dice, "an inert force's dice are recorded with it")
+        return PriorOdds.of(odds.opposed_odds(spec, force.spec(), options, dice.NO_OPTIONS))
+    number = present(against.number, f"a {against.kind} has a number")
+    return PriorOdds.of(odds.outcome_odds(spec, number, options))
 
 
 def resolution_fields(resolution: dice.Resolution | None, against: Against | None) -> dict[str, Any]:
     """The outcome fields; no margin against a hidden opponent (it would reveal the GM's roll)."""
     if resolution is None:
         return {}
-    return {"outcome": resolution.outcome.value, "margin": None if against.number is None else resolution.margin,
+    hidden = against is not None and against.number is None  # a hidden opponent
+    return {"outcome": resolution.outcome.value, "margin": None if hidden else resolution.margin,
             "decided_by": resolution.decided_by.chapter if resolution.decided_by else None,
             "limited_success": resolution.limited_success}
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -363,11 +363,42 @@ class Procedure:
     consequences: Mapping[int, Recorded] = field(default_factory=dict)
 
 
-def evolve(procedure: Procedure, recorded: Recorded, _state=None) -> Procedure:
+_P = TypeVar("_P", bound=Payload)
+
+
+def payload_as(recorded: Recorded, kind: type[_P]) -> _P:
+    """The payload of an event a part's slice filed as ``kind`` (it files each event by its type)."""
+    payload = recorded.payload
+    if not isinstance(payload, kind):  # never reached
+        raise TypeError(f"event {recorded.sequence} is a {payload.event_type}, not a {kind.__name__}")
+    return payload
+
+
+def roll_made(recorded: Recorded) -> RollMade:
+    """The roll of an event of :attr:`Procedure.rolls`."""
+    return payload_as(recorded, RollMade)
+
+
+def roll_read(recorded: Recorded) -> RollRead:
+    """The reading of an event of :attr:`Procedure.readings`."""
+    return payload_as(recorded, RollRead)
+
+
+def group_resolved(recorded: Recorded) -> GroupResolved:
+    """The group effort of an event of :attr:`Procedure.groups`."""
+    return payload_as(recorded, GroupResolved)
+
+
+def consequence_rolled(recorded: Recorded) -> ConsequenceRolled:
+    """The consequence roll of an event of :attr:`Procedure.consequences`."""
+    return payload_as(recorded, ConsequenceRolled)
+
+
+def evolve(procedure: Procedure, recorded: Recorded, _state: object = None) -> Procedure:
     p, seq = recorded.payload, recorded.sequence
     if isinstance(p, RollMade):
         procedure = replace(procedure, rolls={**procedure.rolls, seq: recorded})
-        if p.against is not None and p.against.kind == "opponent":
+        if p.against is not None and p.against.kind == "opponent" and p.against.roll is not None:
             answered = procedure.answers.get(p.against.roll, ())
             procedure = replace(procedure, answers={**procedure.answers, p.against.roll: answered + (seq,)})
         return procedure

@@ -9,9 +9,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from yarnlog.core.events import Recorded
+from yarnlog.core.referee import present
 from yarnlog.rulesets.yarn.parts.procedure.consequence_rolls import consequence_scene, consequences_due
 from yarnlog.rulesets.yarn.parts.procedure.roll_making import options_of
-from yarnlog.rulesets.yarn.parts.procedure.roll_records import Against, PriorOdds, RollMade
+from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
+    Against,
+    PriorOdds,
+    RollMade,
+    consequence_rolled,
+    group_resolved,
+    roll_made,
+    roll_read,
+)
 from yarnlog.rulesets.yarn.rules import odds
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
@@ -27,31 +36,34 @@ def _visible(campaign: YarnCampaign, recorded: Recorded, viewer: str | None) -> 
 MIRROR = {"beats": "fails", "fails": "beats", "equals": "equals"}
 
 
-def _against_data(campaign: YarnCampaign, against: Against | None, viewer: str | None) -> dict | None:
+def _against_data(campaign: YarnCampaign, against: Against | None, viewer: str | None) -> dict[str, Any] | None:
     if against is None:
         return None
-    data = {"kind": against.kind, "number": against.number, "label": against.label, "roll": against.roll}
-    if against.kind == "opponent" and against.number is None:
+    data: dict[str, Any] = {"kind": against.kind, "number": against.number, "label": against.label,
+                            "roll": against.roll}
+    if against.kind == "opponent" and against.number is None and against.roll is not None:
         opponent = campaign.rules.procedure.rolls.get(against.roll)
         if opponent is not None and _visible(campaign, opponent, viewer):
-            data.update(number=opponent.payload.dice.total, label=opponent.payload.character)
+            data.update(number=roll_made(opponent).dice.total, label=roll_made(opponent).character)
     if against.dice is not None:
         data["dice"] = against.dice.describe()
     return data
 
 
-def roll_data(campaign: YarnCampaign, recorded: Recorded, viewer: str | None = None) -> dict:
+def roll_data(campaign: YarnCampaign, recorded: Recorded, viewer: str | None = None) -> dict[str, Any]:
     """One roll as plain data, with what a recap says of it."""
-    p: RollMade = recorded.payload
+    p = roll_made(recorded)
     procedure = campaign.rules.procedure
     against = _against_data(campaign, p.against, viewer)
     margin, prior = p.margin, p.odds
-    if p.against is not None and p.against.number is None and against["number"] is not None:
+    # (an opponent shown to the viewer: ``against`` found the roll, so ``p.against.roll`` is set)
+    if p.against is not None and p.against.number is None and against is not None and against["number"] is not None \
+            and p.against.roll is not None:
         margin = p.dice.total - against["number"]
-        prior = PriorOdds.of(odds.opposed_odds(p.dice.spec(), procedure.rolls[p.against.roll].payload.dice.spec(),
-                                               options_of(campaign)))
+        opposed = roll_made(procedure.rolls[p.against.roll])
+        prior = PriorOdds.of(odds.opposed_odds(p.dice.spec(), opposed.dice.spec(), options_of(campaign)))
     answers = [procedure.rolls[s] for s in procedure.answers.get(recorded.sequence, ()) if s in procedure.rolls]
-    data = {
+    data: dict[str, Any] = {
         "sequence": recorded.sequence, "episode": recorded.episode, "scene": recorded.scene,
         "participant": p.participant, "character": p.character, "gmc": p.gmc, "trait": p.trait,
         "trait_use": p.trait_use.value, "purpose": p.purpose, "notation": p.dice.notation,
@@ -65,19 +77,22 @@ def roll_data(campaign: YarnCampaign, recorded: Recorded, viewer: str | None = N
         "breaks": p.breaks.model_dump(mode="json"), "botch": p.botch, "sixes": p.sixes,
         # A roll answered by others is lost or drawn when they beat or equal it: its sixes still count.
         "limited_success": p.limited_success or (p.sixes > 0 and any(
-            a.payload.outcome in ("beats", "equals") for a in answers)),
-        "answered_by": [{"roll": a.sequence, "character": a.payload.character, "outcome": MIRROR[a.payload.outcome]}
-                        for a in answers if a.payload.outcome and _visible(campaign, a, viewer)],
+            roll_made(a).outcome in ("beats", "equals") for a in answers)),
+        "answered_by": [{"roll": a.sequence, "character": made.character, "outcome": MIRROR[made.outcome]}
+                        for a, made in ((a, roll_made(a)) for a in answers)
+                        if made.outcome and _visible(campaign, a, viewer)],
         "group": procedure.grouped.get(recorded.sequence),
-        "readings": [p.reading] * bool(p.reading) + [r.payload.reading for r in procedure.readings.get(
+        "readings": [p.reading] * bool(p.reading) + [roll_read(r).reading for r in procedure.readings.get(
             recorded.sequence, ()) if _visible(campaign, r, viewer)],
     }
     if p.against is not None and p.against.kind == "spell":
         from yarnlog.rulesets.yarn.rules.magic import resists_spell
 
-        data["resisted"] = not p.botch and resists_spell(p.against.number, p.dice.total)
-        resisting = prior.beats.fraction() + prior.equals.fraction()  # "at least equal" resists
-        data["odds_of_outcome"] = odds.percent(resisting if data["resisted"] else 1 - resisting)
+        level = present(p.against.number, "a spell resisted is recorded with its level")
+        data["resisted"] = not p.botch and resists_spell(level, p.dice.total)
+        if prior is not None:  # always recorded against a spell's level
+            resisting = prior.beats.fraction() + prior.equals.fraction()  # "at least equal" resists
+            data["odds_of_outcome"] = odds.percent(resisting if data["resisted"] else 1 - resisting)
     data["recap"] = recap(data)
     return data
 
@@ -114,18 +129,18 @@ def recap(row: Mapping[str, Any]) -> str:
 
 def roll_rows(campaign: YarnCampaign, *, scene: int | None = None, episode: int | None = None,
               character: str | None = None,
-              viewer: str | None = None) -> list[dict]:
+              viewer: str | None = None) -> list[dict[str, Any]]:
     """Every roll visible to ``viewer`` (None: the GM's view), optionally of one scene, episode or character."""
     return [roll_data(campaign, rec, viewer) for seq, rec in sorted(campaign.rules.procedure.rolls.items())
             if (scene is None or rec.scene == scene) and (episode is None or rec.episode == episode)
-            and (character is None or rec.payload.character == character) and _visible(campaign, rec, viewer)]
+            and (character is None or roll_made(rec).character == character) and _visible(campaign, rec, viewer)]
 
 
-def group_rows(campaign: YarnCampaign, *, scene: int | None = None, viewer: str | None = None) -> list[dict]:
+def group_rows(campaign: YarnCampaign, *, scene: int | None = None, viewer: str | None = None) -> list[dict[str, Any]]:
     """Group efforts: resolved ones, and rolls that combined several characters' dice."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for seq, rec in sorted({**campaign.rules.procedure.groups, **{
-            s: r for s, r in campaign.rules.procedure.rolls.items() if r.payload.helpers}}.items()):
+            s: r for s, r in campaign.rules.procedure.rolls.items() if roll_made(r).helpers}}.items()):
         if (scene is not None and rec.scene != scene) or not _visible(campaign, rec, viewer):
             continue
         p = rec.payload
@@ -134,22 +149,24 @@ def group_rows(campaign: YarnCampaign, *, scene: int | None = None, viewer: str 
                          "characters": [p.character, *(h.character for h in p.helpers)], "rolls": [seq],
                          "counting": seq, "total": p.dice.total, "outcome": p.outcome, "margin": p.margin})
         else:
-            rows.append({"sequence": seq, "scene": rec.scene, "method": p.method, "characters": p.characters,
-                         "rolls": p.rolls, "counting": p.counting, "total": p.total, "outcome": p.outcome,
-                         "margin": p.margin})
+            g = group_resolved(rec)
+            rows.append({"sequence": seq, "scene": rec.scene, "method": g.method, "characters": g.characters,
+                         "rolls": g.rolls, "counting": g.counting, "total": g.total, "outcome": g.outcome,
+                         "margin": g.margin})
     return rows
 
 
-def consequence_data(campaign: YarnCampaign, scene: int | None = None) -> dict:
+def consequence_data(campaign: YarnCampaign, scene: int | None = None) -> dict[str, Any]:
     """The consequence rolls due at the end of ``scene`` and those made, with what they brought."""
     number = consequence_scene(campaign, scene)
-    made = [c for c in campaign.rules.procedure.consequences.values() if c.payload.scene == number]
+    made = [(c, consequence_rolled(c)) for c in campaign.rules.procedure.consequences.values()
+            if consequence_rolled(c).scene == number]
     return {
         "scene": number,
         "in_play": campaign.timeline.scene == number,
         "due": [{"character": d.character, "kind": d.kind.value, "breaks": list(d.breaks)}
                 for d in consequences_due(campaign, number)],
-        "rolled": [{"sequence": c.sequence, "character": c.payload.character, "kind": c.payload.kind,
-                    "face": c.payload.face, "consequence": c.payload.consequence, "breaks": c.payload.breaks}
-                   for c in made],
+        "rolled": [{"sequence": c.sequence, "character": r.character, "kind": r.kind,
+                    "face": r.face, "consequence": r.consequence, "breaks": r.breaks}
+                   for c, r in made],
     }
