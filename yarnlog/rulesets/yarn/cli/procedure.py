@@ -419,8 +419,8 @@ def psychic_recover(
     """Shots back after some hours: the whole pool in 24 hours."""
     from yarnlog.rulesets.yarn.parts.powers.part import RecoverShots
 
-    # RecoverShots parses the text as typed (powers.part._fraction), for its one-line error; it is annotated Fraction.
-    run_command(campaign, RecoverShots(character, hours, rate), by=by, as_json=as_json)  # type: ignore[arg-type]
+    # RecoverShots takes the text as typed: its decider parses it (powers.part._fraction) for a one-line error.
+    run_command(campaign, RecoverShots(character, hours, rate), by=by, as_json=as_json)
 
 
 @psychic_app.command("buy")
