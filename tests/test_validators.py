@@ -10,6 +10,7 @@ from yarnlog.app.journal import Journal
 from yarnlog.app.verify import verify
 from yarnlog.cli.main import EXIT_CODES
 from yarnlog.core.chain import seal
+from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.decide import audit
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
 from yarnlog.core.events import known_event_types, payload_class
@@ -18,7 +19,7 @@ from yarnlog.core.ruleset import RULESETS, get_ruleset
 from yarnlog.core.state import CORE_EVENT_TYPES, EVERYONE, replay
 from yarnlog.core.table import AddParticipant, ParticipantJoined, ParticipantLeft
 from yarnlog.core.timeline import EpisodeEnded, EpisodeStarted, Note, SceneClosed, SceneOpened
-from yarnlog.core.validation import validator_of
+from yarnlog.core.validation import CORE_VALIDATORS, validator_of
 from yarnlog.persistence.factory import open_store
 from yarnlog.rulesets.yarn.parts.combat import wounds
 from yarnlog.rulesets.yarn.parts.combat.fight_records import (
@@ -30,6 +31,7 @@ from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     RoundStarted,
 )
 from yarnlog.rulesets.yarn.parts.economy.part import TokensReturned, TokensTransferred, TransferLine
+from yarnlog.rulesets.yarn.parts.powers.part import FringePowerStudied
 
 BOGUS_COMBAT = (RoundStarted(number=7), CombatEnded(number=3), CombatantLeft(name="Nobody"))
 
@@ -104,6 +106,43 @@ def test_a_derived_field_recorded_otherwise_is_named(journal, campaign):
                     visibility=EVERYONE)
     [fault] = audit(journal.history(campaign))
     assert fault.problem == "number is recorded as 4 but the rules give 1"
+
+
+def _forge(journal, campaign, payload) -> None:
+    """Append ``payload`` as a writer with database access could: chained, but never decided."""
+    journal._append(campaign, journal.store.last_sequence(campaign), [payload], by="Maya", visibility=EVERYONE)
+
+
+def test_a_validator_that_fails_on_forged_facts_is_a_fault_not_a_crash(journal, campaign, monkeypatch):
+    def broken(payload, state, referee):
+        raise KeyError("Nobody")
+
+    monkeypatch.setitem(CORE_VALIDATORS, Note, broken)
+    _forge(journal, campaign, Note(text="a forged aside"))
+    report = verify(journal.stored_events(campaign), campaign)
+    assert [(f.sequence, f.problem) for f in report.faults] == [
+        (5, "its facts cannot be checked (KeyError: 'Nobody')")]
+
+
+def test_a_fold_that_fails_on_forged_facts_stops_the_audit_with_a_fault(journal, campaign):
+    # A power learned by someone with no psychic pool and no shots: no command records it.
+    _forge(journal, campaign, FringePowerStudied(character="Nobody", power="telepathy", months=1.0, full_time=True,
+                                                 teacher=False, faces=[6], source="entered", learned=True,
+                                                 dice=1, shots=None, experience_spent=1))
+    _forge(journal, campaign, Note(text="after the forgery"))
+    report = verify(journal.stored_events(campaign), campaign)
+    assert report.faults and {f.sequence for f in report.faults} == {5}
+    assert journal.state(campaign).sequence == 6  # the journal itself still replays past it
+
+
+def test_an_override_covering_a_billion_events_costs_no_more_than_one(journal, campaign):
+    _forge(journal, campaign, OverrideRecorded(by="Maya", reason="forged", rules=[], covers=10**9))
+    _forge(journal, campaign, Note(text=" "))  # blank: a fault, but under the (forged) override
+    report = verify(journal.stored_events(campaign), campaign)
+    assert [(f.sequence, f.problem) for f in report.faults] == [  # the override itself, twice; not the note
+        (5, "an override names the rules it sets aside"),
+        (5, "covers 1000000000 events but only 1 follow it"),
+    ]
 
 
 # -- the property: an arbitrary event no command produced is named by verify --------------------

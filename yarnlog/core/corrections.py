@@ -100,7 +100,9 @@ def validate_amendment(p: Correction | Retraction, campaign: CampaignState[Any],
 
 
 def validate_override(p: OverrideRecorded, campaign: CampaignState[Any], referee: Referee) -> OverrideRecorded:
-    """Only a GM sets rules aside, and says why."""
+    """Only a GM sets rules aside, says why, and names them (the journal records an override only
+    when a move broke a rule)."""
     invalid(campaign.table.is_gm(p.by), "only a GM may override the rules")
     invalid(bool(p.reason.strip()), "an override needs a reason")
+    invalid(bool(p.rules), "an override names the rules it sets aside")
     return p

@@ -124,19 +124,30 @@ def audit(history: Sequence[Recorded]) -> list[Fault]:
     """
     faults: list[Fault] = []
     state = empty_state()
-    overridden: set[int] = set()
+    # (first, last) sequences each override covers: kept as bounds, since a forged ``covers`` can be huge.
+    overridden: list[tuple[int, int]] = []
     for rec in effective(history):
-        if rec.sequence not in overridden:
+        if not any(first <= rec.sequence <= last for first, last in overridden):
             faults.extend(Fault(rec.sequence, rec.event_type, p) for p in check_event(state, rec))
         if isinstance(rec.payload, OverrideRecorded):
-            overridden.update(range(rec.sequence + 1, rec.sequence + 1 + rec.payload.covers))
+            overridden.append((rec.sequence + 1, rec.sequence + rec.payload.covers))
         try:
             state = evolve(state, rec)
-        except YarnlogError as exc:  # a fold should never refuse; if one does, nothing after can be checked
-            faults.append(Fault(rec.sequence, rec.event_type, f"cannot be replayed ({exc}): the events after it "
-                                                              "are not checked"))
+        except Exception as exc:  # noqa: BLE001 - stored data is untrusted: a fold that fails on it is a fault
+            faults.append(Fault(rec.sequence, rec.event_type, f"cannot be replayed ({_reason(exc)}): the events "
+                                                              "after it are not checked"))
             break
-    return faults
+    # An override and the events it lets through are appended together: it cannot cover more than follow it.
+    last = history[-1].sequence if history else 0
+    for first, end in overridden:
+        if end > last:
+            faults.append(Fault(first - 1, OverrideRecorded.event_type,
+                                f"covers {end - first + 1} events but only {last - first + 1} follow it"))
+    return sorted(faults, key=lambda f: f.sequence)
+
+
+def _reason(exc: Exception) -> str:
+    return str(exc) if isinstance(exc, YarnlogError) else f"{type(exc).__name__}: {exc}"
 
 
 def check_event(state: CampaignState[Any], rec: Recorded) -> list[str]:

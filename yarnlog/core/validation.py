@@ -65,6 +65,8 @@ def problems(validate: Validator, payload: Payload, campaign: CampaignState[Any]
         derived = validate(payload, campaign, referee)
     except YarnlogError as exc:
         return [*referee.broken_messages(), str(exc)]
+    except Exception as exc:  # noqa: BLE001 - a recorded payload is untrusted data: verify names it, never crashes
+        return [*referee.broken_messages(), f"its facts cannot be checked ({type(exc).__name__}: {exc})"]
     return referee.broken_messages() + differences(payload, derived, schema_version)
 
 

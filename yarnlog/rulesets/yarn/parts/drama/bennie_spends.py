@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from yarnlog.core.events import Payload, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
@@ -45,6 +45,20 @@ class BennieSpendLine(BaseModel):
     scene: int
     burn_target: str | None = None
     burn_kind: str | None = None
+
+    @field_validator("option")
+    @classmethod
+    def _an_option_of_the_book(cls, option: str) -> str:
+        if option.upper() not in BennieOption.__members__:
+            raise ValueError(f"not a way to spend a bennie: {option!r}")
+        return option
+
+    @field_validator("burn_kind")
+    @classmethod
+    def _a_kind_of_token(cls, kind: str | None) -> str | None:
+        if kind is not None and kind.upper() not in TokenKind.__members__:
+            raise ValueError(f"not a kind of token: {kind!r}")
+        return kind
 
     @classmethod
     def of(cls, spend: BennieSpend) -> "BennieSpendLine":

@@ -209,7 +209,9 @@ def evolve(powers: Powers, recorded: Recorded, _state: object = None) -> Powers:
         if not p.learned:
             return powers
         powers = _gained(powers, p.character, p.shots)
-        pool = powers.pools[p.character]
+        pool = powers.pools.get(p.character)
+        if pool is None:  # no pool to learn into: verify names the event, the fold never refuses
+            return powers
         return _with_pool(powers, p.character, replace(pool, powers={**pool.powers, p.power: p.dice}))
     if isinstance(p, SpellStudied):
         progress = SpellProgress(p.level, p.week, p.learned)
