@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
@@ -38,6 +38,13 @@ class TransferLine(BaseModel):
     destination: str = Field(min_length=1)
     chapter: str
     rule: str
+
+    @model_validator(mode="after")
+    def _between_two_accounts(self) -> "TransferLine":
+        # Part of what a movement is ("Tokens"), checked on every stored line: the folds rely on it.
+        if self.source == self.destination:
+            raise ValueError(f"{self.source} cannot pay tokens to themselves")
+        return self
 
     @classmethod
     def of(cls, transfer: Transfer, currency: Currency = DRAMA) -> "TransferLine":
