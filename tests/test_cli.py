@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -123,6 +124,21 @@ def test_start_up_does_not_load_the_storage_stack():
     code = f"import sys, yarnlog.cli.main; print(sorted(m for m in {heavy} if m in sys.modules))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
+
+
+def test_help_outside_a_campaign_loads_no_storage_and_no_rules(tmp_path):
+    """The verbs each system adds are listed from their light entry points, and a journal that does
+    not exist is not opened: ``yarnlog --help`` on a fresh machine stays quick."""
+    heavy = "('sqlalchemy', 'sqlmodel', 'icepool', 'yarnlog.rulesets.yarn.ruleset', 'yarnlog.app.journal')"
+    code = ("import sys\nsys.argv = ['yarnlog', '--help']\nfrom yarnlog.cli.main import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            f"print(sorted(m for m in {heavy} if m in sys.modules), file=sys.stderr)")
+    env = {**os.environ, "YARNLOG_DB": str(tmp_path / "none.db")}
+    env.pop("YARNLOG_CAMPAIGN", None)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert "yarn adds: " in result.stdout
+    assert result.stderr.strip().splitlines()[-1] == "[]"
+    assert not (tmp_path / "none.db").exists()
 
 
 def test_python_dash_m_runs_the_cli():

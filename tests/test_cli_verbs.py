@@ -83,3 +83,21 @@ def test_episode_end_is_the_one_verb_that_ends_an_episode(two_systems):
     code, out, _ = two_systems("episode", "end", "-c", "ds", "--json")
     assert code == 0 and [e["event_type"] for e in json.loads(out)] == ["episode.ended"]
     assert two_systems("end-episode", "-c", "lantern")[0] == 2
+
+
+def test_each_rulesets_light_verbs_entry_point_is_its_ruleset_s_own():
+    """The command line reads a system's verbs from the ``yarnlog.verbs`` entry point, so they can
+    be listed without importing its rules; they must be the very verbs its Ruleset names."""
+    from importlib.metadata import entry_points
+
+    from yarnlog.cli.verbs import VERBS_ENTRY_POINT_GROUP, verbs_of
+    from yarnlog.core.ruleset import RULESETS, get_ruleset, import_object
+
+    light = {point.name: point.value for point in entry_points(group=VERBS_ENTRY_POINT_GROUP)}
+    assert set(light) <= set(RULESETS)
+    for name in RULESETS:
+        ruleset = get_ruleset(name)
+        if ruleset.cli is not None:
+            assert light.get(name) == ruleset.cli
+            assert import_object(ruleset.cli).title == ruleset.title
+        assert verbs_of(name).title == ruleset.title

@@ -111,6 +111,9 @@ def campaign_state(campaign: str | None, as_of: int | None = None, end_of_scene:
 def campaign_ruleset(campaign: str | None) -> tuple[str, str]:
     """The campaign a command works on and the name of its ruleset (the command line asks this to
     know which verbs exist; the journal answers from the campaign's first event, without replay)."""
+    from yarnlog.app.bootstrap import require_journal
+
+    require_journal(SETTINGS.db)  # no journal yet: say so before importing any database code
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     return cid, journal.ruleset_name(cid)

@@ -42,27 +42,46 @@ class Verbs:
 
     register: Callable[[typer.Typer], None]
     replaces: Mapping[str, str] = field(default_factory=dict)
+    #: The help panel's heading; the same as the ruleset's title (a test checks it).
+    title: str = ""
+
+
+#: The entry-point group that names each ruleset's :class:`Verbs` by itself, so the command line
+#: can list and parse a ruleset's verbs without importing its rules (pydantic, every part).
+VERBS_ENTRY_POINT_GROUP = "yarnlog.verbs"
 
 
 @functools.cache
 def verbs_of(ruleset_name: str) -> Verbs:
-    """The :class:`Verbs` of an installed ruleset (none for a ruleset that adds no verbs)."""
+    """The :class:`Verbs` of an installed ruleset (none for a ruleset that adds no verbs).
+
+    Read from the light ``yarnlog.verbs`` entry point when the ruleset's package declares one,
+    else from :attr:`Ruleset.cli <yarnlog.core.ruleset.Ruleset.cli>`, which imports the ruleset.
+    """
+    from importlib.metadata import entry_points
+
     from yarnlog.core.ruleset import get_ruleset, import_object
 
-    target = get_ruleset(ruleset_name).cli
-    return Verbs(register=lambda app: None) if target is None else import_object(target)
+    declared = [point.value for point in entry_points(group=VERBS_ENTRY_POINT_GROUP) if point.name == ruleset_name]
+    if declared:
+        verbs: Verbs = import_object(declared[0])
+        return verbs
+    ruleset = get_ruleset(ruleset_name)
+    if ruleset.cli is None:
+        return Verbs(register=lambda app: None, title=ruleset.title)
+    verbs = import_object(ruleset.cli)
+    return verbs if verbs.title else Verbs(verbs.register, verbs.replaces, ruleset.title)
 
 
 @functools.cache
 def commands_of(ruleset_name: str) -> dict[str, TyperCommand | TyperGroup]:
     """A ruleset's top-level verbs as click commands, in the help panel of its title."""
-    from yarnlog.core.ruleset import get_ruleset
-
+    verbs = verbs_of(ruleset_name)
     app = typer.Typer(pretty_exceptions_enable=False, add_completion=False)
     app.callback()(lambda: None)  # a callback makes typer build a group even for a single verb
-    verbs_of(ruleset_name).register(app)
+    verbs.register(app)
     group = typer.main.get_command(app)
-    panel = f"{get_ruleset(ruleset_name).title} verbs"
+    panel = f"{verbs.title} verbs"
     commands: dict[str, TyperCommand | TyperGroup] = dict(getattr(group, "commands", {}))
     for command in commands.values():
         command.rich_help_panel = panel

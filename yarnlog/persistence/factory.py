@@ -22,6 +22,18 @@ def database_url(db: str | os.PathLike | None = None) -> str:
     return f"sqlite:///{value}"
 
 
+def missing_sqlite_file(db: str | os.PathLike | None = None) -> Path | None:
+    """The SQLite file ``db`` names when it does not exist yet (None for any other database).
+
+    Cheap on purpose: the command line asks it before it imports any storage code.
+    """
+    url = database_url(db)
+    if not url.startswith("sqlite:///"):
+        return None
+    path = Path(url.removeprefix("sqlite:///"))
+    return None if str(path) in ("", ":memory:") or path.exists() else path
+
+
 def open_store(db: str | os.PathLike | None = None, *, create: bool = True) -> EventStore:
     """The store the URL or SQLite path names (default ``YARNLOG_DB``); ``create`` makes its schema.
 

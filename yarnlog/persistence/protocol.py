@@ -17,10 +17,12 @@ Every implementation (:mod:`~yarnlog.persistence.memory`, :mod:`~yarnlog.persist
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from yarnlog.core.envelope import NewEvent, StoredEvent
 from yarnlog.core.referee import YarnlogError
+
+if TYPE_CHECKING:  # annotations only: opening the command line must not import pydantic
+    from yarnlog.core.envelope import NewEvent, StoredEvent
 
 CHAIN_BROKEN = "yarnlog events must extend the chain: sequence gap or wrong prev_hash"
 

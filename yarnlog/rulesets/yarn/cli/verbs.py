@@ -18,4 +18,4 @@ def register(app: typer.Typer) -> None:
         module.register(app)
 
 
-VERBS = Verbs(register=register, replaces={"scene open": "call"})
+VERBS = Verbs(register=register, replaces={"scene open": "call"}, title="Yarn 0.1")
