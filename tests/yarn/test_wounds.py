@@ -239,6 +239,9 @@ def test_a_bed_ridden_character_has_no_active_day_unless_the_gm_overrides(iris):
     refused(journal, cid, Heal("Iris", 1, Activity.ACTIVE), RuleViolation, match="no active day")
     recorded = journal.execute(cid, Heal("Iris", 1, Activity.ACTIVE), override=GM)
     assert [r.event_type for r in recorded] == ["override.recorded", "yarn.wounds.healed"]
+    # Decided by the healing validator alone, so the rule set aside is named once, as verify sees it.
+    assert [rule.message for rule in recorded[0].payload.rules] == [
+        "the table has no active day for a bed-ridden character"]
     assert verify(journal.store.read(cid), cid).ok
 
 

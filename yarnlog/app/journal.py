@@ -22,9 +22,9 @@ from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.referee import InvalidCommand, Override, Referee, YarnlogError, invalid, present
-from yarnlog.core.ruleset import DEFAULT_RULESET, get_ruleset
+from yarnlog.core.ruleset import DEFAULT_RULESET
 from yarnlog.core.state import EVERYONE, GM_ONLY, CampaignState, empty_state, evolve, replay, with_context
-from yarnlog.core.table import CampaignCreated, Table
+from yarnlog.core.table import CampaignCreated, Table, validate_created
 from yarnlog.core.timeline import Timeline, evolve_timeline
 from yarnlog.persistence.protocol import ConcurrencyConflict, EventStore
 
@@ -156,16 +156,14 @@ class Journal:
         ruleset: str = DEFAULT_RULESET,
         options: dict[str, bool] | None = None,
     ) -> list[Recorded]:
-        rules = get_ruleset(ruleset)
-        options = dict(options or {})
-        unknown = sorted(set(options) - set(rules.options))
-        invalid(not unknown, f"unknown optional rule(s) for {ruleset}: {', '.join(unknown)}"
-                + (f"; known: {', '.join(sorted(rules.options))}" if rules.options else ""))
         invalid(self.store.last_sequence(campaign_id) == 0, f"campaign {campaign_id!r} already exists")
         try:
-            payload = CampaignCreated(campaign_id=campaign_id, title=title, ruleset=ruleset, gm=gm, options=options)
+            payload = CampaignCreated(campaign_id=campaign_id, title=title, ruleset=ruleset, gm=gm,
+                                      options=dict(options or {}))
         except ValueError as exc:
             raise InvalidCommand(f"cannot create campaign: {_first_error(exc)}") from None
+        # The same validator verify runs on the first event: the ruleset exists and knows the options.
+        payload = validate_created(payload, empty_state(), Referee())
         return self._append(campaign_id, 0, [payload], by=gm, visibility=EVERYONE)
 
     def execute(

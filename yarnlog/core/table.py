@@ -151,7 +151,8 @@ def validate_created(p: CampaignCreated, campaign: CampaignState[Any], referee: 
     invalid(campaign.ruleset is None and not campaign.table.gm, "a campaign is created only once")
     rules = get_ruleset(p.ruleset)
     unknown = sorted(set(p.options) - set(rules.options))
-    invalid(not unknown, f"unknown optional rule(s) for {p.ruleset}: {', '.join(unknown)}")
+    invalid(not unknown, f"unknown optional rule(s) for {p.ruleset}: {', '.join(unknown)}"
+            + (f"; known: {', '.join(sorted(rules.options))}" if rules.options else ""))
     return p
 
 

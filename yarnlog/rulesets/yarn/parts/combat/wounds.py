@@ -383,37 +383,36 @@ def _living(rules: YarnState, name: str) -> HitPointState:
 
 
 def decide(command: object, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
-    rules = campaign.rules
+    """Each command's payload is built from the facts typed at the table (nonsense refused here),
+    then its validator checks the rules and derives the rest: the one check ``verify`` runs too."""
     if isinstance(command, TakeDamage):
-        return [_damage(command, campaign, referee)]
+        return [validate_damaged(_damage(command, campaign), campaign, referee)]
     if isinstance(command, Recover):
-        hp = _living(rules, command.character)
+        hp = _living(campaign.rules, command.character)
         invalid(
             0 <= command.fraction <= 1, f"recovery regains between none and all of the loss, not {command.fraction}"
         )
-        invalid(hp.lasting_level < hp.last_recovered or hp.temporary > 0,
-                f"{command.character} has nothing to recover: no damage since the last recovery")
-        after = recover(hp, fraction=command.fraction)
-        return [Recovered(character=command.character, fraction=str(command.fraction), reason=command.reason,
-                          before=hp.current, after=after.current, temporary_restored=hp.temporary)]
+        recovery = Recovered(character=command.character, fraction=str(command.fraction), reason=command.reason,
+                            before=hp.current, after=hp.current)
+        return [validate_recovered(recovery, campaign, referee)]
     if isinstance(command, Heal):
-        return [_heal(command, campaign, referee)]
+        return [validate_healed(_heal(command, campaign), campaign, referee)]
     if isinstance(command, FaceDeath):
-        hp = _living(rules, command.character)
-        outcome = face_death(referee, hp, attempts_recovery=command.attempts_recovery,
-                             gm_accepts_reason_to_live=command.gm_accepts_reason,
-                             medical_attention=command.medical_attention)
-        invalid(not command.attempts_recovery or bool(command.reason_to_live.strip()),
-                "to attempt recovery, tell the GM your reason to live")
-        return [DeathFaced(character=command.character, attempts_recovery=command.attempts_recovery,
-                           reason_to_live=command.reason_to_live, gm_accepts_reason=command.gm_accepts_reason,
-                           medical_attention=command.medical_attention, outcome=outcome)]
+        _living(campaign.rules, command.character)
+        facing = DeathFaced(character=command.character, attempts_recovery=command.attempts_recovery,
+                             reason_to_live=command.reason_to_live, gm_accepts_reason=command.gm_accepts_reason,
+                             medical_attention=command.medical_attention, outcome=DeathOutcome.DIES)
+        return [validate_death_faced(facing, campaign, referee)]
     if isinstance(command, SpendDeathOption):
-        return [_death_option(command, campaign, referee)]
+        sheet = present(pcs(campaign.rules).get(command.character), f"{command.character} is not a player character")
+        spending = DeathOptionSpent(character=command.character, player=sheet.player, option=command.option,
+                                   transfers=[])
+        return [validate_death_option(spending, campaign, referee)]
     return None
 
 
-def _damage(command: TakeDamage, campaign: YarnCampaign, referee: Referee) -> DamageTaken:
+def _damage(command: TakeDamage, campaign: YarnCampaign) -> DamageTaken:
+    """The damage as entered: the points, or the dice and their faces (rolled once, at the edge)."""
     hp = _living(campaign.rules, command.character)
     invalid(bool(command.reason.strip()), "the GM's damage needs a reason")
     one_of = "give the points of damage or the dice to roll, not both"
@@ -427,14 +426,15 @@ def _damage(command: TakeDamage, campaign: YarnCampaign, referee: Referee) -> Da
         points = dice.total
     points = present(points, one_of)  # the dice's total, else the points given
     invalid(points >= 0, "damage is not negative")
-    after = take_damage(hp, points, temporary=command.temporary)
-    serious = serious_wound_facts(referee, campaign.table.options, command.serious_wound)
+    wound = command.serious_wound
+    serious = None if wound is None else SeriousWoundFacts(description=wound.description, kind=wound.kind,
+                                                            daily_loss=wound.daily_loss)
     return DamageTaken(character=command.character, points=points, temporary=command.temporary,
-                       reason=command.reason, dice=dice, before=hp.current, after=after.current,
-                       serious_wound=serious)
+                       reason=command.reason, dice=dice, before=hp.current, after=hp.current, serious_wound=serious)
 
 
-def _heal(command: Heal, campaign: YarnCampaign, referee: Referee) -> Healed:
+def _heal(command: Heal, campaign: YarnCampaign) -> Healed:
+    """Days of healing as entered; the condition, when the GM names one, must be the character's."""
     rules = campaign.rules
     hp = _living(rules, command.character)
     invalid(rules.combat.in_play is None, "a combat is in play: no day passes until it ends")
@@ -445,10 +445,8 @@ def _heal(command: Heal, campaign: YarnCampaign, referee: Referee) -> Healed:
         actual = healing_condition(hp)
         invalid(actual is command.condition,
                 f"{command.character} has {hp.current} hit points: {actual}, not {command.condition}")
-    payload = Healed(character=command.character, days=command.days, activity=command.activity, critical=critical,
-                     gm_loss_per_day=command.gm_loss_per_day, before=hp.current, levels=[])
-    _, _, levels = heal_days(referee, hp, rules.combat.wounds.serious.get(command.character, ()), payload)
-    return payload.model_copy(update={"levels": levels})
+    return Healed(character=command.character, days=command.days, activity=command.activity, critical=critical,
+                  gm_loss_per_day=command.gm_loss_per_day, before=hp.current, levels=[])
 
 
 def _death_option(command: SpendDeathOption, campaign: YarnCampaign, referee: Referee) -> DeathOptionSpent:
