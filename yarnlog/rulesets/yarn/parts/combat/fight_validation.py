@@ -101,17 +101,35 @@ def _retaken(campaign: YarnCampaign, roll: TakenRoll, kind: str) -> TakenRoll:
     return roll.model_copy(update={"dice": dice.model_copy(update={"source": roll.dice.source})})
 
 
-def validate_gestalt(p: GestaltRolled, campaign: YarnCampaign, referee: Referee) -> GestaltRolled:
-    """Each PC in the gestalt fight rolls once; the GMCs' total is rolled once; totals are the dice's."""
+def check_gestalt_rollers(campaign: YarnCampaign, side: Side, rollers: list[str]) -> None:
+    """Each PC in the gestalt fight rolls once; the GMCs' total is rolled once (checked before any
+    die is rolled, and again on the recorded event)."""
     combat = fight_in_play(campaign, GESTALT)
-    rollers = [r.roller for r in p.rolls]
     invalid(len(set(rollers)) == len(rollers), "each roller rolls once")
-    if p.side is Side.GMCS:
+    if side is Side.GMCS:
         invalid(combat.gmcs_total is None, "the GMCs' total is already rolled for this fight")
     else:
         for name in rollers:
             invalid(is_pc(campaign, name) and name in combat.combatants, f"{name} is not a PC in this fight")
             invalid(name not in combat.player_rolls, f"{name} already rolled for this fight")
+
+
+def check_initiative_rollers(campaign: YarnCampaign, rollers: list[str]) -> None:
+    """Everyone in the detailed fight rolls initiative once (the GM once for all GMCs), before the
+    order of action is set."""
+    combat = fight_in_play(campaign, DETAILED)
+    invalid(not combat.order, "the order of action is already set for this fight")
+    invalid(len(set(rollers)) == len(rollers), "each character rolls initiative once")
+    for name in rollers:
+        invalid(name == GMCS or name in combat.combatants, f"{name} is not in the fight")
+    gmcs = [n for n in combat.combatants if not is_pc(campaign, n)]
+    missing = [n for n in combat.combatants if n not in rollers and (n not in gmcs or GMCS not in rollers)]
+    invalid(not missing, f"initiative is missing for {', '.join(missing)}")
+
+
+def validate_gestalt(p: GestaltRolled, campaign: YarnCampaign, referee: Referee) -> GestaltRolled:
+    """Each PC in the gestalt fight rolls once; the GMCs' total is rolled once; totals are the dice's."""
+    check_gestalt_rollers(campaign, p.side, [r.roller for r in p.rolls])
     rolls = [_retaken(campaign, r, "gestalt") for r in p.rolls]
     return p.model_copy(update={"rolls": rolls, "total": sum(r.dice.total for r in rolls)})
 
@@ -127,13 +145,7 @@ def validate_initiative(p: InitiativeSet, campaign: YarnCampaign, referee: Refer
         gm_first = present(p.gm_first, "the GM acts first or last")
         order = seating_order(players, gm=campaign.table.gm, gm_first=gm_first)
         return p.model_copy(update={"order": list(order), "rolls": [], "tie_order": []})
-    names = [r.roller for r in p.rolls]
-    invalid(len(set(names)) == len(names), "each character rolls initiative once")
-    for name in names:
-        invalid(name == GMCS or name in combat.combatants, f"{name} is not in the fight")
-    gmcs = [n for n in combat.combatants if not is_pc(campaign, n)]
-    missing = [n for n in combat.combatants if n not in names and (n not in gmcs or GMCS not in names)]
-    invalid(not missing, f"initiative is missing for {', '.join(missing)}")
+    check_initiative_rollers(campaign, [r.roller for r in p.rolls])
     rolls = [_retaken(campaign, r, "initiative") for r in p.rolls]
     order = initiative_order({r.roller: r.dice.total for r in rolls}, gm_tie_order=p.tie_order)
     return p.model_copy(update={"rolls": rolls, "order": list(order), "gm_first": None})

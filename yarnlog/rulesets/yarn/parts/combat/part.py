@@ -34,7 +34,6 @@ from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     DETAILED,
     GESTALT,
     GESTALT_ROLLS,
-    GMCS,
     ROLL_NAMES,
     ArmorWorn,
     AttackDeclaration,
@@ -51,10 +50,11 @@ from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     TakenRoll,
     evolve,
     fight_in_play,
-    is_pc,
     take_roll,
 )
 from yarnlog.rulesets.yarn.parts.combat.fight_validation import (
+    check_gestalt_rollers,
+    check_initiative_rollers,
     validate_ended,
     validate_gestalt,
     validate_initiative,
@@ -235,31 +235,15 @@ def _taken_roll(campaign: YarnCampaign, roll: RollInput, kind: str, rule: Rule |
 
 
 def _gestalt(command: RollGestalt, campaign: YarnCampaign) -> GestaltRolled:
-    combat = fight_in_play(campaign, GESTALT)
     options = RollOptions.from_campaign(campaign.table.options)
     invalid(bool(command.rolls), "record at least one roll")
-    rollers = [r.roller for r in command.rolls]
-    invalid(len(set(rollers)) == len(rollers), "each roller rolls once")
-    if command.side is Side.GMCS:
-        invalid(combat.gmcs_total is None, "the GMCs' total is already rolled for this fight")
-    else:
-        for name in rollers:
-            invalid(is_pc(campaign, name) and name in combat.combatants, f"{name} is not a PC in this fight")
-            invalid(name not in combat.player_rolls, f"{name} already rolled for this fight")
+    check_gestalt_rollers(campaign, command.side, [r.roller for r in command.rolls])  # before any die is rolled
     rolls = [_taken_roll(campaign, r, "gestalt", GESTALT_ROLLS, options, command.rolled) for r in command.rolls]
     return GestaltRolled(side=command.side, rolls=rolls, total=sum(r.dice.total for r in rolls))
 
 
 def _initiative(command: RollInitiative, campaign: YarnCampaign) -> InitiativeSet:
-    combat = fight_in_play(campaign, DETAILED)
-    invalid(not combat.order, "the order of action is already set for this fight")
-    names = [r.roller for r in command.rolls]
-    invalid(len(set(names)) == len(names), "each character rolls initiative once")
-    for name in names:
-        invalid(name == GMCS or name in combat.combatants, f"{name} is not in the fight")
-    gmcs = [n for n in combat.combatants if not is_pc(campaign, n)]
-    missing = [n for n in combat.combatants if n not in names and (n not in gmcs or GMCS not in names)]
-    invalid(not missing, f"initiative is missing for {', '.join(missing)}")
+    check_initiative_rollers(campaign, [r.roller for r in command.rolls])  # before any die is rolled
     options = RollOptions.from_campaign(campaign.table.options)
     rolls = []
     for r in command.rolls:
