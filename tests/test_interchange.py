@@ -88,6 +88,30 @@ def test_a_missing_or_mistyped_field_names_the_line_and_field(journal, campaign)
         parse_lines(lines[:3] + [json.dumps(broken)])
 
 
+@pytest.mark.parametrize("field, value", [
+    ("sequence", True), ("sequence", 4.0), ("sequence", 0), ("schema_version", "1"), ("recorded_by", ""),
+    ("recorded_by", "Ma\ud800ya"), ("hash", "A" * 64), ("prev_hash", "0" * 63), ("event_id", "x"),
+    ("recorded_at", "2026-11-21T20:00:00Z\n"), ("recorded_at", "2026-11-21 20:00:00Z"), ("payload", []),
+])
+def test_each_envelope_field_is_checked_exactly_and_named(journal, campaign, field, value):
+    lines = _played(journal, campaign)
+    broken = json.loads(lines[3])
+    broken[field] = value
+    with pytest.raises(InvalidCommand, match=f"line 4, field {field}: "):
+        parse_lines(lines[:3] + [json.dumps(broken)] + lines[4:])
+    broken = json.loads(lines[3])
+    broken["extra"] = 1
+    with pytest.raises(InvalidCommand, match="line 4, field extra: Extra inputs are not permitted"):
+        parse_lines(lines[:3] + [json.dumps(broken)] + lines[4:])
+
+
+def test_a_line_in_any_valid_spelling_reads_as_the_same_event(journal, campaign):
+    """Key order, white space and escapes do not matter: the event, its payload canonical, is the same."""
+    lines = _played(journal, campaign)
+    respelled = [json.dumps(json.loads(line), indent=1, ensure_ascii=True).replace("\n", " ") for line in lines]
+    assert parse_lines(respelled) == parse_lines(lines)
+
+
 def test_a_tampered_line_is_refused_and_nothing_is_written(journal, campaign):
     lines = _played(journal, campaign)
     tampered = [line.replace("Docks", "Dunes") for line in lines]

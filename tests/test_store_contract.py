@@ -157,6 +157,26 @@ def test_concurrent_writers_from_threads_one_wins_each_sequence_and_none_is_lost
     assert check_chain(records, "c") == []
 
 
+def test_a_writer_that_saw_an_older_head_gets_a_conflict_from_the_database(db_url):
+    """A store remembers the last head it saw to append without reading; another writer moving the
+    campaign on makes the database refuse that append, and it is still reported as a conflict."""
+    first, second = open_store(db_url), open_store(db_url, create=False)
+    try:
+        first.append("c", 0, [note("a")])
+        assert len(second.read("c")) == 1  # the second store has seen event 1
+        first.append("c", 1, [note("b")])
+        with pytest.raises(ConcurrencyConflict) as info:
+            second.append("c", 1, [note("late")])
+        assert (info.value.expected, info.value.actual) == (1, 2)
+        second.append("c", 2, [note("c")])
+        first.append("c", 3, [note("d")])  # the first store's memory is now old: it reads the head instead
+        assert texts(first.read("c")) == texts(second.read("c")) == [f'{{"text":"{t}"}}' for t in "abcd"]
+        assert check_chain(first.read("c"), "c") == []
+    finally:
+        first.close()
+        second.close()
+
+
 # -- what the store itself refuses: imports ---------------------------------------------------
 
 

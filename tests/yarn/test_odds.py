@@ -302,3 +302,21 @@ def test_group_effort_odds_agree_with_counting_every_fall_of_the_dice(specs, num
     for exact, combine in ((simple_addition_odds(specs, number), sum), (worst_roller_odds(specs, number), min)):
         brute = _brute_group(specs, number, combine)
         assert (exact.beats, exact.equals, exact.fails) == (brute["beats"], brute["equals"], brute["fails"])
+
+
+def test_memoized_odds_are_the_same_however_often_asked_and_cannot_be_changed_by_a_caller():
+    """Odds are memoized by spec, target and options: a caller changing what it got changes nothing."""
+    from yarnlog.rulesets.yarn.rules.odds import simple_addition_odds
+
+    spec = RollSpec(3, bonus=1)
+    first = kept_total_distribution(spec)
+    first.clear()
+    assert kept_total_distribution(spec) == kept_total_distribution(RollSpec(3, experience=1))  # same kept dice
+    assert sum(kept_total_distribution(spec).values()) == 1
+    assert outcome_odds(spec, 11) == outcome_odds(RollSpec(3, bonus=1), 11)
+    assert outcome_odds(spec, DifficultyFactor(11)) == outcome_odds(spec, 11)
+    botched = OpponentRoll(11, botched=True)
+    assert outcome_odds(spec, botched, BOTCH) != outcome_odds(spec, botched)  # the options are part of the key
+    assert outcome_odds(spec, botched) == outcome_odds(spec, 11)  # botch rule off
+    pair = [RollSpec(2), RollSpec(3, penalty=1)]
+    assert simple_addition_odds(pair, 12) == simple_addition_odds(pair[::-1], 12)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from sqlalchemy import create_engine
+from collections.abc import Sequence
+
+from sqlalchemy import Connection, create_engine
 
 from yarnlog.core.chain import GENESIS
-from yarnlog.persistence.sql import SqlStore
+from yarnlog.core.envelope import STORED_FIELDS, StoredEvent
+from yarnlog.persistence.sql import EVENTS, SqlStore, astuple
 
 TRIGGERS = (
     """CREATE OR REPLACE FUNCTION yarnlog_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -38,3 +41,12 @@ class PostgresStore(SqlStore):
 
     def __init__(self, url: str, *, create: bool = True):
         super().__init__(create_engine(url, pool_pre_ping=True), create=create)
+        quote = self.engine.dialect.identifier_preparer.quote
+        self._copy_sql = (f"COPY {quote(EVENTS.name)} ({', '.join(quote(name) for name in STORED_FIELDS)}) "
+                          "FROM STDIN")
+
+    def _insert_all(self, conn: Connection, records: Sequence[StoredEvent]) -> None:
+        """An import's records by COPY: the same rows and the same triggers, about twice as fast as INSERTs."""
+        with self._driver(conn, self._copy_sql, many=True) as cursor, cursor.copy(self._copy_sql) as copy:
+            for record in records:
+                copy.write_row(astuple(record))

@@ -7,9 +7,11 @@ module), so history stays immutable even for someone who bypasses this code.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import ClassVar
+from itertools import starmap
+from operator import attrgetter
+from typing import Any, ClassVar
 
 from sqlalchemy import Connection, Table, UniqueConstraint, func, select, text
 from sqlalchemy.engine import Engine
@@ -51,12 +53,41 @@ COLUMNS = tuple(EVENTS.c[name] for name in STORED_FIELDS)
 
 
 class SqlStore:
-    """The events table of one database; subclasses give the engine and the guarding triggers."""
+    """The events table of one database; subclasses give the engine and the guarding triggers.
+
+    Reads and writes run prepared statements (their SQL written once per store) on the driver's
+    own cursor: rows come back as the driver's tuples, straight into :class:`StoredEvent`, and
+    rows go in as tuples, never as ORM objects or per-row dictionaries. Driver errors are turned
+    into SQLAlchemy's exceptions, as SQLAlchemy would raise them, so callers see no difference.
+
+    An append must know the hash it chains to. The store remembers the last ``(sequence, hash)``
+    it has seen of each campaign (read or written; history never changes, so that pair stays
+    true), and when the caller's expected sequence is that one it inserts at once, without a
+    SELECT first: the database's chain trigger refuses the insert if the campaign has moved on
+    (or the remembered hash were wrong), and only then does the store read the head to report
+    the :class:`ConcurrencyConflict`. What is written never depends on the memory being right.
+    """
 
     TRIGGERS: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, engine: Engine, *, create: bool = True):
         self.engine = engine
+        dialect = engine.dialect
+        self._dbapi_error: Any = dialect.loaded_dbapi.Error
+        mark = "?" if dialect.paramstyle == "qmark" else "%s"
+        quote = dialect.identifier_preparer.quote
+        table = quote(EVENTS.name)
+        columns = ", ".join(quote(name) for name in STORED_FIELDS)
+        campaign, sequence = quote("campaign_id"), quote("sequence")
+        self._insert_sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join([mark] * len(STORED_FIELDS))})"
+        self._read_sql = (f"SELECT {columns} FROM {table} WHERE {campaign} = {mark} AND {sequence} > {mark} "
+                          f"ORDER BY {sequence}")
+        self._read_upto_sql = (f"SELECT {columns} FROM {table} WHERE {campaign} = {mark} AND {sequence} > {mark} "
+                               f"AND {sequence} <= {mark} ORDER BY {sequence}")
+        self._head_sql = (f"SELECT {sequence}, {quote('hash')} FROM {table} WHERE {campaign} = {mark} "
+                          f"ORDER BY {sequence} DESC LIMIT 1")
+        # The last (sequence, hash) seen of each campaign: lets an append skip reading the head.
+        self._heads: dict[str, tuple[int, str]] = {}
         if create:
             self.create_schema()
 
@@ -80,6 +111,48 @@ class SqlStore:
         """Whether the database turned the write away because another writer holds it."""
         return False
 
+    @contextmanager
+    def _driver(self, conn: Connection, sql: str, *, many: bool = False) -> Iterator[Any]:
+        """The driver's own cursor on ``conn``, to run ``sql`` (prepared: the same text every time).
+
+        A driver error is raised as SQLAlchemy's wrapper of it (``IntegrityError``,
+        ``OperationalError``...), exactly what running the statement through SQLAlchemy raises.
+        """
+        pooled = conn.connection
+        cursor = pooled.cursor()
+        try:
+            yield cursor
+        except self._dbapi_error as exc:
+            invalidated = self.engine.dialect.is_disconnect(exc, pooled.dbapi_connection, cursor)
+            if invalidated:
+                conn.invalidate(exc)
+            raise DBAPIError.instance(sql, None, exc, self._dbapi_error, connection_invalidated=invalidated,
+                                      dialect=self.engine.dialect, ismulti=many) from exc
+        finally:
+            cursor.close()
+
+    def _run(self, conn: Connection, sql: str, params: Sequence[Any], *, many: bool = False) -> Sequence[Any]:
+        """Run prepared ``sql`` on the driver's cursor: the rows as the driver's tuples (none for ``many``)."""
+        with self._driver(conn, sql, many=many) as cursor:
+            if many:
+                cursor.executemany(sql, params)
+                return []
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+
+    def _remember(self, campaign_id: str, last: StoredEvent) -> None:
+        """Note the last event seen of a campaign (a later one replaces an earlier one)."""
+        known = self._heads.get(campaign_id)
+        if known is None or known[0] < last.sequence:
+            self._heads[campaign_id] = (last.sequence, last.hash)
+
+    def _known_head(self, campaign_id: str, sequence: int) -> str | None:
+        """The hash of the campaign's event ``sequence`` if known without asking the database."""
+        if sequence == 0:
+            return GENESIS
+        known = self._heads.get(campaign_id)
+        return known[1] if known is not None and known[0] == sequence else None
+
     # -- reading --------------------------------------------------------------------------
 
     def campaigns(self) -> list[str]:
@@ -91,33 +164,46 @@ class SqlStore:
             return _last_sequence(conn, campaign_id)
 
     def read(self, campaign_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
-        query = select(*COLUMNS).where(EVENTS.c.campaign_id == campaign_id, EVENTS.c.sequence > after)
-        if upto is not None:
-            query = query.where(EVENTS.c.sequence <= upto)
         with self.engine.connect() as conn:
-            return [StoredEvent(*row) for row in conn.execute(query.order_by(EVENTS.c.sequence))]
+            if upto is None:
+                rows = self._run(conn, self._read_sql, (campaign_id, after))
+            else:
+                rows = self._run(conn, self._read_upto_sql, (campaign_id, after, upto))
+        records = list(starmap(StoredEvent, rows))
+        if records:
+            self._remember(campaign_id, records[-1])
+        return records
 
     # -- writing --------------------------------------------------------------------------
 
     def append(self, campaign_id: str, expected_sequence: int, events: Sequence[NewEvent]) -> list[StoredEvent]:
-        records: list[StoredEvent] = []
+        prev_hash = self._known_head(campaign_id, expected_sequence)
+        if events and prev_hash is not None:
+            records = _sealed(campaign_id, expected_sequence, events, prev_hash)
+            try:
+                with self._writing() as conn:
+                    self._run(conn, self._insert_sql, [astuple(r) for r in records], many=True)
+            except IntegrityError:
+                pass  # the campaign moved on (or an id is reused): read the head, as below, to say which
+            except OperationalError as exc:
+                if self._busy(exc):
+                    raise ConcurrencyConflict(campaign_id, expected_sequence, None) from None
+                raise StoreError(f"the journal database refused the write: {exc.orig}") from None
+            except DBAPIError as exc:
+                raise StoreError(f"the journal database refused the write: {exc.orig}") from None
+            else:
+                self._remember(campaign_id, records[-1])
+                return records
+        records = []
         try:
             with self._writing() as conn:
-                row = conn.execute(
-                    select(EVENTS.c.sequence, EVENTS.c.hash)
-                    .where(EVENTS.c.campaign_id == campaign_id)
-                    .order_by(EVENTS.c.sequence.desc())
-                    .limit(1)
-                ).first()
-                last, prev_hash = (row[0], row[1]) if row else (0, GENESIS)
+                row = self._run(conn, self._head_sql, (campaign_id,))
+                last, prev_hash = row[0] if row else (0, GENESIS)
                 if last != expected_sequence:
                     raise ConcurrencyConflict(campaign_id, expected_sequence, last)
-                for sequence, new in enumerate(events, start=last + 1):
-                    record = seal(campaign_id, sequence, new, prev_hash)
-                    prev_hash = record.hash
-                    records.append(record)
+                records = _sealed(campaign_id, last, events, prev_hash)
                 if records:
-                    conn.execute(EVENTS.insert(), [_row(r) for r in records])
+                    self._run(conn, self._insert_sql, [astuple(r) for r in records], many=True)
         except IntegrityError:
             # Lost the race on the (campaign, sequence) key or the chain trigger.
             raise ConcurrencyConflict(campaign_id, expected_sequence, None) from None
@@ -127,6 +213,8 @@ class SqlStore:
             raise StoreError(f"the journal database refused the write: {exc.orig}") from None
         except DBAPIError as exc:
             raise StoreError(f"the journal database refused the write: {exc.orig}") from None
+        if records:
+            self._remember(campaign_id, records[-1])
         return records
 
     def append_verbatim(self, records: Sequence[StoredEvent], expected_sequence: int) -> None:
@@ -138,14 +226,29 @@ class SqlStore:
                 last = _last_sequence(conn, campaign_id)
                 if last != expected_sequence:
                     raise ConcurrencyConflict(campaign_id, expected_sequence, last)
-                conn.execute(EVENTS.insert(), [_row(r) for r in records])
+                self._insert_all(conn, records)
         except (IntegrityError, OperationalError) as exc:
             # The chain trigger (or the unique keys) refused a record: nothing was written.
             reason = str(exc.orig).strip().splitlines()[0]
             raise StoreError(f"the journal refused the import: {reason}") from None
+        self._remember(campaign_id, records[-1])
+
+    def _insert_all(self, conn: Connection, records: Sequence[StoredEvent]) -> None:
+        """Insert many checked records in the caller's transaction (a backend may do it faster)."""
+        self._run(conn, self._insert_sql, [astuple(r) for r in records], many=True)
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def _sealed(campaign_id: str, last: int, events: Sequence[NewEvent], prev_hash: str) -> list[StoredEvent]:
+    """``events`` chained after event ``last`` whose hash is ``prev_hash``."""
+    records = []
+    for sequence, new in enumerate(events, start=last + 1):
+        record = seal(campaign_id, sequence, new, prev_hash)
+        prev_hash = record.hash
+        records.append(record)
+    return records
 
 
 def _last_sequence(conn: Connection, campaign_id: str) -> int:
@@ -154,5 +257,5 @@ def _last_sequence(conn: Connection, campaign_id: str) -> int:
     ).scalar_one()
 
 
-def _row(record: StoredEvent) -> dict:
-    return {name: getattr(record, name) for name in STORED_FIELDS}
+#: A record's fields in column order (``dataclasses.astuple`` would deep-copy each value).
+astuple: Callable[[StoredEvent], tuple[Any, ...]] = attrgetter(*STORED_FIELDS)

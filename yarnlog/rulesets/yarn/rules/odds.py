@@ -10,6 +10,11 @@ sum equals their count (a botch), and all show 6 exactly when it is six times th
 top blows off). A blown top adds a chain of extra dice with no upper limit, so its total is
 ``6n + E`` where E, the chain, is ``6m + r`` (m sixes, then a last die r of 1 to 5) with chance
 (1/6)^(m+1): its odds against any number, or against another such chain, have closed forms.
+
+Odds are pure functions of frozen, hashable arguments (specs, targets, options), so they are
+memoized: a long campaign's import or verify computes the odds of each distinct roll once, not
+once per roll (icepool takes milliseconds per spec). Cached values are immutable: the public
+functions hand out frozen results or fresh copies, never the cached mapping itself.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from yarnlog.core.referee import invalid
@@ -59,11 +65,20 @@ class BreakOdds:
     bad: Fraction
 
 
-def _kept_dice(spec: RollSpec) -> Any:
+#: What the kept dice of a spec depend on: dice rolled, dice kept, and whether the highest are kept.
+_Kept = tuple[int, int, bool]
+
+
+def _kept_key(spec: RollSpec) -> _Kept:
+    return spec.rolled, spec.dice, spec.net_bonus >= 0
+
+
+def _kept_dice(key: _Kept) -> Any:
     import icepool  # only when odds are asked for: it is slow to import and most commands never need it
 
-    pool = icepool.d6.pool(spec.rolled)
-    return pool.highest(spec.dice) if spec.net_bonus >= 0 else pool.lowest(spec.dice)
+    rolled, dice, highest = key
+    pool = icepool.d6.pool(rolled)
+    return pool.highest(dice) if highest else pool.lowest(dice)
 
 
 def _fractions(die: Any) -> dict[int, Fraction]:
@@ -71,14 +86,25 @@ def _fractions(die: Any) -> dict[int, Fraction]:
     return {int(outcome): Fraction(quantity, denominator) for outcome, quantity in die.items() if quantity}
 
 
+@lru_cache(maxsize=1024)
+def _kept_totals(key: _Kept) -> tuple[tuple[int, Fraction], ...]:
+    """The distribution of the kept total, memoized by what it depends on (a tuple: never mutated)."""
+    return tuple(_fractions(_kept_dice(key).sum()).items())
+
+
 def kept_total_distribution(spec: RollSpec) -> dict[int, Fraction]:
-    """The chance of each total of the kept dice of ``spec`` (no optional rules)."""
-    return _fractions(_kept_dice(spec).sum())
+    """The chance of each total of the kept dice of ``spec`` (no optional rules); a fresh dict each call."""
+    return dict(_kept_totals(_kept_key(spec)))
 
 
 def break_odds(spec: RollSpec) -> BreakOdds:
     """The chances of a good and of a bad break on a roll of ``spec`` ("Breaks")."""
-    kept = _kept_dice(spec)
+    return _break_odds(_kept_key(spec))
+
+
+@lru_cache(maxsize=1024)
+def _break_odds(key: _Kept) -> BreakOdds:
+    kept = _kept_dice(key)
 
     def at_least_two(face: int) -> Fraction:
         counts = _fractions(kept.keep_outcomes({face}).size())
@@ -200,6 +226,7 @@ def _versus(actor: _Law, opponent: _Law) -> OutcomeOdds:
     return OutcomeOdds(beats, equals, fails)
 
 
+@lru_cache(maxsize=4096)
 def outcome_odds(spec: RollSpec, target: Target | int, options: RollOptions = NO_OPTIONS) -> OutcomeOdds:
     """The chances that a roll of ``spec`` beats, equals or fails a known number.
 
@@ -209,6 +236,7 @@ def outcome_odds(spec: RollSpec, target: Target | int, options: RollOptions = NO
     return _versus(_roll_law(spec, options), _target_law(target, options))
 
 
+@lru_cache(maxsize=4096)
 def opposed_odds(
     spec: RollSpec,
     opponent: RollSpec,
@@ -260,9 +288,15 @@ def simple_addition_odds(specs: list[RollSpec], number: int) -> OutcomeOdds:
     the sum cannot see from kept totals alone): callers pass campaigns without them.
     """
     invalid(len(specs) >= 1, "a group effort needs rolls")
+    return _simple_addition_odds(tuple(sorted(_kept_key(spec) for spec in specs)), number)
+
+
+@lru_cache(maxsize=4096)
+def _simple_addition_odds(kept: tuple[_Kept, ...], number: int) -> OutcomeOdds:
+    """Memoized by the members' kept dice in a fixed order (a sum does not depend on the order)."""
     distribution: dict[int, Fraction] = {0: ONE}
-    for spec in specs:
-        distribution = _convolve(distribution, kept_total_distribution(spec))
+    for key in kept:
+        distribution = _convolve(distribution, dict(_kept_totals(key)))
     return _versus_number(distribution, number)
 
 
@@ -273,9 +307,15 @@ def worst_roller_odds(specs: list[RollSpec], number: int) -> OutcomeOdds:
     reaches the number and not all of them beat it. Without the optional rules.
     """
     invalid(len(specs) >= 1, "a group effort needs rolls")
+    return _worst_roller_odds(tuple(sorted(_kept_key(spec) for spec in specs)), number)
+
+
+@lru_cache(maxsize=4096)
+def _worst_roller_odds(kept: tuple[_Kept, ...], number: int) -> OutcomeOdds:
+    """Memoized by the members' kept dice in a fixed order (a product does not depend on the order)."""
     every_beats, every_reaches = ONE, ONE
-    for spec in specs:
-        distribution = kept_total_distribution(spec)
+    for key in kept:
+        distribution = dict(_kept_totals(key))
         every_beats *= sum((p for total, p in distribution.items() if total > number), ZERO)
         every_reaches *= sum((p for total, p in distribution.items() if total >= number), ZERO)
     return OutcomeOdds(every_beats, every_reaches - every_beats, ONE - every_reaches)
