@@ -23,6 +23,7 @@ from pydantic import Field
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
+from yarnlog.core.ruleset import folds
 from yarnlog.core.table import RESERVED_NAMES
 from yarnlog.core.timeline import EpisodeStarted, StartEpisode, check_timeline, decide_timeline
 from yarnlog.rulesets.yarn.rules.traits import BOOK
@@ -202,6 +203,10 @@ class Cast:
 
 def _detailed(item, detail: str):
     return replace(item, details=item.details + (detail,))
+
+
+FOLDS = folds(EpisodeStarted, SupportingIntroduced, SupportingPromoted, SupportingDescribed, LocationIntroduced,
+              LocationElaborated, PrecedenceDrawn)
 
 
 def evolve(cast: Cast, recorded: Recorded) -> Cast:

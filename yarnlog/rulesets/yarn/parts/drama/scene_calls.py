@@ -17,6 +17,7 @@ from pydantic import Field
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
+from yarnlog.core.ruleset import folds
 from yarnlog.core.timeline import OpenScene, SceneOpened, check_timeline, decide_timeline
 from yarnlog.rulesets.yarn.parts.characters.players import (
     cast_roles,
@@ -272,6 +273,9 @@ def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] |
 
 
 # -- folding ----------------------------------------------------------------------------------
+
+
+FOLDS = folds(SceneOpened, SceneCalled, RuledOffstage)
 
 
 def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:

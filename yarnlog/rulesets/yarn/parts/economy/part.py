@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
-from yarnlog.core.ruleset import Part
+from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.yarn.rules import drama_tokens
 from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Transfer
 from yarnlog.rulesets.yarn.state import YarnCampaign
@@ -136,6 +136,10 @@ def transfers_of(payload: Payload) -> Sequence[TransferLine]:
     return getattr(payload, "transfers", None) or ()
 
 
+#: Any payload that carries ``transfers`` moves tokens or bennies.
+FOLDS = folds(carrying=("transfers",))
+
+
 def evolve(economy: Economy, recorded: Recorded, _state=None) -> Economy:
     moves = transfers_of(recorded.payload)
     if not moves:
@@ -241,5 +245,5 @@ def return_to_kitty(economy: Economy, episode: int) -> TokensReturned | None:
     return TokensReturned(episode=episode, transfers=moves) if moves else None
 
 
-PART = Part(name="economy", initial=Economy, evolve=evolve, decide=decide, audit=audit,
+PART = Part(name="economy", initial=Economy, evolve=evolve, folds=FOLDS, decide=decide, audit=audit,
             validators={TokensTransferred: validate_transferred, TokensReturned: validate_returned})

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import InvalidCommand, Referee, invalid, present
-from yarnlog.core.ruleset import Part
+from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.yarn.parts.procedure import part as procedure
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import take_dice
 from yarnlog.rulesets.yarn.parts.procedure.part import Validator, redecided, roll_command
@@ -186,6 +186,9 @@ def _gained(powers: Powers, character: str, shots: int | None) -> Powers:
     if shots is None or character in powers.pools:
         return powers
     return _with_pool(powers, character, Pool(POOL, shots, shots))
+
+
+FOLDS = folds(RollMade, PsychicPoolGained, ShotsRecovered, ShotsBought, FringePowerStudied, SpellStudied, SpellCast)
 
 
 def evolve(powers: Powers, recorded: Recorded, _state: object = None) -> Powers:
@@ -617,7 +620,7 @@ VALIDATORS: Mapping[type, Validator] = {
 }
 
 
-PART = Part(name="powers", initial=Powers, evolve=evolve, decide=decide, validators=VALIDATORS)
+PART = Part(name="powers", initial=Powers, evolve=evolve, folds=FOLDS, decide=decide, validators=VALIDATORS)
 
 
 # -- projections ----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from yarnlog.core.events import Payload, Recorded, event, upcaster
 from yarnlog.core.referee import InvalidCommand
+from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts
 from yarnlog.rulesets.yarn.rules import dice, odds
 from yarnlog.rulesets.yarn.rules.traits import Rank, TraitKind, trait_score
@@ -392,6 +393,9 @@ def group_resolved(recorded: Recorded) -> GroupResolved:
 def consequence_rolled(recorded: Recorded) -> ConsequenceRolled:
     """The consequence roll of an event of :attr:`Procedure.consequences`."""
     return payload_as(recorded, ConsequenceRolled)
+
+
+FOLDS = folds(RollMade, RollRead, GroupResolved, ConsequenceRolled)
 
 
 def evolve(procedure: Procedure, recorded: Recorded, _state: object = None) -> Procedure:
