@@ -320,7 +320,7 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     if not isinstance(p, EXCHANGES) or p.scene not in drama.scenes:
         return drama
     scene = drama.scenes[p.scene]
-    drama = replace(drama, scenes={**drama.scenes, p.scene: replace(scene, settled_by=recorded.event_type)})
+    drama = replace(drama, scenes=drama.scenes.set(p.scene, replace(scene, settled_by=recorded.event_type)))
     if isinstance(p, PetitionResolved) and p.outcome == "no contest":
         drama = replace(drama, recall=Recall(scene.caller, "the scene was no contest"))
     if isinstance(p, PetitionForced) and scene.episode is not None:  # a scene is always called in an episode

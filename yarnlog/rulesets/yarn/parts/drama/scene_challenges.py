@@ -302,7 +302,7 @@ def _recast(drama: Drama, number: int, cast: tuple[str, ...], **changes) -> Dram
     scene = drama.scenes.get(number)
     if scene is None:
         return drama
-    return replace(drama, scenes={**drama.scenes, number: replace(scene, cast=cast, **changes)})
+    return replace(drama, scenes=drama.scenes.set(number, replace(scene, cast=cast, **changes)))
 
 
 FOLDS = folds(SceneDucked, SceneRushed, ChallengeVoted, NoveltyRuled)

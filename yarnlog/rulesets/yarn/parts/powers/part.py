@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pyrsistent import PMap, pmap
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import InvalidCommand, Referee, invalid, present
@@ -172,7 +173,7 @@ class Powers:
 
     pools: Mapping[str, Pool] = field(default_factory=dict)
     spells: Mapping[tuple[str, str], SpellProgress] = field(default_factory=dict)
-    casts: Mapping[int, Recorded] = field(default_factory=dict)
+    casts: PMap[int, Recorded] = field(default_factory=pmap)  # persistent: a cast added shares the rest
     psi_mute: Mapping[str, bool] = field(default_factory=dict)  # the secret die, once rolled
     tried: frozenset[str] = frozenset()  # characters who tried to learn a fringe power
 
@@ -221,7 +222,7 @@ def evolve(powers: Powers, recorded: Recorded, _state: object = None) -> Powers:
         powers = replace(powers, spells={**powers.spells, (p.character, p.spell): progress})
         return _gained(powers, p.character, p.shots if p.learned else None)
     if isinstance(p, SpellCast):
-        powers = replace(powers, casts={**powers.casts, recorded.sequence: recorded})
+        powers = replace(powers, casts=powers.casts.set(recorded.sequence, recorded))
         if pool is None:
             return powers
         return _with_pool(powers, p.character, replace(pool, shots=max(0, pool.shots - p.shots)))
