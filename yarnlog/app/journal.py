@@ -140,7 +140,9 @@ class Journal:
         else:
             history, state, timeline = remembered
         new, afters = in_context(new, timeline)
-        history = history + new
+        # The remembered history is this journal's own (``history()`` hands out copies): extended in
+        # place, not copied on every command.
+        history.extend(new)
         if any(isinstance(r.payload, (Correction, Retraction)) for r in new):
             state = replay(history)
             if afters and state.timeline == afters[-1]:
