@@ -19,6 +19,7 @@ import uuid
 from urllib.parse import quote
 
 import pytest
+from fold_routes import checking_evolve
 from sqlalchemy import create_engine, text
 
 from yarnlog.app.journal import Journal
@@ -27,6 +28,7 @@ from yarnlog.cli.main import main
 from yarnlog.persistence.factory import MEMORY_URL, database_url, open_store
 from yarnlog.persistence.memory import MemoryStore
 from yarnlog.persistence.protocol import EventStore
+from yarnlog.rulesets.yarn.ruleset import RULESET as YARN
 
 PG_URL = os.environ.get("YARNLOG_TEST_PG_URL")
 REQUIRE_PG = os.environ.get("YARNLOG_REQUIRE_PG") == "1"
@@ -59,6 +61,15 @@ def _backend_url(request, tmp_path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'journal.db'}"
     return _postgres_url(request)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def yarn_fold_routes_checked():
+    """Every event folded under Yarn in any test also checks its routing (see ``fold_routes.py``)."""
+    routed = YARN.evolve
+    object.__setattr__(YARN, "evolve", checking_evolve)
+    yield
+    object.__setattr__(YARN, "evolve", routed)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

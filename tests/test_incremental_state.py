@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from yarnlog.app.journal import Journal
 from yarnlog.core.decide import Correct, Retract
 from yarnlog.core.referee import YarnlogError
-from yarnlog.core.state import replay
+from yarnlog.core.state import replay, with_context
 from yarnlog.core.table import AddParticipant, RemoveParticipant
 from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode
 from yarnlog.persistence.memory import MemoryStore
@@ -38,10 +38,17 @@ def test_remembered_state_equals_a_full_replay(script):
     journal = Journal(store)
     journal.create_campaign("c", title="C", gm="Maya")
     for command in script:
+        before = journal.state("c")
         try:
-            journal.execute("c", command)
+            recorded = journal.execute("c", command)
         except YarnlogError:
-            pass
+            recorded = []
         fresh = Journal(store)
         assert journal.state("c") == replay(fresh.history("c"))
         assert journal.history("c") == fresh.history("c")
+        # The events a command records come back in the context of the state it was decided on.
+        bare = [r.model_copy(update={"episode": None, "scene": None}) for r in recorded]
+        assert recorded == with_context(bare, before.timeline)
+        # The timeline is folded once per event: the state shares the one recorded unless amended.
+        if not any(r.event_type in ("correction", "retraction") for r in fresh.history("c")):
+            assert journal.state("c").timeline is journal._latest["c"].timeline

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
@@ -23,9 +24,9 @@ from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.referee import InvalidCommand, Override, Referee, YarnlogError, invalid, present
 from yarnlog.core.ruleset import DEFAULT_RULESET
-from yarnlog.core.state import EVERYONE, GM_ONLY, CampaignState, empty_state, evolve, replay, with_context
+from yarnlog.core.state import EVERYONE, GM_ONLY, CampaignState, empty_state, evolve, in_context, replay, with_context
 from yarnlog.core.table import CampaignCreated, Table, validate_created
-from yarnlog.core.timeline import Timeline, evolve_timeline
+from yarnlog.core.timeline import Timeline
 from yarnlog.persistence.protocol import ConcurrencyConflict, EventStore
 
 
@@ -132,17 +133,28 @@ class Journal:
         Equal to a full replay (a property test checks it): new events are evolved onto the
         remembered state, except that an amendment of an earlier event forces a full replay.
         """
-        history, state, timeline = remembered or ([], empty_state(), Timeline())
-        new = with_context(new, timeline)
-        for rec in new:
-            timeline = evolve_timeline(timeline, rec.payload)
-        history = history + new
+        if remembered is None:
+            state = empty_state()
+            history: list[Recorded] = []
+            timeline = state.timeline
+        else:
+            history, state, timeline = remembered
+        new, afters = in_context(new, timeline)
+        # The remembered history is this journal's own (``history()`` hands out copies): extended in
+        # place, not copied on every command.
+        history.extend(new)
         if any(isinstance(r.payload, (Correction, Retraction)) for r in new):
             state = replay(history)
+            if afters and state.timeline == afters[-1]:
+                # Amendments that leave the timeline as recorded: share it again (see below).
+                state = replace(state, timeline=afters[-1])
         else:
-            for rec in new:
-                state = evolve(state, rec)
-        self._latest[campaign_id] = _Remembered(history, state, timeline)
+            for rec, after in zip(new, afters):
+                # The timeline is folded once per event: the state's is the one recorded (the same
+                # object) unless an amendment changed it, and then it is folded on its own.
+                state = evolve(state, rec, after if state.timeline is timeline else None)
+                timeline = after
+        self._latest[campaign_id] = _Remembered(history, state, afters[-1] if afters else timeline)
         return history, state
 
     # -- writing --------------------------------------------------------------------------
@@ -187,8 +199,8 @@ class Journal:
         for _ in range(retries):
             state, author, payloads = self._decide(campaign_id, command, by, visibility, override)
             try:
-                appended = self._append(campaign_id, state.sequence, payloads, by=author, visibility=visibility)
-                return with_context(appended, state.timeline)
+                return self._append(campaign_id, state.sequence, payloads, by=author, visibility=visibility,
+                                    context=state.timeline)
             except ConcurrencyConflict as exc:
                 conflict = exc
                 self._stale.add(campaign_id)
@@ -211,7 +223,9 @@ class Journal:
             return (fresh, *_decision(command, history, fresh, by, visibility, override))
 
     def _append(self, campaign_id: str, expected: int, payloads: Sequence[Payload], *, by: str,
-                visibility: str) -> list[Recorded]:
+                visibility: str, context: Timeline | None = None) -> list[Recorded]:
+        """Append ``payloads`` after event ``expected``: the events appended, in the ``context`` of
+        that timeline when one is given (as :func:`with_context` gives them)."""
         new = [
             NewEvent(
                 event_id=self.new_id(),
@@ -228,8 +242,13 @@ class Journal:
         remembered = self._latest.get(campaign_id)
         if (remembered.state.sequence if remembered else 0) == expected:
             # The append follows what this journal remembers: fold it in rather than read it back.
-            self._fold(campaign_id, remembered, appended)
-        return appended
+            history = self._fold(campaign_id, remembered, appended)[0]
+            recorded_in = remembered.timeline if remembered else Timeline()
+            # An event's context depends only on the episode and scene in play before it: when the
+            # remembered timeline has the same as ``context``, the events just folded are in context.
+            if context is not None and (recorded_in.episode, recorded_in.scene) == (context.episode, context.scene):
+                return history[len(history) - len(appended):]
+        return appended if context is None else with_context(appended, context)
 
 
 def _decision(command: Any, history: list[Recorded], state: CampaignState[Any], by: str | None, visibility: str,

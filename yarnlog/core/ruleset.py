@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from yarnlog.core.referee import InvalidCommand, YarnlogError
 
@@ -189,13 +189,67 @@ def _part_has_no_audit(campaign: CampaignState[Any], recorded: Recorded) -> list
 
 
 @dataclass(frozen=True)
+class Folds:
+    """The payload types a fold reacts to; it leaves its state as it is for every other event.
+
+    ``types`` are payload classes (and their subclasses); ``carrying`` names fields, for folds
+    that react to whatever payload carries them (any payload with ``transfers`` moves tokens);
+    ``every_event`` is for a fold that must see every event, and says so (:data:`EVERY_EVENT`).
+    """
+
+    types: frozenset[type] = frozenset()
+    carrying: frozenset[str] = frozenset()
+    every_event: bool = False
+
+    def handles(self, payload_type: type) -> bool:
+        if self.every_event or any(issubclass(payload_type, t) for t in self.types):
+            return True
+        fields = getattr(payload_type, "model_fields", {})
+        return any(name in fields for name in self.carrying)
+
+    def __or__(self, other: Folds) -> Folds:
+        return Folds(self.types | other.types, self.carrying | other.carrying, self.every_event or other.every_event)
+
+
+def folds(*types: type, carrying: Iterable[str] = ()) -> Folds:
+    """What a fold reacts to: the payload ``types`` it names, and any payload with a field in ``carrying``."""
+    return Folds(frozenset(types), frozenset(carrying))
+
+
+#: The :class:`Folds` of a fold that must see every event.
+EVERY_EVENT = Folds(every_event=True)
+
+T = TypeVar("T")
+
+
+class Router(Generic[T]):
+    """Routes each payload type to the folds (parts, modules) whose :class:`Folds` handle it, in order.
+
+    The route of a type is worked out the first time the type is seen, then remembered.
+    """
+
+    def __init__(self, entries: Iterable[tuple[Folds, T]]):
+        self.entries = tuple(entries)
+        self._routes: dict[type, tuple[T, ...]] = {}
+
+    def __call__(self, payload_type: type) -> tuple[T, ...]:
+        route = self._routes.get(payload_type)
+        if route is None:
+            route = tuple(item for handled, item in self.entries if handled.handles(payload_type))
+            self._routes[payload_type] = route
+        return route
+
+
+@dataclass(frozen=True)
 class Part:
     """One concern of the ruleset.
 
-    ``evolve(slice, recorded, state_before) -> slice`` never refuses; ``decide(command,
-    campaign_state, referee)`` returns payloads or ``None`` if the command is not this part's;
-    ``validators`` maps each of the part's payload types to its validator (see :class:`Ruleset`);
-    ``audit(campaign_state, recorded)`` lists rules the recorded event broke that span events.
+    ``evolve(slice, recorded, state_before) -> slice`` never refuses; ``folds`` says which
+    payload types it reacts to (it is only called for those; a part that does not say sees every
+    event); ``decide(command, campaign_state, referee)`` returns payloads or ``None`` if the
+    command is not this part's; ``validators`` maps each of the part's payload types to its
+    validator (see :class:`Ruleset`); ``audit(campaign_state, recorded)`` lists rules the recorded
+    event broke that span events.
     """
 
     name: str
@@ -204,6 +258,7 @@ class Part:
     decide: Handler = _part_has_no_commands
     audit: Callable[[CampaignState[Any], Recorded], list[str]] = _part_has_no_audit
     validators: Mapping[type, Validator] = field(default_factory=dict)
+    folds: Folds = EVERY_EVENT
 
 
 def compose_validators(*mappings: Mapping[type, Validator]) -> dict[type, Validator]:

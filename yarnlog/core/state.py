@@ -50,8 +50,12 @@ def empty_state() -> CampaignState[Any]:
     return CampaignState(table=Table(), timeline=Timeline(), rules=None, ruleset=None)
 
 
-def evolve(state: CampaignState[Any], recorded: Recorded) -> CampaignState[Any]:
-    """Fold one event into campaign state. Never refuses."""
+def evolve(state: CampaignState[Any], recorded: Recorded, timeline: Timeline | None = None) -> CampaignState[Any]:
+    """Fold one event into campaign state. Never refuses.
+
+    ``timeline`` is ``state.timeline`` with the event folded in, when the caller has folded it
+    already (to find the event's context): the timeline is folded once per event.
+    """
     payload = recorded.payload
     ruleset = state.ruleset
     rules = state.rules
@@ -62,7 +66,7 @@ def evolve(state: CampaignState[Any], recorded: Recorded) -> CampaignState[Any]:
         rules = ruleset.evolve(rules, recorded)
     return CampaignState(
         table=evolve_table(state.table, payload),
-        timeline=evolve_timeline(state.timeline, payload),
+        timeline=evolve_timeline(state.timeline, payload) if timeline is None else timeline,
         rules=rules,
         ruleset=ruleset,
         sequence=recorded.sequence,
@@ -82,7 +86,7 @@ def advance(state: CampaignState[Any], payloads: Sequence[Payload], *, by: str |
             campaign_id=state.table.campaign_id, sequence=state.sequence + 1, event_id="pending",
             event_type=payload.event_type, schema_version=payload.schema_version, recorded_at="",
             recorded_by=by or state.table.gm, visibility=EVERYONE, payload=payload, episode=episode, scene=scene,
-        ))
+        ), after)
     return state
 
 
@@ -99,19 +103,26 @@ def with_context(history: Sequence[Recorded], timeline: Timeline | None = None) 
 
     ``timeline`` is where the campaign stood before ``history`` (the start, by default).
     """
-    out = []
+    return in_context(history, timeline)[0]
+
+
+def in_context(history: Sequence[Recorded], timeline: Timeline | None = None) -> tuple[list[Recorded], list[Timeline]]:
+    """:func:`with_context`, and the timeline after each event (folded once per event, for reuse)."""
+    out: list[Recorded] = []
+    afters: list[Timeline] = []
     timeline = timeline or Timeline()
     for rec in history:
         after = evolve_timeline(timeline, rec.payload)
         episode, scene = context(timeline, after)
         out.append(rec.model_copy(update={"episode": episode, "scene": scene}))
+        afters.append(after)
         timeline = after
     # An override belongs where the move it lets through ends up (e.g. the scene that move calls).
     for index, rec in enumerate(out):
         if isinstance(rec.payload, OverrideRecorded) and index + 1 < len(out):
             covered = out[min(index + rec.payload.covers, len(out) - 1)]
             out[index] = rec.model_copy(update={"episode": covered.episode, "scene": covered.scene})
-    return out
+    return out, afters
 
 
 def visible_to(recorded: Recorded, viewer: str | None, table: Table) -> bool:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
+from pyrsistent import PMap, pmap
 
 from yarnlog.core.events import Payload, event
 from yarnlog.core.referee import Referee, invalid
@@ -64,13 +65,17 @@ class Note(Payload):
 
 @dataclass(frozen=True)
 class Timeline:
-    """Where the campaign stands: the episode and scene in play, and those already played."""
+    """Where the campaign stands: the episode and scene in play, and those already played.
+
+    ``scenes`` and ``scene_episode`` are persistent maps (equal to the dicts they hold): a scene
+    opened shares the rest of the map instead of copying it, so a fold stays linear in the history.
+    """
 
     episode: int | None = None
     scene: int | None = None
     episodes: tuple[int, ...] = ()
-    scenes: dict[int, SceneOpened] = field(default_factory=dict)
-    scene_episode: dict[int, int | None] = field(default_factory=dict)
+    scenes: PMap[int, SceneOpened] = field(default_factory=pmap)
+    scene_episode: PMap[int, int | None] = field(default_factory=pmap)
     last_scene: int = 0
 
     @property
@@ -88,8 +93,8 @@ def evolve_timeline(timeline: Timeline, payload: Payload) -> Timeline:
             timeline,
             scene=payload.number,
             last_scene=max(timeline.last_scene, payload.number),
-            scenes={**timeline.scenes, payload.number: payload},
-            scene_episode={**timeline.scene_episode, payload.number: timeline.episode},
+            scenes=timeline.scenes.set(payload.number, payload),
+            scene_episode=timeline.scene_episode.set(payload.number, timeline.episode),
         )
     if isinstance(payload, SceneClosed):
         return replace(timeline, scene=None)

@@ -12,7 +12,7 @@ from typing import Any
 
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.referee import Referee
-from yarnlog.core.ruleset import Handler, Ruleset, compose_validators
+from yarnlog.core.ruleset import Handler, Part, Router, Ruleset, compose_validators
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.yarn.parts.characters import part as characters
 from yarnlog.rulesets.yarn.parts.combat import part as fight
@@ -31,8 +31,18 @@ def initial_state() -> YarnState:
     return YarnState(**{part.name: part.initial() for part in PARTS})
 
 
+#: Each event goes to the parts whose ``folds`` handle its type; every other part's slice stays as it is.
+ROUTE: Router[Part] = Router((part.folds, part) for part in PARTS)
+
+
 def evolve(state: YarnState, recorded: Recorded) -> YarnState:
-    return YarnState(**{part.name: part.evolve(getattr(state, part.name), recorded, state) for part in PARTS})
+    parts = ROUTE(type(recorded.payload))
+    if not parts:
+        return state
+    slices = dict(state.__dict__)
+    for part in parts:
+        slices[part.name] = part.evolve(slices[part.name], recorded, state)
+    return YarnState(**slices)
 
 
 def decide(command: Any, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:

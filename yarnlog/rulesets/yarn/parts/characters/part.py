@@ -25,6 +25,7 @@ from pydantic import ValidationError
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid, present
 from yarnlog.core.ruleset import Part
+from yarnlog.rulesets.yarn.parts.characters import sheets as sheets_module
 from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_module
 from yarnlog.rulesets.yarn.parts.characters.experience_awards import (
     AwardExperience,
@@ -218,7 +219,8 @@ def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] |
     return [VALIDATORS[type(payload)](payload, campaign, referee)]
 
 
-PART = Part(name="characters", initial=Characters, evolve=evolve, decide=decide, validators=VALIDATORS)
+PART = Part(name="characters", initial=Characters, evolve=evolve, folds=sheets_module.FOLDS, decide=decide,
+            validators=VALIDATORS)
 
 
 # -- projections ----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import invalid
+from yarnlog.core.ruleset import folds
 from yarnlog.core.timeline import EpisodeStarted
 from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_module
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import Cast
@@ -386,6 +387,13 @@ def _count_experience(characters: Characters, p: Payload, recorded: Recorded) ->
         sheet = replace(sheet, experience_pool=sheet.experience_pool - spent, history=history)
         characters = replace(characters, pcs={**characters.pcs, name: sheet})
     return characters
+
+
+#: The sheets' own events, the cast's, and any payload that uses or spends experience dice.
+FOLDS = cast_module.FOLDS | folds(
+    EpisodeStarted, CharacterCreated, RelationshipDefined, WantDeclared, CharacterRetired, ExperienceAwarded,
+    TraitDeveloped, TraitRaised, carrying=("experience_dice", "experience_spent"),
+)
 
 
 def evolve(characters: Characters, recorded: Recorded, _state=None) -> Characters:

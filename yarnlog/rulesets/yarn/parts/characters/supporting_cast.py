@@ -20,9 +20,11 @@ from enum import StrEnum
 from typing import Any, Final, Literal
 
 from pydantic import Field
+from pyrsistent import PMap, pmap
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
+from yarnlog.core.ruleset import folds
 from yarnlog.core.table import RESERVED_NAMES
 from yarnlog.core.timeline import EpisodeStarted, StartEpisode, check_timeline, decide_timeline
 from yarnlog.rulesets.yarn.rules.traits import BOOK
@@ -194,6 +196,12 @@ class Cast:
     locations: dict[str, Location] = field(default_factory=dict)
     precedence: tuple[PrecedenceOrder, ...] = ()
     themes: dict[int, Theme] = field(default_factory=dict)
+    #: The last order drawn for each (purpose, episode), so a fold finds the one in force without a scan.
+    latest: PMap[tuple[str, int | None], PrecedenceOrder] = field(default_factory=pmap)
+
+    def last_drawn(self, purpose: str, episode: int | None) -> PrecedenceOrder | None:
+        """The last precedence order drawn for ``purpose`` in ``episode``."""
+        return self.latest.get((purpose, episode))
 
     @property
     def last_episode(self) -> int:
@@ -202,6 +210,10 @@ class Cast:
 
 def _detailed(item, detail: str):
     return replace(item, details=item.details + (detail,))
+
+
+FOLDS = folds(EpisodeStarted, SupportingIntroduced, SupportingPromoted, SupportingDescribed, LocationIntroduced,
+              LocationElaborated, PrecedenceDrawn)
 
 
 def evolve(cast: Cast, recorded: Recorded) -> Cast:
@@ -228,7 +240,8 @@ def evolve(cast: Cast, recorded: Recorded) -> Cast:
     if isinstance(payload, PrecedenceDrawn):
         drawn = PrecedenceOrder(recorded.sequence, payload.purpose, tuple(payload.order), payload.source,
                                 payload.note, recorded.episode, cast.last_episode)
-        return replace(cast, precedence=cast.precedence + (drawn,))
+        return replace(cast, precedence=cast.precedence + (drawn,),
+                       latest=cast.latest.set((drawn.purpose, drawn.episode), drawn))
     return cast
 
 

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import DiceNeeded, InvalidCommand, Rule, invalid, present
+from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.yarn.parts.combat import wounds as wounds_module
 from yarnlog.rulesets.yarn.parts.combat.wounds import SeriousWoundFacts, Wounds
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts
@@ -422,6 +423,13 @@ def _evolve_combat(combat: Combat | None, p: Payload) -> Combat | None:
     if isinstance(p, CombatEnded):
         return None
     return combat
+
+
+#: The fight's events, and the wounds'.
+FOLDS = wounds_module.FOLDS | folds(
+    CombatStarted, CombatantRegistered, ArmorWorn, AttackMade, CombatantsJoined, CombatantLeft, InitiativeSet,
+    RoundStarted, GestaltRolled, CombatEnded,
+)
 
 
 def evolve(fights: Fights, recorded: Recorded, rules: YarnState) -> Fights:

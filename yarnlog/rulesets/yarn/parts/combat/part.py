@@ -22,7 +22,7 @@ from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.core.ruleset import Part
 from yarnlog.core.state import advance
 from yarnlog.core.table import RESERVED_NAMES
-from yarnlog.rulesets.yarn.parts.combat import fight_validation
+from yarnlog.rulesets.yarn.parts.combat import fight_records, fight_validation
 from yarnlog.rulesets.yarn.parts.combat import wounds as wounds_module
 from yarnlog.rulesets.yarn.parts.combat.attacks import (
     AttackDice,
@@ -329,5 +329,5 @@ def gestalt_outcome(campaign: YarnCampaign) -> GestaltResult | None:
     return gestalt_combat(list(combat.player_rolls.values()), combat.gmcs_total)
 
 
-PART = Part(name="combat", initial=Fights, evolve=evolve, decide=decide, audit=audit,
+PART = Part(name="combat", initial=Fights, evolve=evolve, folds=fight_records.FOLDS, decide=decide, audit=audit,
             validators={**fight_validation.VALIDATORS, **wounds_module.VALIDATORS})

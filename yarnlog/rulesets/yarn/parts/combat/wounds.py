@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid, present
-from yarnlog.core.ruleset import Validator
+from yarnlog.core.ruleset import Validator, folds
 from yarnlog.rulesets.yarn.parts.economy import part as economy
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts, take_dice
 from yarnlog.rulesets.yarn.rules.damage import SERIOUS_WOUNDS, SeriousWound, SeriousWoundKind
@@ -299,6 +299,9 @@ def heal_days(referee: Referee, hp: HitPointState, serious: tuple[SeriousWound, 
             serious = ()
         levels.append(hp.current)
     return hp, serious, levels
+
+
+FOLDS = folds(DamageTaken, Recovered, Healed, DeathFaced, DeathOptionSpent)
 
 
 def evolve(wounds: Wounds, recorded: Recorded, rules: YarnState) -> Wounds:

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from yarnlog.core.events import Payload, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
+from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.yarn.parts.drama.state import Drama, drama_of, rebuilt, scene_in_play
 from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, TransferLine, lines
 from yarnlog.rulesets.yarn.rules.bennies import HAVE_A_BENNIE, BennieOption, BennieSpend, TokenKind, spend_bennie
@@ -139,6 +140,10 @@ def _respent(campaign: YarnCampaign, referee: Referee, payload: BennieSpent) -> 
 
 
 VALIDATORS = {BennieSpent: rebuilt(_respent)}
+
+
+#: Any payload that carries ``bennie_spends``.
+FOLDS = folds(carrying=("bennie_spends",))
 
 
 def evolve(drama: Drama, recorded, yarn: YarnState) -> Drama:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid, present
+from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
 from yarnlog.core.timeline import EndEpisode, EpisodeEnded, check_timeline, decide_timeline
 from yarnlog.rulesets.yarn.parts.drama.state import Drama, Validator, drama_of, rebuilt
@@ -145,6 +146,9 @@ def decide(command: object, campaign: YarnCampaign, referee: Referee) -> list[Pa
 
 
 # -- folding, validating, projections -----------------------------------------------------------
+
+
+FOLDS = folds(BallotCast, BennieVoteTallied)
 
 
 def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:

@@ -43,11 +43,11 @@ def current_order(characters: Characters | None, gm: str, episode: int | None) -
     """The calling order of ``episode``, if a calling-order precedence was drawn in it."""
     if characters is None or episode is None:
         return None
-    drawn = [o for o in characters.cast.precedence if o.purpose == Purpose.CALLING_ORDER and o.episode == episode]
-    if not drawn:
+    drawn = characters.cast.last_drawn(Purpose.CALLING_ORDER, episode)
+    if drawn is None:
         return None
     theme = characters.cast.themes.get(episode)
-    return calling_order(drawn[-1].order, gm=gm, theme_chooser=theme.chosen_by if theme else None)
+    return calling_order(drawn.order, gm=gm, theme_chooser=theme.chosen_by if theme else None)
 
 
 def calling_state(drama: Drama, characters: Characters | None, episode: int | None) -> CallingOrder | None:

@@ -14,7 +14,7 @@ from dataclasses import replace
 from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.events import Recorded
 from yarnlog.core.referee import Referee
-from yarnlog.core.ruleset import Part, compose_validators
+from yarnlog.core.ruleset import EVERY_EVENT, Part, Router, compose_validators, folds
 from yarnlog.core.table import CampaignCreated
 from yarnlog.core.timeline import EpisodeEnded
 from yarnlog.rulesets.yarn.parts.drama import bennie_spends, bennie_vote, petitions, scene_calls, scene_challenges
@@ -22,6 +22,12 @@ from yarnlog.rulesets.yarn.parts.drama.state import Drama
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 MODULES = (scene_calls, scene_challenges, petitions, bennie_spends, bennie_vote)
+
+#: Each event goes to the modules that fold its type, in the order of :data:`MODULES`.
+ROUTE = Router((module.FOLDS, module.evolve) for module in MODULES)
+
+#: The events the part itself folds, besides its modules'.
+OWN_FOLDS = folds(CampaignCreated, OverrideRecorded, EpisodeEnded)
 
 
 def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
@@ -33,8 +39,8 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
         drama = replace(drama, overridden_through=recorded.sequence + p.covers)
     if isinstance(p, EpisodeEnded):
         drama = replace(drama, recall=None)
-    for module in MODULES:
-        drama = module.evolve(drama, recorded, yarn)
+    for fold in ROUTE(type(p)):
+        drama = fold(drama, recorded, yarn)
     return drama
 
 
@@ -46,5 +52,6 @@ def decide(command, campaign: YarnCampaign, referee: Referee):
     return None
 
 
-PART = Part(name="drama", initial=Drama, evolve=evolve, decide=decide, audit=scene_calls.audit,
+# Every event: a scene just opened is pending only until the next event, whatever its type.
+PART = Part(name="drama", initial=Drama, evolve=evolve, folds=EVERY_EVENT, decide=decide, audit=scene_calls.audit,
             validators=compose_validators(*(m.VALIDATORS for m in MODULES)))

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid, present
+from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.yarn.parts.characters import part as characters
 from yarnlog.rulesets.yarn.parts.characters.players import Role, holders_present, require_character, require_party
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import DrawPrecedence, Purpose
@@ -311,6 +312,7 @@ def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] |
 # -- folding and validating ---------------------------------------------------------------------
 
 EXCHANGES = (PetitionResolved, PetitionForced, TwoWayExchanged, PetitionersQuizzed)
+FOLDS = folds(*EXCHANGES)
 
 
 def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
@@ -318,7 +320,7 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     if not isinstance(p, EXCHANGES) or p.scene not in drama.scenes:
         return drama
     scene = drama.scenes[p.scene]
-    drama = replace(drama, scenes={**drama.scenes, p.scene: replace(scene, settled_by=recorded.event_type)})
+    drama = replace(drama, scenes=drama.scenes.set(p.scene, replace(scene, settled_by=recorded.event_type)))
     if isinstance(p, PetitionResolved) and p.outcome == "no contest":
         drama = replace(drama, recall=Recall(scene.caller, "the scene was no contest"))
     if isinstance(p, PetitionForced) and scene.episode is not None:  # a scene is always called in an episode

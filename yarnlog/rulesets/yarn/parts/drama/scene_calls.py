@@ -17,6 +17,7 @@ from pydantic import Field
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
+from yarnlog.core.ruleset import folds
 from yarnlog.core.timeline import OpenScene, SceneOpened, check_timeline, decide_timeline
 from yarnlog.rulesets.yarn.parts.characters.players import (
     cast_roles,
@@ -274,6 +275,9 @@ def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] |
 # -- folding ----------------------------------------------------------------------------------
 
 
+FOLDS = folds(SceneOpened, SceneCalled, RuledOffstage)
+
+
 def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     p = recorded.payload
     if isinstance(p, SceneOpened):
@@ -282,9 +286,9 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
         # A queue jump is a turn bought out of order; the jumper's own next turn is skipped.
         state = drama.calling_of(recorded.episode)
         if state is not None and recorded.episode is not None:
-            drama = replace(drama, calling={**drama.calling, recorded.episode: replace(
-                state, skips=state.skips + (p.caller,))})
-        return replace(drama, scenes={**drama.scenes, p.scene: replace(drama.scenes[p.scene], in_turn=True)})
+            drama = replace(drama, calling=drama.calling.set(recorded.episode, replace(
+                state, skips=state.skips + (p.caller,))))
+        return replace(drama, scenes=drama.scenes.set(p.scene, replace(drama.scenes[p.scene], in_turn=True)))
     if isinstance(p, RuledOffstage):
         return replace(drama, recall=Recall(p.caller, "the shopping scene was ruled off stage"))
     return drama
@@ -304,11 +308,11 @@ def opened(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
         time_break=p.time_break, opened_at=recorded.sequence, in_turn=allowed is None or p.caller in allowed,
         cost_due=tracks_characters(characters) and p.caller != drama.gm and own not in p.cast,
     )
-    calling = dict(drama.calling)
+    calling = drama.calling
     if state is not None and episode is not None:
-        calling[episode] = advanced(state, p.caller, drama.recall)
+        calling = calling.set(episode, advanced(state, p.caller, drama.recall))
     recall = Recall(p.caller, "a montage ended") if p.kind == "montage" else None
-    return replace(drama, scenes={**drama.scenes, p.number: call}, calling=calling, recall=recall,
+    return replace(drama, scenes=drama.scenes.set(p.number, call), calling=calling, recall=recall,
                    pending_call=p.number if recorded.sequence > drama.overridden_through else None)
 
 

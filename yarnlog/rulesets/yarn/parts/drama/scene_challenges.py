@@ -14,6 +14,7 @@ from pydantic import Field
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid
+from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.yarn.parts.characters.players import require_character
 from yarnlog.rulesets.yarn.parts.drama.bennie_spends import BennieSpendLine, bennie_paid
 from yarnlog.rulesets.yarn.parts.drama.state import Drama, Recall, drama_of, forces_among, rebuilt, scene_in_play
@@ -301,7 +302,10 @@ def _recast(drama: Drama, number: int, cast: tuple[str, ...], **changes) -> Dram
     scene = drama.scenes.get(number)
     if scene is None:
         return drama
-    return replace(drama, scenes={**drama.scenes, number: replace(scene, cast=cast, **changes)})
+    return replace(drama, scenes=drama.scenes.set(number, replace(scene, cast=cast, **changes)))
+
+
+FOLDS = folds(SceneDucked, SceneRushed, ChallengeVoted, NoveltyRuled)
 
 
 def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:

@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
+from pyrsistent import PMap, pmap
+
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee, present
 from yarnlog.rulesets.yarn.rules.bennies import Ballot, BennieSpend
@@ -64,8 +66,8 @@ class Drama:
 
     gm: str = ""
     theme_choosers: Mapping[int, str | None] = field(default_factory=dict)
-    calling: Mapping[int, CallingOrder] = field(default_factory=dict)
-    scenes: Mapping[int, SceneCall] = field(default_factory=dict)
+    calling: PMap[int, CallingOrder] = field(default_factory=pmap)  # persistent maps: a fold adds without copying
+    scenes: PMap[int, SceneCall] = field(default_factory=pmap)
     recall: Recall | None = None
     forced: tuple[ForcedScene, ...] = ()
     bennie_spends: tuple[BennieSpend, ...] = ()

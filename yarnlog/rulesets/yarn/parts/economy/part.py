@@ -12,10 +12,11 @@ from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pyrsistent import PVector, pvector
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
-from yarnlog.core.ruleset import Part
+from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.yarn.rules import drama_tokens
 from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Transfer
 from yarnlog.rulesets.yarn.state import YarnCampaign
@@ -122,7 +123,7 @@ class Economy:
 
     tokens: dict[str, int] = field(default_factory=dict)
     bennies: dict[str, int] = field(default_factory=dict)
-    ledger: tuple[LedgerEntry, ...] = ()
+    ledger: PVector[LedgerEntry] = field(default_factory=pvector)  # persistent: an entry added shares the rest
 
     def holding(self, name: str, currency: Currency = DRAMA) -> int:
         return (self.tokens if currency == DRAMA else self.bennies).get(name, 0)
@@ -136,22 +137,26 @@ def transfers_of(payload: Payload) -> Sequence[TransferLine]:
     return getattr(payload, "transfers", None) or ()
 
 
+#: Any payload that carries ``transfers`` moves tokens or bennies.
+FOLDS = folds(carrying=("transfers",))
+
+
 def evolve(economy: Economy, recorded: Recorded, _state=None) -> Economy:
     moves = transfers_of(recorded.payload)
     if not moves:
         return economy
-    tokens, bennies, ledger = economy.tokens, economy.bennies, list(economy.ledger)
+    tokens, bennies, ledger = economy.tokens, economy.bennies, economy.ledger
     for line in moves:
         if line.currency == DRAMA:
             tokens = _apply(tokens, line)
         else:
             bennies = _apply(bennies, line)
-        ledger.append(LedgerEntry(
+        ledger = ledger.append(LedgerEntry(
             sequence=recorded.sequence, event_type=recorded.event_type, recorded_by=recorded.recorded_by,
             episode=recorded.episode, scene=recorded.scene, currency=line.currency, amount=line.amount,
             source=line.source, destination=line.destination, chapter=line.chapter, rule=line.rule,
         ))
-    return replace(economy, tokens=tokens, bennies=bennies, ledger=tuple(ledger))
+    return replace(economy, tokens=tokens, bennies=bennies, ledger=ledger)
 
 
 def shortfalls(economy: Economy, moves: Sequence[TransferLine]) -> list[str]:
@@ -241,5 +246,5 @@ def return_to_kitty(economy: Economy, episode: int) -> TokensReturned | None:
     return TokensReturned(episode=episode, transfers=moves) if moves else None
 
 
-PART = Part(name="economy", initial=Economy, evolve=evolve, decide=decide, audit=audit,
+PART = Part(name="economy", initial=Economy, evolve=evolve, folds=FOLDS, decide=decide, audit=audit,
             validators={TokensTransferred: validate_transferred, TokensReturned: validate_returned})

@@ -16,10 +16,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pyrsistent import PMap, pmap
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import InvalidCommand, Referee, invalid, present
-from yarnlog.core.ruleset import Part
+from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.yarn.parts.procedure import part as procedure
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import take_dice
 from yarnlog.rulesets.yarn.parts.procedure.part import Validator, redecided, roll_command
@@ -172,7 +173,7 @@ class Powers:
 
     pools: Mapping[str, Pool] = field(default_factory=dict)
     spells: Mapping[tuple[str, str], SpellProgress] = field(default_factory=dict)
-    casts: Mapping[int, Recorded] = field(default_factory=dict)
+    casts: PMap[int, Recorded] = field(default_factory=pmap)  # persistent: a cast added shares the rest
     psi_mute: Mapping[str, bool] = field(default_factory=dict)  # the secret die, once rolled
     tried: frozenset[str] = frozenset()  # characters who tried to learn a fringe power
 
@@ -186,6 +187,9 @@ def _gained(powers: Powers, character: str, shots: int | None) -> Powers:
     if shots is None or character in powers.pools:
         return powers
     return _with_pool(powers, character, Pool(POOL, shots, shots))
+
+
+FOLDS = folds(RollMade, PsychicPoolGained, ShotsRecovered, ShotsBought, FringePowerStudied, SpellStudied, SpellCast)
 
 
 def evolve(powers: Powers, recorded: Recorded, _state: object = None) -> Powers:
@@ -218,7 +222,7 @@ def evolve(powers: Powers, recorded: Recorded, _state: object = None) -> Powers:
         powers = replace(powers, spells={**powers.spells, (p.character, p.spell): progress})
         return _gained(powers, p.character, p.shots if p.learned else None)
     if isinstance(p, SpellCast):
-        powers = replace(powers, casts={**powers.casts, recorded.sequence: recorded})
+        powers = replace(powers, casts=powers.casts.set(recorded.sequence, recorded))
         if pool is None:
             return powers
         return _with_pool(powers, p.character, replace(pool, shots=max(0, pool.shots - p.shots)))
@@ -617,7 +621,7 @@ VALIDATORS: Mapping[type, Validator] = {
 }
 
 
-PART = Part(name="powers", initial=Powers, evolve=evolve, decide=decide, validators=VALIDATORS)
+PART = Part(name="powers", initial=Powers, evolve=evolve, folds=FOLDS, decide=decide, validators=VALIDATORS)
 
 
 # -- projections ----------------------------------------------------------------------------

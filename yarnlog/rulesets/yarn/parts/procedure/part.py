@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee, invalid, present
 from yarnlog.core.ruleset import Part
+from yarnlog.rulesets.yarn.parts.procedure import roll_records
 from yarnlog.rulesets.yarn.parts.procedure.consequence_rolls import decide_consequences
 from yarnlog.rulesets.yarn.parts.procedure.group_effort_rolls import decide_group_effort
 from yarnlog.rulesets.yarn.parts.procedure.roll_making import decide_combined, decide_read, decide_roll, pcs_of
@@ -157,4 +158,5 @@ VALIDATORS: Mapping[type, Validator] = {
 }
 
 
-PART = Part(name="procedure", initial=Procedure, evolve=evolve, decide=decide, validators=VALIDATORS)
+PART = Part(name="procedure", initial=Procedure, evolve=evolve, folds=roll_records.FOLDS, decide=decide,
+            validators=VALIDATORS)

@@ -14,9 +14,11 @@ from fractions import Fraction
 from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
+from pyrsistent import PMap, pmap
 
 from yarnlog.core.events import Payload, Recorded, event, upcaster
 from yarnlog.core.referee import InvalidCommand
+from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts
 from yarnlog.rulesets.yarn.rules import dice, odds
 from yarnlog.rulesets.yarn.rules.traits import Rank, TraitKind, trait_score
@@ -355,12 +357,13 @@ class RollConsequences:
 class Procedure:
     """The part's slice: every roll, reading, group effort and consequence roll, by sequence."""
 
-    rolls: Mapping[int, Recorded] = field(default_factory=dict)
-    readings: Mapping[int, tuple[Recorded, ...]] = field(default_factory=dict)  # by the roll read
-    answers: Mapping[int, tuple[int, ...]] = field(default_factory=dict)  # roll -> later rolls opposed to it
-    groups: Mapping[int, Recorded] = field(default_factory=dict)
-    grouped: Mapping[int, int] = field(default_factory=dict)  # roll -> its group effort
-    consequences: Mapping[int, Recorded] = field(default_factory=dict)
+    # Persistent maps (equal to the dicts they hold): an event folded in shares the rest of the map.
+    rolls: PMap[int, Recorded] = field(default_factory=pmap)
+    readings: PMap[int, tuple[Recorded, ...]] = field(default_factory=pmap)  # by the roll read
+    answers: PMap[int, tuple[int, ...]] = field(default_factory=pmap)  # roll -> later rolls opposed to it
+    groups: PMap[int, Recorded] = field(default_factory=pmap)
+    grouped: PMap[int, int] = field(default_factory=pmap)  # roll -> its group effort
+    consequences: PMap[int, Recorded] = field(default_factory=pmap)
 
 
 _P = TypeVar("_P", bound=Payload)
@@ -394,20 +397,23 @@ def consequence_rolled(recorded: Recorded) -> ConsequenceRolled:
     return payload_as(recorded, ConsequenceRolled)
 
 
+FOLDS = folds(RollMade, RollRead, GroupResolved, ConsequenceRolled)
+
+
 def evolve(procedure: Procedure, recorded: Recorded, _state: object = None) -> Procedure:
     p, seq = recorded.payload, recorded.sequence
     if isinstance(p, RollMade):
-        procedure = replace(procedure, rolls={**procedure.rolls, seq: recorded})
+        procedure = replace(procedure, rolls=procedure.rolls.set(seq, recorded))
         if p.against is not None and p.against.kind == "opponent" and p.against.roll is not None:
             answered = procedure.answers.get(p.against.roll, ())
-            procedure = replace(procedure, answers={**procedure.answers, p.against.roll: answered + (seq,)})
+            procedure = replace(procedure, answers=procedure.answers.set(p.against.roll, answered + (seq,)))
         return procedure
     if isinstance(p, RollRead):
         readings = procedure.readings.get(p.roll, ()) + (recorded,)
-        return replace(procedure, readings={**procedure.readings, p.roll: readings})
+        return replace(procedure, readings=procedure.readings.set(p.roll, readings))
     if isinstance(p, GroupResolved):
-        return replace(procedure, groups={**procedure.groups, seq: recorded},
-                       grouped={**procedure.grouped, **{r: seq for r in p.rolls}})
+        return replace(procedure, groups=procedure.groups.set(seq, recorded),
+                       grouped=procedure.grouped.update({r: seq for r in p.rolls}))
     if isinstance(p, ConsequenceRolled):
-        return replace(procedure, consequences={**procedure.consequences, seq: recorded})
+        return replace(procedure, consequences=procedure.consequences.set(seq, recorded))
     return procedure
