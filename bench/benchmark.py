@@ -13,7 +13,7 @@ yarnlog's code in the way:
 - export (``Journal.export_lines`` to a file) against fetching + writing the same lines;
 - a durable single append, median and p99 over ``--appends`` appends, through
   ``Journal.execute`` of a note (start-up excluded) and through ``EventStore.append``, against a
-  raw ``INSERT`` + ``COMMIT`` of a sealed row;
+  raw ``INSERT`` + ``COMMIT`` of a sealed row (the three taken in turn, so each meets the same disk);
 - the board after start-up: a fresh ``yarnlog tokens --json`` process against a fresh Python
   process that fetches the payloads and sums the token transfers (the curve over the sizes is
   printed at the end);
@@ -248,66 +248,61 @@ def op_floor_export(url: str, path: Path, campaign: str, args: argparse.Namespac
     return figures
 
 
-def _latencies(step: Callable[[int], None], count: int) -> dict:
-    times = []
-    cpu = time.process_time()
-    for i in range(count):
-        start = time.perf_counter()
-        step(i)
-        times.append(time.perf_counter() - start)
-    times.sort()
-    return {"wall": statistics.median(times), "p99": times[min(len(times) - 1, int(len(times) * 0.99))],
-            "cpu": (time.process_time() - cpu) / count, "peak_mb": _peak_mb(), "growth_mb": 0.0}
+def op_appends(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """Single durable appends, the three kinds taken in turn so that each meets the same disk.
 
-
-def op_append_journal(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    Each round: a raw INSERT + COMMIT of a row sealed beforehand (the floor), an
+    ``EventStore.append`` of a note, and a ``Journal.execute`` of a note on a journal that has
+    already folded in everything before it (start-up and catching up are not timed).
+    """
     from yarnlog.app.journal import Journal
+    from yarnlog.core.chain import seal
+    from yarnlog.core.envelope import NewEvent
     from yarnlog.core.timeline import AddNote
     from yarnlog.persistence.factory import open_store
 
-    journal = Journal(open_store(_store_url(url), create=False))
-    journal.state(campaign)  # start-up: the replay is not part of an append
-    return _latencies(lambda i: journal.execute(campaign, AddNote(text=f"a note from the table, {i}")), args.appends)
-
-
-def op_append_store(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
-    from yarnlog.core.envelope import NewEvent
-    from yarnlog.persistence.factory import open_store
-
     store = open_store(_store_url(url), create=False)
-    last = [store.last_sequence(campaign)]
-
-    def step(i: int) -> None:
-        store.append(campaign, last[0], [NewEvent(str(uuid.uuid4()), "note", 1, "2026-11-21T20:00:00.000000Z",
-                                                  "Maya", "everyone", {"text": f"a note, {i}"})])
-        last[0] += 1
-
-    return _latencies(step, args.appends)
-
-
-def op_floor_append(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    journal = Journal(store)
+    journal.state(campaign)
     conn = _connect(url)
     mark = "%s" if url.startswith("postgresql") else "?"
-    last, prev = conn.execute(f"SELECT sequence, hash FROM events WHERE campaign_id = {mark} "
-                              "ORDER BY sequence DESC LIMIT 1", (campaign,)).fetchone()
     sql = f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({_placeholders(url)})"
     begin = "BEGIN" if url.startswith("postgresql") else "BEGIN IMMEDIATE"
-    rows = []
-    for i in range(args.appends):  # sealed beforehand: the floor is the INSERT and the COMMIT
-        body = {"campaign_id": campaign, "sequence": last + 1 + i, "event_id": str(uuid.uuid4()), "event_type": "note",
-                "schema_version": 1, "recorded_at": "2026-11-21T20:00:00.000000Z", "recorded_by": "Maya",
-                "visibility": "everyone", "payload": {"text": f"a raw note, {i}"}, "prev_hash": prev}
-        digest = hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-        rows.append(tuple({**body, "payload": json.dumps(body["payload"], sort_keys=True, separators=(",", ":")),
-                           "hash": digest}[c] for c in COLUMNS))
-        prev = digest
+    times: dict[str, list[float]] = {"floor": [], "store": [], "journal": []}
+    cpu: dict[str, float] = {"floor": 0.0, "store": 0.0, "journal": 0.0}
 
-    def step(i: int) -> None:
-        conn.execute(begin)
-        conn.execute(sql, rows[i])
-        conn.execute("COMMIT")
+    def note(i: int) -> NewEvent:
+        return NewEvent(str(uuid.uuid4()), "note", 1, "2026-11-21T20:00:00.000000Z", "Maya", "everyone",
+                        {"text": f"a note from the table, {i}"})
 
-    return _latencies(step, args.appends)
+    def clocked(kind: str, step: Callable[[], Any]) -> None:
+        c, w = time.process_time(), time.perf_counter()
+        step()
+        times[kind].append(time.perf_counter() - w)
+        cpu[kind] += time.process_time() - c
+
+    for i in range(args.appends):
+        last, prev = conn.execute(f"SELECT sequence, hash FROM events WHERE campaign_id = {mark} "
+                                  "ORDER BY sequence DESC LIMIT 1", (campaign,)).fetchone()
+        row = tuple(getattr(seal(campaign, last + 1, note(i), prev), c) for c in COLUMNS)
+
+        def raw() -> None:
+            conn.execute(begin)
+            conn.execute(sql, row)
+            conn.execute("COMMIT")
+
+        clocked("floor", raw)
+        last += 1
+        clocked("store", lambda: store.append(campaign, last, [note(i)]))
+        journal.state(campaign)  # fold in what the other two wrote (not timed)
+        clocked("journal", lambda: journal.execute(campaign, AddNote(text=f"a note from the table, {i}")))
+
+    def figures(kind: str) -> dict:
+        ordered = sorted(times[kind])
+        return {"wall": statistics.median(ordered), "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
+                "cpu": cpu[kind] / len(ordered)}
+
+    return {kind: figures(kind) for kind in times}
 
 
 BOARD_FLOOR = """
@@ -362,6 +357,12 @@ OPERATIONS: dict[str, Callable[[str, Path, str, argparse.Namespace], dict]] = {
 
 
 def worker(args: argparse.Namespace) -> None:
+    if not args.worker.startswith(("floor_", "board", "eventsourcing")):
+        # Load the ruleset's modules (Yarn's parts are imported on first use, about a second) before
+        # any clock starts: start-up is the board's figure, not replay's, verify's or an import's.
+        from yarnlog.core.ruleset import get_ruleset
+
+        get_ruleset("yarn")
     figures = OPERATIONS[args.worker](args.url, Path(args.file), args.campaign, args)
     print(json.dumps(figures))
 
@@ -443,8 +444,11 @@ class Run:
                         print(f"  eventsourcing SQLite insert ({self.args.es_batch:,} a batch): "
                               f"{events / es['wall']:,.0f} events/s; yarnlog import {events / mine['wall']:,.0f} "
                               f"events/s = {ratio:.2f}x it (target: 2x)", flush=True)
+                    elif isinstance(es, dict):
+                        print(f"  eventsourcing SQLite insert ({self.args.es_batch:,} a batch): "
+                              f"{events / es['wall']:,.0f} events/s; yarnlog import: {mine}", flush=True)
                     else:
-                        print(f"  eventsourcing reference: {es if isinstance(es, str) else mine}", flush=True)
+                        print(f"  eventsourcing reference: {es}", flush=True)
         if isinstance(floor_import, str):
             print("  (no database to read: the rest is skipped)")
             return
@@ -466,12 +470,13 @@ class Run:
         peak = f"(process peak {replay['peak_mb']:.0f} MB)" if isinstance(replay, dict) else ""
         print(f"  {'replay peak memory (RSS growth)':<34} {mb(replay):>12} {mb(floor_replay):>12} {ratio:>8}   {peak}",
               flush=True)
-        floor_append = m("floor_append", db)
-        journal = m("append_journal", db)
-        store = m("append_store", db)
-        for label, mine in (("append via Journal.execute", journal), ("append via EventStore.append", store)):
-            line(f"{label}: median", mine, floor_append, per_event=False, unit="ms")
-            line(f"{label}: p99", mine, floor_append, key="p99", per_event=False, unit="ms")
+        appends = m("appends", db)
+        if isinstance(appends, str):
+            print(f"  {'single appends':<34} {appends}", flush=True)
+        else:
+            for label, kind in (("append via Journal.execute", "journal"), ("append via EventStore.append", "store")):
+                for stat, key in (("median", "wall"), ("p99", "p99")):
+                    line(f"{label}: {stat}", appends[kind], appends["floor"], key=key, per_event=False, unit="ms")
 
     def size(self, events: int) -> None:
         progress(f"generating a campaign of {events:,} events (cached) ...")
@@ -526,7 +531,7 @@ def main() -> None:
     parser.add_argument("--full", action="store_true", help="all four sizes")
     parser.add_argument("--pg", help="a PostgreSQL server URL; its yarnlog_bench_* databases are made and dropped")
     parser.add_argument("--limit", type=float, default=120, help="seconds an operation may take (default 120)")
-    parser.add_argument("--appends", type=int, default=200, help="single appends timed (default 200)")
+    parser.add_argument("--appends", type=int, default=200, help="single appends of each kind timed (default 200)")
     parser.add_argument("--es-batch", type=int, default=1000, help="events per eventsourcing insert (default 1000)")
     parser.add_argument("--no-eventsourcing", action="store_true", help="skip the eventsourcing reference")
     # the worker's own arguments (one measurement)
