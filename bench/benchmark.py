@@ -1,122 +1,555 @@
-"""Benchmarks for the journal: prints figures, never asserts them.
+"""The journal's figures beside their floors, on realistic campaigns of 1K to 1M events.
 
-Each figure comes with a baseline measured in the same run on the same machine, so ratios
-stay meaningful across machines:
+Each figure is printed beside a floor measured in the same run on the same machine, and the
+ratio. A floor is what the database driver and the standard library do alone, with none of
+yarnlog's code in the way:
 
-- appending through the journal service (replay + decide + append) against a bare store append;
-- replaying a campaign into state against merely reading and JSON-parsing its rows;
-- verifying a campaign (chain + schemas + rules) against recomputing the hash chain alone;
-- export against reading the rows;
-- the same for the sample campaign in ``journals/``, whose events exercise every Yarn part.
+- import (``parse_lines`` + ``import_records``, what ``yarnlog import`` does) against the same
+  rows inserted by the driver alone (``executemany`` + ``COMMIT`` into the same table, indexes and
+  triggers); and, when the ``eventsourcing`` package is importable (``pip install -e '.[bench]'``),
+  that library's SQLite insert of the same payloads, as the rate to beat (target: 2x);
+- replay (``Journal.state`` on a fresh journal) against fetching the rows + ``json.loads``;
+- verify (``Journal.verify``) against fetching + checking the hash chain in a few plain lines;
+- export (``Journal.export_lines`` to a file) against fetching + writing the same lines;
+- a durable single append, median and p99 over ``--appends`` appends, through
+  ``Journal.execute`` of a note (start-up excluded) and through ``EventStore.append``, against a
+  raw ``INSERT`` + ``COMMIT`` of a sealed row (the three taken in turn, so each meets the same disk);
+- the board after start-up: a fresh ``yarnlog tokens --json`` process against a fresh Python
+  process that fetches the payloads and sums the token transfers (the curve over the sizes is
+  printed at the end);
+- the peak memory of a full replay (RSS growth of the replaying process) against the floor's.
 
-Usage: python bench/benchmark.py [--events 250 1000 4000] [--db-url postgresql://...]
+Every measurement runs in a subprocess killed after ``--limit`` seconds ("did not finish in N
+s"). CPU time is the client process's (PostgreSQL's server time is not in it). Campaigns come
+from ``bench/generate.py`` (cached under the temp dir); databases are made for the run and
+removed after (PostgreSQL: databases ``yarnlog_bench_*`` on the server ``--pg`` names).
+
+Usage: python bench/benchmark.py [--sizes 1K,10K] [--full] [--pg postgresql://...] [--limit 120]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
+import platform
+import resource
+import signal
+import sqlite3
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
-from yarnlog.app.interchange import export_lines, import_records, parse_lines
-from yarnlog.app.journal import Journal
-from yarnlog.app.verify import check_chain, verify
-from yarnlog.core.envelope import NewEvent, to_recorded
-from yarnlog.core.state import replay, with_context
-from yarnlog.core.table import AddParticipant
-from yarnlog.core.timeline import AddNote, OpenScene, StartEpisode
-from yarnlog.persistence.factory import open_store
-from yarnlog.persistence.protocol import EventStore
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 
+import generate  # noqa: E402
 
-def timed(fn, repeat: int = 3) -> float:
-    """Median wall time of ``fn()`` in seconds."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+COLUMNS = ("campaign_id", "sequence", "event_id", "event_type", "schema_version", "recorded_at", "recorded_by",
+           "visibility", "payload", "prev_hash", "hash")
+HASHED = tuple(c for c in COLUMNS if c not in ("payload", "prev_hash", "hash"))
+SIZES = {"1K": 1_000, "10K": 10_000, "100K": 100_000, "1M": 1_000_000}
+GENESIS = "0" * 64
 
 
-def build(store: EventStore, campaign: str, events: int) -> Journal:
+# -- the worker: one measurement in its own process ------------------------------------------
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _connect(url: str) -> Any:
+    """A raw DB-API connection (autocommit: the caller says BEGIN/COMMIT) to the database ``url`` names."""
+    if url.startswith("postgresql"):
+        import psycopg
+
+        return psycopg.connect(url, autocommit=True)
+    conn = sqlite3.connect(url, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")  # as the store opens it (synchronous stays the default, FULL)
+    return conn
+
+
+def _placeholders(url: str) -> str:
+    return ", ".join(["%s" if url.startswith("postgresql") else "?"] * len(COLUMNS))
+
+
+def _fetch(conn: Any, campaign: str, url: str) -> list[tuple]:
+    mark = "%s" if url.startswith("postgresql") else "?"
+    cur = conn.execute(f"SELECT {', '.join(COLUMNS)} FROM events WHERE campaign_id = {mark} ORDER BY sequence",
+                       (campaign,))
+    return cur.fetchall()
+
+
+def _rows_of(path: Path) -> Iterator[tuple]:
+    for line in path.open(encoding="utf-8"):
+        data = json.loads(line)
+        data["payload"] = json.dumps(data["payload"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        yield tuple(data[c] for c in COLUMNS)
+
+
+def _store_url(url: str) -> str:
+    return url if url.startswith("postgresql") else f"sqlite:///{url}"
+
+
+def _schema(url: str) -> None:
+    from yarnlog.persistence.factory import open_store
+
+    open_store(_store_url(url), create=True).close()
+
+
+def _timed(fn: Callable[[], Any]) -> tuple[dict[str, float], Any]:
+    rss = _rss_mb()
+    cpu, wall = time.process_time(), time.perf_counter()
+    out = fn()
+    figures = {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
+               "peak_mb": _peak_mb(), "growth_mb": max(0.0, _peak_mb() - rss)}
+    return figures, out
+
+
+def op_import(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    from yarnlog.app.interchange import import_records, parse_lines
+    from yarnlog.persistence.factory import open_store
+
+    store = open_store(_store_url(url), create=True)
+
+    def run() -> tuple[int, int]:
+        return import_records(store, parse_lines(path.read_text(encoding="utf-8").splitlines()))
+
+    figures, (_, written) = _timed(run)
+    assert written == args.events, written
+    return figures
+
+
+def op_floor_import(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    _schema(url)  # the same table, indexes and triggers as the store's
+    rows = list(_rows_of(path))
+    conn = _connect(url)
+    sql = f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({_placeholders(url)})"
+
+    def run() -> None:
+        conn.execute("BEGIN")
+        conn.cursor().executemany(sql, rows)
+        conn.execute("COMMIT")
+
+    figures, _ = _timed(run)
+    return figures
+
+
+def op_eventsourcing(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    from eventsourcing.persistence import StoredEvent
+    from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteDatastore
+
+    recorder = SQLiteAggregateRecorder(SQLiteDatastore(url))
+    recorder.create_table()
+    originator = uuid.uuid4()
+    events = [StoredEvent(originator, row[1], row[3], row[8].encode("utf-8")) for row in _rows_of(path)]
+
+    def run() -> None:
+        for start in range(0, len(events), args.es_batch):
+            recorder.insert_events(events[start:start + args.es_batch])
+
+    figures, _ = _timed(run)
+    return figures
+
+
+def op_replay(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    from yarnlog.app.journal import Journal
+    from yarnlog.persistence.factory import open_store
+
+    journal = Journal(open_store(_store_url(url), create=False))
+    figures, state = _timed(lambda: journal.state(campaign))
+    assert state.sequence == args.events
+    return figures
+
+
+def op_floor_replay(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    conn = _connect(url)
+    figures, payloads = _timed(lambda: [json.loads(row[8]) for row in _fetch(conn, campaign, url)])
+    assert len(payloads) == args.events
+    return figures
+
+
+def op_verify(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    from yarnlog.app.journal import Journal
+    from yarnlog.persistence.factory import open_store
+
+    journal = Journal(open_store(_store_url(url), create=False))
+    figures, report = _timed(lambda: journal.verify(campaign))
+    assert report.ok and report.events == args.events, report.faults[:3]
+    return figures
+
+
+def op_floor_verify(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """The hash chain checked in plain Python: fetch, parse, re-serialize canonically, SHA-256, compare."""
+    conn = _connect(url)
+
+    def run() -> int:
+        prev, bad = GENESIS, 0
+        for row in _fetch(conn, campaign, url):
+            body = dict(zip(HASHED, row))
+            payload = json.loads(row[8])
+            bad += json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False) != row[8]
+            body["payload"], body["prev_hash"] = payload, row[9]
+            digest = hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+                                    .encode("utf-8")).hexdigest()
+            bad += row[9] != prev or digest != row[10]
+            prev = row[10]
+        return bad
+
+    figures, bad = _timed(run)
+    assert bad == 0, bad
+    return figures
+
+
+def op_export(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    from yarnlog.app.journal import Journal
+    from yarnlog.persistence.factory import open_store
+
+    journal = Journal(open_store(_store_url(url), create=False))
+    out = Path(args.scratch) / f"export-{os.getpid()}.jsonl"
+
+    def run() -> None:
+        with out.open("w", encoding="utf-8") as fh:
+            fh.writelines(journal.export_lines(campaign))
+
+    figures, _ = _timed(run)
+    out.unlink()
+    return figures
+
+
+def op_floor_export(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """The same canonical lines, built from the stored text without parsing the payloads."""
+    conn = _connect(url)
+    out = Path(args.scratch) / f"floor-export-{os.getpid()}.jsonl"
+    order = sorted(range(len(COLUMNS)), key=lambda i: COLUMNS[i])
+    dumps = json.JSONEncoder(ensure_ascii=False).encode
+
+    def run() -> None:
+        with out.open("w", encoding="utf-8") as fh:
+            for row in _fetch(conn, campaign, url):
+                fh.write("{" + ",".join(f'"{COLUMNS[i]}":{row[i] if i == 8 else dumps(row[i])}' for i in order)
+                         + "}\n")
+
+    figures, _ = _timed(run)
+    out.unlink()
+    return figures
+
+
+def op_appends(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """Single durable appends, the three kinds taken in turn so that each meets the same disk.
+
+    Each round: a raw INSERT + COMMIT of a row sealed beforehand (the floor), an
+    ``EventStore.append`` of a note, and a ``Journal.execute`` of a note on a journal that has
+    already folded in everything before it (start-up and catching up are not timed).
+    """
+    from yarnlog.app.journal import Journal
+    from yarnlog.core.chain import seal
+    from yarnlog.core.envelope import NewEvent
+    from yarnlog.core.timeline import AddNote
+    from yarnlog.persistence.factory import open_store
+
+    store = open_store(_store_url(url), create=False)
     journal = Journal(store)
-    journal.create_campaign(campaign, title="Bench", gm="Maya")
-    for name in ("Ana", "Ben", "Cy", "Dee", "Eve"):
-        journal.execute(campaign, AddParticipant(name=name))
-    journal.execute(campaign, StartEpisode(title="One"))
-    journal.execute(campaign, OpenScene(caller="Ana"))
-    # Bulk-fill through the store (the service's per-command replay is measured separately).
-    batch = [NewEvent(str(uuid.uuid4()), "note", 1, "2026-11-21T20:00:00.000000Z", "Maya", "everyone",
-                      {"text": f"narration {i}"}) for i in range(events - store.last_sequence(campaign))]
-    store.append(campaign, store.last_sequence(campaign), batch)
-    return journal
+    journal.state(campaign)
+    conn = _connect(url)
+    mark = "%s" if url.startswith("postgresql") else "?"
+    sql = f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({_placeholders(url)})"
+    begin = "BEGIN" if url.startswith("postgresql") else "BEGIN IMMEDIATE"
+    times: dict[str, list[float]] = {"floor": [], "store": [], "journal": []}
+    cpu: dict[str, float] = {"floor": 0.0, "store": 0.0, "journal": 0.0}
+
+    def note(i: int) -> NewEvent:
+        return NewEvent(str(uuid.uuid4()), "note", 1, "2026-11-21T20:00:00.000000Z", "Maya", "everyone",
+                        {"text": f"a note from the table, {i}"})
+
+    def clocked(kind: str, step: Callable[[], Any]) -> None:
+        c, w = time.process_time(), time.perf_counter()
+        step()
+        times[kind].append(time.perf_counter() - w)
+        cpu[kind] += time.process_time() - c
+
+    for i in range(args.appends):
+        last, prev = conn.execute(f"SELECT sequence, hash FROM events WHERE campaign_id = {mark} "
+                                  "ORDER BY sequence DESC LIMIT 1", (campaign,)).fetchone()
+        row = tuple(getattr(seal(campaign, last + 1, note(i), prev), c) for c in COLUMNS)
+
+        def raw() -> None:
+            conn.execute(begin)
+            conn.execute(sql, row)
+            conn.execute("COMMIT")
+
+        clocked("floor", raw)
+        last += 1
+        clocked("store", lambda: store.append(campaign, last, [note(i)]))
+        journal.state(campaign)  # fold in what the other two wrote (not timed)
+        clocked("journal", lambda: journal.execute(campaign, AddNote(text=f"a note from the table, {i}")))
+
+    def figures(kind: str) -> dict:
+        ordered = sorted(times[kind])
+        return {"wall": statistics.median(ordered), "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
+                "cpu": cpu[kind] / len(ordered)}
+
+    return {kind: figures(kind) for kind in times}
 
 
-def replayed(store: EventStore, campaign: str):
-    return replay(with_context([to_recorded(r) for r in store.read(campaign)]))
+BOARD_FLOOR = """
+import json, sys, time
+url, campaign = sys.argv[1], sys.argv[2]
+if url.startswith("postgresql"):
+    import psycopg
+    rows = psycopg.connect(url).execute("SELECT payload FROM events WHERE campaign_id = %s ORDER BY sequence",
+                                        (campaign,)).fetchall()
+else:
+    import sqlite3
+    rows = sqlite3.connect(url).execute("SELECT payload FROM events WHERE campaign_id = ? ORDER BY sequence",
+                                        (campaign,)).fetchall()
+balances = {}
+for (payload,) in rows:
+    for t in json.loads(payload).get("transfers", ()):
+        for who, sign in ((t.get("source"), -1), (t.get("destination"), 1)):
+            key = (who, t.get("currency"))
+            balances[key] = balances.get(key, 0) + sign * t.get("amount", 0)
+print(json.dumps({f"{k[0]}/{k[1]}": v for k, v in balances.items()}))
+"""
 
 
-def row(label: str, seconds: float, baseline: float, per: int | None = None) -> None:
-    per_item = f"{seconds / per * 1e6:9.1f} µs/event" if per else " " * 18
-    print(f"  {label:<50} {seconds * 1e3:9.1f} ms {per_item}   x{seconds / baseline:6.1f} baseline")
+def _child(argv: list[str]) -> dict:
+    """Wall and CPU time of a fresh process, from spawn to exit."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode:
+        raise RuntimeError(f"{argv[:3]} failed: {done.stderr.strip()[-500:]}")
+    json.loads(done.stdout)
+    return {"wall": wall, "cpu": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
+            "peak_mb": after.ru_maxrss / 1024, "growth_mb": 0.0}
+
+
+def op_board(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    yarnlog = Path(sys.executable).with_name("yarnlog")
+    command = [str(yarnlog)] if yarnlog.exists() else [sys.executable, "-m", "yarnlog"]
+    return _child([*command, "--db", _store_url(url) if url.startswith("postgresql") else url,
+                   "-c", campaign, "tokens", "--json"])
+
+
+def op_floor_board(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    return _child([sys.executable, "-c", BOARD_FLOOR, url, campaign])
+
+
+OPERATIONS: dict[str, Callable[[str, Path, str, argparse.Namespace], dict]] = {
+    name.removeprefix("op_"): fn for name, fn in globals().items() if name.startswith("op_")
+}
+
+
+def worker(args: argparse.Namespace) -> None:
+    if not args.worker.startswith(("floor_", "board", "eventsourcing")):
+        # Load the ruleset's modules (Yarn's parts are imported on first use, about a second) before
+        # any clock starts: start-up is the board's figure, not replay's, verify's or an import's.
+        from yarnlog.core.ruleset import get_ruleset
+
+        get_ruleset("yarn")
+    figures = OPERATIONS[args.worker](args.url, Path(args.file), args.campaign, args)
+    print(json.dumps(figures))
+
+
+# -- the runner --------------------------------------------------------------------------------
+
+
+def progress(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+class Run:
+    def __init__(self, args: argparse.Namespace, scratch: Path):
+        self.args = args
+        self.scratch = scratch
+        self.board: dict[str, dict[int, str]] = {}
+
+    def measure(self, op: str, url: str, path: Path, campaign: str, events: int) -> dict | str:
+        """One measurement in a subprocess: its figures, or why there are none."""
+        argv = [sys.executable, __file__, "--worker", op, "--url", url, "--file", str(path), "--campaign", campaign,
+                "--events", str(events), "--appends", str(self.args.appends), "--scratch", str(self.scratch),
+                "--es-batch", str(self.args.es_batch)]
+        progress(f"{events:,} events · {op} ...")
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+        try:
+            out, err = proc.communicate(timeout=self.args.limit)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            return f"did not finish in {self.args.limit:g} s"
+        if proc.returncode:
+            lines = err.strip().splitlines()
+            return f"failed: {lines[-1] if lines else proc.returncode}"
+        return json.loads(out.strip().splitlines()[-1])
+
+    def backend(self, name: str, events: int, path: Path, urls: dict[str, str]) -> None:
+        campaign = f"bench-{events}"
+        print(f"\n{events:,} events · {name}", flush=True)
+        print(f"  {'operation':<34} {'yarnlog':>12} {'floor':>12} {'ratio':>8}   {'µs/event':>9}  "
+              f"{'CPU yarnlog/floor':>18}", flush=True)
+
+        def m(op: str, url: str) -> dict | str:
+            return self.measure(op, url, path, campaign, events)
+
+        def line(label: str, mine: dict | str, floor: dict | str, key: str = "wall", per_event: bool = True,
+                 unit: str = "s") -> None:
+            def fmt(f: dict | str) -> str:
+                if isinstance(f, str):
+                    return "—"
+                value = f[key]
+                return f"{value * 1e3:.2f} ms" if unit == "ms" else f"{value:.3f} s" if value < 10 else f"{value:.1f} s"
+
+            ratio = (f"x{mine[key] / floor[key]:.1f}" if isinstance(mine, dict) and isinstance(floor, dict)
+                     and floor[key] else "")
+            per = f"{mine[key] / events * 1e6:9.1f}" if per_event and isinstance(mine, dict) else " " * 9
+            cpu = (f"{mine['cpu']:.2f} / {floor['cpu']:.2f} s" if isinstance(mine, dict) and isinstance(floor, dict)
+                   and key == "wall" and unit == "s" else "")
+            print(f"  {label:<34} {fmt(mine):>12} {fmt(floor):>12} {ratio:>8}   {per}  {cpu:>18}", flush=True)
+            for what, f in (("yarnlog", mine), ("floor", floor)):
+                if isinstance(f, str):
+                    print(f"      {what}: {f}", flush=True)
+
+        floor_import = m("floor_import", urls["floor"])
+        mine = m("import", urls["import"])
+        line("import (parse + check + insert)", mine, floor_import)
+        if name == "SQLite":
+            if self.args.no_eventsourcing:
+                pass
+            else:
+                try:
+                    import eventsourcing  # noqa: F401
+                except ImportError:
+                    print("  eventsourcing reference: skipped (pip install -e '.[bench]' to measure it)")
+                else:
+                    es = m("eventsourcing", str(self.scratch / f"es-{events}.db"))
+                    if isinstance(es, dict) and isinstance(mine, dict):
+                        ratio = es["wall"] / mine["wall"]
+                        print(f"  eventsourcing SQLite insert ({self.args.es_batch:,} a batch): "
+                              f"{events / es['wall']:,.0f} events/s; yarnlog import {events / mine['wall']:,.0f} "
+                              f"events/s = {ratio:.2f}x it (target: 2x)", flush=True)
+                    elif isinstance(es, dict):
+                        print(f"  eventsourcing SQLite insert ({self.args.es_batch:,} a batch): "
+                              f"{events / es['wall']:,.0f} events/s; yarnlog import: {mine}", flush=True)
+                    else:
+                        print(f"  eventsourcing reference: {es}", flush=True)
+        if isinstance(floor_import, str):
+            print("  (no database to read: the rest is skipped)")
+            return
+        db = urls["floor"]  # the same rows; every later figure reads this database
+        replay, floor_replay = m("replay", db), m("floor_replay", db)
+        line("replay (Journal.state, fresh)", replay, floor_replay)
+        line("verify (chain + schemas + rules)", m("verify", db), m("floor_verify", db))
+        line("export (JSON Lines to a file)", m("export", db), m("floor_export", db))
+        board, floor_board = m("board", db), m("floor_board", db)
+        line("board after start-up (new process)", board, floor_board, per_event=False)
+        self.board.setdefault(name, {})[events] = (
+            f"{board['wall']:.2f} s (floor {floor_board['wall']:.2f} s)" if isinstance(board, dict)
+            and isinstance(floor_board, dict) else board if isinstance(board, str) else "—")
+        def mb(f: dict | str) -> str:
+            return f"{f['growth_mb']:.0f} MB" if isinstance(f, dict) else "—"
+
+        ratio = (f"x{replay['growth_mb'] / floor_replay['growth_mb']:.1f}" if isinstance(replay, dict)
+                 and isinstance(floor_replay, dict) and floor_replay["growth_mb"] else "")
+        peak = f"(process peak {replay['peak_mb']:.0f} MB)" if isinstance(replay, dict) else ""
+        print(f"  {'replay peak memory (RSS growth)':<34} {mb(replay):>12} {mb(floor_replay):>12} {ratio:>8}   {peak}",
+              flush=True)
+        appends = m("appends", db)
+        if isinstance(appends, str):
+            print(f"  {'single appends':<34} {appends}", flush=True)
+        else:
+            for label, kind in (("append via Journal.execute", "journal"), ("append via EventStore.append", "store")):
+                for stat, key in (("median", "wall"), ("p99", "p99")):
+                    line(f"{label}: {stat}", appends[kind], appends["floor"], key=key, per_event=False, unit="ms")
+
+    def size(self, events: int) -> None:
+        progress(f"generating a campaign of {events:,} events (cached) ...")
+        path = generate.campaign_file(events)
+        sqlite_urls = {"import": str(self.scratch / f"import-{events}.db"),
+                       "floor": str(self.scratch / f"floor-{events}.db")}
+        self.backend("SQLite", events, path, sqlite_urls)
+        if self.args.pg:
+            with self.pg_databases(events) as urls:
+                self.backend("PostgreSQL", events, path, urls)
+        elif events == self.sizes[0]:
+            print("  PostgreSQL: skipped (no --pg URL)")
+
+    def pg_databases(self, events: int):
+        import contextlib
+        from urllib.parse import urlsplit, urlunsplit
+
+        import psycopg
+
+        base = urlsplit(self.args.pg)
+        names = {role: f"yarnlog_bench_{role}_{events}" for role in ("import", "floor")}
+
+        @contextlib.contextmanager
+        def made():
+            with psycopg.connect(self.args.pg, autocommit=True) as admin:
+                for name in names.values():
+                    admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+                    admin.execute(f"CREATE DATABASE {name}")
+            try:
+                yield {role: urlunsplit(base._replace(path=f"/{name}")) for role, name in names.items()}
+            finally:
+                with psycopg.connect(self.args.pg, autocommit=True) as admin:
+                    for name in names.values():
+                        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+        return made()
+
+    def main(self) -> None:
+        self.sizes = [SIZES[s] for s in (SIZES if self.args.full else self.args.sizes.split(","))]
+        print(f"yarnlog benchmark · python {platform.python_version()} · SQLite {sqlite3.sqlite_version} · "
+              f"{os.cpu_count()} CPUs · limit {self.args.limit:g} s an operation")
+        for events in self.sizes:
+            self.size(events)
+        print("\nboard read after start-up, by campaign size")
+        for name, curve in self.board.items():
+            print(f"  {name}: " + "; ".join(f"{n:,}: {v}" for n, v in curve.items()))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--events", type=int, nargs="+", default=[250, 1000, 4000])
-    parser.add_argument("--db-url", help="benchmark this database (or memory://) instead of a temporary SQLite file")
+    parser.add_argument("--sizes", default="1K,10K", help="comma-separated, of 1K,10K,100K,1M (default 1K,10K)")
+    parser.add_argument("--full", action="store_true", help="all four sizes")
+    parser.add_argument("--pg", help="a PostgreSQL server URL; its yarnlog_bench_* databases are made and dropped")
+    parser.add_argument("--limit", type=float, default=120, help="seconds an operation may take (default 120)")
+    parser.add_argument("--appends", type=int, default=200, help="single appends of each kind timed (default 200)")
+    parser.add_argument("--es-batch", type=int, default=1000, help="events per eventsourcing insert (default 1000)")
+    parser.add_argument("--no-eventsourcing", action="store_true", help="skip the eventsourcing reference")
+    # the worker's own arguments (one measurement)
+    parser.add_argument("--worker", choices=sorted(OPERATIONS), help=argparse.SUPPRESS)
+    parser.add_argument("--url", help=argparse.SUPPRESS)
+    parser.add_argument("--file", help=argparse.SUPPRESS)
+    parser.add_argument("--campaign", help=argparse.SUPPRESS)
+    parser.add_argument("--events", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--scratch", help=argparse.SUPPRESS)
     args = parser.parse_args()
-
-    with tempfile.TemporaryDirectory() as tmp:
-        sample = Path(__file__).resolve().parent.parent / "journals" / "lantern-harbor.jsonl"
-        store = open_store(args.db_url or Path(tmp) / "sample.db")
-        records = parse_lines(sample.read_text(encoding="utf-8").splitlines())
-        import_records(store, records)
-        campaign = records[0].campaign_id
-        n = len(records)
-        print(f"\nthe sample campaign ({n} Yarn events: characters, drama, rolls, a fight)")
-        read_rows = timed(lambda: [json.loads(r.payload) for r in store.read(campaign)])
-        row("baseline: read + parse rows", read_rows, read_rows, n)
-        row("replay into state", timed(lambda: replayed(store, campaign)),
-            read_rows, n)
-        stored = store.read(campaign)
-        chain_only = timed(lambda: check_chain(stored, campaign))
-        row("baseline: hash chain only", chain_only, chain_only, n)
-        row("verify (chain + schemas + every rule re-checked)", timed(lambda: verify(stored, campaign)), chain_only, n)
-        store.close()
-
-        for n in args.events:
-            url = args.db_url or f"sqlite:///{Path(tmp) / f'bench-{n}.db'}"
-            store = open_store(url)
-            campaign = f"bench-{n}-{uuid.uuid4().hex[:6]}"
-            journal = build(store, campaign, n)
-            print(f"\n{n} events ({type(store).__name__})")
-
-            read_rows = timed(lambda: [json.loads(r.payload) for r in store.read(campaign)])
-            row("baseline: read + parse rows", read_rows, read_rows, n)
-            row("replay into state", timed(lambda: replayed(store, campaign)),
-                read_rows, n)
-            row("export (JSON Lines)", timed(lambda: list(export_lines(store, campaign))), read_rows, n)
-
-            records = store.read(campaign)
-            chain_only = timed(lambda: check_chain(records, campaign))
-            row("baseline: hash chain only", chain_only, chain_only, n)
-            row("verify (chain + schemas + rules)", timed(lambda: verify(records, campaign)), chain_only, n)
-
-            def bare_append() -> None:
-                store.append(campaign, store.last_sequence(campaign), [NewEvent(
-                    str(uuid.uuid4()), "note", 1, "2026-11-21T20:00:00.000000Z", "Maya", "everyone", {"text": "x"})])
-
-            bare = timed(bare_append, repeat=5)
-            row("baseline: one bare store append", bare, bare)
-            row("one command through the service", timed(
-                lambda: journal.execute(campaign, AddNote(text="live")), repeat=5), bare)
-            store.close()
+    if args.worker:
+        worker(args)
+        return
+    unknown = set(args.sizes.split(",")) - set(SIZES)
+    if unknown and not args.full:
+        parser.error(f"unknown size(s) {', '.join(sorted(unknown))}: choose among {', '.join(SIZES)}")
+    with tempfile.TemporaryDirectory(prefix="yarnlog-bench-") as scratch:
+        Run(args, Path(scratch)).main()
 
 
 if __name__ == "__main__":
