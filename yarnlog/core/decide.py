@@ -126,11 +126,15 @@ def audit(history: Sequence[Recorded]) -> list[Fault]:
     state = empty_state()
     # (first, last) sequences each override covers: kept as bounds, since a forged ``covers`` can be huge.
     overridden: list[tuple[int, int]] = []
+    still_open: list[tuple[int, int]] = []  # those not yet behind us: an override covers the next few events
     for rec in effective(history):
-        if not any(first <= rec.sequence <= last for first, last in overridden):
+        still_open = [(first, last) for first, last in still_open if last >= rec.sequence]
+        if not any(first <= rec.sequence for first, _ in still_open):
             faults.extend(Fault(rec.sequence, rec.event_type, p) for p in check_event(state, rec))
         if isinstance(rec.payload, OverrideRecorded):
-            overridden.append((rec.sequence + 1, rec.sequence + rec.payload.covers))
+            covered = (rec.sequence + 1, rec.sequence + rec.payload.covers)
+            overridden.append(covered)
+            still_open.append(covered)
         try:
             state = evolve(state, rec)
         except Exception as exc:  # noqa: BLE001 - stored data is untrusted: a fold that fails on it is a fault
