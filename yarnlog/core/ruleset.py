@@ -180,14 +180,6 @@ def get_ruleset(name: str) -> Ruleset:
     return ruleset
 
 
-def _part_has_no_commands(command: Any, campaign: CampaignState[Any], referee: Referee) -> None:
-    return None
-
-
-def _part_has_no_audit(campaign: CampaignState[Any], recorded: Recorded) -> list[str]:
-    return []
-
-
 @dataclass(frozen=True)
 class Folds:
     """The payload types a fold reacts to; it leaves its state as it is for every other event.
@@ -255,8 +247,8 @@ class Part:
     name: str
     initial: Callable[[], Any]
     evolve: Callable[[Any, Recorded, Any], Any]
-    decide: Handler = _part_has_no_commands
-    audit: Callable[[CampaignState[Any], Recorded], list[str]] = _part_has_no_audit
+    decide: Handler = _not_mine
+    audit: Callable[[CampaignState[Any], Recorded], list[str]] = _no_audit
     validators: Mapping[type, Validator] = field(default_factory=dict)
     folds: Folds = EVERY_EVENT
 
