@@ -140,11 +140,8 @@ class Journal:
         else:
             history, state, timeline = remembered
         new, afters = in_context(new, timeline)
-        # The remembered history is this journal's own (``history()`` hands out copies): extended in
-        # place, not copied on every command.
-        history.extend(new)
         if any(isinstance(r.payload, (Correction, Retraction)) for r in new):
-            state = replay(history)
+            state = replay([*history, *new])
             if afters and state.timeline == afters[-1]:
                 # Amendments that leave the timeline as recorded: share it again (see below).
                 state = replace(state, timeline=afters[-1])
@@ -154,6 +151,10 @@ class Journal:
                 # object) unless an amendment changed it, and then it is folded on its own.
                 state = evolve(state, rec, after if state.timeline is timeline else None)
                 timeline = after
+        # The remembered history is this journal's own (``history()`` hands out copies): extended in
+        # place rather than copied on every command, and only once the fold has succeeded, so that
+        # history and state never disagree.
+        history.extend(new)
         self._latest[campaign_id] = _Remembered(history, state, afters[-1] if afters else timeline)
         return history, state
 
