@@ -63,8 +63,10 @@ def test_ruleset_verbs_work_in_their_campaign_whichever_way_it_is_named(two_syst
 
 
 def test_a_core_verb_a_system_replaces_points_to_its_verb(two_systems):
+    _, before, _ = two_systems("export", "-c", "lantern")
     code, _, err = two_systems("scene", "open", "--caller", "Ana", "-c", "lantern")
     assert code == EXIT_CODES["invalid"] and "use 'yarnlog call'" in err and err.count("\n") == 1
+    assert two_systems("export", "-c", "lantern")[1] == before  # nothing written
     code, out, _ = two_systems("scene", "open", "--caller", "Ana", "-c", "ds", "--json")
     assert code == 0 and json.loads(out)[0]["event_type"] == "scene.opened"
 
