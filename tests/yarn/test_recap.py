@@ -125,6 +125,16 @@ def test_balances_are_the_tokens_projection_at_the_end_of_each_episode(harbor, g
         assert {b.name: b.bennies for b in episode.balances} == {p["name"]: p["bennies"] for p in after["participants"]}
 
 
+def test_the_token_series_is_the_tokens_projection_as_each_scene_closed(harbor, gm_recap):
+    history, _ = harbor
+    closed = {r.payload.number: r.sequence for r in events(history, "scene.closed")}
+    points = [point for episode in gm_recap.episodes for point in episode.token_series]
+    assert [point.scene for point in points] == sorted(closed)
+    for point in points[::5]:  # a replay per point: a sample of them keeps the test fast
+        report = token_report(replay([r for r in history if r.sequence <= closed[point.scene]]))
+        assert point.drama_tokens == {p["name"]: p["drama_tokens"] for p in report["participants"]}
+
+
 def test_the_bennie_tally_adds_up_and_names_the_winners(harbor, gm_recap):
     history, _ = harbor
     for episode in gm_recap.episodes:
@@ -192,6 +202,10 @@ def test_a_players_recap_leaks_nothing_hidden(with_secrets, audience):
                 assert secret not in text, (kind, scope, secret)
         # The ballots are the GM's, and "Only the GM ever sees the low score": winners only.
         assert all(not e.vote or not e.vote.tally for e in recap.episodes)
+        # No event numbers: their gaps (and the last one) would count the hidden events.
+        data = json.loads(rendered["json"])
+        assert data["as_of"] is None
+        assert '"sequence": ' not in rendered["json"].replace('"sequence": null', "")
     scenes = {s.number: s for s in scenes_of(build_recap(history, table, audience, Scope()))}
     assert any("keeps to herself" in line.text for line in scenes[1].procedure)
 
@@ -284,3 +298,39 @@ def test_a_users_template_shadows_the_default_file_by_file(sample_cli, tmp_path)
     (tmp_path / "recap.md.j2").write_text("{% for %}")
     code, out, err = sample_cli("recap", "--templates", str(tmp_path))
     assert code == 2 and err.startswith("error: template recap.md.j2") and err.count("\n") == 1
+
+
+# -- user text is data ------------------------------------------------------------------------
+
+HOSTILE = "<script>alert(1)</script> **loud** [click](javascript:alert(1)) <img src=x onerror=alert(1)>\x1b[2J"
+
+
+def test_hostile_text_in_a_note_stays_text_in_every_format():
+    from html.parser import HTMLParser
+
+    from markdown_it import MarkdownIt
+
+    journal = load_sample()
+    journal.execute(CID, StartEpisode(title="Four", theme="salt", theme_chosen_by="Fay"))
+    journal.execute(CID, AddNote(HOSTILE))
+    _, rendered = outputs(journal.history(CID), journal.state(CID).table, PLAYERS, Scope(episodes=(4, 4)))
+
+    class Tags(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def handle_starttag(self, tag, attrs):
+            self.seen.append((tag, dict(attrs)))
+
+    # The Markdown as a CommonMark engine with raw HTML on renders it (GitHub, Obsidian, chats),
+    # and the HTML page as it is: no script, image, event handler or javascript: link.
+    for page in (MarkdownIt("commonmark").render(rendered["md"]), rendered["html"]):
+        tags = Tags()
+        tags.feed(page)
+        assert not {"script", "img", "iframe"} & {tag for tag, _ in tags.seen}
+        for _, attrs in tags.seen:
+            assert not any(name.startswith("on") for name in attrs)
+            assert not str(attrs.get("href", "")).startswith("javascript")
+        assert "\x1b" not in page
+    assert "\\*\\*loud\\*\\*" in rendered["md"] and "<strong>loud</strong>" in rendered["html"]

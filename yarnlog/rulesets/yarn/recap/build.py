@@ -12,7 +12,7 @@ scene just closed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -31,6 +31,7 @@ from yarnlog.rulesets.yarn.recap.model import (
     Note,
     Recap,
     SceneRecap,
+    TokenPoint,
     VoteLine,
 )
 
@@ -99,18 +100,36 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
         if not scope.has_episode(number):
             continue
         episode.scenes = [s for s in episode.scenes if scope.whole_episodes or scope.has_scene(s.number)]
+        kept = {s.number for s in episode.scenes}
+        episode.token_series = [point for point in episode.token_series if point.scene in kept]
         if not episode.scenes and not scope.whole_episodes:
             continue
         episode.complete = scope.whole_episodes
         if not episode.complete:
             episode.moments = [m for m in episode.moments if any(_in_scene(m, s) for s in episode.scenes)]
         episodes.append(episode)
-    return Recap(
+    told = Recap(
         campaign=table.campaign_id, title=table.title, gm=table.gm, audience=audience.kind,
         audience_name=audience.name, audience_label=audience.label(), scope=scope.label,
         as_of=history[-1].sequence if history else 0, episodes=episodes,
         series_notes=t.series_notes if scope == Scope() else [],
     )
+    return told if audience.is_gm else _without_event_numbers(told)
+
+
+def _without_event_numbers(told: Recap) -> Recap:
+    """A player's recap without event numbers: their gaps and the last one count the hidden events."""
+    def lines(items: list[Any]) -> list[Any]:
+        return [replace(item, sequence=None) for item in items]
+
+    for episode in told.episodes:
+        for scene in episode.scenes:
+            for name in ("calling", "introduced", "notes", "challenges", "petitions", "forces", "procedure",
+                         "combat", "consequences", "tokens"):
+                setattr(scene, name, lines(getattr(scene, name)))
+        for name in ("notes", "experience_awarded", "experience_spent", "moments"):
+            setattr(episode, name, lines(getattr(episode, name)))
+    return replace(told, as_of=None, series_notes=lines(told.series_notes))
 
 
 def _in_scene(line: Line, scene: SceneRecap) -> bool:
@@ -163,6 +182,9 @@ def _tell(t: _Telling, rec: Recorded) -> None:
         closed = t.scenes.get(p["number"])
         if closed is not None:
             closed.summary = p.get("summary") or ""
+            if episode is not None and t.state.rules is not None:
+                held = {row["name"]: row["drama_tokens"] for row in token_report(t.state)["participants"]}
+                episode.token_series.append(TokenPoint(closed.number, held))
         return
     if kind == "yarn.roll.made":
         t.rolls[rec.sequence] = p

@@ -12,17 +12,21 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Line:
-    """One thing that happened, in words, and the event number it was recorded as."""
+    """One thing that happened, in words, and the event number it was recorded as.
 
-    sequence: int
+    ``sequence`` is ``None`` in a player's recap: the gaps between event numbers would tell how
+    many hidden events lie between two visible ones.
+    """
+
+    sequence: int | None
     text: str
 
 
 @dataclass(frozen=True)
 class Note:
-    """A note of the table: who wrote it, and whether it is the GM's."""
+    """A note of the table: who wrote it, and whether it is the GM's (``sequence`` as in :class:`Line`)."""
 
-    sequence: int
+    sequence: int | None
     by: str
     gm: bool
     text: str
@@ -88,6 +92,14 @@ class BennieVote:
 
 
 @dataclass
+class TokenPoint:
+    """Drama tokens held once a scene closed: one point of the episode's token series (a diagram's data)."""
+
+    scene: int
+    drama_tokens: dict[str, int]
+
+
+@dataclass
 class EpisodeRecap:
     number: int
     title: str
@@ -103,6 +115,7 @@ class EpisodeRecap:
     experience_awarded: list[Line] = field(default_factory=list)
     experience_spent: list[Line] = field(default_factory=list)
     moments: list[Line] = field(default_factory=list)
+    token_series: list[TokenPoint] = field(default_factory=list)
 
 
 @dataclass
@@ -114,7 +127,7 @@ class Recap:
     audience_name: str | None
     audience_label: str
     scope: str
-    as_of: int             # the last event the recap reads
+    as_of: int | None      # the last event the recap reads (None in a player's recap: it counts hidden events)
     episodes: list[EpisodeRecap] = field(default_factory=list)
     series_notes: list[Note] = field(default_factory=list)
 
