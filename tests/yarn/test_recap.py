@@ -334,3 +334,20 @@ def test_hostile_text_in_a_note_stays_text_in_every_format():
             assert not str(attrs.get("href", "")).startswith("javascript")
         assert "\x1b" not in page
     assert "\\*\\*loud\\*\\*" in rendered["md"] and "<strong>loud</strong>" in rendered["html"]
+
+
+def test_a_hidden_roll_gives_away_no_total_through_the_rolls_that_refer_to_it():
+    from yarnlog.rulesets.yarn.recap import sentences
+
+    seen = {39: {"character": "Iris Vane", "dice": {"faces": [1, 1, 4], "kept": [0, 1, 2], "total": 6}}}
+    group = {"characters": ["Iris Vane", "the lookout"], "method": "simple addition", "total": 16, "margin": 3,
+             "outcome": "beats", "against": {"number": 13, "label": ""}, "rolls": [39, 40], "odds": None}
+    told = sentences.group(group, seen)
+    assert "16" not in told and "by 3" not in told and "beats" in told
+    assert "16" in sentences.group(group, {**seen, 40: {}}) and "by 3" in sentences.group(group, {**seen, 40: {}})
+    opposed = {"character": "Jonah Crane", "trait": None, "dice": {"faces": [6, 6, 2], "kept": [0, 1], "total": 12},
+               "against": {"kind": "opponent", "roll": 36}, "outcome": "beats", "margin": 5}
+    told = sentences.roll(opposed, seen, secret=False)
+    assert "by 5" not in told and "keeps to herself" in told
+    assert "by 5" in sentences.roll(opposed, {36: {"character": "the lookout", "dice": {"faces": [4, 3],
+                                                                                        "total": 7}}}, secret=False)

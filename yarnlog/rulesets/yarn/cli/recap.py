@@ -68,6 +68,8 @@ def recap(
     table = journal.state(cid, upto=history[-1].sequence if history else None).table
     if as_name is not None and not table.knows(as_name):
         raise InvalidCommand(f"{as_name!r} is not at this table (players: {', '.join(table.players)})")
+    if as_name is not None and table.is_gm(as_name):
+        as_name = None  # the GM's own view is the GM's recap
     audience = player(as_name) if as_name is not None else PLAYERS if players else GM
 
     numbers = sorted({r.episode for r in history if r.event_type == "episode.started" and r.episode is not None})

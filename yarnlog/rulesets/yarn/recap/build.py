@@ -278,11 +278,11 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
     elif kind == "yarn.location.introduced":
         scene.introduced.append(line(say.location(p)))
     elif kind == "yarn.roll.made":
-        text = say.roll(p, {n: r for n, r in t.rolls.items()}, rec.sequence in t.secret_rolls)
+        text = say.roll(p, t.rolls, rec.sequence in t.secret_rolls)
         scene.procedure.append(line(text))
         _roll_moment(episode, line(text), p)
     elif kind == "yarn.group.resolved":
-        text = say.group(p)
+        text = say.group(p, t.rolls)
         scene.procedure.append(line(text))
         _roll_moment(episode, line(text), p)
     elif kind == "yarn.consequence.rolled":

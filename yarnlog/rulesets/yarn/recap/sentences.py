@@ -191,6 +191,11 @@ def _against(p: Data, rolls: Mapping[int, Data]) -> str:
     return f" against {a.get('label') or a['kind']}"
 
 
+def _hidden_opponent(p: Data, rolls: Mapping[int, Data]) -> bool:
+    opponent = (p.get("against") or {}).get("roll")
+    return opponent is not None and opponent not in rolls
+
+
 def roll(p: Data, rolls: Mapping[int, Data], secret: bool) -> str:
     trait = p.get("trait") or "no trait"
     extras = []
@@ -207,7 +212,8 @@ def roll(p: Data, rolls: Mapping[int, Data], secret: bool) -> str:
         text += " (a secret roll)"
     if p.get("outcome"):
         text += f": {p['outcome']}"
-        if p.get("margin") is not None:
+        # Against a roll the audience may not see, the margin would give its total away.
+        if p.get("margin") is not None and not _hidden_opponent(p, rolls):
             text += f" by {p['margin']}"
         text += _chance(p.get("odds"))
     if p.get("botch"):
@@ -220,11 +226,15 @@ def roll(p: Data, rolls: Mapping[int, Data], secret: bool) -> str:
     return text + "."
 
 
-def group(p: Data) -> str:
+def group(p: Data, rolls: Mapping[int, Data]) -> str:
+    """A group effort; when one of its rolls is hidden from the audience, its total and margin are
+    left out, since they would give that roll away (the outcome stays: the characters see it)."""
     a = p.get("against") or {}
     against = f" against {a.get('label') or 'difficulty'} {a['number']}" if a.get("number") is not None else ""
-    text = (f"Group effort of {', '.join(p['characters'])} ({p['method']}): {p['total']}{against}: {p['outcome']}")
-    if p.get("margin") is not None:
+    hidden = any(n not in rolls for n in p.get("rolls") or ())
+    total = "a total that includes a roll the GM keeps to herself" if hidden else p["total"]
+    text = f"Group effort of {', '.join(p['characters'])} ({p['method']}): {total}{against}: {p['outcome']}"
+    if p.get("margin") is not None and not hidden:
         text += f" by {p['margin']}"
     return text + _chance(p.get("odds")) + "."
 
