@@ -279,6 +279,17 @@ def test_recap_as_data_and_as_a_page_written_to_a_file(sample_cli, tmp_path):
     assert "<script" not in html
 
 
+def test_json_keeps_control_characters_escaped(sample_cli):
+    code, _, err = sample_cli("episode", "start", "--title", "Four", "--theme", "salt", "--theme-by", "Fay")
+    assert code == 0, err
+    assert sample_cli("note", "bell\x9b2J\x7f rings")[0] == 0
+    code, out, err = sample_cli("recap", "--players", "--json")
+    assert code == 0, err
+    assert not any(0x7f <= ord(c) <= 0x9f or (ord(c) < 0x20 and c != "\n") for c in out)
+    notes = json.loads(out)["episodes"][0]["notes"]
+    assert notes[0]["text"] == "bell\x9b2J\x7f rings"
+
+
 @pytest.mark.parametrize("args", [["--episode", "9"], ["--scenes", "4-2"], ["--episodes", "x"],
                                   ["--as", "Nobody"], ["--as", "Ana", "--players"], ["--format", "pdf"],
                                   ["--episode", "1", "--series"], ["--templates", "/no/such/folder"]])

@@ -94,8 +94,11 @@ def recap(
 
     if as_json:
         import json
+        import re
 
         text = json.dumps(told.to_data(), indent=2, ensure_ascii=False) + "\n"
+        # json escapes C0 controls only: DEL and C1 (an 8-bit CSI rewrites a terminal) too, as \u escapes.
+        text = re.sub(r"[\x7f-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text)
     else:
         text = render_recap(told, fmt, templates, table.ruleset)
     if output is None:
