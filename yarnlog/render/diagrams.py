@@ -40,7 +40,7 @@ FRAUGHT_COLOUR = "#C0392B"
 SVG_LABEL = 30
 MERMAID_LABEL = 60
 
-_MERMAID_SAFE = frozenset(" .,'-!?()/:")
+_MERMAID_ENCODED = frozenset('"#<>&`$')
 _MARKDOWN_SAFE = frozenset(" .,'()-:")
 
 
@@ -61,11 +61,16 @@ def shortened(text: str, limit: int) -> str:
 
 
 def mermaid_text(text: str) -> str:
-    """User text as the inside of a quoted Mermaid label: letters, digits, spaces and a few harmless
-    marks pass; every other character becomes Mermaid's entity code ``#<code point>;`` (so ``"``,
-    ``<``, ``#``, ``%``, ``|``, ``[``, backticks, ``$`` and Markdown marks cannot end the label,
-    start a tag, a comment, math or Markdown)."""
-    return "".join(ch if ch.isalnum() or ch in _MERMAID_SAFE else f"#{ord(ch)};" for ch in plain(text))
+    """User text as the inside of a quoted Mermaid label (``"..."``), on one line.
+
+    Inside quotes Mermaid's lexer reads everything up to the next ``"`` as text, so brackets,
+    pipes, ``%%`` and ``;`` are harmless there. What is not becomes Mermaid's entity code
+    ``#<code point>;``: ``"`` (it would end the label), ``#`` (``#name;`` is itself an entity code),
+    ``<``, ``>`` and ``&`` (labels are HTML), a backtick (a Markdown string) and ``$`` (KaTeX math).
+    Only these, because Mermaid 11 (11.17 checked) draws entity codes in flowchart labels as
+    placeholders rather than characters: the fewer, the more readable the names.
+    """
+    return "".join(f"#{ord(ch)};" if ch in _MERMAID_ENCODED else ch for ch in plain(text))
 
 
 def markdown_text(text: str) -> str:
