@@ -188,6 +188,19 @@ def test_mermaid_labels_are_quoted_encoded_and_decode_to_the_names():
     assert sum(" ==>|" in s for s in statements) == 1 and sum(" -.->|" in s for s in statements) == 2
 
 
+def test_plain_text_is_one_line_without_controls_but_keeps_joiners():
+    assert plain(" two\nlines\u2028and\ta  tab ") == "two lines and a tab"
+    assert plain("a\x00b\x1bc\u202eevil\u2066d\ufffe") == "abcevild"
+    assert plain("\U0001F468\u200d\U0001F469 \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645") == \
+        "\U0001F468\u200d\U0001F469 \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+
+
+def test_an_id_prefix_is_a_safe_svg_id():
+    relationship_map_svg(hostile_graph(), id_prefix="episode-2_map")
+    with pytest.raises(ValueError):
+        relationship_map_svg(hostile_graph(), id_prefix='x" onload="alert(1)')
+
+
 def test_mermaid_text_keeps_plain_names_readable():
     assert mermaid_text("Iris Vane") == "Iris Vane"
     assert mermaid_text("Nell's \"Lantern\" <b>") == "Nell's #34;Lantern#34; #60;b#62;"

@@ -13,6 +13,7 @@ precision, so the same data always gives the same bytes.
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from xml.sax.saxutils import escape
 
@@ -47,11 +48,21 @@ _MARKDOWN_SAFE = frozenset(" .,'()-:")
 # -- text -------------------------------------------------------------------------------------
 
 
+#: Bidirectional embeddings, overrides and isolates: they would reorder the text drawn after them.
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _dropped(ch: str) -> bool:
+    # Control characters (NUL and the like, which XML forbids), lone surrogates, unassigned code
+    # points (U+FFFE, U+FFFF) and bidi controls go; other format characters stay, because joiners
+    # (ZWJ, ZWNJ) are part of how some scripts and emoji are written.
+    return unicodedata.category(ch) in ("Cc", "Cs", "Cn") or ch in _BIDI_CONTROLS
+
+
 def plain(text: str) -> str:
     """``text`` on one line: runs of whitespace (newlines, tabs, Unicode separators) become one space,
-    and control and format characters (NUL, bidi overrides, ...) are dropped."""
-    kept = "".join(" " if ch.isspace() else ch for ch in text
-                   if ch.isspace() or unicodedata.category(ch)[0] != "C")
+    and control characters, bidi controls, lone surrogates and unassigned code points are dropped."""
+    kept = "".join(" " if ch.isspace() else ch for ch in text if ch.isspace() or not _dropped(ch))
     return " ".join(kept.split())
 
 
@@ -162,6 +173,8 @@ def relationship_map_svg(graph: RelationshipGraph, *, id_prefix: str = "relmap")
     legend says which is which. Each arrow's full text is in its ``<title>``. ``id_prefix`` names
     the arrowhead markers (give each map on one page its own).
     """
+    if not re.fullmatch(r"[A-Za-z][\w-]*", id_prefix):
+        raise ValueError(f"an SVG id prefix is a letter then letters, digits, _ or -, not {id_prefix!r}")
     count = len(graph.nodes)
     radius = max(160.0, 44.0 * count)
     cx, cy = radius + 150.0, radius + 70.0
