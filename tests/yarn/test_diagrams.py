@@ -126,6 +126,19 @@ def test_every_character_relationship_and_want_of_the_map_is_drawn_and_named():
     assert any("fraught want" in t for t in texts(root))  # the legend
 
 
+def test_a_long_name_is_cut_short_in_its_box_whole_in_its_title_and_every_box_is_inside_the_picture():
+    long = "Captain Bartholomew Ezekiel Fitzwilliam-Hargreaves the Third of Lantern Harbor"
+    graph = hostile_graph()
+    graph = RelationshipGraph(graph.nodes + (CharacterNode(long, "Ana", PC),), graph.relationships, graph.wants)
+    root = parsed(relationship_map_svg(graph))
+    [box] = [g for g in root.iter(SVG + "g") if g.get("class") == "character" and long in g.find(SVG + "title").text]
+    assert box.find(SVG + "text").text == "Captain Bartholomew Ezekiel Fit\u2026"
+    _, _, width, height = map(float, root.get("viewBox").split())
+    for rect in root.iter(SVG + "rect"):
+        x, y, w, h = (float(rect.get(a)) for a in ("x", "y", "width", "height"))
+        assert 0 <= x and x + w <= width and 0 <= y and y + h <= height
+
+
 def test_the_sample_map_has_every_character_and_every_label(harbor_state):
     graph = relationship_graph(harbor_state)
     root = parsed(relationship_map_svg(graph))

@@ -147,9 +147,17 @@ def relationship_map_mermaid(graph: RelationshipGraph) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: Names longer than this are cut short in their box (the whole name is in the box's <title>).
+SVG_NAME = 32
+
+
+def _box_lines(node: CharacterNode) -> tuple[str, str]:
+    return shortened(plain(node.name), SVG_NAME), shortened(plain(node.player or "recurring"), SVG_NAME)
+
+
 def _box_width(node: CharacterNode) -> float:
-    # No font metrics without a browser: about 7 px a character at 13 px, and never narrower than 96.
-    return max(96.0, 7.0 * max(len(plain(node.name)), len(plain(node.player or "recurring"))) + 20)
+    # No font metrics without a browser: about 7.5 px a character of bold 13 px, never narrower than 96.
+    return max(96.0, 7.5 * max(len(line) for line in _box_lines(node)) + 20)
 
 
 _BOX_HEIGHT = 40.0
@@ -177,7 +185,9 @@ def relationship_map_svg(graph: RelationshipGraph, *, id_prefix: str = "relmap")
         raise ValueError(f"an SVG id prefix is a letter then letters, digits, _ or -, not {id_prefix!r}")
     count = len(graph.nodes)
     radius = max(160.0, 44.0 * count)
-    cx, cy = radius + 150.0, radius + 70.0
+    # Room on either side for the widest box, and for the labels of the arrows between side boxes.
+    margin = max([150.0, *(_box_width(node) / 2 + 20 for node in graph.nodes)])
+    cx, cy = radius + margin, radius + 70.0
     width, plot_height = 2 * cx, 2 * cy
     height = plot_height + 90.0
     places: dict[str, tuple[float, float, float]] = {}  # name -> centre x, centre y, box width
@@ -232,14 +242,15 @@ def relationship_map_svg(graph: RelationshipGraph, *, id_prefix: str = "relmap")
     out.append('<g class="characters">')
     for node in graph.nodes:
         x, y, w = places[node.name]
+        name, player = _box_lines(node)
         dash = ' stroke-dasharray="5 3"' if node.kind == RECURRING else ""
         out.append(f'<g class="character"><title>{xml_text(_node_label(node))}</title>'
                    f'<rect x="{_n(x - w / 2)}" y="{_n(y - _BOX_HEIGHT / 2)}" width="{_n(w)}" '
                    f'height="{_n(_BOX_HEIGHT)}" rx="8" fill="#FFFFFF" stroke="#333333" stroke-width="1.5"{dash}/>'
                    f'<text x="{_n(x)}" y="{_n(y - 3)}" text-anchor="middle" font-size="13" font-weight="bold">'
-                   f'{xml_text(node.name)}</text>'
+                   f'{xml_text(name)}</text>'
                    f'<text x="{_n(x)}" y="{_n(y + 13)}" text-anchor="middle" font-size="11" fill="#555555">'
-                   f'{xml_text(node.player or "recurring")}</text></g>')
+                   f'{xml_text(player)}</text></g>')
     out.append("</g>")
     out.append(_map_legend(plot_height, id_prefix))
     out.append("</svg>")
