@@ -311,6 +311,18 @@ def _names(data: Any, name: str) -> bool:
     return False
 
 
+def _scene_casts(state) -> dict:
+    """Each scene's cast as its ruleset follows it (Yarn: after ducks and rushes), by scene number.
+
+    The timeline keeps a scene's cast as it was called; a ruleset that changes it in play offers a
+    ``scene-casts`` projection (number -> {"cast": [...], ...}), and a ruleset without one has none.
+    """
+    from yarnlog.core.ruleset import get_ruleset
+
+    projection = get_ruleset(state.table.ruleset).projections.get("scene-casts") if state.table.ruleset else None
+    return projection(state) if projection is not None else {}
+
+
 @app.command()
 def status(
     campaign: CampaignOpt = None,
@@ -322,6 +334,7 @@ def status(
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     state = journal.state(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))
+    casts = _scene_casts(state)
     data = {
         "campaign_id": cid,
         "title": state.table.title,
@@ -335,7 +348,7 @@ def status(
         "episodes": list(state.timeline.episodes),
         "scenes": [
             {"number": n, "episode": state.timeline.scene_episode.get(n), "caller": s.caller, "title": s.title,
-             "mode": s.mode, "cast": s.cast}
+             "mode": s.mode, "cast": casts.get(n, {}).get("cast", s.cast), "called_cast": s.cast}
             for n, s in sorted(state.timeline.scenes.items())
         ],
     }
