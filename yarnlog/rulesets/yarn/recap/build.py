@@ -19,8 +19,11 @@ from typing import Any
 from yarnlog.core.events import Recorded
 from yarnlog.core.state import CampaignState, empty_state, evolve
 from yarnlog.core.table import Table
+from yarnlog.rulesets.yarn.parts.characters.relationship_graph import relationship_graph
 from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_order
+from yarnlog.rulesets.yarn.parts.drama.scene_cast import scene_cast
 from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
+from yarnlog.rulesets.yarn.parts.economy.token_series import token_series
 from yarnlog.rulesets.yarn.recap import sentences as say
 from yarnlog.rulesets.yarn.recap.audience import Audience, visible_history
 from yarnlog.rulesets.yarn.recap.model import (
@@ -31,7 +34,6 @@ from yarnlog.rulesets.yarn.recap.model import (
     Note,
     Recap,
     SceneRecap,
-    TokenPoint,
     VoteLine,
 )
 
@@ -95,13 +97,18 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
     for episode in t.episodes.values():
         if not episode.ended:  # the episode in play: what is held now
             episode.balances = balances(t.state)
+        if t.state.rules is not None:
+            episode.token_series = token_series(t.state, episode.number)
+    # The cast as it actually was: the drama part's read model, over what the audience may see.
+    for number, scene in t.scenes.items():
+        cast = scene_cast(t.state, number) if t.state.rules is not None else None
+        if cast is not None:
+            scene.cast = list(cast.cast)
     episodes = []
     for number, episode in sorted(t.episodes.items()):
         if not scope.has_episode(number):
             continue
         episode.scenes = [s for s in episode.scenes if scope.whole_episodes or scope.has_scene(s.number)]
-        kept = {s.number for s in episode.scenes}
-        episode.token_series = [point for point in episode.token_series if point.scene in kept]
         if not episode.scenes and not scope.whole_episodes:
             continue
         episode.complete = scope.whole_episodes
@@ -111,8 +118,10 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
     told = Recap(
         campaign=table.campaign_id, title=table.title, gm=table.gm, audience=audience.kind,
         audience_name=audience.name, audience_label=audience.label(), scope=scope.label,
+        whole_series=scope == Scope(),
         as_of=history[-1].sequence if history else 0, episodes=episodes,
         series_notes=t.series_notes if scope == Scope() else [],
+        relationships=relationship_graph(t.state) if t.state.rules is not None else None,
     )
     return told if audience.is_gm else _without_event_numbers(told)
 
@@ -182,9 +191,6 @@ def _tell(t: _Telling, rec: Recorded) -> None:
         closed = t.scenes.get(p["number"])
         if closed is not None:
             closed.summary = p.get("summary") or ""
-            if episode is not None and t.state.rules is not None:
-                held = {row["name"]: row["drama_tokens"] for row in token_report(t.state)["participants"]}
-                episode.token_series.append(TokenPoint(closed.number, held))
         return
     if kind == "yarn.roll.made":
         t.rolls[rec.sequence] = p
@@ -248,12 +254,8 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
         episode.moments.append(line(sentence))
     elif kind == "yarn.challenge.ducked":
         scene.challenges.append(line(say.ducked(p)))
-        if p["character"] in scene.cast and (p.get("spends_token") or not p.get("caller_compels")):
-            scene.cast.remove(p["character"])
     elif kind == "yarn.challenge.rushed":
         scene.challenges.append(line(say.rushed(p)))
-        if p.get("joined") and p["character"] not in scene.cast:
-            scene.cast.append(p["character"])
         if p.get("bennie_spends"):
             episode.moments.append(line(say.rushed(p)))
     elif kind == "yarn.challenge.voted":
@@ -289,7 +291,6 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
         scene.consequences.append(line(say.consequence(p)))
     elif kind == "yarn.combat.started":
         scene.combat.append(line(say.combat_started(p)))
-        scene.cast.extend(c for c in p["combatants"] if c not in scene.cast)
     elif kind == "yarn.combat.initiative_set":
         scene.combat.append(line(say.initiative(p)))
     elif kind == "yarn.combat.attacked":
