@@ -166,13 +166,14 @@ def dice_stats(
     campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Rolls, breaks and botches per participant and per episode, and how the results compared with their odds."""
+    """Rolls (procedural rolls, attacks and defenses), breaks and botches per participant and per episode, and
+    how the results compared with their prior odds."""
     from yarnlog.core.referee import invalid
     from yarnlog.rulesets.yarn.parts.procedure.roll_statistics import dice_statistics
 
-    _, state = _history_and_state(campaign, as_of, end_of_scene)
+    history, state = _history_and_state(campaign, as_of, end_of_scene)
     invalid(viewer is None or state.table.knows(viewer), f"{viewer} is not at the table")
-    data = dice_statistics(state, viewer=viewer, episode=episode, participant=participant)
+    data = dice_statistics(state, viewer=viewer, episode=episode, participant=participant, history=history)
 
     def row(label: object, t: dict) -> tuple:
         o = t["outcomes"]
