@@ -39,14 +39,23 @@ def text(value: object, style: str = "") -> Any:
 
 
 def print_rows(title: str, columns: Sequence[str], rows: Sequence[Sequence[object]], *,
-               struck: Sequence[bool] = (), no_wrap: Sequence[str] = ()) -> None:
-    """A table of plain cells (each printed as text, never as markup); a struck row is drawn struck through."""
+               struck: Sequence[bool] = (), no_wrap: Sequence[str] = (), narrow: Sequence[str] = (),
+               wide: Sequence[str] = ()) -> None:
+    """A table of plain cells (each printed as text, never as markup); a struck row is drawn struck through.
+
+    ``no_wrap`` columns keep their cells on one line; ``narrow`` ones give their width to the others, ``wide``
+    ones (the text that explains a row) take it.
+    """
+    from rich import box
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=text(title), title_justify="left")
+    # Light rules and no outer edge: 80 columns go to the cells, not to the frame.
+    table = Table(title=text(title), title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                  padding=(0, 1, 0, 0))
     for column in columns:
-        table.add_column(column, no_wrap=column in no_wrap)
+        table.add_column(column, no_wrap=column in no_wrap, max_width=14 if column in narrow else None,
+                         min_width=22 if column in wide else None)
     for index, row in enumerate(rows):
         style = "strike" if index < len(struck) and struck[index] else ""
         table.add_row(*(cell if isinstance(cell, Text) else text(cell, style) for cell in row))

@@ -218,7 +218,7 @@ def exchange_of(p: Payload, context: _Context | None = None) -> Exchange:
         return Exchange("scene rushed", {"rusher": _who(p.character, p.rusher), "caller": p.caller},
                         "blocked by the caller" if p.caller_blocks else "")
     if isinstance(p, SceneCalled):
-        return Exchange("scene call", {"caller": p.caller}, "a bennie spent" if p.bennie_spends else "")
+        return Exchange("scene call" + (" (a bennie spent)" if p.bennie_spends else ""), {"caller": p.caller})
     if isinstance(p, BennieSpent):
         spend = p.bennie_spends[0]
         return Exchange("bennie spent", {"spender": spend.spender}, p.effect)
