@@ -327,3 +327,18 @@ def test_dice_statistics_with_the_history_count_both_rolls_of_every_attack(harbo
     misses = sum(p.outcome.value == "fails" for p in attacks)
     # Each attack is one roll that beats and one that fails (or two that equal), from either side.
     assert stats["outcomes"]["beats"] == dice_statistics(state)["total"]["outcomes"]["beats"] + hits + misses
+
+
+def test_a_players_explanation_counts_no_movement_she_may_not_see(journal, campaign):
+    seat_characters(journal, campaign)
+    [secret] = journal.execute(campaign, TransferTokens("kitty", "Ben", 1, reason="the GM's aside"), visibility="gm")
+    [public] = journal.execute(campaign, TransferTokens("kitty", "Ana", 1, reason="a toast"))
+    history, table = journal.history(campaign), journal.state(campaign).table
+
+    def ben(explained: dict) -> int:
+        return next(h["drama_tokens"] for h in explained["balances_before"] if h["name"] == "Ben")
+
+    assert ben(explain_event(history, table, public.sequence)) == secret.payload.transfers[0].amount
+    assert ben(explain_event(history, table, public.sequence, viewer="Ana")) == 0
+    assert [e["event"]["sequence"] for e in explain_scene(history, table, public.scene, viewer="Ana")["events"]
+            if e["event"]["sequence"] == secret.sequence] == []
