@@ -134,6 +134,8 @@ def _render_event(d: dict, *, heading: bool = True) -> None:
                                         if x["sides"] else ""))
         if x["sought"]:
             say("  sought:", x["sought"])
+        if x["note"]:
+            say("  why:", x["note"])
     if d["override"]:
         o = d["override"]
         say(f"  recorded under the GM's override #{o['sequence']} by {o['by']}: {o['reason']}")

@@ -75,6 +75,8 @@ def _render_ledger(rows: list[dict], participant: str | None, quotes: bool) -> N
         told = x["kind"] + (": " + ", ".join(f"{r} {w}" for r, w in x["sides"].items()) if x["sides"] else "")
         if x["sought"]:
             told += f"; sought: {x['sought']}"
+        if x["note"]:
+            told += f"; {x['note']}"
         if row["struck_by"]:
             told += f" [{row['struck_by']['marker'].upper()}]"
         elif row["replaces"]:
