@@ -342,3 +342,12 @@ def test_a_players_explanation_counts_no_movement_she_may_not_see(journal, campa
     assert ben(explain_event(history, table, public.sequence, viewer="Ana")) == 0
     assert [e["event"]["sequence"] for e in explain_scene(history, table, public.scene, viewer="Ana")["events"]
             if e["event"]["sequence"] == secret.sequence] == []
+
+
+def test_explain_the_override_itself_quotes_the_rules_it_set_aside(harbor):
+    history, state = harbor
+    [override] = _of_type(history, "override.recorded")
+    pointed = explain_event(history, state.table, override.sequence)["points_at"]
+    assert pointed["covers"] == list(range(override.sequence + 1, override.sequence + override.payload.covers + 1))
+    assert [(r["chapter"], r["text"]) for r in pointed["rules"]] == [
+        (r.chapter, r.text) for r in override.payload.rules]

@@ -142,7 +142,10 @@ def _render_event(d: dict, *, heading: bool = True) -> None:
         for r in o["rules"]:
             say(f"    set aside {r['chapter']}: \"{r['text']}\" ({r['broken']})")
     if d["points_at"]:
-        say("  points at:", summarize(d["points_at"]))
+        pointed = d["points_at"]
+        say("  points at:", summarize({k: v for k, v in pointed.items() if k != "rules"}))
+        for r in pointed.get("rules", ()):
+            say(f"    sets aside {r['chapter']}: \"{r['text']}\" ({r['broken']})")
     for r in d["rules"]:
         say(f"  rule, {r['book']} \"{r['chapter']}\": \"{r['text']}\"")
     if d["movements"]:

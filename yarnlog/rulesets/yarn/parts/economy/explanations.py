@@ -53,14 +53,17 @@ def _movement(line: TrailLine) -> dict[str, Any]:
             "replaces": line.replaces.to_data() if line.replaces else None}
 
 
+def _set_aside(p: OverrideRecorded) -> list[dict[str, str]]:
+    """The rules an override set aside, each quoted, with how the move broke it."""
+    return [{"book": r.book, "chapter": r.chapter, "text": r.text, "broken": r.message} for r in p.rules]
+
+
 def _override_covering(history: Sequence[Recorded], sequence: int) -> dict[str, Any] | None:
     """The GM override an event was recorded under: ``override.recorded`` covers the next ``covers`` events."""
     for rec in history:
         p = rec.payload
         if isinstance(p, OverrideRecorded) and rec.sequence < sequence <= rec.sequence + p.covers:
-            return {"sequence": rec.sequence, "by": p.by, "reason": p.reason,
-                    "rules": [{"book": r.book, "chapter": r.chapter, "text": r.text, "broken": r.message}
-                              for r in p.rules]}
+            return {"sequence": rec.sequence, "by": p.by, "reason": p.reason, "rules": _set_aside(p)}
     return None
 
 
@@ -74,7 +77,7 @@ def _points_at(rec: Recorded) -> dict[str, Any] | None:
                 "approved_by": p.approved_by}
     if isinstance(p, OverrideRecorded):
         return {"covers": list(range(rec.sequence + 1, rec.sequence + p.covers + 1)), "by": p.by,
-                "reason": p.reason}
+                "reason": p.reason, "rules": _set_aside(p)}
     return None
 
 
