@@ -81,7 +81,7 @@ RULESET = Ruleset(
     takes_over=TAKES_OVER,
     projections={"tokens": token_report, "bennies": bennie_report, "calling-order": calling_view,
                  "scene-casts": scene_cast_view},
-    templates=None,
+    templates="yarnlog/templates/yarn",  # recap (and sheet) templates, shadowed by --templates DIR
     cli="yarnlog.rulesets.yarn.cli.verbs:VERBS",
     validators=VALIDATORS,
     options={
