@@ -223,6 +223,22 @@ def test_a_players_balances_count_only_what_the_players_may_see(with_secrets):
     assert {b.name: b.bennies for b in gm_episode.balances}["Cy"] == 5
 
 
+def test_a_players_dice_statistics_count_only_the_rolls_the_players_may_see(harbor):
+    from yarnlog.rulesets.yarn.parts.procedure.roll_statistics import dice_statistics
+
+    history, table = harbor
+    public = [r for r in history if r.visibility == "everyone"]
+    expected = {line["episode"]: line for line in dice_statistics(replay(public), history=public)["by_episode"]}
+    players = build_recap(history, table, PLAYERS, Scope())
+    gm = build_recap(history, table, GM, Scope())
+    for mine in players.episodes:
+        line = expected.get(mine.number)
+        assert mine.dice == (None if line is None else {k: v for k, v in line.items() if k != "episode"})
+    # Episode 1 holds the GM's secret roll: one roll fewer for the players, and no odds for the roll against it.
+    assert players.episodes[0].dice["rolls"] == gm.episodes[0].dice["rolls"] - 1
+    assert players.episodes[0].dice["rolls_with_odds"] < gm.episodes[0].dice["rolls_with_odds"]
+
+
 def test_a_player_sees_what_was_recorded_for_them_and_the_gm_everything(with_secrets):
     history, table = with_secrets
     assert MARK + " for Ben only" in outputs(history, table, player("Ben"), Scope(episodes=(4, 4)))[1]["json"]

@@ -24,6 +24,7 @@ from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_order
 from yarnlog.rulesets.yarn.parts.drama.scene_cast import scene_cast
 from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
 from yarnlog.rulesets.yarn.parts.economy.token_series import token_series
+from yarnlog.rulesets.yarn.parts.procedure.roll_statistics import dice_statistics
 from yarnlog.rulesets.yarn.recap import sentences as say
 from yarnlog.rulesets.yarn.recap.audience import Audience, visible_history
 from yarnlog.rulesets.yarn.recap.model import (
@@ -89,7 +90,8 @@ class _Telling:
 def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, scope: Scope) -> Recap:
     """The recap of ``scope`` for ``audience`` (``history``: every event, with its context)."""
     t = _Telling(table=table, audience=audience)
-    for rec in visible_history(history, audience, table):
+    visible = visible_history(history, audience, table)
+    for rec in visible:
         if rec.event_type == "yarn.tokens.returned":
             t.in_hand[rec.payload.model_dump()["episode"]] = dict(t.state.rules.economy.tokens) if t.state.rules else {}
         t.state = evolve(t.state, rec)
@@ -99,6 +101,13 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
             episode.balances = balances(t.state)
         if t.state.rules is not None:
             episode.token_series = token_series(t.state, episode.number)
+    if t.state.rules is not None:
+        # Counted over the audience's own replay and history: a secret roll is not in them at all,
+        # so neither its count nor its total reaches a player's statistics.
+        stats = dice_statistics(t.state, history=visible)["by_episode"]
+        for line in stats:
+            if line["episode"] in t.episodes:
+                t.episodes[line["episode"]].dice = {k: v for k, v in line.items() if k != "episode"}
     # The cast as it actually was: the drama part's read model, over what the audience may see.
     for number, scene in t.scenes.items():
         cast = scene_cast(t.state, number) if t.state.rules is not None else None

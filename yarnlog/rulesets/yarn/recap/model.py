@@ -111,6 +111,7 @@ class EpisodeRecap:
     experience_spent: list[Line] = field(default_factory=list)
     moments: list[Line] = field(default_factory=list)
     token_series: TokenSeries | None = None  # drama tokens at the start and after each scene (diagrams)
+    dice: dict[str, Any] | None = None  # the episode's dice statistics (roll_statistics.tally), rolls seen only
 
 
 @dataclass
