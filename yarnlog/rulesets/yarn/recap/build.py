@@ -2,11 +2,13 @@
 
 ``build_recap(history, table, audience, scope)`` filters first (:mod:`.audience`), then folds the
 visible events, in order, into plain :mod:`.model` data: each scene's call, cast as it actually
-was, notes, challenges, petitions, forces, procedure, combat, consequences and token movements;
-each episode's theme, calling order, balances (a replay of the visible events, so a player's
-balances are what that player can account for), bennie vote, experience and the moments worth
-retelling. Events recorded between scenes (a note written after a scene closed) belong to the
-scene just closed.
+was (the drama part's ``scene_cast``), notes, challenges, petitions, forces, procedure, combat,
+consequences and token movements; each episode's theme, calling order, balances, bennie vote,
+experience, dice statistics, token series and the moments worth retelling; the relationship map.
+Every derived number comes from the audience's own replay of the visible events (the state the
+fold carries), never from the full campaign, so a player's balances, statistics and charts are
+what that player can account for. Events recorded between scenes (a note written after a scene
+closed) belong to the scene just closed.
 """
 
 from __future__ import annotations
