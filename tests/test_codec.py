@@ -45,7 +45,7 @@ def timeline_at(source: str, sequence: int):
     return in_context(history(source)[:sequence])[1][-1]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["sample", "generated"]), st.data())
 def test_a_replayed_state_round_trips_at_any_sequence(source, data):
     sequence = data.draw(st.integers(1, len(history(source))), label="sequence")

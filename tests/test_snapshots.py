@@ -255,3 +255,21 @@ def test_the_board_at_the_end_is_the_stored_view_and_as_of_an_event_the_replay(c
     assert out == as_of
     code, out, _ = cli("verify", "--snapshots", "--json")
     assert code == 0 and [s["status"] for s in json.loads(out)["snapshots"]] == ["agrees"]
+
+
+def test_a_command_brings_the_views_people_read_to_the_new_head(cli, tmp_path):
+    store = open_store(tmp_path / "journal.db")
+    import_records(store, records("sample"))
+    store.close()
+    assert cli("tokens", "--json")[0] == 0  # someone reads the tokens board: its view is kept
+    assert cli("note", "The fog lifts.", "--json")[0] == 0
+    store = open_store(tmp_path / "journal.db")
+    try:
+        views = {s.kind: s for s in store.snapshots("lantern")}
+        assert set(views) == {"view:tokens"}  # only the views someone reads
+        assert (views["view:tokens"].sequence, views["view:tokens"].head_hash) == store.head("lantern")
+        later = replay(Journal(store).history("lantern"))
+        expected = json.loads(encode_view(later.ruleset.projections["tokens"](later)))
+        assert json.loads(views["view:tokens"].data) == expected
+    finally:
+        store.close()

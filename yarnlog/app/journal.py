@@ -53,6 +53,7 @@ class _Remembered(NamedTuple):
 
     state: CampaignState[Any]
     timeline: Timeline
+    head_hash: str  # the stored hash of event ``state.sequence``
 
 
 class SnapshotCheck(NamedTuple):
@@ -274,7 +275,7 @@ class Journal:
             state = empty_state()
             timeline = state.timeline
         else:
-            state, timeline = remembered
+            state, timeline = remembered.state, remembered.timeline
         new, afters = in_context(new, timeline)
         if any(isinstance(r.payload, (Correction, Retraction)) for r in new):
             # From the start, ``new`` is the whole history already; otherwise read it back.
@@ -289,10 +290,34 @@ class Journal:
                 state = evolve(state, rec, after if state.timeline is timeline else None)
                 timeline = after
         # Remembered only once the fold has succeeded.
-        self._latest[campaign_id] = latest = _Remembered(state, afters[-1] if afters else timeline)
+        self._latest[campaign_id] = latest = _Remembered(state, afters[-1] if afters else timeline, head_hash)
         if self.snapshot_every > 0 and state.sequence - self._snapshot_at.get(campaign_id, 0) >= self.snapshot_every:
             self._save_state(campaign_id, latest, head_hash)
         return state, new
+
+    def refresh_views(self, campaign_id: str) -> None:
+        """Bring the campaign's stored views up to the state this journal remembers (after a command).
+
+        Only views someone reads (one is stored already) are refreshed, from the state in memory:
+        no event is read, and the next board read is a few rows again. Failures are logged.
+        """
+        remembered = self._latest.get(campaign_id)
+        ruleset = remembered.state.ruleset if remembered is not None else None
+        if remembered is None or ruleset is None:
+            return
+        state = remembered.state
+        for name, projection in ruleset.projections.items():
+            fingerprint = view_fingerprint(ruleset.name, name)
+            stored = self._load(campaign_id, view_kind(name), fingerprint)
+            if stored is None or stored.sequence == state.sequence:
+                continue
+            try:
+                text = encode_view(projection(state))
+            except Exception as exc:
+                log.warning("cannot compute the %s view of %s (%s)", name, campaign_id, exc)
+                continue
+            self._save(Snapshot(campaign_id, view_kind(name), fingerprint, state.sequence, remembered.head_hash, text,
+                                self.clock()))
 
     # -- snapshots (caches: a failure is logged, never raised) -----------------------------
 
@@ -322,7 +347,7 @@ class Journal:
             log.warning("cannot use the state snapshot of %s (%s); replaying", campaign_id, exc)
             return None
         self._snapshot_at[campaign_id] = snapshot.sequence
-        return _Remembered(state, timeline)
+        return _Remembered(state, timeline, snapshot.head_hash)
 
     def _save_state(self, campaign_id: str, remembered: _Remembered, head_hash: str) -> None:
         state = remembered.state

@@ -74,7 +74,11 @@ def execute_command(campaign: str | None, command, *, by: str | None = None, vis
         override = Override(by=by or journal.state(cid).table.gm, reason=override_reason)
     from yarnlog.app.rolling import execute_rolling
 
-    return execute_rolling(journal, cid, command, by=by, visibility=visibility, override=override)
+    recorded = execute_rolling(journal, cid, command, by=by, visibility=visibility, override=override)
+    # The boards people read after a move (tokens, bennies...) are brought to the new head now, from
+    # the state in memory, so that reading one stays a few rows.
+    journal.refresh_views(cid)
+    return recorded
 
 
 def run_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
