@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -271,5 +272,40 @@ def test_a_command_brings_the_views_people_read_to_the_new_head(cli, tmp_path):
         later = replay(Journal(store).history("lantern"))
         expected = json.loads(encode_view(later.ruleset.projections["tokens"](later)))
         assert json.loads(views["view:tokens"].data) == expected
+    finally:
+        store.close()
+
+
+def test_reading_a_stored_view_imports_no_rules(tmp_path):
+    """The board at the campaign's end is a few rows: the ruleset's parts (pydantic payloads, every
+    fold) are not even imported (a fresh process, as the command line starts)."""
+    db = tmp_path / "journal.db"
+    store = open_store(db)
+    import_records(store, records("sample"))
+    Journal(store).view("lantern", "tokens")
+    store.close()
+    code = (
+        "import sys\n"
+        "from yarnlog.app.bootstrap import bootstrap\n"
+        f"data = bootstrap({str(db)!r}).view('lantern', 'tokens')\n"
+        "assert data['as_of'] == 206, data\n"
+        # (the bare package ``yarnlog.rulesets.yarn`` is, to find its source for the fingerprint)
+        "loaded = sorted(m for m in sys.modules if m.startswith('yarnlog.rulesets.yarn.'))\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_on_every_database_a_read_starts_from_the_snapshot_and_a_view_from_its_row(db_url):
+    store = open_store(db_url)
+    try:
+        store.append_verbatim(records("sample")[:196], 0)
+        Journal(store, snapshot_every=1).view("lantern", "tokens")
+        store.append_verbatim(records("sample")[196:], 196)
+        fresh = Journal(store)
+        assert fresh.state("lantern") == replayed("sample", 206)
+        full = replayed("sample", 206)
+        assert fresh.view("lantern", "tokens") == json.loads(encode_view(full.ruleset.projections["tokens"](full)))
+        assert [c.status for c in Journal(store).check_snapshots("lantern")] == ["agrees", "agrees"]
     finally:
         store.close()
