@@ -101,15 +101,23 @@ def test_a_dict_keeps_its_order_and_sets_are_written_in_one_order_whatever_their
     assert CODEC.encode(grown) == CODEC.encode(pmap({"k1": 1, "k2": 1, "k3": 1}))
 
 
+def wrap(value) -> str:
+    """A text as CODEC writes it, around a hand-made (forged) value."""
+    return json.dumps(["yarnlog-state", CODEC.classes_hash, value])
+
+
 @pytest.mark.parametrize("text, message", [
-    ('["c", "os:system", {}]', "not a registered class"),
-    ('["e", "test_codec:Point", "red"]', "not a registered class"),  # a registered name, but not an enum
-    ('["m", "yarnlog.core.events:Recorded", {}]', "not a registered class"),
-    ('["c", "test_codec:Point", {"x": 1.0}]', "other fields"),
-    ('["pickle", "cos\\nsystem"]', "unknown tag"),
-    ('{"__class__": "os.system"}', "bare dict"),
+    (wrap(["c", 99]), "not a registered 'c' class"),
+    (wrap(["c", "os:system"]), "not a registered 'c' class"),  # names are not looked up at all
+    (wrap(["e", 1, "red"]), "not a registered 'e' class"),  # class 1 (Point) is a dataclass, not an enum
+    (wrap(["m", 0, []]), "not a registered 'm' class"),
+    (wrap(["c", 1, 1.0]), "other fields"),  # Point has two fields
+    (wrap(["pickle", "cos\nsystem"]), "unknown tag"),
+    (wrap({"__class__": "os.system"}), "bare dict"),
+    (wrap(["F", 1, 0]), "malformed"),
+    (json.dumps(["yarnlog-state", "0" * 16, 1]), "other classes"),  # another codec's numbering
+    (json.dumps(["c", 1, 1.0, 2]), "no yarnlog-state header"),
     ("not json", "not a snapshot"),
-    ('["F", 1, 0]', "malformed"),
 ])
 def test_anything_else_is_refused_with_a_clear_error(text, message):
     with pytest.raises(CodecError, match=message):
@@ -152,4 +160,5 @@ def test_the_fingerprint_changes_with_the_structure_the_ruleset_or_the_event_sch
 def test_a_snapshot_of_the_state_is_plain_json():
     codec, _ = state_codec("yarn")
     text = encode_state(codec, state_at("sample", 50), timeline_at("sample", 50))
-    assert json.loads(text)[:2] == ["l", "campaign"]
+    header, classes, value = json.loads(text)
+    assert (header, classes, value[:2]) == ("yarnlog-state", codec.classes_hash, ["l", "campaign"])

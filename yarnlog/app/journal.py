@@ -79,7 +79,8 @@ class Journal:
     State is served from a snapshot when there is a sound one (:mod:`yarnlog.app.snapshots`):
     the newest state snapshot of this code's fingerprint whose event still has the hash it was
     taken at, with only the events after it folded in; otherwise from a full replay. After
-    folding ``snapshot_every`` events or more since the last snapshot it keeps a new one (0: never).
+    folding ``snapshot_every`` events or more since the last snapshot it keeps a new one (0: it
+    neither keeps nor reads state snapshots).
     A snapshot that cannot be read or written is logged and ignored: it never fails a command.
     """
 

@@ -6,8 +6,10 @@ plain values, the containers listed below, and instances of the classes it was b
 whitelist: the dataclasses, enums and pydantic models a ruleset and the core declare). Anything
 else is refused, on the way out as on the way in, with a :class:`CodecError`.
 
-Encoding (every container is a JSON array whose first item is its tag, so a JSON string is always
-a ``str``):
+The text is ``["yarnlog-state", CLASSES, VALUE]``: ``CLASSES`` is a short hash of the codec's
+class list (its version and the names of the classes, in order), so that a text written by a codec
+of other classes is refused rather than misread, and ``VALUE`` is tagged JSON. In it every
+container is a JSON array whose first item is its tag (so a JSON string is always a ``str``):
 
 - ``None``, ``bool``, ``int``, ``float``, ``str`` (exact types): themselves;
 - ``["l", ...]`` list, ``["t", ...]`` tuple, ``["pv", ...]`` PVector;
@@ -15,9 +17,11 @@ a ``str``):
 - ``["pm", [k, v], ...]`` PMap, ``["s", ...]`` set, ``["fs", ...]`` frozenset, ``["ps", ...]`` PSet,
   all sorted by their encoded items so that equal values encode to the same text;
 - ``["F", numerator, denominator]`` Fraction;
-- ``["e", class, value]`` enum member, ``["c", class, {field: value}]`` dataclass,
-  ``["m", class, {field: value}]`` pydantic model (plus, when not every field was set, the sorted
-  names of those that were).
+- ``["e", class, value]`` enum member, ``["c", class, value, ...]`` dataclass (its fields' values in
+  declaration order), ``["m", class, [value, ...]]`` pydantic model (plus, when not every field was
+  set, the sorted names of those that were); ``class`` is the class's number in the codec's list
+  (its classes sorted by name), which the ``CLASSES`` hash pins. Numbers and positions rather than
+  names keep a snapshot of a long campaign small; the fingerprint covers names and field order.
 
 Keys of any type survive (a dict keyed by frozensets or tuples), tuples stay tuples, floats
 round-trip through ``repr``. The module is pure: it imports nothing of storage or rulesets.
@@ -78,37 +82,43 @@ class Codec:
     """
 
     def __init__(self, classes: Iterable[type]):
-        self._by_name: dict[str, type] = {}
-        self._kinds: dict[type, str] = {}
+        by_name: dict[str, type] = {}
         for cls in classes:
-            kind = _kind(cls)
-            if kind is None:
+            if _kind(cls) is None:
                 raise CodecError(f"{class_name(cls)} is not a dataclass, an enum or a pydantic model")
-            self._by_name[class_name(cls)] = cls
-            self._kinds[cls] = kind
-        # Field names per class, worked out once (pydantic's are the declared ones, in order).
+            by_name[class_name(cls)] = cls
+        self._classes: list[type] = [by_name[name] for name in sorted(by_name)]
+        self._numbers: dict[type, int] = {cls: n for n, cls in enumerate(self._classes)}
+        self._kinds: dict[type, str] = {cls: _kind(cls) or "" for cls in self._classes}
+        # Field names per class, in declaration order (pydantic's as declared), worked out once.
         self._fields: dict[type, tuple[str, ...]] = {
             cls: tuple(cast(type[BaseModel], cls).model_fields) if kind == "m"
             else tuple(f.name for f in dataclasses.fields(cls))
             for cls, kind in self._kinds.items() if kind != "e"
         }
+        listed = _canonical([CODEC_VERSION, sorted(by_name)])
+        self.classes_hash = hashlib.sha256(listed.encode()).hexdigest()[:16]
 
     @property
     def classes(self) -> list[type]:
-        """The whitelisted classes, sorted by name."""
-        return [self._by_name[name] for name in sorted(self._by_name)]
+        """The whitelisted classes, sorted by name (a class is written as its number in this list)."""
+        return list(self._classes)
 
     # -- writing ---------------------------------------------------------------------------
 
     def encode(self, value: Any) -> str:
         """``value`` as canonical JSON text (equal values give equal text). Raises :class:`CodecError`."""
-        return json.dumps(self.to_json(value), separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(["yarnlog-state", self.classes_hash, self.to_json(value)], separators=(",", ":"),
+                          ensure_ascii=False)
 
     def to_json(self, value: Any) -> Any:
         """``value`` as tagged JSON data (see the module's docstring)."""
         t = type(value)
         if value is None or t is str or t is int or t is float or t is bool:
             return value
+        kind = self._kinds.get(t)
+        if kind == "c":
+            return ["c", self._numbers[t], *(self.to_json(getattr(value, name)) for name in self._fields[t])]
         if t is list:
             return ["l", *map(self.to_json, value)]
         if t is tuple:
@@ -127,14 +137,11 @@ class Codec:
             return ["ps", *self._sorted(map(self.to_json, value))]
         if t is Fraction:
             return ["F", value.numerator, value.denominator]
-        kind = self._kinds.get(t)
         if kind == "e":
-            return ["e", class_name(t), self.to_json(value.value)]
-        if kind == "c":
-            return ["c", class_name(t), {name: self.to_json(getattr(value, name)) for name in self._fields[t]}]
+            return ["e", self._numbers[t], self.to_json(value.value)]
         if kind == "m":
             fields = self._fields[t]
-            encoded = ["m", class_name(t), {name: self.to_json(getattr(value, name)) for name in fields}]
+            encoded = ["m", self._numbers[t], [self.to_json(getattr(value, name)) for name in fields]]
             if len(value.model_fields_set) != len(fields):
                 encoded.append(sorted(value.model_fields_set))
             return encoded
@@ -152,7 +159,11 @@ class Codec:
             data = json.loads(text)
         except (ValueError, RecursionError) as exc:
             raise CodecError(f"not a snapshot: {exc}") from None
-        return self.from_json(data)
+        if not (isinstance(data, list) and len(data) == 3 and data[0] == "yarnlog-state"):
+            raise CodecError("not a snapshot: no yarnlog-state header")
+        if data[1] != self.classes_hash:
+            raise CodecError("a snapshot written for other classes than this code's")
+        return self.from_json(data[2])
 
     def from_json(self, data: Any) -> Any:
         """The value tagged JSON ``data`` stands for (see the module's docstring)."""
@@ -172,10 +183,10 @@ class Codec:
         except (TypeError, ValueError, IndexError, AttributeError, ArithmeticError, RecursionError) as exc:
             raise CodecError(f"malformed {tag!r} value in a snapshot: {exc}") from None
 
-    def _registered(self, name: Any, kind: str) -> type:
-        cls = self._by_name.get(name) if isinstance(name, str) else None
+    def _registered(self, number: Any, kind: str) -> type:
+        cls = self._classes[number] if type(number) is int and 0 <= number < len(self._classes) else None
         if cls is None or self._kinds[cls] != kind:
-            raise CodecError(f"a snapshot names {str(name)[:80]!r}, which is not a registered class")
+            raise CodecError(f"a snapshot names class {str(number)[:40]}, which is not a registered {kind!r} class")
         return cls
 
     def _items(self, data: list[Any]) -> Iterable[Any]:
@@ -185,27 +196,27 @@ class Codec:
         return ((self.from_json(k), self.from_json(v)) for k, v in data[1:])
 
     def _enum(self, data: list[Any]) -> Any:
-        _, name, value = data
-        return self._registered(name, "e")(self.from_json(value))
+        _, number, value = data
+        return self._registered(number, "e")(self.from_json(value))
 
     def _dataclass(self, data: list[Any]) -> Any:
-        _, name, values = data
-        cls = self._registered(name, "c")
-        if set(values) != set(self._fields[cls]):
-            raise CodecError(f"a snapshot's {name} has other fields than this code's")
+        cls = self._registered(data[1], "c")
+        fields = self._fields[cls]
+        if len(data) - 2 != len(fields):
+            raise CodecError(f"a snapshot's {class_name(cls)} has other fields than this code's")
         obj: Any = object.__new__(cls)
-        for field, value in values.items():
+        for field, value in zip(fields, data[2:]):
             # Frozen dataclasses refuse setattr; object's own is what their generated __init__ uses too.
             object.__setattr__(obj, field, self.from_json(value))
         return obj
 
     def _model(self, data: list[Any]) -> Any:
-        name, values = data[1], data[2]
-        cls = self._registered(name, "m")
-        if set(values) != set(self._fields[cls]):
-            raise CodecError(f"a snapshot's {name} has other fields than this code's")
+        cls = self._registered(data[1], "m")
+        fields, values = self._fields[cls], data[2]
+        if not isinstance(values, list) or len(values) != len(fields):
+            raise CodecError(f"a snapshot's {class_name(cls)} has other fields than this code's")
         fields_set = set(data[3]) if len(data) > 3 else None
-        decoded = {field: self.from_json(value) for field, value in values.items()}
+        decoded = {field: self.from_json(value) for field, value in zip(fields, values)}
         return cast(type[BaseModel], cls).model_construct(_fields_set=fields_set, **decoded)
 
     _readers: Mapping[str, Callable[[Codec, list[Any]], Any]] = {
