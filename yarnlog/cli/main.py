@@ -373,12 +373,23 @@ def status(
 
 
 @app.command()
-def verify(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
-    """Check the hash chain, the payloads and the rules; exit 1 on any fault."""
+def verify(
+    campaign: CampaignOpt = None,
+    snapshots: Annotated[bool, typer.Option("--snapshots", help="Also replay fully and compare every stored "
+                                            "snapshot and view with the replay at its event.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check the hash chain, the payloads and the rules; exit 1 on any fault. Snapshots are ignored
+    (they are caches, never evidence) unless --snapshots asks for them to be checked."""
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     with working(f"verifying {cid}: hash chain, payloads, rules"):
         report = journal.verify(cid)
+    if snapshots:
+        with working(f"verifying {cid}: snapshots against a full replay"):
+            checks = journal.check_snapshots(cid)
+        _verify_snapshots(report, checks, as_json)
+        return
 
     def render(d):
         out = console()
@@ -395,6 +406,27 @@ def verify(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
 
     emit(report.to_data(), as_json, render)
     if not report.ok:
+        raise typer.Exit(EXIT_CODES["faults"])
+
+
+def _verify_snapshots(report, checks, as_json: bool) -> None:
+    """``verify --snapshots``: the report, each snapshot's check, and exit 1 if either found a fault."""
+    data = {**report.to_data(), "snapshots": [{**c._asdict(), "ok": c.ok} for c in checks]}
+    data["ok"] = report.ok and all(c.ok for c in checks)
+
+    def render(d):
+        out, err = console(), console(stderr=True)
+        for fault in d["faults"]:
+            err.print(f"FAULT at event {fault['sequence']} ({fault['event_type']}): {fault['problem']}", markup=False)
+        for check in d["snapshots"]:
+            line = f"snapshot {check['kind']} at event {check['sequence']}: {check['status']}" + \
+                (f" ({check['detail']})" if check["detail"] else "")
+            (out if check["ok"] else err).print(line, markup=False)
+        (out if d["ok"] else err).print(f"{'ok' if d['ok'] else 'FAULTS'}: {d['campaign_id']}, {d['events']} events, "
+                                        f"{len(d['snapshots'])} snapshot(s) checked", markup=False)
+
+    emit(data, as_json, render)
+    if not data["ok"]:
         raise typer.Exit(EXIT_CODES["faults"])
 
 

@@ -84,6 +84,8 @@ RULESET = Ruleset(
     templates="yarnlog/templates/yarn",  # recap (and sheet) templates, shadowed by --templates DIR
     cli="yarnlog.rulesets.yarn.cli.verbs:VERBS",
     validators=VALIDATORS,
+    # What YarnState is built of (the snapshot codec's whitelist): the parts, the pure rules' values.
+    state_packages=("yarnlog.rulesets.yarn.state", "yarnlog.rulesets.yarn.parts", "yarnlog.rulesets.yarn.rules"),
     options={
         "botch": "Optional Procedural Rules: Botch",
         "blowing_the_top_off": "Optional Procedural Rules: Blowing the Top Off",
