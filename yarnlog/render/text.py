@@ -17,9 +17,11 @@ import nh3
 #: raw (an escape sequence in a name could rewrite the reader's terminal).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
-#: Characters with a meaning anywhere in a line of CommonMark/GFM (and Python-Markdown): code
-#: spans, emphasis, links and images, raw HTML and entities, tables, strikethrough, escapes.
-_INLINE = re.compile(r"([\\`*_\[\]<>&|~!{}()])")
+#: Characters with a meaning anywhere in a line of CommonMark/GFM: code spans, emphasis, links and
+#: images (no link or image without an unescaped ``[``), raw HTML and autolinks, entities, table
+#: cells, strikethrough, and the escape itself. Parentheses and ``!`` need none once ``[`` is
+#: escaped, and are left as they are, so a pasted recap reads cleanly as plain text too.
+_INLINE = re.compile(r"([\\`*_\[\]<>&|~])")
 
 #: What makes a block of a line's start: headings, lists, quotes, rules, numbered lists.
 _LINE_START = re.compile(r"^(\s*)([#+\-=>]|\d+[.)])")

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from yarnlog.cli.context import campaign_state, campaign_view, open_journal, pick_campaign, resolve_as_of
+from yarnlog.cli.context import campaign_view, open_journal, pick_campaign, resolve_as_of
 from yarnlog.cli.options import AsOfOpt, CampaignOpt, EndOfSceneOpt, JsonOpt
 from yarnlog.cli.output import console, emit, print_table
 
