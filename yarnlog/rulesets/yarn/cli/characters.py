@@ -132,7 +132,13 @@ def character_create(
             *(hp_from or []),
             *({"trait": t, "faces": parse_faces(f)} if f else {"trait": t, "roll": True} for t, f in rolls),
         ]
-    run_command(campaign, creation_command(data), by=by, override_reason=override, as_json=as_json)
+    run_command(campaign, creation_command(data, spelled=CREATE_OPTIONS), by=by, override_reason=override,
+                as_json=as_json)
+
+
+#: A sheet's required fields as ``character create`` takes them (named in "missing option ..." errors).
+CREATE_OPTIONS = {"name": "NAME", "player": "--player", "role": "--role", "desire": "--desire",
+                  "central": "--central", "hit_point_descriptor": "--hp-descriptor", "story": "--story"}
 
 
 @character_app.command("relate")
