@@ -4,6 +4,7 @@ argument``)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,15 @@ def test_a_missing_option_is_named_as_the_option(played):
                           "--central", "Flying", "--hp-descriptor", "guts")
     assert code == EXIT_CODES["invalid"]
     assert err == "error: the sheet is incomplete: missing option --story\n"
+
+
+def test_optional_rules_are_listed_and_read_with_dashes_underscores_and_commas(cli):
+    code, out, _ = cli("init", "--help")
+    assert code == 0 and "blowing-the-top-off" in out and "serious-wounds" in out
+    code, out, err = cli("init", "harbor", "--title", "H", "--gm", "Maya", "--option", "Botch,blowing-the-top-off",
+                         "--option", "serious_wounds", "--json")
+    assert code == 0, err
+    assert json.loads(out)[0]["payload"]["options"] == {"botch": True, "blowing_the_top_off": True,
+                                                         "serious_wounds": True}
+    code, _, err = cli("init", "other", "--title", "H", "--gm", "Maya", "--option", "botchh")
+    assert code == EXIT_CODES["invalid"] and "did you mean botch?" in err and err.count("\n") == 1

@@ -110,7 +110,11 @@ def resolve_as_of(journal: "Journal", cid: str, as_of: int | None, end_of_scene:
         raise InvalidCommand("--as-of counts events from 1")
     if end_of_scene is None:
         return as_of
-    in_scene = [r.sequence for r in journal.history(cid) if r.scene == end_of_scene]
+    from yarnlog.core.timeline import Note
+
+    # A note filed under the scene afterwards belongs to it but was not recorded in it: not its end.
+    in_scene = [r.sequence for r in journal.history(cid)
+                if r.scene == end_of_scene and not (isinstance(r.payload, Note) and r.payload.scene is not None)]
     if not in_scene:
         raise InvalidCommand(f"there is no scene {end_of_scene} in this campaign")
     return in_scene[-1]

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
+from typer.core import TyperCommand
 
 from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of, run_command
 from yarnlog.cli.options import (
@@ -68,21 +69,53 @@ def _root(
 # -- campaign -------------------------------------------------------------------------------
 
 
-@app.command()
+class _InitCommand(TyperCommand):
+    """``init``, whose help lists each installed system's optional rules (the rulesets are imported only
+    when the help is shown)."""
+
+    def format_help(self, ctx, formatter) -> None:
+        self.epilog = _optional_rules_epilog()
+        super().format_help(ctx, formatter)
+
+
+def _optional_rules_epilog() -> str:
+    from yarnlog.core.referee import YarnlogError
+    from yarnlog.core.ruleset import RULESETS, get_ruleset
+
+    lines = []
+    for name in sorted(RULESETS):
+        try:
+            options = get_ruleset(name).options
+        except YarnlogError:
+            continue
+        if options:
+            lines.append(f"{name} optional rules (--option): {', '.join(n.replace('_', '-') for n in options)}")
+    return "\n\n".join(lines)
+
+
+def _option_names(given: list[str]) -> dict[str, bool]:
+    """``--option`` values as the ruleset names its optional rules: comma lists split (like ``--cast``),
+    dashes read as underscores, any case."""
+    names = (word.strip().casefold().replace("-", "_") for item in given for word in item.split(","))
+    return {name: True for name in names if name}
+
+
+@app.command(cls=_InitCommand)
 def init(
     campaign_id: Annotated[str, typer.Argument(help="Short id: lowercase letters, digits, . _ -")],
     title: Annotated[str, typer.Option("--title", help="The series' title.")],
     gm: Annotated[str, typer.Option("--gm", help="The GM's name.")],
     ruleset: Annotated[str, typer.Option("--ruleset", help="Game system.")] = "yarn",
     option: Annotated[
-        Optional[list[str]], typer.Option("--option", help="Turn on an optional rule (repeatable).")
+        Optional[list[str]], typer.Option("--option", help="Turn on optional rules: A,B or repeated; the "
+                                          "names are listed below (dashes or underscores).")
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Create a campaign (a series) in the journal."""
     journal = open_journal(create=True)
     recorded = journal.create_campaign(
-        campaign_id, title=title, gm=gm, ruleset=ruleset, options={name: True for name in option or []}
+        campaign_id, title=title, gm=gm, ruleset=ruleset, options=_option_names(option or [])
     )
     show_recorded(recorded, as_json, title=f"Campaign {campaign_id} created")
 
@@ -204,6 +237,8 @@ def scene_close(
 @app.command()
 def note(
     text: Annotated[str, typer.Argument(help="Narration, a quote, an aside.")],
+    scene: Annotated[Optional[int], typer.Option("--scene", help="File it under scene N, already called "
+                                                 "(default: where play is now).")] = None,
     campaign: CampaignOpt = None,
     by: ByOpt = None,
     visibility: VisibilityOpt = "everyone",
@@ -212,7 +247,7 @@ def note(
     """Record narration for the recap."""
     from yarnlog.core.timeline import AddNote
 
-    run_command(campaign, AddNote(text=text), by=by, visibility=visibility, as_json=as_json)
+    run_command(campaign, AddNote(text=text, scene=scene), by=by, visibility=visibility, as_json=as_json)
 
 
 # -- amendments -----------------------------------------------------------------------------
@@ -340,7 +375,10 @@ def log(
     campaign: CampaignOpt = None,
     episode: Annotated[Optional[int], typer.Option("--episode", help="Only events of episode N.")] = None,
     scene: Annotated[Optional[int], typer.Option("--scene", help="Only events of scene N.")] = None,
-    event_type: Annotated[Optional[str], typer.Option("--type", help="Only this event type (prefix match).")] = None,
+    event_type: Annotated[Optional[str], typer.Option("--type", help="Only events of this type or family, with or "
+                                                      "without the ruleset's prefix: roll finds yarn.roll.*.")] = None,
+    grep: Annotated[Optional[str], typer.Option("--grep", help="Only events whose text contains this (any case).")] \
+        = None,
     participant: Annotated[
         Optional[str], typer.Option("--participant", help="Only events recorded by or naming this participant.")
     ] = None,
@@ -360,11 +398,30 @@ def log(
         r for r in history
         if (episode is None or r.episode == episode)
         and (scene is None or r.scene == scene)
-        and (event_type is None or r.event_type.startswith(event_type))
+        and (event_type is None or _type_matches(r.event_type, event_type, table.ruleset))
+        and (grep is None or _contains(r.payload.to_data(), grep.casefold()))
         and (participant is None or r.recorded_by == participant or _names(r.payload.to_data(), participant))
         and visible_to(r, viewer, table)
     ]
     show_recorded(rows, as_json, title=f"{table.title}: events")
+
+
+def _type_matches(event_type: str, wanted: str, ruleset: str) -> bool:
+    """Whether ``event_type`` starts with ``wanted``, read with or without the ruleset's prefix (a
+    ruleset's event types start with its name): ``roll`` finds ``yarn.roll.made``."""
+    bare = event_type.removeprefix(f"{ruleset}.") if ruleset else event_type
+    return event_type.startswith(wanted) or bare.startswith(wanted)
+
+
+def _contains(data: Any, folded: str) -> bool:
+    """Whether any text in ``data`` (a payload as data) contains ``folded``, ignoring case."""
+    if isinstance(data, str):
+        return folded in data.casefold()
+    if isinstance(data, dict):
+        return any(_contains(v, folded) for v in data.values())
+    if isinstance(data, list):
+        return any(_contains(v, folded) for v in data)
+    return False
 
 
 def _names(data: Any, name: str) -> bool:

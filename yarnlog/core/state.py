@@ -81,7 +81,7 @@ def advance(state: CampaignState[Any], payloads: Sequence[Payload], *, by: str |
     """
     for payload in payloads:
         after = evolve_timeline(state.timeline, payload)
-        episode, scene = context(state.timeline, after)
+        episode, scene = context(state.timeline, after, payload)
         state = evolve(state, Recorded(
             campaign_id=state.table.campaign_id, sequence=state.sequence + 1, event_id="pending",
             event_type=payload.event_type, schema_version=payload.schema_version, recorded_at="",
@@ -113,7 +113,7 @@ def in_context(history: Sequence[Recorded], timeline: Timeline | None = None) ->
     timeline = timeline or Timeline()
     for rec in history:
         after = evolve_timeline(timeline, rec.payload)
-        episode, scene = context(timeline, after)
+        episode, scene = context(timeline, after, rec.payload)
         out.append(rec.model_copy(update={"episode": episode, "scene": scene}))
         afters.append(after)
         timeline = after

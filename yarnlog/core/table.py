@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from pydantic import Field
 
 from yarnlog.core.events import Payload, event
+from yarnlog.core.names import did_you_mean
 from yarnlog.core.referee import Referee, invalid
 
 if TYPE_CHECKING:
@@ -152,6 +153,7 @@ def validate_created(p: CampaignCreated, campaign: CampaignState[Any], referee: 
     rules = get_ruleset(p.ruleset)
     unknown = sorted(set(p.options) - set(rules.options))
     invalid(not unknown, f"unknown optional rule(s) for {p.ruleset}: {', '.join(unknown)}"
+            + "".join(did_you_mean(name, rules.options) for name in unknown)
             + (f"; known: {', '.join(sorted(rules.options))}" if rules.options else ""))
     return p
 

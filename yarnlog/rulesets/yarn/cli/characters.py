@@ -310,6 +310,14 @@ def precedence_draw(
         players = [n.strip() for n in among.split(",")] if among else campaign_state(campaign).table.players
         command = DrawPrecedence(Purpose(purpose), shuffled(players), "shuffled", note)
     run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
+    if command.source == "shuffled":
+        say_shuffled(command.order, "--order")
+
+
+def say_shuffled(order, option: str) -> None:
+    """Say on stderr (never in --json output) that the tool drew an order itself, and how to enter one."""
+    console(stderr=True).print(f"the tool shuffled this order itself: {', '.join(order)} (give {option} A,B,... "
+                               "to enter the order drawn at the table)", markup=False, soft_wrap=True)
 
 
 @precedence_app.command("show")
