@@ -54,6 +54,8 @@ def test_there_are_verbs_to_walk():
 
 def test_every_verb_without_its_options_says_what_is_missing_in_one_line(played):
     for path in every_verb():
+        code, out, err = played(*path, "--help")
+        assert code == 0 and "Usage" in out, (path, err)
         code, _, err = played(*path)
         assert code != EXIT_CODES["internal"], (path, err)
         assert not any(word in err for word in INTERNALS), (path, err)
