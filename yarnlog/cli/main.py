@@ -15,7 +15,7 @@ from typing import Annotated, Any, Optional
 import typer
 from typer.core import TyperCommand
 
-from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of, run_command
+from yarnlog.cli.context import campaign_state, open_journal, pick_campaign, resolve_as_of, run_command
 from yarnlog.cli.options import (
     SETTINGS,
     AsOfOpt,
@@ -26,7 +26,7 @@ from yarnlog.cli.options import (
     OverrideOpt,
     VisibilityOpt,
 )
-from yarnlog.cli.output import console, emit, show_recorded, summarize, working
+from yarnlog.cli.output import console, emit, print_table, show_recorded, summarize, working
 from yarnlog.cli.verbs import CampaignGroup
 
 #: Exit codes: 0 ok, 1 verify found faults, 2 invalid input, 3 refused by a rule,
@@ -118,6 +118,39 @@ def init(
         campaign_id, title=title, gm=gm, ruleset=ruleset, options=_option_names(option or [])
     )
     show_recorded(recorded, as_json, title=f"Campaign {campaign_id} created")
+
+
+@app.command("options")
+def options_(
+    on: Annotated[Optional[list[str]], typer.Option("--on", help="Optional rules to switch on from now: A,B "
+                                                    "or repeated (dashes or underscores).")] = None,
+    off: Annotated[Optional[list[str]], typer.Option("--off", help="Optional rules to switch off from now.")] = None,
+    reason: Annotated[str, typer.Option("--reason", help="Why the GM rules so (recorded).")] = "",
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The campaign's optional rules; with --on/--off, a GM's ruling switching some from this point on
+    (recorded; what came before keeps the rules it was played under)."""
+    from yarnlog.core.referee import invalid
+    from yarnlog.core.ruleset import get_ruleset
+    from yarnlog.core.table import ChangeOptions
+
+    if on or off:
+        switched_on, switched_off = _option_names(on or []), _option_names(off or [])
+        both = sorted(set(switched_on) & set(switched_off))
+        invalid(not both, f"both --on and --off: {', '.join(both)}")
+        changes = {**switched_on, **{name: False for name in switched_off}}
+        state = campaign_state(campaign)
+        command = ChangeOptions(options=changes, by=by or state.table.gm, reason=reason)
+        run_command(campaign, command, by=by, as_json=as_json)
+        return
+    state = campaign_state(campaign)
+    offered = get_ruleset(state.table.ruleset).options
+    data = [{"option": name.replace("_", "-"), "on": bool(state.table.options.get(name)), "book": where}
+            for name, where in offered.items()]
+    emit(data, as_json, lambda d: print_table(f"{state.table.title}: optional rules", ("option", "on", "book"),
+                                              [(r["option"], "on" if r["on"] else "off", r["book"]) for r in d]))
 
 
 @app.command()

@@ -15,14 +15,14 @@ from yarnlog.core.events import Payload, Recorded, load_payload
 from yarnlog.core.names import did_you_mean, mentioned, resolve_command
 from yarnlog.core.referee import InvalidCommand, Referee, Rule, YarnlogError, invalid, present
 from yarnlog.core.state import EVERYONE, CampaignState, empty_state, evolve, replay
-from yarnlog.core.table import AddParticipant, RemoveParticipant, decide_table
+from yarnlog.core.table import AddParticipant, ChangeOptions, RemoveParticipant, decide_table
 from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode, decide_timeline
 from yarnlog.core.validation import problems, validator_of
 
 #: The journal's own commands, by exact type: a ruleset decides one of them only when its
 #: ``takes_over`` says so (a subclass such as Yarn's ``CallScene`` is the ruleset's own command).
-CORE_COMMANDS = frozenset({AddParticipant, RemoveParticipant, StartEpisode, EndEpisode, OpenScene, CloseScene,
-                           AddNote})
+CORE_COMMANDS = frozenset({AddParticipant, RemoveParticipant, ChangeOptions, StartEpisode, EndEpisode, OpenScene,
+                           CloseScene, AddNote})
 
 CORRECTIONS_RULE = Rule(
     "yarnlog", "Corrections",

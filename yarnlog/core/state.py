@@ -22,7 +22,8 @@ GM_ONLY = "gm"
 
 #: Event types every campaign may hold, whatever its ruleset.
 CORE_EVENT_TYPES = frozenset({
-    "campaign.created", "participant.joined", "participant.left", "episode.started", "episode.ended",
+    "campaign.created", "campaign.options_changed", "participant.joined", "participant.left", "episode.started",
+    "episode.ended",
     "scene.opened", "scene.closed", "note", "correction", "retraction", "override.recorded",
 })
 
