@@ -85,3 +85,9 @@ def test_optional_rules_are_listed_and_read_with_dashes_underscores_and_commas(c
                                                          "serious_wounds": True}
     code, _, err = cli("init", "other", "--title", "H", "--gm", "Maya", "--option", "botchh")
     assert code == EXIT_CODES["invalid"] and "did you mean botch?" in err and err.count("\n") == 1
+
+
+def test_a_bare_group_shows_its_help_as_before(played):
+    for words in ((), ("episode",), ("character",)):
+        code, out, err = played(*words)
+        assert code == EXIT_CODES["invalid"] and "Usage" in out and err == "", words

@@ -650,8 +650,9 @@ def main() -> None:
         code = _command.main(prog_name="yarnlog", standalone_mode=False)
     except SystemExit:
         raise
-    except NoArgsIsHelpError as exc:  # a bare group: its help, as click shows it
-        exc.show()
+    except NoArgsIsHelpError as exc:  # a bare group: typer's rich help has already printed its help on stdout
+        if exc.format_message().strip():  # (plain click gives it as the message instead)
+            exc.show()
         sys.exit(exc.exit_code)
     except ClickException as exc:
         sys.stderr.write(f"error: {_usage_error(exc)}\n")
