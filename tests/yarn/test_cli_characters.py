@@ -41,7 +41,8 @@ def test_create_a_character_with_options_and_read_the_sheet(table):
     assert recorded[0]["event_type"] == "yarn.character.created"
     sheet = run_json(table, "sheet", "Iris")
     assert {t["name"]: t["dice"] for t in sheet["traits"]} == {"Military Background": 3, "Tough": 4, "Medicine": 1}
-    assert (sheet["hit_points"], sheet["experience_pool"], sheet["equipment"]) == (28, 1, ["a sextant"])
+    assert (sheet["hit_points"]["normal"], sheet["hit_points"]["current"], sheet["experience"]["pool"],
+            sheet["equipment"]) == (28, 28, 1, ["a sextant"])
     code, out, _ = table("sheet", "Iris")
     assert code == 0 and "Iris" in out and "brawn" in out and "Tough (superior)" in out
 
@@ -149,7 +150,7 @@ def test_the_sheet_as_of_an_earlier_event(table):
     table("xp", "award", "5")
     table("call", "Ana", "--cast", "Iris")
     table("xp", "develop", "Iris", "Brawling", "--sign", "Fists", "--approved")
-    assert run_json(table, "sheet", "Iris", "--end-of-scene", "1")["experience_pool"] == 6
-    assert run_json(table, "sheet", "Iris")["experience_pool"] == 1
+    assert run_json(table, "sheet", "Iris", "--end-of-scene", "1")["experience"]["pool"] == 6
+    assert run_json(table, "sheet", "Iris")["experience"]["pool"] == 1
     code, _, err = table("sheet", "Nobody")
     assert code == EXIT_CODES["invalid"] and "Nobody is not a player character" in err

@@ -448,42 +448,96 @@ def _sheet(campaign: str | None, name: str):
 # -- projections ----------------------------------------------------------------------------
 
 
+FORMATS = ("text", "md", "html")
+
+
 def sheet(
     name: Annotated[str, typer.Argument(help="A player character.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text (the terminal), md or html (a printable "
+                                     "page, from the templates sheet.md.j2 / sheet.html.j2).")] = "text",
+    templates: Annotated[Optional[Path], typer.Option("--templates", envvar="YARNLOG_TEMPLATES",
+                                                      help="A folder whose sheet.md.j2 or sheet.html.j2 "
+                                                           "replaces the default.")] = None,
     campaign: CampaignOpt = None,
     as_of: AsOfOpt = None,
     end_of_scene: EndOfSceneOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """A character sheet, as of any point in the journal."""
-    from yarnlog.rulesets.yarn.parts.characters.part import sheet_data
+    """A character sheet as the book lays it out, as of any point in the journal: traits, flaw, hit points
+    and wounds, armor, experience, psychic pool and powers, spells, people in the character's life, and
+    the player's drama tokens and bennies."""
+    from yarnlog.core.referee import invalid
+    from yarnlog.rulesets.yarn.parts.characters.printable_sheet import printable_sheet
 
-    data = sheet_data(campaign_state(campaign, as_of, end_of_scene).rules.characters, name)
-    emit(data, as_json, _render_sheet)
+    invalid(fmt in FORMATS, f"--format is one of {', '.join(FORMATS)}, not {fmt!r}")
+    state = campaign_state(campaign, as_of, end_of_scene)
+    data = printable_sheet(state, name)
+    if as_json or fmt == "text":
+        emit(data, as_json, _render_sheet)
+        return
+    import sys
+
+    sys.stdout.write(_rendered_sheet(data, fmt, state.ruleset.templates if state.ruleset else None, templates))
+
+
+def _rendered_sheet(data: dict, fmt: str, ruleset_templates: str | None, user: Path | None) -> str:
+    """The sheet through its template (``sheet.md.j2`` or ``sheet.html.j2``), the user's first if given."""
+    from jinja2 import TemplateError, TemplateSyntaxError
+
+    from yarnlog.core.referee import InvalidCommand
+    from yarnlog.render import Templates
+
+    try:
+        return Templates(ruleset_templates, user).render(f"sheet.{fmt}.j2", sheet=data)
+    except FileNotFoundError as exc:
+        raise InvalidCommand(str(exc)) from None
+    except TemplateError as exc:  # a user's template that does not render: say which and why, in one line
+        where = f"{exc.filename}:{exc.lineno}: " if isinstance(exc, TemplateSyntaxError) and exc.filename else ""
+        raise InvalidCommand(f"the sheet template cannot be rendered: {where}{exc.message or type(exc).__name__}") \
+            from None
 
 
 def _render_sheet(d: dict) -> None:
-    from rich.markup import escape
+    from yarnlog.rulesets.yarn.cli.audit_trail import print_rows, say
 
-    out = console()
-    status = "" if d["active"] else " (retired)"
-    out.print(f"[bold]{escape(d['name'])}[/]{status}, played by {escape(d['player'])}: {escape(d['role'])}")
-    out.print(f"Desire: {escape(d['desire'])}; poles: {escape(' / '.join(d['poles']))}")
-    out.print(f"Story: {escape(d['story'])}")
-    _table("Traits", ("trait", "dice", "kind", "place", "signs"),
-           [(t["name"] + (" (superior)" if t["superior"] else ""), t["dice"], t["kind"], t["place"],
-             "; ".join(t["signs"])) for t in d["traits"]]
-           + ([(f"{d['flaw']['name']} (flaw)", "", "", "", "; ".join(d["flaw"]["signs"]))] if d["flaw"] else []))
-    out.print(f"Hit points: {d['hit_points']} ({escape(d['hit_point_descriptor'])}); experience pool "
-              f"{d['experience_pool']}, {d['experience_dice_available']} available this session")
-    _table("People in my life", ("who", "relationship", "I want", "why I can't get it"),
-           [(w["withholder"] + (" (fraught)" if w["fraught"] else ""),
-             next((r["nature"] for r in d["relationships"] if r["other"] == w["withholder"]), ""), w["want"],
-             w["why_not"]) for w in d["people_in_my_life"]]
-           + [(r["other"], r["nature"], "", "") for r in d["relationships"]
-              if r["other"] not in {w["withholder"] for w in d["people_in_my_life"]}])
-    if d["finances"] or d["equipment"]:
-        out.print(f"Finances: {escape(d['finances'])}; equipment: {escape(', '.join(d['equipment']))}")
+    hp, xp = d["hit_points"], d["experience"]
+    where = "".join(f", {k} {v}" for k, v in (("episode", d["episode"]), ("scene", d["scene"])) if v)
+    say(f"{d['name']}{'' if d['active'] else ' (retired)'}, played by {d['player']}: {d['role']} "
+        f"(as of event {d['as_of']}{where})")
+    say(f"Desire: {d['desire']}; poles: {' / '.join(d['poles'])}")
+    if d["story"]:
+        say(f"Story: {d['story']}")
+    flaw = d["flaw"]
+    print_rows("Traits", ("trait", "dice", "place", "signs"),
+               [(t["name"] + (" (superior)" if t["superior"] else ""), t["dice"], f"{t['place']}, {t['kind']}",
+                 "; ".join(t["signs"])) for t in d["traits"]]
+               + ([(f"{flaw['name']} (flaw)", "", "flaw", "; ".join(flaw["signs"]))] if flaw else []))
+    penalty = f", {hp['penalty_dice']} penalty die on every action" if hp["penalty_dice"] else ""
+    say(f"Hit points: {hp['current']} of {hp['normal']} ({hp['descriptor']}): {hp['wound_state']}{penalty}")
+    for wound in hp["serious_wounds"]:
+        say(f"  serious wound: {wound}")
+    if d["armor"]:
+        say("Armor worn: " + ", ".join(a["name"] + (f" ({a['rating']})" if a["rating"] else "") for a in d["armor"]))
+    say(f"Experience pool {xp['pool']}: {xp['used_this_session']} used this session, "
+        f"{xp['left_this_session']} left")
+    psychic = d["psychic"]
+    if psychic:
+        say(f"{psychic['pool'] or 'Psychic pool'}: {psychic['shots']} of {psychic['capacity']} shots left")
+        for power in psychic["fringe_powers"]:
+            say(f"  fringe power: {power['name']}" + (f", {power['dice']} dice" if power["dice"] is not None else ""))
+        for spell in psychic["spells"]:
+            say(f"  spell: {spell['spell']}, level {spell['level']}"
+                + ("" if spell["learned"] else f" (studying, {spell['dice_rolled']} dice rolled)"))
+    rows = [(w["withholder"] + (" (fraught)" if w["fraught"] else ""), w["relationship"], w["want"], w["why_not"])
+            for w in d["people_in_my_life"]] + [(r["other"], r["nature"], "", "") for r in d["other_relationships"]]
+    if rows:
+        print_rows("People in my life", ("who", "relationship", "I want", "why I can't get it"), rows)
+    if d["finances"]:
+        say(f"Finances: {d['finances']}")
+    if d["equipment"]:
+        say(f"Equipment: {', '.join(d['equipment'])}")
+    holds = d["player_holds"]
+    say(f"{d['player']} holds {holds['drama_tokens']} drama token(s) and {holds['bennies']} bennie(s)")
 
 
 def relationships(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,

@@ -37,37 +37,58 @@ def ledger(
     episode: Annotated[Optional[int], typer.Option("--episode", help="Only episode N.")] = None,
     scene: Annotated[Optional[int], typer.Option("--scene", help="Only scene N.")] = None,
     participant: Annotated[Optional[str], typer.Option("--participant", help="Only moves to or from NAME, "
-                                                       "with NAME's running balance.")] = None,
+                                                       "with NAME's running balances.")] = None,
     currency: Annotated[Optional[str], typer.Option("--currency", help="drama or bennie")] = None,
     quotes: Annotated[bool, typer.Option("--quotes", help="Quote each rule's words.")] = False,
     campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Every token and bennie movement with its event, scene and rule, and the running balances."""
+    """Every token and bennie movement: its event, both sides of the exchange and what was sought, the rule,
+    running drama-token and bennie balances, and movements an amendment removed, struck through with it."""
     from yarnlog.core.referee import invalid
-    from yarnlog.rulesets.yarn.parts.economy.ledger import ledger_lines
+    from yarnlog.rulesets.yarn.parts.economy.ledger_trail import filtered, ledger_trail
 
     invalid(currency in (None, "drama", "bennie"), "--currency is drama or bennie")
-    state = campaign_state(campaign, as_of, end_of_scene)
-    rows = [line.to_data() for line in ledger_lines(state.rules.economy, episode=episode, scene=scene,
-                                                    participant=participant, currency=currency)]
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    trail = ledger_trail(journal.history(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene)))
+    rows = [line.to_data() for line in filtered(trail, episode=episode, scene=scene, participant=participant,
+                                                currency=currency)]
+    emit(rows, as_json, lambda data: _render_ledger(data, participant, quotes))
 
-    def render(data):
-        def after(row):
-            if participant is not None:
-                sign = "-" if row["source"] == participant else "+"
-                return f"{sign}{row['amount']} = {row['balances_after'][participant]}"
-            return ", ".join(f"{name} {held}" for name, held in row["balances_after"].items())
 
-        def move(row):
-            return f"{row['source']}>{row['destination']} {row['amount']}{'' if row['currency'] == 'drama' else 'B'}"
+def _render_ledger(rows: list[dict], participant: str | None, quotes: bool) -> None:
+    from yarnlog.rulesets.yarn.cli.audit_trail import print_rows
 
-        print_table(f"Ledger{f' of {participant}' if participant else ''} (B: bennies; others are drama tokens)",
-               ("#", "ep", "sc", "event", "move", "after", "rule"),
-               [(r["sequence"], r["episode"], r["scene"], r["event_type"].removeprefix("yarn."), move(r), after(r),
-                 f"{r['chapter']}: {r['rule']}" if quotes else r["chapter"]) for r in data])
+    def held(row: dict, column: str, currency: str) -> str:
+        balances = row[column]
+        if participant is not None:
+            if row["currency"] != currency:
+                return str(balances.get(participant, ""))
+            sign = "-" if row["source"] == participant else "+"
+            return f"{sign}{row['amount']} = {balances[participant]}"
+        return ", ".join(f"{name} {n}" for name, n in balances.items())
 
-    emit(rows, as_json, render)
+    def what(row: dict) -> str:
+        x = row["exchange"]
+        told = x["kind"] + (": " + ", ".join(f"{r} {w}" for r, w in x["sides"].items()) if x["sides"] else "")
+        if x["sought"]:
+            told += f"; sought: {x['sought']}"
+        if row["struck_by"]:
+            told += f" [{row['struck_by']['marker'].upper()}]"
+        elif row["replaces"]:
+            told += f" [as {row['replaces']['marker']}]"
+        return told
+
+    def move(row: dict) -> str:
+        return f"{row['source']}>{row['destination']} {row['amount']}{'' if row['currency'] == 'drama' else 'B'}"
+
+    print_rows(f"Ledger{f' of {participant}' if participant else ''} (B: bennies; struck: removed by an amendment)",
+               ("#", "sc", "move", "exchange", "tokens", "bennies", "rule"),
+               [(r["sequence"], r["scene"], move(r), what(r), held(r, "drama_after", "drama"),
+                 held(r, "bennies_after", "bennie"), f"{r['chapter']}: {r['rule']}" if quotes else r["chapter"])
+                for r in rows],
+               struck=[r["struck"] for r in rows], no_wrap=("#", "move"))
 
 
 def bennies(

@@ -1,0 +1,109 @@
+"""The render foundation: user text stays data, templates shadow file by file, and ship in the wheel."""
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from yarnlog.render import Templates, markdown_html, markdown_literal, plain_text
+
+ROOT = Path(__file__).resolve().parents[1]
+
+HOSTILE = ["<script>alert(1)</script>", "**x**", "[a](javascript:alert(1))", "# heading", "1. item",
+           "`code`", "a | b", "&lt;b&gt;", "![img](http://x/y.png)", "- item", "> quote", "~~gone~~",
+           "under_score_", "<img src=x onerror=alert(1)>", "\\*escaped\\*"]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_markdown_literal_renders_as_the_very_characters(text):
+    # Rendered by a CommonMark engine with raw HTML, tables and strikethrough on (as GitHub,
+    # Obsidian and chats render), the result is one paragraph whose text is exactly the input.
+    import html
+
+    from markdown_it import MarkdownIt
+
+    engine = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    rendered = engine.render(markdown_literal(text)).strip()
+    assert rendered.startswith("<p>") and rendered.endswith("</p>")
+    inner = rendered.removeprefix("<p>").removesuffix("</p>")
+    assert "<" not in inner
+    assert html.unescape(inner) == text
+
+
+def test_markdown_literal_keeps_one_line_and_drops_control_characters():
+    assert markdown_literal("Iris\n# not a heading\x1b[31m") == "Iris # not a heading\\[31m"
+    assert markdown_literal("# heading") == "\\# heading"
+    assert plain_text("a\x00b\x07c\td\ne\x9b") == "ab" + "c\td\ne"
+
+
+@pytest.mark.parametrize("text", ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>",
+                                  "[a](javascript:alert(1))", "<a href='javascript:x'>y</a>",
+                                  "<iframe src=http://x></iframe>"])
+def test_markdown_html_never_lets_raw_html_or_unsafe_links_through(text):
+    from html.parser import HTMLParser
+
+    elements = []
+
+    class Collect(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            elements.append((tag, dict(attrs)))
+
+    Collect().feed(markdown_html(text))
+    assert {tag for tag, _ in elements} <= {"p", "a"}
+    for _, attrs in elements:
+        assert not any(name.startswith("on") for name in attrs)
+        assert not attrs.get("href", "http:").lower().startswith("javascript")
+
+
+def test_markdown_html_keeps_the_formatting_of_a_note():
+    out = markdown_html("**bold** and *soft*\n\n- one\n- two\n\n[book](https://example.org)")
+    assert "<strong>bold</strong>" in out and "<em>soft</em>" in out and "<li>one</li>" in out
+    assert 'href="https://example.org"' in out
+
+
+def test_html_templates_escape_values_and_markdown_ones_make_them_literal(tmp_path):
+    (tmp_path / "t.html.j2").write_text("<p>{{ name }}</p>{{ note|markdown }}")
+    (tmp_path / "t.md.j2").write_text("- {{ name }}\n")
+    templates = Templates(user=tmp_path)
+    html = templates.render("t.html.j2", name="<b>Iris</b>\x1b", note="*hi* <script>x</script>")
+    assert "<p>&lt;b&gt;Iris&lt;/b&gt;</p>" in html and "<em>hi</em>" in html and "<script>" not in html
+    assert templates.render("t.md.j2", name="**Iris**") == "- \\*\\*Iris\\*\\*\n"
+
+
+def test_a_users_folder_shadows_the_defaults_file_by_file(tmp_path):
+    defaults = Templates("yarnlog/templates/yarn")
+    assert "page.html.j2" in defaults.names()
+    (tmp_path / "page.html.j2").write_text("mine")
+    shadowed = Templates("yarnlog/templates/yarn", user=tmp_path)
+    assert shadowed.render("page.html.j2") == "mine"
+    assert set(defaults.names()) <= set(shadowed.names())
+
+
+def test_a_missing_templates_folder_is_an_error(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        Templates(user=tmp_path / "nowhere")
+
+
+def test_the_default_page_is_standalone(tmp_path):
+    (tmp_path / "p.html.j2").write_text("{% extends 'page.html.j2' %}{% block body %}<h1>{{ t }}</h1>{% endblock %}")
+    page = Templates(user=tmp_path).render("p.html.j2", t="Recap")
+    assert page.startswith("<!DOCTYPE html>") and "<style>" in page and "<h1>Recap</h1>" in page
+    assert "<script" not in page and "http://" not in page and "https://" not in page
+
+
+def test_the_wheel_ships_the_templates(tmp_path):
+    # Built from a copy of the sources, so the working tree gets no build/ folder.
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    shutil.copytree(ROOT / "yarnlog", source / "yarnlog", ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+                    "-w", str(tmp_path / "dist"), str(source)], check=True, capture_output=True)
+    wheel, = (tmp_path / "dist").glob("yarnlog-*.whl")
+    shipped = set(zipfile.ZipFile(wheel).namelist())
+    defaults = {str(p.relative_to(ROOT)) for p in (ROOT / "yarnlog" / "templates").rglob("*.j2")}
+    assert defaults and defaults <= shipped

@@ -1,0 +1,75 @@
+"""User text is data: made literal for Markdown output, sanitized when Markdown becomes HTML.
+
+Names, notes and situations are typed at the table. In a Markdown recap a name like
+``**x**``, ``<script>`` or ``[a](javascript:alert(1))`` must read as those characters, never as
+emphasis, raw HTML or a link; in an HTML page a note written in Markdown may keep its emphasis
+and lists, but raw HTML in it never passes through and a link keeps only a safe scheme.
+"""
+
+from __future__ import annotations
+
+import re
+
+import markdown
+import nh3
+
+#: C0 and C1 control characters but tab and newline: they never reach a terminal, a file or a page
+#: raw (an escape sequence in a name could rewrite the reader's terminal).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+#: Characters with a meaning anywhere in a line of CommonMark/GFM (and Python-Markdown): code
+#: spans, emphasis, links and images, raw HTML and entities, tables, strikethrough, escapes.
+_INLINE = re.compile(r"([\\`*_\[\]<>&|~!{}()])")
+
+#: What makes a block of a line's start: headings, lists, quotes, rules, numbered lists.
+_LINE_START = re.compile(r"^(\s*)([#+\-=>]|\d+[.)])")
+
+#: The HTML a note written in Markdown may become: text formatting, lists, quotes, code, links.
+_TAGS = {"p", "br", "em", "strong", "code", "pre", "blockquote", "ul", "ol", "li", "a", "hr",
+         "h1", "h2", "h3", "h4", "h5", "h6", "del", "table", "thead", "tbody", "tr", "th", "td"}
+_ATTRIBUTES = {"a": {"href", "title"}}
+_SCHEMES = {"http", "https", "mailto"}
+
+
+class MarkdownSafe(str):
+    """Markdown a template built itself (a link, emphasis it chose): written out as it is."""
+
+
+def plain_text(text: object) -> str:
+    """``text`` as a string without control characters (tab and newline kept)."""
+    return _CONTROL.sub("", str(text))
+
+
+def markdown_literal(text: object) -> str:
+    """``text`` as Markdown that renders as exactly these characters, on one line.
+
+    Every character with a Markdown or HTML meaning is backslash-escaped (CommonMark lets any
+    ASCII punctuation be escaped so), a line's opening ``#``, ``-``, ``1.``... too, and line breaks
+    become spaces, so a value can sit in a list item or a table cell without opening a block.
+    """
+    if isinstance(text, MarkdownSafe):
+        return text
+    one_line = " ".join(plain_text(text).split())
+    escaped = _INLINE.sub(r"\\\1", one_line)
+    return _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2) if len(m.group(2)) == 1
+                           else m.group(1) + m.group(2)[:-1] + "\\" + m.group(2)[-1], escaped)
+
+
+class _NoRawHtml(markdown.Extension):
+    """Python-Markdown without its raw-HTML passes: ``<b>`` in a note stays the text ``<b>``."""
+
+    def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802 (Python-Markdown's name)
+        md.preprocessors.deregister("html_block")
+        md.inlinePatterns.deregister("html")
+
+
+def markdown_html(text: object) -> str:
+    """A note written in Markdown as HTML that is safe to put in a page.
+
+    Raw HTML in the text is escaped, not interpreted (the Markdown parser's HTML passes are
+    off), and the result is then cleaned by nh3 against an allow-list of tags, attributes and
+    link schemes, so a ``javascript:`` link or an ``onerror`` attribute never survives.
+    """
+    html = markdown.markdown(plain_text(text), extensions=[_NoRawHtml()], output_format="html")
+    return nh3.clean(html, tags=_TAGS, attributes=_ATTRIBUTES, url_schemes=_SCHEMES,
+                     link_rel="nofollow noopener noreferrer")
