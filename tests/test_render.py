@@ -37,6 +37,7 @@ def test_markdown_literal_keeps_one_line_and_drops_control_characters():
     assert markdown_literal("Iris\n# not a heading\x1b[31m") == "Iris # not a heading\\[31m"
     assert markdown_literal("# heading") == "\\# heading"
     assert plain_text("a\x00b\x07c\td\ne\x9b") == "ab" + "c\td\ne"
+    assert plain_text("\u202egnirts\u202c \u2067isolate\u2069") == "gnirts isolate"
 
 
 @pytest.mark.parametrize("text", ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>",

@@ -14,8 +14,10 @@ import markdown
 import nh3
 
 #: C0 and C1 control characters but tab and newline: they never reach a terminal, a file or a page
-#: raw (an escape sequence in a name could rewrite the reader's terminal).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: raw (an escape sequence in a name could rewrite the reader's terminal); nor do the bidirectional
+#: embeddings, overrides and isolates, which make the text after them display in another order
+#: than it is written ("Trojan Source"): a recap printed to a terminal or opened in a browser would lie.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 #: Characters with a meaning anywhere in a line of CommonMark/GFM (and Python-Markdown): code
 #: spans, emphasis, links and images, raw HTML and entities, tables, strikethrough, escapes.
@@ -36,7 +38,7 @@ class MarkdownSafe(str):
 
 
 def plain_text(text: object) -> str:
-    """``text`` as a string without control characters (tab and newline kept)."""
+    """``text`` as a string without control characters or bidirectional overrides (tab and newline kept)."""
     return _CONTROL.sub("", str(text))
 
 
