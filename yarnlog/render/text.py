@@ -21,7 +21,13 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
 
 #: Characters with a meaning anywhere in a line of CommonMark/GFM (and Python-Markdown): code
 #: spans, emphasis, links and images, raw HTML and entities, tables, strikethrough, escapes.
-_INLINE = re.compile(r"([\\`*_\[\]<>&|~!{}()])")
+_INLINE = re.compile(r"[\\`*_\[\]<>&|~!{}()]")
+
+#: Those written as character references rather than backslash-escaped: Python-Markdown (which
+#: MkDocs and many wikis use) does not take a backslash before them, and would show it, or decode
+#: an entity the user typed; a reference reads as the very character in every engine, table
+#: cells included.
+_REFERENCES = {"<": "&lt;", ">": "&gt;", "&": "&amp;", "|": "&#124;", "~": "&#126;"}
 
 #: What makes a block of a line's start: headings, lists, quotes, rules, numbered lists.
 _LINE_START = re.compile(r"^(\s*)([#+\-=>]|\d+[.)])")
@@ -46,13 +52,14 @@ def markdown_literal(text: object) -> str:
     """``text`` as Markdown that renders as exactly these characters, on one line.
 
     Every character with a Markdown or HTML meaning is backslash-escaped (CommonMark lets any
-    ASCII punctuation be escaped so), a line's opening ``#``, ``-``, ``1.``... too, and line breaks
-    become spaces, so a value can sit in a list item or a table cell without opening a block.
+    ASCII punctuation be escaped so) or, for ``< > & | ~``, written as a character reference; a
+    line's opening ``#``, ``-``, ``1.``... is escaped too, and line breaks become spaces, so a
+    value can sit in a list item or a table cell without opening a block.
     """
     if isinstance(text, MarkdownSafe):
         return text
     one_line = " ".join(plain_text(text).split())
-    escaped = _INLINE.sub(r"\\\1", one_line)
+    escaped = _INLINE.sub(lambda m: _REFERENCES.get(m.group()) or "\\" + m.group(), one_line)
     return _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2) if len(m.group(2)) == 1
                            else m.group(1) + m.group(2)[:-1] + "\\" + m.group(2)[-1], escaped)
 
