@@ -34,6 +34,8 @@ _INVALID_CODEPOINT = re.compile(
 #: Attributes that hold a URL a browser may follow or load.
 _URL_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href", "poster", "data", "srcset", "background"}
 _DANGEROUS_ELEMENTS = {"script", "iframe", "frame", "object", "embed", "applet", "base", "form", "meta"}
+#: A <meta> may say the charset, name the page, or restrict it (a Content-Security-Policy); not refresh.
+_HARMLESS_HTTP_EQUIV = {"", "content-security-policy", "content-type", "x-ua-compatible"}
 
 
 def _where(text: str, offset: int) -> tuple[int, int]:
@@ -84,21 +86,35 @@ def assert_inert(text: str) -> None:
         if not isinstance(element.tag, str):
             continue
         tag = _local(element.tag)
-        if tag in _DANGEROUS_ELEMENTS and not (tag == "meta" and set(element.attrib) <= {"charset", "name", "content"}
-                                               and "http-equiv" not in element.attrib):
-            problems.append(f"<{tag}> element")
+        if tag in _DANGEROUS_ELEMENTS and not (tag == "meta" and element.get("http-equiv", "").lower()
+                                               in _HARMLESS_HTTP_EQUIV):
+            problems.append(f"<{tag}{' http-equiv=' + element.get('http-equiv', '') if tag == 'meta' else ''}> element")
         for name, value in element.attrib.items():
             attribute = _local(name) if name.startswith("{") else name.lower()
             if attribute.startswith("on"):
                 problems.append(f"{attribute}= on <{tag}>")
             if attribute in _URL_ATTRIBUTES or name.endswith("}href"):
                 url = re.sub(r"[\x00-\x20]+", "", value).lower()
-                if url.startswith(("javascript:", "vbscript:", "data:")):
+                image = tag == "img" and url.startswith("data:image/") and not url.startswith("data:image/svg")
+                if url.startswith(("javascript:", "vbscript:")) or (url.startswith("data:") and not image):
                     problems.append(f"{attribute}={value!r} on <{tag}>")
             if attribute == "style" and ("url(" in value.lower() or "expression(" in value.lower()):
                 problems.append(f"style={value!r} on <{tag}>")
     if problems:
         pytest.fail("the HTML is not inert: " + "; ".join(sorted(set(problems))), pytrace=False)
+
+
+def text_nodes(text: str) -> list[str]:
+    """Every run of text in the page's body as the parser built it, blanks collapsed: a string a user
+    typed that reads back whole inside one of them was shown as text, not taken for markup."""
+    body = parse(text).find("body")
+    runs: list[str] = []
+    for element in body.iter() if body is not None else ():
+        own = element.text if isinstance(element.tag, str) else None  # a comment's text is not shown
+        for run in (own, element.tail if element is not body else None):
+            if run and run.strip():
+                runs.append(" ".join(run.split()))
+    return runs
 
 
 def visible_text(text: str) -> str:
