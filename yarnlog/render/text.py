@@ -19,9 +19,11 @@ import nh3
 #: than it is written ("Trojan Source"): a recap printed to a terminal or opened in a browser would lie.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
-#: Characters with a meaning anywhere in a line of CommonMark/GFM (and Python-Markdown): code
-#: spans, emphasis, links and images, raw HTML and entities, tables, strikethrough, escapes.
-_INLINE = re.compile(r"[\\`*_\[\]<>&|~!{}()]")
+#: Characters with a meaning anywhere in a line of CommonMark/GFM: code spans, emphasis, links and
+#: images (no link or image without an unescaped ``[``), raw HTML and autolinks, entities, table
+#: cells, strikethrough, and the escape itself. Parentheses and ``!`` need none once ``[`` is
+#: escaped, and are left as they are, so a pasted recap reads cleanly as plain text too.
+_INLINE = re.compile(r"[\\`*_\[\]<>&|~]")
 
 #: Those written as character references rather than backslash-escaped: Python-Markdown (which
 #: MkDocs and many wikis use) does not take a backslash before them, and would show it, or decode

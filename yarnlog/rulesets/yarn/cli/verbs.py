@@ -12,9 +12,9 @@ from yarnlog.cli.verbs import Verbs
 
 def register(app: typer.Typer) -> None:
     """Add every Yarn verb to ``app``."""
-    from yarnlog.rulesets.yarn.cli import audit_trail, characters, combat, drama, procedure
+    from yarnlog.rulesets.yarn.cli import audit_trail, characters, combat, drama, procedure, recap
 
-    for module in (characters, drama, procedure, combat, audit_trail):
+    for module in (characters, drama, procedure, combat, audit_trail, recap):
         module.register(app)
 
 

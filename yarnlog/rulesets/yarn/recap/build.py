@@ -1,0 +1,358 @@
+"""The recap: a projection of the history one audience may see, episode by episode, scene by scene.
+
+``build_recap(history, table, audience, scope)`` filters first (:mod:`.audience`), then folds the
+visible events, in order, into plain :mod:`.model` data: each scene's call, cast as it actually
+was, notes, challenges, petitions, forces, procedure, combat, consequences and token movements;
+each episode's theme, calling order, balances (a replay of the visible events, so a player's
+balances are what that player can account for), bennie vote, experience and the moments worth
+retelling. Events recorded between scenes (a note written after a scene closed) belong to the
+scene just closed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from yarnlog.core.events import Recorded
+from yarnlog.core.state import CampaignState, empty_state, evolve
+from yarnlog.core.table import Table
+from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_order
+from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
+from yarnlog.rulesets.yarn.recap import sentences as say
+from yarnlog.rulesets.yarn.recap.audience import Audience, visible_history
+from yarnlog.rulesets.yarn.recap.model import (
+    Balance,
+    BennieVote,
+    EpisodeRecap,
+    Line,
+    Note,
+    Recap,
+    SceneRecap,
+    TokenPoint,
+    VoteLine,
+)
+
+#: A success whose chance was below this is one "against long odds", worth retelling.
+LONG_ODDS = Fraction(1, 2)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which part of the series a recap tells: episodes ``first..last`` and/or scenes ``first..last``.
+
+    ``None`` bounds are open; ``Scope()`` is the whole series. ``label`` is how the recap names it.
+    """
+
+    episodes: tuple[int | None, int | None] = (None, None)
+    scenes: tuple[int | None, int | None] = (None, None)
+    label: str = "the whole series"
+
+    def has_episode(self, n: int | None) -> bool:
+        first, last = self.episodes
+        return n is not None and (first is None or n >= first) and (last is None or n <= last)
+
+    def has_scene(self, n: int | None) -> bool:
+        first, last = self.scenes
+        return n is not None and (first is None or n >= first) and (last is None or n <= last)
+
+    @property
+    def whole_episodes(self) -> bool:
+        return self.scenes == (None, None)
+
+
+@dataclass
+class _Telling:
+    """What the fold carries between events."""
+
+    table: Table
+    audience: Audience
+    state: CampaignState[Any] = field(default_factory=empty_state)
+    wants: dict[tuple[str, str], str] = field(default_factory=dict)
+    rolls: dict[int, dict[str, Any]] = field(default_factory=dict)
+    secret_rolls: set[int] = field(default_factory=set)
+    episodes: dict[int, EpisodeRecap] = field(default_factory=dict)
+    scene_episode: dict[int, int] = field(default_factory=dict)
+    scenes: dict[int, SceneRecap] = field(default_factory=dict)
+    last_scene: int | None = None
+    calling_drawn: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    series_notes: list[Note] = field(default_factory=list)
+    in_hand: dict[int, dict[str, int]] = field(default_factory=dict)  # drama tokens before they return
+    # Events that belong to a scene not opened yet (an override covering the call that opens it).
+    pending: dict[int, list[Recorded]] = field(default_factory=dict)
+
+
+def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, scope: Scope) -> Recap:
+    """The recap of ``scope`` for ``audience`` (``history``: every event, with its context)."""
+    t = _Telling(table=table, audience=audience)
+    for rec in visible_history(history, audience, table):
+        if rec.event_type == "yarn.tokens.returned":
+            t.in_hand[rec.payload.model_dump()["episode"]] = dict(t.state.rules.economy.tokens) if t.state.rules else {}
+        t.state = evolve(t.state, rec)
+        _tell(t, rec)
+    for episode in t.episodes.values():
+        if not episode.ended:  # the episode in play: what is held now
+            episode.balances = balances(t.state)
+    episodes = []
+    for number, episode in sorted(t.episodes.items()):
+        if not scope.has_episode(number):
+            continue
+        episode.scenes = [s for s in episode.scenes if scope.whole_episodes or scope.has_scene(s.number)]
+        kept = {s.number for s in episode.scenes}
+        episode.token_series = [point for point in episode.token_series if point.scene in kept]
+        if not episode.scenes and not scope.whole_episodes:
+            continue
+        episode.complete = scope.whole_episodes
+        if not episode.complete:
+            episode.moments = [m for m in episode.moments if any(_in_scene(m, s) for s in episode.scenes)]
+        episodes.append(episode)
+    told = Recap(
+        campaign=table.campaign_id, title=table.title, gm=table.gm, audience=audience.kind,
+        audience_name=audience.name, audience_label=audience.label(), scope=scope.label,
+        as_of=history[-1].sequence if history else 0, episodes=episodes,
+        series_notes=t.series_notes if scope == Scope() else [],
+    )
+    return told if audience.is_gm else _without_event_numbers(told)
+
+
+def _without_event_numbers(told: Recap) -> Recap:
+    """A player's recap without event numbers: their gaps and the last one count the hidden events."""
+    def lines(items: list[Any]) -> list[Any]:
+        return [replace(item, sequence=None) for item in items]
+
+    for episode in told.episodes:
+        for scene in episode.scenes:
+            for name in ("calling", "introduced", "notes", "challenges", "petitions", "forces", "procedure",
+                         "combat", "consequences", "tokens"):
+                setattr(scene, name, lines(getattr(scene, name)))
+        for name in ("notes", "experience_awarded", "experience_spent", "moments"):
+            setattr(episode, name, lines(getattr(episode, name)))
+    return replace(told, as_of=None, series_notes=lines(told.series_notes))
+
+
+def _in_scene(line: Line, scene: SceneRecap) -> bool:
+    return any(line.sequence == x.sequence for part in (scene.petitions, scene.forces, scene.procedure,
+                                                         scene.combat, scene.tokens, scene.calling,
+                                                         scene.challenges) for x in part)
+
+
+def _note(rec: Recorded, table: Table) -> Note:
+    by = rec.recorded_by
+    return Note(rec.sequence, by, table.is_gm(by), str(rec.payload.model_dump()["text"]))
+
+
+def _tell(t: _Telling, rec: Recorded) -> None:
+    p = rec.payload.model_dump(mode="json")
+    kind = rec.event_type
+    if kind == "yarn.character.want_declared":
+        t.wants[(p["character"], p["withholder"])] = p["want"]
+        return
+    if kind == "episode.started":
+        t.episodes[p["number"]] = EpisodeRecap(
+            number=p["number"], title=p.get("title") or "", theme=p.get("theme") or "",
+            theme_chosen_by=p.get("theme_chosen_by"), calling_order=[], complete=True, ended=False)
+        return
+    episode = t.episodes.get(rec.episode) if rec.episode is not None else None
+    if kind == "episode.ended" and episode is not None:
+        _end_episode(t, episode)
+        return
+    if kind == "yarn.precedence.drawn" and p["purpose"] == "calling-order" and episode is not None:
+        chooser = episode.theme_chosen_by
+        episode.calling_order = list(calling_order(tuple(p["order"]), gm=t.table.gm,
+                                                   theme_chooser=chooser if chooser != t.table.gm else None))
+        return
+    if rec.scene is not None and rec.scene not in t.scenes and kind != "scene.opened":
+        t.pending.setdefault(rec.scene, []).append(rec)
+        return
+    if kind == "scene.opened" and episode is not None:
+        scene = SceneRecap(
+            number=p["number"], title=p.get("title") or "", caller=p["caller"], mode=p["mode"], kind=p.get("kind"),
+            setting=p.get("setting") or "", time_break=p.get("time_break") or "", situation=p.get("situation") or "",
+            cast_called=list(p.get("cast") or ()), cast=list(p.get("cast") or ()))
+        t.scenes[scene.number] = scene
+        t.scene_episode[scene.number] = episode.number
+        episode.scenes.append(scene)
+        t.last_scene = scene.number
+        for waiting in t.pending.pop(scene.number, ()):
+            _tell(t, waiting)
+        return
+    if kind == "scene.closed":
+        closed = t.scenes.get(p["number"])
+        if closed is not None:
+            closed.summary = p.get("summary") or ""
+            if episode is not None and t.state.rules is not None:
+                held = {row["name"]: row["drama_tokens"] for row in token_report(t.state)["participants"]}
+                episode.token_series.append(TokenPoint(closed.number, held))
+        return
+    if kind == "yarn.roll.made":
+        t.rolls[rec.sequence] = p
+        if rec.visibility != "everyone":
+            t.secret_rolls.add(rec.sequence)
+    # Where the event belongs: its scene, else the scene just closed in its episode, else the episode.
+    home = t.scenes.get(rec.scene) if rec.scene is not None else None
+    if home is None and episode is not None and t.last_scene is not None \
+            and t.scene_episode.get(t.last_scene) == episode.number:
+        home = t.scenes[t.last_scene]
+    if kind == "note":
+        note = _note(rec, t.table)
+        if home is not None:
+            home.notes.append(note)
+        elif episode is not None:
+            episode.notes.append(note)
+        else:
+            t.series_notes.append(note)
+        return
+    if episode is None:
+        return
+    _tell_in_episode(t, rec, p, episode, home)
+
+
+def _line(rec: Recorded, text: str) -> Line:
+    return Line(rec.sequence, text)
+
+
+def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: EpisodeRecap,
+                     scene: SceneRecap | None) -> None:
+    kind = rec.event_type
+    line = lambda text: _line(rec, text)  # noqa: E731
+    if kind == "yarn.experience.awarded":
+        episode.experience_awarded.append(line(say.experience_awarded(p)))
+        return
+    if kind == "yarn.experience.trait_raised":
+        episode.experience_spent.append(line(say.trait_raised(p)))
+        return
+    if kind == "yarn.experience.trait_developed":
+        episode.experience_spent.append(line(say.trait_developed(p)))
+        return
+    if kind == "yarn.bennie.vote_tallied":
+        episode.vote = _vote(p, t.audience.is_gm)
+        return
+    if kind == "yarn.tokens.returned":  # told by the balances ("then revert to the kitty")
+        return
+    if kind == "yarn.roll.made" and p.get("experience_dice"):
+        episode.experience_spent.append(line(f"{p['character']} spent {p['experience_dice']} experience "
+                                             f"{'die' if p['experience_dice'] == 1 else 'dice'} on a roll."))
+    if scene is None:
+        return
+    if kind == "yarn.petition.resolved":
+        scene.petitions.append(line(say.petition(p, t.wants)))
+    elif kind == "yarn.petition.two_way":
+        scene.petitions.append(line(say.two_way(p)))
+    elif kind == "yarn.petition.quizzed":
+        scene.petitions.append(line(say.quizzed(p, t.wants)))
+    elif kind == "yarn.petition.forced":
+        sentence = say.forced(p)
+        scene.forces.append(line(sentence))
+        episode.moments.append(line(sentence))
+    elif kind == "yarn.challenge.ducked":
+        scene.challenges.append(line(say.ducked(p)))
+        if p["character"] in scene.cast and (p.get("spends_token") or not p.get("caller_compels")):
+            scene.cast.remove(p["character"])
+    elif kind == "yarn.challenge.rushed":
+        scene.challenges.append(line(say.rushed(p)))
+        if p.get("joined") and p["character"] not in scene.cast:
+            scene.cast.append(p["character"])
+        if p.get("bennie_spends"):
+            episode.moments.append(line(say.rushed(p)))
+    elif kind == "yarn.challenge.voted":
+        scene.challenges.append(line(say.challenge_voted(p)))
+    elif kind == "yarn.scene.called":
+        text = say.scene_called(p)
+        if text:
+            scene.calling.append(line(text))
+            if p.get("bennie_spends"):
+                episode.moments.append(line(text))
+    elif kind == "override.recorded":
+        scene.calling.append(line(say.override(p)))
+    elif kind == "yarn.bennie.spent":
+        text = say.bennie_spent(p)
+        scene.challenges.append(line(text))
+        episode.moments.append(line(text))
+    elif kind == "yarn.supporting.introduced":
+        scene.introduced.append(line(say.supporting_introduced(p)))
+    elif kind == "yarn.supporting.promoted":
+        scene.introduced.append(line(say.supporting_promoted(p)))
+        t.wants[(p["by_character"], p["name"])] = p["need"]  # "Recurring Characters": what the PC needs of them
+    elif kind == "yarn.location.introduced":
+        scene.introduced.append(line(say.location(p)))
+    elif kind == "yarn.roll.made":
+        text = say.roll(p, t.rolls, rec.sequence in t.secret_rolls)
+        scene.procedure.append(line(text))
+        _roll_moment(episode, line(text), p)
+    elif kind == "yarn.group.resolved":
+        text = say.group(p, t.rolls)
+        scene.procedure.append(line(text))
+        _roll_moment(episode, line(text), p)
+    elif kind == "yarn.consequence.rolled":
+        scene.consequences.append(line(say.consequence(p)))
+    elif kind == "yarn.combat.started":
+        scene.combat.append(line(say.combat_started(p)))
+        scene.cast.extend(c for c in p["combatants"] if c not in scene.cast)
+    elif kind == "yarn.combat.initiative_set":
+        scene.combat.append(line(say.initiative(p)))
+    elif kind == "yarn.combat.attacked":
+        text = say.attacked(p)
+        scene.combat.append(line(text))
+        after = p.get("hit_points_after")
+        if after is not None and after <= 0 < (p.get("hit_points_before") or 0):
+            episode.moments.append(line(f"{p['declared']['defender']} is down for the count: {text}"))
+    elif kind == "yarn.combat.round_started":
+        scene.combat.append(line(f"Round {p['number']}."))
+    elif kind == "yarn.combat.left":
+        scene.combat.append(line(say.combat_left(p)))
+    elif kind == "yarn.combat.ended":
+        scene.combat.append(line(say.combat_ended(p)))
+    elif kind == "yarn.wounds.recovered":
+        scene.combat.append(line(say.recovered(p)))
+    elif kind == "yarn.wounds.healed":
+        scene.combat.append(line(say.healed(p)))
+    elif kind == "yarn.wounds.damaged":
+        scene.combat.append(line(say.damaged(p)))
+    elif kind == "yarn.wounds.death_faced":
+        text = say.death_faced(p)
+        scene.combat.append(line(text))
+        if "die" in str(p.get("outcome", "")):
+            episode.moments.append(line(text))
+    for transfer in p.get("transfers") or ():
+        scene.tokens.append(line(say.movement(transfer)))
+
+
+def _roll_moment(episode: EpisodeRecap, line: Line, p: dict[str, Any]) -> None:
+    """A botch, or a success whose chance was below :data:`LONG_ODDS`, is worth retelling."""
+    odds = (p.get("odds") or {}).get("beats")
+    if p.get("botch") or (p.get("against") or {}).get("botched"):
+        episode.moments.append(line)
+    elif p.get("outcome") == "beats" and odds and Fraction(odds["exact"]) < LONG_ODDS:
+        episode.moments.append(line)
+
+
+def _vote(p: dict[str, Any], full: bool) -> BennieVote:
+    """The vote: winners for everyone; the arithmetic for the GM only ("Only the GM ever sees the low score")."""
+    winners = [line["player"] for line in p["tallies"] if line["gains_bennie"]]
+    if not full:
+        return BennieVote(winners=winners)
+    return BennieVote(winners=winners, tally=[
+        VoteLine(player=line["player"], ranks=[f"{r['voter']} #{r['rank']}" for r in line["ranks_received"]],
+                 rank_total=line["rank_total"], tokens_in_hand=line["tokens_in_hand"], score=line["score"],
+                 placement=line["placement"], gains_bennie=line["gains_bennie"])
+        for line in p["tallies"]])
+
+
+def _end_episode(t: _Telling, episode: EpisodeRecap) -> None:
+    episode.ended = True
+    episode.balances = balances(t.state, t.in_hand.get(episode.number))
+
+
+def balances(state: CampaignState[Any], in_hand: dict[str, int] | None = None) -> list[Balance]:
+    """Each participant's drama tokens (``in_hand``: as held before they went back to the kitty) and bennies.
+
+    From the tokens projection of ``state``, the replay of what the audience may see.
+    """
+    report = token_report(state)
+    return [Balance(name=row["name"], role=row["role"], character=row["character"],
+                    drama_tokens=(in_hand or {}).get(row["name"], 0) if in_hand is not None else row["drama_tokens"],
+                    bennies=row["bennies"])
+            for row in report["participants"]]
+
