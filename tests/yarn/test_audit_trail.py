@@ -309,3 +309,45 @@ def test_the_ledger_strikes_a_retracted_movement_in_the_terminal(cli, tmp_path):
     rows = json.loads(cli("ledger", "--json")[1])
     assert [(r["sequence"], r["struck"]) for r in rows] == [(given.sequence, True)]
     assert rows[0]["struck_by"]["marker"].startswith(f"retracted by #{retraction.sequence}: not hers")
+
+
+def test_dice_statistics_with_the_history_count_both_rolls_of_every_attack(harbor):
+    """ "When you roll 2 or more 6's or 2 or more 1's for a given action, you've had a break." """
+    history, state = harbor
+    attacks = [r.payload for r in _of_type(history, "yarn.combat.attacked")]
+    assert attacks  # the fight at Pier Nine
+    sides = [facts for p in attacks for facts in (p.attack, p.defense)]
+    kept = [[f.faces[i] for i in f.kept] for f in sides]  # ``kept`` holds the indices of the dice kept
+    procedural = _recount(history, state.table, None)
+    stats = dice_statistics(state, history=history)["total"]
+    assert stats["rolls"] == procedural["rolls"] + len(sides)
+    assert stats["good_breaks"] == procedural["good"] + sum(k.count(6) >= 2 for k in kept)
+    assert stats["bad_breaks"] == procedural["bad"] + sum(k.count(1) >= 2 for k in kept)
+    hits = sum(p.outcome.value == "beats" for p in attacks)
+    misses = sum(p.outcome.value == "fails" for p in attacks)
+    # Each attack is one roll that beats and one that fails (or two that equal), from either side.
+    assert stats["outcomes"]["beats"] == dice_statistics(state)["total"]["outcomes"]["beats"] + hits + misses
+
+
+def test_a_players_explanation_counts_no_movement_she_may_not_see(journal, campaign):
+    seat_characters(journal, campaign)
+    [secret] = journal.execute(campaign, TransferTokens("kitty", "Ben", 1, reason="the GM's aside"), visibility="gm")
+    [public] = journal.execute(campaign, TransferTokens("kitty", "Ana", 1, reason="a toast"))
+    history, table = journal.history(campaign), journal.state(campaign).table
+
+    def ben(explained: dict) -> int:
+        return next(h["drama_tokens"] for h in explained["balances_before"] if h["name"] == "Ben")
+
+    assert ben(explain_event(history, table, public.sequence)) == secret.payload.transfers[0].amount
+    assert ben(explain_event(history, table, public.sequence, viewer="Ana")) == 0
+    assert [e["event"]["sequence"] for e in explain_scene(history, table, public.scene, viewer="Ana")["events"]
+            if e["event"]["sequence"] == secret.sequence] == []
+
+
+def test_explain_the_override_itself_quotes_the_rules_it_set_aside(harbor):
+    history, state = harbor
+    [override] = _of_type(history, "override.recorded")
+    pointed = explain_event(history, state.table, override.sequence)["points_at"]
+    assert pointed["covers"] == list(range(override.sequence + 1, override.sequence + override.payload.covers + 1))
+    assert [(r["chapter"], r["text"]) for r in pointed["rules"]] == [
+        (r.chapter, r.text) for r in override.payload.rules]

@@ -146,3 +146,34 @@ def test_a_user_template_shadows_the_default_and_a_missing_folder_is_one_line(ta
     (tmp_path / "sheet.md.j2").write_text("{{ sheet.nothing_here }}\n", encoding="utf-8")
     code, _, err = table("sheet", "Iris", "--format", "md", "--templates", str(tmp_path))
     assert code == 2 and err.count("\n") == 1 and "template" in err
+
+
+def test_the_sheet_carries_the_psychic_pool_its_fringe_powers_and_the_armor_worn(journal):
+    """ "Upon learning his first fringe power, the character gains a psychic pool"; "Armor". """
+    from yarnlog.core.table import AddParticipant
+    from yarnlog.core.timeline import OpenScene, StartEpisode
+    from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
+    from yarnlog.rulesets.yarn.parts.combat.part import WearArmor
+    from yarnlog.rulesets.yarn.parts.powers.part import GainPsychicPool, psychic_data
+
+    journal.create_campaign("lantern", title="Lantern Harbor", gm="Maya")
+    journal.execute("lantern", AddParticipant(name="Ana"))
+    journal.execute("lantern", creation_command({
+        "name": "Nell", "player": "Ana", "role": "seer", "desire": "respect", "poles": ["loyal", "free"],
+        "central": "Dreamhaunting:technical", "sides": ["Telepathy:technical", "Strong:standard"],
+        "superior": "Dreamhaunting", "flaw": "Reckless",
+        "signs": {"Dreamhaunting": "far eyes", "Telepathy": "a hum", "Strong": "big hands", "Reckless": "scars"},
+        "hit_point_basis": ["Strong"], "hit_point_descriptor": "guts", "story": "My story is of a seer.",
+        "gm_approved": True}))
+    journal.execute("lantern", StartEpisode(title="Fog"))
+    journal.execute("lantern", OpenScene(caller="Maya", cast=("Nell",), mode="procedural"))
+    journal.execute("lantern", GainPsychicPool("Nell", ("Dreamhaunting", "Telepathy"), faces=(2, 5)))
+    [worn] = journal.execute("lantern", WearArmor("Nell", ("plate mail",)))
+    state = journal.state("lantern")
+    sheet = printable_sheet(state, "Nell")
+    [pool] = psychic_data(state, "Nell", gm_view=False)
+    assert sheet["psychic"]["shots"] == pool["shots"] and sheet["psychic"]["capacity"] == pool["capacity"]
+    assert {p["name"]: p["dice"] for p in sheet["psychic"]["fringe_powers"]} == pool["powers"]
+    assert [a["name"].casefold() for a in sheet["armor"]] == [a.casefold() for a in worn.payload.armor]
+    assert sheet["armor"][0]["penalty"] is True  # plate mail: "Penalty? Yes"
+

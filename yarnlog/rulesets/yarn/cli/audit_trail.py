@@ -37,14 +37,23 @@ def text(value: object, style: str = "") -> Any:
 
 
 def print_rows(title: str, columns: Sequence[str], rows: Sequence[Sequence[object]], *,
-               struck: Sequence[bool] = (), no_wrap: Sequence[str] = ()) -> None:
-    """A table of plain cells (each printed as text, never as markup); a struck row is drawn struck through."""
+               struck: Sequence[bool] = (), no_wrap: Sequence[str] = (), narrow: Sequence[str] = (),
+               wide: Sequence[str] = ()) -> None:
+    """A table of plain cells (each printed as text, never as markup); a struck row is drawn struck through.
+
+    ``no_wrap`` columns keep their cells on one line; ``narrow`` ones give their width to the others, ``wide``
+    ones (the text that explains a row) take it.
+    """
+    from rich import box
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=text(title), title_justify="left")
+    # Light rules and no outer edge: 80 columns go to the cells, not to the frame.
+    table = Table(title=text(title), title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                  padding=(0, 1, 0, 0))
     for column in columns:
-        table.add_column(column, no_wrap=column in no_wrap)
+        table.add_column(column, no_wrap=column in no_wrap, max_width=14 if column in narrow else None,
+                         min_width=22 if column in wide else None)
     for index, row in enumerate(rows):
         style = "strike" if index < len(struck) and struck[index] else ""
         table.add_row(*(cell if isinstance(cell, Text) else text(cell, style) for cell in row))
@@ -123,13 +132,18 @@ def _render_event(d: dict, *, heading: bool = True) -> None:
                                         if x["sides"] else ""))
         if x["sought"]:
             say("  sought:", x["sought"])
+        if x["note"]:
+            say("  why:", x["note"])
     if d["override"]:
         o = d["override"]
         say(f"  recorded under the GM's override #{o['sequence']} by {o['by']}: {o['reason']}")
         for r in o["rules"]:
             say(f"    set aside {r['chapter']}: \"{r['text']}\" ({r['broken']})")
     if d["points_at"]:
-        say("  points at:", summarize(d["points_at"]))
+        pointed = d["points_at"]
+        say("  points at:", summarize({k: v for k, v in pointed.items() if k != "rules"}))
+        for r in pointed.get("rules", ()):
+            say(f"    sets aside {r['chapter']}: \"{r['text']}\" ({r['broken']})")
     for r in d["rules"]:
         say(f"  rule, {r['book']} \"{r['chapter']}\": \"{r['text']}\"")
     if d["movements"]:
@@ -164,13 +178,14 @@ def dice_stats(
     campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Rolls, breaks and botches per participant and per episode, and how the results compared with their odds."""
+    """Rolls (procedural rolls, attacks and defenses), breaks and botches per participant and per episode, and
+    how the results compared with their prior odds."""
     from yarnlog.core.referee import invalid
     from yarnlog.rulesets.yarn.parts.procedure.roll_statistics import dice_statistics
 
-    _, state = _history_and_state(campaign, as_of, end_of_scene)
+    history, state = _history_and_state(campaign, as_of, end_of_scene)
     invalid(viewer is None or state.table.knows(viewer), f"{viewer} is not at the table")
-    data = dice_statistics(state, viewer=viewer, episode=episode, participant=participant)
+    data = dice_statistics(state, viewer=viewer, episode=episode, participant=participant, history=history)
 
     def row(label: object, t: dict) -> tuple:
         o = t["outcomes"]

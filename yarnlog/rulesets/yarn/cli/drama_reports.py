@@ -67,13 +67,16 @@ def _render_ledger(rows: list[dict], participant: str | None, quotes: bool) -> N
                 return str(balances.get(participant, ""))
             sign = "-" if row["source"] == participant else "+"
             return f"{sign}{row['amount']} = {balances[participant]}"
-        return ", ".join(f"{name} {n}" for name, n in balances.items())
+        # Both parties' holdings, in the order the move names them (the kitty holds no balance).
+        return ", ".join(str(n) for n in balances.values())
 
     def what(row: dict) -> str:
         x = row["exchange"]
         told = x["kind"] + (": " + ", ".join(f"{r} {w}" for r, w in x["sides"].items()) if x["sides"] else "")
         if x["sought"]:
             told += f"; sought: {x['sought']}"
+        if x["note"]:
+            told += f"; {x['note']}"
         if row["struck_by"]:
             told += f" [{row['struck_by']['marker'].upper()}]"
         elif row["replaces"]:
@@ -83,12 +86,20 @@ def _render_ledger(rows: list[dict], participant: str | None, quotes: bool) -> N
     def move(row: dict) -> str:
         return f"{row['source']}>{row['destination']} {row['amount']}{'' if row['currency'] == 'drama' else 'B'}"
 
-    print_rows(f"Ledger{f' of {participant}' if participant else ''} (B: bennies; struck: removed by an amendment)",
-               ("#", "sc", "move", "exchange", "tokens", "bennies", "rule"),
-               [(r["sequence"], r["scene"], move(r), what(r), held(r, "drama_after", "drama"),
+    def first_of_event(index: int) -> bool:
+        # An event's exchange is told once, on its first line: the next lines of the same event move for it too.
+        return index == 0 or rows[index - 1]["sequence"] != rows[index]["sequence"]
+
+    after = "after: the move's parties, in its order" if participant is None else f"after: {participant}'s"
+    print_rows(f"Ledger{f' of {participant}' if participant else ''} (B: bennies; {after}; struck: removed by an "
+               "amendment)",
+               ("#/sc", "move", "exchange", "tokens", "bennies", "rule"),
+               [(f"{r['sequence']}/{r['scene']}" if r["scene"] else r["sequence"], move(r),
+                 what(r) if first_of_event(i) or r["struck"] else "", held(r, "drama_after", "drama"),
                  held(r, "bennies_after", "bennie"), f"{r['chapter']}: {r['rule']}" if quotes else r["chapter"])
-                for r in rows],
-               struck=[r["struck"] for r in rows], no_wrap=("#", "move"))
+                for i, r in enumerate(rows)],
+               struck=[r["struck"] for r in rows], no_wrap=("#/sc", "move"), narrow=("rule",) if not quotes else (),
+               wide=("exchange",))
 
 
 def bennies(

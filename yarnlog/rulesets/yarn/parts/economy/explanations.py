@@ -8,7 +8,9 @@ GM override it was recorded under, each with who approved it and why.
 Holdings are the journal's as it stands now: an event retracted since moved nothing, so its movements
 are shown struck and its holdings after equal those before (:mod:`.ledger_trail`).
 
-A player's view (``viewer``) leaves out what the player may not see (``core.state.visible_to``).
+A player's view (``viewer``) leaves out what the player may not see (``core.state.visible_to``): the
+events themselves, the amendments and overrides recorded for other eyes, and any movement they made,
+which then counts in no balance the player is shown.
 Pure functions of a history (``Journal.history``) and the table.
 """
 
@@ -51,14 +53,17 @@ def _movement(line: TrailLine) -> dict[str, Any]:
             "replaces": line.replaces.to_data() if line.replaces else None}
 
 
+def _set_aside(p: OverrideRecorded) -> list[dict[str, str]]:
+    """The rules an override set aside, each quoted, with how the move broke it."""
+    return [{"book": r.book, "chapter": r.chapter, "text": r.text, "broken": r.message} for r in p.rules]
+
+
 def _override_covering(history: Sequence[Recorded], sequence: int) -> dict[str, Any] | None:
     """The GM override an event was recorded under: ``override.recorded`` covers the next ``covers`` events."""
     for rec in history:
         p = rec.payload
         if isinstance(p, OverrideRecorded) and rec.sequence < sequence <= rec.sequence + p.covers:
-            return {"sequence": rec.sequence, "by": p.by, "reason": p.reason,
-                    "rules": [{"book": r.book, "chapter": r.chapter, "text": r.text, "broken": r.message}
-                              for r in p.rules]}
+            return {"sequence": rec.sequence, "by": p.by, "reason": p.reason, "rules": _set_aside(p)}
     return None
 
 
@@ -72,7 +77,7 @@ def _points_at(rec: Recorded) -> dict[str, Any] | None:
                 "approved_by": p.approved_by}
     if isinstance(p, OverrideRecorded):
         return {"covers": list(range(rec.sequence + 1, rec.sequence + p.covers + 1)), "by": p.by,
-                "reason": p.reason}
+                "reason": p.reason, "rules": _set_aside(p)}
     return None
 
 
@@ -113,6 +118,11 @@ def _viewer_checked(table: Table, viewer: str | None) -> None:
     invalid(viewer is None or table.knows(viewer), f"{viewer} is not at the table")
 
 
+def _seen_by(history: Sequence[Recorded], table: Table, viewer: str | None) -> list[Recorded]:
+    """The history as ``viewer`` may see it: a movement recorded for other eyes counts in no balance she is shown."""
+    return [r for r in history if visible_to(r, viewer, table)]
+
+
 def explain_event(history: Sequence[Recorded], table: Table, sequence: int, *,
                   viewer: str | None = None) -> dict[str, Any]:
     """Event ``sequence`` explained (as ``viewer`` may see it; None: the GM's view)."""
@@ -120,14 +130,8 @@ def explain_event(history: Sequence[Recorded], table: Table, sequence: int, *,
     rec = present(next((r for r in history if r.sequence == sequence), None),
                   f"there is no event {sequence} in this campaign (it has {len(history)})")
     invalid(visible_to(rec, viewer, table), f"event {sequence} is not visible to {viewer}")
-    explained = _explained(history, ledger_trail(history), table, rec)
-    if viewer is not None:
-        # Amendments and overrides are recorded for everyone, but one that is not shown to this viewer stays hidden.
-        visible = {r.sequence for r in history if visible_to(r, viewer, table)}
-        explained["amendments"] = [a for a in explained["amendments"] if a["sequence"] in visible]
-        if explained["override"] is not None and explained["override"]["sequence"] not in visible:
-            explained["override"] = None
-    return explained
+    seen = _seen_by(history, table, viewer)
+    return _explained(seen, ledger_trail(seen), table, rec)
 
 
 def explain_scene(history: Sequence[Recorded], table: Table, scene: int, *,
@@ -136,16 +140,9 @@ def explain_scene(history: Sequence[Recorded], table: Table, scene: int, *,
     _viewer_checked(table, viewer)
     in_scene = [r for r in history if r.scene == scene]
     invalid(bool(in_scene), f"there is no scene {scene} in this campaign")
-    trail = ledger_trail(history)
-    shown = [r for r in in_scene if visible_to(r, viewer, table)]
-    visible = {r.sequence for r in history if visible_to(r, viewer, table)}
-    events = []
-    for rec in shown:
-        explained = _explained(history, trail, table, rec)
-        explained["amendments"] = [a for a in explained["amendments"] if a["sequence"] in visible]
-        if explained["override"] is not None and explained["override"]["sequence"] not in visible:
-            explained["override"] = None
-        events.append(explained)
+    seen = _seen_by(history, table, viewer)
+    trail = ledger_trail(seen)
+    events = [_explained(seen, trail, table, rec) for rec in in_scene if visible_to(rec, viewer, table)]
     return {
         "scene": scene,
         "episode": in_scene[0].episode,

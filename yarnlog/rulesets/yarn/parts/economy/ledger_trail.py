@@ -33,7 +33,14 @@ from yarnlog.rulesets.yarn.parts.drama.petitions import (
 )
 from yarnlog.rulesets.yarn.parts.drama.scene_calls import SceneCalled
 from yarnlog.rulesets.yarn.parts.drama.scene_challenges import SceneDucked, SceneRushed
-from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, DRAMA, KITTY_NAME, TokensReturned, TokensTransferred
+from yarnlog.rulesets.yarn.parts.economy.part import (
+    BENNIE,
+    DRAMA,
+    KITTY_NAME,
+    TokensReturned,
+    TokensTransferred,
+    TransferLine,
+)
 from yarnlog.rulesets.yarn.rules import drama_tokens
 from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Transfer
 
@@ -62,14 +69,16 @@ class Amendment:
 
 @dataclass(frozen=True)
 class Exchange:
-    """What moved the tokens: the kind of exchange, its sides (role -> who) and what was sought."""
+    """What moved the tokens: the kind of exchange, its sides (role -> who), what a petition sought, and
+    any other word of why (a GM ruling's reason, what a bennie bought)."""
 
     kind: str
     sides: Mapping[str, str] = field(default_factory=dict)
     sought: str = ""
+    note: str = ""
 
     def to_data(self) -> dict[str, Any]:
-        return {"kind": self.kind, "sides": dict(self.sides), "sought": self.sought}
+        return {"kind": self.kind, "sides": dict(self.sides), "sought": self.sought, "note": self.note}
 
     def describe(self) -> str:
         """One line: "petition refused: petitioner Iris Vane (Ana), granter Jonah Crane (Ben)"."""
@@ -216,14 +225,14 @@ def exchange_of(p: Payload, context: _Context | None = None) -> Exchange:
         return Exchange("scene ducked", {"ducker": _who(p.character, p.ducker), "caller": p.caller})
     if isinstance(p, SceneRushed):
         return Exchange("scene rushed", {"rusher": _who(p.character, p.rusher), "caller": p.caller},
-                        "blocked by the caller" if p.caller_blocks else "")
+                        note="blocked by the caller" if p.caller_blocks else "")
     if isinstance(p, SceneCalled):
-        return Exchange("scene call", {"caller": p.caller}, "a bennie spent" if p.bennie_spends else "")
+        return Exchange("scene call" + (" (a bennie spent)" if p.bennie_spends else ""), {"caller": p.caller})
     if isinstance(p, BennieSpent):
         spend = p.bennie_spends[0]
-        return Exchange("bennie spent", {"spender": spend.spender}, p.effect)
+        return Exchange("bennie spent", {"spender": spend.spender}, note=p.effect)
     if isinstance(p, TokensTransferred):
-        return Exchange("GM ruling", {}, p.reason)
+        return Exchange("GM ruling", {}, note=p.reason)
     if isinstance(p, TokensReturned):
         return Exchange(f"end of episode {p.episode}", {})
     if isinstance(p, BennieVoteTallied):
@@ -232,12 +241,13 @@ def exchange_of(p: Payload, context: _Context | None = None) -> Exchange:
     return Exchange(p.event_type.removeprefix("yarn."), {"caller": caller} if isinstance(caller, str) else {})
 
 
-def _transfer(currency_line: Any) -> Transfer:
+def _transfer(line: TransferLine | TrailLine) -> Transfer:
+    """A stored movement (or a trail line) as the pure rules count it, the kitty as their ``KITTY``."""
     def account(name: str) -> Any:
         return KITTY if name == KITTY_NAME else name
 
-    return Transfer(currency_line.amount, account(currency_line.source), account(currency_line.destination),
-                    Rule("Yarn 0.1", currency_line.chapter, currency_line.rule))
+    return Transfer(line.amount, account(line.source), account(line.destination),
+                    Rule("Yarn 0.1", line.chapter, line.rule))
 
 
 @dataclass(frozen=True)

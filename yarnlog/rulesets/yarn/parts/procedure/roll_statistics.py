@@ -5,6 +5,10 @@ Every roll records the exact chances it had of beating, equalling or failing wha
 luck can be read off the journal: the beats a participant's rolls were expected to bring (the sum of
 their chances of beating) against the beats they brought, and each roll's chance of the outcome it got.
 
+Procedural rolls (``yarn.roll.made``) are counted from the replayed campaign; given the history, the
+attack and defense rolls of detailed fights (``yarn.combat.attacked``) count too, each against the
+other with the exact odds of the opposed roll ("Attacks": "Generally, the higher roll wins").
+
 Counted over the rolls ``viewer`` may see (``core.state.visible_to``): a player's statistics leave
 out the GM's secret rolls entirely, their count and totals included. Pure projections of a replayed
 campaign (``journal.state(cid, upto=N)``).
@@ -12,11 +16,19 @@ campaign (``journal.state(cid, upto=N)``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from yarnlog.rulesets.yarn.parts.procedure.roll_reports import roll_rows
+from yarnlog.core.corrections import effective
+from yarnlog.core.events import Recorded
+from yarnlog.core.state import visible_to
+from yarnlog.rulesets.yarn.parts.combat.fight_records import AttackMade
+from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts
+from yarnlog.rulesets.yarn.parts.procedure.roll_making import options_of
+from yarnlog.rulesets.yarn.parts.procedure.roll_records import PriorOdds
+from yarnlog.rulesets.yarn.parts.procedure.roll_reports import MIRROR, roll_rows
+from yarnlog.rulesets.yarn.rules import dice, odds
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
 OUTCOMES = ("beats", "equals", "fails")
@@ -65,11 +77,51 @@ def _roll_line(row: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _fight_roll(campaign: YarnCampaign, rec: Recorded, who: str, mine: DiceFacts, theirs: DiceFacts,
+                outcome: str, against: str, kind: str) -> dict[str, Any]:
+    """One side of an attack as a row shaped like :func:`~.roll_reports.roll_data`'s."""
+    characters = campaign.rules.characters
+    sheet = characters.pcs.get(who)
+    options = options_of(campaign)
+    prior = PriorOdds.of(odds.opposed_odds(mine.spec(), theirs.spec(), options))
+    result = mine.result()
+    found = dice.breaks(result)
+    return {
+        "sequence": rec.sequence, "episode": rec.episode, "scene": rec.scene,
+        "participant": sheet.player if sheet else campaign.table.gm, "character": who, "trait": kind,
+        "dice": mine.describe(), "total": mine.total, "outcome": outcome,
+        "against": {"kind": "opponent", "label": against, "number": theirs.total},
+        "odds": prior.model_dump(mode="json"), "odds_of_outcome": prior.of_outcome(outcome).percent,
+        "breaks": {"good": found.good, "bad": found.bad}, "botch": dice.is_botch(result, options),
+    }
+
+
+def fight_rows(campaign: YarnCampaign, history: Sequence[Recorded], *, viewer: str | None = None,
+               episode: int | None = None) -> list[dict[str, Any]]:
+    """The attack and defense rolls of every detailed-fight attack ``viewer`` may see (amendments applied)."""
+    rows = []
+    for rec in effective(history):
+        p = rec.payload
+        if not isinstance(p, AttackMade) or not visible_to(rec, viewer, campaign.table):
+            continue
+        if episode is not None and rec.episode != episode:
+            continue
+        d, outcome = p.declared, str(p.outcome.value)
+        rows.append(_fight_roll(campaign, rec, d.attacker, p.attack, p.defense, outcome, d.defender, "attack"))
+        rows.append(_fight_roll(campaign, rec, d.defender, p.defense, p.attack, MIRROR[outcome], d.attacker,
+                                "defense"))
+    return rows
+
+
 def dice_statistics(campaign: YarnCampaign, *, viewer: str | None = None, episode: int | None = None,
-                    participant: str | None = None) -> dict[str, Any]:
-    """Statistics of every roll ``viewer`` may see (None: the GM's view), by participant and by episode."""
-    rows = [r for r in roll_rows(campaign, episode=episode, viewer=viewer)
-            if participant is None or r["participant"] == participant]
+                    participant: str | None = None, history: Sequence[Recorded] | None = None) -> dict[str, Any]:
+    """Statistics of every roll ``viewer`` may see (None: the GM's view), by participant and by episode;
+    with ``history`` (the campaign's, up to the same point), the rolls of detailed fights as well."""
+    rows = roll_rows(campaign, episode=episode, viewer=viewer)
+    if history is not None:
+        rows = sorted(rows + fight_rows(campaign, history, viewer=viewer, episode=episode),
+                      key=lambda r: r["sequence"])
+    rows = [r for r in rows if participant is None or r["participant"] == participant]
     participants = list(dict.fromkeys(r["participant"] for r in rows))
     episodes = list(dict.fromkeys(r["episode"] for r in rows))
     return {
