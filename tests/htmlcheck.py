@@ -226,3 +226,12 @@ def assert_not_blank(png: Path, *, min_share: float = 0.002, min_colours: int = 
         pytest.fail(f"{Path(png).name} looks blank: {found['share']:.2%} of its pixels inked (at least "
                     f"{min_share:.2%}), {found['colours']:.0f} colours (at least {min_colours}), "
                     f"{found['text_rows']:.0f} rows of text strokes (at least {min_text_rows})", pytrace=False)
+
+
+if __name__ == "__main__":  # python tests/htmlcheck.py PAGE.html: PAGE.png beside it, checked
+    import sys
+
+    for name in sys.argv[1:]:
+        shot = screenshot(Path(name))
+        assert_not_blank(shot)
+        print(f"{shot} {ink(shot)}")
