@@ -23,6 +23,7 @@ READ_COMMANDS: tuple[tuple[str, ...], ...] = (
     ("group", "list"), ("psychic", "show"), ("fight", "status"), ("wounds",),
     ("explain", "--scene", "1"), ("explain", "--scene", "2", "--as", BEN), ("explain", "20"), ("explain", "23"),
     ("dice-stats",), ("sheet", IRIS, "--format", "md"), ("sheet", TOMAS, "--format", "md"),
+    ("recap", "--series"), ("recap", "--series", "--players"), ("recap", "--episode", "1", "--as", BEN),
 )
 #: Commands that fail, with the user's text in the one line of the error.
 FAILING_COMMANDS: tuple[tuple[str, ...], ...] = (
@@ -56,8 +57,8 @@ def test_read_commands_print_user_text_as_text(hostile_db, wide, args):
     code, out, err = run(db, *args)
     assert code == 0, err
     assert_terminal_safe(out + err, f"yarnlog {args[0]}")
-    if "--format" in args:
-        return  # a Markdown document: its own escaping is tested with the render layer
+    if "--format" in args or args[0] == "recap":
+        return  # a Markdown document: its escaping is tested with the render layer and in test_html_safety
     # Rich markup typed by a user is printed as typed: each word it wraps comes with its tag (the
     # rest may be cut off where a long line is shortened).
     assert out.count("loud") == out.count("[bold red]loud")
@@ -132,3 +133,11 @@ def test_terminal_text_shows_controls_instead_of_obeying_them():
     for text in CORPUS:
         assert not unsafe(terminal_text(text))
         assert json.loads(json_text(text)) == text and not unsafe(json_text(text))
+
+
+def test_writing_a_recap_to_a_file_says_so_in_one_safe_line(hostile_db, wide, tmp_path):
+    db, _ = hostile_db
+    code, out, err = run(db, "recap", "--series", "--as", BEN, "-o", str(tmp_path / "ben\x1b[2J.md"))
+    assert code == 0, err
+    assert out == "" and err.startswith("Wrote ") and err.count("\n") == 1
+    assert_terminal_safe(err, "yarnlog recap -o")
