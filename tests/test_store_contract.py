@@ -18,7 +18,7 @@ from yarnlog.core.chain import GENESIS, event_hash, seal
 from yarnlog.core.envelope import STORED_FIELDS, NewEvent, StoredEvent
 from yarnlog.persistence.factory import open_store
 from yarnlog.persistence.memory import MemoryStore
-from yarnlog.persistence.protocol import ConcurrencyConflict, StoreError
+from yarnlog.persistence.protocol import ConcurrencyConflict, Snapshot, StoreError
 from yarnlog.persistence.sql import EVENTS
 
 
@@ -253,3 +253,65 @@ def test_open_store_picks_the_implementation_from_the_url(tmp_path):
 
 def test_the_events_table_maps_exactly_the_envelope():
     assert [c.name for c in EVENTS.columns] == ["position", *STORED_FIELDS]
+
+
+# -- the head, one event's hash, and snapshots (caches beside the events) ------------------------
+
+
+def snap(campaign: str, kind: str = "state", fingerprint: str = "fp1", sequence: int = 1, head_hash: str = "h",
+         data: str = '["x"]') -> Snapshot:
+    return Snapshot(campaign, kind, fingerprint, sequence, head_hash, data, "2026-11-23T13:00:00.000000Z")
+
+
+def test_the_head_and_an_events_hash_are_read_alone(any_store):
+    assert any_store.head("c") is None
+    assert any_store.event_hash("c", 1) is None
+    first, second = any_store.append("c", 0, [note("a"), note("b")])
+    assert any_store.head("c") == (2, second.hash)
+    assert any_store.event_hash("c", 1) == first.hash
+    assert any_store.event_hash("c", 2) == second.hash
+    assert any_store.event_hash("c", 3) is None
+    assert any_store.event_hash("c", 0) is None
+    assert any_store.head("other") is None
+
+
+def test_a_snapshot_is_kept_per_campaign_and_kind_and_read_back_under_its_fingerprint(any_store):
+    big = "[" + ",".join(['"' + "x" * 100 + '"'] * 2000) + "]"  # 200 KB: a TEXT column, not a short string
+    any_store.save_snapshot(snap("c", data=big))
+    any_store.save_snapshot(snap("c", kind="view:tokens", data='{"a": 1}'))
+    any_store.save_snapshot(snap("d"))
+    assert any_store.load_snapshot("c", "state", "fp1") == snap("c", data=big)
+    assert any_store.load_snapshot("c", "view:tokens", "fp1").data == '{"a": 1}'
+    assert any_store.load_snapshot("c", "state", "fp2") is None  # another code's snapshot is not this one's
+    assert any_store.load_snapshot("e", "state", "fp1") is None
+    assert [s.kind for s in any_store.snapshots("c")] == ["state", "view:tokens"]
+    assert any_store.snapshots("e") == []
+
+
+def test_a_snapshot_is_a_cache_replaced_by_the_next_one_while_events_stay(any_store):
+    records = any_store.append("c", 0, [note("a"), note("b")])
+    any_store.save_snapshot(snap("c", sequence=1, head_hash=records[0].hash))
+    any_store.save_snapshot(snap("c", fingerprint="fp2", sequence=2, head_hash=records[1].hash, data="[2]"))
+    assert any_store.load_snapshot("c", "state", "fp1") is None
+    assert any_store.load_snapshot("c", "state", "fp2") == snap("c", fingerprint="fp2", sequence=2,
+                                                              head_hash=records[1].hash, data="[2]")
+    assert len(any_store.snapshots("c")) == 1
+    assert any_store.read("c") == records  # snapshots never touch the history
+    assert any_store.campaigns() == ["c"]  # nor make a campaign exist
+
+
+def test_a_journal_made_before_snapshots_gets_the_table_when_one_is_first_kept(tmp_path):
+    from sqlalchemy import text
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    store = open_store(url)
+    store.append("c", 0, [note("a")])
+    with store.engine.begin() as conn:
+        conn.execute(text("DROP TABLE snapshots"))
+    store.close()
+    old = open_store(url, create=False)  # as the command line opens an existing journal
+    assert old.load_snapshot("c", "state", "fp1") is None
+    assert old.snapshots("c") == []
+    old.save_snapshot(snap("c"))
+    assert old.load_snapshot("c", "state", "fp1") == snap("c")
+    old.close()

@@ -10,6 +10,7 @@ verify, export, import), so callers never reach past it into the store.
 from __future__ import annotations
 
 import json
+import logging
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -17,6 +18,16 @@ from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
 from yarnlog.app.interchange import export_lines, import_records
+from yarnlog.app.snapshots import (
+    STATE,
+    VIEW_PREFIX,
+    decode_state,
+    encode_state,
+    encode_view,
+    state_codec,
+    view_fingerprint,
+    view_kind,
+)
 from yarnlog.app.verify import Report, verify
 from yarnlog.core.corrections import Correction, OverriddenRule, OverrideRecorded, Retraction
 from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
@@ -27,15 +38,35 @@ from yarnlog.core.ruleset import DEFAULT_RULESET
 from yarnlog.core.state import EVERYONE, GM_ONLY, CampaignState, empty_state, evolve, in_context, replay, with_context
 from yarnlog.core.table import CampaignCreated, Table, validate_created
 from yarnlog.core.timeline import Timeline
-from yarnlog.persistence.protocol import ConcurrencyConflict, EventStore
+from yarnlog.persistence.protocol import ConcurrencyConflict, EventStore, Snapshot
+
+log = logging.getLogger(__name__)
+
+#: Events folded since the last snapshot after which the journal keeps a new one.
+SNAPSHOT_EVERY = 500
 
 
 class _Remembered(NamedTuple):
-    """A campaign as this journal last saw it: history, state after it, timeline as recorded."""
+    """A campaign as this journal last saw it: the state, and the timeline as recorded (amendments
+    not applied: it gives the next events their context). Never the history: memory must not grow
+    with it for reading a board."""
 
-    history: list[Recorded]
     state: CampaignState[Any]
     timeline: Timeline
+    head_hash: str  # the stored hash of event ``state.sequence``
+
+
+class SnapshotCheck(NamedTuple):
+    """How one stored snapshot or view compares with a full replay at its sequence."""
+
+    kind: str
+    sequence: int
+    status: str  # "agrees", "differs", "unreadable", "head-mismatch", "other-fingerprint" (never read, not checked)
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("agrees", "other-fingerprint")
 
 
 def utc_now() -> str:
@@ -43,7 +74,15 @@ def utc_now() -> str:
 
 
 class Journal:
-    """A store seen as campaigns that accept commands."""
+    """A store seen as campaigns that accept commands.
+
+    State is served from a snapshot when there is a sound one (:mod:`yarnlog.app.snapshots`):
+    the newest state snapshot of this code's fingerprint whose event still has the hash it was
+    taken at, with only the events after it folded in; otherwise from a full replay. After
+    folding ``snapshot_every`` events or more since the last snapshot it keeps a new one (0: it
+    neither keeps nor reads state snapshots).
+    A snapshot that cannot be read or written is logged and ignored: it never fails a command.
+    """
 
     def __init__(
         self,
@@ -51,10 +90,15 @@ class Journal:
         *,
         clock: Callable[[], str] = utc_now,
         new_id: Callable[[], str] = lambda: str(uuid.uuid4()),
+        snapshot_every: int = SNAPSHOT_EVERY,
     ):
         self.store = store
         self.clock = clock
         self.new_id = new_id
+        self.snapshot_every = snapshot_every
+        # The sequence of the state snapshot each campaign has in the store, as far as this journal knows.
+        self._snapshot_at: dict[str, int] = {}
+        self._rulesets: dict[str, str] = {}
         # What this journal last saw of each campaign: a long-lived process reads only the
         # events it has not seen yet, and a command is decided without reading at all.
         self._latest: dict[str, _Remembered] = {}
@@ -79,9 +123,12 @@ class Journal:
         """
         if campaign_id in self._latest:
             return self._latest[campaign_id].state.table.ruleset
-        first = self.store.read(campaign_id, upto=1)
-        invalid(bool(first), f"no campaign {campaign_id!r} in this journal")
-        return str(json.loads(first[0].payload)["ruleset"])
+        if campaign_id not in self._rulesets:
+            first = self.store.read(campaign_id, upto=1)
+            invalid(bool(first), f"no campaign {campaign_id!r} in this journal")
+            # A campaign's first event never changes: its ruleset is asked once per journal.
+            self._rulesets[campaign_id] = str(json.loads(first[0].payload)["ruleset"])
+        return self._rulesets[campaign_id]
 
     def verify(self, campaign_id: str) -> Report:
         """Check the campaign's stored events: the chain, the payloads and the rules."""
@@ -101,9 +148,10 @@ class Journal:
     # -- reading --------------------------------------------------------------------------
 
     def history(self, campaign_id: str, upto: int | None = None) -> list[Recorded]:
-        """Every event of the campaign (as stored, amendments not applied), with context."""
-        if upto is None:
-            return list(self._current(campaign_id)[0])
+        """Every event of the campaign up to ``upto`` (as stored, amendments not applied), with context.
+
+        Read from the store each time: the journal does not keep the history to serve state.
+        """
         records = self.store.read(campaign_id, upto=upto)
         if not records:
             raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
@@ -112,36 +160,127 @@ class Journal:
     def state(self, campaign_id: str, upto: int | None = None) -> CampaignState[Any]:
         """The campaign replayed to its end, or up to event ``upto``."""
         if upto is None:
-            return self._current(campaign_id)[1]
+            return self._current(campaign_id)
         return replay(self.history(campaign_id, upto))
 
-    def _current(self, campaign_id: str) -> tuple[list[Recorded], CampaignState[Any]]:
-        """History and state at the journal's end, folding in only the events not seen yet."""
+    def view(self, campaign_id: str, name: str) -> Any:
+        """The ruleset's projection ``name`` (``Ruleset.projections``) at the campaign's end, as JSON data.
+
+        Served from the stored view when it was taken at the campaign's head (two rows and the view's
+        row, no replay, no import of the ruleset); otherwise computed from the state (snapshot and
+        tail) and stored for the next reader.
+        """
+        head = self.store.head(campaign_id)
+        invalid(head is not None, f"no campaign {campaign_id!r} in this journal")
+        ruleset = self.ruleset_name(campaign_id)
+        fingerprint = view_fingerprint(ruleset, name)
+        stored = self._load(campaign_id, view_kind(name), fingerprint)
+        if stored is not None and (stored.sequence, stored.head_hash) == head:
+            try:
+                return json.loads(stored.data)
+            except ValueError:
+                log.warning("the stored view %r of %s is unreadable; computing it again", name, campaign_id)
+        state = self._current(campaign_id)
+        projection = state.ruleset.projections.get(name) if state.ruleset is not None else None
+        invalid(projection is not None, f"the {ruleset} ruleset has no view called {name!r}")
+        text = encode_view(projection(state))  # type: ignore[misc]
+        head_hash = head[1] if head is not None and head[0] == state.sequence else \
+            self.store.event_hash(campaign_id, state.sequence)
+        if head_hash is not None:
+            self._save(Snapshot(campaign_id, view_kind(name), fingerprint, state.sequence, head_hash, text,
+                                self.clock()))
+        return json.loads(text)
+
+    def check_snapshots(self, campaign_id: str) -> list[SnapshotCheck]:
+        """Every stored snapshot and view of the campaign against a full replay at its sequence.
+
+        Snapshots are never trusted: ``verify`` ignores them, and this is how to see whether one
+        is wrong (a bug in a fold, a forged row). One of another fingerprint is never read, so it
+        is listed as such and not checked.
+        """
+        snapshots = self.store.snapshots(campaign_id)
+        if not snapshots:
+            return []
+        history = self.history(campaign_id)
+        ruleset = self.ruleset_name(campaign_id)
+        checks = []
+        for snapshot in snapshots:
+            checks.append(self._check(snapshot, history, ruleset))
+        return checks
+
+    def _check(self, snapshot: Snapshot, history: list[Recorded], ruleset: str) -> SnapshotCheck:
+        kind, sequence = snapshot.kind, snapshot.sequence
+        if not 0 < sequence <= len(history):
+            return SnapshotCheck(kind, sequence, "head-mismatch", f"the campaign has no event {sequence}")
+        stored_hash = self.store.event_hash(snapshot.campaign_id, sequence)
+        if stored_hash != snapshot.head_hash:
+            return SnapshotCheck(kind, sequence, "head-mismatch",
+                                 f"taken at an event hashed {snapshot.head_hash[:12]}, stored {str(stored_hash)[:12]}")
+        expected = replay(history[:sequence])
+        if kind == STATE:
+            codec, fingerprint = state_codec(ruleset)
+            if snapshot.fingerprint != fingerprint:
+                return SnapshotCheck(kind, sequence, "other-fingerprint", snapshot.fingerprint)
+            try:
+                state, timeline = decode_state(codec, snapshot.data)
+            except Exception as exc:  # anything a forged text can provoke: it is simply wrong
+                return SnapshotCheck(kind, sequence, "unreadable", str(exc)[:200])
+            recorded = in_context(history[:sequence])[1][-1]
+            if state != expected or timeline != recorded:
+                return SnapshotCheck(kind, sequence, "differs", _first_difference(state, expected)
+                                     if state != expected else "timeline as recorded")
+            return SnapshotCheck(kind, sequence, "agrees")
+        if kind.startswith(VIEW_PREFIX):
+            name = kind.removeprefix(VIEW_PREFIX)
+            if snapshot.fingerprint != view_fingerprint(ruleset, name):
+                return SnapshotCheck(kind, sequence, "other-fingerprint", snapshot.fingerprint)
+            projection = expected.ruleset.projections.get(name) if expected.ruleset is not None else None
+            if projection is None:
+                return SnapshotCheck(kind, sequence, "unreadable", f"no view called {name!r}")
+            try:
+                stored = json.loads(snapshot.data)
+            except ValueError as exc:
+                return SnapshotCheck(kind, sequence, "unreadable", str(exc)[:200])
+            if stored != json.loads(encode_view(projection(expected))):
+                return SnapshotCheck(kind, sequence, "differs", f"the {name} view differs from a full replay")
+            return SnapshotCheck(kind, sequence, "agrees")
+        return SnapshotCheck(kind, sequence, "other-fingerprint", f"unknown kind {kind!r}")
+
+    def _current(self, campaign_id: str) -> CampaignState[Any]:
+        """The state at the journal's end, folding in only the events not seen yet.
+
+        A campaign not seen yet starts from its state snapshot when there is a sound one.
+        """
         remembered = self._latest.get(campaign_id)
+        if remembered is None:
+            remembered = self._from_snapshot(campaign_id)
         records = self.store.read(campaign_id, after=remembered.state.sequence if remembered else 0)
         self._stale.discard(campaign_id)
         if not records:
             if remembered is None:
                 raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
-            return remembered.history, remembered.state
-        return self._fold(campaign_id, remembered, [to_recorded(r) for r in records])
+            self._latest[campaign_id] = remembered
+            return remembered.state
+        return self._fold(campaign_id, remembered, [to_recorded(r) for r in records], records[-1].hash)[0]
 
     def _fold(self, campaign_id: str, remembered: _Remembered | None,
-              new: list[Recorded]) -> tuple[list[Recorded], CampaignState[Any]]:
-        """Remember the campaign with ``new`` events (the ones right after ``remembered``) added.
+              new: list[Recorded], head_hash: str) -> tuple[CampaignState[Any], list[Recorded]]:
+        """Remember the campaign with ``new`` events (the ones right after ``remembered``; the last
+        is stored with ``head_hash``) folded in: the state, and the new events in context.
 
-        Equal to a full replay (a property test checks it): new events are evolved onto the
-        remembered state, except that an amendment of an earlier event forces a full replay.
+        Equal to a full replay (property tests check it): new events are evolved onto the
+        remembered state, except that an amendment (of any earlier event, before a snapshot or
+        after it) forces a full replay of the stored history.
         """
         if remembered is None:
             state = empty_state()
-            history: list[Recorded] = []
             timeline = state.timeline
         else:
-            history, state, timeline = remembered
+            state, timeline = remembered.state, remembered.timeline
         new, afters = in_context(new, timeline)
         if any(isinstance(r.payload, (Correction, Retraction)) for r in new):
-            state = replay([*history, *new])
+            # From the start, ``new`` is the whole history already; otherwise read it back.
+            state = replay(new if new[0].sequence == 1 else self.history(campaign_id, upto=new[-1].sequence))
             if afters and state.timeline == afters[-1]:
                 # Amendments that leave the timeline as recorded: share it again (see below).
                 state = replace(state, timeline=afters[-1])
@@ -151,12 +290,91 @@ class Journal:
                 # object) unless an amendment changed it, and then it is folded on its own.
                 state = evolve(state, rec, after if state.timeline is timeline else None)
                 timeline = after
-        # The remembered history is this journal's own (``history()`` hands out copies): extended in
-        # place rather than copied on every command, and only once the fold has succeeded, so that
-        # history and state never disagree.
-        history.extend(new)
-        self._latest[campaign_id] = _Remembered(history, state, afters[-1] if afters else timeline)
-        return history, state
+        # Remembered only once the fold has succeeded.
+        self._latest[campaign_id] = latest = _Remembered(state, afters[-1] if afters else timeline, head_hash)
+        if self.snapshot_every > 0 and state.sequence - self._snapshot_at.get(campaign_id, 0) >= self.snapshot_every:
+            self._save_state(campaign_id, latest, head_hash)
+        return state, new
+
+    def refresh_views(self, campaign_id: str) -> None:
+        """Bring the campaign's stored views up to the state this journal remembers (after a command).
+
+        Only views someone reads (one is stored already) are refreshed, from the state in memory:
+        no event is read, and the next board read is a few rows again. Failures are logged.
+        """
+        remembered = self._latest.get(campaign_id)
+        ruleset = remembered.state.ruleset if remembered is not None else None
+        if remembered is None or ruleset is None:
+            return
+        state = remembered.state
+        for name, projection in ruleset.projections.items():
+            fingerprint = view_fingerprint(ruleset.name, name)
+            stored = self._load(campaign_id, view_kind(name), fingerprint)
+            if stored is None or stored.sequence == state.sequence:
+                continue
+            try:
+                text = encode_view(projection(state))
+            except Exception as exc:
+                log.warning("cannot compute the %s view of %s (%s)", name, campaign_id, exc)
+                continue
+            self._save(Snapshot(campaign_id, view_kind(name), fingerprint, state.sequence, remembered.head_hash, text,
+                                self.clock()))
+
+    # -- snapshots (caches: a failure is logged, never raised) -----------------------------
+
+    def _from_snapshot(self, campaign_id: str) -> _Remembered | None:
+        """The campaign from its state snapshot, if one of this code's fingerprint still matches the log."""
+        if self.snapshot_every <= 0:
+            return None
+        try:
+            ruleset = self.ruleset_name(campaign_id)
+        except InvalidCommand:
+            return None  # no such campaign: the read that follows says so
+        try:
+            codec, fingerprint = state_codec(ruleset)
+            snapshot = self._load(campaign_id, STATE, fingerprint)
+            if snapshot is None:
+                return None
+            if self.store.event_hash(campaign_id, snapshot.sequence) != snapshot.head_hash:
+                log.warning("the state snapshot of %s at event %d does not match the log; replaying",
+                            campaign_id, snapshot.sequence)
+                return None
+            state, timeline = decode_state(codec, snapshot.data)
+            if state.sequence != snapshot.sequence or state.table.campaign_id != campaign_id:
+                log.warning("the state snapshot of %s is not of this campaign at event %d; replaying",
+                            campaign_id, snapshot.sequence)
+                return None
+        except Exception as exc:  # a cache that cannot be used is a cache missed, whatever went wrong
+            log.warning("cannot use the state snapshot of %s (%s); replaying", campaign_id, exc)
+            return None
+        self._snapshot_at[campaign_id] = snapshot.sequence
+        return _Remembered(state, timeline, snapshot.head_hash)
+
+    def _save_state(self, campaign_id: str, remembered: _Remembered, head_hash: str) -> None:
+        state = remembered.state
+        try:
+            codec, fingerprint = state_codec(state.table.ruleset)
+            text = encode_state(codec, state, remembered.timeline)
+        except Exception as exc:
+            log.warning("cannot encode the state of %s (%s): no snapshot kept", campaign_id, exc)
+            return
+        if self._save(Snapshot(campaign_id, STATE, fingerprint, state.sequence, head_hash, text, self.clock())):
+            self._snapshot_at[campaign_id] = state.sequence
+
+    def _load(self, campaign_id: str, kind: str, fingerprint: str) -> Snapshot | None:
+        try:
+            return self.store.load_snapshot(campaign_id, kind, fingerprint)
+        except Exception as exc:
+            log.warning("cannot read the %s snapshot of %s (%s)", kind, campaign_id, exc)
+            return None
+
+    def _save(self, snapshot: Snapshot) -> bool:
+        try:
+            self.store.save_snapshot(snapshot)
+            return True
+        except Exception as exc:
+            log.warning("cannot keep the %s snapshot of %s (%s)", snapshot.kind, snapshot.campaign_id, exc)
+            return False
 
     # -- writing --------------------------------------------------------------------------
 
@@ -211,17 +429,25 @@ class Journal:
                 override: Override | None) -> tuple[CampaignState[Any], str, list[Payload]]:
         """The state decided on, the author, and the payloads the command produces (or a refusal)."""
         remembered = campaign_id in self._latest and campaign_id not in self._stale
-        history, state = self._latest[campaign_id][:2] if remembered else self._current(campaign_id)
+        state = self._latest[campaign_id].state if remembered else self._current(campaign_id)
         try:
-            return (state, *_decision(command, history, state, by, visibility, override))
+            return (state, *self._decision(campaign_id, command, state, by, visibility, override))
         except YarnlogError:
             if not remembered:
                 raise
             # A refusal must stand on the journal as it is now, not as this process last saw it.
-            history, fresh = self._current(campaign_id)
+            fresh = self._current(campaign_id)
             if fresh.sequence == state.sequence:
                 raise
-            return (fresh, *_decision(command, history, fresh, by, visibility, override))
+            return (fresh, *self._decision(campaign_id, command, fresh, by, visibility, override))
+
+    def _decision(self, campaign_id: str, command: Any, state: CampaignState[Any], by: str | None, visibility: str,
+                  override: Override | None) -> tuple[str, list[Payload]]:
+        """:func:`_decision`, reading the history (up to ``state``) only for an amendment, which needs it."""
+        def history() -> list[Recorded]:
+            return self.history(campaign_id, upto=state.sequence)
+
+        return _decision(command, history, state, by, visibility, override)
 
     def _append(self, campaign_id: str, expected: int, payloads: Sequence[Payload], *, by: str,
                 visibility: str, context: Timeline | None = None) -> list[Recorded]:
@@ -239,28 +465,30 @@ class Journal:
             )
             for p in payloads
         ]
-        appended = [to_recorded(r) for r in self.store.append(campaign_id, expected, new)]
+        stored = self.store.append(campaign_id, expected, new)
+        appended = [to_recorded(r) for r in stored]
         remembered = self._latest.get(campaign_id)
         if (remembered.state.sequence if remembered else 0) == expected:
             # The append follows what this journal remembers: fold it in rather than read it back.
-            history = self._fold(campaign_id, remembered, appended)[0]
+            folded = self._fold(campaign_id, remembered, appended, stored[-1].hash)[1]
             recorded_in = remembered.timeline if remembered else Timeline()
             # An event's context depends only on the episode and scene in play before it: when the
             # remembered timeline has the same as ``context``, the events just folded are in context.
             if context is not None and (recorded_in.episode, recorded_in.scene) == (context.episode, context.scene):
-                return history[len(history) - len(appended):]
+                return folded
         return appended if context is None else with_context(appended, context)
 
 
-def _decision(command: Any, history: list[Recorded], state: CampaignState[Any], by: str | None, visibility: str,
-              override: Override | None) -> tuple[str, list[Payload]]:
-    """Who records ``command`` and what it produces on ``state``, or a refusal quoting the rule."""
+def _decision(command: Any, history: Callable[[], list[Recorded]], state: CampaignState[Any], by: str | None,
+              visibility: str, override: Override | None) -> tuple[str, list[Payload]]:
+    """Who records ``command`` and what it produces on ``state``, or a refusal quoting the rule
+    (``history()`` gives the events up to ``state``, for an amendment)."""
     author = by or state.table.gm
     invalid(state.table.knows(author), f"{author} is not at this campaign's table")
     _check_visibility(visibility, state.table)
     referee = Referee(override)
     if isinstance(command, (Correct, Retract)):
-        payloads = [decide_amendment(command, history, referee, author=author)]
+        payloads = [decide_amendment(command, history(), referee, author=author)]
     else:
         payloads = decide(command, state, referee)
     if referee.overridden:
@@ -287,6 +515,16 @@ def _override_event(override: Override, referee: Referee, covers: int) -> Overri
         rules=[OverriddenRule(book=r.book, chapter=r.chapter, text=r.text, message=m) for r, m in referee.overridden],
         covers=covers,
     )
+
+
+def _first_difference(state: CampaignState[Any], expected: CampaignState[Any]) -> str:
+    """Where a snapshot's state first differs from the replay (a slice name), for the report."""
+    for name in ("sequence", "table", "timeline", "ruleset"):
+        if getattr(state, name) != getattr(expected, name):
+            return f"{name} differs from a full replay"
+    rules, replayed = state.rules, expected.rules
+    names = [f for f in getattr(type(rules), "__dataclass_fields__", {}) if getattr(rules, f) != getattr(replayed, f)]
+    return f"rules.{names[0]} differs from a full replay" if names else "rules differ from a full replay"
 
 
 def _first_error(exc: Exception) -> str:

@@ -311,6 +311,18 @@ def _names(data: Any, name: str) -> bool:
     return False
 
 
+def _scene_casts(state) -> dict:
+    """Each scene's cast as its ruleset follows it (Yarn: after ducks and rushes), by scene number.
+
+    The timeline keeps a scene's cast as it was called; a ruleset that changes it in play offers a
+    ``scene-casts`` projection (number -> {"cast": [...], ...}), and a ruleset without one has none.
+    """
+    from yarnlog.core.ruleset import get_ruleset
+
+    projection = get_ruleset(state.table.ruleset).projections.get("scene-casts") if state.table.ruleset else None
+    return projection(state) if projection is not None else {}
+
+
 @app.command()
 def status(
     campaign: CampaignOpt = None,
@@ -322,6 +334,7 @@ def status(
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     state = journal.state(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))
+    casts = _scene_casts(state)
     data = {
         "campaign_id": cid,
         "title": state.table.title,
@@ -335,7 +348,7 @@ def status(
         "episodes": list(state.timeline.episodes),
         "scenes": [
             {"number": n, "episode": state.timeline.scene_episode.get(n), "caller": s.caller, "title": s.title,
-             "mode": s.mode, "cast": s.cast}
+             "mode": s.mode, "cast": casts.get(n, {}).get("cast", s.cast), "called_cast": s.cast}
             for n, s in sorted(state.timeline.scenes.items())
         ],
     }
@@ -360,12 +373,23 @@ def status(
 
 
 @app.command()
-def verify(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
-    """Check the hash chain, the payloads and the rules; exit 1 on any fault."""
+def verify(
+    campaign: CampaignOpt = None,
+    snapshots: Annotated[bool, typer.Option("--snapshots", help="Also replay fully and compare every stored "
+                                            "snapshot and view with the replay at its event.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check the hash chain, the payloads and the rules; exit 1 on any fault. Snapshots are ignored
+    (they are caches, never evidence) unless --snapshots asks for them to be checked."""
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     with working(f"verifying {cid}: hash chain, payloads, rules"):
         report = journal.verify(cid)
+    if snapshots:
+        with working(f"verifying {cid}: snapshots against a full replay"):
+            checks = journal.check_snapshots(cid)
+        _verify_snapshots(report, checks, as_json)
+        return
 
     def render(d):
         out = console()
@@ -384,6 +408,27 @@ def verify(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
 
     emit(report.to_data(), as_json, render)
     if not report.ok:
+        raise typer.Exit(EXIT_CODES["faults"])
+
+
+def _verify_snapshots(report, checks, as_json: bool) -> None:
+    """``verify --snapshots``: the report, each snapshot's check, and exit 1 if either found a fault."""
+    data = {**report.to_data(), "snapshots": [{**c._asdict(), "ok": c.ok} for c in checks]}
+    data["ok"] = report.ok and all(c.ok for c in checks)
+
+    def render(d):
+        out, err = console(), console(stderr=True)
+        for fault in d["faults"]:
+            err.print(f"FAULT at event {fault['sequence']} ({fault['event_type']}): {fault['problem']}", markup=False)
+        for check in d["snapshots"]:
+            line = f"snapshot {check['kind']} at event {check['sequence']}: {check['status']}" + \
+                (f" ({check['detail']})" if check["detail"] else "")
+            (out if check["ok"] else err).print(line, markup=False)
+        (out if d["ok"] else err).print(f"{'ok' if d['ok'] else 'FAULTS'}: {d['campaign_id']}, {d['events']} events, "
+                                        f"{len(d['snapshots'])} snapshot(s) checked", markup=False)
+
+    emit(data, as_json, render)
+    if not data["ok"]:
         raise typer.Exit(EXIT_CODES["faults"])
 
 

@@ -115,7 +115,9 @@ class Ruleset:
     both for events recorded under a GM override. ``projections`` name read models
     ``(campaign_state) -> data``; ``templates`` is the ``package/folder`` of its recap and sheet
     templates; ``cli`` the ``module:attribute`` of its command-line verbs (a
-    :class:`yarnlog.cli.verbs.Verbs`), imported by the shell only.
+    :class:`yarnlog.cli.verbs.Verbs`), imported by the shell only. ``state_packages`` name the
+    modules and packages whose dataclasses, enums and pydantic models may appear in its state:
+    the snapshot codec (:mod:`yarnlog.core.codec`) rebuilds those classes and no others.
     """
 
     name: str
@@ -132,6 +134,7 @@ class Ruleset:
     templates: str | None = None
     cli: str | None = None
     validators: Mapping[type, Validator] = field(default_factory=dict)
+    state_packages: tuple[str, ...] = ()
 
     def owns(self, event_type: str) -> bool:
         return event_type.startswith(self.event_prefix + ".")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from yarnlog.core.chain import GENESIS, seal
 from yarnlog.core.envelope import NewEvent, StoredEvent
-from yarnlog.persistence.protocol import CHAIN_BROKEN, ConcurrencyConflict, StoreError, one_campaign
+from yarnlog.persistence.protocol import CHAIN_BROKEN, ConcurrencyConflict, Snapshot, StoreError, one_campaign
 
 
 class MemoryStore:
@@ -21,6 +21,7 @@ class MemoryStore:
     def __init__(self) -> None:
         self._events: dict[str, list[StoredEvent]] = {}
         self._event_ids: set[str] = set()
+        self._snapshots: dict[tuple[str, str], Snapshot] = {}
         self._lock = threading.Lock()
 
     def campaigns(self) -> list[str]:
@@ -36,6 +37,29 @@ class MemoryStore:
             events = self._events.get(campaign_id, [])
             # Sequences are 1..n without gaps, so sequence s sits at index s - 1.
             return events[max(after, 0):upto if upto is None else max(upto, 0)]
+
+    def head(self, campaign_id: str) -> tuple[int, str] | None:
+        with self._lock:
+            events = self._events.get(campaign_id)
+            return (events[-1].sequence, events[-1].hash) if events else None
+
+    def event_hash(self, campaign_id: str, sequence: int) -> str | None:
+        with self._lock:
+            events = self._events.get(campaign_id, [])
+            return events[sequence - 1].hash if 0 < sequence <= len(events) else None
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        with self._lock:
+            self._snapshots[(snapshot.campaign_id, snapshot.kind)] = snapshot
+
+    def load_snapshot(self, campaign_id: str, kind: str, fingerprint: str) -> Snapshot | None:
+        with self._lock:
+            found = self._snapshots.get((campaign_id, kind))
+        return found if found is not None and found.fingerprint == fingerprint else None
+
+    def snapshots(self, campaign_id: str) -> list[Snapshot]:
+        with self._lock:
+            return sorted((s for (cid, _), s in self._snapshots.items() if cid == campaign_id), key=lambda s: s.kind)
 
     def append(self, campaign_id: str, expected_sequence: int, events: Sequence[NewEvent]) -> list[StoredEvent]:
         with self._lock:

@@ -17,7 +17,7 @@ Every implementation (:mod:`~yarnlog.persistence.memory`, :mod:`~yarnlog.persist
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from yarnlog.core.referee import YarnlogError
 
@@ -47,6 +47,23 @@ class ConcurrencyConflict(StoreError):
         )
 
 
+class Snapshot(NamedTuple):
+    """A stored cache of what a campaign's events fold to at ``sequence`` (see :meth:`EventStore.save_snapshot`).
+
+    ``kind`` says what it holds (``"state"``, or ``"view:NAME"`` for a ruleset's projection),
+    ``fingerprint`` the schema and code it was written under, ``head_hash`` the stored hash of
+    event ``sequence`` when it was written, ``data`` the encoded text.
+    """
+
+    campaign_id: str
+    kind: str
+    fingerprint: str
+    sequence: int
+    head_hash: str
+    data: str
+    saved_at: str
+
+
 class EventStore(Protocol):
     """The append-only events of one journal, which may hold many campaigns."""
 
@@ -62,6 +79,14 @@ class EventStore(Protocol):
         """The campaign's events with ``after < sequence <= upto``, in sequence order."""
         ...
 
+    def head(self, campaign_id: str) -> tuple[int, str] | None:
+        """The ``(sequence, hash)`` of the campaign's last event (one indexed row); None if it has none."""
+        ...
+
+    def event_hash(self, campaign_id: str, sequence: int) -> str | None:
+        """The stored hash of the campaign's event ``sequence`` (one indexed row); None if there is none."""
+        ...
+
     def append(self, campaign_id: str, expected_sequence: int, events: Sequence[NewEvent]) -> list[StoredEvent]:
         """Chain ``events`` onto the campaign after ``expected_sequence``, all or nothing.
 
@@ -75,6 +100,25 @@ class EventStore(Protocol):
         Raises :class:`ConcurrencyConflict` if the campaign is elsewhere, and :class:`StoreError`
         (writing nothing) if the records do not extend the stored chain.
         """
+        ...
+
+    # Snapshots are disposable caches beside the history, never part of it: they may be
+    # replaced (one per campaign and kind) and are never trusted over the events.
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Keep ``snapshot`` as the campaign's one snapshot of its kind, replacing any other.
+
+        Unlike events, snapshots are replaced: they are caches, rebuilt from the log whenever
+        missing, stale or written under another fingerprint. May raise :class:`StoreError`.
+        """
+        ...
+
+    def load_snapshot(self, campaign_id: str, kind: str, fingerprint: str) -> Snapshot | None:
+        """The campaign's snapshot of ``kind`` if one was written under ``fingerprint`` (one row), else None."""
+        ...
+
+    def snapshots(self, campaign_id: str) -> list[Snapshot]:
+        """Every snapshot kept for the campaign, whatever its fingerprint, sorted by kind."""
         ...
 
     def close(self) -> None:

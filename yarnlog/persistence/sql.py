@@ -3,6 +3,10 @@
 The database itself refuses UPDATE and DELETE of events and any insert that would leave a gap
 in a campaign's sequence or break its hash chain (each backend's triggers, declared in its own
 module), so history stays immutable even for someone who bypasses this code.
+
+Beside it, the ``snapshots`` table keeps disposable caches of folded state and views (one row per
+campaign and kind, replaced when a newer one is written): they are not history, carry no
+triggers, and are never trusted over the events (see :class:`~yarnlog.persistence.protocol.Snapshot`).
 """
 
 from __future__ import annotations
@@ -13,14 +17,14 @@ from itertools import starmap
 from operator import attrgetter
 from typing import Any, ClassVar
 
-from sqlalchemy import Connection, Table, UniqueConstraint, func, select, text
+from sqlalchemy import Connection, Table, Text, UniqueConstraint, func, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Field, SQLModel
 
 from yarnlog.core.chain import GENESIS, seal
 from yarnlog.core.envelope import STORED_FIELDS, NewEvent, StoredEvent
-from yarnlog.persistence.protocol import ConcurrencyConflict, StoreError, one_campaign
+from yarnlog.persistence.protocol import ConcurrencyConflict, Snapshot, StoreError, one_campaign
 
 
 class EventRecord(SQLModel, table=True):
@@ -46,10 +50,30 @@ class EventRecord(SQLModel, table=True):
     hash: str = Field(max_length=64)
 
 
+class SnapshotRecord(SQLModel, table=True):
+    """The row mapping of :class:`~yarnlog.persistence.protocol.Snapshot`: a cache, replaced at will.
+
+    One row per campaign and kind; ``fingerprint`` and ``sequence`` say what it was written under
+    and at, ``head_hash`` the hash of event ``sequence`` then (checked before it is used).
+    """
+
+    __tablename__ = "snapshots"
+
+    campaign_id: str = Field(primary_key=True, max_length=64)
+    kind: str = Field(primary_key=True, max_length=80)
+    fingerprint: str = Field(max_length=64)
+    sequence: int
+    head_hash: str = Field(max_length=64)
+    data: str = Field(sa_type=Text)
+    saved_at: str
+
+
 #: The events table (sqlmodel builds it as ``EventRecord.__table__``, an attribute its types do not declare).
 EVENTS: Table = SQLModel.metadata.tables[EventRecord.__tablename__]
 #: The envelope's fields as columns, in the envelope's order (a missing column fails at import).
 COLUMNS = tuple(EVENTS.c[name] for name in STORED_FIELDS)
+#: The snapshots table (disposable caches beside the events).
+SNAPSHOTS: Table = SQLModel.metadata.tables[SnapshotRecord.__tablename__]
 
 
 class SqlStore:
@@ -86,16 +110,18 @@ class SqlStore:
                                f"AND {sequence} <= {mark} ORDER BY {sequence}")
         self._head_sql = (f"SELECT {sequence}, {quote('hash')} FROM {table} WHERE {campaign} = {mark} "
                           f"ORDER BY {sequence} DESC LIMIT 1")
+        self._hash_sql = (f"SELECT {quote('hash')} FROM {table} WHERE {campaign} = {mark} "
+                          f"AND {sequence} = {mark}")
         # The last (sequence, hash) seen of each campaign: lets an append skip reading the head.
         self._heads: dict[str, tuple[int, str]] = {}
         if create:
             self.create_schema()
 
     def create_schema(self) -> None:
-        """Create the events table and its guards (idempotent)."""
+        """Create the events table and its guards, and the snapshots table (idempotent)."""
         try:
             with self._writing() as conn:
-                SQLModel.metadata.create_all(conn, tables=[EVENTS])
+                SQLModel.metadata.create_all(conn, tables=[EVENTS, SNAPSHOTS])
                 for statement in self.TRIGGERS:
                     conn.execute(text(statement))
         except OperationalError as exc:
@@ -173,6 +199,64 @@ class SqlStore:
         if records:
             self._remember(campaign_id, records[-1])
         return records
+
+    def head(self, campaign_id: str) -> tuple[int, str] | None:
+        with self.engine.connect() as conn:
+            rows = self._run(conn, self._head_sql, (campaign_id,))
+        return (int(rows[0][0]), str(rows[0][1])) if rows else None
+
+    def event_hash(self, campaign_id: str, sequence: int) -> str | None:
+        with self.engine.connect() as conn:
+            rows = self._run(conn, self._hash_sql, (campaign_id, sequence))
+        return str(rows[0][0]) if rows else None
+
+    # -- snapshots (caches, replaced at will; never events) ---------------------------------
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        try:
+            self._upsert_snapshot(snapshot)
+        except DBAPIError:
+            # A journal created before snapshots existed (opened without ``create``): add the
+            # table, which touches no event, and try once more.
+            try:
+                with self._writing() as conn:
+                    SQLModel.metadata.create_all(conn, tables=[SNAPSHOTS])
+                self._upsert_snapshot(snapshot)
+            except DBAPIError as exc:
+                raise StoreError(f"cannot keep a snapshot: {str(exc.orig).strip().splitlines()[0]}") from None
+
+    def _upsert_snapshot(self, snapshot: Snapshot) -> None:
+        # Both dialects spell the upsert alike (INSERT ... ON CONFLICT DO UPDATE), each with its own class.
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        insert = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
+        row = snapshot._asdict()
+        statement = insert(SNAPSHOTS).values(**row)
+        statement = statement.on_conflict_do_update(
+            index_elements=[SNAPSHOTS.c.campaign_id, SNAPSHOTS.c.kind],
+            set_={name: statement.excluded[name] for name in row if name not in ("campaign_id", "kind")},
+        )
+        with self._writing() as conn:
+            conn.execute(statement)
+
+    def load_snapshot(self, campaign_id: str, kind: str, fingerprint: str) -> Snapshot | None:
+        query = select(*(SNAPSHOTS.c[name] for name in Snapshot._fields)).where(
+            SNAPSHOTS.c.campaign_id == campaign_id, SNAPSHOTS.c.kind == kind, SNAPSHOTS.c.fingerprint == fingerprint)
+        try:
+            with self.engine.connect() as conn:
+                row = conn.execute(query).first()
+        except DBAPIError:
+            return None  # no snapshots table yet (an older journal opened read-only): nothing cached
+        return Snapshot(*row) if row is not None else None
+
+    def snapshots(self, campaign_id: str) -> list[Snapshot]:
+        query = select(*(SNAPSHOTS.c[name] for name in Snapshot._fields)).where(
+            SNAPSHOTS.c.campaign_id == campaign_id).order_by(SNAPSHOTS.c.kind)
+        try:
+            with self.engine.connect() as conn:
+                return [Snapshot(*row) for row in conn.execute(query)]
+        except DBAPIError:
+            return []
 
     # -- writing --------------------------------------------------------------------------
 

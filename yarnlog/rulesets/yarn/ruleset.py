@@ -18,6 +18,7 @@ from yarnlog.rulesets.yarn.parts.characters import part as characters
 from yarnlog.rulesets.yarn.parts.combat import part as fight
 from yarnlog.rulesets.yarn.parts.drama import part as drama
 from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
+from yarnlog.rulesets.yarn.parts.drama.scene_cast import scene_cast_view
 from yarnlog.rulesets.yarn.parts.economy import part as economy
 from yarnlog.rulesets.yarn.parts.economy.ledger import bennie_report, token_report
 from yarnlog.rulesets.yarn.parts.powers import part as powers
@@ -78,10 +79,13 @@ RULESET = Ruleset(
     decide=decide,
     audit=audit,
     takes_over=TAKES_OVER,
-    projections={"tokens": token_report, "bennies": bennie_report, "calling-order": calling_view},
+    projections={"tokens": token_report, "bennies": bennie_report, "calling-order": calling_view,
+                 "scene-casts": scene_cast_view},
     templates="yarnlog/templates/yarn",  # recap (and sheet) templates, shadowed by --templates DIR
     cli="yarnlog.rulesets.yarn.cli.verbs:VERBS",
     validators=VALIDATORS,
+    # What YarnState is built of (the snapshot codec's whitelist): the parts, the pure rules' values.
+    state_packages=("yarnlog.rulesets.yarn.state", "yarnlog.rulesets.yarn.parts", "yarnlog.rulesets.yarn.rules"),
     options={
         "botch": "Optional Procedural Rules: Botch",
         "blowing_the_top_off": "Optional Procedural Rules: Blowing the Top Off",

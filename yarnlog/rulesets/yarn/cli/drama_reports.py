@@ -1,14 +1,16 @@
 """Command line reports of the Yarn drama part: tokens, the ledger, bennies, the calling order.
 
 Every report replays the journal, so each can be read at any point (``--as-of N``,
-``--end-of-scene N``). Only typer and the shared :mod:`yarnlog.cli` modules are imported at start-up.
+``--end-of-scene N``). At the campaign's end, the tokens, bennies and calling-order boards are the
+ruleset's stored views (read in a few rows, without importing the rules). Only typer and the shared
+:mod:`yarnlog.cli` modules are imported at start-up.
 """
 
 from typing import Annotated, Optional
 
 import typer
 
-from yarnlog.cli.context import campaign_state, open_journal, pick_campaign, resolve_as_of
+from yarnlog.cli.context import campaign_view, open_journal, pick_campaign, resolve_as_of
 from yarnlog.cli.options import AsOfOpt, CampaignOpt, EndOfSceneOpt, JsonOpt
 from yarnlog.cli.output import console, emit, print_table
 
@@ -16,9 +18,7 @@ from yarnlog.cli.output import console, emit, print_table
 def tokens(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
            as_json: JsonOpt = False) -> None:
     """Drama tokens and bennies held by each participant, the GM's pool and the kitty's flows."""
-    from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
-
-    data = token_report(campaign_state(campaign, as_of, end_of_scene))
+    data = campaign_view(campaign, "tokens", as_of, end_of_scene)
 
     def render(d):
         print_table(f"Tokens as of event {d['as_of']} (episode {d['episode'] or '-'})",
@@ -109,6 +109,9 @@ def bennies(
     as_json: JsonOpt = False,
 ) -> None:
     """Bennies held and spent, and each episode's vote with its arithmetic."""
+    if not tally:
+        emit(campaign_view(campaign, "bennies", as_of, end_of_scene), as_json, _render_bennies)
+        return
     from yarnlog.rulesets.yarn.parts.economy.ledger import bennie_report, provisional_tally, recount, tallied_votes
 
     journal = open_journal()
@@ -116,27 +119,26 @@ def bennies(
     upto = resolve_as_of(journal, cid, as_of, end_of_scene)
     state = journal.state(cid, upto=upto)
     data = bennie_report(state)
-    if tally:
-        data["recounts"] = [recount(journal.state(cid, upto=r.sequence - 1), r.payload)
-                            for r in tallied_votes(journal.history(cid, upto=upto))]
-        data["provisional"] = provisional_tally(state)
+    data["recounts"] = [recount(journal.state(cid, upto=r.sequence - 1), r.payload)
+                        for r in tallied_votes(journal.history(cid, upto=upto))]
+    data["provisional"] = provisional_tally(state)
+    emit(data, as_json, _render_bennies)
 
-    def render(d):
-        print_table("Bennies held", ("player", "bennies"), list(d["held"].items()))
-        if d["spent"]:
-            print_table("Bennies spent", ("scene", "spender", "for"), [(s["scene"], s["spender"], s["option"])
-                                                                   for s in d["spent"]])
-        for result in d.get("recounts", d["results"]):
-            verdict = "" if "agrees" not in result else " - recount agrees" if result["agrees"] else \
-                " - RECOUNT DIFFERS, recomputed: " + ", ".join(result["recomputed"]["bennies_to"] if
-                                                             result["recomputed"] else ["nothing"])
-            _tally(f"Bennie vote, episode {result['episode']}{verdict}", result["tallies"])
-        if d.get("provisional"):
-            _tally(f"Vote so far, episode {d['provisional']['episode']}", d["provisional"]["tallies"])
-            for note in d["provisional"]["not_yet"]:
-                console().print(f"  not yet: {note}", markup=False)
 
-    emit(data, as_json, render)
+def _render_bennies(d):
+    print_table("Bennies held", ("player", "bennies"), list(d["held"].items()))
+    if d["spent"]:
+        print_table("Bennies spent", ("scene", "spender", "for"), [(s["scene"], s["spender"], s["option"])
+                                                               for s in d["spent"]])
+    for result in d.get("recounts", d["results"]):
+        verdict = "" if "agrees" not in result else " - recount agrees" if result["agrees"] else \
+            " - RECOUNT DIFFERS, recomputed: " + ", ".join(result["recomputed"]["bennies_to"] if
+                                                         result["recomputed"] else ["nothing"])
+        _tally(f"Bennie vote, episode {result['episode']}{verdict}", result["tallies"])
+    if d.get("provisional"):
+        _tally(f"Vote so far, episode {d['provisional']['episode']}", d["provisional"]["tallies"])
+        for note in d["provisional"]["not_yet"]:
+            console().print(f"  not yet: {note}", markup=False)
 
 
 def _tally(title: str, tallies: list[dict]) -> None:
@@ -149,9 +151,7 @@ def _tally(title: str, tallies: list[dict]) -> None:
 def calling_order(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
                   as_json: JsonOpt = False) -> None:
     """The episode's calling order and who calls the next scene."""
-    from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
-
-    data = calling_view(campaign_state(campaign, as_of, end_of_scene))
+    data = campaign_view(campaign, "calling-order", as_of, end_of_scene)
 
     def render(d):
         out = console()

@@ -126,11 +126,33 @@ def render_recap(told, fmt: str, templates: Path | None, ruleset: str) -> str:
         raise InvalidCommand(str(exc)) from None
     name = TEMPLATES[fmt]
     try:
-        return loaded.render(name, recap=told)
+        return loaded.render(name, recap=told, diagrams=_diagrams(told, fmt))
     except jinja2.TemplateError as exc:
         where = f" (line {exc.lineno})" if isinstance(exc, jinja2.TemplateSyntaxError) else ""
         message = " ".join(str(exc).split())
         raise InvalidCommand(f"template {getattr(exc, 'name', None) or name}{where}: {message}") from None
+
+
+def _diagrams(told, fmt: str) -> dict:
+    """The pictures a template may place: ``relationships`` (the map) and ``tokens[episode]`` (the
+    drama-token series), as fenced Mermaid blocks with the series' table for Markdown and as inline
+    SVG for HTML; built by :mod:`yarnlog.render.diagrams` from the recap's own (audience-filtered) data."""
+    from markupsafe import Markup
+
+    from yarnlog.render import MarkdownSafe
+    from yarnlog.render import diagrams as draw
+
+    def mermaid(body: str) -> str:
+        return f"```mermaid\n{body}```\n"
+
+    series = {e.number: e.token_series for e in told.episodes if e.token_series and e.token_series.scenes}
+    graph = told.relationships if told.relationships and told.relationships.nodes else None
+    if fmt == "html":
+        return {"relationships": Markup(draw.relationship_map_svg(graph)) if graph else None,
+                "tokens": {n: Markup(draw.token_series_svg(s)) for n, s in series.items()}}
+    return {"relationships": MarkdownSafe(mermaid(draw.relationship_map_mermaid(graph))) if graph else None,
+            "tokens": {n: MarkdownSafe(mermaid(draw.token_series_mermaid(s)) + "\n" + draw.token_series_table(s))
+                       for n, s in series.items()}}
 
 
 def register(app: typer.Typer) -> None:

@@ -2,11 +2,13 @@
 
 ``build_recap(history, table, audience, scope)`` filters first (:mod:`.audience`), then folds the
 visible events, in order, into plain :mod:`.model` data: each scene's call, cast as it actually
-was, notes, challenges, petitions, forces, procedure, combat, consequences and token movements;
-each episode's theme, calling order, balances (a replay of the visible events, so a player's
-balances are what that player can account for), bennie vote, experience and the moments worth
-retelling. Events recorded between scenes (a note written after a scene closed) belong to the
-scene just closed.
+was (the drama part's ``scene_cast``), notes, challenges, petitions, forces, procedure, combat,
+consequences and token movements; each episode's theme, calling order, balances, bennie vote,
+experience, dice statistics, token series and the moments worth retelling; the relationship map.
+Every derived number comes from the audience's own replay of the visible events (the state the
+fold carries), never from the full campaign, so a player's balances, statistics and charts are
+what that player can account for. Events recorded between scenes (a note written after a scene
+closed) belong to the scene just closed.
 """
 
 from __future__ import annotations
@@ -19,8 +21,12 @@ from typing import Any
 from yarnlog.core.events import Recorded
 from yarnlog.core.state import CampaignState, empty_state, evolve
 from yarnlog.core.table import Table
+from yarnlog.rulesets.yarn.parts.characters.relationship_graph import relationship_graph
 from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_order
+from yarnlog.rulesets.yarn.parts.drama.scene_cast import scene_cast
 from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
+from yarnlog.rulesets.yarn.parts.economy.token_series import token_series
+from yarnlog.rulesets.yarn.parts.procedure.roll_statistics import dice_statistics
 from yarnlog.rulesets.yarn.recap import sentences as say
 from yarnlog.rulesets.yarn.recap.audience import Audience, visible_history
 from yarnlog.rulesets.yarn.recap.model import (
@@ -31,7 +37,6 @@ from yarnlog.rulesets.yarn.recap.model import (
     Note,
     Recap,
     SceneRecap,
-    TokenPoint,
     VoteLine,
 )
 
@@ -87,7 +92,8 @@ class _Telling:
 def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, scope: Scope) -> Recap:
     """The recap of ``scope`` for ``audience`` (``history``: every event, with its context)."""
     t = _Telling(table=table, audience=audience)
-    for rec in visible_history(history, audience, table):
+    visible = visible_history(history, audience, table)
+    for rec in visible:
         if rec.event_type == "yarn.tokens.returned":
             t.in_hand[rec.payload.model_dump()["episode"]] = dict(t.state.rules.economy.tokens) if t.state.rules else {}
         t.state = evolve(t.state, rec)
@@ -95,13 +101,25 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
     for episode in t.episodes.values():
         if not episode.ended:  # the episode in play: what is held now
             episode.balances = balances(t.state)
+        if t.state.rules is not None:
+            episode.token_series = token_series(t.state, episode.number)
+    if t.state.rules is not None:
+        # Counted over the audience's own replay and history: a secret roll is not in them at all,
+        # so neither its count nor its total reaches a player's statistics.
+        stats = dice_statistics(t.state, history=visible)["by_episode"]
+        for line in stats:
+            if line["episode"] in t.episodes:
+                t.episodes[line["episode"]].dice = {k: v for k, v in line.items() if k != "episode"}
+    # The cast as it actually was: the drama part's read model, over what the audience may see.
+    for number, scene in t.scenes.items():
+        cast = scene_cast(t.state, number) if t.state.rules is not None else None
+        if cast is not None:
+            scene.cast = list(cast.cast)
     episodes = []
     for number, episode in sorted(t.episodes.items()):
         if not scope.has_episode(number):
             continue
         episode.scenes = [s for s in episode.scenes if scope.whole_episodes or scope.has_scene(s.number)]
-        kept = {s.number for s in episode.scenes}
-        episode.token_series = [point for point in episode.token_series if point.scene in kept]
         if not episode.scenes and not scope.whole_episodes:
             continue
         episode.complete = scope.whole_episodes
@@ -111,8 +129,10 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
     told = Recap(
         campaign=table.campaign_id, title=table.title, gm=table.gm, audience=audience.kind,
         audience_name=audience.name, audience_label=audience.label(), scope=scope.label,
+        whole_series=scope == Scope(),
         as_of=history[-1].sequence if history else 0, episodes=episodes,
         series_notes=t.series_notes if scope == Scope() else [],
+        relationships=relationship_graph(t.state) if t.state.rules is not None else None,
     )
     return told if audience.is_gm else _without_event_numbers(told)
 
@@ -182,9 +202,6 @@ def _tell(t: _Telling, rec: Recorded) -> None:
         closed = t.scenes.get(p["number"])
         if closed is not None:
             closed.summary = p.get("summary") or ""
-            if episode is not None and t.state.rules is not None:
-                held = {row["name"]: row["drama_tokens"] for row in token_report(t.state)["participants"]}
-                episode.token_series.append(TokenPoint(closed.number, held))
         return
     if kind == "yarn.roll.made":
         t.rolls[rec.sequence] = p
@@ -248,12 +265,8 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
         episode.moments.append(line(sentence))
     elif kind == "yarn.challenge.ducked":
         scene.challenges.append(line(say.ducked(p)))
-        if p["character"] in scene.cast and (p.get("spends_token") or not p.get("caller_compels")):
-            scene.cast.remove(p["character"])
     elif kind == "yarn.challenge.rushed":
         scene.challenges.append(line(say.rushed(p)))
-        if p.get("joined") and p["character"] not in scene.cast:
-            scene.cast.append(p["character"])
         if p.get("bennie_spends"):
             episode.moments.append(line(say.rushed(p)))
     elif kind == "yarn.challenge.voted":
@@ -289,7 +302,6 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
         scene.consequences.append(line(say.consequence(p)))
     elif kind == "yarn.combat.started":
         scene.combat.append(line(say.combat_started(p)))
-        scene.cast.extend(c for c in p["combatants"] if c not in scene.cast)
     elif kind == "yarn.combat.initiative_set":
         scene.combat.append(line(say.initiative(p)))
     elif kind == "yarn.combat.attacked":

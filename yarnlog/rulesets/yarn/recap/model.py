@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from yarnlog.rulesets.yarn.parts.characters.relationship_graph import RelationshipGraph
+from yarnlog.rulesets.yarn.parts.economy.token_series import TokenSeries
+
 
 @dataclass(frozen=True)
 class Line:
@@ -92,14 +95,6 @@ class BennieVote:
 
 
 @dataclass
-class TokenPoint:
-    """Drama tokens held once a scene closed: one point of the episode's token series (a diagram's data)."""
-
-    scene: int
-    drama_tokens: dict[str, int]
-
-
-@dataclass
 class EpisodeRecap:
     number: int
     title: str
@@ -115,7 +110,8 @@ class EpisodeRecap:
     experience_awarded: list[Line] = field(default_factory=list)
     experience_spent: list[Line] = field(default_factory=list)
     moments: list[Line] = field(default_factory=list)
-    token_series: list[TokenPoint] = field(default_factory=list)
+    token_series: TokenSeries | None = None  # drama tokens at the start and after each scene (diagrams)
+    dice: dict[str, Any] | None = None  # the episode's dice statistics (roll_statistics.tally), rolls seen only
 
 
 @dataclass
@@ -127,9 +123,11 @@ class Recap:
     audience_name: str | None
     audience_label: str
     scope: str
+    whole_series: bool     # the recap tells the whole series (it then opens with the relationship map)
     as_of: int | None      # the last event the recap reads (None in a player's recap: it counts hidden events)
     episodes: list[EpisodeRecap] = field(default_factory=list)
     series_notes: list[Note] = field(default_factory=list)
+    relationships: RelationshipGraph | None = None  # as of the recap's last event (the relationship map)
 
     def to_data(self) -> dict[str, Any]:
         return asdict(self)

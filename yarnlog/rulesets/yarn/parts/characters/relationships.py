@@ -18,6 +18,7 @@ from yarnlog.rulesets.yarn.parts.characters.sheets import (
     active_pcs,
 )
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import require_active_pc
+from yarnlog.rulesets.yarn.parts.drama.scene_cast import cast_in_play
 from yarnlog.rulesets.yarn.rules.traits import BOOK
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
@@ -98,8 +99,8 @@ def validate_relationship(p: RelationshipDefined, campaign: YarnCampaign, refere
         return p
     referee.require(supporting.kind == cast_module.RECURRING, MINOR_HAS_NO_RELATIONSHIP,
                     f"{p.other} is a minor character: promote him or her first")
-    scene = campaign.timeline.scenes.get(campaign.timeline.scene) if campaign.timeline.scene is not None else None
-    referee.require(scene is not None and {p.character, p.other} <= set(scene.cast), RECURRING_RELATIONSHIP,
+    cast = cast_in_play(campaign)  # as it stands after ducks and rushes, not as it was called
+    referee.require(cast is not None and {p.character, p.other} <= set(cast), RECURRING_RELATIONSHIP,
                     f"no scene in play features both {p.character} and {p.other}")
     return p
 

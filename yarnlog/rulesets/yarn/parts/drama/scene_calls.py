@@ -304,8 +304,9 @@ def opened(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     allowed = allowed_callers(drama, characters, episode)
     own = player_character(characters, p.caller) if tracks_characters(characters) else None
     call = SceneCall(
-        number=p.number, episode=episode, caller=p.caller, cast=tuple(p.cast), mode=p.mode, kind=p.kind,
-        time_break=p.time_break, opened_at=recorded.sequence, in_turn=allowed is None or p.caller in allowed,
+        number=p.number, episode=episode, caller=p.caller, cast=tuple(p.cast), called=tuple(p.cast), mode=p.mode,
+        kind=p.kind, time_break=p.time_break, opened_at=recorded.sequence,
+        in_turn=allowed is None or p.caller in allowed,
         cost_due=tracks_characters(characters) and p.caller != drama.gm and own not in p.cast,
     )
     calling = drama.calling

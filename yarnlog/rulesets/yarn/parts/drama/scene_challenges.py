@@ -17,7 +17,15 @@ from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.yarn.parts.characters.players import require_character
 from yarnlog.rulesets.yarn.parts.drama.bennie_spends import BennieSpendLine, bennie_paid
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, Recall, drama_of, forces_among, rebuilt, scene_in_play
+from yarnlog.rulesets.yarn.parts.drama.state import (
+    CastChange,
+    Drama,
+    Recall,
+    drama_of,
+    forces_among,
+    rebuilt,
+    scene_in_play,
+)
 from yarnlog.rulesets.yarn.parts.economy.part import TransferLine, lines
 from yarnlog.rulesets.yarn.rules.bennies import BennieOption
 from yarnlog.rulesets.yarn.rules.challenges import (
@@ -305,6 +313,14 @@ def _recast(drama: Drama, number: int, cast: tuple[str, ...], **changes) -> Dram
     return replace(drama, scenes=drama.scenes.set(number, replace(scene, cast=cast, **changes)))
 
 
+def _rush_kind(p: SceneRushed) -> str:
+    """How a rush changed the cast (see :class:`~.state.CastChange`)."""
+    if not p.joined:
+        return "blocked"
+    # "It costs nothing to join a scene if the caller consents to your joining."
+    return "brought in" if p.caller_consents else "rushed"
+
+
 FOLDS = folds(SceneDucked, SceneRushed, ChallengeVoted, NoveltyRuled)
 
 
@@ -315,11 +331,14 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     scene = drama.scenes[p.scene]
     if isinstance(p, SceneDucked):
         if not p.in_scene:
-            drama = _recast(drama, p.scene, tuple(c for c in scene.cast if c != p.character))
+            drama = _recast(drama, p.scene, tuple(c for c in scene.cast if c != p.character),
+                            changes=scene.changes + (CastChange(p.character, "ducked", recorded.sequence),))
         if p.caller_starts_over:
             drama = replace(drama, recall=Recall(p.caller, f"{p.character} ducked a scene with a cast of two"))
-    elif isinstance(p, SceneRushed) and p.joined:
-        drama = _recast(drama, p.scene, scene.cast + (p.character,))
+    elif isinstance(p, SceneRushed):
+        change = CastChange(p.character, _rush_kind(p), recorded.sequence)
+        cast = scene.cast + (p.character,) if p.joined else scene.cast
+        drama = _recast(drama, p.scene, cast, changes=scene.changes + (change,))
     elif isinstance(p, ChallengeVoted) and p.winner == "challenger":
         if p.kind == "time jump":
             drama = _recast(drama, p.scene, scene.cast, time_break="")

@@ -23,8 +23,26 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class CastChange:
+    """A character leaving or entering a scene in play ("Ducking a Scene", "Rushing a Scene").
+
+    ``how``: ``"ducked"`` (out of the cast), ``"rushed"`` (in, paying a token or a bennie against
+    the caller's wish), ``"brought in"`` (in, free, with the caller's consent: how a supporting
+    character introduced mid-scene joins it) or ``"blocked"`` (a rush the caller blocked with a
+    bennie: the cast stays as it was). ``sequence``: the event that recorded it.
+    """
+
+    character: str
+    how: str
+    sequence: int
+
+
+@dataclass(frozen=True)
 class SceneCall:
-    """A scene as the drama part knows it; ``cast`` follows ducks and rushes."""
+    """A scene as the drama part knows it; ``cast`` follows ducks and rushes.
+
+    ``called`` is the cast as the caller named it; ``changes`` every duck and rush since, in order.
+    """
 
     number: int
     episode: int | None
@@ -37,6 +55,8 @@ class SceneCall:
     in_turn: bool = True
     cost_due: bool = False
     settled_by: str | None = None  # the event type of the exchange that ended it
+    called: tuple[str, ...] = ()
+    changes: tuple[CastChange, ...] = ()
 
 
 @dataclass(frozen=True)

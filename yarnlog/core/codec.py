@@ -1,0 +1,266 @@
+"""A safe, canonical JSON codec for replayed state (snapshots), and the fingerprint of its schema.
+
+Snapshots are caches read back from a database, so decoding one must never be able to run code
+of the writer's choosing: there is no pickle here. The codec writes tagged JSON and rebuilds only
+plain values, the containers listed below, and instances of the classes it was built with (a
+whitelist: the dataclasses, enums and pydantic models a ruleset and the core declare). Anything
+else is refused, on the way out as on the way in, with a :class:`CodecError`.
+
+The text is ``["yarnlog-state", CLASSES, VALUE]``: ``CLASSES`` is a short hash of the codec's
+class list (its version and the names of the classes, in order), so that a text written by a codec
+of other classes is refused rather than misread, and ``VALUE`` is tagged JSON. In it every
+container is a JSON array whose first item is its tag (so a JSON string is always a ``str``):
+
+- ``None``, ``bool``, ``int``, ``float``, ``str`` (exact types): themselves;
+- ``["l", ...]`` list, ``["t", ...]`` tuple, ``["pv", ...]`` PVector;
+- ``["d", [k, v], ...]`` dict in insertion order (its order is observable: reports print it);
+- ``["pm", [k, v], ...]`` PMap, ``["s", ...]`` set, ``["fs", ...]`` frozenset, ``["ps", ...]`` PSet,
+  all sorted by their encoded items so that equal values encode to the same text;
+- ``["F", numerator, denominator]`` Fraction;
+- ``["e", class, value]`` enum member, ``["c", class, value, ...]`` dataclass (its fields' values in
+  declaration order), ``["m", class, [value, ...]]`` pydantic model (plus, when not every field was
+  set, the sorted names of those that were); ``class`` is the class's number in the codec's list
+  (its classes sorted by name), which the ``CLASSES`` hash pins. Numbers and positions rather than
+  names keep a snapshot of a long campaign small; the fingerprint covers names and field order.
+
+Keys of any type survive (a dict keyed by frozensets or tuples), tuples stay tuples, floats
+round-trip through ``repr``. The module is pure: it imports nothing of storage or rulesets.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Mapping
+from fractions import Fraction
+from typing import Any, cast
+
+from pydantic import BaseModel
+from pyrsistent import PMap, PSet, PVector, pmap, pset, pvector
+
+from yarnlog.core.referee import YarnlogError
+
+#: Bumped whenever the encoding changes: it is part of every fingerprint, so old snapshots go unread.
+CODEC_VERSION = 1
+
+
+class CodecError(YarnlogError):
+    """A value the codec will not write, or a text it will not read (a snapshot to ignore)."""
+
+    exit_code = 70
+
+
+def class_name(cls: type) -> str:
+    """The name a class is written under: ``module:qualname``."""
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def _kind(cls: type) -> str | None:
+    """``"e"``, ``"m"`` or ``"c"`` for the classes the codec can write, None for any other."""
+    if isinstance(cls, type) and issubclass(cls, enum.Enum):
+        return "e"
+    if isinstance(cls, type) and issubclass(cls, BaseModel):
+        return "m"
+    if dataclasses.is_dataclass(cls) and isinstance(cls, type):
+        return "c"
+    return None
+
+
+def _canonical(encoded: Any) -> str:
+    return json.dumps(encoded, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class Codec:
+    """Encodes and decodes values built of plain data, the containers above and ``classes``.
+
+    ``classes`` is the whitelist: dataclasses, enums and pydantic models (any other class is
+    refused when the codec is built). Only these are ever instantiated by :meth:`decode`, and a
+    dataclass or model is rebuilt field by field without running its ``__init__``, so the fields
+    come back exactly as they were written.
+    """
+
+    def __init__(self, classes: Iterable[type]):
+        by_name: dict[str, type] = {}
+        for cls in classes:
+            if _kind(cls) is None:
+                raise CodecError(f"{class_name(cls)} is not a dataclass, an enum or a pydantic model")
+            by_name[class_name(cls)] = cls
+        self._classes: list[type] = [by_name[name] for name in sorted(by_name)]
+        self._numbers: dict[type, int] = {cls: n for n, cls in enumerate(self._classes)}
+        self._kinds: dict[type, str] = {cls: _kind(cls) or "" for cls in self._classes}
+        # Field names per class, in declaration order (pydantic's as declared), worked out once.
+        self._fields: dict[type, tuple[str, ...]] = {
+            cls: tuple(cast(type[BaseModel], cls).model_fields) if kind == "m"
+            else tuple(f.name for f in dataclasses.fields(cls))
+            for cls, kind in self._kinds.items() if kind != "e"
+        }
+        listed = _canonical([CODEC_VERSION, sorted(by_name)])
+        self.classes_hash = hashlib.sha256(listed.encode()).hexdigest()[:16]
+
+    @property
+    def classes(self) -> list[type]:
+        """The whitelisted classes, sorted by name (a class is written as its number in this list)."""
+        return list(self._classes)
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def encode(self, value: Any) -> str:
+        """``value`` as canonical JSON text (equal values give equal text). Raises :class:`CodecError`."""
+        return json.dumps(["yarnlog-state", self.classes_hash, self.to_json(value)], separators=(",", ":"),
+                          ensure_ascii=False)
+
+    def to_json(self, value: Any) -> Any:
+        """``value`` as tagged JSON data (see the module's docstring)."""
+        t = type(value)
+        if value is None or t is str or t is int or t is float or t is bool:
+            return value
+        kind = self._kinds.get(t)
+        if kind == "c":
+            return ["c", self._numbers[t], *(self.to_json(getattr(value, name)) for name in self._fields[t])]
+        if t is list:
+            return ["l", *map(self.to_json, value)]
+        if t is tuple:
+            return ["t", *map(self.to_json, value)]
+        if t is dict:
+            return ["d", *([self.to_json(k), self.to_json(v)] for k, v in value.items())]
+        if isinstance(value, PMap):
+            return ["pm", *self._sorted([self.to_json(k), self.to_json(v)] for k, v in value.items())]
+        if isinstance(value, PVector):
+            return ["pv", *map(self.to_json, value)]
+        if t is frozenset:
+            return ["fs", *self._sorted(map(self.to_json, value))]
+        if t is set:
+            return ["s", *self._sorted(map(self.to_json, value))]
+        if isinstance(value, PSet):
+            return ["ps", *self._sorted(map(self.to_json, value))]
+        if t is Fraction:
+            return ["F", value.numerator, value.denominator]
+        if kind == "e":
+            return ["e", self._numbers[t], self.to_json(value.value)]
+        if kind == "m":
+            fields = self._fields[t]
+            encoded = ["m", self._numbers[t], [self.to_json(getattr(value, name)) for name in fields]]
+            if len(value.model_fields_set) != len(fields):
+                encoded.append(sorted(value.model_fields_set))
+            return encoded
+        raise CodecError(f"cannot write a {class_name(t)} into a snapshot: not a registered class")
+
+    @staticmethod
+    def _sorted(items: Iterable[Any]) -> list[Any]:
+        return sorted(items, key=_canonical)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def decode(self, text: str) -> Any:
+        """The value ``text`` encodes. Raises :class:`CodecError` for anything it did not write."""
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise CodecError(f"not a snapshot: {exc}") from None
+        if not (isinstance(data, list) and len(data) == 3 and data[0] == "yarnlog-state"):
+            raise CodecError("not a snapshot: no yarnlog-state header")
+        if data[1] != self.classes_hash:
+            raise CodecError("a snapshot written for other classes than this code's")
+        return self.from_json(data[2])
+
+    def from_json(self, data: Any) -> Any:
+        """The value tagged JSON ``data`` stands for (see the module's docstring)."""
+        if not isinstance(data, list):
+            if data is None or isinstance(data, (str, int, float, bool)):
+                return data
+            raise CodecError(f"not a snapshot value: a bare {type(data).__name__}")
+        try:
+            tag = data[0]
+            reader = self._readers[tag]
+        except (IndexError, KeyError, TypeError):
+            raise CodecError(f"not a snapshot value: unknown tag {str(data[:1])[:40]}") from None
+        try:
+            return reader(self, data)
+        except CodecError:
+            raise
+        except (TypeError, ValueError, IndexError, AttributeError, ArithmeticError, RecursionError) as exc:
+            raise CodecError(f"malformed {tag!r} value in a snapshot: {exc}") from None
+
+    def _registered(self, number: Any, kind: str) -> type:
+        cls = self._classes[number] if type(number) is int and 0 <= number < len(self._classes) else None
+        if cls is None or self._kinds[cls] != kind:
+            raise CodecError(f"a snapshot names class {str(number)[:40]}, which is not a registered {kind!r} class")
+        return cls
+
+    def _items(self, data: list[Any]) -> Iterable[Any]:
+        return map(self.from_json, data[1:])
+
+    def _pairs(self, data: list[Any]) -> Iterable[tuple[Any, Any]]:
+        return ((self.from_json(k), self.from_json(v)) for k, v in data[1:])
+
+    def _enum(self, data: list[Any]) -> Any:
+        _, number, value = data
+        return self._registered(number, "e")(self.from_json(value))
+
+    def _dataclass(self, data: list[Any]) -> Any:
+        cls = self._registered(data[1], "c")
+        fields = self._fields[cls]
+        if len(data) - 2 != len(fields):
+            raise CodecError(f"a snapshot's {class_name(cls)} has other fields than this code's")
+        obj: Any = object.__new__(cls)
+        for field, value in zip(fields, data[2:]):
+            # Frozen dataclasses refuse setattr; object's own is what their generated __init__ uses too.
+            object.__setattr__(obj, field, self.from_json(value))
+        return obj
+
+    def _model(self, data: list[Any]) -> Any:
+        cls = self._registered(data[1], "m")
+        fields, values = self._fields[cls], data[2]
+        if not isinstance(values, list) or len(values) != len(fields):
+            raise CodecError(f"a snapshot's {class_name(cls)} has other fields than this code's")
+        fields_set = set(data[3]) if len(data) > 3 else None
+        decoded = {field: self.from_json(value) for field, value in zip(fields, values)}
+        return cast(type[BaseModel], cls).model_construct(_fields_set=fields_set, **decoded)
+
+    _readers: Mapping[str, Callable[[Codec, list[Any]], Any]] = {
+        "l": lambda self, d: list(self._items(d)),
+        "t": lambda self, d: tuple(self._items(d)),
+        "pv": lambda self, d: pvector(self._items(d)),
+        "d": lambda self, d: dict(self._pairs(d)),
+        "pm": lambda self, d: pmap(dict(self._pairs(d))),
+        "fs": lambda self, d: frozenset(self._items(d)),
+        "s": lambda self, d: set(self._items(d)),
+        "ps": lambda self, d: pset(self._items(d)),
+        "F": lambda self, d: Fraction(int(d[1]), int(d[2])),
+        "e": _enum,
+        "c": _dataclass,
+        "m": _model,
+    }
+
+
+# -- the schema fingerprint -----------------------------------------------------------------
+
+
+def class_structure(cls: type) -> list[Any]:
+    """What a snapshot's reader relies on in ``cls``: its name, kind and fields with their types
+    (members with their values for an enum). A field's type is the annotation as written."""
+    kind = _kind(cls)
+    if kind == "e":
+        return [class_name(cls), "e", [[m.name, repr(m.value)] for m in cast(type[enum.Enum], cls)]]
+    if kind == "m":
+        fields = cast(type[BaseModel], cls).model_fields
+        return [class_name(cls), "m", [[n, repr(f.annotation)] for n, f in fields.items()]]
+    if kind == "c":
+        return [class_name(cls), "c", [[f.name, str(f.type)] for f in dataclasses.fields(cls)]]
+    raise CodecError(f"{class_name(cls)} is not a dataclass, an enum or a pydantic model")
+
+
+def fingerprint(*, ruleset: str, ruleset_title: str, classes: Iterable[type],
+                event_versions: Mapping[str, int], extra: str = "") -> str:
+    """A short hash of everything a snapshot's meaning depends on.
+
+    The codec's version, the ruleset (name and title, which carries its version: "Yarn 0.1"), the
+    structure of every class the snapshot may hold (:func:`class_structure`, sorted by name), the
+    schema version of every event type, and ``extra`` (whatever else the caller keys on, e.g. a
+    digest of the code that folds). A snapshot written under another fingerprint is never read.
+    """
+    structure = sorted((class_structure(cls) for cls in classes), key=lambda s: str(s[0]))
+    material = [CODEC_VERSION, ruleset, ruleset_title, structure, sorted(event_versions.items()), extra]
+    return hashlib.sha256(_canonical(material).encode()).hexdigest()[:24]
