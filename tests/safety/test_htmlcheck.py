@@ -71,11 +71,7 @@ def test_a_drawn_page_is_not_blank_and_a_blank_one_is(tmp_path):
 def test_headless_chromium_draws_a_page_and_runs_no_typed_script(tmp_path):
     page = tmp_path / "page.html"
     page.write_text(PAGE % TEXT, encoding="utf-8")
-    assert_not_blank(screenshot(page, width=800, height=600))
-    empty = tmp_path / "empty.html"
-    empty.write_text(PAGE.replace("<h1>Lantern Harbor</h1>", "").replace("<p>&lt;", "<p hidden>") % "",
-                     encoding="utf-8")
-    assert "looks blank" in failure(assert_not_blank, screenshot(empty, width=800, height=600))
+    assert_not_blank(screenshot(page, width=800, height=600))  # (a blank picture: the test above)
     hostile = tmp_path / "hostile.html"
     hostile.write_text(PAGE % '<img src=x onerror="document.body.dataset.ran=1">', encoding="utf-8")
     assert 'data-ran="1"' in rendered_dom(hostile)  # the probe works: a page that runs script shows it
