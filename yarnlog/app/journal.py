@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
 from yarnlog.app.interchange import export_lines, import_records
-from yarnlog.app.verify import Report, verify
+from yarnlog.app.verify import Report, verify_stored
 from yarnlog.core.corrections import Correction, OverriddenRule, OverrideRecorded, Retraction
 from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
@@ -85,7 +85,7 @@ class Journal:
 
     def verify(self, campaign_id: str) -> Report:
         """Check the campaign's stored events: the chain, the payloads and the rules."""
-        return verify(self.stored_events(campaign_id), campaign_id)
+        return verify_stored(self.store, campaign_id)
 
     def export_lines(self, campaign_id: str) -> list[str]:
         """The campaign as JSON Lines, one canonical event per line."""
