@@ -147,7 +147,12 @@ class SqlStore:
         """Run prepared ``sql`` on the driver's cursor: the rows as the driver's tuples (none for ``many``)."""
         with self._driver(conn, sql, many=many) as cursor:
             if many:
-                cursor.executemany(sql, params)
+                if len(params) == 1:
+                    # One row (a single durable append, the usual case): a plain execute. psycopg's
+                    # executemany runs a pipeline, a few more exchanges with the server than one row needs.
+                    cursor.execute(sql, params[0])
+                else:
+                    cursor.executemany(sql, params)
                 return []
             cursor.execute(sql, params)
             return cursor.fetchall()
