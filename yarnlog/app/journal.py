@@ -24,7 +24,17 @@ from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.referee import InvalidCommand, Override, Referee, YarnlogError, invalid, present
 from yarnlog.core.ruleset import DEFAULT_RULESET
-from yarnlog.core.state import EVERYONE, GM_ONLY, CampaignState, empty_state, evolve, in_context, replay, with_context
+from yarnlog.core.state import (
+    EVERYONE,
+    GM_ONLY,
+    CampaignState,
+    empty_state,
+    evolve,
+    in_context,
+    paused_gc,
+    replay,
+    with_context,
+)
 from yarnlog.core.table import CampaignCreated, Table, validate_created
 from yarnlog.core.timeline import Timeline
 from yarnlog.persistence.protocol import ConcurrencyConflict, EventStore
@@ -124,7 +134,8 @@ class Journal:
             if remembered is None:
                 raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
             return remembered.history, remembered.state
-        return self._fold(campaign_id, remembered, [to_recorded(r) for r in records])
+        with paused_gc():  # a first read replays the whole history: see paused_gc
+            return self._fold(campaign_id, remembered, [to_recorded(r) for r in records])
 
     def _fold(self, campaign_id: str, remembered: _Remembered | None,
               new: list[Recorded]) -> tuple[list[Recorded], CampaignState[Any]]:
