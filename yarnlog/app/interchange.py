@@ -89,10 +89,12 @@ def _is_unicode(text: str) -> bool:
 
 
 def export_lines(store: EventStore, campaign_id: str) -> Iterator[str]:
-    records = store.read(campaign_id)
-    if not records:
+    """The campaign as JSON Lines, one canonical event per line, streamed from the store."""
+    records = store.iter_read(campaign_id)
+    first = next(records, None)
+    if first is None:
         raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
-    for record in records:
+    for record in chain((first,), records):
         yield canonical(to_line(record)) + "\n"
 
 
