@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from collections import Counter
@@ -17,7 +18,7 @@ from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.envelope import StoredEvent, canonical, to_recorded
 from yarnlog.core.events import Recorded
 from yarnlog.core.referee import InvalidCommand
-from yarnlog.core.state import in_context, replay, stream_in_context, with_context
+from yarnlog.core.state import in_context, paused_gc, replay, stream_in_context, with_context
 from yarnlog.core.timeline import Timeline, context, evolve_timeline
 from yarnlog.persistence.memory import MemoryStore
 
@@ -136,3 +137,20 @@ def test_verify_parses_each_payload_once(generated, monkeypatch):
     assert verify_stored(stored(generated), generated[0].campaign_id).ok
     stored_texts = Counter(r.payload for r in generated)  # (some events carry the same payload text)
     assert all(parsed[text] == times for text, times in stored_texts.items())
+
+
+def test_a_replay_pauses_the_cyclic_gc_and_restores_it_as_it_was(lantern):
+    history = with_context([to_recorded(r) for r in lantern])
+    assert gc.isenabled()
+    replay(history)
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), paused_gc():
+        assert not gc.isenabled()
+        raise RuntimeError("a fold failed")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        replay(history)
+        assert not gc.isenabled()  # a caller that paused it keeps it paused
+    finally:
+        gc.enable()
