@@ -91,3 +91,8 @@ def test_a_bare_group_shows_its_help_as_before(played):
     for words in ((), ("episode",), ("character",)):
         code, out, err = played(*words)
         assert code == EXIT_CODES["invalid"] and "Usage" in out and err == "", words
+
+
+def test_a_usage_error_prints_what_was_typed_as_text(played):
+    code, _, err = played("fr\x1b[31mob")
+    assert code == EXIT_CODES["invalid"] and "\x1b" not in err and err.count("\n") == 1

@@ -28,7 +28,7 @@ from yarnlog.app.snapshots import (
     view_fingerprint,
     view_kind,
 )
-from yarnlog.app.verify import Report, verify
+from yarnlog.app.verify import Report, verify_stored
 from yarnlog.core.corrections import Correction, OverriddenRule, OverrideRecorded, Retraction
 from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
@@ -36,7 +36,17 @@ from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.names import canonical, did_you_mean
 from yarnlog.core.referee import InvalidCommand, Override, Referee, YarnlogError, invalid, present
 from yarnlog.core.ruleset import DEFAULT_RULESET
-from yarnlog.core.state import EVERYONE, GM_ONLY, CampaignState, empty_state, evolve, in_context, replay, with_context
+from yarnlog.core.state import (
+    EVERYONE,
+    GM_ONLY,
+    CampaignState,
+    empty_state,
+    evolve,
+    in_context,
+    paused_gc,
+    replay,
+    with_context,
+)
 from yarnlog.core.table import CampaignCreated, Table, validate_created
 from yarnlog.core.timeline import Timeline
 from yarnlog.persistence.protocol import ConcurrencyConflict, EventStore, Snapshot
@@ -133,7 +143,7 @@ class Journal:
 
     def verify(self, campaign_id: str) -> Report:
         """Check the campaign's stored events: the chain, the payloads and the rules."""
-        return verify(self.stored_events(campaign_id), campaign_id)
+        return verify_stored(self.store, campaign_id)
 
     def export_lines(self, campaign_id: str) -> list[str]:
         """The campaign as JSON Lines, one canonical event per line."""
@@ -262,7 +272,8 @@ class Journal:
                 raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
             self._latest[campaign_id] = remembered
             return remembered.state
-        return self._fold(campaign_id, remembered, [to_recorded(r) for r in records], records[-1].hash)[0]
+        with paused_gc():  # a first read may replay the whole history: see paused_gc
+            return self._fold(campaign_id, remembered, [to_recorded(r) for r in records], records[-1].hash)[0]
 
     def _fold(self, campaign_id: str, remembered: _Remembered | None,
               new: list[Recorded], head_hash: str) -> tuple[CampaignState[Any], list[Recorded]]:

@@ -26,7 +26,7 @@ from yarnlog.cli.options import (
     OverrideOpt,
     VisibilityOpt,
 )
-from yarnlog.cli.output import console, emit, print_table, show_recorded, summarize, working
+from yarnlog.cli.output import console, emit, one_line, print_table, show_recorded, summarize, working
 from yarnlog.cli.verbs import CampaignGroup
 
 #: Exit codes: 0 ok, 1 verify found faults, 2 invalid input, 3 refused by a rule,
@@ -552,12 +552,14 @@ def verify(
         if d["ok"]:
             out.print(f"[green]ok[/]: {cid}, {d['events']} events, chain head {d['head']}")
             return
+        from rich.markup import escape
+
         first = d["faults"][0]
         err = console(stderr=True)
-        err.print(f"[red]FAULT[/] at event {first['sequence']} ({first['event_type']}): {first['problem']}",
-                  markup=True)
+        err.print(f"[red]FAULT[/] at event {first['sequence']} ({escape(first['event_type'])}): "
+                  f"{escape(first['problem'])}", markup=True)
         for fault in d["faults"][1:]:
-            err.print(f"  also event {fault['sequence']} ({fault['event_type']}): {fault['problem']}")
+            err.print(f"  also event {fault['sequence']} ({fault['event_type']}): {fault['problem']}", markup=False)
         err.print(f"{len(d['faults'])} fault(s) in {d['events']} events")
 
     emit(report.to_data(), as_json, render)
@@ -602,7 +604,8 @@ def export_(
         return
     output.write_text("".join(lines), encoding="utf-8")
     summary = {"campaign_id": cid, "events": len(lines), "file": str(output)}
-    emit(summary, as_json, lambda d: console().print(f"exported {d['events']} events of {cid} to {d['file']}"))
+    emit(summary, as_json,
+         lambda d: console().print(f"exported {d['events']} events of {cid} to {d['file']}", markup=False))
 
 
 @app.command("import")
@@ -655,7 +658,7 @@ def main() -> None:
             exc.show()
         sys.exit(exc.exit_code)
     except ClickException as exc:
-        sys.stderr.write(f"error: {_usage_error(exc)}\n")
+        sys.stderr.write(f"error: {one_line(_usage_error(exc))}\n")
         sys.exit(exc.exit_code)
     except Abort:
         sys.stderr.write("error: aborted\n")
@@ -664,16 +667,17 @@ def main() -> None:
         from yarnlog.core.referee import YarnlogError
 
         if isinstance(exc, YarnlogError):
-            sys.stderr.write(f"error: {exc}\n")
+            sys.stderr.write(f"error: {one_line(str(exc))}\n")
             sys.exit(exc.exit_code)
         if type(exc).__module__.startswith("sqlalchemy"):
             # The database could not be reached or refused the work: a storage error, not a bug.
             reason = str(getattr(exc, "orig", exc)).strip().splitlines()[0]
-            sys.stderr.write(f"error: the journal database failed: {reason}\n")
+            sys.stderr.write(f"error: the journal database failed: {one_line(reason)}\n")
             sys.exit(EXIT_CODES["store"])
         if os.environ.get("YARNLOG_DEBUG"):
             raise
-        sys.stderr.write(f"internal error: {type(exc).__name__}: {exc} (set YARNLOG_DEBUG=1 for details)\n")
+        sys.stderr.write(
+            f"internal error: {type(exc).__name__}: {one_line(str(exc))} (set YARNLOG_DEBUG=1 for details)\n")
         sys.exit(EXIT_CODES["internal"])
     if isinstance(code, int) and code:  # typer.Exit(N) from a verb (verify's faults)
         sys.exit(code)

@@ -6,15 +6,22 @@ re-checks recorded history for ``verify`` and for amendments.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from yarnlog.core.corrections import Correction, OverrideRecorded, Retraction, effective, validate_amendment
+from yarnlog.core.corrections import (
+    Amendments,
+    Correction,
+    OverrideRecorded,
+    Retraction,
+    effective,
+    validate_amendment,
+)
 from yarnlog.core.events import Payload, Recorded, load_payload
 from yarnlog.core.names import did_you_mean, mentioned, resolve_command
 from yarnlog.core.referee import InvalidCommand, Referee, Rule, YarnlogError, invalid, present
-from yarnlog.core.state import EVERYONE, CampaignState, empty_state, evolve, replay
+from yarnlog.core.state import EVERYONE, CampaignState, empty_state, evolve, paused_gc, replay
 from yarnlog.core.table import AddParticipant, ChangeOptions, RemoveParticipant, decide_table
 from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode, decide_timeline
 from yarnlog.core.validation import problems, validator_of
@@ -191,27 +198,47 @@ def audit(history: Sequence[Recorded]) -> list[Fault]:
     by the ruleset's audit of the rules that span events. Events recorded under a GM override
     are not re-checked: the override event says which rules were set aside, and by whom.
     """
+    return audit_stream(history, Amendments(history))
+
+
+def audit_stream(history: Iterable[Recorded], amendments: Amendments) -> list[Fault]:
+    """:func:`audit` of events that arrive one at a time (in context) and are not kept.
+
+    ``amendments`` are the corrections and retractions among them, gathered beforehand. The
+    iterable is always read to its end, even once a fold has failed and checking has stopped.
+    """
     faults: list[Fault] = []
     state = empty_state()
     # (first, last) sequences each override covers: kept as bounds, since a forged ``covers`` can be huge.
     overridden: list[tuple[int, int]] = []
     still_open: list[tuple[int, int]] = []  # those not yet behind us: an override covers the next few events
-    for rec in effective(history):
-        still_open = [(first, last) for first, last in still_open if last >= rec.sequence]
-        if not any(first <= rec.sequence for first, _ in still_open):
-            faults.extend(Fault(rec.sequence, rec.event_type, p) for p in check_event(state, rec))
-        if isinstance(rec.payload, OverrideRecorded):
-            covered = (rec.sequence + 1, rec.sequence + rec.payload.covers)
-            overridden.append(covered)
-            still_open.append(covered)
-        try:
-            state = evolve(state, rec)
-        except Exception as exc:  # noqa: BLE001 - stored data is untrusted: a fold that fails on it is a fault
-            faults.append(Fault(rec.sequence, rec.event_type, f"cannot be replayed ({_reason(exc)}): the events "
-                                                              "after it are not checked"))
-            break
+    last = 0
+    checking = True
+    with paused_gc():
+        for rec in history:
+            last = rec.sequence
+            if not checking:
+                continue
+            if amendments:
+                amended = amendments.apply(rec)
+                if amended is None:
+                    continue
+                rec = amended
+            if still_open:
+                still_open = [(first, end) for first, end in still_open if end >= rec.sequence]
+            if not any(first <= rec.sequence for first, _ in still_open):
+                faults.extend(Fault(rec.sequence, rec.event_type, p) for p in check_event(state, rec))
+            if isinstance(rec.payload, OverrideRecorded):
+                covered = (rec.sequence + 1, rec.sequence + rec.payload.covers)
+                overridden.append(covered)
+                still_open.append(covered)
+            try:
+                state = evolve(state, rec)
+            except Exception as exc:  # noqa: BLE001 - stored data is untrusted: a fold that fails on it is a fault
+                faults.append(Fault(rec.sequence, rec.event_type, f"cannot be replayed ({_reason(exc)}): the events "
+                                                                  "after it are not checked"))
+                checking = False
     # An override and the events it lets through are appended together: it cannot cover more than follow it.
-    last = history[-1].sequence if history else 0
     for first, end in overridden:
         if end > last:
             faults.append(Fault(first - 1, OverrideRecorded.event_type,
