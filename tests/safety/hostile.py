@@ -122,9 +122,9 @@ def record_hostile_campaign(db: Path, workdir: Path) -> list[str]:
             "--why", rec.text(), "--for", rec.text())
         rec("roll", TOMAS, "--trait", "Brawler", "--against", "9", "--faces", "6,4,3,2", "--for", rec.text())
         mistaken = rec("note", rec.text())[-1]["sequence"]
-        rec("retract", str(mistaken), "--reason", rec.text())
+        rec("retract", str(mistaken), "--reason", rec.text(), "--yes")
         corrected = rec("note", rec.text())[-1]["sequence"]
-        rec("correct", str(corrected), "--set", f"text={rec.text()}", "--reason", rec.text())
+        rec("correct", str(corrected), "--set", f"text={rec.text()}", "--reason", rec.text(), "--yes")
         rec("call", ANA, "--cast", f"{IRIS},{TOMAS}", "--mode", "dramatic", "--title", rec.text(),
             "--setting", rec.text(), "--situation", rec.text())
         rec("supporting", "promote", OLD_TOM, "--pc", IRIS, "--need", rec.text())

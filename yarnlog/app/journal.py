@@ -33,6 +33,7 @@ from yarnlog.core.corrections import Correction, OverriddenRule, OverrideRecorde
 from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
 from yarnlog.core.events import Payload, Recorded
+from yarnlog.core.names import canonical, did_you_mean
 from yarnlog.core.referee import InvalidCommand, Override, Referee, YarnlogError, invalid, present
 from yarnlog.core.ruleset import DEFAULT_RULESET
 from yarnlog.core.state import (
@@ -436,6 +437,12 @@ class Journal:
                 self._stale.add(campaign_id)
         raise conflict  # type: ignore[misc]
 
+    def preview(self, campaign_id: str, command: Any, *, by: str | None = None, visibility: str = EVERYONE,
+                override: Override | None = None) -> list[Payload]:
+        """What ``command`` would record now, or its refusal, as :meth:`execute` decides it; nothing is
+        written (the shell shows an amendment this way before asking to confirm it)."""
+        return self._decide(campaign_id, command, by, visibility, override)[2]
+
     def _decide(self, campaign_id: str, command: Any, by: str | None, visibility: str,
                 override: Override | None) -> tuple[CampaignState[Any], str, list[Payload]]:
         """The state decided on, the author, and the payloads the command produces (or a refusal)."""
@@ -494,9 +501,12 @@ def _decision(command: Any, history: Callable[[], list[Recorded]], state: Campai
               visibility: str, override: Override | None) -> tuple[str, list[Payload]]:
     """Who records ``command`` and what it produces on ``state``, or a refusal quoting the rule
     (``history()`` gives the events up to ``state``, for an amendment)."""
-    author = by or state.table.gm
-    invalid(state.table.knows(author), f"{author} is not at this campaign's table")
+    author = canonical(by, state.table.roles) if by else state.table.gm
+    invalid(state.table.knows(author), f"{author} is not at this campaign's table"
+            + did_you_mean(author, state.table.roles))
     _check_visibility(visibility, state.table)
+    if override is not None:  # the GM named as typed, like every other name (yarnlog.core.names)
+        override = replace(override, by=canonical(override.by, state.table.roles))
     referee = Referee(override)
     if isinstance(command, (Correct, Retract)):
         payloads = [decide_amendment(command, history(), referee, author=author)]

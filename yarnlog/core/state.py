@@ -24,7 +24,8 @@ GM_ONLY = "gm"
 
 #: Event types every campaign may hold, whatever its ruleset.
 CORE_EVENT_TYPES = frozenset({
-    "campaign.created", "participant.joined", "participant.left", "episode.started", "episode.ended",
+    "campaign.created", "campaign.options_changed", "participant.joined", "participant.left", "episode.started",
+    "episode.ended",
     "scene.opened", "scene.closed", "note", "correction", "retraction", "override.recorded",
 })
 
@@ -83,7 +84,7 @@ def advance(state: CampaignState[Any], payloads: Sequence[Payload], *, by: str |
     """
     for payload in payloads:
         after = evolve_timeline(state.timeline, payload)
-        episode, scene = context(state.timeline, after)
+        episode, scene = context(state.timeline, after, payload)
         state = evolve(state, Recorded(
             campaign_id=state.table.campaign_id, sequence=state.sequence + 1, event_id="pending",
             event_type=payload.event_type, schema_version=payload.schema_version, recorded_at="",
@@ -174,7 +175,7 @@ def stream_in_context(history: Iterable[Recorded], timeline: Timeline | None = N
     held: list[list[Any]] = []
     for index, rec in enumerate(history):
         after = evolve_timeline(timeline, rec.payload)
-        episode, scene = context(timeline, after)
+        episode, scene = context(timeline, after, rec.payload)
         timeline = after
         placed = rec.model_copy(update={"episode": episode, "scene": scene})
         target = index + rec.payload.covers if isinstance(rec.payload, OverrideRecorded) else None
