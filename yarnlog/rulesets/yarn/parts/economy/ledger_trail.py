@@ -15,7 +15,7 @@ Pure functions of a history (``Journal.history``: stored events with their episo
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from yarnlog.core.corrections import Correction, Retraction
@@ -37,6 +37,7 @@ from yarnlog.rulesets.yarn.parts.economy.part import (
     BENNIE,
     DRAMA,
     KITTY_NAME,
+    LedgerEntry,
     TokensReturned,
     TokensTransferred,
     TransferLine,
@@ -87,21 +88,10 @@ class Exchange:
 
 
 @dataclass(frozen=True)
-class TrailLine:
+class TrailLine(LedgerEntry):
     """One movement on the trail. ``struck_by`` is the amendment that removed it (it then moved nothing);
     ``drama_after`` and ``bennies_after`` are the two parties' holdings of each currency right after it."""
 
-    sequence: int
-    event_type: str
-    recorded_by: str
-    episode: int | None
-    scene: int | None
-    currency: str
-    amount: int
-    source: str
-    destination: str
-    chapter: str
-    rule: str
     exchange: Exchange
     struck_by: Amendment | None
     replaces: Amendment | None  # set on the movements a correction put in place of the original ones
@@ -115,9 +105,7 @@ class TrailLine:
     def to_data(self) -> dict[str, Any]:
         after = self.drama_after if self.currency == DRAMA else self.bennies_after
         return {
-            "sequence": self.sequence, "event_type": self.event_type, "recorded_by": self.recorded_by,
-            "episode": self.episode, "scene": self.scene, "currency": self.currency, "amount": self.amount,
-            "source": self.source, "destination": self.destination, "chapter": self.chapter, "rule": self.rule,
+            **{f.name: getattr(self, f.name) for f in fields(LedgerEntry)},
             "exchange": self.exchange.to_data(),
             "struck": self.struck_by is not None,
             "struck_by": self.struck_by.to_data() if self.struck_by else None,
