@@ -425,6 +425,15 @@ class Journal:
                 self._stale.add(campaign_id)
         raise conflict  # type: ignore[misc]
 
+    def preview(self, campaign_id: str, command: Any, *, by: str | None = None, visibility: str = EVERYONE,
+                override: Override | None = None) -> list[Payload]:
+        """What ``command`` would record on the campaign as this journal knows it, recording nothing.
+
+        Refuses exactly as :meth:`execute` would, and raises :class:`~yarnlog.core.referee.DiceNeeded`
+        for dice not supplied: ``yarnlog play``'s ``dice?`` asks it how many dice a move would use.
+        """
+        return self._decide(campaign_id, command, by, visibility, override)[2]
+
     def _decide(self, campaign_id: str, command: Any, by: str | None, visibility: str,
                 override: Override | None) -> tuple[CampaignState[Any], str, list[Payload]]:
         """The state decided on, the author, and the payloads the command produces (or a refusal)."""
