@@ -365,6 +365,7 @@ class Console:
     as_json: bool = False
     entries: list[list[Recorded]] = field(default_factory=list)
     status_text: str = ""
+    _state: Any = None  # the campaign as last read: CampaignState
     _vocabulary: Vocabulary = field(default_factory=Vocabulary)
     _verbs: dict[str, Command] = field(default_factory=dict)
 
@@ -377,17 +378,25 @@ class Console:
         return self._verbs
 
     def vocabulary(self) -> Vocabulary:
+        """The campaign's names, traits and events, worked out from the state in memory when asked (a
+        completion, a suggestion), never on the way from Enter to the status line: the supporting
+        cast and combatants grow with the history. No I/O: completion may run on another thread."""
+        if self._vocabulary.last_event != self._state.sequence:
+            self._vocabulary = vocabulary(self._state)
         return self._vocabulary
 
     def completer(self) -> PlayCompleter:
         return PlayCompleter(self._verbs, self.vocabulary)
 
+    def sync(self) -> None:
+        """Bring the remembered campaign up to the store's head: the events of other writers, read in
+        one query for what is new (none: the state already in memory)."""
+        self._state = self.journal.state(self.campaign_id)
+
     def refresh(self) -> str:
-        """Bring the remembered campaign up to the store's head (events of other writers included:
-        one query for what is new) and work out the status line from it."""
-        state = self.journal.state(self.campaign_id)
-        self._vocabulary = vocabulary(state)
-        self.status_text = render_status(status_of(self.campaign_id, state))
+        """:meth:`sync`, then work out the status line from the state in memory."""
+        self.sync()
+        self.status_text = render_status(status_of(self.campaign_id, self._state))
         return self.status_text
 
     def say(self, text: str) -> None:
@@ -414,7 +423,7 @@ class Console:
             return None
         try:
             # Whatever another console or a CLI command recorded is seen before this entry.
-            self.refresh()
+            self.sync()
             if verb == "help":
                 return self.help(words[1:])
             if verb == "undo":
@@ -440,6 +449,10 @@ class Console:
         recorded: list[Recorded] = []
 
         def remembering(journal: Journal, cid: str, command: Any, **execute: Any) -> list[Any]:
+            """Execute as the CLI does, noting what the entry recorded. The stored views (caches for
+            ``yarnlog tokens`` and the like in other processes) are not brought to the head after
+            each move: recomputing them walks the history, and the console reads its state in memory;
+            a view not at the head is recomputed by its next reader (:meth:`Journal.view`)."""
             from yarnlog.app.rolling import execute_rolling
 
             result = execute_rolling(journal, cid, command, **execute)
@@ -495,7 +508,7 @@ class Console:
     def _suggestion(self, words: Sequence[str], message: str) -> str:
         """`` (did you mean Tomas?)`` when a word of the line that the refusal names is close to a name
         or trait the campaign knows; empty otherwise."""
-        vocabulary = self._vocabulary
+        vocabulary = self.vocabulary()
         known = [*vocabulary.names(), *vocabulary.traits]
         for word in words[1:]:
             if word.startswith("-") or word in known or word not in message:

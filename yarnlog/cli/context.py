@@ -25,8 +25,9 @@ class _Opened:
 _OPENED = _Opened()
 
 #: How :func:`execute_command` runs a command: ``(journal, campaign_id, command, **execute) -> recorded``.
-#: Unset, it is :func:`yarnlog.app.rolling.execute_rolling`; ``yarnlog play`` sets its own for one
-#: line, to remember what its entry recorded (for ``undo``) or to count dice without recording (``dice?``).
+#: Unset, it is :func:`yarnlog.app.rolling.execute_rolling` followed by :meth:`Journal.refresh_views`;
+#: ``yarnlog play`` sets its own for one line, to remember what its entry recorded (for ``undo``) or to
+#: count dice without recording (``dice?``), and leaves the stored views to their next reader.
 EXECUTOR: ContextVar[Callable[..., list[Any]] | None] = ContextVar("yarnlog_executor", default=None)
 
 
@@ -81,8 +82,10 @@ def execute_command(campaign: str | None, command, *, by: str | None = None, vis
         override = Override(by=by or journal.state(cid).table.gm, reason=override_reason)
     from yarnlog.app.rolling import execute_rolling
 
-    executor = EXECUTOR.get() or execute_rolling
-    recorded = executor(journal, cid, command, by=by, visibility=visibility, override=override)
+    executor = EXECUTOR.get()
+    if executor is not None:
+        return executor(journal, cid, command, by=by, visibility=visibility, override=override)
+    recorded = execute_rolling(journal, cid, command, by=by, visibility=visibility, override=override)
     # The boards people read after a move (tokens, bennies...) are brought to the new head now, from
     # the state in memory, so that reading one stays a few rows.
     journal.refresh_views(cid)
