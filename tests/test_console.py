@@ -70,6 +70,8 @@ def test_the_completer_offers_verbs_options_names_traits_and_events(console):
     assert "--trait" in completions(console, "roll Tomas --t")
     assert completions(console, "roll To") == ["Tomas"]
     assert completions(console, "roll Tomas --trait Bra") == ["Brawler"]
+    assert "Crafty" in completions(console, "roll Tomas --trait ")  # Tomas's traits, not Iris's
+    assert not set(completions(console, "roll Tomas --trait ")) & {"Agile", "Sly"}
     assert completions(console, "call ") == ["Ana", "Ben", "Maya"]
     assert completions(console, "retract ")[0] == "8"  # the newest event first
     assert completions(console, "dice? roll Tomas --trait B") == ["Brawler"]

@@ -90,6 +90,8 @@ class Vocabulary:
     characters: tuple[str, ...] = ()
     traits: tuple[str, ...] = ()
     last_event: int = 0
+    #: Each player character's traits (the completer offers the traits of the character on the line).
+    traits_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def names(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(self.people + self.characters))
@@ -101,17 +103,19 @@ def vocabulary(state: CampaignState[Any]) -> Vocabulary:
     people = tuple(dict.fromkeys([*table.players, table.gm]))
     characters: list[str] = []
     traits: list[str] = []
+    traits_of: dict[str, tuple[str, ...]] = {}
     rules = state.rules
     yarn_characters = getattr(rules, "characters", None)
     if yarn_characters is not None:
         for name, sheet in getattr(yarn_characters, "pcs", {}).items():
             characters.append(name)
-            traits.extend(getattr(sheet, "traits", {}))
+            traits_of[name] = tuple(getattr(sheet, "traits", {}))
+            traits.extend(traits_of[name])
         characters.extend(getattr(yarn_characters, "supporting", {}))
     combat = getattr(rules, "combat", None)
     if combat is not None:
         characters.extend(combat.wounds.registered)
-    return Vocabulary(people, tuple(dict.fromkeys(characters)), tuple(sorted(set(traits))), state.sequence)
+    return Vocabulary(people, tuple(dict.fromkeys(characters)), tuple(sorted(set(traits))), state.sequence, traits_of)
 
 
 # -- the status line ---------------------------------------------------------------------------
@@ -274,21 +278,23 @@ class PlayCompleter(Completer):
         if rest:
             param = _option_param(command, rest[-1])
             if param is not None:
-                return [] if getattr(param, "is_flag", False) else self.values(param.name)
+                return [] if getattr(param, "is_flag", False) else self.values(param.name, rest)
         positional = [p for p in command.params if type(p).__name__.endswith("Argument")]
         taken = _positionals(command, rest)
         if taken < len(positional):
-            return self.values(positional[taken].name)
+            return self.values(positional[taken].name, rest)
         if positional and getattr(positional[-1], "nargs", 1) == -1:
-            return self.values(positional[-1].name)
+            return self.values(positional[-1].name, rest)
         return []
 
-    def values(self, name: str | None) -> list[str]:
+    def values(self, name: str | None, words: Sequence[str] = ()) -> list[str]:
+        """The campaign's values for the parameter ``name``; ``words`` are the line's words after the verb."""
         vocabulary = self.vocabulary()
         if name is None:
             return []
         if "trait" in name:
-            return list(vocabulary.traits)
+            named = [vocabulary.traits_of[w] for w in words if w in vocabulary.traits_of]
+            return sorted(named[0]) if named else list(vocabulary.traits)
         if name in EVENTS:
             return [str(n) for n in range(vocabulary.last_event, max(0, vocabulary.last_event - 20), -1)]
         if name in PEOPLE and name in CHARACTERS:
