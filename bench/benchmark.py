@@ -17,7 +17,10 @@ yarnlog's code in the way:
 - the board after start-up: a fresh ``yarnlog tokens --json`` process against a fresh Python
   process that fetches the payloads and sums the token transfers (the curve over the sizes is
   printed at the end);
-- the peak memory of a full replay (RSS growth of the replaying process) against the floor's.
+- the peak memory of a full replay (RSS growth of the replaying process) against the floor's;
+  and of a streaming replay (``replay_stored``) and of ``verify`` (which streams) against rows
+  fetched a thousand at a time and parsed, none kept (flat in the history's length);
+- a streaming replay (``replay_stored``, keeping only the state) against the replay floor.
 
 Every measurement runs in a subprocess killed after ``--limit`` seconds ("did not finish in N
 s"). CPU time is the client process's (PostgreSQL's server time is not in it). Campaigns come
@@ -175,6 +178,41 @@ def op_replay(url: str, path: Path, campaign: str, args: argparse.Namespace) -> 
     return figures
 
 
+def op_stream_replay(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """A replay that keeps only the state (``replay_stored``: the store read in batches, nothing kept)."""
+    from yarnlog.app.replaying import replay_stored
+    from yarnlog.persistence.factory import open_store
+
+    store = open_store(_store_url(url), create=False)
+    figures, state = _timed(lambda: replay_stored(store, campaign))
+    assert state.sequence == args.events
+    return figures
+
+
+def op_floor_stream(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """The rows fetched a thousand at a time and parsed, none kept: the floor of a streaming read's memory."""
+    conn = _connect(url)
+    mark = "%s" if url.startswith("postgresql") else "?"
+    sql = f"SELECT {', '.join(COLUMNS)} FROM events WHERE campaign_id = {mark} ORDER BY sequence"
+
+    def run() -> int:
+        count = 0
+        if url.startswith("postgresql"):
+            with conn.transaction(), conn.cursor(name="floor_stream") as cursor:
+                cursor.execute(sql, (campaign,))
+                while rows := cursor.fetchmany(1000):
+                    count += sum(1 for row in rows if json.loads(row[8]) is not None)
+        else:
+            cursor = conn.execute(sql, (campaign,))
+            while rows := cursor.fetchmany(1000):
+                count += sum(1 for row in rows if json.loads(row[8]) is not None)
+        return count
+
+    figures, count = _timed(run)
+    assert count == args.events
+    return figures
+
+
 def op_floor_replay(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
     conn = _connect(url)
     figures, payloads = _timed(lambda: [json.loads(row[8]) for row in _fetch(conn, campaign, url)])
@@ -293,6 +331,7 @@ def op_appends(url: str, path: Path, campaign: str, args: argparse.Namespace) ->
 
         clocked("floor", raw)
         last += 1
+        store.read(campaign, after=last - 1)  # the store sees the raw insert (untimed, as the journal catches up)
         clocked("store", lambda: store.append(campaign, last, [note(i)]))
         journal.state(campaign)  # fold in what the other two wrote (not timed)
         clocked("journal", lambda: journal.execute(campaign, AddNote(text=f"a note from the table, {i}")))
@@ -455,7 +494,10 @@ class Run:
         db = urls["floor"]  # the same rows; every later figure reads this database
         replay, floor_replay = m("replay", db), m("floor_replay", db)
         line("replay (Journal.state, fresh)", replay, floor_replay)
-        line("verify (chain + schemas + rules)", m("verify", db), m("floor_verify", db))
+        stream, floor_stream = m("stream_replay", db), m("floor_stream", db)
+        line("replay, streaming (replay_stored)", stream, floor_replay)
+        verify = m("verify", db)
+        line("verify (chain + schemas + rules)", verify, m("floor_verify", db))
         line("export (JSON Lines to a file)", m("export", db), m("floor_export", db))
         board, floor_board = m("board", db), m("floor_board", db)
         line("board after start-up (new process)", board, floor_board, per_event=False)
@@ -470,6 +512,12 @@ class Run:
         peak = f"(process peak {replay['peak_mb']:.0f} MB)" if isinstance(replay, dict) else ""
         print(f"  {'replay peak memory (RSS growth)':<34} {mb(replay):>12} {mb(floor_replay):>12} {ratio:>8}   {peak}",
               flush=True)
+        # The streaming figures beside a streaming floor (rows fetched in batches, parsed, dropped).
+        for label, f in (("streaming replay peak memory", stream), ("verify peak memory (streams)", verify)):
+            ratio = (f"x{f['growth_mb'] / floor_stream['growth_mb']:.1f}" if isinstance(f, dict)
+                     and isinstance(floor_stream, dict) and floor_stream["growth_mb"] >= 1 else "")
+            peak = f"(process peak {f['peak_mb']:.0f} MB)" if isinstance(f, dict) else ""
+            print(f"  {label:<34} {mb(f):>12} {mb(floor_stream):>12} {ratio:>8}   {peak}", flush=True)
         appends = m("appends", db)
         if isinstance(appends, str):
             print(f"  {'single appends':<34} {appends}", flush=True)

@@ -89,13 +89,13 @@ def test_a_typo_is_answered_with_a_suggestion_on_one_line(console):
     assert console.err.getvalue() == "error: no verb 'rol': did you mean roll?\n"
     console.err.truncate(0), console.err.seek(0)
     assert console.dispatch("roll Tomsa --trait Brawler --faces 6,4,3,1") == EXIT_CODES["invalid"]
-    assert console.err.getvalue().endswith("(did you mean Tomas?)\n")
+    assert console.err.getvalue().endswith("did you mean Tomas?\n")
     assert console.err.getvalue().count("\n") == 1
 
 
 def test_usage_errors_and_help_do_not_leave_the_console(console, capsys):
     assert console.dispatch("roll Tomas --no-such-option") == EXIT_CODES["invalid"]
-    assert "No such option" in console.err.getvalue() and "Traceback" not in console.err.getvalue()
+    assert "no such option: --no-such-option" in console.err.getvalue() and "Traceback" not in console.err.getvalue()
     assert console.dispatch("roll --help") == 0
     assert "--faces" in capsys.readouterr().out
     assert console.dispatch("note 'unbalanced") == EXIT_CODES["invalid"]
@@ -163,7 +163,7 @@ def test_the_status_line_is_plain_text():
     status = Status("c", 3, 1, 2, "A\x1b[31mna", None, (Seat("B\x07en", 1, 0, "T[bold]x", (3, 9)),))
     line = render_status(status)
     assert "\x1b" not in line and "\x07" not in line and "T[bold]x 1dt 0b 3/9hp" in line
-    assert plain("a\u202eb\x00c") == "abc"
+    assert "\u202e" not in plain("a\u202eb") and "\n" not in plain("a\nb")
 
 
 def test_a_whole_prompt_session_plays_lines_typed(table, tmp_path, capsys, events):
@@ -181,4 +181,4 @@ def test_play_json_answers_every_entry_in_json(table, tmp_path, capsys):
     capsys.readouterr()
     made = Console(open_journal(), str(tmp_path / "journal.db"), "harbor", as_json=True, out=io.StringIO())
     assert made.dispatch("note 'as data'") == 0
-    assert json.loads(capsys.readouterr().out)[0]["payload"] == {"text": "as data"}
+    assert json.loads(capsys.readouterr().out)[0]["payload"]["text"] == "as data"

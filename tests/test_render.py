@@ -33,10 +33,25 @@ def test_markdown_literal_renders_as_the_very_characters(text):
     assert html.unescape(inner) == text
 
 
+@pytest.mark.parametrize("text", HOSTILE)
+def test_markdown_literal_reads_the_same_in_python_markdown(text):
+    # Python-Markdown (MkDocs, many wikis) takes no backslash before < & | ~: those are references.
+    import html
+
+    import markdown
+
+    rendered = markdown.markdown(markdown_literal(text)).strip()
+    assert rendered.startswith("<p>") and rendered.endswith("</p>")
+    inner = rendered.removeprefix("<p>").removesuffix("</p>")
+    assert "<" not in inner
+    assert html.unescape(inner) == text
+
+
 def test_markdown_literal_keeps_one_line_and_drops_control_characters():
     assert markdown_literal("Iris\n# not a heading\x1b[31m") == "Iris # not a heading\\[31m"
     assert markdown_literal("# heading") == "\\# heading"
     assert plain_text("a\x00b\x07c\td\ne\x9b") == "ab" + "c\td\ne"
+    assert plain_text("\u202egnirts\u202c \u2067isolate\u2069") == "gnirts isolate"
 
 
 @pytest.mark.parametrize("text", ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>",

@@ -155,3 +155,16 @@ def test_concurrent_writer_processes_leave_no_gap_and_no_duplicate(journal, camp
     texts = [r.payload for r in records[before:]]
     assert len(set(texts)) == WRITERS * NOTES_EACH
     assert verify(records, campaign).ok
+
+
+def test_a_pooled_postgresql_connection_that_died_while_idle_is_replaced(sql_store, monkeypatch):
+    if isinstance(sql_store, SqliteStore):
+        pytest.skip("a SQLite connection has no server to lose")
+    sql_store.append("c", 0, [note("a")])
+    with sql_store.engine.connect() as conn:
+        pid = conn.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
+    with open_store(str(sql_store.engine.url.render_as_string(hide_password=False))).engine.connect() as admin:
+        admin.exec_driver_sql(f"SELECT pg_terminate_backend({pid})")
+    monkeypatch.setattr(type(sql_store), "PING_AFTER_IDLE", 0.0)  # whatever sat in the pool is pinged
+    sql_store.append("c", 1, [note("b")])
+    assert [r.sequence for r in sql_store.read("c")] == [1, 2]

@@ -86,6 +86,57 @@ def test_read_windows_are_after_exclusive_and_upto_inclusive(any_store):
     assert [r.sequence for r in any_store.read("c", upto=99)] == [1, 2, 3, 4, 5]
 
 
+# -- streaming reads ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("batch", [1, 2, 1000])
+@pytest.mark.parametrize(("after", "upto"), [(0, None), (2, None), (0, 2), (1, 3), (5, None), (3, 3), (0, 99)])
+def test_iter_read_yields_what_read_returns_whatever_the_batch(any_store, batch, after, upto):
+    any_store.append("c", 0, [note(str(i)) for i in range(1, 6)])
+    any_store.append("other", 0, [note("x")])
+    streamed = any_store.iter_read("c", after=after, upto=upto, batch=batch)
+    assert iter(streamed) is streamed  # an iterator, not a list built up front
+    assert list(streamed) == any_store.read("c", after=after, upto=upto)
+
+
+def test_iter_read_of_an_unknown_campaign_yields_nothing(any_store):
+    assert list(any_store.iter_read("nobody")) == []
+
+
+def test_iter_read_keeps_only_the_event_types_asked_for(any_store):
+    created = NewEvent(str(uuid.uuid4()), "episode.started", 1, "2026-11-21T20:00:00.000000Z", "Maya",
+                       "everyone", {"number": 1})
+    any_store.append("c", 0, [note("a"), created, note("b")])
+    assert [r.sequence for r in any_store.iter_read("c", event_types={"episode.started"}, batch=1)] == [2]
+    assert [r.sequence for r in any_store.iter_read("c", event_types=["note", "episode.started"])] == [1, 2, 3]
+    assert [r.sequence for r in any_store.iter_read("c", after=1, event_types={"note"})] == [3]
+    assert list(any_store.iter_read("c", event_types=set())) == []
+
+
+def test_iter_read_is_one_view_taken_when_it_starts(any_store):
+    any_store.append("c", 0, [note("a"), note("b"), note("c")])
+    streamed = any_store.iter_read("c", batch=1)
+    first = next(streamed)
+    any_store.append("c", 3, [note("d")])  # a writer is not held back by an open read
+    assert [first, *streamed] == any_store.read("c", upto=3)
+    assert any_store.last_sequence("c") == 4
+
+
+def test_an_abandoned_iter_read_releases_what_it_holds(any_store):
+    any_store.append("c", 0, [note("a"), note("b")])
+    for _ in range(12):  # more than a connection pool holds
+        streamed = any_store.iter_read("c", batch=1)
+        next(streamed)
+        streamed.close()
+    any_store.append("c", 2, [note("c")])
+    assert [r.sequence for r in any_store.iter_read("c")] == [1, 2, 3]
+
+
+def test_iter_read_refuses_an_empty_batch(any_store):
+    with pytest.raises(ValueError, match="batch"):
+        list(any_store.iter_read("c", batch=0))
+
+
 def test_campaigns_have_their_own_sequences_and_chains(any_store):
     any_store.append("two", 0, [note("b")])
     any_store.append("one", 0, [note("a")])

@@ -112,3 +112,18 @@ def test_bennies_are_spent_and_ballots_checked_from_the_command_line(table):
     assert code == 3 and "Players do not rank themselves" in err
     code, _, err = cli("episode", "end")
     assert code == 3 and "no ballot from" in err
+
+
+def test_an_episode_ends_after_an_override_left_a_caller_owing_a_token(table):
+    # Casting a scene your character is not in costs a drama token; the GM let Ana do it with none.
+    cli = table
+    data(cli("precedence", "draw", "--purpose", "calling-order", "--order", "Ben,Ana,Cy", "--json"))
+    code, _, err = cli("call", "Ana", "--cast", "Jon")
+    assert code == 3 and "holds 0" in err
+    data(cli("call", "Ana", "--cast", "Jon", "--override", "Ana pays it back next scene", "--json"))
+    owing = {p["name"]: p["drama_tokens"] for p in data(cli("tokens", "--json"))["participants"]}
+    assert owing["Ana"] == -1
+    code, _, err = cli("episode", "end", "--override", "we stop here tonight")
+    assert code == 0, err
+    returned = [e for e in data(cli("log", "--json")) if e["event_type"].endswith("tokens.returned")]
+    assert not [t for e in returned for t in e["payload"]["transfers"] if t["source"] == "Ana"]

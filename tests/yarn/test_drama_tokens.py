@@ -325,6 +325,13 @@ def test_unspent_tokens_revert_to_the_kitty_at_the_end_of_the_episode():
     assert kitty_flow(transfers).taken_in == 5
 
 
+# A GM override can let a player pay a token she does not hold: her balance is then below zero.
+# She has no unspent token to revert, so the episode still ends (it used to record a transfer of -1).
+def test_a_balance_below_zero_reverts_nothing_at_the_end_of_the_episode():
+    held = {"Ann": -1, "Bob": 2}
+    assert end_of_episode(held) == (Transfer(2, "Bob", KITTY, dt.EPISODE_END),)
+
+
 def test_kitty_flow_counts_tokens_paid_out_and_taken_in():
     transfers = (
         Transfer(2, KITTY, "Ann", dt.TWO_WAY_SPLIT),

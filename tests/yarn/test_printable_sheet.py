@@ -130,7 +130,7 @@ def test_a_sheet_without_finances_prints_no_empty_entry_and_user_text_stays_text
     assert code == 0 and "Finances" not in out
     _no_empty_lines(out)
     code, md, _ = table("sheet", "Iris", "--format", "md")
-    assert "**Finances:**" not in md and r"\<script\>" in md and r"\*\*bold\*\*" in md
+    assert "**Finances:**" not in md and "&lt;script&gt;" in md and r"\*\*bold\*\*" in md
     code, html, _ = table("sheet", "Iris", "--format", "html")
     assert "<script>" not in html and "&lt;script&gt;" in html and 'href="javascript' not in html
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import Any, get_type_hints
 
 from pydantic import ConfigDict, Field, ValidationError, create_model
 
-from yarnlog.app.verify import verify
+from yarnlog.app.verify import AMENDMENT_TYPES, verify
 from yarnlog.core.envelope import StoredEvent, canonical, from_line, to_line
 from yarnlog.core.referee import InvalidCommand
 from yarnlog.persistence.protocol import EventStore
@@ -88,10 +89,12 @@ def _is_unicode(text: str) -> bool:
 
 
 def export_lines(store: EventStore, campaign_id: str) -> Iterator[str]:
-    records = store.read(campaign_id)
-    if not records:
+    """The campaign as JSON Lines, one canonical event per line, streamed from the store."""
+    records = store.iter_read(campaign_id)
+    first = next(records, None)
+    if first is None:
         raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
-    for record in records:
+    for record in chain((first,), records):
         yield canonical(to_line(record)) + "\n"
 
 
@@ -128,24 +131,29 @@ def import_records(store: EventStore, records: list[StoredEvent]) -> tuple[int, 
 
     Importing an export of a campaign already in the store is a no-op when it is identical,
     appends only the newer events when it extends the stored journal, and is refused when
-    the two journals diverge.
+    the two journals diverge. The stored events are streamed, never held whole; the journal
+    they make with the new ones is verified in one pass (chain, payloads, rules), then the new
+    ones are written in one transaction (the store's batched insert).
     """
     campaign_id = records[0].campaign_id
-    stored = store.read(campaign_id)
-    for mine, theirs in zip(stored, records):
+    stored = store.last_sequence(campaign_id)
+    for mine, theirs in zip(store.iter_read(campaign_id, upto=stored), records):
         if mine.hash != theirs.hash:
             raise InvalidCommand(
                 f"the file diverges from the stored campaign {campaign_id!r} at event {mine.sequence}: "
                 "nothing imported"
             )
-    if len(records) < len(stored):
+    if len(records) < stored:
         return len(records), 0
-    combined = stored + records[len(stored):]
-    report = verify(combined, campaign_id)
+    new = records[stored:]
+    combined = chain(store.iter_read(campaign_id, upto=stored), new)
+    amendments = chain(store.iter_read(campaign_id, upto=stored, event_types=AMENDMENT_TYPES),
+                       (r for r in new if r.event_type in AMENDMENT_TYPES))
+    report = verify(combined, campaign_id, amendments=amendments)
     if not report.ok:
         first = report.faults[0]
         raise InvalidCommand(
             f"line {first.sequence}: event {first.sequence} ({first.event_type}): {first.problem}; nothing imported"
         )
-    store.append_verbatim(records[len(stored):], expected_sequence=len(stored))
-    return len(stored), len(records) - len(stored)
+    store.append_verbatim(new, expected_sequence=stored)
+    return stored, len(new)

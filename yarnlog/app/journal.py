@@ -28,14 +28,25 @@ from yarnlog.app.snapshots import (
     view_fingerprint,
     view_kind,
 )
-from yarnlog.app.verify import Report, verify
+from yarnlog.app.verify import Report, verify_stored
 from yarnlog.core.corrections import Correction, OverriddenRule, OverrideRecorded, Retraction
 from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
 from yarnlog.core.events import Payload, Recorded
+from yarnlog.core.names import canonical, did_you_mean
 from yarnlog.core.referee import InvalidCommand, Override, Referee, YarnlogError, invalid, present
 from yarnlog.core.ruleset import DEFAULT_RULESET
-from yarnlog.core.state import EVERYONE, GM_ONLY, CampaignState, empty_state, evolve, in_context, replay, with_context
+from yarnlog.core.state import (
+    EVERYONE,
+    GM_ONLY,
+    CampaignState,
+    empty_state,
+    evolve,
+    in_context,
+    paused_gc,
+    replay,
+    with_context,
+)
 from yarnlog.core.table import CampaignCreated, Table, validate_created
 from yarnlog.core.timeline import Timeline
 from yarnlog.persistence.protocol import ConcurrencyConflict, EventStore, Snapshot
@@ -132,7 +143,7 @@ class Journal:
 
     def verify(self, campaign_id: str) -> Report:
         """Check the campaign's stored events: the chain, the payloads and the rules."""
-        return verify(self.stored_events(campaign_id), campaign_id)
+        return verify_stored(self.store, campaign_id)
 
     def export_lines(self, campaign_id: str) -> list[str]:
         """The campaign as JSON Lines, one canonical event per line."""
@@ -261,7 +272,8 @@ class Journal:
                 raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
             self._latest[campaign_id] = remembered
             return remembered.state
-        return self._fold(campaign_id, remembered, [to_recorded(r) for r in records], records[-1].hash)[0]
+        with paused_gc():  # a first read may replay the whole history: see paused_gc
+            return self._fold(campaign_id, remembered, [to_recorded(r) for r in records], records[-1].hash)[0]
 
     def _fold(self, campaign_id: str, remembered: _Remembered | None,
               new: list[Recorded], head_hash: str) -> tuple[CampaignState[Any], list[Recorded]]:
@@ -427,11 +439,9 @@ class Journal:
 
     def preview(self, campaign_id: str, command: Any, *, by: str | None = None, visibility: str = EVERYONE,
                 override: Override | None = None) -> list[Payload]:
-        """What ``command`` would record on the campaign as this journal knows it, recording nothing.
-
-        Refuses exactly as :meth:`execute` would, and raises :class:`~yarnlog.core.referee.DiceNeeded`
-        for dice not supplied: ``yarnlog play``'s ``dice?`` asks it how many dice a move would use.
-        """
+        """What ``command`` would record now, or its refusal, as :meth:`execute` decides it; nothing is
+        written (the shell shows an amendment this way before asking to confirm it; ``yarnlog play``'s
+        ``dice?`` learns from the :class:`~yarnlog.core.referee.DiceNeeded` it raises how many dice a move uses)."""
         return self._decide(campaign_id, command, by, visibility, override)[2]
 
     def _decide(self, campaign_id: str, command: Any, by: str | None, visibility: str,
@@ -492,9 +502,12 @@ def _decision(command: Any, history: Callable[[], list[Recorded]], state: Campai
               visibility: str, override: Override | None) -> tuple[str, list[Payload]]:
     """Who records ``command`` and what it produces on ``state``, or a refusal quoting the rule
     (``history()`` gives the events up to ``state``, for an amendment)."""
-    author = by or state.table.gm
-    invalid(state.table.knows(author), f"{author} is not at this campaign's table")
+    author = canonical(by, state.table.roles) if by else state.table.gm
+    invalid(state.table.knows(author), f"{author} is not at this campaign's table"
+            + did_you_mean(author, state.table.roles))
     _check_visibility(visibility, state.table)
+    if override is not None:  # the GM named as typed, like every other name (yarnlog.core.names)
+        override = replace(override, by=canonical(override.by, state.table.roles))
     referee = Referee(override)
     if isinstance(command, (Correct, Retract)):
         payloads = [decide_amendment(command, history(), referee, author=author)]

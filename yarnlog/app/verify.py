@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from yarnlog.core.chain import GENESIS, canonical, event_hash
-from yarnlog.core.decide import Fault, audit
-from yarnlog.core.envelope import StoredEvent, to_recorded
+from yarnlog.core.corrections import Amendments, Correction, Retraction
+from yarnlog.core.decide import Fault, audit_stream
+from yarnlog.core.envelope import HASHED_FIELDS, StoredEvent, parsed_payload, to_recorded
 from yarnlog.core.events import Recorded
 from yarnlog.core.referee import YarnlogError
-from yarnlog.core.ruleset import get_ruleset
-from yarnlog.core.state import CORE_EVENT_TYPES, with_context
+from yarnlog.core.ruleset import Ruleset, get_ruleset
+from yarnlog.core.state import CORE_EVENT_TYPES, stream_in_context
 from yarnlog.core.table import CampaignCreated
+from yarnlog.persistence.protocol import EventStore
 
 
 @dataclass
@@ -39,76 +43,167 @@ class Report:
         }
 
 
-def check_chain(records: Sequence[StoredEvent], campaign_id: str) -> list[Fault]:
-    """Faults in the stored bytes: sequence, canonical form, prev_hash and hash of each event."""
-    faults: list[Fault] = []
-    prev = GENESIS
-    for expected, record in enumerate(records, start=1):
-        def fault(problem: str) -> None:
-            faults.append(Fault(record.sequence, record.event_type, problem))
+#: The event types that amend earlier events: a streaming check gathers them before the rest.
+AMENDMENT_TYPES = frozenset({Correction.event_type, Retraction.event_type})
 
-        if record.campaign_id != campaign_id:
-            fault(f"belongs to campaign {record.campaign_id!r}, not {campaign_id!r}")
+
+class _ChainCheck:
+    """The stored bytes of one event after another: sequence, canonical form, prev_hash, hash."""
+
+    def __init__(self, campaign_id: str) -> None:
+        self.campaign_id = campaign_id
+        self.expected = 1
+        self.prev = GENESIS
+        self.faults: list[Fault] = []
+
+    def check(self, record: StoredEvent) -> Any:
+        """Note the faults of the next event; its payload parsed (``_UNREADABLE`` if it is not JSON)."""
+        def fault(problem: str) -> None:
+            self.faults.append(Fault(record.sequence, record.event_type, problem))
+
+        expected, self.expected = self.expected, self.expected + 1
+        if record.campaign_id != self.campaign_id:
+            fault(f"belongs to campaign {record.campaign_id!r}, not {self.campaign_id!r}")
         if record.sequence != expected:
             fault(f"sequence gap: expected event {expected}, found {record.sequence}")
         try:
             data = json.loads(record.payload)
         except ValueError as exc:
             fault(f"payload is not valid JSON ({exc})")
-            prev = record.hash
-            continue
+            self.prev = record.hash
+            return _UNREADABLE
         if canonical(data) != record.payload:
             fault("payload bytes are not in canonical form: the stored text was edited")
-        if record.prev_hash != prev:
-            fault(f"prev_hash {record.prev_hash[:12]}… does not match the hash of the event before ({prev[:12]}…)")
+        if record.prev_hash != self.prev:
+            fault(f"prev_hash {record.prev_hash[:12]}… does not match the hash of the event before ({self.prev[:12]}…)")
         computed = event_hash(record.header(), data, record.prev_hash)
         if computed != record.hash:
             fault(f"hash mismatch: stored {record.hash[:12]}…, computed {computed[:12]}…: "
                   "the event was changed after it was recorded")
-        prev = record.hash
-    return faults
+        self.prev = record.hash
+        return data
 
 
-def check_types(records: Sequence[StoredEvent]) -> tuple[list[Recorded], list[Fault]]:
-    """Typed events, and faults for payloads that do not validate or do not belong here."""
-    faults: list[Fault] = []
-    events: list[Recorded] = []
-    ruleset = None
-    for index, record in enumerate(records):
+#: What :meth:`_ChainCheck.check` returns for a payload that is not JSON.
+_UNREADABLE = object()
+
+
+class _TypeCheck:
+    """The payload of one event after another: schema, upcasting, and the campaign's event types."""
+
+    def __init__(self) -> None:
+        self.index = 0
+        self.ruleset: Ruleset | None = None
+        self.faults: list[Fault] = []
+
+    def check(self, record: StoredEvent, data: Any = _UNREADABLE) -> Recorded | None:
+        """The typed event (None if its payload does not load), noting its faults.
+
+        ``data`` is the payload already parsed, when the caller has parsed it: it is not parsed twice.
+        """
+        index, self.index = self.index, self.index + 1
         try:
-            rec = to_recorded(record)
+            if data is _UNREADABLE:
+                rec = to_recorded(record)
+            else:
+                rec = Recorded(**{name: getattr(record, name) for name in HASHED_FIELDS},
+                               payload=parsed_payload(record, data))
         except YarnlogError as exc:
-            faults.append(Fault(record.sequence, record.event_type, str(exc)))
-            continue
+            self.faults.append(Fault(record.sequence, record.event_type, str(exc)))
+            return None
         if index == 0:
             # (a campaign.created event always loads as a CampaignCreated payload)
             if record.event_type != "campaign.created" or not isinstance(rec.payload, CampaignCreated):
-                faults.append(Fault(record.sequence, record.event_type, "the first event must be campaign.created"))
+                self.faults.append(Fault(record.sequence, record.event_type,
+                                         "the first event must be campaign.created"))
             else:
                 try:
-                    ruleset = get_ruleset(rec.payload.ruleset)
+                    self.ruleset = get_ruleset(rec.payload.ruleset)
                 except YarnlogError as exc:
-                    faults.append(Fault(1, record.event_type, str(exc)))
+                    self.faults.append(Fault(1, record.event_type, str(exc)))
         elif record.event_type == "campaign.created":
-            faults.append(Fault(record.sequence, record.event_type, "a campaign is created only once"))
-        allowed = record.event_type in CORE_EVENT_TYPES or (ruleset is not None and ruleset.owns(record.event_type))
-        if not allowed:
-            faults.append(Fault(record.sequence, record.event_type,
-                                f"not an event type of the {ruleset.name if ruleset else 'unknown'} ruleset"))
-        events.append(rec)
-    return events, faults
+            self.faults.append(Fault(record.sequence, record.event_type, "a campaign is created only once"))
+        ruleset = self.ruleset
+        if not (record.event_type in CORE_EVENT_TYPES or (ruleset is not None and ruleset.owns(record.event_type))):
+            self.faults.append(Fault(record.sequence, record.event_type,
+                                     f"not an event type of the {ruleset.name if ruleset else 'unknown'} ruleset"))
+        return rec
 
 
-def verify(records: Sequence[StoredEvent], campaign_id: str) -> Report:
-    """Check a campaign's stored events: chain first, then schemas, then the rules."""
-    report = Report(campaign_id=campaign_id, events=len(records), head=records[-1].hash if records else GENESIS)
-    if not records:
+def check_chain(records: Iterable[StoredEvent], campaign_id: str) -> list[Fault]:
+    """Faults in the stored bytes: sequence, canonical form, prev_hash and hash of each event."""
+    chain = _ChainCheck(campaign_id)
+    for record in records:
+        chain.check(record)
+    return chain.faults
+
+
+def check_types(records: Iterable[StoredEvent]) -> tuple[list[Recorded], list[Fault]]:
+    """Typed events, and faults for payloads that do not validate or do not belong here."""
+    types = _TypeCheck()
+    events = [rec for rec in map(types.check, records) if rec is not None]
+    return events, types.faults
+
+
+def verify(records: Iterable[StoredEvent], campaign_id: str, *,
+           amendments: Iterable[StoredEvent] | None = None) -> Report:
+    """Check a campaign's stored events: chain first, then schemas, then the rules.
+
+    One pass, which keeps no event once it is checked: each payload is parsed once, for the
+    chain, and validated from that parse; the typed event goes on in context to the rules
+    audit. The audit needs the corrections and retractions before the events they amend:
+    ``amendments`` are the stored events of :data:`AMENDMENT_TYPES` among ``records`` (those
+    that load are used; one that does not is a payload fault, and then the rules are not
+    audited at all). Without it, ``records`` is read twice, so it must then be a sequence.
+    The faults are those of the chain, then of the payloads, then of the rules, by sequence.
+    """
+    if amendments is None:
+        records = records if isinstance(records, Sequence) else list(records)
+        amendments = [r for r in records if r.event_type in AMENDMENT_TYPES]
+    gathered = Amendments()
+    for record in amendments:
+        try:
+            gathered.add(to_recorded(record))
+        except YarnlogError:
+            pass  # a payload fault, reported where the event is checked below
+    report = Report(campaign_id=campaign_id)
+    chain, types = _ChainCheck(campaign_id), _TypeCheck()
+
+    def typed() -> Iterator[Recorded]:
+        """Every record checked; the typed ones passed on while no payload has failed to check."""
+        for record in records:
+            report.events += 1
+            report.head = record.hash
+            rec = types.check(record, chain.check(record))
+            if rec is not None and not types.faults:
+                yield rec
+
+    events = typed()
+    failure: Exception | None = None
+    try:
+        rule_faults = audit_stream((rec for rec, _ in stream_in_context(events)), gathered)
+    except Exception as exc:  # noqa: BLE001 - raised below, as the whole-history audit raised it, if it is run
+        failure, rule_faults = exc, []
+    deque(events, maxlen=0)  # the rest (if the audit stopped early) is still checked
+    if not report.events:
         report.faults.append(Fault(0, "-", f"no campaign {campaign_id!r} in this journal"))
         return report
-    report.faults.extend(check_chain(records, campaign_id))
-    events, type_faults = check_types(records)
-    report.faults.extend(type_faults)
-    if not type_faults:
-        report.faults.extend(audit(with_context(events)))
+    report.faults.extend(chain.faults)
+    report.faults.extend(types.faults)
+    if not types.faults:
+        if failure is not None:
+            raise failure
+        report.faults.extend(rule_faults)
     report.faults.sort(key=lambda f: f.sequence)
     return report
+
+
+def verify_stored(store: EventStore, campaign_id: str, *, batch: int = 1000) -> Report:
+    """:func:`verify` of a campaign as stored, streamed from the store: memory stays flat in its length.
+
+    Two reads of the same events (the journal is append-only, so both stop at the event that
+    was last when the check began): the amendments first, by their type, then everything.
+    """
+    last = store.last_sequence(campaign_id)
+    return verify(store.iter_read(campaign_id, upto=last, batch=batch), campaign_id,
+                  amendments=store.iter_read(campaign_id, upto=last, batch=batch, event_types=AMENDMENT_TYPES))

@@ -32,7 +32,6 @@ import contextlib
 import difflib
 import os
 import random
-import re
 import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -71,12 +70,12 @@ CHARACTERS = {"character", "cast", "petitioner", "granter", "combatant", "attack
               "other", "name", "members", "among", "first", "chosen"}
 EVENTS = {"sequence", "opposed", "event", "roll", "rolls"}
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
 def plain(text: str) -> str:
-    """``text`` safe to write to a terminal: control characters (escapes, bidi overrides) dropped."""
-    return _CONTROL.sub("", text)
+    """``text`` safe to write to a terminal in one line: every character that would drive it (escapes,
+    bidi overrides, newlines) shown as a visible stand-in, never obeyed (:func:`yarnlog.cli.output.one_line`)."""
+    from yarnlog.cli.output import one_line
+
+    return one_line(text)
 
 
 # -- what the campaign offers to complete ----------------------------------------------------
@@ -474,10 +473,10 @@ class Console:
                 self.entries.append(recorded)
 
     def _invoke(self, words: list[str]) -> int:
-        from typer._click.exceptions import ClickException
+        from typer._click.exceptions import ClickException, NoArgsIsHelpError
         from typer.exceptions import Abort
 
-        from yarnlog.cli.main import EXIT_CODES
+        from yarnlog.cli.main import EXIT_CODES, _usage_error
         from yarnlog.core.referee import YarnlogError
 
         args = (["--db", self.db] if self.db else []) + ["-c", self.campaign_id, *words]
@@ -491,8 +490,13 @@ class Console:
         except YarnlogError as exc:
             self.fail(str(exc) + self._suggestion(words, str(exc)))
             return exc.exit_code
-        except ClickException as exc:
-            self.fail(exc.format_message() + self._suggestion(words, exc.format_message()))
+        except NoArgsIsHelpError as exc:  # a bare group: its help is printed, as on the command line
+            if exc.format_message().strip():
+                exc.show()
+            return exc.exit_code
+        except ClickException as exc:  # worded as the command line words it
+            message = _usage_error(exc)
+            self.fail(message + self._suggestion(words, message))
             return exc.exit_code
         except Abort:
             return self.fail("aborted")
@@ -514,6 +518,8 @@ class Console:
     def _suggestion(self, words: Sequence[str], message: str) -> str:
         """`` (did you mean Tomas?)`` when a word of the line that the refusal names is close to a name
         or trait the campaign knows; empty otherwise."""
+        if "did you mean" in message:  # the journal suggested already
+            return ""
         vocabulary = self.vocabulary()
         known = [*vocabulary.names(), *vocabulary.traits]
         for word in words[1:]:
@@ -563,7 +569,7 @@ class Console:
             self.say("not undone")
             return 0
         entry = self.entries.pop()
-        code = self.run(["retract", str(target.sequence), "--reason", reason])
+        code = self.run(["retract", str(target.sequence), "--reason", reason, "--yes"])  # asked above
         if code != 0:
             self.entries.append(entry)
         else:

@@ -73,13 +73,9 @@ def execute_command(campaign: str | None, command, *, by: str | None = None, vis
                     override_reason: str | None = None) -> list:
     """Execute a journal command (the GM's override, if a reason is given) and return what it recorded;
     dice the tool must roll are rolled here, once (:mod:`yarnlog.app.rolling`)."""
-    from yarnlog.core.referee import Override
-
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
-    override = None
-    if override_reason is not None:
-        override = Override(by=by or journal.state(cid).table.gm, reason=override_reason)
+    override = _override(journal, cid, by, override_reason)
     from yarnlog.app.rolling import execute_rolling
 
     executor = EXECUTOR.get()
@@ -90,6 +86,21 @@ def execute_command(campaign: str | None, command, *, by: str | None = None, vis
     # the state in memory, so that reading one stays a few rows.
     journal.refresh_views(cid)
     return recorded
+
+
+def _override(journal: "Journal", cid: str, by: str | None, reason: str | None):
+    """The GM's override when a reason is given (by ``by``, else the campaign's GM)."""
+    from yarnlog.core.referee import Override
+
+    return None if reason is None else Override(by=by or journal.state(cid).table.gm, reason=reason)
+
+
+def preview_command(campaign: str | None, command, *, by: str | None = None,
+                    override_reason: str | None = None) -> list:
+    """What ``command`` would record now (payloads), or its refusal; nothing is written."""
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    return journal.preview(cid, command, by=by, override=_override(journal, cid, by, override_reason))
 
 
 def run_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
@@ -110,7 +121,11 @@ def resolve_as_of(journal: "Journal", cid: str, as_of: int | None, end_of_scene:
         raise InvalidCommand("--as-of counts events from 1")
     if end_of_scene is None:
         return as_of
-    in_scene = [r.sequence for r in journal.history(cid) if r.scene == end_of_scene]
+    from yarnlog.core.timeline import Note
+
+    # A note filed under the scene afterwards belongs to it but was not recorded in it: not its end.
+    in_scene = [r.sequence for r in journal.history(cid)
+                if r.scene == end_of_scene and not (isinstance(r.payload, Note) and r.payload.scene is not None)]
     if not in_scene:
         raise InvalidCommand(f"there is no scene {end_of_scene} in this campaign")
     return in_scene[-1]

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
+from typer.core import TyperCommand
 
-from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of, run_command
+from yarnlog.cli.context import campaign_state, open_journal, pick_campaign, resolve_as_of, run_command
 from yarnlog.cli.options import (
     SETTINGS,
     AsOfOpt,
@@ -25,7 +26,7 @@ from yarnlog.cli.options import (
     OverrideOpt,
     VisibilityOpt,
 )
-from yarnlog.cli.output import console, emit, show_recorded, working
+from yarnlog.cli.output import console, emit, one_line, print_table, show_recorded, summarize, working
 from yarnlog.cli.verbs import CampaignGroup
 
 #: Exit codes: 0 ok, 1 verify found faults, 2 invalid input, 3 refused by a rule,
@@ -68,23 +69,88 @@ def _root(
 # -- campaign -------------------------------------------------------------------------------
 
 
-@app.command()
+class _InitCommand(TyperCommand):
+    """``init``, whose help lists each installed system's optional rules (the rulesets are imported only
+    when the help is shown)."""
+
+    def format_help(self, ctx, formatter) -> None:
+        self.epilog = _optional_rules_epilog()
+        super().format_help(ctx, formatter)
+
+
+def _optional_rules_epilog() -> str:
+    from yarnlog.core.referee import YarnlogError
+    from yarnlog.core.ruleset import RULESETS, get_ruleset
+
+    lines = []
+    for name in sorted(RULESETS):
+        try:
+            options = get_ruleset(name).options
+        except YarnlogError:
+            continue
+        if options:
+            lines.append(f"{name} optional rules (--option): {', '.join(n.replace('_', '-') for n in options)}")
+    return "\n\n".join(lines)
+
+
+def _option_names(given: list[str]) -> dict[str, bool]:
+    """``--option`` values as the ruleset names its optional rules: comma lists split (like ``--cast``),
+    dashes read as underscores, any case."""
+    names = (word.strip().casefold().replace("-", "_") for item in given for word in item.split(","))
+    return {name: True for name in names if name}
+
+
+@app.command(cls=_InitCommand)
 def init(
     campaign_id: Annotated[str, typer.Argument(help="Short id: lowercase letters, digits, . _ -")],
     title: Annotated[str, typer.Option("--title", help="The series' title.")],
     gm: Annotated[str, typer.Option("--gm", help="The GM's name.")],
     ruleset: Annotated[str, typer.Option("--ruleset", help="Game system.")] = "yarn",
     option: Annotated[
-        Optional[list[str]], typer.Option("--option", help="Turn on an optional rule (repeatable).")
+        Optional[list[str]], typer.Option("--option", help="Turn on optional rules: A,B or repeated; the "
+                                          "names are listed below (dashes or underscores).")
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Create a campaign (a series) in the journal."""
     journal = open_journal(create=True)
     recorded = journal.create_campaign(
-        campaign_id, title=title, gm=gm, ruleset=ruleset, options={name: True for name in option or []}
+        campaign_id, title=title, gm=gm, ruleset=ruleset, options=_option_names(option or [])
     )
     show_recorded(recorded, as_json, title=f"Campaign {campaign_id} created")
+
+
+@app.command("options")
+def options_(
+    on: Annotated[Optional[list[str]], typer.Option("--on", help="Optional rules to switch on from now: A,B "
+                                                    "or repeated (dashes or underscores).")] = None,
+    off: Annotated[Optional[list[str]], typer.Option("--off", help="Optional rules to switch off from now.")] = None,
+    reason: Annotated[str, typer.Option("--reason", help="Why the GM rules so (recorded).")] = "",
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The campaign's optional rules; with --on/--off, a GM's ruling switching some from this point on
+    (recorded; what came before keeps the rules it was played under)."""
+    from yarnlog.core.referee import invalid
+    from yarnlog.core.ruleset import get_ruleset
+    from yarnlog.core.table import ChangeOptions
+
+    if on or off:
+        switched_on, switched_off = _option_names(on or []), _option_names(off or [])
+        both = sorted(set(switched_on) & set(switched_off))
+        invalid(not both, f"both --on and --off: {', '.join(both)}")
+        changes = {**switched_on, **{name: False for name in switched_off}}
+        state = campaign_state(campaign)
+        command = ChangeOptions(options=changes, by=by or state.table.gm, reason=reason)
+        run_command(campaign, command, by=by, as_json=as_json)
+        return
+    state = campaign_state(campaign)
+    offered = get_ruleset(state.table.ruleset).options
+    data = [{"option": name.replace("_", "-"), "on": bool(state.table.options.get(name)), "book": where}
+            for name, where in offered.items()]
+    emit(data, as_json, lambda d: print_table(f"{state.table.title}: optional rules", ("option", "on", "book"),
+                                              [(r["option"], "on" if r["on"] else "off", r["book"]) for r in d]))
 
 
 @app.command()
@@ -204,6 +270,8 @@ def scene_close(
 @app.command()
 def note(
     text: Annotated[str, typer.Argument(help="Narration, a quote, an aside.")],
+    scene: Annotated[Optional[int], typer.Option("--scene", help="File it under scene N, already called "
+                                                 "(default: where play is now).")] = None,
     campaign: CampaignOpt = None,
     by: ByOpt = None,
     visibility: VisibilityOpt = "everyone",
@@ -212,7 +280,7 @@ def note(
     """Record narration for the recap."""
     from yarnlog.core.timeline import AddNote
 
-    run_command(campaign, AddNote(text=text), by=by, visibility=visibility, as_json=as_json)
+    run_command(campaign, AddNote(text=text, scene=scene), by=by, visibility=visibility, as_json=as_json)
 
 
 # -- amendments -----------------------------------------------------------------------------
@@ -233,37 +301,103 @@ def _parse_assignments(pairs: list[str]) -> dict:
     return changes
 
 
+YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Record it without showing the event and asking "
+                                      "first (needed when stdin is not a terminal).")]
+
+
 @app.command()
 def correct(
     sequence: Annotated[int, typer.Argument(help="The event to correct.")],
-    set_: Annotated[list[str], typer.Option("--set", help="FIELD=VALUE (JSON or text), repeatable.")],
     reason: Annotated[str, typer.Option("--reason")],
+    set_: Annotated[Optional[list[str]], typer.Option("--set", help="FIELD=VALUE (JSON or text), repeatable; "
+                                                      "FIELD.SUB=VALUE for a field of a nested object.")] = None,
+    faces: Annotated[Optional[str], typer.Option("--faces", help="A roll's faces as they really fell, 6,3,2: "
+                                                 "its total and outcome are worked out again.")] = None,
+    yes: YesOpt = False,
     campaign: CampaignOpt = None,
     by: ByOpt = None,
     override: OverrideOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Correct an earlier event (GM-approved). The original stays in the log."""
+    """Correct an earlier event (GM-approved): shows it and asks first. The original stays in the log;
+    what the rules derive from the facts corrected (a roll's total, its outcome) is worked out again."""
     from yarnlog.core.decide import Correct
+    from yarnlog.core.referee import invalid
 
-    run_command(campaign, Correct(sequence=sequence, changes=_parse_assignments(set_), reason=reason),
-                by=by, override_reason=override, as_json=as_json)
+    changes = _parse_assignments(set_ or [])
+    if faces is not None:
+        changes.update(_faces_change(campaign, sequence, faces))
+    invalid(bool(changes), "say what to correct: --set FIELD=VALUE or --faces")
+    _amend(campaign, Correct(sequence=sequence, changes=changes, reason=reason), by, override, yes, as_json)
 
 
 @app.command()
 def retract(
     sequence: Annotated[int, typer.Argument(help="The event to retract.")],
     reason: Annotated[str, typer.Option("--reason")],
+    yes: YesOpt = False,
     campaign: CampaignOpt = None,
     by: ByOpt = None,
     override: OverrideOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Retract an earlier event (GM-approved). The original stays in the log."""
+    """Retract an earlier event (GM-approved): shows it and asks first. The original stays in the log."""
     from yarnlog.core.decide import Retract
 
-    run_command(campaign, Retract(sequence=sequence, reason=reason), by=by, override_reason=override,
-                as_json=as_json)
+    _amend(campaign, Retract(sequence=sequence, reason=reason), by, override, yes, as_json)
+
+
+def _faces_change(campaign: str | None, sequence: int, text: str) -> dict:
+    """``--faces``: the change to the one ``faces`` field of event ``sequence`` (``faces`` or ``dice.faces``),
+    the faces now entered at the table."""
+    from yarnlog.cli.options import parse_faces
+    from yarnlog.core.corrections import effective
+    from yarnlog.core.referee import InvalidCommand
+
+    journal = open_journal()
+    found = {r.sequence: r for r in effective(journal.history(pick_campaign(journal, campaign)))}.get(sequence)
+    if found is None:
+        raise InvalidCommand(f"there is no event {sequence} to correct")
+    data = found.payload.to_data()
+    if isinstance(data.get("faces"), list):
+        return {"faces": list(parse_faces(text) or ())}
+    nested = [key for key, value in data.items() if isinstance(value, dict) and isinstance(value.get("faces"), list)]
+    if len(nested) != 1:
+        raise InvalidCommand(f"event {sequence} ({found.event_type}) has no dice faces to correct: use --set")
+    return {f"{nested[0]}.faces": list(parse_faces(text) or ()), f"{nested[0]}.source": "entered"}
+
+
+def _amend(campaign: str | None, command, by: str | None, override: str | None, yes: bool, as_json: bool) -> None:
+    """Show the event ``command`` amends and what would change, ask, and record it: refused (as the journal
+    would refuse it) before anything is asked; without --yes on a stdin that is not a terminal, refused."""
+    from yarnlog.cli.context import preview_command
+    from yarnlog.core.decide import Retract
+    from yarnlog.core.referee import InvalidCommand
+
+    verb = "retract" if isinstance(command, Retract) else "correct"
+    amendment = preview_command(campaign, command, by=by, override_reason=override)[-1]
+    if not yes:
+        if not sys.stdin.isatty():  # nobody to answer: refuse in one line rather than record unseen
+            raise InvalidCommand(f"{verb} shows the event and asks first: pass --yes to record it "
+                                 "(stdin is not a terminal)")
+        journal = open_journal()
+        target = next(r for r in journal.history(pick_campaign(journal, campaign)) if r.sequence == command.sequence)
+        err = console(stderr=True)
+        err.soft_wrap = True  # one line per field, however wide
+        where = "".join(f", {k} {v}" for k, v in (("episode", target.episode), ("scene", target.scene)) if v)
+        err.print(f"event {target.sequence}: {target.event_type}, by {target.recorded_by}{where}", markup=False)
+        err.print(f"  {summarize(target.payload.to_data())}", markup=False)
+        if isinstance(command, Retract):
+            err.print("would be retracted: every projection leaves it out; it stays in the log", markup=False)
+        else:
+            before = target.payload.to_data()
+            for key, value in amendment.replacement.items():
+                if before.get(key) != value:
+                    err.print(f"  {key}: {json.dumps(before.get(key))} -> {json.dumps(value)}", markup=False)
+        if not typer.confirm(f"Record this {'retraction' if verb == 'retract' else 'correction'}?", err=True):
+            err.print("nothing recorded", markup=False)
+            raise typer.Exit(1)
+    run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
 
 
 # -- reading --------------------------------------------------------------------------------
@@ -274,7 +408,10 @@ def log(
     campaign: CampaignOpt = None,
     episode: Annotated[Optional[int], typer.Option("--episode", help="Only events of episode N.")] = None,
     scene: Annotated[Optional[int], typer.Option("--scene", help="Only events of scene N.")] = None,
-    event_type: Annotated[Optional[str], typer.Option("--type", help="Only this event type (prefix match).")] = None,
+    event_type: Annotated[Optional[str], typer.Option("--type", help="Only events of this type or family, with or "
+                                                      "without the ruleset's prefix: roll finds yarn.roll.*.")] = None,
+    grep: Annotated[Optional[str], typer.Option("--grep", help="Only events whose text contains this (any case).")] \
+        = None,
     participant: Annotated[
         Optional[str], typer.Option("--participant", help="Only events recorded by or naming this participant.")
     ] = None,
@@ -294,11 +431,30 @@ def log(
         r for r in history
         if (episode is None or r.episode == episode)
         and (scene is None or r.scene == scene)
-        and (event_type is None or r.event_type.startswith(event_type))
+        and (event_type is None or _type_matches(r.event_type, event_type, table.ruleset))
+        and (grep is None or _contains(r.payload.to_data(), grep.casefold()))
         and (participant is None or r.recorded_by == participant or _names(r.payload.to_data(), participant))
         and visible_to(r, viewer, table)
     ]
     show_recorded(rows, as_json, title=f"{table.title}: events")
+
+
+def _type_matches(event_type: str, wanted: str, ruleset: str) -> bool:
+    """Whether ``event_type`` starts with ``wanted``, read with or without the ruleset's prefix (a
+    ruleset's event types start with its name): ``roll`` finds ``yarn.roll.made``."""
+    bare = event_type.removeprefix(f"{ruleset}.") if ruleset else event_type
+    return event_type.startswith(wanted) or bare.startswith(wanted)
+
+
+def _contains(data: Any, folded: str) -> bool:
+    """Whether any text in ``data`` (a payload as data) contains ``folded``, ignoring case."""
+    if isinstance(data, str):
+        return folded in data.casefold()
+    if isinstance(data, dict):
+        return any(_contains(v, folded) for v in data.values())
+    if isinstance(data, list):
+        return any(_contains(v, folded) for v in data)
+    return False
 
 
 def _names(data: Any, name: str) -> bool:
@@ -396,12 +552,14 @@ def verify(
         if d["ok"]:
             out.print(f"[green]ok[/]: {cid}, {d['events']} events, chain head {d['head']}")
             return
+        from rich.markup import escape
+
         first = d["faults"][0]
         err = console(stderr=True)
-        err.print(f"[red]FAULT[/] at event {first['sequence']} ({first['event_type']}): {first['problem']}",
-                  markup=True)
+        err.print(f"[red]FAULT[/] at event {first['sequence']} ({escape(first['event_type'])}): "
+                  f"{escape(first['problem'])}", markup=True)
         for fault in d["faults"][1:]:
-            err.print(f"  also event {fault['sequence']} ({fault['event_type']}): {fault['problem']}")
+            err.print(f"  also event {fault['sequence']} ({fault['event_type']}): {fault['problem']}", markup=False)
         err.print(f"{len(d['faults'])} fault(s) in {d['events']} events")
 
     emit(report.to_data(), as_json, render)
@@ -446,7 +604,8 @@ def export_(
         return
     output.write_text("".join(lines), encoding="utf-8")
     summary = {"campaign_id": cid, "events": len(lines), "file": str(output)}
-    emit(summary, as_json, lambda d: console().print(f"exported {d['events']} events of {cid} to {d['file']}"))
+    emit(summary, as_json,
+         lambda d: console().print(f"exported {d['events']} events of {cid} to {d['file']}", markup=False))
 
 
 @app.command("import")
@@ -496,22 +655,50 @@ def main() -> None:
     if _command is None:
         # Building the click command tree reads every command's signature: do it once per process.
         _command = typer.main.get_command(app)
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError
+    from typer.exceptions import Abort
+
     try:
-        _command(prog_name="yarnlog")
+        # Not standalone: click's own errors (a missing option...) come here, to be told in one line.
+        code = _command.main(prog_name="yarnlog", standalone_mode=False)
     except SystemExit:
         raise
+    except NoArgsIsHelpError as exc:  # a bare group: typer's rich help has already printed its help on stdout
+        if exc.format_message().strip():  # (plain click gives it as the message instead)
+            exc.show()
+        sys.exit(exc.exit_code)
+    except ClickException as exc:
+        sys.stderr.write(f"error: {one_line(_usage_error(exc))}\n")
+        sys.exit(exc.exit_code)
+    except Abort:
+        sys.stderr.write("error: aborted\n")
+        sys.exit(1)
     except Exception as exc:  # the one place that may catch everything: no traceback reaches a user
         from yarnlog.core.referee import YarnlogError
 
         if isinstance(exc, YarnlogError):
-            sys.stderr.write(f"error: {exc}\n")
+            sys.stderr.write(f"error: {one_line(str(exc))}\n")
             sys.exit(exc.exit_code)
         if type(exc).__module__.startswith("sqlalchemy"):
             # The database could not be reached or refused the work: a storage error, not a bug.
             reason = str(getattr(exc, "orig", exc)).strip().splitlines()[0]
-            sys.stderr.write(f"error: the journal database failed: {reason}\n")
+            sys.stderr.write(f"error: the journal database failed: {one_line(reason)}\n")
             sys.exit(EXIT_CODES["store"])
         if os.environ.get("YARNLOG_DEBUG"):
             raise
-        sys.stderr.write(f"internal error: {type(exc).__name__}: {exc} (set YARNLOG_DEBUG=1 for details)\n")
+        sys.stderr.write(
+            f"internal error: {type(exc).__name__}: {one_line(str(exc))} (set YARNLOG_DEBUG=1 for details)\n")
         sys.exit(EXIT_CODES["internal"])
+    if isinstance(code, int) and code:  # typer.Exit(N) from a verb (verify's faults)
+        sys.exit(code)
+
+
+def _usage_error(exc) -> str:
+    """A click usage error in one line, lower-cased like the journal's own, naming the verb and its help:
+    ``yarnlog init: missing option '--title' (see 'yarnlog init --help')``."""
+    message = " ".join(exc.format_message().split())
+    message = message[:1].lower() + message[1:]
+    ctx = getattr(exc, "ctx", None)
+    if ctx is None:
+        return message
+    return f"{ctx.command_path}: {message.rstrip('.')} (see '{ctx.command_path} --help')"

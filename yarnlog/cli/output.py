@@ -1,20 +1,78 @@
-"""What the command line prints: JSON for machines, Rich tables and sentences for people."""
+"""What the command line prints: JSON for machines, Rich tables and sentences for people.
 
+User text (names, narration, notes, settings) is data, never instructions to the terminal: every
+string the console prints goes through :func:`terminal_text` (the console's ``render_str``, which
+Rich calls for every string it prints, table cells and titles included), JSON is printed with the
+same characters escaped, and error lines through :func:`terminal_text` too. Rich markup typed by a
+user is escaped where it is put into markup (``escape``) or printed with ``markup=False``.
+"""
+
+import functools
 import json
+import re
 import sys
 from typing import Any
 
+#: Characters a terminal acts on rather than shows: the C0 controls but tab and newline (ESC starts
+#: colour, cursor and OSC 8 link sequences, CR rewrites the line, BEL rings), DEL, the C1 controls
+#: (U+009B is an 8-bit CSI), the bidirectional embeddings, overrides and isolates (they reorder
+#: what follows, "Trojan Source"), and the Unicode line and paragraph separators.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
-def console(stderr: bool = False):
+
+def _shown(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)  # Unicode's control pictures: ESC shows as U+241B, CR as U+240D
+    if code == 0x7F:
+        return "\u2421"
+    return "\ufffd"  # no picture for the others: the replacement character
+
+
+def terminal_text(text: str) -> str:
+    """``text`` as a terminal may print it: every character that would drive the terminal (see
+    :data:`_UNSAFE`) is replaced by a visible stand-in, so it is shown, never obeyed. Tabs and
+    newlines are kept."""
+    return _UNSAFE.sub(_shown, text)
+
+
+@functools.cache
+def _safe_console_class():
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+    class SafeConsole(Console):
+        """A console that prints every string through :func:`terminal_text` (markup is then parsed
+        as usual: user text put into markup must still be ``escape``d)."""
+
+        def render_str(self, text: str, **options: Any):
+            return super().render_str(terminal_text(text), **options)
+
+    return SafeConsole
+
+
+def one_line(text: str) -> str:
+    """``text`` for a one-line message (an error on stderr): :func:`terminal_text`, newlines and tabs
+    shown as their control pictures too."""
+    return terminal_text(text).replace("\n", "\u2424").replace("\t", "\u2409")
+
+
+def console(stderr: bool = False):
+    """A Rich console on stdout (or stderr) that prints user text as text (see the module's doc)."""
+    return _safe_console_class()(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def json_text(data: Any) -> str:
+    """``data`` as indented JSON whose strings hold no character a terminal acts on: JSON escapes
+    the C0 controls itself; the others of :data:`_UNSAFE` are written as ``\\uXXXX`` (the same
+    JSON value)."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def emit(data: Any, as_json: bool, render=None) -> None:
     """Print ``data`` as JSON, or hand it to ``render`` for people."""
     if as_json or render is None:
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(data) + "\n")
     else:
         render(data)
 

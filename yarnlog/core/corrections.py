@@ -55,6 +55,44 @@ class OverrideRecorded(Payload):
     covers: int = Field(ge=1)
 
 
+class Amendments:
+    """The corrections and retractions of a history, gathered before it is folded.
+
+    An amendment reaches back to an earlier event, so whoever folds a history one event at a
+    time (a streaming replay, a streaming ``verify``) gathers them first and then applies them
+    as the events go by (:meth:`apply`).
+    """
+
+    __slots__ = ("replaced", "retracted")
+
+    def __init__(self, events: Iterable[Recorded] = ()) -> None:
+        self.retracted: set[int] = set()
+        #: The correction that applies to each corrected event (a later one replaces an earlier one).
+        self.replaced: dict[int, Correction] = {}
+        for rec in events:
+            self.add(rec)
+
+    def add(self, rec: Recorded) -> None:
+        """Note ``rec`` if it is an amendment (any other event is ignored)."""
+        if isinstance(rec.payload, Retraction):
+            self.retracted.add(rec.payload.retracts)
+        elif isinstance(rec.payload, Correction):
+            self.replaced[rec.payload.corrects] = rec.payload
+
+    def __bool__(self) -> bool:
+        return bool(self.retracted or self.replaced)
+
+    def apply(self, rec: Recorded) -> Recorded | None:
+        """``rec`` as projections see it: None if retracted, its payload replaced if corrected."""
+        if rec.sequence in self.retracted:
+            return None
+        fix = self.replaced.get(rec.sequence)
+        if fix is not None:
+            payload = load_payload(rec.event_type, type(rec.payload).schema_version, fix.replacement)
+            rec = rec.model_copy(update={"payload": payload})
+        return rec
+
+
 def effective(events: Iterable[Recorded]) -> list[Recorded]:
     """The events as projections see them: retractions and corrections applied.
 
@@ -62,23 +100,10 @@ def effective(events: Iterable[Recorded]) -> list[Recorded]:
     journal as it stood then. The amending events themselves stay in the list.
     """
     events = list(events)
-    retracted: set[int] = set()
-    replaced: dict[int, Correction] = {}
-    for rec in events:
-        if isinstance(rec.payload, Retraction):
-            retracted.add(rec.payload.retracts)
-        elif isinstance(rec.payload, Correction):
-            replaced[rec.payload.corrects] = rec.payload
-    out = []
-    for rec in events:
-        if rec.sequence in retracted:
-            continue
-        fix = replaced.get(rec.sequence)
-        if fix is not None:
-            payload = load_payload(rec.event_type, type(rec.payload).schema_version, fix.replacement)
-            rec = rec.model_copy(update={"payload": payload})
-        out.append(rec)
-    return out
+    amendments = Amendments(events)
+    if not amendments:
+        return events
+    return [rec for rec in map(amendments.apply, events) if rec is not None]
 
 
 # -- validation -----------------------------------------------------------------------------

@@ -6,22 +6,30 @@ re-checks recorded history for ``verify`` and for amendments.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from yarnlog.core.corrections import Correction, OverrideRecorded, Retraction, effective, validate_amendment
+from yarnlog.core.corrections import (
+    Amendments,
+    Correction,
+    OverrideRecorded,
+    Retraction,
+    effective,
+    validate_amendment,
+)
 from yarnlog.core.events import Payload, Recorded, load_payload
+from yarnlog.core.names import did_you_mean, mentioned, resolve_command
 from yarnlog.core.referee import InvalidCommand, Referee, Rule, YarnlogError, invalid, present
-from yarnlog.core.state import EVERYONE, CampaignState, empty_state, evolve, replay
-from yarnlog.core.table import AddParticipant, RemoveParticipant, decide_table
+from yarnlog.core.state import EVERYONE, CampaignState, empty_state, evolve, paused_gc, replay
+from yarnlog.core.table import AddParticipant, ChangeOptions, RemoveParticipant, decide_table
 from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode, decide_timeline
 from yarnlog.core.validation import problems, validator_of
 
 #: The journal's own commands, by exact type: a ruleset decides one of them only when its
 #: ``takes_over`` says so (a subclass such as Yarn's ``CallScene`` is the ruleset's own command).
-CORE_COMMANDS = frozenset({AddParticipant, RemoveParticipant, StartEpisode, EndEpisode, OpenScene, CloseScene,
-                           AddNote})
+CORE_COMMANDS = frozenset({AddParticipant, RemoveParticipant, ChangeOptions, StartEpisode, EndEpisode, OpenScene,
+                           CloseScene, AddNote})
 
 CORRECTIONS_RULE = Rule(
     "yarnlog", "Corrections",
@@ -44,10 +52,47 @@ class Retract:
     reason: str
 
 
+def known_names(state: CampaignState[Any]) -> list[str]:
+    """Every name registered in the campaign: the participants and the ruleset's own (characters...)."""
+    ruleset_names = state.ruleset.names(state) if state.ruleset is not None else ()
+    return [*state.table.roles, *ruleset_names]
+
+
 def decide(command: Any, state: CampaignState[Any], referee: Referee) -> list[Payload]:
     """What ``command`` produces: a journal command is the journal's to decide unless the ruleset
-    explicitly takes it over; any other command is the ruleset's."""
+    explicitly takes it over; any other command is the ruleset's.
+
+    The command's names are first resolved to the names as registered, ignoring case
+    (:mod:`yarnlog.core.names`), so what is recorded carries them as registered; a refusal that
+    names an unknown name suggests the nearest registered ones.
+    """
     ruleset = present(state.ruleset, "the campaign has not been created")
+    known = known_names(state)
+    command = resolve_command(command, known)
+    try:
+        return _decide(command, state, referee, ruleset)
+    except InvalidCommand as exc:
+        raise _with_suggestion(exc, command, known) from None
+
+
+def _with_suggestion(exc: InvalidCommand, command: Any, known: list[str]) -> InvalidCommand:
+    """``exc``, with "did you mean ...?" added when its message names an unregistered name of the command.
+
+    Only a plain :class:`InvalidCommand`: a subclass (``DiceNeeded``) carries more than its message.
+    """
+    if type(exc) is not InvalidCommand:
+        return exc
+    message = str(exc)
+    registered = set(known)
+    for name in mentioned(command):
+        if name and name not in registered and name in message:
+            hint = did_you_mean(name, registered)
+            if hint:
+                return InvalidCommand(message + hint)
+    return exc
+
+
+def _decide(command: Any, state: CampaignState[Any], referee: Referee, ruleset: Any) -> list[Payload]:
     payloads: list[Payload] | None
     if type(command) in CORE_COMMANDS:
         takeover = ruleset.takes_over.get(type(command))
@@ -87,8 +132,11 @@ def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], re
     if isinstance(command, Retract):
         payload = Retraction(retracts=command.sequence, reason=command.reason, approved_by=author)
     else:
-        data = {**current.payload.to_data(), **command.changes}
-        load_payload(target.event_type, type(current.payload).schema_version, data)
+        data = _merged(current.payload.to_data(), command.changes)
+        corrected = load_payload(target.event_type, type(current.payload).schema_version, data)
+        before = replay([r for r in history if r.sequence < command.sequence])
+        # What the GM set stays set: a derived field corrected by hand is the audit's to refuse below.
+        data = _merged(_rederived(corrected, before).to_data(), command.changes)
         payload = Correction(corrects=command.sequence, replacement=data, reason=command.reason,
                              approved_by=author)
     payload = validate_amendment(payload, state, referee)
@@ -104,6 +152,34 @@ def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], re
                             f"after this amendment event {fault.sequence} ({fault.event_type}) would break a rule: "
                             f"{fault.problem}")
     return payload
+
+
+def _merged(data: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with ``changes``; a dotted key (``dice.faces``) changes one field of a nested object."""
+    merged = dict(data)
+    for key, value in changes.items():
+        head, dot, rest = key.partition(".")
+        if dot:
+            inner = merged.get(head)
+            if not isinstance(inner, dict):
+                raise InvalidCommand(f"{head!r} is not an object of that event: cannot set {key!r}")
+            merged[head] = _merged(inner, {rest: value})
+        else:
+            merged[key] = value
+    return merged
+
+
+def _rederived(payload: Payload, before: CampaignState[Any]) -> Payload:
+    """The corrected ``payload`` with every field its validator derives worked out again from the facts
+    corrected (new dice faces give a new total and outcome), on the campaign as it stood before it.
+
+    Its rules are not enforced here but by the audit of the amended history (a collecting referee),
+    so a GM override of a correction covers them; nonsense is refused (InvalidCommand).
+    """
+    validate = validator_of(type(payload), before.ruleset)
+    if validate is None:
+        return payload
+    return validate(payload, before, Referee.collecting())
 
 
 @dataclass(frozen=True)
@@ -122,27 +198,47 @@ def audit(history: Sequence[Recorded]) -> list[Fault]:
     by the ruleset's audit of the rules that span events. Events recorded under a GM override
     are not re-checked: the override event says which rules were set aside, and by whom.
     """
+    return audit_stream(history, Amendments(history))
+
+
+def audit_stream(history: Iterable[Recorded], amendments: Amendments) -> list[Fault]:
+    """:func:`audit` of events that arrive one at a time (in context) and are not kept.
+
+    ``amendments`` are the corrections and retractions among them, gathered beforehand. The
+    iterable is always read to its end, even once a fold has failed and checking has stopped.
+    """
     faults: list[Fault] = []
     state = empty_state()
     # (first, last) sequences each override covers: kept as bounds, since a forged ``covers`` can be huge.
     overridden: list[tuple[int, int]] = []
     still_open: list[tuple[int, int]] = []  # those not yet behind us: an override covers the next few events
-    for rec in effective(history):
-        still_open = [(first, last) for first, last in still_open if last >= rec.sequence]
-        if not any(first <= rec.sequence for first, _ in still_open):
-            faults.extend(Fault(rec.sequence, rec.event_type, p) for p in check_event(state, rec))
-        if isinstance(rec.payload, OverrideRecorded):
-            covered = (rec.sequence + 1, rec.sequence + rec.payload.covers)
-            overridden.append(covered)
-            still_open.append(covered)
-        try:
-            state = evolve(state, rec)
-        except Exception as exc:  # noqa: BLE001 - stored data is untrusted: a fold that fails on it is a fault
-            faults.append(Fault(rec.sequence, rec.event_type, f"cannot be replayed ({_reason(exc)}): the events "
-                                                              "after it are not checked"))
-            break
+    last = 0
+    checking = True
+    with paused_gc():
+        for rec in history:
+            last = rec.sequence
+            if not checking:
+                continue
+            if amendments:
+                amended = amendments.apply(rec)
+                if amended is None:
+                    continue
+                rec = amended
+            if still_open:
+                still_open = [(first, end) for first, end in still_open if end >= rec.sequence]
+            if not any(first <= rec.sequence for first, _ in still_open):
+                faults.extend(Fault(rec.sequence, rec.event_type, p) for p in check_event(state, rec))
+            if isinstance(rec.payload, OverrideRecorded):
+                covered = (rec.sequence + 1, rec.sequence + rec.payload.covers)
+                overridden.append(covered)
+                still_open.append(covered)
+            try:
+                state = evolve(state, rec)
+            except Exception as exc:  # noqa: BLE001 - stored data is untrusted: a fold that fails on it is a fault
+                faults.append(Fault(rec.sequence, rec.event_type, f"cannot be replayed ({_reason(exc)}): the events "
+                                                                  "after it are not checked"))
+                checking = False
     # An override and the events it lets through are appended together: it cannot cover more than follow it.
-    last = history[-1].sequence if history else 0
     for first, end in overridden:
         if end > last:
             faults.append(Fault(first - 1, OverrideRecorded.event_type,

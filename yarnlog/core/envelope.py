@@ -17,7 +17,9 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any
 
-from yarnlog.core.events import Recorded, load_payload
+from pydantic import ValidationError
+
+from yarnlog.core.events import Payload, Recorded, current_payload_class, load_payload
 from yarnlog.core.referee import InvalidCommand
 
 
@@ -98,14 +100,37 @@ def from_line(data: dict[str, Any]) -> StoredEvent:
 
 def to_recorded(stored: StoredEvent) -> Recorded:
     """The stored event as a typed :class:`Recorded`, its payload upcast and validated."""
+    return Recorded(**{name: getattr(stored, name) for name in HASHED_FIELDS}, payload=stored_payload(stored))
+
+
+def stored_payload(stored: StoredEvent) -> Payload:
+    """The stored event's payload, upcast and validated.
+
+    A payload of the current schema is validated straight from its stored text by pydantic's
+    JSON parser, with no ``json.loads`` first (about half the cost). Anything else, and any
+    payload that does not validate, takes the general path, which upcasts it and words the error.
+    """
+    cls = current_payload_class(stored.event_type)
+    if cls is not None and cls.schema_version == stored.schema_version:
+        try:
+            return cls.model_validate_json(stored.payload)
+        except ValidationError:
+            pass  # the general path below raises the error, worded as for any payload
+    return parsed_payload(stored, _loads(stored))
+
+
+def parsed_payload(stored: StoredEvent, data: Any) -> Payload:
+    """The payload of ``stored`` from ``data``, its text already parsed: upcast and validated."""
+    return load_payload(stored.event_type, stored.schema_version, data)
+
+
+def _loads(stored: StoredEvent) -> Any:
     try:
-        data = json.loads(stored.payload)
+        return json.loads(stored.payload)
     except ValueError:
         raise InvalidCommand(
             f"event {stored.sequence} ({stored.event_type}) has an unreadable payload; run 'yarnlog verify'"
         ) from None
-    payload = load_payload(stored.event_type, stored.schema_version, data)
-    return Recorded(**{name: getattr(stored, name) for name in HASHED_FIELDS}, payload=payload)
 
 
 def recorded_data(recorded: Recorded) -> dict[str, Any]:

@@ -80,6 +80,11 @@ def payload_class(event_type: str) -> type[Payload]:
         raise InvalidCommand(f"unknown event type {event_type!r}") from None
 
 
+def current_payload_class(event_type: str) -> type[Payload] | None:
+    """The current payload class of ``event_type`` if it is registered already, else None (no import)."""
+    return _PAYLOADS.get(event_type)
+
+
 def known_event_types() -> list[str]:
     return sorted(_PAYLOADS)
 

@@ -97,6 +97,10 @@ def _unchanged(state: Any, recorded: Recorded) -> Any:
     return state
 
 
+def _no_names(state: CampaignState[Any]) -> Iterable[str]:
+    return ()
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """What a game system adds to a journal.
@@ -118,6 +122,9 @@ class Ruleset:
     :class:`yarnlog.cli.verbs.Verbs`), imported by the shell only. ``state_packages`` name the
     modules and packages whose dataclasses, enums and pydantic models may appear in its state:
     the snapshot codec (:mod:`yarnlog.core.codec`) rebuilds those classes and no others.
+    ``names(campaign_state)`` lists the names it registers beside the table's (characters,
+    locations, combatants): a command's names are matched to them and to the participants ignoring
+    case (:mod:`yarnlog.core.names`).
     """
 
     name: str
@@ -135,6 +142,7 @@ class Ruleset:
     cli: str | None = None
     validators: Mapping[type, Validator] = field(default_factory=dict)
     state_packages: tuple[str, ...] = ()
+    names: Callable[[CampaignState[Any]], Iterable[str]] = _no_names
 
     def owns(self, event_type: str) -> bool:
         return event_type.startswith(self.event_prefix + ".")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from pydantic import Field
 
 from yarnlog.core.events import Payload, event
+from yarnlog.core.names import did_you_mean
 from yarnlog.core.referee import Referee, invalid
 
 if TYPE_CHECKING:
@@ -42,6 +43,15 @@ class ParticipantJoined(Payload):
 class ParticipantLeft(Payload):
     name: str
     reason: str = ""
+
+
+@event("campaign.options_changed")
+class OptionsChanged(Payload):
+    """A GM's ruling: optional rules switched on or off from this event on (never for what came before)."""
+
+    options: dict[str, bool] = Field(min_length=1)
+    by: str = Field(min_length=1)
+    reason: str = Field(min_length=1)
 
 
 # -- state ----------------------------------------------------------------------------------
@@ -89,6 +99,8 @@ def evolve_table(table: Table, payload: Payload) -> Table:
                        departed=table.departed - {payload.name})
     if isinstance(payload, ParticipantLeft):
         return replace(table, departed=table.departed | {payload.name})
+    if isinstance(payload, OptionsChanged):
+        return replace(table, options={**table.options, **payload.options})
     return table
 
 
@@ -107,6 +119,15 @@ class RemoveParticipant:
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class ChangeOptions:
+    """Switch optional rules on (True) or off (False) from now on: a GM's ruling, with its reason."""
+
+    options: dict[str, bool]
+    by: str
+    reason: str
+
+
 def decide_table(command: object, table: Table) -> list[Payload] | None:
     if isinstance(command, AddParticipant):
         name = _joining_name(table, command.name)
@@ -114,6 +135,10 @@ def decide_table(command: object, table: Table) -> list[Payload] | None:
         return [check_joined(ParticipantJoined(name=name, role=command.role), table)]
     if isinstance(command, RemoveParticipant):
         return [check_left(ParticipantLeft(name=command.name, reason=command.reason), table)]
+    if isinstance(command, ChangeOptions):
+        invalid(bool(command.options), "name the optional rules to switch on or off")
+        invalid(bool(command.reason.strip()), "a ruling on the optional rules needs a reason")
+        return [check_options(OptionsChanged(options=command.options, by=command.by, reason=command.reason), table)]
     return None
 
 
@@ -152,6 +177,7 @@ def validate_created(p: CampaignCreated, campaign: CampaignState[Any], referee: 
     rules = get_ruleset(p.ruleset)
     unknown = sorted(set(p.options) - set(rules.options))
     invalid(not unknown, f"unknown optional rule(s) for {p.ruleset}: {', '.join(unknown)}"
+            + "".join(did_you_mean(name, rules.options) for name in unknown)
             + (f"; known: {', '.join(sorted(rules.options))}" if rules.options else ""))
     return p
 
@@ -162,3 +188,24 @@ def validate_joined(p: ParticipantJoined, campaign: CampaignState[Any], referee:
 
 def validate_left(p: ParticipantLeft, campaign: CampaignState[Any], referee: Referee) -> ParticipantLeft:
     return check_left(p, campaign.table)
+
+
+def check_options(p: OptionsChanged, table: Table) -> OptionsChanged:
+    """A GM rules; each rule named is one the campaign's ruleset offers and is switched to what it is not."""
+    from yarnlog.core.ruleset import get_ruleset  # rulesets are imported lazily, by name
+
+    invalid(table.is_gm(p.by), "only a GM may switch optional rules on or off")
+    invalid(bool(p.reason.strip()), "a ruling on the optional rules needs a reason")
+    known = get_ruleset(table.ruleset).options
+    unknown = sorted(set(p.options) - set(known))
+    invalid(not unknown, f"unknown optional rule(s) for {table.ruleset}: {', '.join(unknown)}"
+            + "".join(did_you_mean(name, known) for name in unknown)
+            + (f"; known: {', '.join(sorted(known))}" if known else ""))
+    unchanged = sorted(name for name, on in p.options.items() if bool(table.options.get(name)) == on)
+    invalid(not unchanged, "already as ruled: " + ", ".join(
+        f"{name} is {'on' if p.options[name] else 'off'}" for name in unchanged))
+    return p
+
+
+def validate_options(p: OptionsChanged, campaign: CampaignState[Any], referee: Referee) -> OptionsChanged:
+    return check_options(p, campaign.table)

@@ -7,12 +7,12 @@ An episode is one session of play; scenes are numbered through the whole campaig
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
 from pyrsistent import PMap, pmap
 
-from yarnlog.core.events import Payload, event
+from yarnlog.core.events import Payload, event, upcaster
 from yarnlog.core.referee import Referee, invalid
 
 if TYPE_CHECKING:
@@ -53,11 +53,23 @@ class SceneClosed(Payload):
     summary: str = ""
 
 
-@event("note")
+@event("note", version=2)
 class Note(Payload):
-    """Narration, a quote or a GM aside: the material of recaps."""
+    """Narration, a quote or a GM aside: the material of recaps.
+
+    ``scene`` files it under a scene already called (one played earlier, recalled afterwards); without
+    it the note belongs where it is recorded. Version 2 added ``scene``: a version 1 note never named one.
+    """
+
+    added_in: ClassVar[dict[str, int]] = {"scene": 2}
 
     text: str = Field(min_length=1)
+    scene: int | None = Field(default=None, ge=1)
+
+
+@upcaster("note", from_version=1)
+def _note_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    return {"scene": None, **data}
 
 
 # -- state ----------------------------------------------------------------------------------
@@ -101,8 +113,11 @@ def evolve_timeline(timeline: Timeline, payload: Payload) -> Timeline:
     return timeline
 
 
-def context(before: Timeline, after: Timeline) -> tuple[int | None, int | None]:
-    """The (episode, scene) an event belongs to: the one it opens, closes or happens in."""
+def context(before: Timeline, after: Timeline, payload: Payload | None = None) -> tuple[int | None, int | None]:
+    """The (episode, scene) an event belongs to: the one it opens, closes or happens in; a note filed
+    under an earlier scene belongs to that scene (and its episode)."""
+    if isinstance(payload, Note) and payload.scene is not None:
+        return (after.scene_episode.get(payload.scene), payload.scene)
     return (after.episode or before.episode, after.scene or before.scene)
 
 
@@ -141,6 +156,7 @@ class CloseScene:
 @dataclass(frozen=True)
 class AddNote:
     text: str
+    scene: int | None = None  # a scene already called to file it under (default: where it is recorded)
 
 
 def decide_timeline(command: object, timeline: Timeline) -> list[Payload] | None:
@@ -162,7 +178,7 @@ def decide_timeline(command: object, timeline: Timeline) -> list[Payload] | None
         return [check_timeline(SceneClosed(number=timeline.scene, summary=command.summary), timeline)]
     if isinstance(command, AddNote):
         invalid(bool(command.text.strip()), "a note needs some text")
-        return [check_timeline(Note(text=command.text), timeline)]
+        return [check_timeline(Note(text=command.text, scene=command.scene), timeline)]
     return None
 
 
@@ -202,6 +218,8 @@ def check_timeline(p: Payload, timeline: Timeline) -> Payload:
         return p.model_copy(update={"number": timeline.scene})
     if isinstance(p, Note):
         invalid(bool(p.text.strip()), "a note needs some text")
+        invalid(p.scene is None or p.scene in timeline.scenes,
+                f"there is no scene {p.scene} yet: a note is filed under a scene already called")
         return p
     raise TypeError(f"{type(p).__name__} is not a timeline event")
 

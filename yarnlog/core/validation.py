@@ -23,11 +23,13 @@ from yarnlog.core.referee import Referee, YarnlogError
 from yarnlog.core.ruleset import Ruleset, Validator
 from yarnlog.core.table import (
     CampaignCreated,
+    OptionsChanged,
     ParticipantJoined,
     ParticipantLeft,
     validate_created,
     validate_joined,
     validate_left,
+    validate_options,
 )
 from yarnlog.core.timeline import EpisodeEnded, EpisodeStarted, Note, SceneClosed, SceneOpened, validate_timeline
 
@@ -39,6 +41,7 @@ CORE_VALIDATORS: Mapping[type[Payload], Validator] = {
     CampaignCreated: validate_created,
     ParticipantJoined: validate_joined,
     ParticipantLeft: validate_left,
+    OptionsChanged: validate_options,
     EpisodeStarted: validate_timeline,
     EpisodeEnded: validate_timeline,
     SceneOpened: validate_timeline,

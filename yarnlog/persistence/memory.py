@@ -8,7 +8,7 @@ triggers check, so code that passes on it does not lean on a weaker store.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from yarnlog.core.chain import GENESIS, seal
 from yarnlog.core.envelope import NewEvent, StoredEvent
@@ -60,6 +60,24 @@ class MemoryStore:
     def snapshots(self, campaign_id: str) -> list[Snapshot]:
         with self._lock:
             return sorted((s for (cid, _), s in self._snapshots.items() if cid == campaign_id), key=lambda s: s.kind)
+
+    def iter_read(self, campaign_id: str, *, after: int = 0, upto: int | None = None, batch: int = 1000,
+                  event_types: Collection[str] | None = None) -> Iterator[StoredEvent]:
+        if batch < 1:
+            raise ValueError(f"batch must be at least 1, not {batch}")
+        wanted = None if event_types is None else frozenset(event_types)
+        with self._lock:
+            events = self._events.get(campaign_id, [])
+            # The view is the campaign as it is now: later appends only add past ``end``.
+            end = len(events) if upto is None else min(max(upto, 0), len(events))
+        start = max(after, 0)
+        while start < end:
+            with self._lock:  # a batch at a time, so a long read does not hold writers back
+                chunk = events[start:min(start + batch, end)]
+            start += len(chunk)
+            for record in chunk:
+                if wanted is None or record.event_type in wanted:
+                    yield record
 
     def append(self, campaign_id: str, expected_sequence: int, events: Sequence[NewEvent]) -> list[StoredEvent]:
         with self._lock:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+import time
 from collections.abc import Sequence
+from typing import Any, ClassVar
 
-from sqlalchemy import Connection, create_engine
+from sqlalchemy import Connection, create_engine, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DisconnectionError
 
 from yarnlog.core.chain import GENESIS
 from yarnlog.core.envelope import STORED_FIELDS, StoredEvent
@@ -38,15 +43,54 @@ class PostgresStore(SqlStore):
     """Events in a PostgreSQL database (a ``postgresql+psycopg://`` URL)."""
 
     TRIGGERS = TRIGGERS
+    #: A pooled connection idle longer than this (seconds) is pinged before it is used again.
+    PING_AFTER_IDLE: ClassVar[float] = 1.0
 
     def __init__(self, url: str, *, create: bool = True):
-        super().__init__(create_engine(url, pool_pre_ping=True), create=create)
+        engine = create_engine(url)
+        self._ping_when_idle(engine)
+        super().__init__(engine, create=create)
         quote = self.engine.dialect.identifier_preparer.quote
         self._copy_sql = (f"COPY {quote(EVENTS.name)} ({', '.join(quote(name) for name in STORED_FIELDS)}) "
                           "FROM STDIN")
+
+    def _ping_when_idle(self, engine: Engine) -> None:
+        """Test a pooled connection before use if it has been idle, and replace it if it is dead.
+
+        ``pool_pre_ping`` would ping at every checkout: one more round trip for each durable
+        append (0.13 of 0.64 ms on a local server). A connection dies while it sits in the pool
+        (a server restart, an idle timeout), so only one that has sat there is pinged; raising
+        ``DisconnectionError`` from a checkout makes the pool discard it and connect afresh.
+        """
+
+        @event.listens_for(engine, "checkin")
+        def _checked_in(_dbapi_connection: Any, record: Any) -> None:
+            record.info["yarnlog_idle_since"] = time.monotonic()
+
+        @event.listens_for(engine, "checkout")
+        def _checked_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+            since = record.info.get("yarnlog_idle_since")
+            if since is None or time.monotonic() - since <= self.PING_AFTER_IDLE:
+                return  # a new connection, or one just used
+            try:
+                engine.dialect.do_ping(dbapi_connection)
+            except Exception as exc:  # noqa: BLE001 - any failure to answer means: replace it
+                raise DisconnectionError(f"the pooled connection is dead ({exc})") from exc
+
+    def _streaming_cursor(self, dbapi_connection: Any) -> Any:
+        """A server-side (named) cursor: PostgreSQL sends the rows ``fetchmany`` asks for, no more.
+
+        It lives in the read's transaction (psycopg's ``ServerCursor``; the name is unique in
+        the process, so concurrent reads on pooled connections never collide).
+        """
+        return dbapi_connection.cursor(name=f"yarnlog_read_{next(_CURSOR_NUMBERS)}")
 
     def _insert_all(self, conn: Connection, records: Sequence[StoredEvent]) -> None:
         """An import's records by COPY: the same rows and the same triggers, about twice as fast as INSERTs."""
         with self._driver(conn, self._copy_sql, many=True) as cursor, cursor.copy(self._copy_sql) as copy:
             for record in records:
                 copy.write_row(astuple(record))
+
+
+#: Numbers for the names of server-side cursors (``next`` on it is atomic under the GIL).
+_CURSOR_NUMBERS = itertools.count(1)

@@ -16,7 +16,7 @@ Every implementation (:mod:`~yarnlog.persistence.memory`, :mod:`~yarnlog.persist
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from yarnlog.core.referee import YarnlogError
@@ -85,6 +85,17 @@ class EventStore(Protocol):
 
     def event_hash(self, campaign_id: str, sequence: int) -> str | None:
         """The stored hash of the campaign's event ``sequence`` (one indexed row); None if there is none."""
+        ...
+
+    def iter_read(self, campaign_id: str, *, after: int = 0, upto: int | None = None, batch: int = 1000,
+                  event_types: Collection[str] | None = None) -> Iterator[StoredEvent]:
+        """:meth:`read`'s events one by one, fetched ``batch`` at a time: the history is never held whole.
+
+        The events are those of one consistent view of the journal, taken when the iteration
+        starts (events appended meanwhile are not in it). ``event_types``, if given, keeps only
+        the events of those types (found by the database's index, not by reading every row).
+        Close the iterator (or exhaust it) to release the connection it holds.
+        """
         ...
 
     def append(self, campaign_id: str, expected_sequence: int, events: Sequence[NewEvent]) -> list[StoredEvent]:

@@ -11,7 +11,7 @@ triggers, and are never trusted over the events (see :class:`~yarnlog.persistenc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import starmap
 from operator import attrgetter
@@ -104,6 +104,11 @@ class SqlStore:
         columns = ", ".join(quote(name) for name in STORED_FIELDS)
         campaign, sequence = quote("campaign_id"), quote("sequence")
         self._insert_sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join([mark] * len(STORED_FIELDS))})"
+        self._mark = mark
+        self._select_sql = f"SELECT {columns} FROM {table} WHERE {campaign} = {mark} AND {sequence} > {mark}"
+        self._order_sql = f" ORDER BY {sequence}"
+        self._upto_sql = f" AND {sequence} <= {mark}"
+        self._type_column = quote("event_type")
         self._read_sql = (f"SELECT {columns} FROM {table} WHERE {campaign} = {mark} AND {sequence} > {mark} "
                           f"ORDER BY {sequence}")
         self._read_upto_sql = (f"SELECT {columns} FROM {table} WHERE {campaign} = {mark} AND {sequence} > {mark} "
@@ -137,15 +142,22 @@ class SqlStore:
         """Whether the database turned the write away because another writer holds it."""
         return False
 
+    def _streaming_cursor(self, dbapi_connection: Any) -> Any:
+        """A driver cursor whose ``fetchmany`` fetches rows as asked, not the whole result at once.
+
+        SQLite's cursor already steps its statement row by row; PostgreSQL names a server-side one.
+        """
+        return dbapi_connection.cursor()
+
     @contextmanager
-    def _driver(self, conn: Connection, sql: str, *, many: bool = False) -> Iterator[Any]:
+    def _driver(self, conn: Connection, sql: str, *, many: bool = False, streaming: bool = False) -> Iterator[Any]:
         """The driver's own cursor on ``conn``, to run ``sql`` (prepared: the same text every time).
 
         A driver error is raised as SQLAlchemy's wrapper of it (``IntegrityError``,
         ``OperationalError``...), exactly what running the statement through SQLAlchemy raises.
         """
         pooled = conn.connection
-        cursor = pooled.cursor()
+        cursor = self._streaming_cursor(pooled.dbapi_connection) if streaming else pooled.cursor()
         try:
             yield cursor
         except self._dbapi_error as exc:
@@ -161,7 +173,12 @@ class SqlStore:
         """Run prepared ``sql`` on the driver's cursor: the rows as the driver's tuples (none for ``many``)."""
         with self._driver(conn, sql, many=many) as cursor:
             if many:
-                cursor.executemany(sql, params)
+                if len(params) == 1:
+                    # One row (a single durable append, the usual case): a plain execute. psycopg's
+                    # executemany runs a pipeline, a few more exchanges with the server than one row needs.
+                    cursor.execute(sql, params[0])
+                else:
+                    cursor.executemany(sql, params)
                 return []
             cursor.execute(sql, params)
             return cursor.fetchall()
@@ -257,6 +274,31 @@ class SqlStore:
                 return [Snapshot(*row) for row in conn.execute(query)]
         except DBAPIError:
             return []
+
+    def iter_read(self, campaign_id: str, *, after: int = 0, upto: int | None = None, batch: int = 1000,
+                  event_types: Collection[str] | None = None) -> Iterator[StoredEvent]:
+        if batch < 1:
+            raise ValueError(f"batch must be at least 1, not {batch}")
+        sql, params = self._select_sql, [campaign_id, after]
+        if upto is not None:
+            sql += self._upto_sql
+            params.append(upto)
+        if event_types is not None:
+            types = sorted(event_types)
+            if not types:
+                return
+            sql += f" AND {self._type_column} IN ({', '.join([self._mark] * len(types))})"
+            params.extend(types)
+        sql += self._order_sql
+        last: StoredEvent | None = None
+        # One statement, so one consistent view of the journal however long the caller takes.
+        with self.engine.connect() as conn, self._driver(conn, sql, streaming=True) as cursor:
+            cursor.execute(sql, params)
+            while rows := cursor.fetchmany(batch):
+                for last in starmap(StoredEvent, rows):
+                    yield last
+        if last is not None:
+            self._remember(campaign_id, last)
 
     # -- writing --------------------------------------------------------------------------
 

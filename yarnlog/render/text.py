@@ -14,14 +14,22 @@ import markdown
 import nh3
 
 #: C0 and C1 control characters but tab and newline: they never reach a terminal, a file or a page
-#: raw (an escape sequence in a name could rewrite the reader's terminal).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: raw (an escape sequence in a name could rewrite the reader's terminal); nor do the bidirectional
+#: embeddings, overrides and isolates, which make the text after them display in another order
+#: than it is written ("Trojan Source"): a recap printed to a terminal or opened in a browser would lie.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 #: Characters with a meaning anywhere in a line of CommonMark/GFM: code spans, emphasis, links and
 #: images (no link or image without an unescaped ``[``), raw HTML and autolinks, entities, table
 #: cells, strikethrough, and the escape itself. Parentheses and ``!`` need none once ``[`` is
 #: escaped, and are left as they are, so a pasted recap reads cleanly as plain text too.
-_INLINE = re.compile(r"([\\`*_\[\]<>&|~])")
+_INLINE = re.compile(r"[\\`*_\[\]<>&|~]")
+
+#: Those written as character references rather than backslash-escaped: Python-Markdown (which
+#: MkDocs and many wikis use) does not take a backslash before them, and would show it, or decode
+#: an entity the user typed; a reference reads as the very character in every engine, table
+#: cells included.
+_REFERENCES = {"<": "&lt;", ">": "&gt;", "&": "&amp;", "|": "&#124;", "~": "&#126;"}
 
 #: What makes a block of a line's start: headings, lists, quotes, rules, numbered lists.
 _LINE_START = re.compile(r"^(\s*)([#+\-=>]|\d+[.)])")
@@ -38,7 +46,7 @@ class MarkdownSafe(str):
 
 
 def plain_text(text: object) -> str:
-    """``text`` as a string without control characters (tab and newline kept)."""
+    """``text`` as a string without control characters or bidirectional overrides (tab and newline kept)."""
     return _CONTROL.sub("", str(text))
 
 
@@ -46,13 +54,14 @@ def markdown_literal(text: object) -> str:
     """``text`` as Markdown that renders as exactly these characters, on one line.
 
     Every character with a Markdown or HTML meaning is backslash-escaped (CommonMark lets any
-    ASCII punctuation be escaped so), a line's opening ``#``, ``-``, ``1.``... too, and line breaks
-    become spaces, so a value can sit in a list item or a table cell without opening a block.
+    ASCII punctuation be escaped so) or, for ``< > & | ~``, written as a character reference; a
+    line's opening ``#``, ``-``, ``1.``... is escaped too, and line breaks become spaces, so a
+    value can sit in a list item or a table cell without opening a block.
     """
     if isinstance(text, MarkdownSafe):
         return text
     one_line = " ".join(plain_text(text).split())
-    escaped = _INLINE.sub(r"\\\1", one_line)
+    escaped = _INLINE.sub(lambda m: _REFERENCES.get(m.group()) or "\\" + m.group(), one_line)
     return _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2) if len(m.group(2)) == 1
                            else m.group(1) + m.group(2)[:-1] + "\\" + m.group(2)[-1], escaped)
 

@@ -62,6 +62,13 @@ def audit(campaign: YarnCampaign, recorded: Recorded) -> list[str]:
     return [problem for part in PARTS for problem in part.audit(campaign, recorded)]
 
 
+def registered_names(campaign: YarnCampaign) -> list[str]:
+    """The names Yarn registers beside the table's: player and supporting characters, locations, and
+    the combatants the GM registered for a fight (commands name them ignoring case)."""
+    characters, wounds = campaign.rules.characters, campaign.rules.combat.wounds
+    return [*characters.pcs, *characters.supporting, *characters.locations, *wounds.registered]
+
+
 #: The journal's own commands Yarn decides itself, and the part that does.
 TAKES_OVER: dict[type, Handler] = {
     StartEpisode: characters.PART.decide,  # "Themes": the rota names who chooses the theme
@@ -84,6 +91,7 @@ RULESET = Ruleset(
     templates="yarnlog/templates/yarn",  # recap (and sheet) templates, shadowed by --templates DIR
     cli="yarnlog.rulesets.yarn.cli.verbs:VERBS",
     validators=VALIDATORS,
+    names=registered_names,
     # What YarnState is built of (the snapshot codec's whitelist): the parts, the pure rules' values.
     state_packages=("yarnlog.rulesets.yarn.state", "yarnlog.rulesets.yarn.parts", "yarnlog.rulesets.yarn.rules"),
     options={

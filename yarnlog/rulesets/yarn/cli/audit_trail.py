@@ -2,13 +2,12 @@
 holds) and ``dice-stats`` (rolls, breaks, botches and luck against the prior odds).
 
 Everything a user typed is data here: it is printed as :class:`rich.text.Text` (never read as Rich
-markup) with control characters removed (:func:`clean`). Only typer and the shared :mod:`yarnlog.cli`
+markup) with control characters shown, not obeyed (:func:`clean`). Only typer and the shared :mod:`yarnlog.cli`
 modules are imported at start-up; the projections are imported inside the commands.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from typing import Annotated, Any, Optional
 
@@ -16,19 +15,18 @@ import typer
 
 from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
 from yarnlog.cli.options import AsOfOpt, CampaignOpt, EndOfSceneOpt, JsonOpt
-from yarnlog.cli.output import console, emit
+from yarnlog.cli.output import console, emit, terminal_text
 
-#: Bidirectional overrides and isolates: format characters that can make printed text lie about its order.
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_BLANKS = str.maketrans("\t\n\r", "   ")
 
 AsOpt = Annotated[Optional[str], typer.Option("--as", help="Show only what player NAME may see.")]
 
 
 def clean(value: object) -> str:
-    """``value`` as one printable line: control characters dropped, line breaks and tabs made spaces."""
+    """``value`` as one printable line: line breaks and tabs made spaces, and every other character
+    a terminal would act on shown, not obeyed (:func:`yarnlog.cli.output.terminal_text`)."""
     text = "" if value is None else str(value)
-    return "".join(" " if ch in "\t\n\r" else ch for ch in text
-                   if ch in "\t\n\r" or (unicodedata.category(ch) != "Cc" and ch not in _BIDI))
+    return terminal_text(text.replace("\r\n", " ").translate(_BLANKS))
 
 
 def text(value: object, style: str = "") -> Any:

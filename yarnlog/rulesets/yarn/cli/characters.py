@@ -132,7 +132,13 @@ def character_create(
             *(hp_from or []),
             *({"trait": t, "faces": parse_faces(f)} if f else {"trait": t, "roll": True} for t, f in rolls),
         ]
-    run_command(campaign, creation_command(data), by=by, override_reason=override, as_json=as_json)
+    run_command(campaign, creation_command(data, spelled=CREATE_OPTIONS), by=by, override_reason=override,
+                as_json=as_json)
+
+
+#: A sheet's required fields as ``character create`` takes them (named in "missing option ..." errors).
+CREATE_OPTIONS = {"name": "NAME", "player": "--player", "role": "--role", "desire": "--desire",
+                  "central": "--central", "hit_point_descriptor": "--hp-descriptor", "story": "--story"}
 
 
 @character_app.command("relate")
@@ -304,6 +310,14 @@ def precedence_draw(
         players = [n.strip() for n in among.split(",")] if among else campaign_state(campaign).table.players
         command = DrawPrecedence(Purpose(purpose), shuffled(players), "shuffled", note)
     run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
+    if command.source == "shuffled":
+        say_shuffled(command.order, "--order")
+
+
+def say_shuffled(order, option: str) -> None:
+    """Say on stderr (never in --json output) that the tool drew an order itself, and how to enter one."""
+    console(stderr=True).print(f"the tool shuffled this order itself: {', '.join(order)} (give {option} A,B,... "
+                               "to enter the order drawn at the table)", markup=False, soft_wrap=True)
 
 
 @precedence_app.command("show")

@@ -229,7 +229,7 @@ def register(app: typer.Typer) -> None:
             command = RollInitiative(tuple(_roll(r) for r in roll or ()), tuple(_names(tie)))
         recorded = execute_command(campaign, command, by=by, override_reason=None)
         emit([recorded_data(r) for r in recorded], as_json,
-             lambda _: console().print("order: " + ", ".join(recorded[-1].payload.order)))
+             lambda _: console().print("order: " + ", ".join(recorded[-1].payload.order), markup=False))
 
     @app.command("gestalt")
     def gestalt(
@@ -250,7 +250,7 @@ def register(app: typer.Typer) -> None:
 
         def render(_) -> None:
             for r in payload.rolls:
-                console().print(f"{r.roller}: {r.dice.describe()}")
+                console().print(f"{r.roller}: {r.dice.describe()}", markup=False)
             console().print(f"{payload.side} total: {payload.total}")
             if outcome is not None:
                 console().print(f"players {outcome.players_total} vs GMCs {outcome.gmcs_total}: "

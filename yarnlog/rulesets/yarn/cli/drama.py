@@ -262,6 +262,10 @@ def quiz(
             answers.append((petitioner.strip(), granter.strip(), got_it))
     drawn, source = (names([order]), "entered") if order else _drawn_or_shuffled(campaign, answers)
     _run(campaign, QuizPetitioners(tuple(answers), drawn, source), by, override, as_json)
+    if source == "shuffled" and drawn:
+        from yarnlog.rulesets.yarn.cli.characters import say_shuffled
+
+        say_shuffled(drawn, "--order")
 
 
 def _drawn_or_shuffled(campaign, answers) -> tuple[tuple[str, ...] | None, Literal["shuffled", "entered"]]:

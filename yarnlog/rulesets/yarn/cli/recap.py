@@ -93,12 +93,11 @@ def recap(
         raise InvalidCommand(f"nothing to recap in {scope.label}")
 
     if as_json:
-        import json
-        import re
+        from yarnlog.cli.output import json_text
 
-        text = json.dumps(told.to_data(), indent=2, ensure_ascii=False) + "\n"
-        # json escapes C0 controls only: DEL and C1 (an 8-bit CSI rewrites a terminal) too, as \u escapes.
-        text = re.sub(r"[\x7f-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text)
+        # json escapes C0 controls only: DEL, C1 (an 8-bit CSI rewrites a terminal) and the bidi
+        # overrides too, as \u escapes (the shell's one rule for JSON, yarnlog.cli.output).
+        text = json_text(told.to_data()) + "\n"
     else:
         text = render_recap(told, fmt, templates, table.ruleset)
     if output is None:
@@ -108,7 +107,9 @@ def recap(
         output.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise InvalidCommand(f"cannot write {output}: {exc.strerror or exc}") from None
-    typer.echo(f"Wrote {told.audience_label} of {told.scope} to {output}", err=True)
+    from yarnlog.cli.output import one_line
+
+    typer.echo(one_line(f"Wrote {told.audience_label} of {told.scope} to {output}"), err=True)
 
 
 def render_recap(told, fmt: str, templates: Path | None, ruleset: str) -> str:

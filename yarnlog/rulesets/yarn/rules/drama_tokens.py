@@ -412,7 +412,7 @@ def end_of_episode(balances_now: Balances) -> tuple[Transfer, ...]:
     revert to the kitty".
     """
     return tuple(
-        Transfer(tokens, name, KITTY, EPISODE_END) for name, tokens in sorted(balances_now.items()) if tokens
+        Transfer(tokens, name, KITTY, EPISODE_END) for name, tokens in sorted(balances_now.items()) if tokens > 0
     )
 
 

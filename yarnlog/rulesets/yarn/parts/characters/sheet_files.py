@@ -52,14 +52,26 @@ def _basis(item: Any, dice: Mapping[str, int], rng: random.Random | None) -> Hit
     return HitPointBasis(**item)
 
 
-def creation_command(data: Mapping[str, Any], rng: random.Random | None = None) -> CreateCharacter:
+#: What a sheet must give: the rest of :class:`CreateCharacter` has a default here (no flaw, no sides...).
+REQUIRED = ("name", "player", "role", "desire", "central", "hit_point_descriptor", "story")
+
+
+def creation_command(data: Mapping[str, Any], rng: random.Random | None = None,
+                     spelled: Mapping[str, str] | None = None) -> CreateCharacter:
     """A :class:`CreateCharacter` from a sheet as plain data (a JSON file, or the CLI's options).
 
     Traits are ``"Name:kind"`` or objects with ``name``, ``kind``, ``signs``...; ``signs`` and
     ``descriptions`` map trait (or flaw) names to their sign(s) and description, and
     ``fighting_skills`` lists the fighting skills. Hit-point dice marked ``roll`` are rolled here,
-    from ``rng``.
+    from ``rng``. A sheet that lacks a :data:`REQUIRED` field is refused naming every one missing,
+    as ``spelled`` names it for the user (the CLI: ``{"story": "--story"}``), else as the key.
     """
+    missing = [key for key in REQUIRED if data.get(key) is None]
+    if missing:
+        names = [(spelled or {}).get(key, repr(key)) for key in missing]
+        what = "option" if spelled else "field"
+        raise InvalidCommand(f"the sheet is incomplete: missing {what}{'s' if len(names) > 1 else ''} "
+                             f"{', '.join(names)}")
     data = dict(data)
     try:
         signs = data.pop("signs", {}) or {}

@@ -1,0 +1,74 @@
+"""Names typed at the table are matched to names as registered, ignoring case, with a suggestion for
+a near miss; what is recorded carries the name as registered, and verify still holds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from yarnlog.cli.main import EXIT_CODES
+from yarnlog.core.names import canonical, did_you_mean, resolve_command
+from yarnlog.core.referee import InvalidCommand
+from yarnlog.core.table import AddParticipant, RemoveParticipant
+from yarnlog.core.timeline import AddNote
+
+SHEETS = Path(__file__).resolve().parent.parent / "journals" / "sheets"
+
+
+def test_a_name_is_resolved_to_the_one_registered_name_equal_ignoring_case():
+    assert canonical("mara", ["Mara", "Ilo"]) == "Mara"
+    assert canonical(" ILO ", ["Mara", "Ilo"]) == "Ilo"
+    assert canonical("Marra", ["Mara"]) == "Marra"  # no match: left for the decider to refuse
+    assert canonical("ana", ["Ana", "ANA"]) == "ana"  # two registered names differ only in case: ambiguous
+
+
+def test_a_near_miss_is_suggested():
+    assert did_you_mean("Marra", ["Mara", "Ilo"]) == "; did you mean Mara?"
+    assert did_you_mean("Zed", ["Mara", "Ilo"]) == ""
+
+
+def test_only_name_fields_are_resolved_never_free_text():
+    assert resolve_command(AddNote(text="ana"), ["Ana"]) == AddNote(text="ana")
+    assert resolve_command(RemoveParticipant(name="ana", reason="ana"), ["Ana"]) == \
+        RemoveParticipant(name="Ana", reason="ana")
+
+
+def test_the_recorded_event_carries_the_name_as_registered(journal, campaign):
+    recorded = journal.execute(campaign, RemoveParticipant(name="cy"), by="maya")
+    assert recorded[0].payload.name == "Cy" and recorded[0].recorded_by == "Maya"
+    with pytest.raises(InvalidCommand, match="Ana is already at the table"):
+        journal.execute(campaign, AddParticipant(name="ana"))  # one person, whatever the case typed
+    with pytest.raises(InvalidCommand, match="did you mean Ben"):
+        journal.execute(campaign, RemoveParticipant(name="Benn"))
+    assert journal.verify(campaign).ok
+
+
+@pytest.fixture
+def seated(cli):
+    assert cli("init", "harbor", "--title", "Lantern Harbor", "--gm", "Maya")[0] == 0
+    for args in (("join", "Ana"), ("join", "Ben"),
+                 ("character", "create", "Iris", "--from-file", str(SHEETS / "iris.json")),
+                 ("character", "create", "Tomas", "--from-file", str(SHEETS / "tomas.json")),
+                 ("episode", "start", "--title", "Fog")):
+        assert cli(*args)[0] == 0, args
+    return cli
+
+
+def test_cast_and_caller_match_ignoring_case_and_verify_holds(seated):
+    code, out, err = seated("call", "ana", "--cast", "Iris,tomas", "--json")
+    assert code == 0, err
+    payload = json.loads(out)[0]["payload"]
+    assert payload["caller"] == "Ana" and payload["cast"] == ["Iris", "Tomas"]
+    assert seated("verify")[0] == 0
+
+
+def test_an_unknown_name_is_one_line_with_a_suggestion_and_writes_nothing(seated):
+    _, before, _ = seated("export")
+    code, out, err = seated("call", "Ana", "--cast", "Iris,Tomass")
+    assert code == EXIT_CODES["invalid"] and out == ""
+    assert err.count("\n") == 1 and "did you mean Tomas?" in err
+    code, _, err = seated("note", "hi", "--by", "Mya")
+    assert code == EXIT_CODES["invalid"] and "did you mean Maya?" in err
+    assert seated("export")[1] == before

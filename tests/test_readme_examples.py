@@ -1,0 +1,85 @@
+"""Every ``yarnlog`` example in the README runs as written, and every verb its prose names exists.
+
+``test_readme.py`` plays the session at the table; here the other blocks run too: the sample
+journal's replay and audit (in a scratch folder holding a copy of the export) and the recaps, after
+the session. Commands other than ``yarnlog`` (pip, python, pytest) are the reader's to run.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+from pathlib import Path
+
+from test_readme import readme_session
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def yarnlog_commands(block: str) -> list[list[str]]:
+    """The ``yarnlog`` commands of a bash block, each as its words after ``yarnlog``."""
+    commands = []
+    for line in block.replace("\\\n", " ").splitlines():
+        words = shlex.split(line, comments=True)
+        command: list[str] = []
+        for word in [*words, "&&"]:
+            if word != "&&":
+                command.append(word)
+                continue
+            if command and command[0] == "yarnlog":
+                commands.append(command[1:])
+            command = []
+    return commands
+
+
+def blocks(after: str) -> list[list[str]]:
+    """The ``yarnlog`` commands of the first bash block after the text ``after``."""
+    return yarnlog_commands(README.split(after, 1)[1].split("```bash\n", 1)[1].split("\n```", 1)[0])
+
+
+def run_all(cli, commands: list[list[str]]) -> None:
+    for args in commands:
+        code, _, err = cli(*args)
+        assert code == 0, f"yarnlog {' '.join(args)} -> {code}: {err}"
+
+
+def test_every_bash_block_with_yarnlog_is_run_by_a_test():
+    ran = {"Replay and audit the sample campaign", "## A session at the table", "### Recaps"}
+    with_yarnlog = [part for part in README.split("```bash\n")[1:] if yarnlog_commands(part.split("\n```")[0])]
+    assert len(with_yarnlog) == len(ran), "a new README block with yarnlog commands needs running here"
+
+
+def test_the_sample_journal_block_runs_as_written(cli, monkeypatch, tmp_path):
+    (tmp_path / "journals").mkdir()
+    shutil.copy(ROOT / "journals" / "lantern-harbor.jsonl", tmp_path / "journals")
+    monkeypatch.chdir(tmp_path)
+    commands = blocks("Replay and audit the sample campaign")
+    assert [c[2] for c in commands] == ["import", "verify", "tokens", "ledger"]
+    run_all(cli, commands)
+
+
+def test_the_recaps_run_as_written_after_the_session(cli, monkeypatch, tmp_path):
+    monkeypatch.chdir(ROOT)  # the session reads its sheets from journals/sheets
+    run_all(cli, readme_session())
+    monkeypatch.chdir(tmp_path)  # the recaps write their files here
+    commands = blocks("### Recaps")
+    assert len(commands) == 4
+    run_all(cli, commands)
+    assert (tmp_path / "recap.md").read_text(encoding="utf-8") and (tmp_path / "ana.html").exists()
+
+
+def test_every_verb_the_readme_names_exists(cli, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert cli("init", "harbor", "--title", "Lantern Harbor", "--gm", "Maya")[0] == 0
+    prose = README.split("Other moves:", 1)[1].split("yarnlog COMMAND --help", 1)[0]
+    named = re.findall(r"`([a-z][a-z -]*(?:\|[a-z-]+)*)`", prose)
+    verbs = []
+    for item in named:
+        verb, _, subs = item.partition(" ")
+        verbs += [[verb, *([sub] if sub else [])] for sub in (subs.split("|") if subs else [""])]
+    assert ["challenge", "plot-jump"] in verbs and ["cast"] in verbs
+    for words in verbs:
+        code, _, err = cli(*words, "--help")
+        assert code == 0, f"the README names 'yarnlog {' '.join(words)}', which does not exist: {err}"

@@ -1,0 +1,122 @@
+"""Names as typed at the table, resolved to names as registered: one resolver for every command.
+
+People type ``mara`` for Mara. A command is resolved once, before any decider sees it
+(:func:`yarnlog.core.decide.decide`): every name it carries that equals exactly one registered
+name ignoring case becomes that name, so the recorded event carries the name as registered and
+``verify``, which compares names exactly, keeps holding. A name that matches nothing is left as
+typed for the decider to refuse; :func:`did_you_mean` then adds the nearest registered names.
+
+Which fields of a command hold names is said here once (:data:`NAME_FIELDS`), by field name,
+across the journal's and the rulesets' commands: free text (a setting, a reason, a note) is
+never touched, even when it happens to read like a name.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from dataclasses import fields, is_dataclass, replace
+from typing import Any
+
+#: The fields of commands (and of the dataclasses nested in them) that name participants,
+#: characters, supporting characters, locations or combatants. A tuple of strings or a mapping
+#: keyed by names in such a field is resolved item by item.
+NAME_FIELDS = frozenset({
+    "name", "caller", "cast", "character", "characters", "player", "petitioner", "petitioners", "granter",
+    "first", "second", "voter", "ranking", "spender", "burn_target", "challenger", "for_caller",
+    "for_challenger", "narrator", "objectors", "roller", "attacker", "defender", "withholder", "other", "pc",
+    "introduced_by", "theme_chosen_by", "order", "tie_order", "players_around_table", "absent", "individual",
+    "among", "supporters", "blockers", "helpers", "members", "target", "participant", "by",
+})
+
+
+def casefold_index(known: Iterable[str]) -> dict[str, str | None]:
+    """Registered names by their case-folded form; ``None`` where two differ only in case (ambiguous)."""
+    index: dict[str, str | None] = {}
+    for name in known:
+        key = name.casefold()
+        index[key] = name if index.get(key, name) == name else None
+    return index
+
+
+def canonical(name: str, known: Iterable[str]) -> str:
+    """``name`` as registered: itself when registered exactly, else the one registered name equal to
+    it ignoring case (and surrounding spaces), else ``name`` unchanged (the decider refuses it)."""
+    known = set(known)
+    if name in known:
+        return name
+    return casefold_index(known).get(name.strip().casefold()) or name
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """``; did you mean Mara?`` for the registered names closest to ``name``; empty when none is close."""
+    known = sorted(set(known))
+    folded = {k.casefold(): k for k in known}
+    close = difflib.get_close_matches(name.casefold(), list(folded), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return f"; did you mean {' or '.join(folded[c] for c in close)}?"
+
+
+def resolve_command(command: Any, known: Iterable[str]) -> Any:
+    """``command`` with every name in its :data:`NAME_FIELDS` as registered (see :func:`canonical`).
+
+    Walks the command's dataclass fields and the dataclasses nested in them (a fight's combatants);
+    returns the very same object when nothing changed.
+    """
+    index = casefold_index(known)
+    return _resolve(command, index)
+
+
+def _one(value: str, index: Mapping[str, str | None]) -> str:
+    if value in index.values():
+        return value
+    return index.get(value.strip().casefold()) or value
+
+
+def _names(value: Any, index: Mapping[str, str | None]) -> Any:
+    if isinstance(value, str):
+        return _one(value, index)
+    if isinstance(value, tuple):
+        return tuple(_names(v, index) for v in value)
+    if isinstance(value, list):
+        return [_names(v, index) for v in value]
+    if isinstance(value, Mapping):
+        return {(_one(k, index) if isinstance(k, str) else k): v for k, v in value.items()}
+    return _resolve(value, index)
+
+
+def _resolve(value: Any, index: Mapping[str, str | None]) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_resolve(v, index) for v in value)
+    if not is_dataclass(value) or isinstance(value, type):
+        return value
+    changes = {}
+    for f in fields(value):
+        old = getattr(value, f.name)
+        new = _names(old, index) if f.name in NAME_FIELDS else _resolve(old, index)
+        if new != old:
+            changes[f.name] = new
+    return replace(value, **changes) if changes else value
+
+
+def mentioned(command: Any) -> list[str]:
+    """Every name the command carries in its :data:`NAME_FIELDS` (for suggestions after a refusal)."""
+    found: list[str] = []
+
+    def walk(value: Any, named: bool) -> None:
+        if isinstance(value, str):
+            if named:
+                found.append(value)
+        elif isinstance(value, (tuple, list)):
+            for v in value:
+                walk(v, named)
+        elif isinstance(value, Mapping):
+            for k in value:
+                walk(k, named)
+        elif is_dataclass(value) and not isinstance(value, type):
+            for f in fields(value):
+                walk(getattr(value, f.name), f.name in NAME_FIELDS)
+
+    walk(command, False)
+    return found
