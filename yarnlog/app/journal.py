@@ -440,7 +440,8 @@ class Journal:
     def preview(self, campaign_id: str, command: Any, *, by: str | None = None, visibility: str = EVERYONE,
                 override: Override | None = None) -> list[Payload]:
         """What ``command`` would record now, or its refusal, as :meth:`execute` decides it; nothing is
-        written (the shell shows an amendment this way before asking to confirm it)."""
+        written (the shell shows an amendment this way before asking to confirm it; ``yarnlog play``'s
+        ``dice?`` learns from the :class:`~yarnlog.core.referee.DiceNeeded` it raises how many dice a move uses)."""
         return self._decide(campaign_id, command, by, visibility, override)[2]
 
     def _decide(self, campaign_id: str, command: Any, by: str | None, visibility: str,

@@ -3,7 +3,9 @@
 Kept free of heavy imports: the storage stack is imported inside the functions that need it.
 """
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any
 
 from yarnlog.cli.options import SETTINGS
 from yarnlog.cli.output import show_recorded
@@ -21,6 +23,12 @@ class _Opened:
 
 
 _OPENED = _Opened()
+
+#: How :func:`execute_command` runs a command: ``(journal, campaign_id, command, **execute) -> recorded``.
+#: Unset, it is :func:`yarnlog.app.rolling.execute_rolling` followed by :meth:`Journal.refresh_views`;
+#: ``yarnlog play`` sets its own for one line, to remember what its entry recorded (for ``undo``) or to
+#: count dice without recording (``dice?``), and leaves the stored views to their next reader.
+EXECUTOR: ContextVar[Callable[..., list[Any]] | None] = ContextVar("yarnlog_executor", default=None)
 
 
 def open_journal(*, create: bool = False) -> "Journal":
@@ -70,6 +78,9 @@ def execute_command(campaign: str | None, command, *, by: str | None = None, vis
     override = _override(journal, cid, by, override_reason)
     from yarnlog.app.rolling import execute_rolling
 
+    executor = EXECUTOR.get()
+    if executor is not None:
+        return executor(journal, cid, command, by=by, visibility=visibility, override=override)
     recorded = execute_rolling(journal, cid, command, by=by, visibility=visibility, override=override)
     # The boards people read after a move (tokens, bennies...) are brought to the new head now, from
     # the state in memory, so that reading one stays a few rows.

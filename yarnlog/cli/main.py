@@ -633,6 +633,16 @@ def import_(
         f"{d['campaign_id']}: imported {d['imported']} events ({d['already_present']} already present)"))
 
 
+@app.command()
+def play(campaign: CampaignOpt = None,
+         as_json: Annotated[bool, typer.Option("--json", help="Every entry answers in JSON.")] = False) -> None:
+    """An interactive console on the campaign for the whole session: the same verbs, tab completion,
+    a status line (episode, scene, callers, tokens, bennies, hit points), undo and dice?."""
+    from yarnlog.cli.console import play as play_console
+
+    play_console(SETTINGS.db, campaign or SETTINGS.campaign, as_json=as_json)
+
+
 # -- entry point ----------------------------------------------------------------------------
 
 

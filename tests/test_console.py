@@ -1,0 +1,184 @@
+"""``yarnlog play``: the console dispatches lines through the command line's own command table.
+
+In-process: a SQLite journal set up through the CLI, a :class:`Console` on it (or a whole prompt
+session driven by prompt_toolkit's pipe input), and the journal read back through the CLI.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from yarnlog.cli.console import Console, Seat, Status, history_file, plain, play, render_status
+from yarnlog.cli.context import open_journal
+from yarnlog.cli.main import EXIT_CODES
+
+SHEETS = Path(__file__).resolve().parent.parent / "journals" / "sheets"
+
+
+@pytest.fixture
+def table(cli, tmp_path):
+    """A Yarn campaign in a scene: Ana plays Iris, Ben plays Tomas, Maya is the GM; the CLI runner."""
+    for args in (["init", "harbor", "--title", "Lantern Harbor", "--gm", "Maya"], ["join", "Ana"], ["join", "Ben"],
+                 ["character", "create", "Iris", "--from-file", str(SHEETS / "iris.json")],
+                 ["character", "create", "Tomas", "--from-file", str(SHEETS / "tomas.json")],
+                 ["episode", "start", "--title", "Fog", "--theme", "trust", "--theme-by", "Ana"],
+                 ["precedence", "draw", "--purpose", "calling-order", "--order", "Ana,Ben"],
+                 ["call", "Ana", "--cast", "Iris,Tomas", "--mode", "dramatic"]):
+        code, _, err = cli(*args)
+        assert code == 0, (args, err)
+    return cli
+
+
+@pytest.fixture
+def console(table, tmp_path):
+    out, err = io.StringIO(), io.StringIO()
+    db = str(tmp_path / "journal.db")
+    answers: list[bool] = []
+    made = Console(open_journal(), db, "harbor", confirm=lambda question: answers.pop(0), out=out, err=err)
+    made.answers = answers  # type: ignore[attr-defined]
+    return made
+
+
+@pytest.fixture
+def events(table, capsys):
+    """The campaign's events as ``yarnlog log --json`` lists them (what the console printed is dropped)."""
+
+    def read() -> list[dict]:
+        capsys.readouterr()
+        return json.loads(table("log", "--json")[1])
+
+    return read
+
+
+def completions(console: Console, text: str) -> list[str]:
+    found = console.completer().get_completions(Document(text), CompleteEvent(completion_requested=True))
+    return [c.text for c in found]
+
+
+def test_the_completer_offers_verbs_options_names_traits_and_events(console):
+    assert {"roll", "call", "note", "undo", "dice?"} <= set(completions(console, ""))
+    assert completions(console, "ro") == ["roll", "rolls"]
+    assert set(completions(console, "challenge ")) >= {"duck", "rush"}
+    assert "--trait" in completions(console, "roll Tomas --t")
+    assert completions(console, "roll To") == ["Tomas"]
+    assert completions(console, "roll Tomas --trait Bra") == ["Brawler"]
+    assert "Crafty" in completions(console, "roll Tomas --trait ")  # Tomas's traits, not Iris's
+    assert not set(completions(console, "roll Tomas --trait ")) & {"Agile", "Sly"}
+    assert completions(console, "call ") == ["Ana", "Ben", "Maya"]
+    assert completions(console, "retract ")[0] == "8"  # the newest event first
+    assert completions(console, "dice? roll Tomas --trait B") == ["Brawler"]
+
+
+def test_a_move_is_recorded_and_the_status_line_follows(console, table, events):
+    assert "caller Ana" in console.status_text and "next Maya" in console.status_text
+    assert console.dispatch("petition refused -p Iris -g Tomas") == 0
+    assert "Ana/Iris 1dt 0b 22/22hp" in console.status_text
+    assert events()[-1]["event_type"].startswith("yarn.petition")
+
+
+def test_a_typo_is_answered_with_a_suggestion_on_one_line(console):
+    assert console.dispatch("rol Tomas") == EXIT_CODES["invalid"]
+    assert console.err.getvalue() == "error: no verb 'rol': did you mean roll?\n"
+    console.err.truncate(0), console.err.seek(0)
+    assert console.dispatch("roll Tomsa --trait Brawler --faces 6,4,3,1") == EXIT_CODES["invalid"]
+    assert console.err.getvalue().endswith("did you mean Tomas?\n")
+    assert console.err.getvalue().count("\n") == 1
+
+
+def test_usage_errors_and_help_do_not_leave_the_console(console, capsys):
+    assert console.dispatch("roll Tomas --no-such-option") == EXIT_CODES["invalid"]
+    assert "no such option: --no-such-option" in console.err.getvalue() and "Traceback" not in console.err.getvalue()
+    assert console.dispatch("roll --help") == 0
+    assert "--faces" in capsys.readouterr().out
+    assert console.dispatch("note 'unbalanced") == EXIT_CODES["invalid"]
+    assert console.dispatch("play") == EXIT_CODES["invalid"]  # no console inside the console
+
+
+def test_a_refused_spend_records_nothing_and_an_override_records_it_with_the_reason(console, table, events):
+    console.dispatch("call Maya --cast Tomas,Iris --mode dramatic")
+    before = len(events())
+    assert console.dispatch("challenge duck Tomas --compel --token") == EXIT_CODES["rule"]
+    assert "holds 0" in console.err.getvalue() and "Ducking a Scene" in console.err.getvalue()
+    assert len(events()) == before
+    assert console.dispatch("challenge duck Tomas --compel --token --override 'Ben pays next session'") == 0
+    recorded = events()[before:]
+    assert recorded[0]["event_type"] == "override.recorded"
+    assert recorded[0]["payload"]["reason"] == "Ben pays next session"
+
+
+def test_undo_shows_the_entry_asks_and_records_a_retraction(console, table, events):
+    assert console.dispatch("undo") == EXIT_CODES["invalid"]  # nothing entered here yet
+    console.dispatch("note 'the fog rolls in'")
+    note = events()[-1]
+    console.answers.append(False)
+    assert console.dispatch("undo") == 0
+    assert "not undone" in console.out.getvalue() and events()[-1] == note
+    console.answers.append(True)
+    assert console.dispatch("undo the wrong scene") == 0
+    last = events()[-1]
+    assert last["event_type"] == "retraction"
+    assert last["payload"]["retracts"] == note["sequence"] and last["payload"]["reason"] == "the wrong scene"
+    assert console.dispatch("undo") == EXIT_CODES["invalid"]  # the retraction is not itself undone
+
+
+def test_dice_says_how_many_dice_a_roll_uses_and_records_nothing(console, table, events):
+    before = len(events())
+    assert console.dispatch("dice? roll Tomas --trait Brawler --difficulty hard") == 0
+    assert "uses 4d6" in console.out.getvalue()
+    assert len(events()) == before
+    assert console.dispatch("roll Tomas --trait Brawler --difficulty hard --faces 6,4,3,1") == 0
+    roll = events()[-1]
+    assert roll["payload"]["dice"]["faces"] == [6, 4, 3, 1] and roll["payload"]["dice"]["source"] == "entered"
+
+
+def test_another_writer_is_seen_at_the_next_entry(console, table, tmp_path, events):
+    from yarnlog.app.bootstrap import bootstrap
+    from yarnlog.core.timeline import AddNote
+
+    other = bootstrap(str(tmp_path / "journal.db"))  # another journal on the same database: a second console
+    try:
+        console.dispatch("note 'from the console'")
+        other.execute("harbor", AddNote(text="from another terminal"))  # decided on its own read
+        assert "#9 " in console.status_text
+        assert console.dispatch("note 'seen after it'") == 0
+        assert "#11 " in console.status_text
+        other.execute("harbor", AddNote(text="a race the other journal loses, then retries"))
+    finally:
+        other.close()
+    texts = [e["payload"].get("text") for e in events()[-4:]]
+    assert texts == ["from the console", "from another terminal", "seen after it",
+                     "a race the other journal loses, then retries"]
+    assert table("verify")[0] == 0
+
+
+def test_the_status_line_is_plain_text():
+    status = Status("c", 3, 1, 2, "A\x1b[31mna", None, (Seat("B\x07en", 1, 0, "T[bold]x", (3, 9)),))
+    line = render_status(status)
+    assert "\x1b" not in line and "\x07" not in line and "T[bold]x 1dt 0b 3/9hp" in line
+    assert "\u202e" not in plain("a\u202eb") and "\n" not in plain("a\nb")
+
+
+def test_a_whole_prompt_session_plays_lines_typed(table, tmp_path, capsys, events):
+    db = str(tmp_path / "journal.db")
+    with create_pipe_input() as typed:
+        typed.send_text("note 'typed at the table'\nundo\ny\nnote 'kept'\nexit\n")
+        play(db, None, input=typed, output=DummyOutput())
+    texts = [(e["event_type"], e["payload"].get("text")) for e in events()[-3:]]
+    assert texts == [("note", "typed at the table"), ("retraction", None), ("note", "kept")]
+    assert history_file(db, "harbor").read_text(encoding="utf-8").count("note ") == 2
+    assert history_file("memory://", "x") is None
+
+
+def test_play_json_answers_every_entry_in_json(table, tmp_path, capsys):
+    capsys.readouterr()
+    made = Console(open_journal(), str(tmp_path / "journal.db"), "harbor", as_json=True, out=io.StringIO())
+    assert made.dispatch("note 'as data'") == 0
+    assert json.loads(capsys.readouterr().out)[0]["payload"]["text"] == "as data"

@@ -1,0 +1,142 @@
+"""``yarnlog play`` in a real terminal: a scene typed into tmux (send-keys), read back from the screen
+(capture-pane), a console killed with SIGKILL after a confirmed entry, and a second console.
+
+Every wait polls the screen for the text expected (never a blind sleep) and gives up after a few
+seconds with the screen in the failure message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")
+
+SHEETS = Path(__file__).resolve().parent.parent / "journals" / "sheets"
+
+
+def yarnlog_command() -> list[str]:
+    """The installed ``yarnlog`` beside this interpreter, else the entry point run by it."""
+    script = Path(sys.executable).parent / "yarnlog"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "from yarnlog.cli.main import main; main()"]
+
+
+class Terminal:
+    """One tmux session running one command."""
+
+    def __init__(self, command: list[str], env: dict[str, str]):
+        self.name = f"yarnlog-play-{uuid.uuid4().hex[:8]}"
+        line = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()) + " exec " + shlex.join(command)
+        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", "200", "-y", "50", line], check=True)
+
+    def screen(self) -> str:
+        done = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
+        return done.stdout
+
+    def wait_for(self, text: str, timeout: float = 10.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.05)
+        raise AssertionError(f"{text!r} never appeared on the screen:\n{self.screen()}")
+
+    def type(self, text: str, enter: bool = True) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", self.name, "-l", text], check=True)
+        if enter:
+            self.key("Enter")
+
+    def key(self, key: str) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", self.name, key], check=True)
+
+    def pid(self) -> int:
+        done = subprocess.run(["tmux", "display-message", "-p", "-t", self.name, "#{pane_pid}"],
+                              capture_output=True, text=True, check=True)
+        return int(done.stdout.strip())
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+
+
+@pytest.fixture
+def campaign(cli, tmp_path) -> str:
+    """A Yarn campaign in its first scene (Ana calls, Iris and Tomas cast): the journal's path."""
+    from yarnlog.cli.context import close_journal
+
+    for args in (["init", "harbor", "--title", "Lantern Harbor", "--gm", "Maya"], ["join", "Ana"], ["join", "Ben"],
+                 ["character", "create", "Iris", "--from-file", str(SHEETS / "iris.json")],
+                 ["character", "create", "Tomas", "--from-file", str(SHEETS / "tomas.json")],
+                 ["episode", "start", "--title", "Fog", "--theme", "trust", "--theme-by", "Ana"],
+                 ["precedence", "draw", "--purpose", "calling-order", "--order", "Ana,Ben"],
+                 ["call", "Ana", "--cast", "Iris,Tomas", "--mode", "dramatic"]):
+        assert cli(*args)[0] == 0, args
+    close_journal()
+    return str(tmp_path / "journal.db")
+
+
+def test_a_scene_played_through_yarnlog_play_in_a_real_terminal(campaign, cli, tmp_path):
+    env = {"TERM": "xterm-256color", "HOME": str(tmp_path), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    first = Terminal([*yarnlog_command(), "--db", campaign, "play"], env)
+    second = None
+    try:
+        screen = first.wait_for("caller Ana")  # the status line, at the bottom
+        assert "episode 1 · scene 1 · caller Ana · next Maya" in screen
+        assert "Ana/Iris 0dt 0b 22/22hp | Ben/Tomas 0dt 0b 28/28hp | Maya 0dt 0b" in screen
+
+        first.type("rol Tomas")  # a typo
+        first.wait_for("error: no verb 'rol': did you mean roll?")
+
+        first.type("call Maya --cast Tomas,Iris --mode dramatic")
+        first.wait_for("caller Maya")
+        first.type("challenge duck Tomas --compel --token")  # a refused spend: Ben holds no token
+        first.wait_for("Ben must pay 1 drama token(s) but holds 0")
+        first.type("challenge duck Tomas --compel --token --override 'Ben pays next session'")
+        first.wait_for("Ben/Tomas -1dt 0b")  # the override let it through; the status line says so
+
+        first.type("note 'a wrong aside'")
+        first.wait_for("text=a wrong aside")
+        first.type("undo")
+        first.wait_for("undo #13 note text=a wrong aside? [y/N]")
+        first.type("y")
+        first.wait_for("retracts=13")
+
+        first.type("dice? roll Tom", enter=False)  # tab completes the name
+        first.key("Tab")
+        first.wait_for("harbor> dice? roll Tomas")  # completion runs in the background: wait for it
+        first.type(" --trait Brawler --difficulty hard")
+        first.wait_for("the roll roll uses 4d6")
+        first.type("roll Tomas --trait Brawler --difficulty hard --faces 6,4,3,1")  # the faces as rolled
+        first.wait_for("Tomas rolls Brawler, 4d6: 6 4 3 1 = 14, beats Hard 11 by 3")
+
+        second = Terminal([*yarnlog_command(), "--db", campaign, "play"], env)
+        second.wait_for("harbor #15 ")
+        first.type("note 'confirmed before the crash'")
+        first.wait_for("harbor #16 ")
+        second.type("note 'the second console'")
+        second.wait_for("harbor #17 ")  # it saw the first console's entry before its own
+
+        os.kill(first.pid(), signal.SIGKILL)  # after a confirmed entry: nothing may be lost
+    finally:
+        first.close()
+        if second is not None:
+            second.close()
+
+    # Read back in this process (a third process start would double the test's time on a busy machine).
+    code, _, err = cli("--db", campaign, "verify")
+    assert code == 0, err
+    notes = json.loads(cli("--db", campaign, "log", "--type", "note", "--json")[1])
+    assert [(e["sequence"], e["payload"]["text"]) for e in notes] == [
+        (13, "a wrong aside"), (16, "confirmed before the crash"), (17, "the second console")]

@@ -1,0 +1,642 @@
+"""``yarnlog play``: one process for the whole session, an interactive console on one campaign.
+
+Built on prompt_toolkit (a :class:`~prompt_toolkit.PromptSession` with a bottom toolbar, a completer
+and a file history), never on hand-rolled input handling. Each line is split like a shell line
+(:func:`shlex.split`) and handed, in this process, to **the same click command tree** as
+``yarnlog WORDS`` (``typer.main.get_command`` of :data:`yarnlog.cli.main.app`, the campaign's
+ruleset's verbs included): the same verbs, options, validation, refusals and ``--override``.
+The console adds only what a long-lived session needs:
+
+- ``undo [REASON]``: shows the last entry this console recorded and, when confirmed, records a
+  ``retract`` of it through the same command path (never a deletion);
+- ``dice? VERB ...``: decides the move without recording it and says how many dice it would use
+  (:meth:`Journal.preview <yarnlog.app.journal.Journal.preview>`), so the faces can be typed;
+- ``help``, ``exit``/``quit`` (or Ctrl-D).
+
+**Durability.** A line is answered only after :meth:`Journal.execute` has committed its events
+(a SQLite transaction in WAL mode, synchronous): a killed console loses nothing it confirmed.
+**Other writers.** Before each line the journal reads the events it has not seen (one indexed
+query), so a second console or a CLI command is seen at the next entry; a race lost while
+appending is decided again by :meth:`Journal.execute` on a fresh read, never dropped.
+**Speed.** The one journal stays open for the session and remembers the campaign's state, so a
+move decides without replaying and the status line is read from that state in memory: the time
+from Enter to the new status line does not grow with the history (``bench/console.py``).
+
+User text (names, notes) is printed by the verbs, which escape it for Rich; the console's own
+lines and the status line strip control characters and never pass through Rich markup.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import os
+import random
+import shlex
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+
+if TYPE_CHECKING:
+    from prompt_toolkit import PromptSession
+    from typer._click import Command
+    from typer.core import TyperGroup
+
+    from yarnlog.app.journal import Journal
+    from yarnlog.core.events import Recorded
+    from yarnlog.core.state import CampaignState
+
+#: The console's own verbs (everything else is the command line's): name -> what it does.
+CONSOLE_VERBS = {
+    "undo": "retract the last entry recorded in this console, after showing it (undo [REASON])",
+    "dice?": "how many dice a move would use, recording nothing (dice? roll Tomas --trait Brawler)",
+    "help": "the verbs, or help VERB",
+    "exit": "leave the console (also quit, Ctrl-D); every entry is already saved",
+    "quit": "leave the console",
+}
+UNDO_REASON = "undone at the table (yarnlog play)"
+
+#: Option and argument names whose values are people or characters, traits, or event numbers:
+#: the completer offers the campaign's own values for them.
+PEOPLE = {"by", "caller", "voter", "theme_by", "challenger", "participant", "viewer", "as_name", "player",
+          "players", "spender", "objector", "withholder", "narrator", "introduced_by", "gm", "order", "for_caller",
+          "for_challenger", "support", "members"}
+CHARACTERS = {"character", "cast", "petitioner", "granter", "combatant", "attacker", "defender", "target", "pc",
+              "other", "name", "members", "among", "first", "chosen"}
+EVENTS = {"sequence", "opposed", "event", "roll", "rolls"}
+
+def plain(text: str) -> str:
+    """``text`` safe to write to a terminal in one line: every character that would drive it (escapes,
+    bidi overrides, newlines) shown as a visible stand-in, never obeyed (:func:`yarnlog.cli.output.one_line`)."""
+    from yarnlog.cli.output import one_line
+
+    return one_line(text)
+
+
+# -- what the campaign offers to complete ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The campaign's values the completer offers: people at the table, characters, traits, events."""
+
+    people: tuple[str, ...] = ()
+    characters: tuple[str, ...] = ()
+    traits: tuple[str, ...] = ()
+    last_event: int = 0
+    #: Each player character's traits (the completer offers the traits of the character on the line).
+    traits_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(self.people + self.characters))
+
+
+def vocabulary(state: CampaignState[Any]) -> Vocabulary:
+    """The names, traits and event count of ``state`` (Yarn's characters when it is a Yarn campaign)."""
+    table = state.table
+    people = tuple(dict.fromkeys([*table.players, table.gm]))
+    characters: list[str] = []
+    traits: list[str] = []
+    traits_of: dict[str, tuple[str, ...]] = {}
+    rules = state.rules
+    yarn_characters = getattr(rules, "characters", None)
+    if yarn_characters is not None:
+        for name, sheet in getattr(yarn_characters, "pcs", {}).items():
+            characters.append(name)
+            traits_of[name] = tuple(getattr(sheet, "traits", {}))
+            traits.extend(traits_of[name])
+        characters.extend(getattr(yarn_characters, "supporting", {}))
+    combat = getattr(rules, "combat", None)
+    if combat is not None:
+        characters.extend(combat.wounds.registered)
+    return Vocabulary(people, tuple(dict.fromkeys(characters)), tuple(sorted(set(traits))), state.sequence, traits_of)
+
+
+# -- the status line ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One participant on the status line: drama tokens, bennies, and their character's hit points."""
+
+    name: str
+    drama_tokens: int | None = None
+    bennies: int | None = None
+    character: str | None = None
+    hit_points: tuple[int, int] | None = None  # (current, maximum)
+
+
+@dataclass(frozen=True)
+class Status:
+    """What the status line shows, read from the state in memory (never from the store)."""
+
+    campaign: str
+    sequence: int
+    episode: int | None
+    scene: int | None
+    caller: str | None
+    next_caller: str | None
+    seats: tuple[Seat, ...] = ()
+
+
+def status_of(campaign_id: str, state: CampaignState[Any]) -> Status:
+    """The status line of ``state``: lookups in the remembered state only, so its cost does not
+    grow with the history (no ledger walk: the kitty's flows are not on it)."""
+    timeline = state.timeline
+    scene = timeline.scene
+    caller = timeline.scenes[scene].caller if scene is not None and scene in timeline.scenes else None
+    table = state.table
+    names = [*table.players, table.gm]
+    if state.table.ruleset != "yarn":
+        return Status(campaign_id, state.sequence, timeline.episode, scene, caller, None,
+                      tuple(Seat(n) for n in names))
+    return _yarn_status(campaign_id, state, caller, names)
+
+
+def _yarn_status(campaign_id: str, state: CampaignState[Any], caller: str | None, names: list[str]) -> Status:
+    from yarnlog.rulesets.yarn.parts.characters.players import player_character
+    from yarnlog.rulesets.yarn.parts.combat.wounds import hit_points
+    from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_state
+
+    rules = state.rules
+    timeline = state.timeline
+    next_caller = None
+    if timeline.episode is not None:
+        order = calling_state(rules.drama, rules.characters, timeline.episode)
+        next_caller = order.next_caller if order is not None else None
+    seats = []
+    for name in names:
+        character = player_character(rules.characters, name) if name != state.table.gm else None
+        hp = None
+        if character is not None:
+            try:
+                now = hit_points(rules, character)
+                hp = (now.current, now.maximum)
+            except Exception:  # a character without hit points to speak of: none shown
+                hp = None
+        seats.append(Seat(name, rules.economy.tokens.get(name, 0), rules.economy.bennies.get(name, 0), character, hp))
+    return Status(campaign_id, state.sequence, timeline.episode, timeline.scene, caller, next_caller, tuple(seats))
+
+
+def render_status(status: Status) -> str:
+    """The status line as plain text (user names stripped of control characters)."""
+    head = [f"{status.campaign} #{status.sequence}",
+            f"episode {status.episode or '-'}", f"scene {status.scene or '-'}",
+            f"caller {status.caller or '-'}", f"next {status.next_caller or '-'}"]
+    seats = []
+    for seat in status.seats:
+        words = [seat.name + (f"/{seat.character}" if seat.character else "")]
+        if seat.drama_tokens is not None:
+            words.append(f"{seat.drama_tokens}dt {seat.bennies}b")
+        if seat.hit_points is not None:
+            words.append(f"{seat.hit_points[0]}/{seat.hit_points[1]}hp")
+        seats.append(" ".join(words))
+    return plain(" | ".join([" · ".join(head), *seats]))
+
+
+# -- the command table -------------------------------------------------------------------------
+
+
+def root_command() -> TyperGroup:
+    """The command line's click group: the very command table ``yarnlog`` parses with."""
+    import typer
+    from typer.core import TyperGroup
+
+    from yarnlog.cli import main
+
+    if main._command is None:  # built once per process, shared with main()
+        main._command = typer.main.get_command(main.app)
+    group = main._command
+    assert isinstance(group, TyperGroup)  # the app's cls (CampaignGroup) is one
+    return group
+
+
+def verb_tree(db: str | None, campaign_id: str) -> dict[str, Command]:
+    """The campaign's top-level verbs (core and its ruleset's) as click commands, ``play`` left out."""
+    group = root_command()
+    ctx = group.make_context("yarnlog", ["--db", db or "", "-c", campaign_id] if db else ["-c", campaign_id],
+                             resilient_parsing=True)
+    with ctx:
+        verbs = {}
+        for name in group.list_commands(ctx):
+            command = group.get_command(ctx, name)
+            if command is not None and name != "play":
+                verbs[name] = command
+    return verbs
+
+
+def _option_param(command: Command, word: str) -> Any:
+    for param in command.params:
+        if word in getattr(param, "opts", ()) or word in getattr(param, "secondary_opts", ()):
+            return param
+    return None
+
+
+class PlayCompleter(Completer):
+    """Tab completion from the command table: verbs and sub-verbs, each verb's options, and for
+    options and arguments that name people, characters, traits or events, the campaign's values.
+
+    ``vocabulary`` is called at each completion: the console hands it the vocabulary of the
+    state it remembers, so a name introduced a moment ago is offered at once.
+    """
+
+    def __init__(self, verbs: dict[str, Command], vocabulary: Callable[[], Vocabulary]):
+        self.verbs = verbs
+        self.vocabulary = vocabulary
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        text = document.text_before_cursor
+        words = text.split()
+        current = "" if not words or text[-1:].isspace() else words.pop()
+        for candidate in self.candidates(words, current):
+            if candidate.startswith(current) and candidate != current:
+                yield Completion(candidate, start_position=-len(current))
+
+    def candidates(self, words: Sequence[str], current: str) -> list[str]:
+        """What may be typed after ``words`` (the word being typed is ``current``)."""
+        if words and words[0] == "dice?":
+            words = words[1:]
+        if not words:
+            return sorted([*self.verbs, *CONSOLE_VERBS])
+        command: Any = self.verbs.get(words[0])
+        rest = list(words[1:])
+        while command is not None and hasattr(command, "commands"):
+            if not rest:
+                return sorted(command.commands)
+            command = command.commands.get(rest.pop(0))
+        if command is None:
+            return []
+        if current.startswith("-"):
+            names = (o for p in command.params for o in (*getattr(p, "opts", ()), *getattr(p, "secondary_opts", ())))
+            return sorted(o for o in names if o.startswith("--"))
+        if rest:
+            param = _option_param(command, rest[-1])
+            if param is not None:
+                return [] if getattr(param, "is_flag", False) else self.values(param.name, rest)
+        positional = [p for p in command.params if type(p).__name__.endswith("Argument")]
+        taken = _positionals(command, rest)
+        if taken < len(positional):
+            return self.values(positional[taken].name, rest)
+        if positional and getattr(positional[-1], "nargs", 1) == -1:
+            return self.values(positional[-1].name, rest)
+        return []
+
+    def values(self, name: str | None, words: Sequence[str] = ()) -> list[str]:
+        """The campaign's values for the parameter ``name``; ``words`` are the line's words after the verb."""
+        vocabulary = self.vocabulary()
+        if name is None:
+            return []
+        if "trait" in name:
+            named = [vocabulary.traits_of[w] for w in words if w in vocabulary.traits_of]
+            return sorted(named[0]) if named else list(vocabulary.traits)
+        if name in EVENTS:
+            return [str(n) for n in range(vocabulary.last_event, max(0, vocabulary.last_event - 20), -1)]
+        if name in PEOPLE and name in CHARACTERS:
+            return list(vocabulary.names())
+        if name in PEOPLE:
+            return list(vocabulary.people)
+        if name in CHARACTERS:
+            return list(vocabulary.names())  # a character, or its player (ducks, rushes take either)
+        return []
+
+
+def _positionals(command: Command, words: Sequence[str]) -> int:
+    """How many positional arguments ``words`` (after the verb) already give."""
+    count, skip = 0, False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        if word.startswith("-"):
+            param = _option_param(command, word.split("=", 1)[0])
+            skip = param is not None and not getattr(param, "is_flag", False) and "=" not in word
+            continue
+        count += 1
+    return count
+
+
+# -- the session -------------------------------------------------------------------------------
+
+
+class DiceCount(Exception):
+    """``dice?``: the move was decided, not recorded; ``needs`` lists (roll, dice, sides)."""
+
+    def __init__(self, needs: tuple[tuple[str, int, int], ...]):
+        super().__init__("dry run")
+        self.needs = needs
+
+
+def count_dice(journal: Journal, campaign_id: str, command: Any, **execute: Any) -> list[Any]:
+    """An executor that decides ``command`` without recording and raises :class:`DiceCount`.
+
+    Every roll the decision asks for is named (a throw from a fixed seed stands in for each, only so
+    the decision can go on to the next roll); a refusal is raised as the move itself would raise it.
+    """
+    from yarnlog.app.rolling import with_throw
+    from yarnlog.core.referee import DiceNeeded
+
+    needs: list[tuple[str, int, int]] = []
+    stand_in = random.Random(0)
+    while True:
+        try:
+            journal.preview(campaign_id, command, **execute)
+        except DiceNeeded as need:
+            needs.append((need.roll, need.dice, need.sides))
+            command = with_throw(command, need.roll, need.throw(stand_in))
+            continue
+        raise DiceCount(tuple(needs))
+
+
+@dataclass
+class Console:
+    """One campaign at the table: dispatches lines, keeps the status line, remembers its entries.
+
+    ``out`` and ``err`` are where the console's own lines go (the verbs print to ``sys.stdout``);
+    ``confirm`` asks a yes/no question (the prompt session's, in play).
+    """
+
+    journal: Journal
+    db: str | None
+    campaign_id: str
+    confirm: Callable[[str], bool] = lambda question: False
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+    err: TextIO = field(default_factory=lambda: sys.stderr)
+    #: Every verb answers in JSON (``yarnlog play --json``), as with ``--json`` on each line.
+    as_json: bool = False
+    entries: list[list[Recorded]] = field(default_factory=list)
+    status_text: str = ""
+    _state: Any = None  # the campaign as last read: CampaignState
+    _vocabulary: Vocabulary = field(default_factory=Vocabulary)
+    _verbs: dict[str, Command] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._verbs = verb_tree(self.db, self.campaign_id)
+        self.refresh()
+
+    @property
+    def verbs(self) -> dict[str, Command]:
+        return self._verbs
+
+    def vocabulary(self) -> Vocabulary:
+        """The campaign's names, traits and events, worked out from the state in memory when asked (a
+        completion, a suggestion), never on the way from Enter to the status line: the supporting
+        cast and combatants grow with the history. No I/O: completion may run on another thread."""
+        if self._vocabulary.last_event != self._state.sequence:
+            self._vocabulary = vocabulary(self._state)
+        return self._vocabulary
+
+    def completer(self) -> PlayCompleter:
+        return PlayCompleter(self._verbs, self.vocabulary)
+
+    def sync(self) -> None:
+        """Bring the remembered campaign up to the store's head: the events of other writers, read in
+        one query for what is new (none: the state already in memory)."""
+        self._state = self.journal.state(self.campaign_id)
+
+    def refresh(self) -> str:
+        """:meth:`sync`, then work out the status line from the state in memory."""
+        self.sync()
+        self.status_text = render_status(status_of(self.campaign_id, self._state))
+        return self.status_text
+
+    def say(self, text: str) -> None:
+        self.out.write(plain(text) + "\n")
+        self.out.flush()
+
+    def fail(self, text: str) -> int:
+        self.err.write("error: " + plain(text) + "\n")
+        self.err.flush()
+        return 2
+
+    # -- one line -----------------------------------------------------------------------
+
+    def dispatch(self, line: str) -> int | None:
+        """Run one line; its exit code as the CLI would give it (None: leave the console)."""
+        try:
+            words = shlex.split(line)
+        except ValueError as exc:
+            return self.fail(f"cannot read that line: {exc}")
+        if not words:
+            return 0
+        verb = words[0]
+        if verb in ("exit", "quit"):
+            return None
+        try:
+            # Whatever another console or a CLI command recorded is seen before this entry.
+            self.sync()
+            if verb == "help":
+                return self.help(words[1:])
+            if verb == "undo":
+                return self.undo(" ".join(words[1:]) or UNDO_REASON)
+            if verb == "dice?":
+                return self.dice(words[1:])
+            return self.run(words)
+        finally:
+            self._refresh_quietly()
+
+    def _refresh_quietly(self) -> None:
+        try:
+            self.refresh()
+        except Exception as exc:  # the status line must not take the console down with it
+            self.err.write(f"error: cannot read the campaign: {plain(str(exc))}\n")
+
+    def run(self, words: list[str], executor: Callable[..., list[Any]] | None = None) -> int:
+        """Parse and run ``words`` through the command line's own command table, in this process."""
+        from yarnlog.cli.context import EXECUTOR
+
+        if words[0] not in self._verbs:
+            return self._unknown_verb(words[0])
+        recorded: list[Recorded] = []
+
+        def remembering(journal: Journal, cid: str, command: Any, **execute: Any) -> list[Any]:
+            """Execute as the CLI does, noting what the entry recorded. The stored views (caches for
+            ``yarnlog tokens`` and the like in other processes) are not brought to the head after
+            each move: recomputing them walks the history, and the console reads its state in memory;
+            a view not at the head is recomputed by its next reader (:meth:`Journal.view`)."""
+            from yarnlog.app.rolling import execute_rolling
+
+            result = execute_rolling(journal, cid, command, **execute)
+            recorded.extend(result)
+            return result
+
+        token = EXECUTOR.set(executor or remembering)
+        try:
+            return self._invoke(words)
+        finally:
+            EXECUTOR.reset(token)
+            if recorded:
+                self.entries.append(recorded)
+
+    def _invoke(self, words: list[str]) -> int:
+        from typer._click.exceptions import ClickException, NoArgsIsHelpError
+        from typer.exceptions import Abort
+
+        from yarnlog.cli.main import EXIT_CODES, _usage_error
+        from yarnlog.core.referee import YarnlogError
+
+        args = (["--db", self.db] if self.db else []) + ["-c", self.campaign_id, *words]
+        if self.as_json and "--help" not in words:
+            args.append("--json")
+        try:
+            code = root_command().main(args=args, prog_name="yarnlog", standalone_mode=False)
+            return code if isinstance(code, int) else 0
+        except DiceCount:
+            raise
+        except YarnlogError as exc:
+            self.fail(str(exc) + self._suggestion(words, str(exc)))
+            return exc.exit_code
+        except NoArgsIsHelpError as exc:  # a bare group: its help is printed, as on the command line
+            if exc.format_message().strip():
+                exc.show()
+            return exc.exit_code
+        except ClickException as exc:  # worded as the command line words it
+            message = _usage_error(exc)
+            self.fail(message + self._suggestion(words, message))
+            return exc.exit_code
+        except Abort:
+            return self.fail("aborted")
+        except Exception as exc:  # never a traceback at the table: the CLI's own one-line answers
+            if type(exc).__module__.startswith("sqlalchemy"):
+                reason = str(getattr(exc, "orig", exc)).strip().splitlines()[0]
+                self.fail(f"the journal database failed: {reason}")
+                return EXIT_CODES["store"]
+            if os.environ.get("YARNLOG_DEBUG"):
+                raise
+            self.err.write(f"internal error: {type(exc).__name__}: {plain(str(exc))}\n")
+            return EXIT_CODES["internal"]
+
+    def _unknown_verb(self, verb: str) -> int:
+        close = difflib.get_close_matches(verb, [*self._verbs, *CONSOLE_VERBS], n=1, cutoff=0.6)
+        hint = f": did you mean {close[0]}?" if close else " (help lists them)"
+        return self.fail(f"no verb {verb!r}{hint}")
+
+    def _suggestion(self, words: Sequence[str], message: str) -> str:
+        """`` (did you mean Tomas?)`` when a word of the line that the refusal names is close to a name
+        or trait the campaign knows; empty otherwise."""
+        if "did you mean" in message:  # the journal suggested already
+            return ""
+        vocabulary = self.vocabulary()
+        known = [*vocabulary.names(), *vocabulary.traits]
+        for word in words[1:]:
+            if word.startswith("-") or word in known or word not in message:
+                continue
+            close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+            if close:
+                return f" (did you mean {close[0]}?)"
+        return ""
+
+    # -- the console's own verbs --------------------------------------------------------
+
+    def help(self, words: list[str]) -> int:
+        if words:
+            return self.run([*words, "--help"])
+        self.say("Verbs (as on the command line; VERB --help for each):")
+        self.say("  " + ", ".join(sorted(self._verbs)))
+        for name, what in CONSOLE_VERBS.items():
+            self.say(f"  {name}: {what}")
+        return 0
+
+    def dice(self, words: list[str]) -> int:
+        """``dice? VERB ...``: how many dice the move would use; nothing is recorded."""
+        if not words:
+            return self.fail("dice? takes a move: dice? roll Tomas --trait Brawler")
+        try:
+            code = self.run(words, executor=count_dice)
+        except DiceCount as count:
+            if not count.needs:
+                self.say("no dice to roll: nothing recorded")
+            for roll, dice, sides in count.needs:
+                self.say(f"the {roll} roll uses {dice}d{sides}: type the faces with the move "
+                         f"(nothing recorded)")
+            return 0
+        return code
+
+    def undo(self, reason: str) -> int:
+        """Retract the last entry of this console (its last event), after showing it and asking."""
+        from yarnlog.cli.output import summarize
+
+        if not self.entries:
+            return self.fail("nothing entered in this console to undo (retract N --reason R retracts any event)")
+        target = self.entries[-1][-1]
+        gist = summarize(target.payload.to_data())
+        question = f"undo #{target.sequence} {target.event_type} {gist}? [y/N] "
+        if not self.confirm(plain(question)):
+            self.say("not undone")
+            return 0
+        entry = self.entries.pop()
+        code = self.run(["retract", str(target.sequence), "--reason", reason, "--yes"])  # asked above
+        if code != 0:
+            self.entries.append(entry)
+        else:
+            self.entries.pop()  # the retraction itself is not an entry to undo
+        return code
+
+
+# -- the prompt --------------------------------------------------------------------------------
+
+
+def history_file(db: str | None, campaign_id: str) -> Path | None:
+    """Where the console keeps its input history: beside a SQLite journal, else in the user's data
+    directory (XDG_DATA_HOME); None for a ``memory://`` journal."""
+    if db and db.startswith("memory:"):
+        return None
+    name = f".yarnlog-play-{campaign_id}.history"
+    if db and "://" not in db:
+        return Path(db).expanduser().resolve().parent / name
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "yarnlog"
+    return base / name
+
+
+def make_session(console: Console, *, history: Path | None, input: Any = None, output: Any = None) -> PromptSession:
+    """The prompt session: the status line as its bottom toolbar, the completer, the history."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+    store: Any = InMemoryHistory()
+    if history is not None:
+        with contextlib.suppress(OSError):
+            history.parent.mkdir(parents=True, exist_ok=True)
+            store = FileHistory(str(history))
+    # The toolbar is called at every redraw (each keystroke): it returns the line already worked out.
+    return PromptSession(history=store, completer=console.completer(), complete_while_typing=False,
+                         bottom_toolbar=lambda: console.status_text, input=input, output=output)
+
+
+def prompt_lines(session: PromptSession, campaign_id: str) -> Iterator[str]:
+    """The lines typed until Ctrl-D (Ctrl-C drops the line being typed)."""
+    while True:
+        try:
+            yield session.prompt(f"{plain(campaign_id)}> ")
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
+            return
+
+
+def play(db: str | None, campaign: str | None, *, as_json: bool = False, input: Any = None,
+         output: Any = None) -> None:
+    """Open the campaign once and play lines until ``exit`` or Ctrl-D."""
+    from yarnlog.cli.context import open_journal, pick_campaign
+
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    console = Console(journal, db, cid, as_json=as_json)
+    session = make_session(console, history=history_file(db, cid), input=input, output=output)
+
+    def confirm(question: str) -> bool:
+        try:
+            return session.prompt(question, completer=None).strip().lower() in ("y", "yes")
+        except (EOFError, KeyboardInterrupt):
+            return False
+
+    console.confirm = confirm
+    console.say(f"yarnlog play: {cid}. Every entry is saved before the answer; help lists the verbs, "
+                f"exit or Ctrl-D leaves.")
+    for line in prompt_lines(session, cid):
+        if console.dispatch(line) is None:
+            return
