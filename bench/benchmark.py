@@ -8,15 +8,26 @@ yarnlog's code in the way:
   rows inserted by the driver alone (``executemany`` + ``COMMIT`` into the same table, indexes and
   triggers); and, when the ``eventsourcing`` package is importable (``pip install -e '.[bench]'``),
   that library's SQLite insert of the same payloads, as the rate to beat (target: 2x);
-- replay (``Journal.state`` on a fresh journal) against fetching the rows + ``json.loads``;
+- replay (``Journal.state`` on a fresh journal that neither reads nor keeps snapshots: the whole
+  log folded) against fetching the rows + ``json.loads``;
 - verify (``Journal.verify``) against fetching + checking the hash chain in a few plain lines;
 - export (``Journal.export_lines`` to a file) against fetching + writing the same lines;
 - a durable single append, median and p99 over ``--appends`` appends, through
   ``Journal.execute`` of a note (start-up excluded) and through ``EventStore.append``, against a
   raw ``INSERT`` + ``COMMIT`` of a sealed row (the three taken in turn, so each meets the same disk);
-- the board after start-up: a fresh ``yarnlog tokens --json`` process against a fresh Python
-  process that fetches the payloads and sums the token transfers (the curve over the sizes is
-  printed at the end);
+- the board (``yarnlog tokens --json``, served by ``Journal.view`` from the stored view): its
+  first read (a fresh process, no snapshot or view stored yet: the log replayed, the state
+  snapshot and the view kept), a later read (a fresh process, the view stored: the whole
+  process, wall and CPU) and the read after start-up (``Journal.view(cid, "tokens")`` timed
+  inside a fresh process once the journal is opened: interpreter and imports excluded,
+  connecting included); the later read and the read after start-up are medians of ``--repeat``
+  processes. Beside them the floors, each a fresh process (medians too): one that fetches the
+  payloads and sums the token transfers (the driver and the standard library alone),
+  ``python -c "import sqlmodel"`` (the stack's start-up alone) and a bare ``python -c pass``.
+  The curves over the sizes are printed at the end;
+- the state from the state snapshot (``Journal.state`` on a fresh journal, from the snapshot
+  the first read kept at the head, and from one kept ``--tail`` events before it) against the
+  full replay above, and the size of the stored snapshot and view;
 - the peak memory of a full replay (RSS growth of the replaying process) against the floor's;
   and of a streaming replay (``replay_stored``) and of ``verify`` (which streams) against rows
   fetched a thousand at a time and parsed, none kept (flat in the history's length);
@@ -28,6 +39,11 @@ from ``bench/generate.py`` (cached under the temp dir); databases are made for t
 removed after (PostgreSQL: databases ``yarnlog_bench_*`` on the server ``--pg`` names).
 
 Usage: python bench/benchmark.py [--sizes 1K,10K] [--full] [--pg postgresql://...] [--limit 120]
+       [--board-only] [--repeat 5] [--skip replay,state_snapshot_tail]
+
+``--board-only`` loads the rows (the floor's import) and measures only the full replay, the
+board and the snapshots; ``--skip`` leaves out named operations (the two that replay the whole
+log, for a quicker run at 1M).
 """
 
 from __future__ import annotations
@@ -169,10 +185,11 @@ def op_eventsourcing(url: str, path: Path, campaign: str, args: argparse.Namespa
 
 
 def op_replay(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """A full replay: ``Journal.state`` on a fresh journal that neither reads nor keeps snapshots."""
     from yarnlog.app.journal import Journal
     from yarnlog.persistence.factory import open_store
 
-    journal = Journal(open_store(_store_url(url), create=False))
+    journal = Journal(open_store(_store_url(url), create=False), snapshot_every=0)
     figures, state = _timed(lambda: journal.state(campaign))
     assert state.sequence == args.events
     return figures
@@ -365,7 +382,7 @@ print(json.dumps({f"{k[0]}/{k[1]}": v for k, v in balances.items()}))
 """
 
 
-def _child(argv: list[str]) -> dict:
+def _child(argv: list[str], output: bool = True) -> dict:
     """Wall and CPU time of a fresh process, from spawn to exit."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
@@ -374,20 +391,100 @@ def _child(argv: list[str]) -> dict:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
         raise RuntimeError(f"{argv[:3]} failed: {done.stderr.strip()[-500:]}")
-    json.loads(done.stdout)
+    if output:
+        json.loads(done.stdout)
     return {"wall": wall, "cpu": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
             "peak_mb": after.ru_maxrss / 1024, "growth_mb": 0.0}
 
 
-def op_board(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+def _tokens_command(url: str, campaign: str) -> list[str]:
     yarnlog = Path(sys.executable).with_name("yarnlog")
     command = [str(yarnlog)] if yarnlog.exists() else [sys.executable, "-m", "yarnlog"]
-    return _child([*command, "--db", _store_url(url) if url.startswith("postgresql") else url,
-                   "-c", campaign, "tokens", "--json"])
+    return [*command, "--db", _store_url(url) if url.startswith("postgresql") else url,
+            "-c", campaign, "tokens", "--json"]
+
+
+def op_clear_snapshots(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """Untimed set-up: drop the campaign's snapshots and views (caches), so the next read is a first read."""
+    conn = _connect(url)
+    mark = "%s" if url.startswith("postgresql") else "?"
+    conn.execute(f"DELETE FROM snapshots WHERE campaign_id = {mark}", (campaign,))
+    return {}
+
+
+def op_board(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """A fresh ``yarnlog tokens --json`` process, whole (start-up, reading or computing the view, exit)."""
+    return _child(_tokens_command(url, campaign))
 
 
 def op_floor_board(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
     return _child([sys.executable, "-c", BOARD_FLOOR, url, campaign])
+
+
+def op_floor_sqlmodel(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """The start-up of the stack alone: a fresh ``python -c "import sqlmodel"``."""
+    return _child([sys.executable, "-c", "import sqlmodel"], output=False)
+
+
+def op_floor_python(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """A fresh bare interpreter: ``python -c pass``."""
+    return _child([sys.executable, "-c", "pass"], output=False)
+
+
+def op_board_view(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """``Journal.view(cid, "tokens")`` timed inside a fresh process, after the journal is opened
+    (the interpreter's and the imports' start-up excluded; connecting to the database included)."""
+    from yarnlog.app.bootstrap import bootstrap
+
+    journal = bootstrap(_store_url(url) if url.startswith("postgresql") else url)
+    figures, data = _timed(lambda: journal.view(campaign, "tokens"))
+    assert isinstance(data, (dict, list)), type(data)
+    # The ruleset's modules (its packages' empty ``__init__`` are found, not the rules, to digest their source).
+    figures["ruleset_imported"] = any(name.startswith("yarnlog.rulesets.") and name.count(".") > 2
+                                      for name in sys.modules)
+    return figures
+
+
+def _snapshot_sizes(store: Any, campaign: str) -> dict[str, int]:
+    return {s.kind: len(s.data.encode("utf-8")) for s in store.snapshots(campaign)}
+
+
+def op_state_snapshot(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """``Journal.state`` on a fresh journal from the state snapshot the first read kept (at the head: no tail)."""
+    from yarnlog.app.journal import Journal
+    from yarnlog.persistence.factory import open_store
+
+    store = open_store(_store_url(url), create=False)
+    sizes = _snapshot_sizes(store, campaign)
+    assert sizes.get("state"), f"no state snapshot: {sizes}"
+    journal = Journal(store)
+    figures, state = _timed(lambda: journal.state(campaign))
+    assert state.sequence == args.events
+    figures["sizes"] = sizes
+    figures["snapshot_at"] = journal._snapshot_at.get(campaign)
+    return figures
+
+
+def op_state_snapshot_tail(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """The same with a tail of ``--tail`` events (the journal keeps a snapshot every 500 folded, so
+    at most 499 are left): set-up, untimed, a state snapshot kept at event N - tail through the
+    journal's own fold; then ``Journal.state`` on a fresh journal, timed."""
+    from yarnlog.app.journal import Journal
+    from yarnlog.core.envelope import to_recorded
+    from yarnlog.persistence.factory import open_store
+
+    store = open_store(_store_url(url), create=False)
+    at = max(1, args.events - args.tail)
+    records = store.read(campaign, upto=at)
+    keeper = Journal(store, snapshot_every=1)
+    keeper._fold(campaign, None, [to_recorded(r) for r in records], records[-1].hash)
+    del records, keeper
+    journal = Journal(store)
+    figures, state = _timed(lambda: journal.state(campaign))
+    assert state.sequence == args.events
+    assert journal._snapshot_at.get(campaign) is not None
+    figures["snapshot_at"] = at
+    return figures
 
 
 OPERATIONS: dict[str, Callable[[str, Path, str, argparse.Namespace], dict]] = {
@@ -396,7 +493,7 @@ OPERATIONS: dict[str, Callable[[str, Path, str, argparse.Namespace], dict]] = {
 
 
 def worker(args: argparse.Namespace) -> None:
-    if not args.worker.startswith(("floor_", "board", "eventsourcing")):
+    if not args.worker.startswith(("floor_", "board", "eventsourcing", "clear_")):
         # Load the ruleset's modules (Yarn's parts are imported on first use, about a second) before
         # any clock starts: start-up is the board's figure, not replay's, verify's or an import's.
         from yarnlog.core.ruleset import get_ruleset
@@ -417,13 +514,16 @@ class Run:
     def __init__(self, args: argparse.Namespace, scratch: Path):
         self.args = args
         self.scratch = scratch
-        self.board: dict[str, dict[int, str]] = {}
+        self.board: dict[str, dict[int, dict[str, Any]]] = {}
+        self.replays: dict[tuple[str, int], dict | str] = {}
 
     def measure(self, op: str, url: str, path: Path, campaign: str, events: int) -> dict | str:
         """One measurement in a subprocess: its figures, or why there are none."""
+        if op in self.args.skip.split(","):
+            return "skipped (--skip)"
         argv = [sys.executable, __file__, "--worker", op, "--url", url, "--file", str(path), "--campaign", campaign,
                 "--events", str(events), "--appends", str(self.args.appends), "--scratch", str(self.scratch),
-                "--es-batch", str(self.args.es_batch)]
+                "--es-batch", str(self.args.es_batch), "--tail", str(self.args.tail)]
         progress(f"{events:,} events · {op} ...")
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True)
@@ -448,27 +548,27 @@ class Run:
             return self.measure(op, url, path, campaign, events)
 
         def line(label: str, mine: dict | str, floor: dict | str, key: str = "wall", per_event: bool = True,
-                 unit: str = "s") -> None:
+                 unit: str = "s", ratio: bool = True) -> None:
             def fmt(f: dict | str) -> str:
                 if isinstance(f, str):
                     return "—"
                 value = f[key]
                 return f"{value * 1e3:.2f} ms" if unit == "ms" else f"{value:.3f} s" if value < 10 else f"{value:.1f} s"
 
-            ratio = (f"x{mine[key] / floor[key]:.1f}" if isinstance(mine, dict) and isinstance(floor, dict)
+            shown = (f"x{mine[key] / floor[key]:.1f}" if ratio and isinstance(mine, dict) and isinstance(floor, dict)
                      and floor[key] else "")
             per = f"{mine[key] / events * 1e6:9.1f}" if per_event and isinstance(mine, dict) else " " * 9
             cpu = (f"{mine['cpu']:.2f} / {floor['cpu']:.2f} s" if isinstance(mine, dict) and isinstance(floor, dict)
                    and key == "wall" and unit == "s" else "")
-            print(f"  {label:<34} {fmt(mine):>12} {fmt(floor):>12} {ratio:>8}   {per}  {cpu:>18}", flush=True)
+            print(f"  {label:<34} {fmt(mine):>12} {fmt(floor):>12} {shown:>8}   {per}  {cpu:>18}", flush=True)
             for what, f in (("yarnlog", mine), ("floor", floor)):
-                if isinstance(f, str):
+                if isinstance(f, str) and f:
                     print(f"      {what}: {f}", flush=True)
 
         floor_import = m("floor_import", urls["floor"])
-        mine = m("import", urls["import"])
+        mine = "skipped (--board-only)" if self.args.board_only else m("import", urls["import"])
         line("import (parse + check + insert)", mine, floor_import)
-        if name == "SQLite":
+        if name == "SQLite" and not self.args.board_only:
             if self.args.no_eventsourcing:
                 pass
             else:
@@ -494,16 +594,16 @@ class Run:
         db = urls["floor"]  # the same rows; every later figure reads this database
         replay, floor_replay = m("replay", db), m("floor_replay", db)
         line("replay (Journal.state, fresh)", replay, floor_replay)
+        self.replays[(name, events)] = replay
+        self.board_and_views(name, events, db, m, line)
+        if self.args.board_only:
+            return
         stream, floor_stream = m("stream_replay", db), m("floor_stream", db)
         line("replay, streaming (replay_stored)", stream, floor_replay)
         verify = m("verify", db)
         line("verify (chain + schemas + rules)", verify, m("floor_verify", db))
         line("export (JSON Lines to a file)", m("export", db), m("floor_export", db))
-        board, floor_board = m("board", db), m("floor_board", db)
-        line("board after start-up (new process)", board, floor_board, per_event=False)
-        self.board.setdefault(name, {})[events] = (
-            f"{board['wall']:.2f} s (floor {floor_board['wall']:.2f} s)" if isinstance(board, dict)
-            and isinstance(floor_board, dict) else board if isinstance(board, str) else "—")
+
         def mb(f: dict | str) -> str:
             return f"{f['growth_mb']:.0f} MB" if isinstance(f, dict) else "—"
 
@@ -525,6 +625,55 @@ class Run:
             for label, kind in (("append via Journal.execute", "journal"), ("append via EventStore.append", "store")):
                 for stat, key in (("median", "wall"), ("p99", "p99")):
                     line(f"{label}: {stat}", appends[kind], appends["floor"], key=key, per_event=False, unit="ms")
+
+    def repeated(self, m: Callable[[str, str], dict | str], op: str, db: str) -> dict | str:
+        """The median of ``--repeat`` measurements (each its own process), wall and CPU taken apart."""
+        runs = [m(op, db) for _ in range(self.args.repeat)]
+        done = [r for r in runs if isinstance(r, dict)]
+        if not done:
+            return runs[0]
+        return {**done[0], "wall": statistics.median(r["wall"] for r in done),
+                "cpu": statistics.median(r["cpu"] for r in done), "min": min(r["wall"] for r in done),
+                "max": max(r["wall"] for r in done), "runs": len(done)}
+
+    def board_and_views(self, name: str, events: int, db: str, m: Callable[[str, str], dict | str],
+                        line: Callable[..., None]) -> None:
+        """The board (``yarnlog tokens --json``) first and later, after start-up, and the snapshots."""
+        m("clear_snapshots", db)  # earlier measurements may have kept a snapshot: the first read is from the log
+        floor_board = self.repeated(m, "floor_board", db)
+        floor_sqlmodel = self.repeated(m, "floor_sqlmodel", db)
+        floor_python = self.repeated(m, "floor_python", db)
+        first = m("board", db)
+        line("board, first read (new process)", first, floor_board, per_event=False)
+        later = self.repeated(m, "board", db)
+        line("board, later read (new process)", later, floor_board, per_event=False)
+        line("  ... beside import sqlmodel", later, floor_sqlmodel, per_event=False)
+        line("  ... beside python -c pass", later, floor_python, per_event=False)
+        after = self.repeated(m, "board_view", db)
+        line("board after start-up (view)", after, "", per_event=False, unit="ms", ratio=False)
+        if isinstance(after, dict):
+            print(f"      Journal.view in a fresh process after the journal is opened: median of {after['runs']}, "
+                  f"{after['min'] * 1e3:.1f} to {after['max'] * 1e3:.1f} ms; CPU {after['cpu'] * 1e3:.1f} ms; "
+                  f"ruleset imported: {'yes' if after['ruleset_imported'] else 'no'}", flush=True)
+        for label, f in (("floor: fetch + sum (new process)", floor_board),
+                         ("floor: import sqlmodel (new process)", floor_sqlmodel),
+                         ("floor: python -c pass", floor_python)):
+            if isinstance(f, dict):
+                print(f"      {label}: {f['wall']:.3f} s wall, {f['cpu']:.3f} s CPU (median of {f['runs']})",
+                      flush=True)
+        snap = m("state_snapshot", db)
+        replay = self.replays.get((name, events))
+        line("state from snapshot (no tail)", snap, replay if replay is not None else "—")
+        tail = m("state_snapshot_tail", db)
+        line(f"state from snapshot + {self.args.tail} tail", tail, replay if replay is not None else "—")
+        if isinstance(snap, dict):
+            sizes = ", ".join(f"{kind} {size / 1024:,.1f} KB" for kind, size in sorted(snap["sizes"].items()))
+            state_size = snap["sizes"].get("state", 0)
+            print(f"  {'stored snapshot and views':<34} {sizes} (state: {state_size / events:,.0f} bytes an event)",
+                  flush=True)
+        curve = self.board.setdefault(name, {})
+        curve[events] = {"first": first, "later": later, "after": after, "floor_board": floor_board,
+                         "sqlmodel": floor_sqlmodel, "python": floor_python}
 
     def size(self, events: int) -> None:
         progress(f"generating a campaign of {events:,} events (cached) ...")
@@ -568,9 +717,24 @@ class Run:
               f"{os.cpu_count()} CPUs · limit {self.args.limit:g} s an operation")
         for events in self.sizes:
             self.size(events)
-        print("\nboard read after start-up, by campaign size")
+        print("\nthe board by campaign size (medians of --repeat fresh processes; wall, CPU in brackets)")
+
+        def cell(f: dict | str, ms: bool = False) -> str:
+            if isinstance(f, str):
+                return f
+            if ms:
+                return f"{f['wall'] * 1e3:.1f} ms"
+            return f"{f['wall']:.3f} s ({f['cpu']:.3f})"
+
         for name, curve in self.board.items():
-            print(f"  {name}: " + "; ".join(f"{n:,}: {v}" for n, v in curve.items()))
+            print(f"  {name}")
+            print(f"    {'events':>10}  {'first read':>16}  {'later read':>16}  {'after start-up':>14}  "
+                  f"{'fetch + sum':>16}  {'import sqlmodel':>16}  {'python -c pass':>16}  later/sqlmodel")
+            for n, c in curve.items():
+                ratio = (f"x{c['later']['wall'] / c['sqlmodel']['wall']:.2f}" if isinstance(c["later"], dict)
+                         and isinstance(c["sqlmodel"], dict) else "")
+                print(f"    {n:>10,}  {cell(c['first']):>16}  {cell(c['later']):>16}  {cell(c['after'], True):>14}  "
+                      f"{cell(c['floor_board']):>16}  {cell(c['sqlmodel']):>16}  {cell(c['python']):>16}  {ratio}")
 
 
 def main() -> None:
@@ -582,6 +746,14 @@ def main() -> None:
     parser.add_argument("--appends", type=int, default=200, help="single appends of each kind timed (default 200)")
     parser.add_argument("--es-batch", type=int, default=1000, help="events per eventsourcing insert (default 1000)")
     parser.add_argument("--no-eventsourcing", action="store_true", help="skip the eventsourcing reference")
+    parser.add_argument("--board-only", action="store_true",
+                        help="only the rows loaded (floor import), the full replay, the board and the snapshots")
+    parser.add_argument("--skip", default="", help="operations not measured, comma-separated (e.g. "
+                        "replay,state_snapshot_tail: the two that replay the whole log, for a quick run at 1M)")
+    parser.add_argument("--repeat", type=int, default=5,
+                        help="fresh processes a board figure is the median of (default 5)")
+    parser.add_argument("--tail", type=int, default=499,
+                        help="events after the state snapshot for 'state from snapshot + tail' (default 499)")
     # the worker's own arguments (one measurement)
     parser.add_argument("--worker", choices=sorted(OPERATIONS), help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
