@@ -47,8 +47,17 @@ def counted(cli, tmp_path, monkeypatch):
         counts["first event lookups" if (after, upto) == (0, 1) else "reads"] += 1
         return read(self, campaign_id, after=after, upto=upto)
 
-    counts["first event lookups"] = 0
+    iter_read = SqlStore.iter_read
+
+    def counted_iter_read(self, campaign_id, *, event_types=None, **kwargs):
+        # A first replay streams the events: the amendments first, by their type (an index lookup,
+        # counted apart), then every event (the read that counts).
+        counts["amendment lookups" if event_types is not None else "reads"] += 1
+        return iter_read(self, campaign_id, event_types=event_types, **kwargs)
+
+    counts["first event lookups"] = counts["amendment lookups"] = 0
     monkeypatch.setattr(SqlStore, "read", counted_read)
+    monkeypatch.setattr(SqlStore, "iter_read", counted_iter_read)
     evolve = counting("evolves", state_module.evolve)
     monkeypatch.setattr(state_module, "evolve", evolve)  # replay's
     monkeypatch.setattr(journal_module, "evolve", evolve)  # the journal's incremental fold

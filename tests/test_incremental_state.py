@@ -46,6 +46,11 @@ def test_remembered_state_equals_a_full_replay(script):
         fresh = Journal(store)
         assert journal.state("c") == replay(fresh.history("c"))
         assert journal.history("c") == fresh.history("c")
+        # A journal seeing the campaign for the first time replays it as it streams from the store:
+        # the same state, and the same timeline as recorded, as the journal that folded it command by command.
+        first_read = Journal(store)
+        assert first_read.state("c") == journal.state("c")
+        assert first_read._latest["c"].timeline == journal._latest["c"].timeline
         # The events a command records come back in the context of the state it was decided on.
         bare = [r.model_copy(update={"episode": None, "scene": None}) for r in recorded]
         assert recorded == with_context(bare, before.timeline)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
@@ -28,8 +28,8 @@ from yarnlog.app.snapshots import (
     view_fingerprint,
     view_kind,
 )
-from yarnlog.app.verify import Report, verify_stored
-from yarnlog.core.corrections import Correction, OverriddenRule, OverrideRecorded, Retraction
+from yarnlog.app.verify import AMENDMENT_TYPES, Report, verify_stored
+from yarnlog.core.corrections import Amendments, Correction, OverriddenRule, OverrideRecorded, Retraction
 from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
 from yarnlog.core.events import Payload, Recorded
@@ -45,6 +45,8 @@ from yarnlog.core.state import (
     in_context,
     paused_gc,
     replay,
+    replay_stream,
+    stream_in_context,
     with_context,
 )
 from yarnlog.core.table import CampaignCreated, Table, validate_created
@@ -265,15 +267,47 @@ class Journal:
         remembered = self._latest.get(campaign_id)
         if remembered is None:
             remembered = self._from_snapshot(campaign_id)
-        records = self.store.read(campaign_id, after=remembered.state.sequence if remembered else 0)
+        if remembered is None:
+            return self._replay_from_log(campaign_id)
+        records = self.store.read(campaign_id, after=remembered.state.sequence)
         self._stale.discard(campaign_id)
         if not records:
-            if remembered is None:
-                raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
             self._latest[campaign_id] = remembered
             return remembered.state
         with paused_gc():  # a first read may replay the whole history: see paused_gc
             return self._fold(campaign_id, remembered, [to_recorded(r) for r in records], records[-1].hash)[0]
+
+    def _replay_from_log(self, campaign_id: str) -> CampaignState[Any]:
+        """Remember a campaign seen for the first time, with no sound snapshot: its stored events
+        replayed as they stream from the store, none kept, so memory is the state's, not the history's.
+
+        Equal to folding the whole history at once (:meth:`_fold` from nothing; the property tests
+        of both compare them with a full replay). The corrections and retractions are read first,
+        by their type, since they reach back to earlier events; both reads stop at the head read first.
+        """
+        head = self.store.head(campaign_id)
+        if head is None:
+            raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
+        end, head_hash = head
+        recorded: list[Timeline] = []  # the timeline as recorded after the last event (not amended)
+
+        def in_context_streamed() -> Iterator[Recorded]:
+            for rec, after in stream_in_context(map(to_recorded, self.store.iter_read(campaign_id, upto=end))):
+                recorded[:] = [after]
+                yield rec
+
+        with paused_gc():
+            amendments = Amendments(map(to_recorded, self.store.iter_read(campaign_id, upto=end,
+                                                                          event_types=AMENDMENT_TYPES)))
+            state = replay_stream(in_context_streamed(), amendments)
+        self._stale.discard(campaign_id)
+        timeline = recorded[0] if recorded else state.timeline
+        if state.timeline == timeline:
+            state = replace(state, timeline=timeline)  # shared, so later folds take the recorded one as it is
+        self._latest[campaign_id] = latest = _Remembered(state, timeline, head_hash)
+        if self.snapshot_every > 0 and state.sequence - self._snapshot_at.get(campaign_id, 0) >= self.snapshot_every:
+            self._save_state(campaign_id, latest, head_hash)
+        return state
 
     def _fold(self, campaign_id: str, remembered: _Remembered | None,
               new: list[Recorded], head_hash: str) -> tuple[CampaignState[Any], list[Recorded]]:
