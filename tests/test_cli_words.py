@@ -100,3 +100,14 @@ def test_a_roll_against_another_names_it(table):
     lines = said(table, "roll", "Tomas", "--trait", "Brawler", "--opposed", str(sequence), "--faces", "3,2,2,1",
                  "--by", "Ben")
     assert lines[0].startswith("Tomas rolled Brawler: 3 + 2 + 2 + 1 = 8 against Iris's 6 + 5 + 4 + 1 = 16: fails")
+
+
+def test_token_movements_outside_a_move_are_said():
+    from yarnlog.rulesets.yarn.recap.sentences import sentence
+
+    moved = {"transfers": [{"source": "kitty", "destination": "Ana", "amount": 1}], "reason": "a ruling"}
+    assert sentence("yarn.tokens.transferred", moved, {}, {}) == \
+        "By the GM's ruling (a ruling): Ana gains a token from the kitty."
+    back = {"transfers": [{"source": "Ana", "destination": "kitty", "amount": 2}]}
+    assert sentence("yarn.tokens.returned", back, {}, {}) == \
+        "Unspent drama tokens revert to the kitty: Ana pays 2 tokens to the kitty."

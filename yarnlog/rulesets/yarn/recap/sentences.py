@@ -338,6 +338,14 @@ def precedence_drawn(p: Data) -> str:
     return f"Precedence for {p['purpose'].replace('-', ' ')} ({how}): {', '.join(p['order'])}."
 
 
+def tokens_transferred(p: Data) -> str:
+    return f"By the GM's ruling ({p['reason']}): {movements(p)}."
+
+
+def tokens_returned(p: Data) -> str:
+    return f"Unspent drama tokens revert to the kitty: {movements(p)}."
+
+
 def sentence(kind: str, p: Data, wants: Mapping[tuple[str, str], str], rolls: Mapping[int, Data],
              secret: bool = False) -> str | None:
     """The sentence of one event of type ``kind`` with payload data ``p``, or ``None`` for a type told
@@ -365,4 +373,5 @@ _SAYINGS: dict[str, Any] = {
     "yarn.experience.trait_developed": trait_developed,
     # Not in the recap (it tells these elsewhere), said when a move records them.
     "yarn.character.created": character_created, "yarn.precedence.drawn": precedence_drawn,
+    "yarn.tokens.transferred": tokens_transferred, "yarn.tokens.returned": tokens_returned,
 }
