@@ -109,11 +109,11 @@ def test_a_scene_played_through_yarnlog_play_in_a_real_terminal(campaign, cli, t
         first.wait_for("Ben/Tomas -1dt 0b")  # the override let it through; the status line says so
 
         first.type("note 'a wrong aside'")
-        first.wait_for("text=a wrong aside")
+        first.wait_for("Note by Maya: a wrong aside")
         first.type("undo")
         first.wait_for("undo #13 note text=a wrong aside? [y/N]")
         first.type("y")
-        first.wait_for("retracts=13")
+        first.wait_for("Event 13 retracted")
 
         first.type("dice? roll Tom", enter=False)  # tab completes the name
         first.key("Tab")
@@ -121,7 +121,7 @@ def test_a_scene_played_through_yarnlog_play_in_a_real_terminal(campaign, cli, t
         first.type(" --trait Brawler --difficulty hard")
         first.wait_for("the roll roll uses 4d6")
         first.type("roll Tomas --trait Brawler --difficulty hard --faces 6,4,3,1")  # the faces as rolled
-        first.wait_for("Tomas rolls Brawler, 4d6: 6 4 3 1 = 14, beats Hard 11 by 3")
+        first.wait_for("Tomas rolled Brawler: 6 + 4 + 3 + 1 = 14 against Hard 11: beats by 3")
 
         second = Terminal([*yarnlog_command(), "--db", campaign, "play"], env)
         second.wait_for("harbor #15 ")

@@ -107,7 +107,11 @@ def run_command(campaign: str | None, command, *, by: str | None = None, visibil
                 override_reason: str | None = None, as_json: bool = False) -> list:
     """Execute a journal command and show what it recorded."""
     recorded = execute_command(campaign, command, by=by, visibility=visibility, override_reason=override_reason)
-    show_recorded(recorded, as_json)
+    state = None
+    if recorded and not as_json and not SETTINGS.verbose:
+        # In words: the state after the move is the one the journal remembers (no replay).
+        state = open_journal().state(recorded[0].campaign_id)
+    show_recorded(recorded, as_json, state=state)
     return recorded
 
 

@@ -61,9 +61,15 @@ def _root(
                      help="Campaign id for every verb (default: the only campaign in the journal); "
                           "its system's verbs are listed in --help."),
     ] = None,
+    verbose: Annotated[
+        bool,
+        typer.Option("--verbose", "-v", envvar="YARNLOG_VERBOSE",
+                     help="A write shows the payload of each event it recorded, not sentences."),
+    ] = False,
 ) -> None:
     SETTINGS.db = db
     SETTINGS.campaign = campaign
+    SETTINGS.verbose = verbose
 
 
 # -- campaign -------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ VisibilityOpt = Annotated[
 class Settings:
     db: str | None = None
     campaign: str | None = None  # the root's --campaign/-c, for verbs not given their own
+    verbose: bool = False  # the root's --verbose: a write shows the payloads it recorded, not sentences
 
 
 SETTINGS = Settings()

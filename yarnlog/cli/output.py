@@ -97,20 +97,63 @@ def summarize(payload: dict) -> str:
     return text if len(text) <= 110 else text[:107] + "..."
 
 
-def show_recorded(events: list, as_json: bool, title: str = "Recorded") -> None:
-    def render(rows: list[dict]) -> None:
-        from rich.markup import escape
-        from rich.table import Table
+#: The width a move's answer is wrapped to.
+WIDTH = 80
 
-        table = Table(title=title)
-        for col in ("#", "type", "by", "episode", "scene", "what"):
-            table.add_column(col)
-        for row in rows:
-            table.add_row(str(row["sequence"]), row["event_type"], escape(row["recorded_by"]),
-                          str(row["episode"] or ""), str(row["scene"] or ""), escape(summarize(row["payload"])))
-        console().print(table)
 
-    emit([recorded_data(r) for r in events], as_json, render)
+def _payload_table(rows: list[dict], title: str) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=title)
+    for col in ("#", "type", "by", "episode", "scene", "what"):
+        table.add_column(col)
+    for row in rows:
+        table.add_row(str(row["sequence"]), row["event_type"], escape(row["recorded_by"]),
+                      str(row["episode"] or ""), str(row["scene"] or ""), escape(summarize(row["payload"])))
+    console().print(table)
+
+
+def wrapped(text: str, width: int = WIDTH) -> str:
+    """``text`` as plain terminal text (:func:`terminal_text`, never markup) wrapped to ``width`` columns."""
+    import textwrap
+
+    return textwrap.fill(terminal_text(text), width=width, break_on_hyphens=False) or ""
+
+
+def event_words(recorded, state) -> str | None:
+    """A recorded event in words: its ruleset's (``Ruleset.narrate``), else the journal's own, else ``None``."""
+    from yarnlog.core.words import core_sentence
+
+    ruleset = getattr(state, "ruleset", None)
+    text = ruleset.narrate(recorded, state) if ruleset is not None else None
+    return text if text is not None else core_sentence(recorded)
+
+
+def show_recorded(events: list, as_json: bool, title: str = "Recorded", state=None) -> None:
+    """What a command recorded: ``--json`` prints the envelopes; for people, given the campaign's
+    ``state`` after the move, one sentence per event (a payload table for any event without one)
+    and the ruleset's line on what follows (``Ruleset.follow_up``), wrapped to :data:`WIDTH` columns;
+    without ``state`` (``--verbose``, ``log``) the payload table."""
+    if as_json or state is None:
+        emit([recorded_data(r) for r in events], as_json, lambda rows: _payload_table(rows, title))
+        return
+    lines: list[str] = []
+    unsaid = []
+    for recorded in events:
+        text = event_words(recorded, state)
+        if text is None:
+            unsaid.append(recorded_data(recorded))
+        elif text:
+            lines.append(wrapped(text))
+    ruleset = getattr(state, "ruleset", None)
+    after = ruleset.follow_up(state) if ruleset is not None else None
+    if lines:
+        sys.stdout.write("\n".join(lines) + "\n")
+    if unsaid:
+        _payload_table(unsaid, title)
+    if after:
+        sys.stdout.write(wrapped(after) + "\n")
 
 
 def print_table(title: str, columns: tuple[str, ...], rows: list[tuple]) -> None:

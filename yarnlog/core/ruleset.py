@@ -101,6 +101,14 @@ def _no_names(state: CampaignState[Any]) -> Iterable[str]:
     return ()
 
 
+def _no_words(recorded: Recorded, state: CampaignState[Any]) -> str | None:
+    return None
+
+
+def _nothing_follows(state: CampaignState[Any]) -> str | None:
+    return None
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """What a game system adds to a journal.
@@ -124,7 +132,10 @@ class Ruleset:
     the snapshot codec (:mod:`yarnlog.core.codec`) rebuilds those classes and no others.
     ``names(campaign_state)`` lists the names it registers beside the table's (characters,
     locations, combatants): a command's names are matched to them and to the participants ignoring
-    case (:mod:`yarnlog.core.names`).
+    case (:mod:`yarnlog.core.names`). ``narrate(recorded, campaign_state)`` says a recorded event in
+    the book's words, or ``None`` to leave it to the journal's own sentences (:mod:`yarnlog.core.words`);
+    ``follow_up(campaign_state)`` is one sentence on what follows a move (balances, who calls next),
+    or ``None``. Both are plain text, read after the move from the state already in memory.
     """
 
     name: str
@@ -143,6 +154,8 @@ class Ruleset:
     validators: Mapping[type, Validator] = field(default_factory=dict)
     state_packages: tuple[str, ...] = ()
     names: Callable[[CampaignState[Any]], Iterable[str]] = _no_names
+    narrate: Callable[[Recorded, CampaignState[Any]], str | None] = _no_words
+    follow_up: Callable[[CampaignState[Any]], str | None] = _nothing_follows
 
     def owns(self, event_type: str) -> bool:
         return event_type.startswith(self.event_prefix + ".")

@@ -23,6 +23,7 @@ from yarnlog.rulesets.yarn.parts.economy import part as economy
 from yarnlog.rulesets.yarn.parts.economy.ledger import bennie_report, token_report
 from yarnlog.rulesets.yarn.parts.powers import part as powers
 from yarnlog.rulesets.yarn.parts.procedure import part as procedure
+from yarnlog.rulesets.yarn.recap.words import follow_up, narrate
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 PARTS = (economy.PART, characters.PART, drama.PART, fight.PART, procedure.PART, powers.PART)
@@ -92,6 +93,8 @@ RULESET = Ruleset(
     cli="yarnlog.rulesets.yarn.cli.verbs:VERBS",
     validators=VALIDATORS,
     names=registered_names,
+    narrate=narrate,
+    follow_up=follow_up,
     # What YarnState is built of (the snapshot codec's whitelist): the parts, the pure rules' values.
     state_packages=("yarnlog.rulesets.yarn.state", "yarnlog.rulesets.yarn.parts", "yarnlog.rulesets.yarn.rules"),
     options={

@@ -9,7 +9,17 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from yarnlog.cli.context import campaign_state, run_command
-from yarnlog.cli.options import AsOfOpt, ByOpt, CampaignOpt, EndOfSceneOpt, JsonOpt, Many, OverrideOpt, parse_faces
+from yarnlog.cli.options import (
+    SETTINGS,
+    AsOfOpt,
+    ByOpt,
+    CampaignOpt,
+    EndOfSceneOpt,
+    JsonOpt,
+    Many,
+    OverrideOpt,
+    parse_faces,
+)
 from yarnlog.cli.output import console, emit, print_table
 
 if TYPE_CHECKING:
@@ -63,14 +73,14 @@ def _make_roll(hands, *, by, bonus, penalty, xp, why, purpose, extra, against, f
 
 def _record(campaign: str | None, command, *, by: str | None, secret: bool, override: str | None,
             as_json: bool) -> None:
-    """Execute, show what was recorded, and a recap line for each roll."""
+    """Execute and show what was recorded (with ``--verbose``, the payloads and a recap line for each roll)."""
     recorded = run_command(campaign, command, by=by, visibility="gm" if secret else "everyone",
                            override_reason=override, as_json=as_json)
     from yarnlog.rulesets.yarn.parts.procedure.roll_records import RollMade
     from yarnlog.rulesets.yarn.parts.procedure.roll_reports import roll_data
 
     rolls = [r for r in recorded if isinstance(r.payload, RollMade)]
-    if rolls and not as_json:
+    if rolls and not as_json and SETTINGS.verbose:  # in words, the answer has said the roll already
         state = campaign_state(campaign)
         for rec in rolls:
             console().print(_escape(roll_data(state, rec)["recap"]))

@@ -327,3 +327,51 @@ def trait_raised(p: Data) -> str:
 
 def trait_developed(p: Data) -> str:
     return f"{p['character']} developed {p.get('trait')} for {p.get('experience_spent')} experience dice."
+
+
+def character_created(p: Data) -> str:
+    return f"{p['name']}, {p['role']}, joins as {p['player']}'s character (desire: {p['desire']})."
+
+
+def precedence_drawn(p: Data) -> str:
+    how = "shuffled by the tool" if p.get("source") == "shuffled" else "as drawn at the table"
+    return f"Precedence for {p['purpose'].replace('-', ' ')} ({how}): {', '.join(p['order'])}."
+
+
+def tokens_transferred(p: Data) -> str:
+    return f"By the GM's ruling ({p['reason']}): {movements(p)}."
+
+
+def tokens_returned(p: Data) -> str:
+    return f"Unspent drama tokens revert to the kitty: {movements(p)}."
+
+
+def sentence(kind: str, p: Data, wants: Mapping[tuple[str, str], str], rolls: Mapping[int, Data],
+             secret: bool = False) -> str | None:
+    """The sentence of one event of type ``kind`` with payload data ``p``, or ``None`` for a type told
+    elsewhere or not at all: what the recap says of it, and what a move answers (:mod:`.words`)."""
+    if kind in ("yarn.petition.resolved", "yarn.petition.quizzed"):
+        return petition(p, wants) if kind == "yarn.petition.resolved" else quizzed(p, wants)
+    if kind in ("yarn.roll.made", "yarn.group.resolved"):
+        return roll(p, rolls, secret) if kind == "yarn.roll.made" else group(p, rolls)
+    if kind == "yarn.combat.round_started":
+        return f"Round {p['number']}."
+    say = _SAYINGS.get(kind)
+    return say(p) if say is not None else None
+
+
+_SAYINGS: dict[str, Any] = {
+    "yarn.petition.two_way": two_way, "yarn.petition.forced": forced, "yarn.challenge.ducked": ducked,
+    "yarn.challenge.rushed": rushed, "yarn.challenge.voted": challenge_voted, "yarn.scene.called": scene_called,
+    "override.recorded": override, "yarn.bennie.spent": bennie_spent,
+    "yarn.supporting.introduced": supporting_introduced, "yarn.supporting.promoted": supporting_promoted,
+    "yarn.location.introduced": location, "yarn.consequence.rolled": consequence,
+    "yarn.combat.started": combat_started, "yarn.combat.initiative_set": initiative, "yarn.combat.attacked": attacked,
+    "yarn.combat.left": combat_left, "yarn.combat.ended": combat_ended, "yarn.wounds.recovered": recovered,
+    "yarn.wounds.healed": healed, "yarn.wounds.damaged": damaged, "yarn.wounds.death_faced": death_faced,
+    "yarn.experience.awarded": experience_awarded, "yarn.experience.trait_raised": trait_raised,
+    "yarn.experience.trait_developed": trait_developed,
+    # Not in the recap (it tells these elsewhere), said when a move records them.
+    "yarn.character.created": character_created, "yarn.precedence.drawn": precedence_drawn,
+    "yarn.tokens.transferred": tokens_transferred, "yarn.tokens.returned": tokens_returned,
+}

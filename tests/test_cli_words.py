@@ -1,0 +1,113 @@
+"""Every write answers in words (issue 10): one sentence per recorded event, in the book's terms, and
+one line on what follows (the drama tokens at the table, who calls next), within 80 columns;
+``--verbose`` keeps the payload table, ``--json`` is unchanged."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+SHEETS = Path(__file__).resolve().parent.parent / "journals" / "sheets"
+
+
+@pytest.fixture
+def table(cli):
+    for args in (("init", "harbor", "--title", "Lantern Harbor", "--gm", "Maya"), ("join", "Ana"), ("join", "Ben"),
+                 ("character", "create", "Iris", "--from-file", str(SHEETS / "iris.json")),
+                 ("character", "create", "Tomas", "--from-file", str(SHEETS / "tomas.json")),
+                 ("episode", "start", "--title", "Fog", "--theme", "trust", "--theme-by", "Ana"),
+                 ("precedence", "draw", "--purpose", "calling-order", "--order", "Ana,Ben")):
+        assert cli(*args)[0] == 0, args
+    return cli
+
+
+def said(cli, *args: str) -> list[str]:
+    code, out, err = cli(*args)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines and all(len(line) <= 80 for line in lines), out
+    assert "┃" not in out and "payload" not in out  # sentences, not the payload table
+    return lines
+
+
+def follow_up_matches_tokens(cli, line: str) -> None:
+    """The follow-up line's numbers are those of ``yarnlog tokens --json``."""
+    report = json.loads(cli("tokens", "--json")[1])
+    held = {p["name"]: p["drama_tokens"] for p in report["participants"]}
+    expected = ", ".join([f"{n} {held[n]}" for n in ("Ana", "Ben")] + [f"Maya (GM) {held['Maya']}"])
+    assert line.startswith(f"Tokens: {expected}."), line
+
+
+def test_a_scene_answers_in_words(table):
+    lines = said(table, "call", "Ana", "--cast", "Iris,Tomas", "--mode", "dramatic")
+    assert lines[0] == "Scene 1 called by Ana with Iris, Tomas."
+    follow_up_matches_tokens(table, lines[-1])
+    assert lines[-1].endswith("Next to call: Maya.")
+
+    lines = said(table, "note", "Iris hides the \x1b[31mkey[/b]")
+    assert lines[0] == "Note by Maya: Iris hides the \u241b[31mkey[/b]"  # shown, never obeyed nor markup
+
+    lines = said(table, "petition", "refused", "-p", "Iris", "-g", "Tomas")
+    assert lines[0].startswith("Iris petitioned Tomas") and "refused; Ana gains a token from the kitty" in lines[0]
+    follow_up_matches_tokens(table, lines[-1])
+    assert lines[-1].startswith("Tokens: Ana 1, Ben 0, Maya (GM) 0.")
+
+    said(table, "call", "Maya", "--cast", "Tomas,Iris", "--mode", "dramatic")
+    lines = said(table, "petition", "granted", "-p", "Tomas", "-g", "Iris")
+    assert lines[0].startswith("Tomas petitioned Iris") and ": granted; " in lines[0]
+    follow_up_matches_tokens(table, lines[-1])
+
+    lines = said(table, "roll", "Tomas", "--trait", "Brawler", "--difficulty", "hard", "--faces", "6,4,3,1")
+    assert lines[0].startswith("Tomas rolled Brawler") and "6 + 4 + 3" in lines[0]
+    follow_up_matches_tokens(table, lines[-1])
+
+    sequence = json.loads(table("log", "--type", "yarn.roll.made", "--json")[1])[-1]["sequence"]
+    lines = said(table, "retract", str(sequence), "--reason", "the wrong dice", "--yes")
+    assert lines[0] == f"Event {sequence} retracted (approved by Maya): the wrong dice."
+    follow_up_matches_tokens(table, lines[-1])
+
+
+def test_an_override_is_said_with_its_reason(table):
+    said(table, "call", "Ana", "--cast", "Iris,Tomas", "--mode", "dramatic")
+    said(table, "call", "Maya", "--cast", "Tomas,Iris", "--mode", "dramatic")
+    lines = said(table, "challenge", "duck", "Tomas", "--compel", "--token", "--override", "Ben pays next session")
+    assert any("Reason: Ben pays next session." in line for line in lines)
+    assert any(line.startswith("Tomas (Ben) ducked the scene") for line in lines)
+    follow_up_matches_tokens(table, lines[-1])
+
+
+def test_verbose_shows_the_payload_and_json_is_unchanged(table):
+    code, out, _ = table("--verbose", "note", "a plain aside")
+    assert code == 0 and "text=a plain aside" in out and "Note by" not in out
+    code, out, _ = table("note", "another aside", "--json")
+    recorded = json.loads(out)
+    assert [r["event_type"] for r in recorded] == ["note"] and recorded[0]["payload"]["text"] == "another aside"
+    code, out, _ = table("log", "--type", "note")
+    assert "text=a plain aside" in out  # the log shows the full payload
+
+
+def test_a_long_sentence_is_wrapped_to_80_columns(table):
+    lines = said(table, "note", "word " * 60)
+    assert len(lines) >= 4
+
+
+def test_a_roll_against_another_names_it(table):
+    said(table, "call", "Ana", "--cast", "Iris,Tomas", "--mode", "dramatic")
+    said(table, "roll", "Iris", "--trait", "Tough", "--faces", "6,5,4,1")
+    sequence = json.loads(table("log", "--type", "yarn.roll.made", "--json")[1])[-1]["sequence"]
+    lines = said(table, "roll", "Tomas", "--trait", "Brawler", "--opposed", str(sequence), "--faces", "3,2,2,1",
+                 "--by", "Ben")
+    assert lines[0].startswith("Tomas rolled Brawler: 3 + 2 + 2 + 1 = 8 against Iris's 6 + 5 + 4 + 1 = 16: fails")
+
+
+def test_token_movements_outside_a_move_are_said():
+    from yarnlog.rulesets.yarn.recap.sentences import sentence
+
+    moved = {"transfers": [{"source": "kitty", "destination": "Ana", "amount": 1}], "reason": "a ruling"}
+    assert sentence("yarn.tokens.transferred", moved, {}, {}) == \
+        "By the GM's ruling (a ruling): Ana gains a token from the kitty."
+    back = {"transfers": [{"source": "Ana", "destination": "kitty", "amount": 2}]}
+    assert sentence("yarn.tokens.returned", back, {}, {}) == \
+        "Unspent drama tokens revert to the kitty: Ana pays 2 tokens to the kitty."

@@ -1,0 +1,70 @@
+"""What a Yarn move answers: the recap's sentence of each recorded event (:func:`.sentences.sentence`,
+the same words the recap prints), and one line on what follows, from the state after the move.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from yarnlog.core.events import Recorded
+from yarnlog.core.state import CampaignState
+from yarnlog.rulesets.yarn.recap import sentences as say
+
+
+def _wants(state: CampaignState[Any]) -> dict[tuple[str, str], str]:
+    characters = getattr(state.rules, "characters", None)
+    if characters is None:
+        return {}
+    return {(name, w.withholder): w.want for name, sheet in characters.pcs.items() for w in sheet.wants}
+
+
+def _rolls_seen(recorded: Recorded, state: CampaignState[Any], p: dict[str, Any]) -> dict[int, Any]:
+    """The rolls a roll or group effort names (its opponent's, its members'), as the recap's data, from
+    the rolls the state keeps; one the mover may not see (a secret roll, a player moving) is left
+    out, so the sentence says the GM keeps it to herself, as the recap does."""
+    procedure = getattr(state.rules, "procedure", None)
+    if procedure is None:
+        return {}
+    wanted = [*(p.get("rolls") or ()), (p.get("against") or {}).get("roll")]
+    gm = state.table.is_gm(recorded.recorded_by)
+    seen: dict[int, Any] = {}
+    for number in wanted:
+        made = procedure.rolls.get(number) if number is not None else None
+        if made is not None and (gm or made.visibility == "everyone"):
+            seen[number] = made.payload.model_dump(mode="json")
+    return seen
+
+
+def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
+    """``recorded`` in the book's words, as the recap tells it (``None``: the journal's own words; ``""``:
+    nothing worth a line)."""
+    kind = recorded.event_type
+    if not (kind.startswith("yarn.") or kind == "override.recorded"):
+        return None
+    p = recorded.payload.model_dump(mode="json")
+    rolls = _rolls_seen(recorded, state, p)
+    if kind == "yarn.roll.made":
+        return say.roll(p, rolls, recorded.visibility != "everyone")
+    text = say.sentence(kind, p, _wants(state), rolls)
+    if text is None and kind == "yarn.scene.called":
+        return ""  # a plain call: the scene's opening says it
+    return text
+
+
+def follow_up(state: CampaignState[Any]) -> str | None:
+    """``Tokens: Ana 1, Ben 0, Maya (GM) 5. Next to call: Ben.``: drama tokens at the table and the
+    next caller in the episode in play, read from ``state`` (no replay)."""
+    from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_state
+
+    rules = state.rules
+    if rules is None:
+        return None
+    table = state.table
+    tokens = rules.economy.tokens
+    held = [f"{n} {tokens.get(n, 0)}" for n in table.players] + [f"{table.gm} (GM) {tokens.get(table.gm, 0)}"]
+    text = f"Tokens: {', '.join(held)}."
+    if state.timeline.episode is not None:
+        order = calling_state(rules.drama, rules.characters, state.timeline.episode)
+        if order is not None and order.next_caller:
+            text += f" Next to call: {order.next_caller}."
+    return text
