@@ -380,3 +380,14 @@ def test_a_hidden_roll_gives_away_no_total_through_the_rolls_that_refer_to_it():
     assert "by 5" not in told and "keeps to herself" in told
     assert "by 5" in sentences.roll(opposed, {36: {"character": "the lookout", "dice": {"faces": [4, 3],
                                                                                         "total": 7}}}, secret=False)
+
+
+def test_a_failed_roll_says_by_how_much_without_a_minus_sign():
+    from yarnlog.rulesets.yarn.recap import sentences
+
+    failed = {"character": "Tomas", "trait": "Brawler", "dice": {"faces": [3, 2, 2, 1], "kept": [0, 1, 2, 3],
+                                                                  "total": 8},
+              "against": {"kind": "difficulty", "number": 16, "label": "Hard"}, "outcome": "fails", "margin": -8}
+    told = sentences.roll(failed, {}, secret=False)
+    assert "fails by 8" in told and "-8" not in told
+    assert " by " not in sentences.roll({**failed, "outcome": "equals", "margin": 0}, {}, secret=False)

@@ -213,8 +213,9 @@ def roll(p: Data, rolls: Mapping[int, Data], secret: bool) -> str:
     if p.get("outcome"):
         text += f": {p['outcome']}"
         # Against a roll the audience may not see, the margin would give its total away.
-        if p.get("margin") is not None and not _hidden_opponent(p, rolls):
-            text += f" by {p['margin']}"
+        # "fails by 8", not "by -8": the outcome already says which way.
+        if p.get("margin") and not _hidden_opponent(p, rolls):
+            text += f" by {abs(p['margin'])}"
         text += _chance(p.get("odds"))
     if p.get("botch"):
         text += "; a botch"
@@ -234,8 +235,8 @@ def group(p: Data, rolls: Mapping[int, Data]) -> str:
     hidden = any(n not in rolls for n in p.get("rolls") or ())
     total = "a total that includes a roll the GM keeps to herself" if hidden else p["total"]
     text = f"Group effort of {', '.join(p['characters'])} ({p['method']}): {total}{against}: {p['outcome']}"
-    if p.get("margin") is not None and not hidden:
-        text += f" by {p['margin']}"
+    if p.get("margin") and not hidden:
+        text += f" by {abs(p['margin'])}"
     return text + _chance(p.get("odds")) + "."
 
 
