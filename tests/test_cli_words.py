@@ -111,3 +111,9 @@ def test_token_movements_outside_a_move_are_said():
     back = {"transfers": [{"source": "Ana", "destination": "kitty", "amount": 2}]}
     assert sentence("yarn.tokens.returned", back, {}, {}) == \
         "Unspent drama tokens revert to the kitty: Ana pays 2 tokens to the kitty."
+
+
+def test_creating_a_campaign_answers_in_words_with_the_title_as_typed(cli):
+    lines = said(cli, "init", "harbor", "--title", "[bold]Harbor<b>", "--gm", "Maya")
+    assert lines[0].startswith("Campaign harbor") and "[bold]Harbor<b>" in lines[0] and "Maya" in lines[0]
+    assert json.loads(cli("log", "--json")[1])[0]["payload"]["title"] == "[bold]Harbor<b>"

@@ -123,7 +123,9 @@ def init(
     recorded = journal.create_campaign(
         campaign_id, title=title, gm=gm, ruleset=ruleset, options=_option_names(option or [])
     )
-    show_recorded(recorded, as_json, title=f"Campaign {campaign_id} created")
+    # Answered in words like every other write (the payload table with --verbose).
+    state = None if as_json or SETTINGS.verbose else journal.state(campaign_id)
+    show_recorded(recorded, as_json, title=f"Campaign {campaign_id} created", state=state)
 
 
 @app.command("options")
