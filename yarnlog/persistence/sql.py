@@ -302,6 +302,13 @@ class SqlStore:
 
     # -- writing --------------------------------------------------------------------------
 
+    def _refused(self, exc: DBAPIError, campaign_id: str, expected_sequence: int) -> StoreError:
+        """A write the database turned away: another writer holding it (a conflict, to re-read and
+        retry) or a fault to report."""
+        if isinstance(exc, OperationalError) and self._busy(exc):
+            return ConcurrencyConflict(campaign_id, expected_sequence, None)
+        return StoreError(f"the journal database refused the write: {exc.orig}")
+
     def append(self, campaign_id: str, expected_sequence: int, events: Sequence[NewEvent]) -> list[StoredEvent]:
         prev_hash = self._known_head(campaign_id, expected_sequence)
         if events and prev_hash is not None:
@@ -311,12 +318,8 @@ class SqlStore:
                     self._run(conn, self._insert_sql, [astuple(r) for r in records], many=True)
             except IntegrityError:
                 pass  # the campaign moved on (or an id is reused): read the head, as below, to say which
-            except OperationalError as exc:
-                if self._busy(exc):
-                    raise ConcurrencyConflict(campaign_id, expected_sequence, None) from None
-                raise StoreError(f"the journal database refused the write: {exc.orig}") from None
             except DBAPIError as exc:
-                raise StoreError(f"the journal database refused the write: {exc.orig}") from None
+                raise self._refused(exc, campaign_id, expected_sequence) from None
             else:
                 self._remember(campaign_id, records[-1])
                 return records
@@ -333,12 +336,8 @@ class SqlStore:
         except IntegrityError:
             # Lost the race on the (campaign, sequence) key or the chain trigger.
             raise ConcurrencyConflict(campaign_id, expected_sequence, None) from None
-        except OperationalError as exc:
-            if self._busy(exc):
-                raise ConcurrencyConflict(campaign_id, expected_sequence, None) from None
-            raise StoreError(f"the journal database refused the write: {exc.orig}") from None
         except DBAPIError as exc:
-            raise StoreError(f"the journal database refused the write: {exc.orig}") from None
+            raise self._refused(exc, campaign_id, expected_sequence) from None
         if records:
             self._remember(campaign_id, records[-1])
         return records
