@@ -15,7 +15,7 @@ from typing import Any, get_type_hints
 from pydantic import ConfigDict, Field, ValidationError, create_model
 
 from yarnlog.app.verify import AMENDMENT_TYPES, verify
-from yarnlog.core.envelope import StoredEvent, canonical, from_line, to_line
+from yarnlog.core.envelope import CAMPAIGN_ID, CAMPAIGN_ID_PATTERN, StoredEvent, canonical, from_line, to_line
 from yarnlog.core.referee import InvalidCommand
 from yarnlog.persistence.protocol import EventStore
 
@@ -23,7 +23,7 @@ HEX64 = r"^[0-9a-f]{64}$"
 
 #: What a line's fields must look like beyond their type; the fields themselves are the envelope's.
 _CONSTRAINTS: dict[str, Any] = {
-    "campaign_id": Field(min_length=1),
+    "campaign_id": Field(pattern=CAMPAIGN_ID_PATTERN),  # what every backend keeps alike
     "sequence": Field(ge=1),
     "event_id": Field(pattern=r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"),
     "event_type": Field(min_length=1),
@@ -76,7 +76,7 @@ def _plainly_valid(data: Any) -> bool:
         value = data[name]
         if type(value) is not str or pattern.fullmatch(value) is None:
             return False
-    return True
+    return CAMPAIGN_ID.fullmatch(data["campaign_id"]) is not None
 
 
 def _is_unicode(text: str) -> bool:
@@ -123,7 +123,19 @@ def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
     ids = {r.campaign_id for r in records}
     if len(ids) != 1:
         raise InvalidCommand(f"an export holds one campaign; this file mixes {', '.join(sorted(ids))}")
+    _refuse_repeated_event_ids(records)
     return records
+
+
+def _refuse_repeated_event_ids(records: list[StoredEvent]) -> None:
+    """An event id names one event: a file that gives one to two events is refused, naming both lines
+    (counting events; blank lines are skipped)."""
+    seen: dict[str, int] = {}
+    for number, record in enumerate(records, start=1):
+        first = seen.setdefault(record.event_id, number)
+        if first != number:
+            raise InvalidCommand(f"event {number}: event id {record.event_id} is already that of event {first}; "
+                                 "each event has its own id: nothing imported")
 
 
 def import_records(store: EventStore, records: list[StoredEvent]) -> tuple[int, int]:

@@ -39,10 +39,27 @@ TRIGGERS = (
 )
 
 
+#: The first key of the journal's advisory locks (``yrlg`` in ASCII): keeps them apart from any other
+#: application's advisory locks on the same server; the second key is the campaign's.
+LOCK_SPACE = 0x79726C67
+
+#: Appends to one campaign take turns: each insert first takes the campaign's transaction-scoped
+#: advisory lock, so a second writer waits for the first to commit and then meets its event (the
+#: chain check that follows reads afresh) instead of racing it into the unique key. Named to fire
+#: before ``events_chain_on_insert`` (PostgreSQL runs a table's triggers in name order). Inside the
+#: insert's own round trip: no extra exchange with the server per append.
+APPEND_LOCK = (
+    f"""CREATE OR REPLACE FUNCTION yarnlog_serialize_append() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN PERFORM pg_advisory_xact_lock({LOCK_SPACE}, hashtext(NEW.campaign_id)); RETURN NEW; END $$""",
+    """CREATE OR REPLACE TRIGGER events_append_serialized BEFORE INSERT ON events
+       FOR EACH ROW EXECUTE FUNCTION yarnlog_serialize_append()""",
+)
+
+
 class PostgresStore(SqlStore):
     """Events in a PostgreSQL database (a ``postgresql+psycopg://`` URL)."""
 
-    TRIGGERS = TRIGGERS
+    TRIGGERS = TRIGGERS + APPEND_LOCK
     #: A pooled connection idle longer than this (seconds) is pinged before it is used again.
     PING_AFTER_IDLE: ClassVar[float] = 1.0
 

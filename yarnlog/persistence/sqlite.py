@@ -39,6 +39,8 @@ class SqliteStore(SqlStore):
             if not create and not Path(path).exists():
                 raise StoreError(f"no journal database at {path} (create one with 'yarnlog init')")
             Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # SQLite serializes writers itself (BEGIN IMMEDIATE below); one waits up to 30 s for the lock
+        # (the driver's busy timeout) before its append is reported as a conflict.
         engine = create_engine(url, connect_args={"timeout": 30})
         _make_transactions_explicit(engine)
         super().__init__(engine, create=create)
