@@ -83,7 +83,8 @@ def test_a_command_sent_again_with_its_id_returns_what_it_recorded_and_writes_no
 
 
 def test_the_same_id_with_another_command_is_refused_and_writes_nothing(journal, campaign):
-    journal.execute(campaign, AddNote(text="The fog rolls in."), command_key=command_key("k", AddNote("The fog rolls in.")))
+    fog = AddNote(text="The fog rolls in.")
+    journal.execute(campaign, fog, command_key=command_key("k", fog))
     head = journal.store.last_sequence(campaign)
     with pytest.raises(InvalidCommand, match="command id 'k' already recorded another command") as refused:
         journal.execute(campaign, AddNote(text="Ana lies."), command_key=command_key("k", AddNote(text="Ana lies.")))

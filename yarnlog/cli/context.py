@@ -99,8 +99,9 @@ def execute_command(campaign: str | None, command, *, by: str | None = None, vis
     executor = EXECUTOR.get()
     if executor is not None:
         return executor(journal, cid, command, by=by, visibility=visibility, override=override)
-    ids = {} if command_id is None else {"command_id": command_id[0], "new_command": command_id[1]}
-    recorded = execute_rolling(journal, cid, command, by=by, visibility=visibility, override=override, **ids)
+    given, new = command_id if command_id is not None else (None, False)
+    recorded = execute_rolling(journal, cid, command, by=by, visibility=visibility, override=override,
+                               command_id=given, new_command=new)
     # The boards people read after a move (tokens, bennies...) are brought to the new head now, from
     # the state in memory, so that reading one stays a few rows.
     journal.refresh_views(cid)

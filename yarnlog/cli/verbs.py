@@ -18,7 +18,7 @@ import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -156,7 +156,7 @@ class CampaignGroup(TyperGroup):
     """A group of core verbs that adds the campaign's ruleset's verbs (at the top level) and
     withholds the core verbs that ruleset replaces. Its writes take ``--command-id``."""
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         add_command_id(self)
 

@@ -23,7 +23,6 @@ from pydantic import ValidationError
 from yarnlog.core.events import Payload, Recorded, current_payload_class, load_payload
 from yarnlog.core.referee import InvalidCommand
 
-
 #: What a campaign id may be, on every backend alike: at most 64 characters (PostgreSQL's column
 #: refuses more, SQLite would keep them), lowercase letters, digits, ``.``, ``_``, ``-``.
 CAMPAIGN_ID_PATTERN = r"^[a-z0-9][a-z0-9._-]{0,63}$"

@@ -17,13 +17,12 @@ triggers, and are never trusted over the events (see :class:`~yarnlog.persistenc
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import starmap
 from operator import attrgetter
 from typing import Any, ClassVar
-
-import json
 
 from sqlalchemy import Connection, Index, Table, Text, UniqueConstraint, func, inspect, select, text
 from sqlalchemy.engine import Engine
