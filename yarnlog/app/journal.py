@@ -515,22 +515,40 @@ class Journal:
         used it: the first lookup is skipped.
         """
         deadline = time.monotonic() + patience
-        attempt = 0
-        while True:
-            if command_key is not None and (attempt or not new_command):
-                again = self.recorded(campaign_id, command_key)
-                if again is not None:
-                    return again
-            state, author, payloads = self._decide(campaign_id, command, by, visibility, override)
+        if command_key is not None and not new_command:
+            again = self.recorded(campaign_id, command_key)
+            if again is not None:
+                return again
+        state, author, payloads = self._decide(campaign_id, command, by, visibility, override)
+        try:  # optimistic: a lone writer appends in one round trip
+            return Recording(self._append(campaign_id, state.sequence, payloads, by=author, visibility=visibility,
+                                          context=state.timeline, command=command_key))
+        except ConcurrencyConflict:
+            self._stale.add(campaign_id)
+        attempt = 1
+        while (retries is None or attempt < retries) and time.monotonic() < deadline:
+            # Another writer got there first: wait a little, then take turns, deciding again on
+            # the journal as it is, where no other writer can get there first.
+            time.sleep(backoff(attempt))
             try:
-                return Recording(self._append(campaign_id, state.sequence, payloads, by=author, visibility=visibility,
-                                              context=state.timeline, command=command_key))
+                # Catch up before the turn, so that in it (other writers waiting) only what was
+                # written meanwhile is read and folded: the turn is as short as a decision.
+                self._current(campaign_id)
+                with self.store.turn(campaign_id):
+                    self._stale.add(campaign_id)
+                    if command_key is not None:
+                        again = self.recorded(campaign_id, command_key)
+                        if again is not None:
+                            return again
+                    state, author, payloads = self._decide(campaign_id, command, by, visibility, override)
+                    stored = self._store_append(campaign_id, state.sequence, payloads, by=author,
+                                                visibility=visibility, command=command_key)
+                # Committed: only now is what was written taken into what this journal remembers.
+                return Recording(self._taken_in(campaign_id, state.sequence, stored, state.timeline))
             except ConcurrencyConflict:
                 self._stale.add(campaign_id)
                 attempt += 1
-                if (retries is not None and attempt >= retries) or time.monotonic() >= deadline:
-                    raise
-                time.sleep(backoff(attempt))
+        raise ConcurrencyConflict(campaign_id, None, None)
 
     def preview(self, campaign_id: str, command: Any, *, by: str | None = None, visibility: str = EVERYONE,
                 override: Override | None = None) -> list[Payload]:
@@ -567,6 +585,12 @@ class Journal:
                 visibility: str, context: Timeline | None = None, command: CommandKey | None = None) -> list[Recorded]:
         """Append ``payloads`` after event ``expected``: the events appended, in the ``context`` of
         that timeline when one is given (as :func:`with_context` gives them)."""
+        stored = self._store_append(campaign_id, expected, payloads, by=by, visibility=visibility, command=command)
+        return self._taken_in(campaign_id, expected, stored, context)
+
+    def _store_append(self, campaign_id: str, expected: int, payloads: Sequence[Payload], *, by: str,
+                      visibility: str, command: CommandKey | None) -> list[StoredEvent]:
+        """``payloads`` as events appended to the store after event ``expected``, as stored."""
         new = [
             NewEvent(
                 event_id=self.new_id(),
@@ -580,7 +604,12 @@ class Journal:
             for p in payloads
         ]
         # A store wrapped by a test may not know command ids: it is told of one only when there is one.
-        stored = self.store.append(campaign_id, expected, new, **({"command": command} if command else {}))
+        return self.store.append(campaign_id, expected, new, **({"command": command} if command else {}))
+
+    def _taken_in(self, campaign_id: str, expected: int, stored: list[StoredEvent],
+                  context: Timeline | None) -> list[Recorded]:
+        """Events just appended after event ``expected``, folded into what this journal remembers when
+        they follow it; in the ``context`` of that timeline when one is given."""
         appended = [to_recorded(r) for r in stored]
         remembered = self._latest.get(campaign_id)
         if (remembered.state.sequence if remembered else 0) == expected:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
 
 from yarnlog.core.chain import GENESIS, seal
 from yarnlog.core.envelope import NewEvent, StoredEvent
@@ -34,6 +35,8 @@ class MemoryStore:
         # (campaign, command id) -> (digest, first sequence, how many events) of each command kept.
         self._commands: dict[tuple[str, str], tuple[str, int, int]] = {}
         self._lock = threading.Lock()
+        # Held by a writer's turn (and by every append, so appends wait for a turn to end).
+        self._writer = threading.RLock()
 
     def campaigns(self) -> list[str]:
         with self._lock:
@@ -90,6 +93,11 @@ class MemoryStore:
                 if wanted is None or record.event_type in wanted:
                     yield record
 
+    @contextmanager
+    def turn(self, campaign_id: str) -> Iterator[None]:
+        with self._writer:
+            yield
+
     def recorded_command(self, campaign_id: str, command_id: str) -> RecordedCommand | None:
         with self._lock:
             found = self._commands.get((campaign_id, command_id))
@@ -100,7 +108,7 @@ class MemoryStore:
 
     def append(self, campaign_id: str, expected_sequence: int, events: Sequence[NewEvent], *,
                command: CommandKey | None = None) -> list[StoredEvent]:
-        with self._lock:
+        with self._writer, self._lock:
             stored = self._events.get(campaign_id, [])
             if len(stored) != expected_sequence:
                 raise ConcurrencyConflict(campaign_id, expected_sequence, len(stored))
@@ -121,7 +129,7 @@ class MemoryStore:
         if not records:
             return
         campaign_id = one_campaign(records)
-        with self._lock:
+        with self._writer, self._lock:
             stored = self._events.get(campaign_id, [])
             if len(stored) != expected_sequence:
                 raise ConcurrencyConflict(campaign_id, expected_sequence, len(stored))

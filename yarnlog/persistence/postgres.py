@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import Connection, create_engine, event
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import DisconnectionError, OperationalError
 
 from yarnlog.core.chain import GENESIS
 from yarnlog.core.envelope import STORED_FIELDS, StoredEvent
@@ -62,6 +62,8 @@ class PostgresStore(SqlStore):
     TRIGGERS = TRIGGERS + APPEND_LOCK
     #: A pooled connection idle longer than this (seconds) is pinged before it is used again.
     PING_AFTER_IDLE: ClassVar[float] = 1.0
+    #: How long a writer waits for its turn at a campaign (seconds), as SQLite's busy timeout.
+    TURN_WAIT: ClassVar[float] = 30.0
 
     def __init__(self, url: str, *, create: bool = True):
         engine = create_engine(url)
@@ -70,6 +72,15 @@ class PostgresStore(SqlStore):
         quote = self.engine.dialect.identifier_preparer.quote
         self._copy_sql = (f"COPY {quote(EVENTS.name)} ({', '.join(quote(name) for name in STORED_FIELDS)}) "
                           "FROM STDIN")
+
+    def _busy(self, exc: OperationalError) -> bool:
+        return getattr(exc.orig, "sqlstate", None) == "55P03"  # lock_not_available: the turn did not come
+
+    def _lock_campaign(self, conn: Connection, campaign_id: str) -> None:
+        """Take the lock every insert of the campaign takes (:data:`APPEND_LOCK`) for the turn's
+        transaction; waited for no longer than the turn may wait (``lock_timeout``)."""
+        conn.exec_driver_sql(f"SET LOCAL lock_timeout = {int(self.TURN_WAIT * 1000)}")
+        conn.exec_driver_sql("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_SPACE, campaign_id))
 
     def _ping_when_idle(self, engine: Engine) -> None:
         """Test a pooled connection before use if it has been idle, and replace it if it is dead.

@@ -17,6 +17,7 @@ Every implementation (:mod:`~yarnlog.persistence.memory`, :mod:`~yarnlog.persist
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from yarnlog.core.referee import YarnlogError
@@ -36,11 +37,14 @@ class ConcurrencyConflict(StoreError):
 
     exit_code = 5
 
-    def __init__(self, campaign_id: str, expected: int, actual: int | None):
+    def __init__(self, campaign_id: str, expected: int | None, actual: int | None):
         self.campaign_id = campaign_id
         self.expected = expected
         self.actual = actual
         now = "unknown" if actual is None else str(actual)
+        if expected is None:  # the turn to write did not come in time
+            super().__init__(f"campaign {campaign_id!r} is busy with other writers; retry")
+            return
         super().__init__(
             f"campaign {campaign_id!r} changed while you were writing "
             f"(expected to follow event {expected}, the journal is at {now}); re-read and retry"
@@ -142,6 +146,14 @@ class EventStore(Protocol):
         and :class:`DamagedJournal` if the last stored event does not match its hash.
         ``command``, if given, is kept with the events (see :meth:`recorded_command`).
         """
+        ...
+
+    def turn(self, campaign_id: str) -> AbstractContextManager[None]:
+        """The campaign's writes held for this thread until the block ends: other writers wait
+        (or lose their race), and this thread's reads and appends in the block see and extend
+        the journal as it is, committed together when the block ends. For a writer that lost a
+        race: in its turn it cannot lose again. Raises :class:`ConcurrencyConflict` if the turn
+        does not come in time."""
         ...
 
     def recorded_command(self, campaign_id: str, command_id: str) -> RecordedCommand | None:

@@ -18,6 +18,7 @@ triggers, and are never trusted over the events (see :class:`~yarnlog.persistenc
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import starmap
@@ -162,6 +163,8 @@ class SqlStore:
                           f"AND {sequence} = {mark}")
         # The last (sequence, hash) seen of each campaign: lets an append skip reading the head.
         self._heads: dict[str, tuple[int, str]] = {}
+        # The thread's turn (see :meth:`turn`): its connection, and the heads it wrote, to remember once committed.
+        self._turn = threading.local()
         if create:
             self.create_schema()
 
@@ -192,10 +195,56 @@ class SqlStore:
         return bool(missing)
 
     @contextmanager
+    def _connection(self) -> Iterator[Connection]:
+        """A connection to read on: the turn's, inside :meth:`turn`, else one from the pool."""
+        held = getattr(self._turn, "conn", None)
+        if held is not None:
+            yield held
+            return
+        with self.engine.connect() as conn:
+            yield conn
+
+    @contextmanager
     def _writing(self) -> Iterator[Connection]:
-        """A write transaction."""
+        """A write transaction: the turn's, inside :meth:`turn` (committed when the turn ends)."""
+        held = getattr(self._turn, "conn", None)
+        if held is not None:
+            yield held
+            return
+        with self._transaction() as conn:
+            yield conn
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """A new write transaction, committed when the block ends."""
         with self.engine.begin() as conn:
             yield conn
+
+    def _lock_campaign(self, conn: Connection, campaign_id: str) -> None:
+        """Hold the campaign's writes in ``conn``'s transaction (a backend whose write transaction
+        already excludes every other writer has nothing more to do)."""
+
+    @contextmanager
+    def turn(self, campaign_id: str) -> Iterator[None]:
+        held = getattr(self._turn, "conn", None)
+        if held is not None:
+            yield  # already this thread's turn
+            return
+        self._turn.remembered = []
+        try:
+            with self._transaction() as conn:
+                self._lock_campaign(conn, campaign_id)
+                self._turn.conn = conn
+                try:
+                    yield
+                finally:
+                    self._turn.conn = None
+        except DBAPIError as exc:  # the lock not granted in time, or the commit refused
+            raise self._refused(exc, campaign_id, None) from None
+        # Committed: only now are the heads written in the turn true of the database.
+        for campaign, last in self._turn.remembered:
+            self._remember(campaign, last, sealed_here=True)
+        self._turn.remembered = []
 
     def _busy(self, exc: OperationalError) -> bool:
         """Whether the database turned the write away because another writer holds it."""
@@ -245,6 +294,9 @@ class SqlStore:
     def _remember(self, campaign_id: str, last: StoredEvent, *, sealed_here: bool = False) -> None:
         """Note the last event seen of a campaign (a later one replaces an earlier one). One read from
         the database is remembered only if it matches its own hash (one hash worked out again)."""
+        if sealed_here and getattr(self._turn, "conn", None) is not None:
+            self._turn.remembered.append((campaign_id, last))  # true once the turn commits
+            return
         known = self._heads.get(campaign_id)
         if (known is None or known[0] < last.sequence) and (sealed_here or _damage(last) is None):
             self._heads[campaign_id] = (last.sequence, last.hash)
@@ -259,15 +311,15 @@ class SqlStore:
     # -- reading --------------------------------------------------------------------------
 
     def campaigns(self) -> list[str]:
-        with self.engine.connect() as conn:
+        with self._connection() as conn:
             return list(conn.scalars(select(EVENTS.c.campaign_id).distinct().order_by(EVENTS.c.campaign_id)))
 
     def last_sequence(self, campaign_id: str) -> int:
-        with self.engine.connect() as conn:
+        with self._connection() as conn:
             return _last_sequence(conn, campaign_id)
 
     def read(self, campaign_id: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
-        with self.engine.connect() as conn:
+        with self._connection() as conn:
             if upto is None:
                 rows = self._run(conn, self._read_sql, (campaign_id, after))
             else:
@@ -278,18 +330,18 @@ class SqlStore:
         return records
 
     def head(self, campaign_id: str) -> tuple[int, str] | None:
-        with self.engine.connect() as conn:
+        with self._connection() as conn:
             rows = self._run(conn, self._head_sql, (campaign_id,))
         return (int(rows[0][0]), str(rows[0][1])) if rows else None
 
     def event_hash(self, campaign_id: str, sequence: int) -> str | None:
-        with self.engine.connect() as conn:
+        with self._connection() as conn:
             rows = self._run(conn, self._hash_sql, (campaign_id, sequence))
         return str(rows[0][0]) if rows else None
 
     def recorded_command(self, campaign_id: str, command_id: str) -> RecordedCommand | None:
         try:
-            with self.engine.connect() as conn:
+            with self._connection() as conn:
                 found = self._run(conn, self._command_sql, (campaign_id, command_id))
                 if not found:
                     return None
@@ -309,7 +361,7 @@ class SqlStore:
     def _lacks_command_columns(self) -> bool:
         """Whether the events table is one made before command ids (False if that cannot be told)."""
         try:
-            with self.engine.connect() as conn:
+            with self._connection() as conn:
                 present = {c["name"] for c in inspect(conn).get_columns(EVENTS.name)}
         except DBAPIError:
             return False
@@ -348,7 +400,7 @@ class SqlStore:
         query = select(*(SNAPSHOTS.c[name] for name in Snapshot._fields)).where(
             SNAPSHOTS.c.campaign_id == campaign_id, SNAPSHOTS.c.kind == kind, SNAPSHOTS.c.fingerprint == fingerprint)
         try:
-            with self.engine.connect() as conn:
+            with self._connection() as conn:
                 row = conn.execute(query).first()
         except DBAPIError:
             return None  # no snapshots table yet (an older journal opened read-only): nothing cached
@@ -358,7 +410,7 @@ class SqlStore:
         query = select(*(SNAPSHOTS.c[name] for name in Snapshot._fields)).where(
             SNAPSHOTS.c.campaign_id == campaign_id).order_by(SNAPSHOTS.c.kind)
         try:
-            with self.engine.connect() as conn:
+            with self._connection() as conn:
                 return [Snapshot(*row) for row in conn.execute(query)]
         except DBAPIError:
             return []
@@ -380,7 +432,7 @@ class SqlStore:
         sql += self._order_sql
         last: StoredEvent | None = None
         # One statement, so one consistent view of the journal however long the caller takes.
-        with self.engine.connect() as conn, self._driver(conn, sql, streaming=True) as cursor:
+        with self._connection() as conn, self._driver(conn, sql, streaming=True) as cursor:
             cursor.execute(sql, params)
             while rows := cursor.fetchmany(batch):
                 for last in starmap(StoredEvent, rows):
@@ -390,7 +442,7 @@ class SqlStore:
 
     # -- writing --------------------------------------------------------------------------
 
-    def _refused(self, exc: DBAPIError, campaign_id: str, expected_sequence: int) -> StoreError:
+    def _refused(self, exc: DBAPIError, campaign_id: str, expected_sequence: int | None) -> StoreError:
         """A write the database turned away: another writer holding it (a conflict, to re-read and
         retry) or a fault to report."""
         if isinstance(exc, OperationalError) and self._busy(exc):
@@ -402,8 +454,10 @@ class SqlStore:
         try:
             return self._append(campaign_id, expected_sequence, events, command)
         except StoreError as exc:
-            # A journal made before command ids lacks their columns: add them (no row is touched), once.
-            if isinstance(exc, (ConcurrencyConflict, DamagedJournal)) or not self._lacks_command_columns():
+            # A journal made before command ids lacks their columns: add them (no row is touched), once
+            # (by a writer outside a turn: a refused statement has ended the turn's transaction).
+            if isinstance(exc, (ConcurrencyConflict, DamagedJournal)) or getattr(self._turn, "conn", None) is not None \
+                    or not self._lacks_command_columns():
                 raise
         try:
             self.upgrade_schema()
@@ -420,7 +474,9 @@ class SqlStore:
                 with self._writing() as conn:
                     self._run(conn, self._append_sql, _rows(records, command), many=True)
             except IntegrityError:
-                pass  # the campaign moved on (or an id is reused): read the head, as below, to say which
+                if getattr(self._turn, "conn", None) is not None:  # a refused statement ends a PostgreSQL transaction
+                    raise ConcurrencyConflict(campaign_id, expected_sequence, None) from None
+                # the campaign moved on (or an id is reused): read the head, as below, to say which
             except DBAPIError as exc:
                 raise self._refused(exc, campaign_id, expected_sequence) from None
             else:

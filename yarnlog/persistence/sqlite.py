@@ -58,8 +58,9 @@ class SqliteStore(SqlStore):
         super().__init__(engine, create=create)
 
     @contextmanager
-    def _writing(self) -> Iterator[Connection]:
-        """A write transaction that takes the write lock at BEGIN (no lock-upgrade deadlocks)."""
+    def _transaction(self) -> Iterator[Connection]:
+        """A write transaction that takes the write lock at BEGIN (no lock-upgrade deadlocks): it
+        excludes every other writer of the file until it ends, so a turn needs no further lock."""
         if self.read_only:
             raise StoreError(f"the journal {self.path} is read-only (no permission to write it or its "
                              "directory): nothing written")
