@@ -7,7 +7,12 @@ import pytest
 
 from yarnlog.rulesets.dramasystem.rules.action_types import Grade
 from yarnlog.rulesets.dramasystem.rules.advanced_resolution import Band
-from yarnlog.rulesets.dramasystem.rules.odds import advanced_outcomes, simple_contest, simple_success
+from yarnlog.rulesets.dramasystem.rules.odds import (
+    advanced_contest,
+    advanced_outcomes,
+    simple_contest,
+    simple_success,
+)
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
 
 G, Y, R = Colour.GREEN, Colour.YELLOW, Colour.RED
@@ -47,9 +52,30 @@ def test_one_redraw_on_a_down_card_and_the_four_outcome_split():
     assert split == {Band.UP_FACE: F(2, 13), Band.UP_NUMBER: F(9, 26), Band.DOWN_NUMBER: F(9, 26),
                      Band.DOWN_FACE: F(2, 13)}
     assert all(sum(advanced_outcomes(t, g, n).values()) == 1
-               for t, g, n in product(Colour, Grade, range(3)))
+               for t, g, n in product(Colour, Grade, range(2)))
 
 
 def test_simple_contest_with_every_card_drawn():
     # Best in hand (reading 1), all 52 cards strictly ordered: a / (a + b).
     assert simple_contest(3, 2) == F(3, 5) and simple_contest(4, 2) == F(2, 3)
+
+
+def test_advanced_contest_without_redraws_is_even():
+    assert advanced_contest(0, 0) == F(1, 2)
+
+
+def test_advanced_contest_with_one_redraw_against_none_plays_the_better_option():
+    # Independently: ahead, the first passes and wins; behind, she takes the better of redrawing
+    # herself (a card above b among the 50 not in play) or forcing the opponent (one below a).
+    total = F(0)
+    for a in range(52):
+        for b in range(52):
+            if a == b:
+                continue
+            total += 1 if a > b else max(F(51 - b, 50), F(a, 50))
+    assert advanced_contest(1, 0) == total / (52 * 51)
+
+
+def test_more_redraws_help_and_symmetric_contests_favour_nobody_much():
+    assert advanced_contest(2, 1) > advanced_contest(1, 1) > advanced_contest(0, 1)
+    assert abs(advanced_contest(1, 1) - F(1, 2)) < F(1, 100)

@@ -154,3 +154,45 @@ def _redraws(deck: tuple[int, int, int, int], active: int, redraws: int) -> _Dis
 
 def _minus(deck: tuple[int, int, int, int], band: int) -> tuple[int, int, int, int]:
     return tuple(n - (i == band) for i, n in enumerate(deck))  # type: ignore[return-value]
+
+
+_CARDS = 52
+_Grid = tuple[tuple[Fraction, ...], ...]
+
+
+def advanced_contest(redraws_first: int, redraws_second: int) -> Fraction:
+    """P(the first contestant wins) an advanced player-versus-player contest, under a stated policy.
+
+    The contest is a game with choices (SRD 945-951: redraw yourself, force your opponent, or
+    pass), so its odds need a policy. This figure assumes: both contestants play to win (each
+    choice maximizes its player's own chance, a pass by both ends the contest); the GM and other
+    players do not intervene (SRD 953-957); and each new card is drawn from the 50 cards not in
+    play (discards go back, a model of the deck; the book keeps them out). Exact over that model.
+    """
+    grid = _contest(redraws_first, redraws_second, 0, False)
+    total = sum((grid[a][b] for a in range(_CARDS) for b in range(_CARDS) if a != b), Fraction(0))
+    return total / (_CARDS * (_CARDS - 1))
+
+
+@lru_cache(maxsize=None)
+def _contest(left_a: int, left_b: int, turn: int, passed: bool) -> _Grid:
+    """P(first wins) for every pair of current cards (strength 0..51), ``turn`` 0 the first's move."""
+    done = tuple(tuple(Fraction(int(a > b)) for b in range(_CARDS)) for a in range(_CARDS))
+    if left_a == 0 and left_b == 0:
+        return done
+    mover_left = left_a if turn == 0 else left_b
+    options: list[_Grid] = []
+    # Passing: the contest ends when the other passed just before, or can no longer move.
+    other_left = left_b if turn == 0 else left_a
+    options.append(done if passed or other_left == 0 else _contest(left_a, left_b, 1 - turn, True))
+    if mover_left:
+        after = _contest(left_a - (turn == 0), left_b - (turn == 1), 1 - turn, False)
+        col = [sum(after[a][b] for a in range(_CARDS) if a != b) for b in range(_CARDS)]
+        row = [sum(after[a][b] for b in range(_CARDS) if b != a) for a in range(_CARDS)]
+        fresh = _CARDS - 2
+        new_a = tuple(tuple((col[b] - after[a][b]) / fresh for b in range(_CARDS)) for a in range(_CARDS))
+        new_b = tuple(tuple((row[a] - after[a][b]) / fresh for b in range(_CARDS)) for a in range(_CARDS))
+        options += [new_a, new_b]
+    pick = max if turn == 0 else min
+    return tuple(tuple(pick(option[a][b] for option in options) for b in range(_CARDS))
+                 for a in range(_CARDS))
