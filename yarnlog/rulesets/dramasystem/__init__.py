@@ -1,15 +1,7 @@
-"""The DramaSystem SRD (Robin D. Laws) ruleset: its journal seam.
+"""The DramaSystem SRD (Robin D. Laws) ruleset.
 
-A campaign of this ruleset shares the journal's own events (participants, episodes, scenes,
-notes, corrections); the system's rolls and economy are not modelled yet, so it adds no
-event types of its own.
+Its pure rules (cards, procedural tokens, resolutions, contests, odds) are in :mod:`.rules`; the
+journal's side (events, folds, validators) in :mod:`.parts`, composed in :mod:`.ruleset` (the
+entry point names ``yarnlog.rulesets.dramasystem.ruleset:RULESET``, so importing the pure rules
+loads nothing of the journal).
 """
-
-from yarnlog.core.ruleset import Ruleset
-
-RULESET = Ruleset(
-    name="dramasystem",
-    title="DramaSystem SRD (Robin D. Laws)",
-    book="001_d92eeb8e25f80b6a.txt",
-    event_prefix="dramasystem",
-)

@@ -108,9 +108,12 @@ class Consequence:
 
 @dataclass(frozen=True)
 class SimpleResolution:
-    """A simple procedural resolution in progress. ``order`` is the fresh precedence of players."""
+    """A simple procedural resolution in progress. ``order`` is the fresh precedence of players.
 
-    gm_token: Colour
+    The GM's token is not part of it: it stays secret until the end (SRD 445) and is given to
+    :func:`outcome` then.
+    """
+
     target: Card
     order: tuple[str, ...]
     present: frozenset[str]
@@ -129,10 +132,10 @@ class SimpleResolution:
         return tuple(d for d in self.draws if not d.knocked_out)
 
 
-def start(gm_token: Colour, target: Card, order: tuple[str, ...], present: frozenset[str]) -> SimpleResolution:
-    """Steps one and two: the GM's secret token and the target card, shown to all (SRD 445-464)."""
+def start(target: Card, order: tuple[str, ...], present: frozenset[str]) -> SimpleResolution:
+    """Step two: the target card, shown to all (SRD 462-464), and the players' fresh precedence."""
     invalid(len(set(order)) == len(order) and bool(order), "the precedence order names each player once")
-    return SimpleResolution(gm_token, target, order, present, deck=Deck((target,)))
+    return SimpleResolution(target, order, present, deck=Deck((target,)))
 
 
 def play(resolution: SimpleResolution, player: str, token: Colour | None, cards: tuple[Card, ...],
@@ -214,22 +217,26 @@ class SimpleOutcome:
     waiting_for: tuple[str, ...]  # present players who have not spent yet
 
 
-def outcome(resolution: SimpleResolution) -> SimpleOutcome:
+def outcome(resolution: SimpleResolution, gm_token: Colour) -> SimpleOutcome:
     """The result once every player has acted: "On a match, the characters prevail." (SRD 515)."""
-    needed = NEEDED[resolution.gm_token]
+    needed = NEEDED[gm_token]
     best = max((d.match for d in resolution.held), key=lambda m: m.rank, default=Match.NONE)
     # "A card matching the target's value always wins, no matter what token the GM spent." (517)
     success = best.rank >= needed.rank
     consequences = tuple(
         Consequence(d.player, d.card, "advantage" if d.token is Colour.GREEN else "obstacle")
         for d in resolution.draws if d.card.face and d.token in (Colour.GREEN, Colour.RED))
+    return SimpleOutcome(success, best, needed, consequences, waiting_for(resolution))
+
+
+def waiting_for(resolution: SimpleResolution) -> tuple[str, ...]:
+    """The present players who have not spent and drawn yet (SRD 478)."""
     acted = {p for p, _ in resolution.turns}
-    waiting = tuple(p for p in resolution.order if p in resolution.present and p not in acted)
-    return SimpleOutcome(success, best, needed, consequences, waiting)
+    return tuple(p for p in resolution.order if p in resolution.present and p not in acted)
 
 
 def require_complete(resolution: SimpleResolution, referee: Referee) -> None:
     """Every present player has spent and drawn before the result (SRD 478)."""
-    waiting = outcome(resolution).waiting_for
+    waiting = waiting_for(resolution)
     referee.require(not waiting, PRESENT_MUST_SPEND,
                     f"{', '.join(waiting)} must still spend a token and draw")
