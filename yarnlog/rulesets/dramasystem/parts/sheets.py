@@ -84,6 +84,7 @@ class CreateCharacter:
 
 
 def _grades(raw: Mapping[str, str]) -> dict[str, Grade]:
+    """The grades given, by action type (its standard spelling); "The rest are Middling." (SRD 121)."""
     graded: dict[str, Grade] = {}
     for action_type, grade in raw.items():
         name = next((t for t in STANDARD_TYPES if t.lower() == action_type.strip().lower()), action_type.strip())
@@ -91,7 +92,7 @@ def _grades(raw: Mapping[str, str]) -> dict[str, Grade]:
             graded[name] = Grade(grade.strip().lower())
         except ValueError:
             invalid(False, f"{grade!r} is not a grade: strong, middling or weak")
-    return graded
+    return {**{t: Grade.MIDDLING for t in STANDARD_TYPES if t not in graded}, **graded}
 
 
 def decide(command: Any, campaign: DramaSystemCampaign, referee: Referee) -> list[Payload] | None:
