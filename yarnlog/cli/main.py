@@ -15,6 +15,7 @@ from typing import Annotated, Any, Optional
 import typer
 from typer.core import TyperCommand
 
+from yarnlog.cli import evidence
 from yarnlog.cli.context import campaign_state, open_journal, pick_campaign, resolve_as_of, run_command
 from yarnlog.cli.options import (
     SETTINGS,
@@ -541,14 +542,26 @@ def verify(
     campaign: CampaignOpt = None,
     snapshots: Annotated[bool, typer.Option("--snapshots", help="Also replay fully and compare every stored "
                                             "snapshot and view with the replay at its event.")] = False,
+    digest: Annotated[Optional[str], typer.Option("--digest", help="A digest kept from earlier ('yarnlog digest'): "
+                                                  "the journal must still hold exactly that history.")] = None,
+    key: Annotated[Optional[Path], typer.Option("--key", help="With --digest: the GM's public key file; the "
+                                                "digest must be signed with it.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Check the hash chain, the payloads and the rules; exit 1 on any fault. Snapshots are ignored
-    (they are caches, never evidence) unless --snapshots asks for them to be checked."""
+    (they are caches, never evidence) unless --snapshots asks for them to be checked. With --digest,
+    also check that the journal extends exactly the history that digest pins (nothing cut or changed)."""
+    from yarnlog.cli.evidence import check_digest_option
+
+    pinned = check_digest_option(digest, key)
     journal = open_journal()
-    cid = pick_campaign(journal, campaign)
+    cid = pick_campaign(journal, campaign or (pinned.campaign_id if pinned else None))
     with working(f"verifying {cid}: hash chain, payloads, rules"):
         report = journal.verify(cid)
+    if pinned is not None:
+        from yarnlog.cli.evidence import digest_faults
+
+        report.faults.extend(digest_faults(journal, cid, pinned, key))
     if snapshots:
         with working(f"verifying {cid}: snapshots against a full replay"):
             checks = journal.check_snapshots(cid)
@@ -559,6 +572,9 @@ def verify(
         out = console()
         if d["ok"]:
             out.print(f"[green]ok[/]: {cid}, {d['events']} events, chain head {d['head']}")
+            if pinned is not None:
+                out.print(f"It extends the digest of event {pinned.size}"
+                          f"{', signed with that key' if key else ''}: nothing changed.", markup=False, emoji=False)
             return
         from rich.markup import escape
 
@@ -570,7 +586,10 @@ def verify(
             err.print(f"  also event {fault['sequence']} ({fault['event_type']}): {fault['problem']}", markup=False)
         err.print(f"{len(d['faults'])} fault(s) in {d['events']} events")
 
-    emit(report.to_data(), as_json, render)
+    data = report.to_data()
+    if pinned is not None:
+        data["digest"] = pinned.line()
+    emit(data, as_json, render)
     if not report.ok:
         raise typer.Exit(EXIT_CODES["faults"])
 
@@ -649,6 +668,14 @@ def play(campaign: CampaignOpt = None,
     from yarnlog.cli.console import play as play_console
 
     play_console(SETTINGS.db, campaign or SETTINGS.campaign, as_json=as_json)
+
+
+# -- tamper evidence (yarnlog.cli.evidence) -------------------------------------------------
+
+app.command("digest")(evidence.digest)
+app.command("check-proof")(evidence.check_proof)
+app.command("keygen")(evidence.keygen)
+app.add_typer(evidence.db_app, name="db")
 
 
 # -- entry point ----------------------------------------------------------------------------
