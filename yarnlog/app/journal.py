@@ -173,9 +173,12 @@ class Journal:
         """The campaign as JSON Lines, one canonical event per line."""
         return list(export_lines(self.store, campaign_id))
 
-    def import_events(self, records: list[StoredEvent]) -> tuple[int, int]:
-        """Write the events of an export the journal lacks: (already present, newly written)."""
-        return import_records(self.store, records)
+    def import_events(self, records: list[StoredEvent], *,
+                      line_numbers: Sequence[int] | None = None) -> tuple[int, int]:
+        """Write the events of an export the journal lacks: (already present, newly written).
+
+        ``line_numbers`` (the file line of each record) lets a refusal name the line."""
+        return import_records(self.store, records, line_numbers=line_numbers)
 
     def close(self) -> None:
         self.store.close()

@@ -630,7 +630,7 @@ def export_(
         sys.stdout.writelines(lines)
         return
     output.write_text("".join(lines), encoding="utf-8")
-    summary = {"campaign_id": cid, "events": len(lines), "file": str(output)}
+    summary = {"campaign_id": cid, "events": len(lines) - 1, "file": str(output)}  # the last line is the trailer
     emit(summary, as_json,
          lambda d: console().print(f"exported {d['events']} events of {cid} to {d['file']}", markup=False))
 
@@ -638,10 +638,13 @@ def export_(
 @app.command("import")
 def import_(
     file: Annotated[Path, typer.Argument(help="A JSON Lines export ('-' for stdin).")],
+    without_trailer: Annotated[bool, typer.Option("--without-trailer", help="Accept a file with no trailer (an "
+                                                  "export older than trailers): a cut tail then goes unnoticed.")]
+        = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Read an export back, checking every line, the chain and the rules; all or nothing."""
-    from yarnlog.app.interchange import parse_lines
+    """Read an export back, checking every line, the trailer, the chain and the rules; all or nothing."""
+    from yarnlog.app.interchange import read_export
     from yarnlog.core.referee import InvalidCommand
 
     if str(file) == "-":
@@ -651,10 +654,13 @@ def import_(
             text = file.read_text(encoding="utf-8")
         except OSError as exc:
             raise InvalidCommand(f"cannot read {file}: {exc.strerror}") from None
-    records = parse_lines(text.splitlines())
+    export = read_export(text.splitlines(), require_trailer=not without_trailer)
+    records = export.records
+    if export.trailer is None:
+        sys.stderr.write(f"warning: {file} has no trailer: whether events were cut from its end cannot be told\n")
     journal = open_journal(create=True)
     with working(f"checking and importing {len(records)} events"):
-        present, written = journal.import_events(records)
+        present, written = journal.import_events(records, line_numbers=export.line_numbers)
     summary = {"campaign_id": records[0].campaign_id, "already_present": present, "imported": written}
     emit(summary, as_json, lambda d: console().print(
         f"{d['campaign_id']}: imported {d['imported']} events ({d['already_present']} already present)"))

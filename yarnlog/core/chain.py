@@ -16,7 +16,7 @@ from yarnlog.core.envelope import HASHED_FIELDS, NewEvent, StoredEvent, canonica
 
 GENESIS = "0" * 64
 
-__all__ = ["GENESIS", "HASHED_FIELDS", "canonical", "event_hash", "seal"]
+__all__ = ["GENESIS", "HASHED_FIELDS", "canonical", "event_hash", "seal", "stored_event_hash"]
 
 
 def event_hash(envelope: Mapping[str, Any], payload: Any, prev_hash: str) -> str:
@@ -25,6 +25,21 @@ def event_hash(envelope: Mapping[str, Any], payload: Any, prev_hash: str) -> str
     body["payload"] = payload
     body["prev_hash"] = prev_hash
     return hashlib.sha256(canonical(body).encode("utf-8")).hexdigest()
+
+
+def stored_event_hash(header: Mapping[str, Any], payload_text: str, prev_hash: str) -> str:
+    """The SHA-256 over an event's stored bytes: ``payload_text`` as stored, not parsed again.
+
+    For a canonical payload (every event the journal writes) it equals :func:`event_hash`; the
+    database triggers compute this one, so they hash exactly the bytes a row holds (a payload
+    stored in another spelling gets another hash, and ``verify`` says it is not canonical).
+    """
+    parts = {name: canonical(header[name]) for name in HASHED_FIELDS}
+    parts["payload"] = payload_text
+    parts["prev_hash"] = canonical(prev_hash)
+    # canonical()'s own layout: keys sorted, no white space.
+    body = "{" + ",".join(f"{canonical(name)}:{parts[name]}" for name in sorted(parts)) + "}"
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
 def seal(campaign_id: str, sequence: int, new: NewEvent, prev_hash: str) -> StoredEvent:

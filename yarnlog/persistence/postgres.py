@@ -5,15 +5,35 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_type_hints
 
 from sqlalchemy import Connection, create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DisconnectionError
 
-from yarnlog.core.chain import GENESIS
+from yarnlog.core.chain import GENESIS, HASHED_FIELDS
 from yarnlog.core.envelope import STORED_FIELDS, StoredEvent
+from yarnlog.persistence.protocol import HASH_REFUSED
 from yarnlog.persistence.sql import EVENTS, SqlStore, astuple
+
+
+def _canonical_body() -> str:
+    """The SQL text of :func:`~yarnlog.core.chain.stored_event_hash`'s body for the row ``NEW``: the
+    hashed fields in sorted order, text as JSON strings, integers as numbers, the payload as stored."""
+    kinds = get_type_hints(StoredEvent)
+    parts = []
+    for name in sorted((*HASHED_FIELDS, "payload", "prev_hash")):
+        if name == "payload":
+            value = "NEW.payload"
+        elif kinds[name] is int:
+            value = f"NEW.{name}::text"
+        else:
+            value = f"to_json(NEW.{name})::text"
+        parts.append(f"'{',' if parts else '{'}\"{name}\":' || {value}")
+    return "(" + " || ".join(parts) + " || '}')"
+
+
+_CANONICAL_BODY = _canonical_body()
 
 TRIGGERS = (
     """CREATE OR REPLACE FUNCTION yarnlog_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -36,6 +56,19 @@ TRIGGERS = (
        END $$""",
     """CREATE OR REPLACE TRIGGER events_chain_on_insert BEFORE INSERT ON events
        FOR EACH ROW EXECUTE FUNCTION yarnlog_check_chain()""",
+    # Statements of their own (other guards may come beside them): the hash must be the SHA-256 of
+    # the row's own bytes, the canonical JSON stored_event_hash builds, spelled in SQL (PostgreSQL's
+    # to_json escapes text exactly as Python's json.dumps(ensure_ascii=False) does). sha256() is
+    # built into PostgreSQL 11+, so no extension (pgcrypto) has to be installed by a superuser.
+    f"""CREATE OR REPLACE FUNCTION yarnlog_check_hash() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF NEW.hash IS DISTINCT FROM encode(sha256(convert_to({_CANONICAL_BODY}, 'UTF8')), 'hex') THEN
+           RAISE EXCEPTION '{HASH_REFUSED}' USING ERRCODE = 'check_violation';
+         END IF;
+         RETURN NEW;
+       END $$""",
+    """CREATE OR REPLACE TRIGGER events_hash_on_insert BEFORE INSERT ON events
+       FOR EACH ROW EXECUTE FUNCTION yarnlog_check_hash()""",
 )
 
 
