@@ -191,6 +191,10 @@ def db_grant(
     journal = open_journal(create=True)
     granted = journal.grant_writer(writer)
     data = {"writer": writer, "granted": granted}
-    emit(data, as_json, lambda d: console().print(
-        f"{writer} may now read and append events, and nothing else: {'; '.join(d['granted'])}.",
-        markup=False, emoji=False, soft_wrap=True))
+    def render(d: dict) -> None:
+        out = console()
+        out.print(f"{writer} may now read and append events, and nothing else:", markup=False, emoji=False)
+        for statement in d["granted"]:
+            out.print(f"  {statement}", markup=False, emoji=False, soft_wrap=True)
+
+    emit(data, as_json, render)
