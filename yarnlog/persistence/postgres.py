@@ -120,6 +120,11 @@ class PostgresStore(SqlStore):
             if found[0]:
                 raise InvalidCommand(f"{role} is a superuser, whom no privilege binds: the writer must be an "
                                      "ordinary role")
+            mine = conn.execute(text("SELECT bool_and(pg_has_role(relowner, 'USAGE')) FROM pg_class "
+                                     "WHERE oid IN (to_regclass('events'), to_regclass('snapshots'))")).scalar()
+            if not mine:  # a non-owner's GRANT is a warning, not an error: it would say nothing and do nothing
+                raise InvalidCommand("run 'db grant' as the role that owns the journal's tables (it ran the "
+                                     "migrations), not as the writer")
             owns = conn.execute(text("SELECT pg_has_role(:role, relowner, 'USAGE') FROM pg_class "
                                      "WHERE oid IN (to_regclass('events'), to_regclass('snapshots'))"),
                                 {"role": role}).scalars().all()
