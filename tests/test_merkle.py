@@ -92,7 +92,8 @@ def test_the_proof_is_the_rfc_subproof_and_it_verifies(sizes):
 
 
 @given(st.integers(min_value=2, max_value=150).flatmap(
-    lambda n: st.tuples(st.just(n), st.integers(min_value=1, max_value=n - 1), st.integers(min_value=0, max_value=n - 1))))
+    lambda n: st.tuples(st.just(n), st.integers(min_value=1, max_value=n - 1),
+                        st.integers(min_value=0, max_value=n - 1))))
 def test_a_changed_history_has_no_proof(case):
     """A leaf of the old tree changed (or one after it): the honest proof of the new log fails the old root."""
     n, m, changed = case
