@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from yarnlog.core.decide import Fault
     from yarnlog.core.digest import Digest
 
-#: What a digest proves, in the book-like short sentences the command prints after it.
+#: The sentence printed under a digest: where it goes and what checks it.
 PASTE_HINT = "Paste it where the players keep it; 'yarnlog verify --digest' checks it later."
 
 db_app = typer.Typer(help="Set up the journal's database (PostgreSQL roles).", no_args_is_help=True)
