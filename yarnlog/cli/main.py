@@ -558,7 +558,7 @@ def verify(
     cid = pick_campaign(journal, campaign or (pinned.campaign_id if pinned else None))
     with working(f"verifying {cid}: hash chain, payloads, rules"):
         report = journal.verify(cid)
-    if pinned is not None:
+    if pinned is not None and report.events:  # (no campaign at all is already the one fault)
         from yarnlog.cli.evidence import digest_faults
 
         report.faults.extend(digest_faults(journal, cid, pinned, key))
