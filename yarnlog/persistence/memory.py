@@ -11,10 +11,11 @@ import threading
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 
-from yarnlog.core.chain import GENESIS, seal
+from yarnlog.core.chain import GENESIS, seal, stored_event_hash
 from yarnlog.core.envelope import NewEvent, StoredEvent
 from yarnlog.persistence.protocol import (
     CHAIN_BROKEN,
+    HASH_REFUSED,
     CommandKey,
     ConcurrencyConflict,
     RecordedCommand,
@@ -137,6 +138,8 @@ class MemoryStore:
             for sequence, record in enumerate(records, start=len(stored) + 1):
                 if record.sequence != sequence or record.prev_hash != prev_hash:
                     raise StoreError(f"the journal refused the import: {CHAIN_BROKEN}")
+                if stored_event_hash(record.header(), record.payload, record.prev_hash) != record.hash:
+                    raise StoreError(f"the journal refused the import: {HASH_REFUSED}")
                 prev_hash = record.hash
             self._add(campaign_id, list(records))
 
