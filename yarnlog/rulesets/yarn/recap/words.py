@@ -25,6 +25,8 @@ def _rolls_seen(recorded: Recorded, state: CampaignState[Any], p: dict[str, Any]
     procedure = getattr(state.rules, "procedure", None)
     if procedure is None:
         return {}
+    if recorded.event_type not in ("yarn.roll.made", "yarn.group.resolved"):
+        return {}
     wanted = [*(p.get("rolls") or ()), (p.get("against") or {}).get("roll")]
     gm = state.table.is_gm(recorded.recorded_by)
     seen: dict[int, Any] = {}
