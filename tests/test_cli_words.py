@@ -56,11 +56,13 @@ def test_a_scene_answers_in_words(table):
 
     said(table, "call", "Maya", "--cast", "Tomas,Iris", "--mode", "dramatic")
     lines = said(table, "petition", "granted", "-p", "Tomas", "-g", "Iris")
-    assert lines[0].startswith("Tomas petitioned Iris") and ": granted; " in lines[0]
+    assert lines[0].startswith("Tomas petitioned Iris. Granted: ")
     follow_up_matches_tokens(table, lines[-1])
 
     lines = said(table, "roll", "Tomas", "--trait", "Brawler", "--difficulty", "hard", "--faces", "6,4,3,1")
-    assert lines[0].startswith("Tomas rolled Brawler") and "6 + 4 + 3" in lines[0]
+    # The roll: how many dice and why, the kept faces, the total, the outcome and the prior odds.
+    assert " ".join(lines[:-1]) == ("Tomas rolled 4 dice for Brawler: 6 + 4 + 3 + 1 = 14 against Hard 11: beats by 3 "
+                                    "(Chancy Actions). Chance of success was 76%.")
     follow_up_matches_tokens(table, lines[-1])
 
     sequence = json.loads(table("log", "--type", "yarn.roll.made", "--json")[1])[-1]["sequence"]
@@ -118,3 +120,20 @@ def test_creating_a_campaign_answers_in_words_with_the_title_as_typed(cli):
     lines = said(cli, "init", "harbor", "--title", "[bold]Harbor<b>", "--gm", "Maya")
     assert lines[0].startswith("Campaign harbor") and "[bold]Harbor<b>" in lines[0] and "Maya" in lines[0]
     assert json.loads(cli("log", "--json")[1])[0]["payload"]["title"] == "[bold]Harbor<b>"
+
+
+def test_a_roll_says_how_many_dice_and_why(table):
+    # "If you get a bonus and a penalty die for the same roll, they cancel each other, and you roll normally"
+    # ("How Many Dice Do You Roll?"); a messed-up character "suffer[s] a penalty die on all actions" ("Messed Up").
+    said(table, "call", "Ana", "--cast", "Iris,Tomas", "--mode", "dramatic")
+    said(table, "call", "Maya", "--cast", "Tomas", "--mode", "procedural")
+    said(table, "damage", "Tomas", "--points", "20", "--reason", "a fall into the hold")  # 28 -> 8: messed up
+    lines = said(table, "roll", "Tomas", "--trait", "Brawler", "--bonus", "1", "--faces", "5,4,3,1")
+    assert " ".join(lines[:-1]).startswith(
+        "Tomas rolled 4 dice for Brawler (4 for the trait, a bonus die, a penalty die for being messed up, "
+        "a bonus die cancels a penalty die): 5 + 4 + 3 + 1 = 13.")
+    lines = said(table, "roll", "Tomas", "--trait", "Brawler", "--faces", "6,5,4,1,1")
+    # "Now drop out the highest rolling die and use the total of the remaining dice as your roll."
+    assert " ".join(lines[:-1]).startswith(
+        "Tomas rolled 5 dice for Brawler (4 for the trait, a penalty die for being messed up): "
+        "5 + 4 + 1 + 1 = 11 (6 dropped).")

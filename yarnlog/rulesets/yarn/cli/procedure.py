@@ -233,9 +233,9 @@ def consequences(
         faces.append(ConsequenceFace(character, "good" if kind == "good" else "bad", int(value)))
     invalid(do_roll or not faces, "--face goes with --roll")
     if do_roll:
+        # The rolls answer in words like every move; the table of the scene's consequences is the read.
         run_command(campaign, RollConsequences(scene, tuple(faces)), by=by, override_reason=override, as_json=as_json)
-        if as_json:
-            return
+        return
     state = campaign_state(campaign)
     data = consequence_data(state, scene)
 

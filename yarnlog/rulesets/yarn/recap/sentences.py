@@ -279,7 +279,9 @@ def _against(p: Data, rolls: Mapping[int, Data]) -> str:
     a = p.get("against")
     if not a:
         return ""
-    if a["kind"] in ("difficulty", "spell"):
+    if a["kind"] == "spell":
+        return f" against the spell {a['label']}, level {a['number']}"
+    if a["kind"] == "difficulty":
         label = f"{a['label']} " if a.get("label") else "difficulty "
         return f" against {label}{a['number']}"
     if a.get("roll") is not None:
@@ -370,8 +372,9 @@ def roll(p: Data, rolls: Mapping[int, Data], secret: bool) -> str:
     rolled = len(d["faces"])
     reasons = dice_reasons(p)
     why = f" ({', '.join(reasons)})" if len(reasons) > 1 or rolled != p.get("trait_dice", rolled) else ""
-    purpose = f" to {p['purpose']}" if p.get("purpose") else ""
-    text = (f"{p['character']} rolled {_counted(rolled, 'die', 'dice')} {trait}{purpose}{why}: "
+    purpose = p.get("purpose") or ""
+    purpose = f" {purpose}" if purpose.startswith("to ") else f" to {purpose}" if purpose else ""
+    text = (f"{p['character']} rolled {rolled} {'die' if rolled == 1 else 'dice'} {trait}{purpose}{why}: "
             f"{_kept(d)}{_against(p, rolls)}")
     if secret:
         text += " (a secret roll)"
@@ -395,6 +398,10 @@ def roll(p: Data, rolls: Mapping[int, Data], secret: bool) -> str:
         text += " A bad break."
     if p.get("limited_success"):
         text += " The unstoppable six brings a limited success."
+    psychic = p.get("psychic")
+    if psychic:
+        text += (f" It takes {_counted(psychic['shots'], 'shot')} from the psychic pool"
+                 f"{' to push ' + psychic['power'] if psychic['kind'] == 'push' else ''}{cited('psychic pool')}.")
     if p.get("reading"):
         text += f" The GM reads it: {p['reading']}"
     return text
@@ -429,8 +436,10 @@ def attacked(p: Data) -> str:
     if p.get("outcome") != "beats" or not p.get("damage"):
         return text + f". A miss{cited('attack')}."
     text += f". {p['damage']} damage"
-    if p.get("regular_armor"):
-        text += f" after armor stops {p['regular_armor']['total']}"
+    # What the armor stopped is a step of the damage (halved against gunfire, "Armor/Attack Summary").
+    stopped = [step["step"].split(" (")[0] for step in p.get("steps") or () if "armor" in step["step"]]
+    if stopped:
+        text += f" after {'; '.join(stopped)}"
     text += f": {p['hit_points_before']} → {p['hit_points_after']} hit points"
     return text + f"{cited('attack')}."
 
@@ -505,7 +514,9 @@ def trait_raised(p: Data) -> str:
 
 
 def trait_developed(p: Data) -> str:
-    return (f"{p['character']} developed {p.get('trait')} for {p.get('experience_spent')} experience dice"
+    trait = p.get("trait")
+    name = trait.get("name") if isinstance(trait, Mapping) else trait
+    return (f"{p['character']} developed {name} for {p.get('experience_spent')} experience dice"
             f"{cited('new trait')}.")
 
 
@@ -590,7 +601,7 @@ def power_studied(p: Data) -> str:
     elif p.get("learned"):
         text += f"; a {p['success_face']}: learned"
         if p.get("dice"):
-            text += f", {p['dice']} dice"
+            text += f", at {p['dice']} {'die' if p['dice'] == 1 else 'dice'}"
     else:
         text += f"; no {p['success_face']}: not learned"
     return text + f"{cited('fringe power study')}."
@@ -604,7 +615,7 @@ def psychic_pool_gained(p: Data) -> str:
 
 
 def psychic_recovered(p: Data) -> str:
-    return (f"{p['character']} recovers shots over {p['hours']} hours at {p['rate']}: "
+    return (f"{p['character']} recovers shots over {p['hours']} hours (rate {p['rate']}): "
             f"{p['shots_before']} → {p['shots']} shots.")
 
 
@@ -615,16 +626,17 @@ def shots_bought(p: Data) -> str:
 
 def spell_studied(p: Data) -> str:
     faces = " + ".join(str(f) for f in p.get("faces") or ())
+    faces = f"{faces} = {p['total']}" if len(p.get("faces") or ()) > 1 else str(p["total"])
     result = "learned" if p.get("learned") else "a botch" if p.get("botched") else "not learned yet"
     return (f"{p['character']} studied {p['spell']} (level {p['level']}) for week {p['week']}, "
             f"{p['hours_per_day']:g} hours a day, for {p['experience_spent']} experience dice: "
-            f"{faces} = {p['total']}, {result}{cited('spell study')}.")
+            f"{faces}, {result}{cited('spell study')}.")
 
 
 def spell_cast(p: Data) -> str:
     purpose = f" to {p['purpose']}" if p.get("purpose") else ""
-    return (f"{p['character']} cast {p['spell']} (level {p['level']}){purpose}, for "
-            f"{_counted(p['shots'], 'shot')}{cited('spell cast')}.")
+    cost = f", for {_counted(p['shots'], 'shot')}" if p.get("shots") else ""
+    return f"{p['character']} cast {p['spell']}, a level {p['level']} spell{purpose}{cost}{cited('spell cast')}."
 
 
 def sentence(kind: str, p: Data, wants: Mapping[tuple[str, str], str], rolls: Mapping[int, Data],
