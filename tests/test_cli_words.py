@@ -137,3 +137,25 @@ def test_a_roll_says_how_many_dice_and_why(table):
     assert " ".join(lines[:-1]).startswith(
         "Tomas rolled 5 dice for Brawler (4 for the trait, a penalty die for being messed up): "
         "5 + 4 + 1 + 1 = 11 (6 dropped).")
+
+
+SAMPLE = Path(__file__).resolve().parent.parent / "journals" / "lantern-harbor.jsonl"
+
+
+@pytest.mark.parametrize("read", [("rolls",), ("ledger",), ("ledger", "--participant", "Ana"), ("log",),
+                                  ("log", "--type", "combat.attacked"), ("status",)])
+def test_read_commands_are_legible_in_80_columns(cli, monkeypatch, read):
+    monkeypatch.setenv("COLUMNS", "80")
+    assert cli("import", str(SAMPLE))[0] == 0
+    code, out, err = cli(*read)
+    assert code == 0, err
+    assert all(len(line) <= 80 for line in out.splitlines()), out
+    assert "…" not in out  # nothing cut short
+    if read == ("rolls",):
+        lines = out.splitlines()
+        for roll in json.loads(cli("rolls", "--json")[1]):
+            # The dice as rolled on one line, the outcome whole.
+            assert any(roll["dice"].split(": ", 1)[1] in line for line in lines), roll["dice"]
+            if roll["outcome"]:
+                assert any(f"{roll['outcome']} by {abs(roll['margin'])}" in line if roll["margin"] else
+                           roll["outcome"] in line for line in lines), roll
