@@ -152,6 +152,10 @@ def _verb(args: tuple[str, ...]) -> tuple[str, ...]:
     return next(tuple(words[:n]) for n in (2, 1) if tuple(words[:n]) in known)
 
 
+#: The recap of the session's episode, by audience (filled in by :func:`walked`).
+RECAPS: dict[tuple[str, ...], str] = {}
+
+
 @pytest.fixture(scope="module")
 def walked(tmp_path_factory):
     """Run :data:`SESSION` once: for each write, what it printed in words and the events it recorded."""
@@ -192,6 +196,11 @@ def walked(tmp_path_factory):
             events = json.loads(log)
             new, recorded = events[len(recorded):], events
             said.append((_verb(args), typed, out, new))
+        # The recap tells the moves in the same sentences, as the GM and as the players may see them.
+        for audience in ((), ("--players",)):
+            code, out, err = run("recap", "--episode", "1", *audience)
+            assert code == 0, err
+            RECAPS[audience] = out
     finally:
         close_journal()
         monkeypatch.undo()
@@ -237,3 +246,16 @@ def test_every_event_type_has_its_own_sentence(walked):
                 assert told or kind == "yarn.scene.called", (kind, p)
                 # Said in words: no Python value printed as such.
                 assert not any(raw in (told or "") for raw in ("{'", "None", "[]", "True", "False")), told
+
+
+def test_the_recap_tells_the_moves_in_the_same_sentences(walked):
+    from yarnlog.rulesets.yarn.recap import sentences
+
+    told = {kind: sentences.sentence(kind, e["payload"], {}, {}) for *_, events in walked for e in events
+            if (kind := e["event_type"]) in ("yarn.challenge.novelty_ruled", "yarn.spell.studied",
+                                             "yarn.combat.armor_worn", "yarn.wounds.death_option_spent")}
+    gm, players = RECAPS[()], RECAPS[("--players",)]
+    for kind, sentence in told.items():
+        assert sentence and sentence in " ".join(gm.split()), kind
+    # The GM's secret side of a gestalt fight and a secret spell stay out of the players' recap.
+    assert "Wizard cast" in gm and "Wizard cast" not in players
