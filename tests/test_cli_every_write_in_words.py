@@ -15,8 +15,9 @@ from yarnlog.core.ruleset import get_ruleset
 
 SHEETS = Path(__file__).resolve().parent.parent / "journals" / "sheets"
 
-#: Verbs that only read (or write files, or run a console): they record nothing.
-READS = {("bennies",), ("calling-order",), ("campaigns",), ("cast",), ("dice-stats",), ("explain",), ("export",),
+#: Verbs that record no event: they read, write files (exports, keys, proofs) or grant database rights.
+READS = {("keygen",), ("check-proof",), ("db", "grant"), ("digest",),
+         ("bennies",), ("calling-order",), ("campaigns",), ("cast",), ("dice-stats",), ("explain",), ("export",),
          ("fight", "status"), ("group", "list"), ("import",), ("ledger",), ("log",),
          ("precedence", "show"), ("psychic", "show"), ("recap",), ("relationships",), ("rolls",), ("sheet",),
          ("status",), ("tokens",), ("verify",), ("wounds",), ("xp", "status")}
