@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
     from yarnlog.core.state import CampaignState
+    from yarnlog.rulesets.dramasystem.parts.advanced_procedure import Advanced
     from yarnlog.rulesets.dramasystem.parts.card_procedure import Procedure
     from yarnlog.rulesets.dramasystem.parts.procedural_piles import Piles
     from yarnlog.rulesets.dramasystem.parts.sheets import Sheets
@@ -19,6 +20,7 @@ class DramaSystemState:
     sheets: Sheets
     piles: Piles
     procedure: Procedure
+    advanced: Advanced
 
 
 #: A campaign played under the DramaSystem rules, as its deciders and projections see it.

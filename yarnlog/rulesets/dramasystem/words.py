@@ -51,6 +51,58 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
         return _played(p)
     if kind == "dramasystem.procedure.resolved":
         return _resolved(p)
+    if kind.startswith("dramasystem.advanced."):
+        return _advanced(kind.rsplit(".", 1)[1], p)
+    return None
+
+
+_BANDS = {"UP_FACE": "an up face card", "UP_NUMBER": "an up number", "DOWN_NUMBER": "a down number",
+          "DOWN_FACE": "a down face card"}
+_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def _band(value: Any) -> str:
+    from yarnlog.rulesets.dramasystem.rules.advanced_resolution import Band
+
+    return _BANDS[Band(value).name]
+
+
+def _advanced(step: str, p: dict[str, Any]) -> str | None:
+    from yarnlog.rulesets.dramasystem.rules.advanced_resolution import CHANCE_OF_FAILURE, UP_SUITS
+
+    if step == "opened":
+        token = Colour(p["gm_token"])
+        up = "".join(_SUITS[s.value] for s in sorted(UP_SUITS[token], key=lambda s: -s.order))
+        down = "".join(v for k, v in _SUITS.items() if v not in up)
+        return (f"{p['primary']} ({p['primary_player']}) takes the lead with {p['action_type']} "
+                f"({p['grade']}). The GM spends {token.value}: {up} up, {down} down (a "
+                f"{CHANCE_OF_FAILURE[token]} chance of failure). Opening run: {_cards(p['opening'])}; the "
+                f"scene starts from {_card(p['opening'][-1])}.")
+    if step == "primary_drew":
+        drawn = _cards(p["cards"])
+        if len(p["cards"]) == 1:
+            return f"The GM draws {drawn} for the primary: {_band(p['band'])}."
+        return f"The GM draws {drawn} for the primary and keeps {_card(p['kept'])}: {_band(p['band'])}."
+    if step == "redrawn":
+        how = {"token": f"spends {p['token']} to force a redraw",
+               "absent": "spends green from afar to force a redraw",
+               "cash-in": "cashes in a positive consequence for a redraw",
+               "bennie": "spends a bennie on a redraw"}[p["means"]]
+        tool = " (drawn by the tool)" if p["drawn_by_tool"] else ""
+        text = f"{p['player']} {how}: {_card(p['card'])}{tool}, {_band(p['band'])}."
+        if p["consequence_card"]:
+            if p["consequence"] == "bad":
+                after = f"something bad will happen to {p['player']}'s character"
+            elif p["consequence"] == "good":
+                after = f"something good will happen to {p['player']}'s character"
+            else:
+                after = "no consequence"
+            tool = " (drawn by the tool)" if p["consequence_drawn_by_tool"] else ""
+            text += f" Consequence card {_card(p['consequence_card'])}{tool}: {after}."
+        return text + _refreshed(p["procedural_spends"])
+    if step == "clinched":
+        teller = p["narrator"] if p["success"] else "the GM"
+        return f"The clincher is {_card(p['clincher'])}: {p['outcome']}; {teller} describes it."
     return None
 
 

@@ -149,3 +149,69 @@ def register(app: typer.Typer) -> None:
     app.command("resolve")(resolve)
     app.command("procedural-tokens")(procedural_tokens)
     app.command("odds")(odds)
+    app.add_typer(advanced_app, name="advanced")
+
+
+advanced_app = typer.Typer(help="The advanced procedural resolution: open, primary, redraw, clinch.",
+                           no_args_is_help=True)
+
+
+@advanced_app.command("open")
+def advanced_open(
+    primary: Annotated[str, typer.Argument(help="The character taking the lead (the primary).")],
+    action_type: Annotated[str, typer.Option("--type", help="The action type the primary uses (its grade counts).")],
+    token: Annotated[str, typer.Option("--token", help="The GM's token: red (low chance of failure), yellow, "
+                                       "green (high).")],
+    opening: Annotated[Optional[str], typer.Option("--opening", help="The opening run as drawn, up to the "
+                                                   "first down card (3S,KH,4D); omit: the tool draws it.")] = None,
+    campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Open an advanced resolution: the primary, the GM's token (the up suits) and the opening run."""
+    from yarnlog.rulesets.dramasystem.parts.advanced_procedure import OpenAdvanced
+
+    run_command(campaign, OpenAdvanced(primary, action_type, token, _card_list(opening)),
+                override_reason=override, as_json=as_json)
+
+
+@advanced_app.command("primary")
+def advanced_primary(
+    cards: Annotated[Optional[str], typer.Option("--cards", help="The card(s) drawn for the primary: two for "
+                                                 "Strong or Weak, one for Middling; omit: the tool draws.")] = None,
+    keep: Annotated[Optional[str], typer.Option("--keep", help="Of two equally good (or bad) cards, the one "
+                                                "kept.")] = None,
+    campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """The GM draws for the primary by grade: Strong keeps the better of two, Weak the worse."""
+    from yarnlog.rulesets.dramasystem.parts.advanced_procedure import PrimaryDraw
+
+    run_command(campaign, PrimaryDraw(_card_list(cards), keep), override_reason=override, as_json=as_json)
+
+
+@advanced_app.command("redraw")
+def advanced_redraw(
+    player: Annotated[str, typer.Argument(help="The player forcing the redraw.")],
+    token: Annotated[Optional[str], typer.Option("--token", help="A present player's token, once a scene.")] = None,
+    absent_green: Annotated[bool, typer.Option("--absent-green", help="An absent player's green token.")] = False,
+    cash_in: Annotated[bool, typer.Option("--cash-in", help="Cash in a positive consequence not yet used.")] = False,
+    card: Annotated[Optional[str], typer.Option("--card", help="The new card; omit: the tool draws it.")] = None,
+    consequence_card: Annotated[Optional[str], typer.Option("--consequence-card", help="After red or green: "
+                                                            "the consequence card drawn.")] = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Force a redraw of the active card (a consequence card too after a red or green token)."""
+    from yarnlog.rulesets.dramasystem.parts.advanced_procedure import ForceRedraw
+
+    run_command(campaign, ForceRedraw(player, token, absent_green, cash_in, card, consequence_card), by=by,
+                override_reason=override, as_json=as_json)
+
+
+@advanced_app.command("clinch")
+def advanced_clinch(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+    """No one redraws any more: the active card is the clincher, and the outcome."""
+    from yarnlog.rulesets.dramasystem.parts.advanced_procedure import Clinch
+
+    run_command(campaign, Clinch(), as_json=as_json)
+
+
+def _card_list(text: Optional[str]) -> tuple[str, ...]:
+    return tuple(c for c in (text or "").replace(" ", ",").split(",") if c)
