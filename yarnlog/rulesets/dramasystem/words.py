@@ -53,6 +53,43 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
         return _resolved(p)
     if kind.startswith("dramasystem.advanced."):
         return _advanced(kind.rsplit(".", 1)[1], p)
+    if kind.startswith("dramasystem.contest."):
+        return _contest(kind.rsplit(".", 1)[1], p)
+    return None
+
+
+def _contest(step: str, p: dict[str, Any]) -> str | None:
+    if step == "started":
+        first_grade, second_grade = (p["grades"] + [None, None])[:2]
+        if p["outright_winner"]:
+            return (f"{p['first']} ({p['first_type']}, {first_grade}) against {p['second']} "
+                    f"({p['second_type']}, {second_grade}): {p['outright_winner']} wins outright, no card drawn.")
+        draws = (p["allowance"] + [0, 0])[:2]
+        first = f"{p['first']} ({p['first_type']}, {first_grade}; {p['first_token']}, {draws[0]} draws)"
+        if p["second"] == "GM":
+            extra = ", formidable" if p["formidable"] else ""
+            return f"Solo action: {first} against the GM ({p['second_token']}{extra}, {draws[1]} draws)."
+        second = f"{p['second']} ({p['second_type']}, {second_grade}; {p['second_token']}, {draws[1]} draws)"
+        return f"Contest: {first} against {second}."
+    if step == "assisted":
+        return (f"{p['assistant']} helps {p['side']} with {p['action_type']} ({p['token']}): "
+                f"{p['extra']} more draws." + _refreshed(p["procedural_spends"]))
+    if step == "drew":
+        by = f" (drawn by {p['drawn_by']}, helping)" if p["by_assistant"] else ""
+        tool = " (drawn by the tool)" if p["drawn_by_tool"] else ""
+        return f"{p['side']} draws {_card(p['card'])}{by}{tool}."
+    if step == "stopped":
+        return f"{p['side']} stops drawing."
+    if step == "ended":
+        if not p["winning_card"]:
+            return f"{p['winner']} wins outright."
+        over = f" over {_card(p['losing_card'])}" if p["losing_card"] else ""
+        suit = " (the suit decides)" if p["by_suit"] else ""
+        text = f"{p['winner']} wins with {_card(p['winning_card'])}{over}{suit}."
+        for c in p["consequences"]:
+            gains = "gains an advantage" if c["kind"] == "advantage" else "faces an obstacle"
+            text += f" {c['player']} {gains} ({_card(c['card'])})."
+        return text
     return None
 
 

@@ -150,6 +150,7 @@ def register(app: typer.Typer) -> None:
     app.command("procedural-tokens")(procedural_tokens)
     app.command("odds")(odds)
     app.add_typer(advanced_app, name="advanced")
+    app.add_typer(contest_app, name="contest")
 
 
 advanced_app = typer.Typer(help="The advanced procedural resolution: open, primary, redraw, clinch.",
@@ -215,3 +216,76 @@ def advanced_clinch(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> N
 
 def _card_list(text: Optional[str]) -> tuple[str, ...]:
     return tuple(c for c in (text or "").replace(" ", ",").split(",") if c)
+
+
+contest_app = typer.Typer(help="A player-versus-player contest or a solo action: start, assist, draw, stop, end.",
+                          no_args_is_help=True)
+
+
+@contest_app.command("start")
+def contest_start(
+    first: Annotated[str, typer.Argument(help="The contestant who started (the GM's call).")],
+    first_type: Annotated[str, typer.Option("--type", help="The first contestant's action type.")],
+    first_token: Annotated[str, typer.Option("--token", help="The first contestant's token.")],
+    against: Annotated[str, typer.Option("--against", help="The other contestant, or GM for a solo action.")],
+    against_token: Annotated[str, typer.Option("--against-token", help="The other side's token (the GM's in a "
+                                               "solo action).")],
+    against_type: Annotated[Optional[str], typer.Option("--against-type", help="The other contestant's action "
+                                                        "type.")] = None,
+    formidable: Annotated[bool, typer.Option("--formidable", help="Solo: the opposition is especially "
+                                             "formidable (one more draw).")] = False,
+    campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Start a simple contest (Strong against Weak wins outright) or a solo action against the GM."""
+    from yarnlog.rulesets.dramasystem.parts.contests import StartContest
+
+    run_command(campaign, StartContest(first, first_type, first_token, against, against_token, against_type,
+                                       formidable), override_reason=override, as_json=as_json)
+
+
+@contest_app.command("assist")
+def contest_assist(
+    assistant: Annotated[str, typer.Argument(help="The assisting player.")],
+    side: Annotated[str, typer.Option("--side", help="The contestant helped.")],
+    action_type: Annotated[str, typer.Option("--type", help="The assistant's action type.")],
+    token: Annotated[str, typer.Option("--token", help="The assistant's token: 3, 2 or 1 more draws.")],
+    campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Another player helps one side: his token adds draws (one more if Strong against all Weak)."""
+    from yarnlog.rulesets.dramasystem.parts.contests import AssistContest
+
+    run_command(campaign, AssistContest(assistant, side, action_type, token), override_reason=override,
+                as_json=as_json)
+
+
+@contest_app.command("draw")
+def contest_draw(
+    side: Annotated[str, typer.Argument(help="The contestant whose hand the card joins (GM in a solo action).")],
+    card: Annotated[Optional[str], typer.Option("--card", help="The card drawn; omit: the tool draws it.")] = None,
+    drawn_by: Annotated[Optional[str], typer.Option("--by", help="An assistant drawing one of his extra "
+                                                    "cards.")] = None,
+    campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """One card for a side, in turn: the first, the second, then alternately."""
+    from yarnlog.rulesets.dramasystem.parts.contests import DrawInContest
+
+    run_command(campaign, DrawInContest(side, card, drawn_by), override_reason=override, as_json=as_json)
+
+
+@contest_app.command("stop")
+def contest_stop(
+    side: Annotated[str, typer.Argument(help="The side that draws no more.")],
+    campaign: CampaignOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """A side chooses not to draw any more."""
+    from yarnlog.rulesets.dramasystem.parts.contests import StopDrawing
+
+    run_command(campaign, StopDrawing(side), as_json=as_json)
+
+
+@contest_app.command("end")
+def contest_end(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+    """The best card in hand wins (suits break ties); face cards bring consequences."""
+    from yarnlog.rulesets.dramasystem.parts.contests import EndContest
+
+    run_command(campaign, EndContest(), as_json=as_json)
