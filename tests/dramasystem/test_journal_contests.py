@@ -14,6 +14,7 @@ from yarnlog.rulesets.dramasystem.parts.contests import (
     AssistContest,
     DrawInContest,
     EndContest,
+    RedrawInContest,
     StartContest,
     StopDrawing,
 )
@@ -88,3 +89,40 @@ def test_a_solo_action_against_the_gm(journal):
     assert ended.payload.winner in ("Iris", "GM")
     assert all(c.player != "GM" for c in ended.payload.consequences)
     assert verify(journal.stored_events(CAMPAIGN), CAMPAIGN).ok
+
+
+def test_an_advanced_contest_with_every_kind_of_redraw(journal):
+    # SRD 929-975. Iris Fighting (Strong) against Tomas Moving (Strong): equal grades, no extra redraw.
+    _scene(journal)
+    [started] = journal.execute(CAMPAIGN, StartContest("Iris", "Fighting", "yellow", "Tomas", "red", "Moving",
+                                                       goals=("Iris takes the map", "Tomas escapes"),
+                                                       advanced=True))
+    assert started.payload.allowance == [2, 1]
+    journal.execute(CAMPAIGN, DrawInContest("Iris", "5D"))
+    journal.execute(CAMPAIGN, DrawInContest("Tomas", "9C"))
+    journal.execute(CAMPAIGN, RedrawInContest("Iris", "Tomas", "2C"))     # Iris forces Tomas
+    journal.execute(CAMPAIGN, RedrawInContest("Tomas", "Tomas", "8H"))    # Tomas redraws himself
+    journal.execute(CAMPAIGN, StopDrawing("Iris"))
+    journal.execute(CAMPAIGN, RedrawInContest("GM", "Tomas", "3H"))       # the GM, once (953)
+    with pytest.raises(RuleViolation, match="once"):
+        journal.execute(CAMPAIGN, RedrawInContest("GM", "Iris", "4H"))
+    [interfered] = journal.execute(CAMPAIGN, RedrawInContest("Cy", "Iris", "4S"))  # Vel is present (957)
+    assert [(s.participant, s.colour) for s in interfered.payload.procedural_spends] == [("Cy", Colour.GREEN)]
+    journal.execute(CAMPAIGN, RedrawInContest("Iris", "Iris", "4C"))      # Iris's last redraw (959)
+    [ended] = journal.execute(CAMPAIGN, EndContest())
+    # 4♣ against 3♥: the higher card wins.
+    assert (ended.payload.winner, ended.payload.winning_card) == ("Iris", "4C")
+    assert verify(journal.stored_events(CAMPAIGN), CAMPAIGN).ok
+
+
+def test_an_absent_player_cannot_interfere_and_equal_values_may_end_in_a_surprise(journal):
+    _scene(journal, cast=("Iris", "Tomas"))
+    journal.execute(CAMPAIGN, StartContest("Iris", "Fighting", "red", "Tomas", "red", "Moving", advanced=True))
+    journal.execute(CAMPAIGN, DrawInContest("Iris", "7D"))
+    journal.execute(CAMPAIGN, DrawInContest("Tomas", "7C"))
+    with pytest.raises(RuleViolation, match="not present"):
+        journal.execute(CAMPAIGN, RedrawInContest("Cy", "Iris", "4S"))
+    [ended] = journal.execute(CAMPAIGN, EndContest(surprise="both reach the map, and tear it in two"))
+    assert ended.payload.winner == "" and ended.payload.surprise
+    with pytest.raises(InvalidCommand, match="no contest is open"):
+        journal.execute(CAMPAIGN, EndContest())

@@ -65,12 +65,23 @@ def _contest(step: str, p: dict[str, Any]) -> str | None:
             return (f"{p['first']} ({p['first_type']}, {first_grade}) against {p['second']} "
                     f"({p['second_type']}, {second_grade}): {p['outright_winner']} wins outright, no card drawn.")
         draws = (p["allowance"] + [0, 0])[:2]
-        first = f"{p['first']} ({p['first_type']}, {first_grade}; {p['first_token']}, {draws[0]} draws)"
+        unit = "redraws" if p["advanced"] else "draws"
+        first = f"{p['first']} ({p['first_type']}, {first_grade}; {p['first_token']}, {draws[0]} {unit})"
         if p["second"] == "GM":
             extra = ", formidable" if p["formidable"] else ""
             return f"Solo action: {first} against the GM ({p['second_token']}{extra}, {draws[1]} draws)."
-        second = f"{p['second']} ({p['second_type']}, {second_grade}; {p['second_token']}, {draws[1]} draws)"
-        return f"Contest: {first} against {second}."
+        second = f"{p['second']} ({p['second_type']}, {second_grade}; {p['second_token']}, {draws[1]} {unit})"
+        stakes = "".join(f" Stakes: {g}." for g in p["goals"])
+        return f"{'Advanced contest' if p['advanced'] else 'Contest'}: {first} against {second}.{stakes}"
+    if step == "redrew":
+        tool = " (drawn by the tool)" if p["drawn_by_tool"] else ""
+        if p["actor"] == p["target"]:
+            how = f"{p['actor']} redraws"
+        elif p["actor"] == "GM":
+            how = f"The GM makes {p['target']} redraw"
+        else:
+            how = f"{p['actor']} makes {p['target']} redraw"
+        return f"{how}: {_card(p['card'])}{tool}." + _refreshed(p["procedural_spends"])
     if step == "assisted":
         return (f"{p['assistant']} helps {p['side']} with {p['action_type']} ({p['token']}): "
                 f"{p['extra']} more draws." + _refreshed(p["procedural_spends"]))
@@ -81,6 +92,8 @@ def _contest(step: str, p: dict[str, Any]) -> str | None:
     if step == "stopped":
         return f"{p['side']} stops drawing."
     if step == "ended":
+        if p.get("surprise"):
+            return f"Equal values: they agree on a surprise outcome: {p['surprise']}"
         if not p["winning_card"]:
             return f"{p['winner']} wins outright."
         over = f" over {_card(p['losing_card'])}" if p["losing_card"] else ""

@@ -234,13 +234,32 @@ def contest_start(
                                                         "type.")] = None,
     formidable: Annotated[bool, typer.Option("--formidable", help="Solo: the opposition is especially "
                                              "formidable (one more draw).")] = False,
+    advanced: Annotated[bool, typer.Option("--advanced", help="The advanced contest: tokens buy redraws of "
+                                           "one current card.")] = False,
+    stakes: Annotated[Names, typer.Option("--stakes", help="Advanced: what happens if each side wins "
+                                          "(repeat: first, then second).")] = None,
     campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
-    """Start a simple contest (Strong against Weak wins outright) or a solo action against the GM."""
+    """Start a contest (Strong against Weak wins outright) or a solo action against the GM."""
     from yarnlog.rulesets.dramasystem.parts.contests import StartContest
 
     run_command(campaign, StartContest(first, first_type, first_token, against, against_token, against_type,
-                                       formidable), override_reason=override, as_json=as_json)
+                                       formidable, tuple(stakes or ()), advanced),
+                override_reason=override, as_json=as_json)
+
+
+@contest_app.command("redraw")
+def contest_redraw(
+    actor: Annotated[str, typer.Argument(help="Who redraws: a contestant, GM, or a present player interfering "
+                                        "with a green token.")],
+    contestant: Annotated[str, typer.Argument(help="Whose card is redrawn.")],
+    card: Annotated[Optional[str], typer.Option("--card", help="The new card; omit: the tool draws it.")] = None,
+    campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Advanced contest: a redraw (yourself or your opponent), the GM's once, an interferer's green."""
+    from yarnlog.rulesets.dramasystem.parts.contests import RedrawInContest
+
+    run_command(campaign, RedrawInContest(actor, contestant, card), override_reason=override, as_json=as_json)
 
 
 @contest_app.command("assist")
@@ -277,15 +296,19 @@ def contest_stop(
     side: Annotated[str, typer.Argument(help="The side that draws no more.")],
     campaign: CampaignOpt = None, as_json: JsonOpt = False,
 ) -> None:
-    """A side chooses not to draw any more."""
+    """A side chooses not to draw (or, in the advanced contest, redraw) any more: it passes."""
     from yarnlog.rulesets.dramasystem.parts.contests import StopDrawing
 
     run_command(campaign, StopDrawing(side), as_json=as_json)
 
 
 @contest_app.command("end")
-def contest_end(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
-    """The best card in hand wins (suits break ties); face cards bring consequences."""
+def contest_end(
+    surprise: Annotated[Optional[str], typer.Option("--surprise", help="Advanced, equal values: the surprise "
+                                                    "outcome both agreed on.")] = None,
+    campaign: CampaignOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """The highest card wins (suits break ties); face cards bring consequences in the simple contest."""
     from yarnlog.rulesets.dramasystem.parts.contests import EndContest
 
-    run_command(campaign, EndContest(), as_json=as_json)
+    run_command(campaign, EndContest(surprise), as_json=as_json)
