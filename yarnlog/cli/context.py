@@ -99,7 +99,7 @@ def execute_command(campaign: str | None, command, *, by: str | None = None, vis
     executor = EXECUTOR.get()
     if executor is not None:
         return executor(journal, cid, command, by=by, visibility=visibility, override=override)
-    given, new = command_id if command_id is not None else (None, False)
+    given, new = command_id if command_id is not None else take_command_id()  # a verb that answers itself
     recorded = execute_rolling(journal, cid, command, by=by, visibility=visibility, override=override,
                                command_id=given, new_command=new)
     # The boards people read after a move (tokens, bennies...) are brought to the new head now, from
@@ -129,13 +129,24 @@ def run_command(campaign: str | None, command, *, by: str | None = None, visibil
     command_id = None if EXECUTOR.get() is not None else take_command_id()
     recorded = execute_command(campaign, command, by=by, visibility=visibility, override_reason=override_reason,
                                command_id=command_id)
+    answer(recorded, as_json, command_id=command_id[0] if command_id else None)
+    return recorded
+
+
+def answer(recorded: list, as_json: bool, detail=None, command_id: str | None = None) -> None:
+    """What a write prints: ``--json`` the envelopes (with the write's ``command_id``); ``--verbose``
+    the move in ``detail`` (a function that prints it, such as an attack's every die and step), else
+    the payload table; otherwise the move in words and what follows
+    (:func:`~yarnlog.cli.output.show_recorded`), first saying so if it was already recorded."""
+    already = bool(getattr(recorded, "already_recorded", False))
+    if SETTINGS.verbose and not as_json and detail is not None and not already:
+        detail()
+        return
     state = None
     if recorded and not as_json and not SETTINGS.verbose:
         # In words: the state after the move is the one the journal remembers (no replay).
         state = open_journal().state(recorded[0].campaign_id)
-    show_recorded(recorded, as_json, state=state, command_id=command_id[0] if command_id else None,
-                  already=bool(getattr(recorded, "already_recorded", False)))
-    return recorded
+    show_recorded(recorded, as_json, state=state, command_id=command_id, already=already)
 
 
 def resolve_as_of(journal: "Journal", cid: str, as_of: int | None, end_of_scene: int | None) -> int | None:
