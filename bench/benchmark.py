@@ -339,7 +339,8 @@ def op_appends(url: str, path: Path, campaign: str, args: argparse.Namespace) ->
     for i in range(args.appends):
         last, prev = conn.execute(f"SELECT sequence, hash FROM events WHERE campaign_id = {mark} "
                                   "ORDER BY sequence DESC LIMIT 1", (campaign,)).fetchone()
-        row = tuple(getattr(seal(campaign, last + 1, note(i), prev), c) for c in COLUMNS)
+        sealed = seal(campaign, last + 1, note(i), prev)  # once: each note has its own id
+        row = tuple(getattr(sealed, c) for c in COLUMNS)
 
         def raw() -> None:
             conn.execute(begin)

@@ -319,8 +319,8 @@ def test_open_store_picks_the_implementation_from_the_url(tmp_path):
     assert not (tmp_path / "missing.db").exists()
 
 
-def test_the_events_table_maps_exactly_the_envelope():
-    assert [c.name for c in EVENTS.columns] == ["position", *STORED_FIELDS]
+def test_the_events_table_maps_exactly_the_envelope_and_the_command_beside_it():
+    assert [c.name for c in EVENTS.columns] == ["position", *STORED_FIELDS, "command_id", "command_digest"]
 
 
 # -- the head, one event's hash, and snapshots (caches beside the events) ------------------------

@@ -61,3 +61,15 @@ def test_entered_faces_need_no_dice_from_the_tool(journal):
     [made] = execute_rolling(journal, cid, MakeRoll(Hands("Iris", "Tough"), against=Factor(7), faces=(6, 5, 2, 1)),
                              rng=random.Random(0))
     assert made.payload.dice.source == "entered" and made.payload.dice.faces == [6, 5, 2, 1]
+
+
+def test_a_roll_sent_again_gets_back_its_first_dice_and_rolls_none(journal):
+    cid = start(journal)
+    roll = MakeRoll(Hands("Iris", "Tough"), against=InertForce(2))
+    [first] = execute_rolling(journal, cid, roll, rng=random.Random(1), command_id="roll-1")
+    head = journal.store.last_sequence(cid)
+    again = execute_rolling(journal, cid, roll, rng=random.Random(2), command_id="roll-1")
+    assert again.already_recorded and again == [first]
+    assert journal.store.last_sequence(cid) == head
+    [other] = execute_rolling(journal, cid, roll, rng=random.Random(2), command_id="roll-2")
+    assert other.sequence == head + 1

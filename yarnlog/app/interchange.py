@@ -179,6 +179,7 @@ def read_export(lines: Iterable[str], *, require_trailer: bool = True) -> Export
     ids = {r.campaign_id for r in records}
     if len(ids) != 1:
         raise InvalidCommand(f"an export holds one campaign; this file mixes {', '.join(sorted(ids))}")
+    _refuse_repeated_event_ids(records)
     if trailer is None:
         if require_trailer:
             raise InvalidCommand(f"the file ends at line {numbers[-1]} without its trailer: it was cut short, or "
@@ -217,6 +218,17 @@ def _check_trailer(trailer: Trailer, records: Sequence[StoredEvent]) -> None:
     if tree.root().hex() != trailer.merkle_root:
         raise InvalidCommand("the trailer's Merkle root is not that of the events: the file was changed; "
                              "nothing imported")
+
+
+def _refuse_repeated_event_ids(records: list[StoredEvent]) -> None:
+    """An event id names one event: a file that gives one to two events is refused, naming both lines
+    (counting events; blank lines are skipped)."""
+    seen: dict[str, int] = {}
+    for number, record in enumerate(records, start=1):
+        first = seen.setdefault(record.event_id, number)
+        if first != number:
+            raise InvalidCommand(f"event {number}: event id {record.event_id} is already that of event {first}; "
+                                 "each event has its own id: nothing imported")
 
 
 def import_records(store: EventStore, records: list[StoredEvent], *,

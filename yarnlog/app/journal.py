@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import logging
+import random
+import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
@@ -53,12 +55,32 @@ from yarnlog.core.state import (
 )
 from yarnlog.core.table import CampaignCreated, Table, validate_created
 from yarnlog.core.timeline import Timeline
-from yarnlog.persistence.protocol import ConcurrencyConflict, EventStore, Snapshot
+from yarnlog.persistence.protocol import CommandKey, ConcurrencyConflict, EventStore, Snapshot
 
 log = logging.getLogger(__name__)
 
 #: Events folded since the last snapshot after which the journal keeps a new one.
 SNAPSHOT_EVERY = 500
+
+#: How long a command keeps trying when other writers get there first (seconds, all attempts
+#: together), and the backoff between attempts: a random wait up to FIRST_WAIT, doubling each
+#: time up to LONGEST_WAIT ("full jitter"), so writers that collided spread out instead of
+#: colliding again in step.
+PATIENCE = 60.0
+FIRST_WAIT = 0.002
+LONGEST_WAIT = 0.25
+
+
+class Recording(list[Recorded]):
+    """The events a command recorded; ``already_recorded`` when its command id had recorded them
+    before and this call wrote nothing."""
+
+    already_recorded: bool = False
+
+
+def backoff(attempt: int, rng: random.Random | None = None) -> float:
+    """The wait (seconds) before attempt ``attempt + 1`` after ``attempt`` lost races: full jitter."""
+    return (rng or random).uniform(0, min(LONGEST_WAIT, FIRST_WAIT * 2 ** (attempt - 1)))
 
 
 class _Remembered(NamedTuple):
@@ -457,7 +479,14 @@ class Journal:
         gm: str,
         ruleset: str = DEFAULT_RULESET,
         options: dict[str, bool] | None = None,
-    ) -> list[Recorded]:
+        command: CommandKey | None = None,
+        new_command: bool = False,
+    ) -> Recording:
+        """Record the campaign's first event; ``command`` as for :meth:`execute`."""
+        if command is not None and not new_command:
+            again = self.recorded(campaign_id, command)
+            if again is not None:
+                return again
         invalid(self.store.last_sequence(campaign_id) == 0, f"campaign {campaign_id!r} already exists")
         try:
             payload = CampaignCreated(campaign_id=campaign_id, title=title, ruleset=ruleset, gm=gm,
@@ -466,7 +495,22 @@ class Journal:
             raise InvalidCommand(f"cannot create campaign: {_first_error(exc)}") from None
         # The same validator verify runs on the first event: the ruleset exists and knows the options.
         payload = validate_created(payload, empty_state(), Referee())
-        return self._append(campaign_id, 0, [payload], by=gm, visibility=EVERYONE)
+        return Recording(self._append(campaign_id, 0, [payload], by=gm, visibility=EVERYONE, command=command))
+
+    def recorded(self, campaign_id: str, command: CommandKey) -> Recording | None:
+        """What ``command``'s id recorded in the campaign (a :class:`Recording` marked already
+        recorded), None if it recorded nothing; the same id given with another command is refused."""
+        found = self.store.recorded_command(campaign_id, command.id)
+        if found is None:
+            return None
+        first = found.events[0].sequence if found.events else 0
+        invalid(found.digest == command.digest,
+                f"command id {command.id!r} already recorded another command (event {first}): "
+                "nothing written; give this command a new id")
+        last = found.events[-1].sequence if found.events else 0
+        again = Recording(self.history(campaign_id, upto=last)[first - 1:] if found.events else [])
+        again.already_recorded = True
+        return again
 
     def execute(
         self,
@@ -476,25 +520,60 @@ class Journal:
         by: str | None = None,
         visibility: str = EVERYONE,
         override: Override | None = None,
-        retries: int = 8,
-    ) -> list[Recorded]:
+        command_key: CommandKey | None = None,
+        new_command: bool = False,
+        retries: int | None = None,
+        patience: float = PATIENCE,
+    ) -> Recording:
         """Decide ``command`` against the campaign and append what it produces.
 
         The decision is made on the remembered campaign when there is one, without reading:
         the append names the sequence it was decided on, so a decision made on a campaign
         that has moved on is never written (the store raises a conflict, and the command is
-        decided again on a fresh read). A refusal is checked against a fresh read as well.
+        decided again on a fresh read, after a random wait that doubles with each lost race:
+        :func:`backoff`). It gives up with the conflict after ``patience`` seconds (or
+        ``retries`` attempts, if given). A refusal is checked against a fresh read as well.
+
+        ``command_key`` (see :mod:`yarnlog.app.command_ids`) is kept with the events: if its id
+        recorded already, the events it recorded come back (``already_recorded``) and nothing
+        is written. ``new_command`` says the id was just minted, so no earlier attempt can have
+        used it: the first lookup is skipped.
         """
-        conflict: ConcurrencyConflict | None = None
-        for _ in range(retries):
-            state, author, payloads = self._decide(campaign_id, command, by, visibility, override)
+        deadline = time.monotonic() + patience
+        if command_key is not None and not new_command:
+            again = self.recorded(campaign_id, command_key)
+            if again is not None:
+                return again
+        state, author, payloads = self._decide(campaign_id, command, by, visibility, override)
+        try:  # optimistic: a lone writer appends in one round trip
+            return Recording(self._append(campaign_id, state.sequence, payloads, by=author, visibility=visibility,
+                                          context=state.timeline, command=command_key))
+        except ConcurrencyConflict:
+            self._stale.add(campaign_id)
+        attempt = 1
+        while (retries is None or attempt < retries) and time.monotonic() < deadline:
+            # Another writer got there first: wait a little, then take turns, deciding again on
+            # the journal as it is, where no other writer can get there first.
+            time.sleep(backoff(attempt))
             try:
-                return self._append(campaign_id, state.sequence, payloads, by=author, visibility=visibility,
-                                    context=state.timeline)
-            except ConcurrencyConflict as exc:
-                conflict = exc
+                # Catch up before the turn, so that in it (other writers waiting) only what was
+                # written meanwhile is read and folded: the turn is as short as a decision.
+                self._current(campaign_id)
+                with self.store.turn(campaign_id):
+                    self._stale.add(campaign_id)
+                    if command_key is not None:
+                        again = self.recorded(campaign_id, command_key)
+                        if again is not None:
+                            return again
+                    state, author, payloads = self._decide(campaign_id, command, by, visibility, override)
+                    stored = self._store_append(campaign_id, state.sequence, payloads, by=author,
+                                                visibility=visibility, command=command_key)
+                # Committed: only now is what was written taken into what this journal remembers.
+                return Recording(self._taken_in(campaign_id, state.sequence, stored, state.timeline))
+            except ConcurrencyConflict:
                 self._stale.add(campaign_id)
-        raise conflict  # type: ignore[misc]
+                attempt += 1
+        raise ConcurrencyConflict(campaign_id, None, None)
 
     def preview(self, campaign_id: str, command: Any, *, by: str | None = None, visibility: str = EVERYONE,
                 override: Override | None = None) -> list[Payload]:
@@ -528,9 +607,15 @@ class Journal:
         return _decision(command, history, state, by, visibility, override)
 
     def _append(self, campaign_id: str, expected: int, payloads: Sequence[Payload], *, by: str,
-                visibility: str, context: Timeline | None = None) -> list[Recorded]:
+                visibility: str, context: Timeline | None = None, command: CommandKey | None = None) -> list[Recorded]:
         """Append ``payloads`` after event ``expected``: the events appended, in the ``context`` of
         that timeline when one is given (as :func:`with_context` gives them)."""
+        stored = self._store_append(campaign_id, expected, payloads, by=by, visibility=visibility, command=command)
+        return self._taken_in(campaign_id, expected, stored, context)
+
+    def _store_append(self, campaign_id: str, expected: int, payloads: Sequence[Payload], *, by: str,
+                      visibility: str, command: CommandKey | None) -> list[StoredEvent]:
+        """``payloads`` as events appended to the store after event ``expected``, as stored."""
         new = [
             NewEvent(
                 event_id=self.new_id(),
@@ -543,7 +628,13 @@ class Journal:
             )
             for p in payloads
         ]
-        stored = self.store.append(campaign_id, expected, new)
+        # A store wrapped by a test may not know command ids: it is told of one only when there is one.
+        return self.store.append(campaign_id, expected, new, **({"command": command} if command else {}))
+
+    def _taken_in(self, campaign_id: str, expected: int, stored: list[StoredEvent],
+                  context: Timeline | None) -> list[Recorded]:
+        """Events just appended after event ``expected``, folded into what this journal remembers when
+        they follow it; in the ``context`` of that timeline when one is given."""
         appended = [to_recorded(r) for r in stored]
         remembered = self._latest.get(campaign_id)
         if (remembered.state.sequence if remembered else 0) == expected:

@@ -32,9 +32,20 @@ def with_throw(command: Any, roll: str, thrown: Any) -> Any:
 
 
 def execute_rolling(journal: Any, campaign_id: str, command: Any, *, rng: random.Random | None = None,
-                    **execute: Any) -> list[Recorded]:
-    """Execute ``command``, first rolling (once each) whatever dice its decision asks for."""
+                    command_id: str | None = None, new_command: bool = False, **execute: Any) -> list[Recorded]:
+    """Execute ``command``, first rolling (once each) whatever dice its decision asks for.
+
+    ``command_id`` (:mod:`yarnlog.app.command_ids`) names the command as typed, before any roll: sent
+    again, it finds what was recorded the first time (and its dice) instead of rolling again.
+    """
+    from yarnlog.app.command_ids import command_key
+
     rng = rng or secrets.SystemRandom()
+    if command_id is not None:
+        execute["command_key"] = command_key(command_id, command, by=execute.get("by"),
+                                             visibility=execute.get("visibility", "everyone"),
+                                             override=execute.get("override"))
+        execute["new_command"] = new_command
     while True:
         try:
             return journal.execute(campaign_id, command, **execute)

@@ -69,10 +69,28 @@ def pick_campaign(journal: "Journal", campaign: str | None) -> str:
     raise InvalidCommand(f"this journal holds several campaigns ({', '.join(ids)}): name one with --campaign")
 
 
+def take_command_id() -> tuple[str, bool]:
+    """The id of the write about to run: the one given with ``--command-id`` (taken: the next write
+    gets its own), else a new one; and whether it is new. A new id is shown on stderr with
+    ``--verbose`` before anything is written, so that a crash leaves it on the screen to re-run with."""
+    from yarnlog.app.command_ids import checked_command_id, new_command_id
+
+    given, SETTINGS.command_id = SETTINGS.command_id, None
+    if given is not None:
+        return checked_command_id(given), False
+    minted = new_command_id()
+    if SETTINGS.verbose:
+        import sys
+
+        sys.stderr.write(f"command id {minted}\n")
+    return minted, True
+
+
 def execute_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
-                    override_reason: str | None = None) -> list:
+                    override_reason: str | None = None, command_id: tuple[str, bool] | None = None) -> list:
     """Execute a journal command (the GM's override, if a reason is given) and return what it recorded;
-    dice the tool must roll are rolled here, once (:mod:`yarnlog.app.rolling`)."""
+    dice the tool must roll are rolled here, once (:mod:`yarnlog.app.rolling`). ``command_id`` is the
+    write's id and whether it is new (:func:`take_command_id`)."""
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     override = _override(journal, cid, by, override_reason)
@@ -81,7 +99,9 @@ def execute_command(campaign: str | None, command, *, by: str | None = None, vis
     executor = EXECUTOR.get()
     if executor is not None:
         return executor(journal, cid, command, by=by, visibility=visibility, override=override)
-    recorded = execute_rolling(journal, cid, command, by=by, visibility=visibility, override=override)
+    given, new = command_id if command_id is not None else take_command_id()  # a verb that answers itself
+    recorded = execute_rolling(journal, cid, command, by=by, visibility=visibility, override=override,
+                               command_id=given, new_command=new)
     # The boards people read after a move (tokens, bennies...) are brought to the new head now, from
     # the state in memory, so that reading one stays a few rows.
     journal.refresh_views(cid)
@@ -105,24 +125,28 @@ def preview_command(campaign: str | None, command, *, by: str | None = None,
 
 def run_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
                 override_reason: str | None = None, as_json: bool = False) -> list:
-    """Execute a journal command and show what it recorded."""
-    recorded = execute_command(campaign, command, by=by, visibility=visibility, override_reason=override_reason)
-    answer(recorded, as_json)
+    """Execute a journal command and show what it recorded (with the write's command id)."""
+    command_id = None if EXECUTOR.get() is not None else take_command_id()
+    recorded = execute_command(campaign, command, by=by, visibility=visibility, override_reason=override_reason,
+                               command_id=command_id)
+    answer(recorded, as_json, command_id=command_id[0] if command_id else None)
     return recorded
 
 
-def answer(recorded: list, as_json: bool, detail=None) -> None:
-    """What a write prints: ``--json`` the envelopes; ``--verbose`` the move in ``detail`` (a function
-    that prints it, such as an attack's every die and step), else the payload table; otherwise the
-    move in words and what follows (:func:`~yarnlog.cli.output.show_recorded`)."""
-    if SETTINGS.verbose and not as_json and detail is not None:
+def answer(recorded: list, as_json: bool, detail=None, command_id: str | None = None) -> None:
+    """What a write prints: ``--json`` the envelopes (with the write's ``command_id``); ``--verbose``
+    the move in ``detail`` (a function that prints it, such as an attack's every die and step), else
+    the payload table; otherwise the move in words and what follows
+    (:func:`~yarnlog.cli.output.show_recorded`), first saying so if it was already recorded."""
+    already = bool(getattr(recorded, "already_recorded", False))
+    if SETTINGS.verbose and not as_json and detail is not None and not already:
         detail()
         return
     state = None
     if recorded and not as_json and not SETTINGS.verbose:
         # In words: the state after the move is the one the journal remembers (no replay).
         state = open_journal().state(recorded[0].campaign_id)
-    show_recorded(recorded, as_json, state=state)
+    show_recorded(recorded, as_json, state=state, command_id=command_id, already=already)
 
 
 def resolve_as_of(journal: "Journal", cid: str, as_of: int | None, end_of_scene: int | None) -> int | None:

@@ -18,6 +18,7 @@ from typer.core import TyperCommand
 from yarnlog.cli import evidence
 from yarnlog.cli.context import campaign_state, open_journal, pick_campaign, resolve_as_of, run_command
 from yarnlog.cli.options import (
+    COMMAND_ID_HELP,
     SETTINGS,
     AsOfOpt,
     ByOpt,
@@ -71,6 +72,7 @@ def _root(
     SETTINGS.db = db
     SETTINGS.campaign = campaign
     SETTINGS.verbose = verbose
+    SETTINGS.command_id = None  # a write's own --command-id sets it (see options.add_command_id)
 
 
 # -- campaign -------------------------------------------------------------------------------
@@ -117,16 +119,24 @@ def init(
         Optional[list[str]], typer.Option("--option", help="Turn on optional rules: A,B or repeated; the "
                                           "names are listed below (dashes or underscores).")
     ] = None,
+    command_id: Annotated[Optional[str], typer.Option("--command-id", help=COMMAND_ID_HELP, metavar="ID")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Create a campaign (a series) in the journal."""
+    from yarnlog.app.command_ids import command_key
+    from yarnlog.cli.context import take_command_id
+
+    SETTINGS.command_id = command_id
+    given, new = take_command_id()
+    options = _option_names(option or [])
+    key = command_key(given, ("init", campaign_id, title, gm, ruleset, options))
     journal = open_journal(create=True)
-    recorded = journal.create_campaign(
-        campaign_id, title=title, gm=gm, ruleset=ruleset, options=_option_names(option or [])
-    )
+    recorded = journal.create_campaign(campaign_id, title=title, gm=gm, ruleset=ruleset, options=options,
+                                       command=key, new_command=new)
     # Answered in words like every other write (the payload table with --verbose).
     state = None if as_json or SETTINGS.verbose else journal.state(campaign_id)
-    show_recorded(recorded, as_json, title=f"Campaign {campaign_id} created", state=state)
+    show_recorded(recorded, as_json, title=f"Campaign {campaign_id} created", state=state, command_id=given,
+                  already=recorded.already_recorded)
 
 
 @app.command("options")

@@ -24,6 +24,7 @@ class Settings:
     db: str | None = None
     campaign: str | None = None  # the root's --campaign/-c, for verbs not given their own
     verbose: bool = False  # the root's --verbose: a write shows the payloads it recorded, not sentences
+    command_id: str | None = None  # a write's --command-id, taken (and cleared) by the write that uses it
 
 
 SETTINGS = Settings()
@@ -51,3 +52,40 @@ AsOfOpt = Annotated[Optional[int], typer.Option("--as-of", help="Replay up to ev
 EndOfSceneOpt = Annotated[Optional[int], typer.Option("--end-of-scene", help="Replay up to the end of scene N.")]
 
 
+
+
+COMMAND_ID_HELP = ("Record this write once: run again with the same id (after a crash, a lost connection), "
+                   "it writes nothing and shows what was recorded (default: a new id, shown with --json "
+                   "or --verbose).")
+
+
+def _keep_command_id(value: str | None) -> None:
+    SETTINGS.command_id = value
+
+
+def command_id_option():
+    """A ``--command-id ID`` option (typer's own click parameter) that hands its value to
+    :data:`SETTINGS` rather than to the verb: every write gets it without each verb declaring it."""
+    app = typer.Typer(add_completion=False)
+
+    @app.command()
+    def _write(
+        command_id: Annotated[Optional[str], typer.Option("--command-id", help=COMMAND_ID_HELP, metavar="ID",
+                                                          callback=_keep_command_id, expose_value=False)] = None,
+    ) -> None:
+        """Only its option is used."""
+
+    return typer.main.get_command(app).params[0]
+
+
+def add_command_id(command) -> None:
+    """Give ``command`` (a click command or group, walked down) ``--command-id`` on every write: the
+    verbs that take ``--by`` (who records it), exactly those that record something."""
+    subcommands = getattr(command, "commands", None)
+    if subcommands:
+        for sub in subcommands.values():
+            add_command_id(sub)
+        return
+    names = {param.name for param in command.params}
+    if "by" in names and "command_id" not in names:
+        command.params.append(command_id_option())

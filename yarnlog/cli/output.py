@@ -133,13 +133,23 @@ def event_words(recorded, state) -> str | None:
     return text if text is not None else core_sentence(recorded)
 
 
-def show_recorded(events: list, as_json: bool, title: str = "Recorded", state=None) -> None:
+def show_recorded(events: list, as_json: bool, title: str = "Recorded", state=None, command_id: str | None = None,
+                  already: bool = False) -> None:
     """What a command recorded: ``--json`` prints the envelopes; for people, given the campaign's
     ``state`` after the move, one sentence per event (a payload table for any event without one)
     and the ruleset's line on what follows (``Ruleset.follow_up``), wrapped to :data:`WIDTH` columns;
-    without ``state`` (``--verbose``, ``log``) the payload table."""
+    without ``state`` (``--verbose``, ``log``) the payload table.
+
+    A write names its ``command_id`` in each JSON event (with ``already_recorded``), and says so
+    first when the id had ``already`` recorded these events.
+    """
+    if already and not as_json:
+        sys.stdout.write(wrapped(f"Already recorded by command {command_id}: nothing written.") + "\n")
     if as_json or state is None:
-        emit([recorded_data(r) for r in events], as_json, lambda rows: _payload_table(rows, title))
+        rows = [recorded_data(r) for r in events]
+        if command_id is not None:
+            rows = [{**row, "command_id": command_id, "already_recorded": already} for row in rows]
+        emit(rows, as_json, lambda rows: _payload_table(rows, title))
         return
     lines: list[str] = []
     unsaid = []

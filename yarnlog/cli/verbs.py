@@ -18,11 +18,12 @@ import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 from typer.core import TyperCommand, TyperGroup
 
+from yarnlog.cli.options import add_command_id
 from yarnlog.core.referee import InvalidCommand, YarnlogError
 
 if TYPE_CHECKING:
@@ -81,6 +82,7 @@ def commands_of(ruleset_name: str) -> dict[str, TyperCommand | TyperGroup]:
     app.callback()(lambda: None)  # a callback makes typer build a group even for a single verb
     verbs.register(app)
     group = typer.main.get_command(app)
+    add_command_id(group)
     panel = f"{verbs.title} verbs"
     commands: dict[str, TyperCommand | TyperGroup] = dict(getattr(group, "commands", {}))
     for command in commands.values():
@@ -152,7 +154,11 @@ def _verb_path(ctx: Context, name: str) -> str:
 
 class CampaignGroup(TyperGroup):
     """A group of core verbs that adds the campaign's ruleset's verbs (at the top level) and
-    withholds the core verbs that ruleset replaces."""
+    withholds the core verbs that ruleset replaces. Its writes take ``--command-id``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        add_command_id(self)
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         if ctx.parent is None:

@@ -14,6 +14,7 @@ this envelope lives in :mod:`yarnlog.persistence.sql`.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -21,6 +22,11 @@ from pydantic import ValidationError
 
 from yarnlog.core.events import Payload, Recorded, current_payload_class, load_payload
 from yarnlog.core.referee import InvalidCommand
+
+#: What a campaign id may be, on every backend alike: at most 64 characters (PostgreSQL's column
+#: refuses more, SQLite would keep them), lowercase letters, digits, ``.``, ``_``, ``-``.
+CAMPAIGN_ID_PATTERN = r"^[a-z0-9][a-z0-9._-]{0,63}$"
+CAMPAIGN_ID = re.compile(CAMPAIGN_ID_PATTERN[1:-1])  # use fullmatch: re's $ would let a final newline through
 
 
 def canonical(value: Any) -> str:

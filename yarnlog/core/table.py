@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from pydantic import Field
 
+from yarnlog.core.envelope import CAMPAIGN_ID_PATTERN
 from yarnlog.core.events import Payload, event
 from yarnlog.core.names import did_you_mean
 from yarnlog.core.referee import Referee, invalid
@@ -24,7 +25,7 @@ RESERVED_NAMES = frozenset({"kitty", "everyone", "gm"})
 class CampaignCreated(Payload):
     """The first event of every campaign: its ruleset and optional rules are fixed here."""
 
-    campaign_id: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9._-]*$")
+    campaign_id: str = Field(min_length=1, max_length=64, pattern=CAMPAIGN_ID_PATTERN)
     title: str = Field(min_length=1)
     ruleset: str
     gm: str = Field(min_length=1)

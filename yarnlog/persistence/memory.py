@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
 
 from yarnlog.core.chain import GENESIS, seal, stored_event_hash
 from yarnlog.core.envelope import NewEvent, StoredEvent
 from yarnlog.persistence.protocol import (
     CHAIN_BROKEN,
     HASH_REFUSED,
+    CommandKey,
     ConcurrencyConflict,
+    RecordedCommand,
+    RefusedRecords,
     Snapshot,
     StoreError,
     one_campaign,
@@ -29,7 +33,11 @@ class MemoryStore:
         self._events: dict[str, list[StoredEvent]] = {}
         self._event_ids: set[str] = set()
         self._snapshots: dict[tuple[str, str], Snapshot] = {}
+        # (campaign, command id) -> (digest, first sequence, how many events) of each command kept.
+        self._commands: dict[tuple[str, str], tuple[str, int, int]] = {}
         self._lock = threading.Lock()
+        # Held by a writer's turn (and by every append, so appends wait for a turn to end).
+        self._writer = threading.RLock()
 
     def campaigns(self) -> list[str]:
         with self._lock:
@@ -86,11 +94,27 @@ class MemoryStore:
                 if wanted is None or record.event_type in wanted:
                     yield record
 
-    def append(self, campaign_id: str, expected_sequence: int, events: Sequence[NewEvent]) -> list[StoredEvent]:
+    @contextmanager
+    def turn(self, campaign_id: str) -> Iterator[None]:
+        with self._writer:
+            yield
+
+    def recorded_command(self, campaign_id: str, command_id: str) -> RecordedCommand | None:
         with self._lock:
+            found = self._commands.get((campaign_id, command_id))
+            if found is None:
+                return None
+            digest, first, count = found
+            return RecordedCommand(digest, self._events[campaign_id][first - 1:first - 1 + count])
+
+    def append(self, campaign_id: str, expected_sequence: int, events: Sequence[NewEvent], *,
+               command: CommandKey | None = None) -> list[StoredEvent]:
+        with self._writer, self._lock:
             stored = self._events.get(campaign_id, [])
             if len(stored) != expected_sequence:
                 raise ConcurrencyConflict(campaign_id, expected_sequence, len(stored))
+            if command is not None and (campaign_id, command.id) in self._commands:
+                raise ConcurrencyConflict(campaign_id, expected_sequence, None)  # as the databases' unique index
             prev_hash = stored[-1].hash if stored else GENESIS
             records = []
             for sequence, new in enumerate(events, start=len(stored) + 1):
@@ -98,13 +122,15 @@ class MemoryStore:
                 prev_hash = record.hash
                 records.append(record)
             self._add(campaign_id, records)
+            if command is not None and records:
+                self._commands[(campaign_id, command.id)] = (command.digest, records[0].sequence, len(records))
             return records
 
     def append_verbatim(self, records: Sequence[StoredEvent], expected_sequence: int) -> None:
         if not records:
             return
         campaign_id = one_campaign(records)
-        with self._lock:
+        with self._writer, self._lock:
             stored = self._events.get(campaign_id, [])
             if len(stored) != expected_sequence:
                 raise ConcurrencyConflict(campaign_id, expected_sequence, len(stored))
@@ -126,6 +152,6 @@ class MemoryStore:
             return  # a campaign exists once it has an event
         ids = [r.event_id for r in records]
         if len(set(ids)) != len(ids) or not self._event_ids.isdisjoint(ids):
-            raise StoreError("the journal refused the write: an event id is already recorded")
+            raise RefusedRecords("the journal refused the write: an event id is already recorded")
         self._events.setdefault(campaign_id, []).extend(records)
         self._event_ids.update(ids)

@@ -73,12 +73,31 @@ TRIGGERS = (
 )
 
 
+#: The first key of the journal's advisory locks (``yrlg`` in ASCII): keeps them apart from any other
+#: application's advisory locks on the same server; the second key is the campaign's.
+LOCK_SPACE = 0x79726C67
+
+#: Appends to one campaign take turns: each insert first takes the campaign's transaction-scoped
+#: advisory lock, so a second writer waits for the first to commit and then meets its event (the
+#: chain check that follows reads afresh) instead of racing it into the unique key. Named to fire
+#: before ``events_chain_on_insert`` (PostgreSQL runs a table's triggers in name order). Inside the
+#: insert's own round trip: no extra exchange with the server per append.
+APPEND_LOCK = (
+    f"""CREATE OR REPLACE FUNCTION yarnlog_serialize_append() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN PERFORM pg_advisory_xact_lock({LOCK_SPACE}, hashtext(NEW.campaign_id)); RETURN NEW; END $$""",
+    """CREATE OR REPLACE TRIGGER events_append_serialized BEFORE INSERT ON events
+       FOR EACH ROW EXECUTE FUNCTION yarnlog_serialize_append()""",
+)
+
+
 class PostgresStore(SqlStore):
     """Events in a PostgreSQL database (a ``postgresql+psycopg://`` URL)."""
 
-    TRIGGERS = TRIGGERS
+    TRIGGERS = TRIGGERS + APPEND_LOCK
     #: A pooled connection idle longer than this (seconds) is pinged before it is used again.
     PING_AFTER_IDLE: ClassVar[float] = 1.0
+    #: How long a writer waits for its turn at a campaign (seconds), as SQLite's busy timeout.
+    TURN_WAIT: ClassVar[float] = 30.0
 
     def __init__(self, url: str, *, create: bool = True):
         engine = create_engine(url)
@@ -87,6 +106,15 @@ class PostgresStore(SqlStore):
         quote = self.engine.dialect.identifier_preparer.quote
         self._copy_sql = (f"COPY {quote(EVENTS.name)} ({', '.join(quote(name) for name in STORED_FIELDS)}) "
                           "FROM STDIN")
+
+    def _busy(self, exc: OperationalError) -> bool:
+        return getattr(exc.orig, "sqlstate", None) == "55P03"  # lock_not_available: the turn did not come
+
+    def _lock_campaign(self, conn: Connection, campaign_id: str) -> None:
+        """Take the lock every insert of the campaign takes (:data:`APPEND_LOCK`) for the turn's
+        transaction; waited for no longer than the turn may wait (``lock_timeout``)."""
+        conn.exec_driver_sql(f"SET LOCAL lock_timeout = {int(self.TURN_WAIT * 1000)}")
+        conn.exec_driver_sql("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_SPACE, campaign_id))
 
     def create_schema(self) -> None:
         """Create the tables and guards, unless another role owns them (the owner ran the migrations).

@@ -17,6 +17,7 @@ Every implementation (:mod:`~yarnlog.persistence.memory`, :mod:`~yarnlog.persist
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from yarnlog.core.referee import YarnlogError
@@ -37,15 +38,53 @@ class ConcurrencyConflict(StoreError):
 
     exit_code = 5
 
-    def __init__(self, campaign_id: str, expected: int, actual: int | None):
+    def __init__(self, campaign_id: str, expected: int | None, actual: int | None):
         self.campaign_id = campaign_id
         self.expected = expected
         self.actual = actual
         now = "unknown" if actual is None else str(actual)
+        if expected is None:  # the turn to write did not come in time
+            super().__init__(f"campaign {campaign_id!r} is busy with other writers; retry")
+            return
         super().__init__(
             f"campaign {campaign_id!r} changed while you were writing "
             f"(expected to follow event {expected}, the journal is at {now}); re-read and retry"
         )
+
+
+class DamagedJournal(StoreError):
+    """The campaign's last stored event does not match its own hash: nothing is appended on top of it."""
+
+    def __init__(self, campaign_id: str, sequence: int, why: str):
+        self.campaign_id, self.sequence = campaign_id, sequence
+        super().__init__(f"campaign {campaign_id!r} is damaged at event {sequence} ({why}): nothing written; "
+                         "run 'yarnlog verify'")
+
+
+class RefusedRecords(StoreError):
+    """Records of an import the journal cannot take as given (an event id it already holds, a campaign
+    id no backend could keep): bad input, not a storage fault."""
+
+    exit_code = 2
+
+
+class CommandKey(NamedTuple):
+    """What makes a write happen once: the command's id, and a digest of the command it names.
+
+    Stored beside the events the command recorded (never hashed into the chain, see
+    :mod:`yarnlog.app.command_ids`); a second append with the same id in the campaign is refused
+    by the store's unique index.
+    """
+
+    id: str
+    digest: str
+
+
+class RecordedCommand(NamedTuple):
+    """The events one command id recorded in a campaign, and the digest of the command it recorded."""
+
+    digest: str
+    events: list[StoredEvent]
 
 
 class Snapshot(NamedTuple):
@@ -99,11 +138,28 @@ class EventStore(Protocol):
         """
         ...
 
-    def append(self, campaign_id: str, expected_sequence: int, events: Sequence[NewEvent]) -> list[StoredEvent]:
+    def append(self, campaign_id: str, expected_sequence: int, events: Sequence[NewEvent], *,
+               command: CommandKey | None = None) -> list[StoredEvent]:
         """Chain ``events`` onto the campaign after ``expected_sequence``, all or nothing.
 
-        Raises :class:`ConcurrencyConflict` if the campaign is no longer at ``expected_sequence``.
+        Raises :class:`ConcurrencyConflict` if the campaign is no longer at ``expected_sequence``
+        (or ``command``'s id is recorded already: re-read, and :meth:`recorded_command` finds it),
+        and :class:`DamagedJournal` if the last stored event does not match its hash.
+        ``command``, if given, is kept with the events (see :meth:`recorded_command`).
         """
+        ...
+
+    def turn(self, campaign_id: str) -> AbstractContextManager[None]:
+        """The campaign's writes held for this thread until the block ends: other writers wait
+        (or lose their race), and this thread's reads and appends in the block see and extend
+        the journal as it is, committed together when the block ends. For a writer that lost a
+        race: in its turn it cannot lose again. Raises :class:`ConcurrencyConflict` if the turn
+        does not come in time."""
+        ...
+
+    def recorded_command(self, campaign_id: str, command_id: str) -> RecordedCommand | None:
+        """What the command of id ``command_id`` recorded in the campaign (one indexed row and its
+        neighbours), or None if no append carried that id."""
         ...
 
     def append_verbatim(self, records: Sequence[StoredEvent], expected_sequence: int) -> None:
@@ -139,8 +195,15 @@ class EventStore(Protocol):
 
 
 def one_campaign(records: Sequence[StoredEvent]) -> str:
-    """The campaign all ``records`` belong to; an import writes one campaign at a time."""
+    """The campaign all ``records`` belong to; an import writes one campaign at a time, of an id
+    every backend keeps alike (:data:`~yarnlog.core.envelope.CAMPAIGN_ID`)."""
+    from yarnlog.core.envelope import CAMPAIGN_ID
+
     ids = {r.campaign_id for r in records}
     if len(ids) != 1:
         raise StoreError(f"one import writes one campaign, not {', '.join(sorted(ids))}")
-    return records[0].campaign_id
+    campaign_id = records[0].campaign_id
+    if not CAMPAIGN_ID.fullmatch(campaign_id):
+        raise RefusedRecords(f"{campaign_id[:80]!r} is not a campaign id: up to 64 lowercase letters, digits, "
+                             "'.', '_' or '-', starting with a letter or digit; nothing imported")
+    return campaign_id

@@ -1,18 +1,24 @@
-"""The event store in a SQLite file (the default journal): triggers and SQLite's write locking."""
+"""The event store in a SQLite file (the default journal): triggers and SQLite's write locking.
+
+A journal the user may not write (the file, or its directory, read-only) is opened read-only, so it
+can still be read, verified and exported; a write to it is refused in one line.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import Connection, create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 
 from yarnlog.core.chain import GENESIS, HASHED_FIELDS, stored_event_hash
-from yarnlog.persistence.protocol import HASH_REFUSED, StoreError
+from yarnlog.persistence.protocol import HASH_REFUSED, Snapshot, StoreError
 from yarnlog.persistence.sql import SqlStore
 
 #: The SQL function the hash trigger calls: :func:`stored_event_hash` of the row's columns.
@@ -53,17 +59,29 @@ class SqliteStore(SqlStore):
 
     def __init__(self, url: str, *, create: bool = True):
         path = url.removeprefix("sqlite:///")
+        #: The file cannot be written by this user: it is opened read-only, and every write refused.
+        self.read_only = False
         if path and path != ":memory:":
             if not create and not Path(path).exists():
                 raise StoreError(f"no journal database at {path} (create one with 'yarnlog init')")
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            if Path(path).exists() and not _writable(Path(path)):
+                self.read_only, url, create = True, _read_only_url(Path(path)), False
+            else:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        # SQLite serializes writers itself (BEGIN IMMEDIATE below); one waits up to 30 s for the lock
+        # (the driver's busy timeout) before its append is reported as a conflict.
         engine = create_engine(url, connect_args={"timeout": 30})
-        _make_transactions_explicit(engine)
+        _make_transactions_explicit(engine, wal=not self.read_only)
         super().__init__(engine, create=create)
 
     @contextmanager
-    def _writing(self) -> Iterator[Connection]:
-        """A write transaction that takes the write lock at BEGIN (no lock-upgrade deadlocks)."""
+    def _transaction(self) -> Iterator[Connection]:
+        """A write transaction that takes the write lock at BEGIN (no lock-upgrade deadlocks): it
+        excludes every other writer of the file until it ends, so a turn needs no further lock."""
+        if self.read_only:
+            raise StoreError(f"the journal {self.path} is read-only (no permission to write it or its "
+                             "directory): nothing written")
         with self.engine.connect() as conn:
             conn.info["begin_immediate"] = True
             try:
@@ -75,8 +93,29 @@ class SqliteStore(SqlStore):
     def _busy(self, exc: OperationalError) -> bool:
         return "locked" in str(exc.orig).lower()
 
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Keep a snapshot, unless the journal is read-only: a cache nobody may write is simply not kept."""
+        if not self.read_only:
+            super().save_snapshot(snapshot)
 
-def _make_transactions_explicit(engine: Engine) -> None:
+
+def _writable(path: Path) -> bool:
+    """Whether this user may write the journal: the file, and its directory (where SQLite keeps the
+    write-ahead log beside it)."""
+    return os.access(path, os.W_OK) and os.access(path.parent or Path("."), os.W_OK)
+
+
+def _read_only_url(path: Path) -> str:
+    """A URL opening ``path`` read-only. In a directory the user cannot write, SQLite cannot make the
+    shared-memory file a WAL reader needs, so the file is opened ``immutable`` (no locking: nobody
+    with the rights this user lacks should be writing it meanwhile), unless a write-ahead log with
+    content lies beside it, which only a locking reader reads."""
+    wal = path.with_name(path.name + "-wal")
+    immutable = not os.access(path.parent or Path("."), os.W_OK) and not (wal.exists() and wal.stat().st_size)
+    return f"sqlite:///file:{quote(str(path))}?mode=ro{'&immutable=1' if immutable else ''}&uri=true"
+
+
+def _make_transactions_explicit(engine: Engine, *, wal: bool = True) -> None:
     """Let SQLAlchemy, not pysqlite, emit BEGIN, so writers can use BEGIN IMMEDIATE.
 
     Recipe from the SQLAlchemy SQLite dialect docs ("Serializable isolation / Savepoints").
@@ -86,9 +125,10 @@ def _make_transactions_explicit(engine: Engine) -> None:
     def _connect(dbapi_connection, _record):
         dbapi_connection.isolation_level = None
         dbapi_connection.create_function(HASH_FUNCTION, len(HASH_ARGUMENTS), _row_hash, deterministic=True)
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.close()
+        if wal:  # a read-only connection may not change the journal mode (a journal is made in WAL)
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.close()
 
     @event.listens_for(engine, "begin")
     def _begin(conn):
