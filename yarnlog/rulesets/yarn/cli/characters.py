@@ -345,7 +345,9 @@ def precedence_show(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_
     """Every precedence order drawn (and the scene it belongs to), who chooses which episode's theme."""
     from yarnlog.rulesets.yarn.parts.characters.supporting_cast import precedence_data
 
-    data = precedence_data(campaign_state(campaign, as_of, end_of_scene).rules.characters.cast)
+    rules = campaign_state(campaign, as_of, end_of_scene).rules
+    data = precedence_data(rules.characters.cast,
+                           ((s.number, s.episode, s.opened_at) for s in rules.drama.scenes.values()))
 
     def render(d):
         _table("Precedence orders", ("#", "purpose", "episode", "scene", "order", "source", "note"),

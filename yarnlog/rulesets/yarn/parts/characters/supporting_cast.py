@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any, Final, Literal
@@ -26,7 +26,7 @@ from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.core.table import RESERVED_NAMES
-from yarnlog.core.timeline import EpisodeStarted, SceneOpened, StartEpisode, check_timeline, decide_timeline
+from yarnlog.core.timeline import EpisodeStarted, StartEpisode, check_timeline, decide_timeline
 from yarnlog.rulesets.yarn.rules.challenges import Side, challenge_vote
 from yarnlog.rulesets.yarn.rules.traits import BOOK
 from yarnlog.rulesets.yarn.state import YarnCampaign
@@ -231,7 +231,11 @@ class Location:
 
 @dataclass(frozen=True)
 class PrecedenceOrder:
-    """A drawn order. ``after_episode`` is the last episode started when it was drawn (0: none)."""
+    """A drawn order. ``after_episode`` is the last episode started when it was drawn (0: none).
+
+    ``scene`` is the scene in play when it was drawn; ``between_scenes``: none was, in an episode, so
+    it belongs to the next scene of that episode (see :func:`scene_of_draw`).
+    """
 
     sequence: int
     purpose: Purpose
@@ -240,6 +244,8 @@ class PrecedenceOrder:
     note: str
     episode: int | None
     after_episode: int
+    scene: int | None = None
+    between_scenes: bool = False
 
 
 @dataclass(frozen=True)
@@ -258,19 +264,10 @@ class Cast:
     latest: PMap[tuple[str, int | None], PrecedenceOrder] = field(default_factory=pmap)
     #: Themes chosen for episodes not started yet ("Themes": at the end of the previous session).
     chosen_themes: PMap[int, Theme] = field(default_factory=pmap)
-    #: The scene each precedence draw belongs to (by its sequence): one drawn between scenes belongs to
-    #: the next scene of its episode, not the one just closed.
-    draw_scenes: PMap[int, int] = field(default_factory=pmap)
-    #: Draws recorded between scenes, waiting for the next scene of their episode.
-    awaiting_scene: tuple[PrecedenceOrder, ...] = ()
 
     def last_drawn(self, purpose: str, episode: int | None) -> PrecedenceOrder | None:
         """The last precedence order drawn for ``purpose`` in ``episode``."""
         return self.latest.get((purpose, episode))
-
-    def scene_of_draw(self, order: PrecedenceOrder) -> int | None:
-        """The scene a draw belongs to: the one in play, or the next one called after it in its episode."""
-        return self.draw_scenes.get(order.sequence)
 
     @property
     def last_episode(self) -> int:
@@ -281,21 +278,14 @@ def _detailed(item, detail: str):
     return replace(item, details=item.details + (detail,))
 
 
-FOLDS = folds(EpisodeStarted, SceneOpened, SupportingIntroduced, SupportingPromoted, SupportingDescribed,
+FOLDS = folds(EpisodeStarted, SupportingIntroduced, SupportingPromoted, SupportingDescribed,
               LocationIntroduced, LocationElaborated, LocationChallenged, PrecedenceDrawn, ThemeChosen)
 
 
 def evolve(cast: Cast, recorded: Recorded) -> Cast:
     payload = recorded.payload
     if isinstance(payload, EpisodeStarted):
-        return replace(cast, themes={**cast.themes, payload.number: Theme(payload.theme, payload.theme_chosen_by)},
-                       awaiting_scene=())
-    if isinstance(payload, SceneOpened):
-        if not cast.awaiting_scene:
-            return cast
-        waiting = [o for o in cast.awaiting_scene if o.episode == recorded.episode]
-        return replace(cast, awaiting_scene=(),
-                       draw_scenes=cast.draw_scenes.update({o.sequence: payload.number for o in waiting}))
+        return replace(cast, themes={**cast.themes, payload.number: Theme(payload.theme, payload.theme_chosen_by)})
     if isinstance(payload, ThemeChosen):
         return replace(cast, chosen_themes=cast.chosen_themes.set(payload.episode,
                                                                   Theme(payload.theme, payload.chosen_by)))
@@ -322,14 +312,10 @@ def evolve(cast: Cast, recorded: Recorded) -> Cast:
                                         payload.name: _detailed(cast.locations[payload.name], payload.detail)})
     if isinstance(payload, PrecedenceDrawn):
         drawn = PrecedenceOrder(recorded.sequence, payload.purpose, tuple(payload.order), payload.source,
-                                payload.note, recorded.episode, cast.last_episode)
-        cast = replace(cast, precedence=cast.precedence + (drawn,),
+                                payload.note, recorded.episode, cast.last_episode, recorded.scene,
+                                between_scenes=recorded.scene is None and recorded.episode is not None)
+        return replace(cast, precedence=cast.precedence + (drawn,),
                        latest=cast.latest.set((drawn.purpose, drawn.episode), drawn))
-        if recorded.scene is not None:
-            return replace(cast, draw_scenes=cast.draw_scenes.set(drawn.sequence, recorded.scene))
-        if recorded.episode is not None:  # between scenes: it belongs to the next one
-            return replace(cast, awaiting_scene=cast.awaiting_scene + (drawn,))
-        return cast
     return cast
 
 
@@ -526,6 +512,9 @@ def _validate_location_challenge(p: LocationChallenged, campaign: YarnCampaign,
                                 "upheld": vote.winner is Side.CHALLENGER})
 
 
+FIRST_THEME = "the first episode's theme is chosen as it starts (episode start --theme)"
+
+
 def next_theme_episode(campaign: YarnCampaign) -> int:
     """The episode whose theme is chosen now: the one after the episode in play or last played."""
     return campaign.timeline.next_episode
@@ -534,7 +523,7 @@ def next_theme_episode(campaign: YarnCampaign) -> int:
 def _validate_theme_chosen(p: ThemeChosen, campaign: YarnCampaign, referee: Referee) -> ThemeChosen:
     """"Themes": the next episode's theme, by the player the rota names, at the end of the session before."""
     timeline = campaign.timeline
-    invalid(bool(timeline.episodes), "the first episode's theme is chosen as it starts (episode start --theme)")
+    invalid(bool(timeline.episodes), FIRST_THEME)
     invalid(p.episode == next_theme_episode(campaign),
             f"a theme is chosen for the next episode, {next_theme_episode(campaign)}, not {p.episode}")
     invalid(bool(p.theme.strip()), "a theme needs some words")
@@ -549,6 +538,7 @@ def _validate_theme_chosen(p: ThemeChosen, campaign: YarnCampaign, referee: Refe
 
 
 def _theme_chosen(command: ChooseTheme, campaign: YarnCampaign) -> ThemeChosen:
+    invalid(bool(campaign.timeline.episodes), FIRST_THEME)
     episode = next_theme_episode(campaign)
     chooser = command.chosen_by or theme_chooser(campaign.rules.characters.cast, episode)
     chooser = present(chooser, "no theme rota is drawn: name who chooses the theme")
@@ -703,11 +693,28 @@ def theme_rota(cast: Cast) -> list[dict]:
     return rows
 
 
-def precedence_data(cast: Cast) -> dict:
-    """Every precedence order drawn, and the theme rota."""
+#: A scene as it was opened: (number, episode, sequence of its ``scene.opened``).
+Opening = tuple[int, int | None, int]
+
+
+def scene_of_draw(order: PrecedenceOrder, openings: Iterable[Opening]) -> int | None:
+    """The scene a draw belongs to: the scene in play when it was drawn or, for one drawn between scenes
+    (after one closed, or before an episode's first), the next scene opened in its episode: the one it
+    was drawn for, not the one just closed. None while that scene is not called yet."""
+    if not order.between_scenes:
+        return order.scene
+    later = [number for number, episode, opened_at in openings
+             if episode == order.episode and opened_at > order.sequence]
+    return min(later, default=None)
+
+
+def precedence_data(cast: Cast, openings: Iterable[Opening] = ()) -> dict:
+    """Every precedence order drawn (with its scene, given the scenes' ``openings``), and the theme rota."""
+    openings = tuple(openings)
     return {
         "orders": [{"sequence": o.sequence, "purpose": o.purpose.value, "order": list(o.order), "source": o.source,
-                    "note": o.note, "episode": o.episode, "scene": cast.scene_of_draw(o)} for o in cast.precedence],
+                    "note": o.note, "episode": o.episode, "scene": scene_of_draw(o, openings)}
+                   for o in cast.precedence],
         "theme_rota": theme_rota(cast),
         "chosen_themes": [{"episode": n, "theme": t.theme, "chosen_by": t.chosen_by}
                           for n, t in sorted(cast.chosen_themes.items())],
