@@ -74,6 +74,10 @@ def test_each_move_records_with_json(table):
     shifted = recorded(cli("shift", "the swamp", "--describe", "reeds", "--by", "Cy", "--json"))
     assert [e["event_type"] for e in shifted] == ["yarn.location.introduced", "yarn.scene.shifted"]
     assert shifted[1]["payload"]["by"] == "Cy"
+    [upheld] = recorded(cli("challenge", "location", "Ana", "the swamp", "--ground", "tone", "--allowed",
+                            "--for-challenger", "Ana,Ben", "--json"))
+    assert (upheld["payload"]["for_detail"], upheld["payload"]["upheld"]) == (["Cy"], True)
+    assert said(cli("cast")).count("(struck by a challenge: reeds)") == 1
     [chosen] = recorded(cli("theme", "choose", "debts", "--chooser", "Cy", "--json"))
     assert chosen["payload"] == {"episode": 2, "theme": "debts", "chosen_by": "Cy"}
 

@@ -599,6 +599,12 @@ def relationships(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_sc
     emit(data, as_json, render)
 
 
+def _standing(loc: dict) -> list[str]:
+    """A location's description and details, each one a challenge struck marked so ("Introducing Locations")."""
+    return [f"(struck by a challenge: {text})" if n in loc["struck"] else text
+            for n, text in enumerate([loc["description"], *loc["details"]])]
+
+
 def cast(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
          as_json: JsonOpt = False) -> None:
     """The cast list: player characters, recurring and minor characters, and locations."""
@@ -614,8 +620,7 @@ def cast(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndO
                [(c["name"], c["kind"], "; ".join([c["description"], *c["details"]]), c["introduced_by"], c["scene"])
                 for c in d["recurring"] + d["minor"]])
         _table("Locations", ("name", "description", "introduced by", "scene"),
-               [(loc["name"], "; ".join([loc["description"], *loc["details"]]), loc["introduced_by"], loc["scene"])
-                for loc in d["locations"]])
+               [(loc["name"], "; ".join(_standing(loc)), loc["introduced_by"], loc["scene"]) for loc in d["locations"]])
 
     emit(data, as_json, render)
 
