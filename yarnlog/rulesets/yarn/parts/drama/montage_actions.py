@@ -8,6 +8,7 @@ character and, where it is one of them, the book's kind of activity.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid
@@ -43,7 +44,7 @@ class MontageActionCalled(Payload):
     character: str
     player: str
     action: str
-    activity: str | None = None
+    activity: Literal["preparing", "researching", "training", "shopping", "travelling"] | None = None
 
 
 def montage_action(campaign: YarnCampaign, referee: Referee, *, character: str, action: str,
