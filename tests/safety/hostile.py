@@ -3,7 +3,8 @@ types it) with a string of the XSS corpus in every text field a user can type: t
 title, the participants' and characters' names, every field of the sheets, relationships and
 wants, the supporting cast and locations, precedence notes, the episode's title and theme, scene
 titles, settings, situations and time breaks, notes (for everyone and for the GM only), rolls'
-reasons, scene summaries, and the reasons of overrides, corrections, retractions and departures.
+reasons, scene summaries, a scene's move of place, a caller's revised narration, the next episode's
+theme, and the reasons of overrides, corrections, retractions and departures.
 
 Names are free text too (only a few words are reserved); those that go into a list on the command
 line (``--cast A,B``) take the corpus strings without a comma, colon or equals sign (``NAMES``).
@@ -34,6 +35,7 @@ IRIS = f"Iris {NAMES[2]}"
 TOMAS = f"Tomas {NAMES[8]} {NAMES[4]}"
 OLD_TOM = f"Old Tom {NAMES[1]} {NAMES[4]}"
 PIER = f"Pier {NAMES[3]}"
+QUAY = f"Quay {NAMES[7]}"
 TOUGH = f"Tough {NAMES[9]}"
 PLAYERS = (ANA, BEN, CY)
 PCS = (IRIS, TOMAS)
@@ -116,6 +118,8 @@ def record_hostile_campaign(db: Path, workdir: Path) -> list[str]:
         rec("supporting", "detail", OLD_TOM, rec.text())
         rec("location", "add", PIER, "--description", rec.text())
         rec("location", "detail", PIER, rec.text())
+        rec("shift", QUAY, "--describe", rec.text(), "--time", rec.text(), "--by", BEN)
+        rec("challenge", "location", ANA, QUAY, "--ground", "tone", "--not-allowed")
         rec("note", rec.text())
         rec("note", rec.text(), "--visibility", "gm")
         rec("roll", IRIS, "--trait", TOUGH, "--difficulty", "hard", "--faces", "5,4,3,2,1", "--xp", "1",
@@ -128,11 +132,13 @@ def record_hostile_campaign(db: Path, workdir: Path) -> list[str]:
         rec("call", ANA, "--cast", f"{IRIS},{TOMAS}", "--mode", "dramatic", "--title", rec.text(),
             "--setting", rec.text(), "--situation", rec.text())
         rec("supporting", "promote", OLD_TOM, "--pc", IRIS, "--need", rec.text())
+        rec("challenge", "narration", BEN, "--for-challenger", f"{BEN},{CY}", "--revised", rec.text())
         rec("petition", "refused", "-p", IRIS, "-g", TOMAS)
         rec("note", rec.text())
         rec("call", GM, "--cast", f"{TOMAS},{OLD_TOM}", "--mode", "dramatic", "--title", rec.text(),
             "--override", rec.text())
         rec("petition", "granted", "-p", TOMAS, "-g", OLD_TOM)
+        rec("theme", "choose", rec.text(), "--chooser", BEN)
         rec("leave", CY, "--reason", rec.text())
         rec("episode", "end", "--override", rec.text())
         rec("xp", "award", "1")

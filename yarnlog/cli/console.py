@@ -65,10 +65,12 @@ UNDO_REASON = "undone at the table (yarnlog play)"
 #: the completer offers the campaign's own values for them.
 PEOPLE = {"by", "caller", "voter", "theme_by", "challenger", "participant", "viewer", "as_name", "player",
           "players", "spender", "objector", "withholder", "narrator", "introduced_by", "gm", "order", "for_caller",
-          "for_challenger", "support", "members"}
+          "for_challenger", "support", "members", "chooser", "for_detail"}
 CHARACTERS = {"character", "cast", "petitioner", "granter", "combatant", "attacker", "defender", "target", "pc",
               "other", "name", "members", "among", "first", "chosen"}
-EVENTS = {"sequence", "opposed", "event", "roll", "rolls"}
+EVENTS = {"sequence", "opposed", "event", "roll", "rolls", "roll_event"}
+#: Parameters whose values are the locations introduced in play (a scene shifts to one).
+PLACES = {"location"}
 
 def plain(text: str) -> str:
     """``text`` safe to write to a terminal in one line: every character that would drive it (escapes,
@@ -91,6 +93,7 @@ class Vocabulary:
     last_event: int = 0
     #: Each player character's traits (the completer offers the traits of the character on the line).
     traits_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    places: tuple[str, ...] = ()  # the locations introduced in play
 
     def names(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(self.people + self.characters))
@@ -114,7 +117,9 @@ def vocabulary(state: CampaignState[Any]) -> Vocabulary:
     combat = getattr(rules, "combat", None)
     if combat is not None:
         characters.extend(combat.wounds.registered)
-    return Vocabulary(people, tuple(dict.fromkeys(characters)), tuple(sorted(set(traits))), state.sequence, traits_of)
+    places = tuple(getattr(yarn_characters, "locations", {})) if yarn_characters is not None else ()
+    return Vocabulary(people, tuple(dict.fromkeys(characters)), tuple(sorted(set(traits))), state.sequence, traits_of,
+                      places)
 
 
 # -- the status line ---------------------------------------------------------------------------
@@ -296,6 +301,8 @@ class PlayCompleter(Completer):
             return sorted(named[0]) if named else list(vocabulary.traits)
         if name in EVENTS:
             return [str(n) for n in range(vocabulary.last_event, max(0, vocabulary.last_event - 20), -1)]
+        if name in PLACES:
+            return list(vocabulary.places)
         if name in PEOPLE and name in CHARACTERS:
             return list(vocabulary.names())
         if name in PEOPLE:

@@ -320,20 +320,44 @@ def say_shuffled(order, option: str) -> None:
                                "to enter the order drawn at the table)", markup=False, soft_wrap=True)
 
 
+theme_app = typer.Typer(help="The next episode's theme, chosen at the end of the session.", no_args_is_help=True)
+
+
+@theme_app.command("choose")
+def theme_choose(
+    theme: Annotated[str, typer.Argument(help="The theme of the next episode.")],
+    chooser: Annotated[Optional[str], typer.Option("--chooser", help="The player choosing (default: the one the "
+                                                   "theme rota names).")] = None,
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    override: OverrideOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Record the next episode's theme ('episode start' then takes it)."""
+    from yarnlog.rulesets.yarn.parts.characters.supporting_cast import ChooseTheme
+
+    run_command(campaign, ChooseTheme(theme, chooser), by=by, override_reason=override, as_json=as_json)
+
+
 @precedence_app.command("show")
 def precedence_show(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
                     as_json: JsonOpt = False) -> None:
-    """Every precedence order drawn, and who chooses the theme of which episode."""
+    """Every precedence order drawn (and the scene it belongs to), who chooses which episode's theme."""
     from yarnlog.rulesets.yarn.parts.characters.supporting_cast import precedence_data
 
-    data = precedence_data(campaign_state(campaign, as_of, end_of_scene).rules.characters.cast)
+    rules = campaign_state(campaign, as_of, end_of_scene).rules
+    data = precedence_data(rules.characters.cast,
+                           ((s.number, s.episode, s.opened_at) for s in rules.drama.scenes.values()))
 
     def render(d):
-        _table("Precedence orders", ("#", "purpose", "episode", "order", "source", "note"),
-               [(o["sequence"], o["purpose"], o["episode"], ", ".join(o["order"]), o["source"], o["note"])
+        _table("Precedence orders", ("#", "purpose", "episode", "scene", "order", "source", "note"),
+               [(o["sequence"], o["purpose"], o["episode"], o["scene"], ", ".join(o["order"]),
+                 "drawn by the tool" if o["source"] == "shuffled" else "as drawn at the table", o["note"])
                 for o in d["orders"]])
         _table("Theme rota", ("episode", "chooser", "theme", "chosen by"),
                [(r["episode"], r["chooser"], r["theme"], r["chosen_by"]) for r in d["theme_rota"]])
+        _table("Themes chosen for the next episode", ("episode", "theme", "chosen by"),
+               [(t["episode"], t["theme"], t["chosen_by"]) for t in d["chosen_themes"]])
 
     emit(data, as_json, render)
 
@@ -575,6 +599,12 @@ def relationships(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_sc
     emit(data, as_json, render)
 
 
+def _standing(loc: dict) -> list[str]:
+    """A location's description and details, each one a challenge struck marked so ("Introducing Locations")."""
+    return [f"(struck by a challenge: {text})" if n in loc["struck"] else text
+            for n, text in enumerate([loc["description"], *loc["details"]])]
+
+
 def cast(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
          as_json: JsonOpt = False) -> None:
     """The cast list: player characters, recurring and minor characters, and locations."""
@@ -590,8 +620,7 @@ def cast(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndO
                [(c["name"], c["kind"], "; ".join([c["description"], *c["details"]]), c["introduced_by"], c["scene"])
                 for c in d["recurring"] + d["minor"]])
         _table("Locations", ("name", "description", "introduced by", "scene"),
-               [(loc["name"], "; ".join([loc["description"], *loc["details"]]), loc["introduced_by"], loc["scene"])
-                for loc in d["locations"]])
+               [(loc["name"], "; ".join(_standing(loc)), loc["introduced_by"], loc["scene"]) for loc in d["locations"]])
 
     emit(data, as_json, render)
 
@@ -602,6 +631,7 @@ def register(app: typer.Typer) -> None:
     app.add_typer(supporting_app, name="supporting")
     app.add_typer(location_app, name="location")
     app.add_typer(precedence_app, name="precedence")
+    app.add_typer(theme_app, name="theme")
     app.add_typer(xp_app, name="xp")
     app.command("sheet")(sheet)
     app.command("relationships")(relationships)

@@ -21,7 +21,7 @@ PetitionerOpt = Annotated[str, typer.Option("--petitioner", "-p", help="The peti
 GranterOpt = Annotated[str, typer.Option("--granter", "-g", help="The granting character.")]
 
 challenge_app = typer.Typer(help="Challenge the scene in play: duck, rush, time-jump, plot-jump, reversal, "
-                                 "novelty, procedural.", no_args_is_help=True)
+                                 "novelty, procedural, narration; or a location detail.", no_args_is_help=True)
 bennie_app = typer.Typer(help="Spend a bennie.", no_args_is_help=True)
 
 
@@ -62,6 +62,7 @@ def call(
     reverses_force: Annotated[bool, typer.Option("--reverses-force", help="The scene is meant to reverse "
                                                  "this episode's force between two of its characters.")] = False,
     new_element: Annotated[str, typer.Option("--new-element", help="The significant new element it adds.")] = "",
+    role: Annotated[str, typer.Option("--role", help="opener, development or closer (see 'scene-role').")] = "",
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Call a scene: cast, setting, time break, mode, situation (a drama token if your character is not in it)."""
@@ -69,7 +70,45 @@ def call(
 
     _run(campaign, CallScene(caller=caller, title=title, setting=setting, cast=names(cast), mode=mode, kind=kind,
                              situation=situation, time_break=time_break, duration=duration, jump_queue=jump_queue,
-                             reverses_force=reverses_force, new_element=new_element), by, override, as_json)
+                             reverses_force=reverses_force, new_element=new_element, role=role),
+         by, override, as_json)
+
+
+def scene_role(
+    role: Annotated[str, typer.Argument(help="opener, development or closer")],
+    scene: Annotated[Optional[int], typer.Option("--scene", help="The scene (default: in play, or the last).")] = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Name a scene's part in the episode: its opener, a development scene, or its closer."""
+    from yarnlog.rulesets.yarn.parts.drama.scene_roles import NameSceneRole
+
+    _run(campaign, NameSceneRole(role.strip().casefold(), scene), by, override, as_json)
+
+
+def shift(
+    location: Annotated[str, typer.Argument(help="The place the scene in play moves to.")],
+    describe: Annotated[str, typer.Option("--describe", help="A new place's introductory description.")] = "",
+    time_shift: Annotated[str, typer.Option("--time", help="How much later, if the scene also moves in time.")] = "",
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Move the scene in play to another place (--by: who moves it, default the GM)."""
+    from yarnlog.rulesets.yarn.parts.drama.setting_shifts import ShiftScene
+
+    mover = by or campaign_state(campaign).table.gm
+    _run(campaign, ShiftScene(location, mover, describe, time_shift), by, override, as_json)
+
+
+def montage_action(
+    character: Annotated[str, typer.Argument(help="The character (or its player).")],
+    action: Annotated[str, typer.Argument(help="What the character does, without significant dialogue.")],
+    activity: Annotated[Optional[str], typer.Option("--activity", help="preparing, researching, training, "
+                                                    "shopping or travelling")] = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Call an action for your character in the montage in play."""
+    from yarnlog.rulesets.yarn.parts.drama.montage_actions import CallMontageAction
+
+    _run(campaign, CallMontageAction(character, action, activity), by, override, as_json)
 
 
 def offstage(campaign: CampaignOpt = None, by: ByOpt = None, as_json: JsonOpt = False) -> None:
@@ -178,6 +217,40 @@ def procedural(
     from yarnlog.rulesets.yarn.parts.drama.scene_challenges import DemandProcedural
 
     _run(campaign, DemandProcedural(narrator, names(objector), reply, narration), by, None, as_json)
+
+
+@challenge_app.command("narration")
+def narration(
+    challenger: Annotated[str, typer.Argument(help="The challenging player.")],
+    for_caller: ForCallerOpt = None, for_challenger: ForChallengerOpt = None, tie: TieOpt = None,
+    revised: Annotated[str, typer.Option("--revised", help="The caller's revised narration, if she lost.")] = "",
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Challenge what the caller narrated (what she describes you doing): the players vote."""
+    _voted("narration", challenger, for_caller, for_challenger, tie, revised, campaign, by, override, as_json)
+
+
+@challenge_app.command("location")
+def location(
+    challenger: Annotated[str, typer.Argument(help="The challenging participant.")],
+    name: Annotated[str, typer.Argument(help="The location.")],
+    ground: Annotated[str, typer.Option("--ground", help="consistency, continuity, tone or believability")],
+    allowed: Annotated[bool, typer.Option("--allowed/--not-allowed", help="GM: the detail fails that test, "
+                                          "so the challenge goes to a vote.")],
+    detail: Annotated[int, typer.Option("--detail", help="0: its introductory description; N: its Nth "
+                                        "elaboration.")] = 0,
+    for_detail: Annotated[Names, typer.Option("--for-detail", help="Players siding with the detail.")] = None,
+    for_challenger: ForChallengerOpt = None,
+    tie: Annotated[Optional[str], typer.Option("--tie", help="The GM's tie-break: detail or challenger.")] = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Challenge a location detail as out of bounds: the GM allows it, then the players vote."""
+    from yarnlog.rulesets.yarn.parts.characters.supporting_cast import ChallengeLocation
+
+    detail_side, challenger_side = (_sides(campaign, for_detail, for_challenger) if allowed
+                                    else (names(for_detail), names(for_challenger)))
+    _run(campaign, ChallengeLocation(name, ground.strip().casefold(), challenger, allowed, detail, detail_side,
+                                     challenger_side, tie), by, override, as_json)  # type: ignore[arg-type]
 
 
 # -- petitions --------------------------------------------------------------------------------
@@ -311,6 +384,9 @@ def register(app: typer.Typer) -> None:
     from yarnlog.rulesets.yarn.cli import drama_reports as cli_drama_reports
 
     app.command("call")(call)
+    app.command("scene-role")(scene_role)
+    app.command("shift")(shift)
+    app.command("montage-action")(montage_action)
     app.command("offstage")(offstage)
     app.add_typer(challenge_app, name="challenge")
     app.command("petition")(petition)

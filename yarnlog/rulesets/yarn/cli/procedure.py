@@ -560,8 +560,26 @@ def spell_resist(
     _record(campaign, ResistSpell(roll_, cast), by=by, secret=secret, override=override, as_json=as_json)
 
 
+def consequence(
+    roll_event: Annotated[int, typer.Argument(help="The consequence roll's event number (see 'consequences').")],
+    text: Annotated[str, typer.Argument(help="The advantage (good) or obstacle (bad) it turned out to be.")],
+    introduced_by: Annotated[Optional[str], typer.Option("--introduced-by", help="The player (default) or the "
+                                                         "GM.")] = None,
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    override: OverrideOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Say what a consequence turned out to be: an advantage, or an obstacle, for an upcoming scene."""
+    from yarnlog.rulesets.yarn.parts.procedure.consequence_rolls import IntroduceConsequence
+
+    run_command(campaign, IntroduceConsequence(roll_event, text, introduced_by), by=by, override_reason=override,
+                as_json=as_json)
+
+
 def register(app: typer.Typer) -> None:
     app.command()(roll)
+    app.command()(consequence)
     app.command()(read)
     app.command()(rolls)
     app.command()(consequences)

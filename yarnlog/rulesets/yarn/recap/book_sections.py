@@ -12,7 +12,7 @@ from yarnlog.core.referee import Rule
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import CALLING_ORDER, INTRODUCING, LOCATIONS, PROMOTION
 from yarnlog.rulesets.yarn.parts.combat.fight_records import GESTALT_ROLLS
 from yarnlog.rulesets.yarn.parts.drama.scene_calls import SHOPPING_OFFSTAGE
-from yarnlog.rulesets.yarn.parts.drama.scene_challenges import BLOCK_RUSH, PLOT_JUMP, TIME_JUMP
+from yarnlog.rulesets.yarn.parts.drama.scene_challenges import BLOCK_RUSH, NARRATION, PLOT_JUMP, TIME_JUMP
 from yarnlog.rulesets.yarn.rules import (
     armor,
     bennies,
@@ -47,6 +47,7 @@ DECIDED_BY: dict[str, Rule] = {
     "rush blocked": BLOCK_RUSH,
     "time jump": TIME_JUMP,
     "plot jump": PLOT_JUMP,
+    "narration": NARRATION,
     "reversal": drama_tokens.NO_REVERSAL,
     "novelty": challenges.NOVELTY,
     "going to procedural": challenges.GOING_TO_PROCEDURAL,

@@ -8,7 +8,8 @@ experience, dice statistics, token series and the moments worth retelling; the r
 Every derived number comes from the audience's own replay of the visible events (the state the
 fold carries), never from the full campaign, so a player's balances, statistics and charts are
 what that player can account for. Events recorded between scenes (a note written after a scene
-closed) belong to the scene just closed.
+closed) belong to the scene just closed, except a precedence draw, which belongs to the next scene
+of its episode (the one it is drawn for), or to the episode's last scene when none follows.
 """
 
 from __future__ import annotations
@@ -98,6 +99,8 @@ class _Telling:
     in_hand: dict[int, dict[str, int]] = field(default_factory=dict)  # drama tokens before they return
     # Events that belong to a scene not opened yet (an override covering the call that opens it).
     pending: dict[int, list[Recorded]] = field(default_factory=dict)
+    # Precedence draws recorded between scenes: told in the next scene of their episode.
+    awaiting_scene: list[Line] = field(default_factory=list)
 
 
 def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, scope: Scope) -> Recap:
@@ -155,10 +158,10 @@ def _without_event_numbers(told: Recap) -> Recap:
 
     for episode in told.episodes:
         for scene in episode.scenes:
-            for name in ("calling", "introduced", "notes", "challenges", "petitions", "forces", "procedure",
-                         "combat", "consequences", "tokens"):
+            for name in ("calling", "unfolded", "introduced", "notes", "challenges", "petitions", "forces",
+                         "procedure", "combat", "consequences", "tokens"):
                 setattr(scene, name, lines(getattr(scene, name)))
-        for name in ("notes", "experience_awarded", "experience_spent", "moments"):
+        for name in ("notes", "experience_awarded", "experience_spent", "moments", "next_theme"):
             setattr(episode, name, lines(getattr(episode, name)))
     return replace(told, as_of=None, series_notes=lines(told.series_notes))
 
@@ -185,14 +188,25 @@ def _tell(t: _Telling, rec: Recorded) -> None:
             number=p["number"], title=p.get("title") or "", theme=p.get("theme") or "",
             theme_chosen_by=p.get("theme_chosen_by"), calling_order=[], complete=True, ended=False)
         return
+    if kind == "yarn.theme.chosen":  # at the end of the episode before the one it themes
+        before = t.episodes.get(p["episode"] - 1)
+        if before is not None:
+            before.next_theme = [_line(rec, say.theme_chosen(p))]
+        return
     episode = t.episodes.get(rec.episode) if rec.episode is not None else None
     if kind == "episode.ended" and episode is not None:
+        _flush_awaiting(t, episode)
         _end_episode(t, episode)
         return
     if kind == "yarn.precedence.drawn" and p["purpose"] == "calling-order" and episode is not None:
         chooser = episode.theme_chosen_by
         episode.calling_order = list(calling_order(tuple(p["order"]), gm=t.table.gm,
                                                    theme_chooser=chooser if chooser != t.table.gm else None))
+        episode.calling_order_drawn_by_tool = p.get("source") == "shuffled"
+        return
+    if kind == "yarn.precedence.drawn" and rec.scene is None and episode is not None \
+            and p["purpose"] != "petitioners":
+        t.awaiting_scene.append(_line(rec, say.precedence_drawn(p)))  # drawn for the next scene
         return
     if rec.scene is not None and rec.scene not in t.scenes and kind != "scene.opened":
         t.pending.setdefault(rec.scene, []).append(rec)
@@ -206,6 +220,8 @@ def _tell(t: _Telling, rec: Recorded) -> None:
         t.scene_episode[scene.number] = episode.number
         episode.scenes.append(scene)
         t.last_scene = scene.number
+        scene.calling.extend(t.awaiting_scene)
+        t.awaiting_scene = []
         for waiting in t.pending.pop(scene.number, ()):
             _tell(t, waiting)
         return
@@ -239,6 +255,13 @@ def _tell(t: _Telling, rec: Recorded) -> None:
 
 def _line(rec: Recorded, text: str) -> Line:
     return Line(rec.sequence, text)
+
+
+def _flush_awaiting(t: _Telling, episode: EpisodeRecap) -> None:
+    """Draws still waiting when the episode ends: no scene followed them, so the last one tells them."""
+    if t.awaiting_scene and episode.scenes:
+        episode.scenes[-1].calling.extend(t.awaiting_scene)
+    t.awaiting_scene = []
 
 
 def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: EpisodeRecap,
@@ -301,6 +324,18 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
         t.wants[(p["by_character"], p["name"])] = p["need"]  # "Recurring Characters": what the PC needs of them
     elif kind == "yarn.location.introduced":
         scene.introduced.append(line(say.location(p)))
+    elif kind == "yarn.precedence.drawn" and p["purpose"] != "petitioners":  # the quiz tells its order
+        scene.calling.append(line(say.precedence_drawn(p)))
+    elif kind == "yarn.scene.role_named":
+        named = t.scenes.get(p["scene"])
+        if named is not None:
+            named.role = p["role"]
+    elif kind in ("yarn.scene.shifted", "yarn.montage.action_called"):
+        scene.unfolded.append(line(say.scene_shifted(p) if kind == "yarn.scene.shifted" else say.montage_action(p)))
+    elif kind == "yarn.location.challenged":
+        scene.challenges.append(line(say.location_challenged(p)))
+    elif kind == "yarn.consequence.introduced":
+        (t.scenes.get(p["scene"]) or scene).consequences.append(line(say.consequence_introduced(p)))
     elif kind == "yarn.roll.made":
         text = say.roll(p, t.rolls, rec.sequence in t.secret_rolls)
         scene.procedure.append(line(text))

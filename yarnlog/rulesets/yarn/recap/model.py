@@ -50,7 +50,9 @@ class SceneRecap:
     cast_called: list[str]
     cast: list[str] = field(default_factory=list)
     summary: str = ""
+    role: str | None = None  # the episode's opener, a development scene or its closer, once named
     calling: list[Line] = field(default_factory=list)      # how it was called: costs, queue jumps, overrides
+    unfolded: list[Line] = field(default_factory=list)     # moves of place, montage actions
     introduced: list[Line] = field(default_factory=list)   # supporting characters, locations
     notes: list[Note] = field(default_factory=list)
     challenges: list[Line] = field(default_factory=list)   # ducks, rushes, challenge votes
@@ -103,6 +105,8 @@ class EpisodeRecap:
     calling_order: list[str]
     complete: bool  # the whole episode is in the recap (not only some of its scenes)
     ended: bool
+    calling_order_drawn_by_tool: bool = False  # its precedence order was shuffled by the tool, not at the table
+    next_theme: list[Line] = field(default_factory=list)  # the next episode's theme, chosen at its end
     scenes: list[SceneRecap] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)  # notes of the episode outside any scene
     balances: list[Balance] = field(default_factory=list)

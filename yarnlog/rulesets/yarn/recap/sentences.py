@@ -157,6 +157,8 @@ def _upheld(p: Data) -> str:
                 f"{_names(p.get('must_satisfy') or [p['challenger']])}")
     if p["kind"] == "reversal":
         return f"{caller} must call another scene, one that does not re-run the force"
+    if p["kind"] == "narration":
+        return f"{caller}'s narration does not stand as told"
     return "the challenge is upheld"
 
 
@@ -525,9 +527,10 @@ def character_created(p: Data) -> str:
 
 
 def precedence_drawn(p: Data) -> str:
-    how = "shuffled by the tool" if p.get("source") == "shuffled" else "as drawn at the table"
+    # Issue 10: an order the tool shuffled itself says so, "(drawn by the tool)".
+    how = " (drawn by the tool)" if p.get("source") == "shuffled" else ", as drawn at the table"
     cite = cited("calling order") if p["purpose"] == "calling-order" else ""
-    return f"Precedence for {p['purpose'].replace('-', ' ')}, {how}: {', '.join(p['order'])}{cite}."
+    return f"Precedence for {p['purpose'].replace('-', ' ')}{how}: {', '.join(p['order'])}{cite}."
 
 
 def tokens_transferred(p: Data) -> str:
@@ -681,3 +684,53 @@ _SAYINGS: dict[str, Any] = {
     "yarn.bennie.vote_tallied": vote_tallied,
     "yarn.tokens.transferred": tokens_transferred, "yarn.tokens.returned": tokens_returned,
 }
+
+
+# -- the moves of issue 10 (scene roles and shifts, montage actions, themes, consequences, location
+# and narration challenges): their sentences, kept together ------------------------------------
+
+_ROLE_WORDS = {"opener": "the episode's opener, which introduces the theme",
+               "development": "a development scene, riffing on the theme",
+               "closer": "the episode's closer, which completes the theme"}
+
+
+def scene_role_named(p: Data) -> str:
+    return f"Scene {p['scene']} is {_ROLE_WORDS.get(p['role'], p['role'])}."
+
+
+def scene_shifted(p: Data) -> str:
+    later = f", {p['time_shift']}" if p.get("time_shift") else ""
+    return f"{p['by']} moves the scene to {p['location']}{later}."
+
+
+def montage_action(p: Data) -> str:
+    activity = f", {p['activity']}" if p.get("activity") else ""
+    return f"In the montage, {_who(p['character'], p.get('player'))}{activity}: {p['action']}."
+
+
+def theme_chosen(p: Data) -> str:
+    return f"{p['chosen_by']} chose the theme of episode {p['episode']}: {p['theme']}."
+
+
+def consequence_introduced(p: Data) -> str:
+    good = p["kind"] == "good"
+    what = "an advantage for an upcoming scene" if good else "an obstacle to resolve in an upcoming scene"
+    return f"{p['character']}'s {p['kind']} consequence turned out to be {what}: {p['text']}."
+
+
+def location_challenged(p: Data) -> str:
+    detail = "the description" if not p.get("detail") else f"detail {p['detail']}"
+    text = f"{p['challenger']} challenged {detail} of {p['name']} on {p['ground']}"
+    if not p.get("gm_allows"):
+        return text + ": the GM did not allow the challenge; the detail stands."
+    tie = f"; the GM broke the tie for the {p['gm_tie_break']}" if p.get("gm_tie_break") else ""
+    verdict = "the detail is struck" if p.get("upheld") else "the detail stands"
+    return (f"{text}: for the detail {', '.join(p.get('for_detail') or ()) or 'no one'}, for the challenger "
+            f"{', '.join(p.get('for_challenger') or ()) or 'no one'}{tie}; {verdict}.")
+
+
+_SAYINGS.update({
+    "yarn.scene.role_named": scene_role_named, "yarn.scene.shifted": scene_shifted,
+    "yarn.montage.action_called": montage_action, "yarn.theme.chosen": theme_chosen,
+    "yarn.consequence.introduced": consequence_introduced, "yarn.location.challenged": location_challenged,
+})

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any, Final, Literal
@@ -27,6 +27,7 @@ from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.core.table import RESERVED_NAMES
 from yarnlog.core.timeline import EpisodeStarted, StartEpisode, check_timeline, decide_timeline
+from yarnlog.rulesets.yarn.rules.challenges import Side, challenge_vote
 from yarnlog.rulesets.yarn.rules.traits import BOOK
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
@@ -76,6 +77,31 @@ THEME_ROTA = Rule(
     "order in which players choose the themes for the following episodes.",
 )
 CALLING_ORDER = Rule(BOOK, "Calling Order", "Before the episode's first scene, the GM picks the next precedence order.")
+LOCATION_GROUNDS = Rule(
+    BOOK,
+    "Supporting Characters › Introducing Locations",
+    "A participant who feels that an introduced location detail is out of bounds can challenge it on one of "
+    "the following grounds: Consistency [...] Continuity [...] Tone [...] Believability",
+)
+LOCATION_CHALLENGE = Rule(
+    BOOK,
+    "Supporting Characters › Introducing Locations",
+    "If the GM agrees that the detail fails one of the above tests, she allows a challenge, as per the "
+    "standard rules.",
+)
+NEXT_THEME = Rule(
+    BOOK,
+    "Themes",
+    "The Player choosing the theme for the next episode should make their selection at the end of the "
+    "previous session.",
+)
+#: The grounds of "Introducing Locations", each with the book's test.
+GROUNDS: Final = {
+    "consistency": "The description is anachronistic or otherwise unsuited to the established setting and genre.",
+    "continuity": "The description is inconsistent with what has already been established.",
+    "tone": "The description is somehow ridiculous.",
+    "believability": "The description defies common sense.",
+}
 
 
 class Purpose(StrEnum):
@@ -134,6 +160,37 @@ class LocationElaborated(Payload):
     detail: str
 
 
+@event("yarn.location.challenged")
+class LocationChallenged(Payload):
+    """A location detail challenged as out of bounds ("Introducing Locations").
+
+    ``detail`` 0 is the introductory description, ``n`` its n-th elaboration; ``text`` is that detail
+    as it stood. When the GM does not allow the challenge there is no vote and the detail stands;
+    when she does, the players' show of hands (``for_detail``, ``for_challenger``, her tie-break)
+    decides, as for any challenge. ``upheld``: the detail is struck.
+    """
+
+    name: str
+    detail: int = Field(ge=0)
+    text: str
+    ground: Literal["consistency", "continuity", "tone", "believability"]
+    challenger: str
+    gm_allows: bool
+    for_detail: list[str] = Field(default_factory=list)
+    for_challenger: list[str] = Field(default_factory=list)
+    gm_tie_break: Literal["detail", "challenger"] | None = None
+    upheld: bool
+
+
+@event("yarn.theme.chosen")
+class ThemeChosen(Payload):
+    """The next episode's theme, chosen at the end of the session before it ("Themes")."""
+
+    episode: int = Field(ge=2)
+    theme: str = Field(min_length=1)
+    chosen_by: str
+
+
 @event("yarn.precedence.drawn")
 class PrecedenceDrawn(Payload):
     """A precedence order, noted as the cards came out: shuffled by the tool or entered from the table."""
@@ -169,11 +226,16 @@ class Location:
     introduced_by: str
     scene: int | None
     details: tuple[str, ...] = ()
+    struck: tuple[int, ...] = ()  # details a challenge upheld (0: the introductory description)
 
 
 @dataclass(frozen=True)
 class PrecedenceOrder:
-    """A drawn order. ``after_episode`` is the last episode started when it was drawn (0: none)."""
+    """A drawn order. ``after_episode`` is the last episode started when it was drawn (0: none).
+
+    ``scene`` is the scene in play when it was drawn; ``between_scenes``: none was, in an episode, so
+    it belongs to the next scene of that episode (see :func:`scene_of_draw`).
+    """
 
     sequence: int
     purpose: Purpose
@@ -182,6 +244,8 @@ class PrecedenceOrder:
     note: str
     episode: int | None
     after_episode: int
+    scene: int | None = None
+    between_scenes: bool = False
 
 
 @dataclass(frozen=True)
@@ -198,6 +262,8 @@ class Cast:
     themes: dict[int, Theme] = field(default_factory=dict)
     #: The last order drawn for each (purpose, episode), so a fold finds the one in force without a scan.
     latest: PMap[tuple[str, int | None], PrecedenceOrder] = field(default_factory=pmap)
+    #: Themes chosen for episodes not started yet ("Themes": at the end of the previous session).
+    chosen_themes: PMap[int, Theme] = field(default_factory=pmap)
 
     def last_drawn(self, purpose: str, episode: int | None) -> PrecedenceOrder | None:
         """The last precedence order drawn for ``purpose`` in ``episode``."""
@@ -212,14 +278,21 @@ def _detailed(item, detail: str):
     return replace(item, details=item.details + (detail,))
 
 
-FOLDS = folds(EpisodeStarted, SupportingIntroduced, SupportingPromoted, SupportingDescribed, LocationIntroduced,
-              LocationElaborated, PrecedenceDrawn)
+FOLDS = folds(EpisodeStarted, SupportingIntroduced, SupportingPromoted, SupportingDescribed,
+              LocationIntroduced, LocationElaborated, LocationChallenged, PrecedenceDrawn, ThemeChosen)
 
 
 def evolve(cast: Cast, recorded: Recorded) -> Cast:
     payload = recorded.payload
     if isinstance(payload, EpisodeStarted):
         return replace(cast, themes={**cast.themes, payload.number: Theme(payload.theme, payload.theme_chosen_by)})
+    if isinstance(payload, ThemeChosen):
+        return replace(cast, chosen_themes=cast.chosen_themes.set(payload.episode,
+                                                                  Theme(payload.theme, payload.chosen_by)))
+    if isinstance(payload, LocationChallenged) and payload.upheld and payload.name in cast.locations:
+        place = cast.locations[payload.name]
+        return replace(cast, locations={**cast.locations,
+                                        payload.name: replace(place, struck=place.struck + (payload.detail,))})
     if isinstance(payload, SupportingIntroduced):
         new = Supporting(payload.name, payload.kind, payload.description, payload.introduced_by, recorded.scene,
                          petitioner=payload.petitioner)
@@ -239,7 +312,8 @@ def evolve(cast: Cast, recorded: Recorded) -> Cast:
                                         payload.name: _detailed(cast.locations[payload.name], payload.detail)})
     if isinstance(payload, PrecedenceDrawn):
         drawn = PrecedenceOrder(recorded.sequence, payload.purpose, tuple(payload.order), payload.source,
-                                payload.note, recorded.episode, cast.last_episode)
+                                payload.note, recorded.episode, cast.last_episode, recorded.scene,
+                                between_scenes=recorded.scene is None and recorded.episode is not None)
         return replace(cast, precedence=cast.precedence + (drawn,),
                        latest=cast.latest.set((drawn.purpose, drawn.episode), drawn))
     return cast
@@ -283,6 +357,30 @@ class IntroduceLocation:
 class ElaborateLocation:
     name: str
     detail: str
+
+
+@dataclass(frozen=True)
+class ChallengeLocation:
+    """A challenge to a location detail: ``detail`` 0 is the introductory description, ``n`` the n-th
+    elaboration. ``gm_allows`` is the GM's ruling that the detail fails the test of ``ground``; the
+    show of hands follows only then."""
+
+    name: str
+    ground: str
+    challenger: str
+    gm_allows: bool
+    detail: int = 0
+    for_detail: tuple[str, ...] = ()
+    for_challenger: tuple[str, ...] = ()
+    gm_tie_break: Literal["detail", "challenger"] | None = None
+
+
+@dataclass(frozen=True)
+class ChooseTheme:
+    """The next episode's theme; ``chosen_by`` defaults to the player the theme rota names."""
+
+    theme: str
+    chosen_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -372,7 +470,7 @@ def _validate_described(p: SupportingDescribed, campaign: YarnCampaign, referee:
     return p
 
 
-def _validate_location(p: LocationIntroduced, campaign: YarnCampaign, referee: Referee) -> LocationIntroduced:
+def validate_location(p: LocationIntroduced, campaign: YarnCampaign, referee: Referee) -> LocationIntroduced:
     name = _name(p.name)
     known = {n.casefold() for n in campaign.rules.characters.cast.locations}
     invalid(name.casefold() not in known, f"the location {name} is already introduced")
@@ -385,6 +483,76 @@ def _validate_elaborated(p: LocationElaborated, campaign: YarnCampaign, referee:
     invalid(p.name in campaign.rules.characters.cast.locations, f"{p.name} is not an introduced location")
     invalid(bool(p.detail.strip()), "a detail needs some text")
     return p
+
+
+#: The GM's tie-break in a location challenge: for the detail (the side of whoever described it) or the challenger.
+TIE_SIDES: Final = {"detail": Side.CALLER, "challenger": Side.CHALLENGER}
+
+
+def _validate_location_challenge(p: LocationChallenged, campaign: YarnCampaign,
+                                 referee: Referee) -> LocationChallenged:
+    """"Introducing Locations": a detail out of bounds, the GM's leave, then the standard vote ("Challenges")."""
+    place = present(campaign.rules.characters.cast.locations.get(p.name), f"{p.name} is not an introduced location")
+    invalid(0 <= p.detail <= len(place.details),
+            f"{p.name} has {len(place.details)} elaboration(s): detail 0 is its introductory description")
+    invalid(p.detail not in place.struck, f"that detail of {p.name} was already struck by a challenge")
+    require_participant(campaign, p.challenger)
+    invalid(p.ground in GROUNDS, f"a location detail is challenged on {', '.join(GROUNDS)} ({LOCATION_GROUNDS.cite()})")
+    text = place.details[p.detail - 1] if p.detail else place.description
+    if not p.gm_allows:
+        # No vote: "If the GM agrees that the detail fails one of the above tests, she allows a challenge".
+        invalid(not (p.for_detail or p.for_challenger or p.gm_tie_break),
+                f"the GM did not allow the challenge: there is no vote ({LOCATION_CHALLENGE.cite()})")
+        return p.model_copy(update={"text": text, "upheld": False})
+    vote = challenge_vote(referee, players=campaign.table.players, challenger=p.challenger, for_caller=p.for_detail,
+                          for_challenger=p.for_challenger,
+                          gm_tie_break=TIE_SIDES[p.gm_tie_break] if p.gm_tie_break else None)
+    return p.model_copy(update={"text": text, "for_detail": sorted(vote.for_caller),
+                                "for_challenger": sorted(vote.for_challenger),
+                                "upheld": vote.winner is Side.CHALLENGER})
+
+
+FIRST_THEME = "the first episode's theme is chosen as it starts (episode start --theme)"
+
+
+def next_theme_episode(campaign: YarnCampaign) -> int:
+    """The episode whose theme is chosen now: the one after the episode in play or last played."""
+    return campaign.timeline.next_episode
+
+
+def _validate_theme_chosen(p: ThemeChosen, campaign: YarnCampaign, referee: Referee) -> ThemeChosen:
+    """"Themes": the next episode's theme, by the player the rota names, at the end of the session before."""
+    timeline = campaign.timeline
+    invalid(bool(timeline.episodes), FIRST_THEME)
+    invalid(p.episode == next_theme_episode(campaign),
+            f"a theme is chosen for the next episode, {next_theme_episode(campaign)}, not {p.episode}")
+    invalid(bool(p.theme.strip()), "a theme needs some words")
+    chooser = theme_chooser(campaign.rules.characters.cast, p.episode)
+    if chooser is None:
+        invalid(p.chosen_by in campaign.table.players or campaign.table.is_gm(p.chosen_by),
+                f"{p.chosen_by} is not at the table to choose a theme")
+    else:
+        referee.require(p.chosen_by == chooser, THEMES,
+                        f"by the theme rota {chooser} chooses the theme of episode {p.episode}, not {p.chosen_by}")
+    return p.model_copy(update={"theme": p.theme.strip()})
+
+
+def _theme_chosen(command: ChooseTheme, campaign: YarnCampaign) -> ThemeChosen:
+    invalid(bool(campaign.timeline.episodes), FIRST_THEME)
+    episode = next_theme_episode(campaign)
+    chooser = command.chosen_by or theme_chooser(campaign.rules.characters.cast, episode)
+    chooser = present(chooser, "no theme rota is drawn: name who chooses the theme")
+    return ThemeChosen(episode=episode, theme=command.theme, chosen_by=chooser)
+
+
+def _location_challenged(command: ChallengeLocation, campaign: YarnCampaign) -> LocationChallenged:
+    invalid(command.ground in GROUNDS,
+            f"a location detail is challenged on {', '.join(GROUNDS)}, not {command.ground!r}")
+    invalid(command.gm_tie_break in (None, *TIE_SIDES), "the GM breaks a tie for the detail or the challenger")
+    return LocationChallenged(name=command.name, detail=command.detail, text="", ground=command.ground,
+                              challenger=command.challenger, gm_allows=command.gm_allows,
+                              for_detail=list(command.for_detail), for_challenger=list(command.for_challenger),
+                              gm_tie_break=command.gm_tie_break, upheld=False)
 
 
 def _validate_precedence(p: PrecedenceDrawn, campaign: YarnCampaign, referee: Referee) -> PrecedenceDrawn:
@@ -428,7 +596,12 @@ def _episode_started(command: StartEpisode, campaign: YarnCampaign) -> EpisodeSt
     assert decided is not None  # StartEpisode is the journal's own command
     [payload] = decided
     assert isinstance(payload, EpisodeStarted)  # what StartEpisode decides
-    chooser = theme_chooser(campaign.rules.characters.cast, payload.number)
+    cast = campaign.rules.characters.cast
+    chosen = cast.chosen_themes.get(payload.number)
+    if chosen is not None and not payload.theme:  # chosen at the end of the session before
+        payload = payload.model_copy(update={"theme": chosen.theme,
+                                             "theme_chosen_by": payload.theme_chosen_by or chosen.chosen_by})
+    chooser = theme_chooser(cast, payload.number)
     if payload.theme_chosen_by is None and chooser is not None:
         payload = payload.model_copy(update={"theme_chosen_by": chooser})
     return payload
@@ -444,6 +617,11 @@ def _validate_theme_chooser(payload: EpisodeStarted, campaign: YarnCampaign, ref
         referee.require(payload.theme_chosen_by == chooser, THEMES,
                         f"by the theme rota {chooser} chooses the theme of episode {payload.number}, "
                         f"not {payload.theme_chosen_by}")
+    chosen = campaign.rules.characters.cast.chosen_themes.get(payload.number)
+    if chosen is not None:
+        referee.require(payload.theme == chosen.theme, NEXT_THEME,
+                        f"{chosen.chosen_by} chose {chosen.theme!r} for episode {payload.number}: start it with "
+                        f"that theme, or record the theme chosen again")
     return payload
 
 
@@ -456,16 +634,20 @@ COMMANDS: Mapping[type, Callable[[Any, Any], Payload]] = {
     IntroduceLocation: payload_of(LocationIntroduced),
     ElaborateLocation: payload_of(LocationElaborated),
     DrawPrecedence: payload_of(PrecedenceDrawn),
+    ChallengeLocation: _location_challenged,
+    ChooseTheme: _theme_chosen,
 }
 #: Payload type -> validator ``(payload, campaign, referee) -> payload``.
 VALIDATORS: Mapping[type, Callable[[Any, Any, Referee], Payload]] = {
     SupportingIntroduced: _validate_introduced,
     SupportingPromoted: _validate_promoted,
     SupportingDescribed: _validate_described,
-    LocationIntroduced: _validate_location,
+    LocationIntroduced: validate_location,
     LocationElaborated: _validate_elaborated,
     PrecedenceDrawn: _validate_precedence,
     EpisodeStarted: _validate_theme_chooser,
+    LocationChallenged: _validate_location_challenge,
+    ThemeChosen: _validate_theme_chosen,
 }
 
 
@@ -505,17 +687,37 @@ def theme_rota(cast: Cast) -> list[dict]:
     rows = []
     for number in range(first, last + 1):
         played = cast.themes.get(number)
+        chosen = played or cast.chosen_themes.get(number)
         rows.append({"episode": number, "chooser": theme_chooser(cast, number),
-                     "theme": played.theme if played else None, "chosen_by": played.chosen_by if played else None})
+                     "theme": chosen.theme if chosen else None, "chosen_by": chosen.chosen_by if chosen else None})
     return rows
 
 
-def precedence_data(cast: Cast) -> dict:
-    """Every precedence order drawn, and the theme rota."""
+#: A scene as it was opened: (number, episode, sequence of its ``scene.opened``).
+Opening = tuple[int, int | None, int]
+
+
+def scene_of_draw(order: PrecedenceOrder, openings: Iterable[Opening]) -> int | None:
+    """The scene a draw belongs to: the scene in play when it was drawn or, for one drawn between scenes
+    (after one closed, or before an episode's first), the next scene opened in its episode: the one it
+    was drawn for, not the one just closed. None while that scene is not called yet."""
+    if not order.between_scenes:
+        return order.scene
+    later = [number for number, episode, opened_at in openings
+             if episode == order.episode and opened_at > order.sequence]
+    return min(later, default=None)
+
+
+def precedence_data(cast: Cast, openings: Iterable[Opening] = ()) -> dict:
+    """Every precedence order drawn (with its scene, given the scenes' ``openings``), and the theme rota."""
+    openings = tuple(openings)
     return {
         "orders": [{"sequence": o.sequence, "purpose": o.purpose.value, "order": list(o.order), "source": o.source,
-                    "note": o.note, "episode": o.episode} for o in cast.precedence],
+                    "note": o.note, "episode": o.episode, "scene": scene_of_draw(o, openings)}
+                   for o in cast.precedence],
         "theme_rota": theme_rota(cast),
+        "chosen_themes": [{"episode": n, "theme": t.theme, "chosen_by": t.chosen_by}
+                          for n, t in sorted(cast.chosen_themes.items())],
     }
 
 
@@ -527,4 +729,4 @@ def supporting_data(s: Supporting) -> dict:
 
 def location_data(loc: Location) -> dict:
     return {"name": loc.name, "description": loc.description, "details": list(loc.details),
-            "introduced_by": loc.introduced_by, "scene": loc.scene}
+            "introduced_by": loc.introduced_by, "scene": loc.scene, "struck": list(loc.struck)}

@@ -2,9 +2,11 @@
 
 Composes the modules that each own one concern of Yarn 0.1's "Episodes" and "Dramatic Scenes"
 chapters and of its "Bennies" chapter: :mod:`.scene_calls`, :mod:`.scene_challenges`,
-:mod:`.petitions`, :mod:`.bennie_spends` and :mod:`.bennie_vote`. They share one slice of state,
-:class:`~.drama_state.Drama` (``campaign.rules.drama``). Token and bennie movements travel in each
-payload's ``transfers``, which the economy part folds into balances and the ledger.
+:mod:`.petitions`, :mod:`.bennie_spends`, :mod:`.bennie_vote`, :mod:`.scene_roles` (opener,
+development, closer), :mod:`.setting_shifts` (a scene moving place) and :mod:`.montage_actions`.
+They share one slice of state, :class:`~.drama_state.Drama` (``campaign.rules.drama``). Token and
+bennie movements travel in each payload's ``transfers``, which the economy part folds into balances
+and the ledger.
 """
 
 from __future__ import annotations
@@ -17,11 +19,21 @@ from yarnlog.core.referee import Referee
 from yarnlog.core.ruleset import EVERY_EVENT, Part, Router, compose_validators, folds
 from yarnlog.core.table import CampaignCreated
 from yarnlog.core.timeline import EpisodeEnded
-from yarnlog.rulesets.yarn.parts.drama import bennie_spends, bennie_vote, petitions, scene_calls, scene_challenges
+from yarnlog.rulesets.yarn.parts.drama import (
+    bennie_spends,
+    bennie_vote,
+    montage_actions,
+    petitions,
+    scene_calls,
+    scene_challenges,
+    scene_roles,
+    setting_shifts,
+)
 from yarnlog.rulesets.yarn.parts.drama.state import Drama
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
-MODULES = (scene_calls, scene_challenges, petitions, bennie_spends, bennie_vote)
+MODULES = (scene_calls, scene_challenges, petitions, bennie_spends, bennie_vote, scene_roles, setting_shifts,
+           montage_actions)
 
 #: Each event goes to the modules that fold its type, in the order of :data:`MODULES`.
 ROUTE = Router((module.FOLDS, module.evolve) for module in MODULES)

@@ -18,6 +18,7 @@ from pydantic import Field
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
+from yarnlog.core.state import advance
 from yarnlog.core.timeline import OpenScene, SceneOpened, check_timeline, decide_timeline
 from yarnlog.rulesets.yarn.parts.characters.players import (
     cast_roles,
@@ -27,6 +28,7 @@ from yarnlog.rulesets.yarn.parts.characters.players import (
 )
 from yarnlog.rulesets.yarn.parts.drama.bennie_spends import BennieSpendLine, bennie_paid
 from yarnlog.rulesets.yarn.parts.drama.calling_order import CALLING_ORDER, advanced, allowed_callers, calling_state
+from yarnlog.rulesets.yarn.parts.drama.scene_roles import check_not_after_closer, role_named
 from yarnlog.rulesets.yarn.parts.drama.state import (
     Drama,
     Recall,
@@ -107,6 +109,7 @@ class CallScene(OpenScene):
     jump_queue: bool = False
     reverses_force: bool = False
     new_element: str = ""
+    role: str = ""  # opener, development or closer ("Episodes › Scenes"), when named as it is called
 
 
 @dataclass(frozen=True)
@@ -250,11 +253,16 @@ def call_scene(command: OpenScene, campaign: YarnCampaign, referee: Referee) -> 
     assert isinstance(opened, SceneOpened)  # the journal's OpenScene ends with the scene's opening
     check_composition(campaign, referee, opened)
     check_turn(campaign, referee, opened.caller, yarn.jump_queue)
+    check_not_after_closer(campaign, referee)
     check_no_reversal(campaign, referee, cast, yarn)
     called = scene_called(campaign, referee, scene=opened.number, caller=opened.caller, cast=cast, kind=opened.kind,
                           duration=yarn.duration.strip(), jump_queue=yarn.jump_queue,
                           new_element=yarn.new_element.strip())
-    return payloads + ([called] if called is not None else [])
+    payloads = payloads + ([called] if called is not None else [])
+    if yarn.role.strip():  # named against the episode with this scene in it
+        payloads.append(role_named(advance(campaign, payloads, by=opened.caller), referee,
+                                   role=yarn.role.strip().casefold(), scene=opened.number))
+    return payloads
 
 
 def rule_offstage(campaign: YarnCampaign, referee: Referee, _recorded: Payload | None = None) -> RuledOffstage:
@@ -321,8 +329,9 @@ def opened(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
 
 
 def validate_opened(p: SceneOpened, campaign: YarnCampaign, referee: Referee) -> SceneOpened:
-    """The journal's scene opening, called as Yarn has it (cast, mode and kind)."""
+    """The journal's scene opening, called as Yarn has it (cast, mode and kind), not after the closer."""
     check_composition(campaign, referee, p)
+    check_not_after_closer(campaign, referee)
     checked = check_timeline(p, campaign.timeline)
     assert isinstance(checked, SceneOpened)  # check_timeline gives back the payload it checks, numbered
     return checked

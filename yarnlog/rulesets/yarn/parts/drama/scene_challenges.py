@@ -55,8 +55,15 @@ PLOT_JUMP = Rule(
     "If the caller loses the challenge, she must then revise her situation description to meet the "
     "objections of the challenging player, and the voters who supported him.",
 )
+NARRATION = Rule(
+    BOOK, "Calling Scenes",
+    "Caller narration may be challenged if players object to what you describe them as doing, or if they "
+    "feel that your complication assumes a plot advancement that ought to be played out instead.",
+)
 BLOCK_RUSH = Rule(BOOK, "Spending Bennies", BennieOption.BLOCK_JUMP_IN.effect)
-VOTED_CHALLENGES = {"time jump": TIME_JUMP, "plot jump": PLOT_JUMP, "reversal": NO_REVERSAL}
+VOTED_CHALLENGES = {"time jump": TIME_JUMP, "plot jump": PLOT_JUMP, "reversal": NO_REVERSAL, "narration": NARRATION}
+#: Challenges after which the caller revises what she described (the plot jump's rule; her narration's).
+REVISED = ("plot jump", "narration")
 REPLIES = {"withdraw": NarrationReply.WITHDRAW, "adjust": NarrationReply.ADJUST,
            "procedural": NarrationReply.PLAY_PROCEDURAL}
 
@@ -249,8 +256,8 @@ def voted(campaign: YarnCampaign, referee: Referee, *, kind: str, challenger: st
                 f"no force this episode was between characters of scene {scene.number} ({NO_REVERSAL.cite()})")
     vote = challenge_vote(referee, players=table.players, challenger=challenger, for_caller=for_caller,
                           for_challenger=for_challenger, gm_tie_break=Side(gm_tie_break) if gm_tie_break else None)
-    invalid(not revised_situation or (kind == "plot jump" and vote.winner is Side.CHALLENGER),
-            f"only a caller who lost a plot-jump challenge revises her situation ({PLOT_JUMP.cite()})")
+    invalid(not revised_situation or (kind in REVISED and vote.winner is Side.CHALLENGER),
+            f"only a caller who lost a challenge to her situation or narration revises it ({PLOT_JUMP.cite()})")
     return ChallengeVoted(scene=scene.number, kind=kind, challenger=challenger, caller=scene.caller,
                           for_caller=sorted(vote.for_caller), for_challenger=sorted(vote.for_challenger),
                           gm_tie_break=gm_tie_break, winner=vote.winner.value, must_satisfy=sorted(vote.must_satisfy),

@@ -57,6 +57,9 @@ class SceneCall:
     settled_by: str | None = None  # the event type of the exchange that ended it
     called: tuple[str, ...] = ()
     changes: tuple[CastChange, ...] = ()
+    role: str | None = None  # opener, development or closer ("Scenes"), once named
+    places: tuple[str, ...] = ()  # where it moved as it unfolded, in order ("Calling Scenes": Setting)
+    montage_actions: tuple[tuple[str, str], ...] = ()  # (character, action) called during a montage
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,7 @@ class Drama:
     tallies: Mapping[int, BennieVoteTallied] = field(default_factory=dict)  # episode -> its recorded tally
     pending_call: int | None = None  # a scene just opened whose Yarn call has not been seen yet
     overridden_through: int = 0  # the last event recorded under a GM override
+    closers: PMap[int, int] = field(default_factory=pmap)  # episode -> the scene named its closer
 
     def calling_of(self, episode: int | None) -> CallingOrder | None:
         """The calling order of ``episode`` as followed so far (none outside an episode)."""

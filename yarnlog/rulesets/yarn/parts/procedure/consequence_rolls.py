@@ -1,5 +1,5 @@
 """Personal consequences in the journal: Yarn 0.1 "Personal Consequences", the good and bad consequence
-dice owed for the sixes and ones of a scene's rolls.
+dice owed for the sixes and ones of a scene's rolls, and what each consequence turned out to be.
 """
 
 from __future__ import annotations
@@ -7,10 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from yarnlog.core.events import Payload, Recorded
-from yarnlog.core.referee import Referee, invalid
+from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.timeline import SceneClosed
+from yarnlog.rulesets.yarn.parts.characters.players import role_of
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import take_dice
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
+    ConsequenceIntroduced,
     ConsequenceRolled,
     RollConsequences,
     consequence_rolled,
@@ -20,7 +22,60 @@ from yarnlog.rulesets.yarn.rules import dice
 from yarnlog.rulesets.yarn.rules.dice import Consequence, RollSpec
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
+INTRODUCING_ADVANTAGE = Rule(
+    dice.BOOK, "Personal Consequences › Resulting Personal Consequences",
+    "If you have a good consequence introduce an advantage your character can benefit from in an upcoming "
+    "scene. [...] If you had a bad consequence, introduce an additional obstacle your character must "
+    "resolve in an upcoming scene.",
+)
+WORKED_IN = Rule(
+    dice.BOOK, "Procedural Scenes › Resolving Consequences",
+    "Players should then attempt to work their consequences into an upcoming scene. If they don't, the GM will.",
+)
+
 # -- personal consequences ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IntroduceConsequence:
+    """What the consequence rolled at event ``roll`` turned out to be (``introduced_by``: default the player)."""
+
+    roll: int
+    text: str
+    introduced_by: str | None = None
+
+
+def consequence_introduced(campaign: YarnCampaign, referee: Referee, *, roll: int, text: str,
+                           introduced_by: str | None) -> ConsequenceIntroduced:
+    """"Resulting Personal Consequences": a consequence the die gave, introduced once, by its player or the GM."""
+    procedure = campaign.rules.procedure
+    rolled = present(procedure.consequences.get(roll), f"event {roll} is not a consequence roll")
+    c = consequence_rolled(rolled)
+    invalid(c.consequence, f"event {roll} gave {c.character} no {c.kind} consequence (a {c.face}): "
+                           f"there is nothing to introduce ({INTRODUCING_ADVANTAGE.cite()})")
+    earlier = procedure.introduced.get(roll)
+    invalid(earlier is None, f"that consequence is already introduced (event {earlier.sequence if earlier else 0}): "
+                             "correct that event to change it")
+    invalid(bool(text.strip()), "say what the consequence turned out to be")
+    table = campaign.table
+    role = role_of(campaign.rules.characters, table.gm, c.character)
+    player = role.holder if role is not None else table.gm
+    by = introduced_by or player
+    invalid(table.knows(by) and by not in table.departed, f"{by} is not at the table")
+    referee.require(by in (player, table.gm), WORKED_IN, f"{c.character}'s consequence is {player}'s to introduce, "
+                                                        f"or the GM's, not {by}'s")
+    return ConsequenceIntroduced(roll=roll, character=c.character, kind=c.kind, scene=c.scene, text=text.strip(),
+                                 introduced_by=by)
+
+
+def decide_introduced(command: IntroduceConsequence, campaign: YarnCampaign,
+                      referee: Referee) -> list[Payload]:
+    return [consequence_introduced(campaign, referee, roll=command.roll, text=command.text,
+                                   introduced_by=command.introduced_by)]
+
+
+def validate_introduced(p: ConsequenceIntroduced, campaign: YarnCampaign, referee: Referee) -> ConsequenceIntroduced:
+    return consequence_introduced(campaign, referee, roll=p.roll, text=p.text, introduced_by=p.introduced_by)
 
 
 @dataclass(frozen=True)

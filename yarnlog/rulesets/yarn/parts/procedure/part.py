@@ -16,7 +16,12 @@ from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee, invalid, present
 from yarnlog.core.ruleset import Part
 from yarnlog.rulesets.yarn.parts.procedure import roll_records
-from yarnlog.rulesets.yarn.parts.procedure.consequence_rolls import decide_consequences
+from yarnlog.rulesets.yarn.parts.procedure.consequence_rolls import (
+    IntroduceConsequence,
+    decide_consequences,
+    decide_introduced,
+    validate_introduced,
+)
 from yarnlog.rulesets.yarn.parts.procedure.group_effort_rolls import decide_group_effort
 from yarnlog.rulesets.yarn.parts.procedure.roll_making import decide_combined, decide_read, decide_roll, pcs_of
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
@@ -24,6 +29,7 @@ from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
     AgainstSpec,
     CombineDice,
     ConsequenceFace,
+    ConsequenceIntroduced,
     ConsequenceRolled,
     Factor,
     GroupEffort,
@@ -52,6 +58,7 @@ DECIDERS: Mapping[type, Callable[[Any, Any, Referee], list[Payload]]] = {
     ReadRoll: decide_read,
     GroupEffort: decide_group_effort,
     RollConsequences: decide_consequences,
+    IntroduceConsequence: decide_introduced,
 }
 
 
@@ -155,6 +162,7 @@ VALIDATORS: Mapping[type, Validator] = {
     RollRead: redecided(_command_of, decide),
     GroupResolved: redecided(_command_of, decide),
     ConsequenceRolled: redecided(_command_of, decide),
+    ConsequenceIntroduced: validate_introduced,
 }
 
 

@@ -214,6 +214,22 @@ class ConsequenceRolled(Payload):
     breaks: list[int]
 
 
+@event("yarn.consequence.introduced")
+class ConsequenceIntroduced(Payload):
+    """What a consequence rolled turned out to be: the advantage (good) or obstacle (bad) introduced.
+
+    ``roll`` is the ``yarn.consequence.rolled`` event that gave it; ``character``, ``kind`` and
+    ``scene`` are that roll's.
+    """
+
+    roll: int
+    character: str
+    kind: Literal["good", "bad"]
+    scene: int
+    text: str = Field(min_length=1)
+    introduced_by: str
+
+
 # -- commands -------------------------------------------------------------------------------
 
 
@@ -364,6 +380,7 @@ class Procedure:
     groups: PMap[int, Recorded] = field(default_factory=pmap)
     grouped: PMap[int, int] = field(default_factory=pmap)  # roll -> its group effort
     consequences: PMap[int, Recorded] = field(default_factory=pmap)
+    introduced: PMap[int, Recorded] = field(default_factory=pmap)  # consequence roll -> what it turned out to be
 
 
 _P = TypeVar("_P", bound=Payload)
@@ -397,7 +414,7 @@ def consequence_rolled(recorded: Recorded) -> ConsequenceRolled:
     return payload_as(recorded, ConsequenceRolled)
 
 
-FOLDS = folds(RollMade, RollRead, GroupResolved, ConsequenceRolled)
+FOLDS = folds(RollMade, RollRead, GroupResolved, ConsequenceRolled, ConsequenceIntroduced)
 
 
 def evolve(procedure: Procedure, recorded: Recorded, _state: object = None) -> Procedure:
@@ -416,4 +433,6 @@ def evolve(procedure: Procedure, recorded: Recorded, _state: object = None) -> P
                        grouped=procedure.grouped.update({r: seq for r in p.rolls}))
     if isinstance(p, ConsequenceRolled):
         return replace(procedure, consequences=procedure.consequences.set(seq, recorded))
+    if isinstance(p, ConsequenceIntroduced):
+        return replace(procedure, introduced=procedure.introduced.set(p.roll, recorded))
     return procedure
