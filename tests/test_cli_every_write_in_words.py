@@ -45,6 +45,11 @@ SESSION: list[tuple[str, ...]] = [
     ("supporting", "promote", "Old Tom", "--pc", "Iris", "--need", "his blessing"),
     ("location", "add", "Pier Nine", "--description", "the rotten pier"),
     ("location", "detail", "Pier Nine", "the night boats tie up here"),
+    ("scene-role", "opener"),
+    ("shift", "Pier Nine", "--time", "at dusk"),
+    ("challenge", "location", "Ben", "Pier Nine", "--ground", "tone", "--allowed", "--for-challenger", "Ben",
+     "--tie", "detail"),
+    ("challenge", "narration", "Ben", "--for-caller", "Ana", "--tie", "caller"),
     ("note", "Iris waits on the quay"),
     ("challenge", "novelty", "Ben", "--too-similar", "--change", "the harbour master died"),
     ("challenge", "procedural", "Ben", "--objector", "Ana", "--reply", "adjust", "--narration", "I swim the bay"),
@@ -95,6 +100,7 @@ SESSION: list[tuple[str, ...]] = [
     ("gestalt", "Iris@Tough:6,5,4,1", "--by", "Ana"),
     ("fight", "end"),
     ("consequences", "--roll", "--face", "Iris:good=6"),
+    ("consequence", "{consequence-roll}", "the harbour master owes her a favour"),
     # Scene 7 (Ben): fringe powers and magic.
     ("call", "Ben", "--cast", "Tomas", "--mode", "procedural"),
     ("psychic", "learn", "Tomas", "Sending", "--dice", "1", "--faces", "6", "--override", "study montage"),
@@ -111,9 +117,15 @@ SESSION: list[tuple[str, ...]] = [
     ("damage", "Iris", "--points", "44", "--reason", "a fall from the crane"),
     ("death", "face", "Iris"),
     ("death", "spend", "Iris", "last-words", "--by", "Ana"),
+    # Scenes 9 (Maya) and 10 (Ben): a montage, each player's action in it.
+    ("call", "Maya", "--cast", "Tomas", "--mode", "procedural"),
+    ("call", "Ben", "--kind", "montage", "--duration", "a week", "--cast", "Tomas"),
+    ("montage-action", "Ben", "drills with the watch", "--activity", "training"),
     ("scene", "close", "--summary", "the lamp is lit"),
     ("ballot", "--voter", "Ana", "Ben"), ("ballot", "--voter", "Ben", "Ana"),
     ("ballot", "--voter", "Maya", "Ana", "Ben"),
+    ("precedence", "draw", "--purpose", "theme-rota", "--order", "Ben,Ana"),
+    ("theme", "choose", "debts"),
     ("episode", "end"),
     ("xp", "award", "3"),
     ("xp", "develop", "Tomas", "Swimming", "--sign", "webbed toes", "--approved", "--override", "a month at sea"),
@@ -138,12 +150,14 @@ def _iris_sheet(folder: Path) -> str:
 
 def _arguments(args: tuple[str, ...], recorded: list[dict]) -> list[str]:
     """``args`` with ``{last}`` (the last event recorded), ``{roll}`` and ``{roll-1}`` (the last two rolls),
-    ``{first-roll}`` and ``{last-note}`` filled in."""
+    ``{first-roll}``, ``{last-note}`` and ``{consequence-roll}`` filled in."""
     rolls = [e["sequence"] for e in recorded if e["event_type"] == "yarn.roll.made"]
+    consequences = [e["sequence"] for e in recorded if e["event_type"] == "yarn.consequence.rolled"]
     notes = [e["sequence"] for e in recorded if e["event_type"] == "note"]
     marks = {"{last}": recorded[-1]["sequence"] if recorded else 0,
              "{roll}": rolls[-1] if rolls else 0, "{roll-1}": rolls[-2] if len(rolls) > 1 else 0,
-             "{first-roll}": rolls[0] if rolls else 0, "{last-note}": notes[-1] if notes else 0}
+             "{first-roll}": rolls[0] if rolls else 0, "{last-note}": notes[-1] if notes else 0,
+             "{consequence-roll}": consequences[-1] if consequences else 0}
     return [str(marks.get(a, a)) for a in args]
 
 
