@@ -7,6 +7,7 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pyrsistent import pmap, pvector
 from refusals import refused, rejected
 
 from yarnlog.app.verify import verify
@@ -371,8 +372,9 @@ def test_a_calling_order_is_drawn_before_the_episodes_first_scene(journal, campa
        st.integers(min_value=1, max_value=5), st.integers(min_value=0, max_value=30))
 def test_each_player_chooses_once_in_every_round_of_the_rota(order, drawn_after, start):
     order = tuple(order)
-    cast = Cast(precedence=(PrecedenceOrder(1, Purpose.THEME_ROTA, order, "entered", "", None, drawn_after),),
-                themes={n: Theme("", None) for n in range(1, drawn_after + 1)})
+    rota = PrecedenceOrder(1, Purpose.THEME_ROTA, order, "entered", "", None, drawn_after)
+    cast = Cast(precedence=pvector([rota]), latest_of_purpose=pmap({Purpose.THEME_ROTA: rota}),
+                themes=pmap({n: Theme("", None) for n in range(1, drawn_after + 1)}), last_episode=drawn_after)
     first = drawn_after + 1 + start
     choosers = [theme_chooser(cast, n) for n in range(first, first + len(order))]
     assert sorted(choosers) == sorted(order)

@@ -8,13 +8,14 @@ tokens live for one episode (they are returned to the kitty when it ends); benni
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pyrsistent import PVector, pvector
 
 from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.yarn.rules import drama_tokens
