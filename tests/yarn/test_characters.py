@@ -26,7 +26,7 @@ from yarnlog.rulesets.yarn.parts.characters.experience_awards import (
     RaiseTrait,
     experience_dice_available,
 )
-from yarnlog.rulesets.yarn.parts.characters.part import RetireCharacter, sheet_data
+from yarnlog.rulesets.yarn.parts.characters.part import RetireCharacter, cast_list, sheet_data
 from yarnlog.rulesets.yarn.parts.characters.relationships import DeclareWant, DefineRelationship, relationship_map
 from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
 from yarnlog.rulesets.yarn.parts.characters.sheets import (
@@ -302,6 +302,19 @@ def test_locations_are_introduced_with_a_description_and_elaborated(journal, cam
     journal.execute(campaign, ElaborateLocation("The Quay", "a chapel at its end"))
     rejected(journal, campaign, IntroduceLocation("the quay", "again", "Ben"), "already introduced")
     assert chars(journal, campaign).locations["The Quay"].details == ("a chapel at its end",)
+
+
+def test_the_series_cast_lists_characters_and_locations_in_the_order_they_were_introduced(journal, scene):
+    # "keep a list of characters appearing in the series": the list reads in the order of play
+    # (the state keeps them in persistent maps, which have no order of their own).
+    places = [f"Pier {n}" for n in (9, 3, 14, 1, 7, 12, 5, 10, 2, 13, 8, 4, 11, 6)]
+    people = [f"Sailor {n}" for n in (6, 11, 4, 8, 13, 2, 10, 5, 12, 7, 1, 14, 3, 9)]
+    for place, person in zip(places, people):
+        journal.execute(scene, IntroduceLocation(place, "a berth", "Ana"))
+        journal.execute(scene, IntroduceSupporting(person, "a deckhand", "Maya"))
+    listed = cast_list(chars(journal, scene))
+    assert [loc["name"] for loc in listed["locations"]] == places
+    assert [c["name"] for c in listed["minor"]] == people
 
 
 # -- precedence -----------------------------------------------------------------------------

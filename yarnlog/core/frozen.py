@@ -10,9 +10,13 @@ through ``dataclasses.replace``.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import KeysView
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+#: The fields of each class :func:`replace` has copied (classes with a ``__post_init__`` never enter).
+_PLAIN: dict[type, KeysView[str]] = {}
 
 
 def replace(obj: T, /, **changes: Any) -> T:
@@ -21,11 +25,14 @@ def replace(obj: T, /, **changes: Any) -> T:
     The result equals ``dataclasses.replace``'s; ``obj`` is left as it was.
     """
     cls = type(obj)
-    if hasattr(cls, "__post_init__"):
-        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
-    unknown = changes.keys() - cls.__dataclass_fields__.keys()  # type: ignore[attr-defined]
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
+    fields = _PLAIN.get(cls)
+    if fields is None:
+        if hasattr(cls, "__post_init__"):
+            return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+        fields = _PLAIN[cls] = cls.__dataclass_fields__.keys()  # type: ignore[attr-defined]
+    if not changes.keys() <= fields:
+        unknown = ", ".join(sorted(changes.keys() - fields))
+        raise TypeError(f"{cls.__name__} has no field {unknown}")
     new = object.__new__(cls)
     # Frozen dataclasses refuse attribute assignment, not a filled __dict__ of a fresh instance.
     new.__dict__.update(obj.__dict__, **changes)
