@@ -360,6 +360,18 @@ def test_episode_1_gm_pool_and_kitty(harbor):
     assert all(p["drama_tokens"] == 0 for p in after["participants"])
 
 
+def test_the_kitty_kept_by_episode_is_the_ledger_counted_over(harbor):
+    # The economy keeps each episode's kitty flows as tokens move (the board reads one entry): at
+    # every episode's end they are what a count over that episode's ledger lines gives.
+    for ended in harbor.events("episode.ended"):
+        economy = harbor.state(ended.sequence).rules.economy
+        for episode in {e.episode for e in economy.ledger}:
+            moves = [e for e in economy.ledger if e.currency == "drama" and e.episode == episode]
+            counted = (sum(e.amount for e in moves if e.source == "kitty"),
+                       sum(e.amount for e in moves if e.destination == "kitty"))
+            flow = economy.kitty.get(episode)
+            assert ((flow.paid_out, flow.taken_in) if flow else (0, 0)) == counted, episode
+
 def test_episode_2_token_balances_scene_by_scene(harbor):
     # Scene 11, Rosa asks Kit, refused; Kit holds none: kitty -> Dee.
     assert harbor.after_scene(11) == {"Dee": 1}

@@ -7,6 +7,7 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pyrsistent import pmap, pvector
 from refusals import refused, rejected
 
 from yarnlog.app.verify import verify
@@ -25,7 +26,7 @@ from yarnlog.rulesets.yarn.parts.characters.experience_awards import (
     RaiseTrait,
     experience_dice_available,
 )
-from yarnlog.rulesets.yarn.parts.characters.part import RetireCharacter, sheet_data
+from yarnlog.rulesets.yarn.parts.characters.part import RetireCharacter, cast_list, sheet_data
 from yarnlog.rulesets.yarn.parts.characters.relationships import DeclareWant, DefineRelationship, relationship_map
 from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
 from yarnlog.rulesets.yarn.parts.characters.sheets import (
@@ -303,6 +304,19 @@ def test_locations_are_introduced_with_a_description_and_elaborated(journal, cam
     assert chars(journal, campaign).locations["The Quay"].details == ("a chapel at its end",)
 
 
+def test_the_series_cast_lists_characters_and_locations_in_the_order_they_were_introduced(journal, scene):
+    # "keep a list of characters appearing in the series": the list reads in the order of play
+    # (the state keeps them in persistent maps, which have no order of their own).
+    places = [f"Pier {n}" for n in (9, 3, 14, 1, 7, 12, 5, 10, 2, 13, 8, 4, 11, 6)]
+    people = [f"Sailor {n}" for n in (6, 11, 4, 8, 13, 2, 10, 5, 12, 7, 1, 14, 3, 9)]
+    for place, person in zip(places, people):
+        journal.execute(scene, IntroduceLocation(place, "a berth", "Ana"))
+        journal.execute(scene, IntroduceSupporting(person, "a deckhand", "Maya"))
+    listed = cast_list(chars(journal, scene))
+    assert [loc["name"] for loc in listed["locations"]] == places
+    assert [c["name"] for c in listed["minor"]] == people
+
+
 # -- precedence -----------------------------------------------------------------------------
 
 
@@ -371,8 +385,9 @@ def test_a_calling_order_is_drawn_before_the_episodes_first_scene(journal, campa
        st.integers(min_value=1, max_value=5), st.integers(min_value=0, max_value=30))
 def test_each_player_chooses_once_in_every_round_of_the_rota(order, drawn_after, start):
     order = tuple(order)
-    cast = Cast(precedence=(PrecedenceOrder(1, Purpose.THEME_ROTA, order, "entered", "", None, drawn_after),),
-                themes={n: Theme("", None) for n in range(1, drawn_after + 1)})
+    rota = PrecedenceOrder(1, Purpose.THEME_ROTA, order, "entered", "", None, drawn_after)
+    cast = Cast(precedence=pvector([rota]), latest_of_purpose=pmap({Purpose.THEME_ROTA: rota}),
+                themes=pmap({n: Theme("", None) for n in range(1, drawn_after + 1)}), last_episode=drawn_after)
     first = drawn_after + 1 + start
     choosers = [theme_chooser(cast, n) for n in range(first, first + len(order))]
     assert sorted(choosers) == sorted(order)

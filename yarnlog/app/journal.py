@@ -338,10 +338,10 @@ class Journal:
         end, head_hash = head
         recorded: list[Timeline] = []  # the timeline as recorded after the last event (not amended)
 
-        def in_context_streamed() -> Iterator[Recorded]:
+        def in_context_streamed() -> Iterator[tuple[Recorded, Timeline]]:
             for rec, after in stream_in_context(map(to_recorded, self.store.iter_read(campaign_id, upto=end))):
                 recorded[:] = [after]
-                yield rec
+                yield rec, after
 
         with paused_gc():
             amendments = Amendments(map(to_recorded, self.store.iter_read(campaign_id, upto=end,

@@ -34,4 +34,4 @@ def replay_stored(store: EventStore, campaign_id: str, *, upto: int | None = Non
         amendments = Amendments(map(to_recorded, store.iter_read(campaign_id, upto=end, batch=batch,
                                                                  event_types=AMENDMENT_TYPES)))
         events = map(to_recorded, store.iter_read(campaign_id, upto=end, batch=batch))
-        return replay_stream((rec for rec, _ in stream_in_context(events)), amendments)
+        return replay_stream(stream_in_context(events), amendments)

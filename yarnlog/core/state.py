@@ -121,24 +121,32 @@ def replay(history: Sequence[Recorded]) -> CampaignState[Any]:
     return replace(state, sequence=history[-1].sequence if history else 0)
 
 
-def replay_stream(history: Iterable[Recorded], amendments: Amendments) -> CampaignState[Any]:
+def replay_stream(history: Iterable[tuple[Recorded, Timeline]], amendments: Amendments) -> CampaignState[Any]:
     """:func:`replay` of events that arrive one at a time and are not kept.
 
-    ``history`` is the events in context (:func:`stream_in_context`); ``amendments`` are the
-    corrections and retractions among them, gathered beforehand (they reach back to earlier
-    events). The result equals ``replay(list(history))``; memory stays that of the state.
+    ``history`` is the events in context, each with the timeline after it, as
+    :func:`stream_in_context` gives them; ``amendments`` are the corrections and retractions among
+    them, gathered beforehand (they reach back to earlier events). The result equals
+    ``replay([rec for rec, _ in history])``; memory stays that of the state.
+
+    The timeline is folded once per event: the one that placed the event in context is the
+    state's own for as long as they are the same object. An amended or retracted event that is
+    not the timeline's leaves them so (``evolve_timeline`` returns its timeline as it is); one that
+    is sets them apart, and from there the state's timeline is folded on its own.
     """
     state = empty_state()
     last = 0
+    shared = True  # the state's timeline is the context's before this event (equal, or the same object)
     with paused_gc():
-        for recorded in history:
+        for recorded, after in history:
             last = recorded.sequence
-            if amendments:
-                amended = amendments.apply(recorded)
-                if amended is None:
-                    continue
-                recorded = amended
-            state = evolve(state, recorded)
+            amended = amendments.apply(recorded) if amendments else recorded
+            if amended is recorded and shared:
+                state = evolve(state, recorded, after)
+                continue
+            if amended is not None:
+                state = evolve(state, amended)
+            shared = shared and state.timeline is after
     return replace(state, sequence=last)
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from pydantic import Field
 
 from yarnlog.core.envelope import CAMPAIGN_ID_PATTERN
 from yarnlog.core.events import Payload, event
+from yarnlog.core.frozen import replace
 from yarnlog.core.names import did_you_mean
 from yarnlog.core.referee import Referee, invalid
 

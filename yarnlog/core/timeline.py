@@ -6,13 +6,14 @@ An episode is one session of play; scenes are numbered through the whole campaig
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
 from pyrsistent import PMap, pmap
 
 from yarnlog.core.events import Payload, event, upcaster
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, invalid
 
 if TYPE_CHECKING:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from yarnlog.core.events import Payload, Recorded
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee
 from yarnlog.core.ruleset import Handler, Part, Router, Ruleset, compose_validators
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
@@ -38,13 +39,17 @@ ROUTE: Router[Part] = Router((part.folds, part) for part in PARTS)
 
 
 def evolve(state: YarnState, recorded: Recorded) -> YarnState:
-    parts = ROUTE(type(recorded.payload))
-    if not parts:
-        return state
-    slices = dict(state.__dict__)
-    for part in parts:
-        slices[part.name] = part.evolve(slices[part.name], recorded, state)
-    return YarnState(**slices)
+    """Each part that folds the event's type folds its own slice, seeing the state before the event.
+
+    A new state is built only when some slice changed (most events change one or two).
+    """
+    changed: dict[str, Any] = {}
+    for part in ROUTE(type(recorded.payload)):
+        before = getattr(state, part.name)
+        after = part.evolve(before, recorded, state)
+        if after is not before:
+            changed[part.name] = after
+    return replace(state, **changed) if changed else state
 
 
 def decide(command: Any, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:

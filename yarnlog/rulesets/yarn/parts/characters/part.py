@@ -257,9 +257,9 @@ def cast_list(characters: Characters) -> dict:
     return {
         "player_characters": [{"name": s.name, "player": s.player, "role": s.role, "active": s.active}
                               for s in characters.pcs.values()],
-        "recurring": [cast_module.supporting_data(c) for c in characters.supporting.values()
+        "recurring": [cast_module.supporting_data(c) for c in characters.cast.supporting_in_order()
                       if c.kind == cast_module.RECURRING],
-        "minor": [cast_module.supporting_data(c) for c in characters.supporting.values()
+        "minor": [cast_module.supporting_data(c) for c in characters.cast.supporting_in_order()
                   if c.kind == cast_module.MINOR],
-        "locations": [cast_module.location_data(loc) for loc in characters.locations.values()],
+        "locations": [cast_module.location_data(loc) for loc in characters.cast.locations_in_order()],
     }

@@ -70,7 +70,7 @@ class RelationshipGraph:
 def graph_of(characters: Characters) -> RelationshipGraph:
     """The map of the PCs in play and the recurring characters, from the characters part's slice."""
     in_play = [s for s in characters.pcs.values() if s.active]
-    recurring = [c for c in characters.supporting.values() if c.kind == cast_module.RECURRING]
+    recurring = [c for c in characters.cast.supporting_in_order() if c.kind == cast_module.RECURRING]
     nodes = tuple([CharacterNode(s.name, s.player, PC) for s in in_play]
                   + [CharacterNode(c.name, None, RECURRING) for c in recurring])
     shown = {node.name for node in nodes}

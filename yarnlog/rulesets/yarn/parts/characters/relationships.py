@@ -129,13 +129,13 @@ def relationship_map(characters: Characters) -> dict:
         for want in sheet.wants:
             wanted_by.setdefault(want.withholder, set()).add(sheet.name)
     return {
-        "characters": [s.name for s in in_play] + [c.name for c in characters.supporting.values()
+        "characters": [s.name for s in in_play] + [c.name for c in characters.cast.supporting_in_order()
                                                    if c.kind == cast_module.RECURRING],
         "relationships": [{"character": r.character, "other": r.other, "nature": r.nature}
                           for r in characters.relationships.values()],
         "wants": [{"character": s.name, "withholder": w.withholder, "want": w.want, "why_not": w.why_not,
                    "fraught": w.withholder in s.fraught} for s in in_play for w in s.wants],
         "needs": [{"character": c.promoted_by, "recurring": c.name, "need": c.need}
-                  for c in characters.supporting.values() if c.promoted_by],
+                  for c in characters.cast.supporting_in_order() if c.promoted_by],
         "wanted_by_fewer_than_two": [s.name for s in in_play if len(wanted_by[s.name]) < 2],
     }

@@ -7,12 +7,14 @@ relationships, wants, retirement and experience, and the state they build (:clas
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pyrsistent import PMap, PVector, pmap, pvector
 
 from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import invalid
 from yarnlog.core.ruleset import folds
 from yarnlog.core.timeline import EpisodeStarted
@@ -238,7 +240,7 @@ class Sheet:
     story: str
     created: int
     active: bool = True
-    history: tuple[SheetEntry, ...] = ()
+    history: PVector[SheetEntry] = field(default_factory=pvector)  # persistent: an entry a session, never copied
 
     @property
     def fraught(self) -> tuple[str, ...]:
@@ -265,14 +267,14 @@ class Characters:
     relationships: dict[frozenset, Relationship] = field(default_factory=dict)
     cast: Cast = field(default_factory=Cast)
     experience_used: dict[str, int] = field(default_factory=dict)  # this episode, by character
-    awarded: dict[int, dict[str, int]] = field(default_factory=dict)  # episode -> PC -> dice
+    awarded: PMap[int, dict[str, int]] = field(default_factory=pmap)  # episode -> PC -> dice; grows by episodes
 
     @property
-    def supporting(self) -> dict[str, cast_module.Supporting]:
+    def supporting(self) -> PMap[str, cast_module.Supporting]:
         return self.cast.supporting
 
     @property
-    def locations(self) -> dict[str, cast_module.Location]:
+    def locations(self) -> PMap[str, cast_module.Location]:
         return self.cast.locations
 
 
@@ -317,7 +319,7 @@ def _advanced(sheet: Sheet, p: TraitDeveloped | TraitRaised, recorded: Recorded,
     entry = SheetEntry(recorded.sequence, recorded.episode, recorded.event_type,
                        hit_points=hit_points - sheet.hit_points, note=f"{trait.name} {trait.dice} dice")
     return replace(
-        sheet, traits={**sheet.traits, trait.name: trait}, history=sheet.history + (entry,),
+        sheet, traits={**sheet.traits, trait.name: trait}, history=sheet.history.append(entry),
         hit_points=hit_points,
         hit_point_traits=tuple(dict.fromkeys(sheet.hit_point_traits + ((trait.name,) if p.hit_point_gain else ()))),
     )
@@ -337,8 +339,8 @@ def _fold_award(characters: Characters, p: ExperienceAwarded, recorded: Recorded
         if name in pcs:
             entry = SheetEntry(recorded.sequence, recorded.episode, recorded.event_type, experience=dice, note=p.reason)
             pcs[name] = replace(pcs[name], experience_pool=pcs[name].experience_pool + dice,
-                                history=pcs[name].history + (entry,))
-    return replace(characters, pcs=pcs, awarded={**characters.awarded, p.episode: _session_totals(characters, p)})
+                                history=pcs[name].history.append(entry))
+    return replace(characters, pcs=pcs, awarded=characters.awarded.set(p.episode, _session_totals(characters, p)))
 
 
 def _fold_mine(characters: Characters, p: Payload, recorded: Recorded) -> Characters:
@@ -383,7 +385,7 @@ def _count_experience(characters: Characters, p: Payload, recorded: Recorded) ->
         last = sheet.history[-1] if sheet.history and sheet.history[-1].sequence == recorded.sequence else None
         entry = replace(last, experience=-spent) if last else SheetEntry(
             recorded.sequence, recorded.episode, recorded.event_type, experience=-spent)
-        history = (sheet.history[:-1] if last else sheet.history) + (entry,)
+        history = sheet.history.set(-1, entry) if last else sheet.history.append(entry)
         sheet = replace(sheet, experience_pool=sheet.experience_pool - spent, history=history)
         characters = replace(characters, pcs={**characters.pcs, name: sheet})
     return characters

@@ -15,14 +15,15 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, Final, Literal
 
 from pydantic import Field
-from pyrsistent import PMap, pmap
+from pyrsistent import PMap, PSet, PVector, pmap, pset, pvector
 
 from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.core.table import RESERVED_NAMES
@@ -217,6 +218,7 @@ class Supporting:
     petitioner: str | None = None  # the PC whose petition it first appeared to grant
     promoted_by: str | None = None  # the PC whose emotional need made it recurring
     need: str = ""
+    sequence: int = 0  # the event that introduced it: listings follow the order of introduction
 
 
 @dataclass(frozen=True)
@@ -227,6 +229,7 @@ class Location:
     scene: int | None
     details: tuple[str, ...] = ()
     struck: tuple[int, ...] = ()  # details a challenge upheld (0: the introductory description)
+    sequence: int = 0  # the event that introduced it: listings follow the order of introduction
 
 
 @dataclass(frozen=True)
@@ -256,22 +259,39 @@ class Theme:
 
 @dataclass(frozen=True)
 class Cast:
-    supporting: dict[str, Supporting] = field(default_factory=dict)
-    locations: dict[str, Location] = field(default_factory=dict)
-    precedence: tuple[PrecedenceOrder, ...] = ()
-    themes: dict[int, Theme] = field(default_factory=dict)
+    """The supporting cast, the locations, every precedence order drawn and each episode's theme.
+
+    Everything that grows with the campaign is a persistent map or vector, so a fold adds one
+    entry without copying the rest, and the indexes below answer a validator without a scan.
+    """
+
+    supporting: PMap[str, Supporting] = field(default_factory=pmap)
+    locations: PMap[str, Location] = field(default_factory=pmap)
+    precedence: PVector[PrecedenceOrder] = field(default_factory=pvector)
+    themes: PMap[int, Theme] = field(default_factory=pmap)
     #: The last order drawn for each (purpose, episode), so a fold finds the one in force without a scan.
     latest: PMap[tuple[str, int | None], PrecedenceOrder] = field(default_factory=pmap)
     #: Themes chosen for episodes not started yet ("Themes": at the end of the previous session).
     chosen_themes: PMap[int, Theme] = field(default_factory=pmap)
+    #: The last order drawn for each purpose, whatever the episode.
+    latest_of_purpose: PMap[str, PrecedenceOrder] = field(default_factory=pmap)
+    #: The supporting characters' and the locations' names, casefolded: "is this name taken?" in one lookup.
+    supporting_folded: PSet[str] = field(default_factory=pset)
+    locations_folded: PSet[str] = field(default_factory=pset)
+    #: The highest episode started so far (0: none).
+    last_episode: int = 0
 
     def last_drawn(self, purpose: str, episode: int | None) -> PrecedenceOrder | None:
         """The last precedence order drawn for ``purpose`` in ``episode``."""
         return self.latest.get((purpose, episode))
 
-    @property
-    def last_episode(self) -> int:
-        return max(self.themes, default=0)
+    def supporting_in_order(self) -> list[Supporting]:
+        """The supporting characters in the order they were introduced (a persistent map has none)."""
+        return sorted(self.supporting.values(), key=lambda s: s.sequence)
+
+    def locations_in_order(self) -> list[Location]:
+        """The locations in the order they were introduced."""
+        return sorted(self.locations.values(), key=lambda loc: loc.sequence)
 
 
 def _detailed(item, detail: str):
@@ -285,37 +305,42 @@ FOLDS = folds(EpisodeStarted, SupportingIntroduced, SupportingPromoted, Supporti
 def evolve(cast: Cast, recorded: Recorded) -> Cast:
     payload = recorded.payload
     if isinstance(payload, EpisodeStarted):
-        return replace(cast, themes={**cast.themes, payload.number: Theme(payload.theme, payload.theme_chosen_by)})
+        return replace(cast, themes=cast.themes.set(payload.number, Theme(payload.theme, payload.theme_chosen_by)),
+                       last_episode=max(cast.last_episode, payload.number))
     if isinstance(payload, ThemeChosen):
         return replace(cast, chosen_themes=cast.chosen_themes.set(payload.episode,
                                                                   Theme(payload.theme, payload.chosen_by)))
     if isinstance(payload, LocationChallenged) and payload.upheld and payload.name in cast.locations:
         place = cast.locations[payload.name]
-        return replace(cast, locations={**cast.locations,
-                                        payload.name: replace(place, struck=place.struck + (payload.detail,))})
+        return replace(cast, locations=cast.locations.set(payload.name,
+                                                          replace(place, struck=place.struck + (payload.detail,))))
     if isinstance(payload, SupportingIntroduced):
         new = Supporting(payload.name, payload.kind, payload.description, payload.introduced_by, recorded.scene,
-                         petitioner=payload.petitioner)
-        return replace(cast, supporting={**cast.supporting, new.name: new})
+                         petitioner=payload.petitioner, sequence=recorded.sequence)
+        return replace(cast, supporting=cast.supporting.set(new.name, new),
+                       supporting_folded=cast.supporting_folded.add(new.name.casefold()))
     if isinstance(payload, SupportingPromoted) and payload.name in cast.supporting:
         promoted = replace(cast.supporting[payload.name], kind=RECURRING, promoted_by=payload.by_character,
                            need=payload.need)
-        return replace(cast, supporting={**cast.supporting, payload.name: promoted})
+        return replace(cast, supporting=cast.supporting.set(payload.name, promoted))
     if isinstance(payload, SupportingDescribed) and payload.name in cast.supporting:
-        return replace(cast, supporting={**cast.supporting,
-                                         payload.name: _detailed(cast.supporting[payload.name], payload.detail)})
+        return replace(cast, supporting=cast.supporting.set(
+            payload.name, _detailed(cast.supporting[payload.name], payload.detail)))
     if isinstance(payload, LocationIntroduced):
-        place = Location(payload.name, payload.description, payload.introduced_by, recorded.scene)
-        return replace(cast, locations={**cast.locations, place.name: place})
+        place = Location(payload.name, payload.description, payload.introduced_by, recorded.scene,
+                         sequence=recorded.sequence)
+        return replace(cast, locations=cast.locations.set(place.name, place),
+                       locations_folded=cast.locations_folded.add(place.name.casefold()))
     if isinstance(payload, LocationElaborated) and payload.name in cast.locations:
-        return replace(cast, locations={**cast.locations,
-                                        payload.name: _detailed(cast.locations[payload.name], payload.detail)})
+        return replace(cast, locations=cast.locations.set(
+            payload.name, _detailed(cast.locations[payload.name], payload.detail)))
     if isinstance(payload, PrecedenceDrawn):
         drawn = PrecedenceOrder(recorded.sequence, payload.purpose, tuple(payload.order), payload.source,
                                 payload.note, recorded.episode, cast.last_episode, recorded.scene,
                                 between_scenes=recorded.scene is None and recorded.episode is not None)
-        return replace(cast, precedence=cast.precedence + (drawn,),
-                       latest=cast.latest.set((drawn.purpose, drawn.episode), drawn))
+        return replace(cast, precedence=cast.precedence.append(drawn),
+                       latest=cast.latest.set((drawn.purpose, drawn.episode), drawn),
+                       latest_of_purpose=cast.latest_of_purpose.set(drawn.purpose, drawn))
     return cast
 
 
@@ -418,8 +443,8 @@ def check_new_character_name(campaign: YarnCampaign, name: str) -> str:
     name = _name(name)
     folded = name.casefold()
     characters = campaign.rules.characters
-    taken = {n.casefold() for n in (*characters.pcs, *characters.cast.supporting)}
-    invalid(folded not in taken, f"there is already a character called {name}")
+    taken = folded in characters.cast.supporting_folded or any(n.casefold() == folded for n in characters.pcs)
+    invalid(not taken, f"there is already a character called {name}")
     people = {n.casefold() for n in campaign.table.roles} | RESERVED_NAMES
     invalid(folded not in people,
             f"{name} is a participant's name (or a reserved word): characters and people need distinct names")
@@ -472,7 +497,7 @@ def _validate_described(p: SupportingDescribed, campaign: YarnCampaign, referee:
 
 def validate_location(p: LocationIntroduced, campaign: YarnCampaign, referee: Referee) -> LocationIntroduced:
     name = _name(p.name)
-    known = {n.casefold() for n in campaign.rules.characters.cast.locations}
+    known = campaign.rules.characters.cast.locations_folded
     invalid(name.casefold() not in known, f"the location {name} is already introduced")
     require_participant(campaign, p.introduced_by)
     referee.require(bool(p.description.strip()), LOCATIONS, f"{name} has no introductory description")
@@ -571,7 +596,8 @@ def _validate_precedence(p: PrecedenceDrawn, campaign: YarnCampaign, referee: Re
                         f"{timeline.episodes[-1] if timeline.episodes else 0}")
     if p.purpose == Purpose.CALLING_ORDER:
         referee.require(
-            timeline.episode is not None and timeline.episode not in timeline.scene_episode.values(),
+            # Scenes are numbered in the order they open: the episode has had one if the last one is its.
+            timeline.episode is not None and timeline.scene_episode.get(timeline.last_scene) != timeline.episode,
             CALLING_ORDER, "a calling order is drawn in an episode, before its first scene",
         )
     return p
@@ -656,8 +682,9 @@ VALIDATORS: Mapping[type, Callable[[Any, Any, Referee], Payload]] = {
 
 def latest_precedence(cast: Cast, purpose: Purpose | None = None) -> PrecedenceOrder | None:
     """The last order drawn (for ``purpose``, if given)."""
-    drawn = [o for o in cast.precedence if purpose is None or o.purpose == purpose]
-    return drawn[-1] if drawn else None
+    if purpose is not None:
+        return cast.latest_of_purpose.get(purpose)
+    return cast.precedence[-1] if cast.precedence else None
 
 
 def theme_chooser(cast: Cast, episode: int) -> str | None:

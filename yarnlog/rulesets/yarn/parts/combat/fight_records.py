@@ -8,12 +8,13 @@ die of it accounted for by a :class:`DiceEntry` citing its rule; an attack is ke
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import DiceNeeded, InvalidCommand, Rule, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.yarn.parts.combat import wounds as wounds_module

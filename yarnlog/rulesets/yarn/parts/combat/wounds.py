@@ -13,13 +13,15 @@ without one (a GMC, a mook, a supporting character). Only characters off full he
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pyrsistent import PMap, pmap
 
 from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid, present
 from yarnlog.core.ruleset import Validator, folds
 from yarnlog.rulesets.yarn.parts.economy import part as economy
@@ -113,11 +115,12 @@ class Combatant:
 class Wounds:
     """Hit points of everyone who can be hurt, as far as they differ from full health."""
 
-    registered: Mapping[str, Combatant] = field(default_factory=dict)
-    hit_points: Mapping[str, HitPointState] = field(default_factory=dict)
-    serious: Mapping[str, tuple[SeriousWound, ...]] = field(default_factory=dict)
+    # Persistent maps: the combatants a long campaign registers grow with it; a fold sets one key.
+    registered: PMap[str, Combatant] = field(default_factory=pmap)
+    hit_points: PMap[str, HitPointState] = field(default_factory=pmap)
+    serious: PMap[str, tuple[SeriousWound, ...]] = field(default_factory=pmap)
     dead: frozenset[str] = frozenset()
-    death_options: Mapping[str, tuple[DeathOption, ...]] = field(default_factory=dict)
+    death_options: PMap[str, tuple[DeathOption, ...]] = field(default_factory=pmap)
 
 
 def pcs(rules: YarnState) -> Mapping[str, Sheet]:
@@ -164,16 +167,14 @@ def penalty_dice_from_wounds(campaign: YarnCampaign, character: str) -> int:
 
 
 def _stored(wounds: Wounds, name: str, hp: HitPointState) -> Wounds:
-    table = dict(wounds.hit_points)
+    table = wounds.hit_points
     if hp == HitPointState.unwounded(hp.maximum):
-        table.pop(name, None)
-    else:
-        table[name] = hp
-    return replace(wounds, hit_points=table)
+        return replace(wounds, hit_points=table.discard(name)) if name in table else wounds
+    return replace(wounds, hit_points=table.set(name, hp))
 
 
 def register(wounds: Wounds, name: str, combatant: Combatant) -> Wounds:
-    return replace(wounds, registered={**wounds.registered, name: combatant})
+    return replace(wounds, registered=wounds.registered.set(name, combatant))
 
 
 def wounded(wounds: Wounds, rules: YarnState, name: str, points: int, *, temporary: bool = False,
@@ -183,7 +184,7 @@ def wounded(wounds: Wounds, rules: YarnState, name: str, points: int, *, tempora
         return wounds  # an event about no one with hit points (forced in): verify reports it
     wounds = _stored(wounds, name, take_damage(hit_points(rules, name), points, temporary=temporary))
     if serious is not None:
-        wounds = replace(wounds, serious={**wounds.serious, name: wounds.serious.get(name, ()) + (serious,)})
+        wounds = replace(wounds, serious=wounds.serious.set(name, wounds.serious.get(name, ()) + (serious,)))
     return wounds
 
 
@@ -316,13 +317,13 @@ def evolve(wounds: Wounds, recorded: Recorded, rules: YarnState) -> Wounds:
         return _stored(wounds, p.character, recover(hit_points(rules, p.character), fraction=Fraction(p.fraction)))
     if isinstance(p, Healed):
         hp, serious, _ = heal_days(_lenient(), hit_points(rules, p.character), wounds.serious.get(p.character, ()), p)
-        wounds = replace(wounds, serious={**wounds.serious, p.character: serious})
+        wounds = replace(wounds, serious=wounds.serious.set(p.character, serious))
         return _stored(wounds, p.character, hp)
     if isinstance(p, DeathFaced) and p.outcome is DeathOutcome.DIES:
         return replace(wounds, dead=wounds.dead | {p.character})
     if isinstance(p, DeathOptionSpent):
         taken = wounds.death_options.get(p.character, ()) + (p.option,)
-        return replace(wounds, death_options={**wounds.death_options, p.character: taken})
+        return replace(wounds, death_options=wounds.death_options.set(p.character, taken))
     return wounds
 
 

@@ -9,11 +9,12 @@ rushing it (:mod:`.scene_challenges`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from yarnlog.core.events import Payload, event
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.yarn.parts.drama.state import Drama, drama_of, rebuilt, scene_in_play
@@ -113,7 +114,7 @@ def spent(campaign: YarnCampaign, referee: Referee, *, spender: str, option: Ben
     economy = campaign.rules.economy
     result = spend_bennie(
         referee, BennieSpend(spender, option, scene, burn_target, burn_kind),
-        held=economy.holding(spender, BENNIE), history=drama_of(campaign).bennie_spends,
+        held=economy.holding(spender, BENNIE), history=drama_of(campaign).spends_in(scene),
         balances_now=economy.tokens, gm=table.gm,
     )
     return BennieSpent(scene=scene, effect=option.effect, bennie_spends=[BennieSpendLine.of(result.spend)],
@@ -149,4 +150,9 @@ FOLDS = folds(carrying=("bennie_spends",))
 def evolve(drama: Drama, recorded, yarn: YarnState) -> Drama:
     """Every bennie spent, whatever the move, for "You may spend only one bennie per scene"."""
     spends = spends_of(recorded.payload)
-    return replace(drama, bennie_spends=drama.bennie_spends + spends) if spends else drama
+    if not spends:
+        return drama
+    by_scene = drama.spends_by_scene
+    for spend in spends:
+        by_scene = by_scene.set(spend.scene, by_scene.get(spend.scene, ()) + (spend,))
+    return replace(drama, bennie_spends=drama.bennie_spends.extend(spends), spends_by_scene=by_scene)

@@ -9,12 +9,14 @@ awards, then returns every unspent drama token to the kitty, then closes the sce
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+from pyrsistent import pmap
 
 from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
@@ -154,10 +156,10 @@ FOLDS = folds(BallotCast, BennieVoteTallied)
 def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     p = recorded.payload
     if isinstance(p, BallotCast):
-        cast = {**drama.ballots.get(p.episode, {}), p.voter: Ballot(p.voter, dict(p.ranks))}
-        return replace(drama, ballots={**drama.ballots, p.episode: cast})
+        cast = drama.ballots.get(p.episode, pmap()).set(p.voter, Ballot(p.voter, dict(p.ranks)))
+        return replace(drama, ballots=drama.ballots.set(p.episode, cast))
     if isinstance(p, BennieVoteTallied):
-        return replace(drama, tallies={**drama.tallies, p.episode: p})
+        return replace(drama, tallies=drama.tallies.set(p.episode, p))
     return drama
 
 

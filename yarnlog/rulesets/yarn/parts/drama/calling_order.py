@@ -6,9 +6,9 @@ this module derives the episode's calling order from it, and follows it round as
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Rule
 from yarnlog.rulesets.yarn.parts.characters.players import characters_of
 from yarnlog.rulesets.yarn.parts.characters.sheets import Characters

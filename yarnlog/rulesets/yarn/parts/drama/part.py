@@ -11,10 +11,9 @@ and the ledger.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.events import Recorded
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee
 from yarnlog.core.ruleset import EVERY_EVENT, Part, Router, compose_validators, folds
 from yarnlog.core.table import CampaignCreated
@@ -50,7 +49,9 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     if isinstance(p, OverrideRecorded):
         drama = replace(drama, overridden_through=recorded.sequence + p.covers)
     if isinstance(p, EpisodeEnded):
-        drama = replace(drama, recall=None)
+        # The episode's forces and ballots have done their work (its tally is kept): forgotten, so
+        # the slice does not grow with the campaign.
+        drama = replace(drama, recall=None, forced=(), ballots=drama.ballots.discard(p.number))
     for fold in ROUTE(type(p)):
         drama = fold(drama, recorded, yarn)
     return drama

@@ -10,17 +10,18 @@ quiz of several petitioners. The exchanges themselves are :mod:`.drama_tokens`'s
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.yarn.parts.characters import part as characters
 from yarnlog.rulesets.yarn.parts.characters.players import Role, holders_present, require_character, require_party
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import DrawPrecedence, Purpose
+from yarnlog.rulesets.yarn.parts.characters.supporting_cast import DrawPrecedence, Purpose, latest_precedence
 from yarnlog.rulesets.yarn.parts.drama.state import Drama, Recall, SceneCall, rebuilt, scene_in_play
 from yarnlog.rulesets.yarn.parts.economy.part import TransferLine, lines
 from yarnlog.rulesets.yarn.rules.challenges import grant_vote, petition_outcome
@@ -267,9 +268,8 @@ def quizzed(campaign: YarnCampaign, referee: Referee, *, precedence: Iterable[st
 def drawn_for_quiz(campaign: YarnCampaign) -> tuple[str, ...] | None:
     """The petitioners' precedence order drawn since the scene in play opened, if any."""
     scene = scene_in_play(campaign)
-    drawn = [o for o in campaign.rules.characters.cast.precedence
-             if o.purpose == Purpose.PETITIONERS and o.sequence > scene.opened_at]
-    return drawn[-1].order if drawn else None
+    drawn = latest_precedence(campaign.rules.characters.cast, Purpose.PETITIONERS)  # the last: no scan
+    return drawn.order if drawn is not None and drawn.sequence > scene.opened_at else None
 
 
 def players_to_draw_for_quiz(campaign: YarnCampaign, answers) -> tuple[str, ...] | None:

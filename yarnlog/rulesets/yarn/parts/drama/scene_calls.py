@@ -10,12 +10,13 @@ duration, a new element). Calls follow the episode's calling order (:mod:`.calli
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import Field
 
 from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
@@ -228,7 +229,7 @@ def scene_called(campaign: YarnCampaign, referee: Referee, *, scene: int, caller
     spends: list[BennieSpendLine] = []
     if jump_queue:
         jump = spend_bennie(referee, BennieSpend(caller, BennieOption.JUMP_THE_QUEUE, scene),
-                            held=economy.holding(caller, BENNIE), history=drama_of(campaign).bennie_spends,
+                            held=economy.holding(caller, BENNIE), history=drama_of(campaign).spends_in(scene),
                             balances_now=economy.tokens, gm=gm)
         spends = [BennieSpendLine.of(jump.spend)]
         transfers.append(bennie_paid(caller, JUMP_THE_QUEUE))

@@ -57,7 +57,7 @@ class SceneCast:
 
 
 def _scene_cast(call: SceneCall, campaign: YarnCampaign) -> SceneCast:
-    introduced = tuple(s.name for s in campaign.rules.characters.supporting.values() if s.scene == call.number)
+    introduced = tuple(s.name for s in campaign.rules.characters.cast.supporting_in_order() if s.scene == call.number)
     return SceneCast(number=call.number, episode=call.episode, caller=call.caller, called=call.called,
                      cast=call.cast, changes=call.changes, introduced=introduced)
 

@@ -7,12 +7,13 @@ that decided it, so ``verify`` can decide it again. Ducks and rushes change the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import Field
 
 from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.yarn.parts.characters.players import require_character
@@ -227,7 +228,7 @@ def rushed(campaign: YarnCampaign, referee: Referee, *, character: str, consent:
     outcome = rush_scene(
         referee, economy.tokens, rusher=role.holder, caller=scene.caller, gm=campaign.table.gm, scene=scene.number,
         caller_consents=consent, payment=RUSH_PAYMENTS[payment] if payment is not None else None,
-        caller_blocks=blocked, bennies_held=economy.bennies, bennie_history=drama_of(campaign).bennie_spends,
+        caller_blocks=blocked, bennies_held=economy.bennies, bennie_history=drama_of(campaign).spends_in(scene.number),
     )
     received = {gain.player for gain in outcome.bennie_gains}
     bennies = [

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
-from pyrsistent import PMap, pmap
+from pyrsistent import PMap, PVector, pmap, pvector
 
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee, present
@@ -92,13 +92,19 @@ class Drama:
     calling: PMap[int, CallingOrder] = field(default_factory=pmap)  # persistent maps: a fold adds without copying
     scenes: PMap[int, SceneCall] = field(default_factory=pmap)
     recall: Recall | None = None
-    forced: tuple[ForcedScene, ...] = ()
-    bennie_spends: tuple[BennieSpend, ...] = ()
-    ballots: Mapping[int, Mapping[str, Ballot]] = field(default_factory=dict)
-    tallies: Mapping[int, BennieVoteTallied] = field(default_factory=dict)  # episode -> its recorded tally
+    forced: tuple[ForcedScene, ...] = ()  # this episode's: "no re-runs this episode", forgotten at its end
+    bennie_spends: PVector[BennieSpend] = field(default_factory=pvector)  # every one, for the bennies report
+    #: The bennies spent in each scene, so "one bennie per scene" is checked without a scan of them all.
+    spends_by_scene: PMap[int, tuple[BennieSpend, ...]] = field(default_factory=pmap)
+    ballots: PMap[int, PMap[str, Ballot]] = field(default_factory=pmap)  # the episode in play's (by episode)
+    tallies: PMap[int, BennieVoteTallied] = field(default_factory=pmap)  # episode -> its recorded tally
     pending_call: int | None = None  # a scene just opened whose Yarn call has not been seen yet
     overridden_through: int = 0  # the last event recorded under a GM override
     closers: PMap[int, int] = field(default_factory=pmap)  # episode -> the scene named its closer
+
+    def spends_in(self, scene: int) -> tuple[BennieSpend, ...]:
+        """The bennies spent in ``scene`` so far."""
+        return self.spends_by_scene.get(scene, ())
 
     def calling_of(self, episode: int | None) -> CallingOrder | None:
         """The calling order of ``episode`` as followed so far (none outside an episode)."""

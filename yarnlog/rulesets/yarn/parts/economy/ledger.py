@@ -14,7 +14,7 @@ from yarnlog.rulesets.yarn.parts.characters.players import characters_of, player
 from yarnlog.rulesets.yarn.parts.drama.bennie_vote import BennieVoteTallied, TallyLine, current_vote, vote_tallied
 from yarnlog.rulesets.yarn.parts.drama.state import drama_of
 from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, DRAMA, KITTY_NAME, Economy, LedgerEntry
-from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Transfer, balances, kitty_flow
+from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, KittyFlow, Transfer, balances
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
 
@@ -59,7 +59,7 @@ def token_report(campaign: YarnCampaign) -> dict:
     characters = characters_of(campaign)
     names = [*table.players, table.gm]
     names += sorted((set(economy.tokens) | set(economy.bennies)) - set(names))
-    flow = kitty_flow(_transfer(e) for e in economy.ledger if e.currency == DRAMA and e.episode == episode)
+    flow = economy.kitty.get(episode, KittyFlow(0, 0))
     recurring = sorted(n for n, s in characters.supporting.items() if s.kind == "recurring") if characters else []
     return {
         "as_of": campaign.sequence,

@@ -8,17 +8,18 @@ tokens live for one episode (they are returned to the kitty when it ends); benni
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from pyrsistent import PVector, pvector
+from pyrsistent import PMap, PVector, pmap, pvector
 
 from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.yarn.rules import drama_tokens
-from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Transfer
+from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, KittyFlow, Transfer
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
 #: How the kitty is named in payloads and ledgers (no participant may take this name).
@@ -124,6 +125,9 @@ class Economy:
     tokens: dict[str, int] = field(default_factory=dict)
     bennies: dict[str, int] = field(default_factory=dict)
     ledger: PVector[LedgerEntry] = field(default_factory=pvector)  # persistent: an entry added shares the rest
+    #: The drama tokens the kitty paid out and took back in each episode, kept as they move, so the
+    #: board reads its episode's in one lookup instead of a pass over the whole ledger.
+    kitty: PMap[int | None, KittyFlow] = field(default_factory=pmap)
 
     def holding(self, name: str, currency: Currency = DRAMA) -> int:
         return (self.tokens if currency == DRAMA else self.bennies).get(name, 0)
@@ -131,6 +135,15 @@ class Economy:
 
 def _apply(held: dict[str, int], line: TransferLine) -> dict[str, int]:
     return drama_tokens.balances([line.transfer()], held)
+
+
+def _flowed(kitty: PMap[int | None, KittyFlow], episode: int | None, transfer: Transfer) -> PMap[int | None, KittyFlow]:
+    """The kitty's flows with ``transfer`` counted in ``episode``'s (unchanged if the kitty is no party)."""
+    step = drama_tokens.kitty_flow([transfer])
+    if not (step.paid_out or step.taken_in):
+        return kitty
+    before = kitty.get(episode, KittyFlow(0, 0))
+    return kitty.set(episode, KittyFlow(before.paid_out + step.paid_out, before.taken_in + step.taken_in))
 
 
 def transfers_of(payload: Payload) -> Sequence[TransferLine]:
@@ -145,18 +158,20 @@ def evolve(economy: Economy, recorded: Recorded, _state=None) -> Economy:
     moves = transfers_of(recorded.payload)
     if not moves:
         return economy
-    tokens, bennies, ledger = economy.tokens, economy.bennies, economy.ledger
+    tokens, bennies, ledger, kitty = economy.tokens, economy.bennies, economy.ledger, economy.kitty
     for line in moves:
+        transfer = line.transfer()
         if line.currency == DRAMA:
-            tokens = _apply(tokens, line)
+            tokens = drama_tokens.balances([transfer], tokens)
+            kitty = _flowed(kitty, recorded.episode, transfer)
         else:
-            bennies = _apply(bennies, line)
+            bennies = drama_tokens.balances([transfer], bennies)
         ledger = ledger.append(LedgerEntry(
             sequence=recorded.sequence, event_type=recorded.event_type, recorded_by=recorded.recorded_by,
             episode=recorded.episode, scene=recorded.scene, currency=line.currency, amount=line.amount,
             source=line.source, destination=line.destination, chapter=line.chapter, rule=line.rule,
         ))
-    return replace(economy, tokens=tokens, bennies=bennies, ledger=ledger)
+    return replace(economy, tokens=tokens, bennies=bennies, ledger=ledger, kitty=kitty)
 
 
 def shortfalls(economy: Economy, moves: Sequence[TransferLine]) -> list[str]:

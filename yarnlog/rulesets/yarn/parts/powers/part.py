@@ -11,7 +11,7 @@ part takes from the sheet's pool for good.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pyrsistent import PMap, pmap
 
 from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import InvalidCommand, Referee, invalid, present
 from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.yarn.parts.procedure import part as procedure

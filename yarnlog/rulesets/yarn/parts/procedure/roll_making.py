@@ -9,10 +9,11 @@ and records it. Other parts build rolls with :func:`hands_dice`, :func:`roll_spe
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from yarnlog.core.events import Payload
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.rulesets.yarn.parts.characters.experience_awards import experience_dice_used
 from yarnlog.rulesets.yarn.parts.combat.wounds import penalty_dice_from_wounds

@@ -8,7 +8,7 @@ folds the events into :class:`Procedure`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, TypeVar
@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pyrsistent import PMap, pmap
 
 from yarnlog.core.events import Payload, Recorded, event, upcaster
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import InvalidCommand
 from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts
