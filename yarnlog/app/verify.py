@@ -192,7 +192,7 @@ def verify(records: Iterable[StoredEvent | Parsed], campaign_id: str, *,
     def typed() -> Iterator[Recorded]:
         """Every record checked; the typed ones passed on while no payload has failed to check."""
         for item in records:
-            record, parsed = item if type(item) is Parsed else (item, _NOT_PARSED)
+            record, parsed = item if isinstance(item, Parsed) else (item, _NOT_PARSED)
             report.events += 1
             report.head = record.hash
             rec = types.check(record, chain.check(record, parsed))
@@ -220,7 +220,7 @@ def verify(records: Iterable[StoredEvent | Parsed], campaign_id: str, *,
 
 
 def _record_of(item: StoredEvent | Parsed) -> StoredEvent:
-    return item.record if type(item) is Parsed else item
+    return item.record if isinstance(item, Parsed) else item
 
 
 def verify_stored(store: EventStore, campaign_id: str, *, batch: int = 1000) -> Report:
