@@ -467,13 +467,18 @@ def op_state_snapshot(url: str, path: Path, campaign: str, args: argparse.Namesp
 
 def op_state_snapshot_tail(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
     """The same with a tail of ``--tail`` events (the journal keeps a snapshot every 500 folded, so
-    at most 499 are left): set-up, untimed, a state snapshot kept at event N - tail through the
-    journal's own fold; then ``Journal.state`` on a fresh journal, timed."""
+    at most 499 are left): set-up, untimed, the state snapshots dropped and one kept at event
+    N - tail through the journal's own fold; then ``Journal.state`` on a fresh journal, timed."""
     from yarnlog.app.journal import Journal
     from yarnlog.core.envelope import to_recorded
     from yarnlog.persistence.factory import open_store
 
     store = open_store(_store_url(url), create=False)
+    # Only the snapshot kept below: the journal keeps several, and would start from the one at the head.
+    conn = _connect(url)
+    mark = "%s" if url.startswith("postgresql") else "?"
+    conn.execute(f"DELETE FROM snapshots WHERE campaign_id = {mark} AND kind LIKE 'state%'", (campaign,))
+    conn.close()
     at = max(1, args.events - args.tail)
     records = store.read(campaign, upto=at)
     keeper = Journal(store, snapshot_every=1)
