@@ -79,6 +79,7 @@ def test_the_hash_is_the_sha256_of_the_canonical_body_however_it_is_spliced(enve
     JSON form ... together with the hash of the previous event". Spliced from the payload's stored
     text (so the payload is serialized once), it is exactly that."""
     body = {**{name: envelope[name] for name in HASHED_FIELDS}, "payload": payload, "prev_hash": prev}
-    expected = hashlib.sha256(canonical(body).encode("utf-8")).hexdigest()
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    expected = hashlib.sha256(text.encode("utf-8")).hexdigest()
     assert chained_hash(envelope, canonical(payload), prev) == expected
     assert event_hash(envelope, payload, prev) == expected
