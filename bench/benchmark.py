@@ -477,7 +477,7 @@ def op_state_snapshot_tail(url: str, path: Path, campaign: str, args: argparse.N
     # Only the snapshot kept below: the journal keeps several, and would start from the one at the head.
     conn = _connect(url)
     mark = "%s" if url.startswith("postgresql") else "?"
-    conn.execute(f"DELETE FROM snapshots WHERE campaign_id = {mark} AND kind LIKE 'state%'", (campaign,))
+    conn.execute(f"DELETE FROM snapshots WHERE campaign_id = {mark} AND kind LIKE {mark}", (campaign, "state%"))
     conn.close()
     at = max(1, args.events - args.tail)
     records = store.read(campaign, upto=at)
