@@ -7,8 +7,8 @@ import json
 import pytest
 
 from yarnlog.app.interchange import export_lines, import_records, parse_lines
-from yarnlog.app.verify import Parsed, verify
 from yarnlog.app.journal import Journal
+from yarnlog.app.verify import Parsed, verify
 from yarnlog.core.referee import InvalidCommand
 from yarnlog.core.timeline import AddNote, OpenScene, StartEpisode
 from yarnlog.persistence.factory import open_store

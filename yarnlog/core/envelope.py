@@ -22,7 +22,6 @@ from pydantic import ValidationError
 from yarnlog.core.events import Payload, Recorded, current_payload_class, load_payload
 from yarnlog.core.referee import InvalidCommand
 
-
 #: The canonical encoder, made once: ``json.dumps`` with these options builds a new encoder at each
 #: call, which costs about as much as encoding a small object (an envelope's fields).
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)

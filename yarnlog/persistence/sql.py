@@ -267,7 +267,8 @@ class SqlStore:
         return Snapshot(*row) if row is not None else None
 
     def snapshots(self, campaign_id: str, *, data: bool = True) -> list[Snapshot]:
-        columns = (SNAPSHOTS.c[name] if data or name != "data" else literal("").label(name) for name in Snapshot._fields)
+        columns = (SNAPSHOTS.c[name] if data or name != "data" else literal("").label(name)
+                   for name in Snapshot._fields)
         query = select(*columns).where(
             SNAPSHOTS.c.campaign_id == campaign_id).order_by(SNAPSHOTS.c.kind)
         try:
