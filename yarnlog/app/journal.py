@@ -344,19 +344,21 @@ class Journal:
         """The state after ``new`` (in context, with the recorded timeline after each), some of which
         amend earlier events: equal to a full replay of the stored history up to the last of them.
 
-        An amendment changes only the event it names (:class:`Amendments`), so a state at event s
-        is still right when every event the amendments after s name comes after s: the fold goes
-        on from the remembered state if that holds, else from the newest sound state snapshot
-        before the earliest event named (an older snapshot's tail may name an earlier one: then
-        an older one still), else from the first event.
+        An amendment changes the event it names, and, when that event is an earlier amendment, what
+        that one changed (retracting an amendment undoes it: :class:`Amendments`). So a state at
+        event s is still right when every event the amendments after s change comes after s
+        (:meth:`_reach`): the fold goes on from the remembered state if that holds, else from the
+        newest sound state snapshot before the earliest event changed (an older snapshot's tail may
+        change an earlier one: then an older one still), else from the first event.
         """
         end = new[-1].sequence
         base: _Remembered | None = remembered
         tail, tail_afters = new, afters
         while base is not None:
-            if _earliest_amended(tail) > base.state.sequence:
+            reach = self._reach(campaign_id, tail, base.state.sequence)
+            if reach > base.state.sequence:
                 return _fold_amended(base, tail, tail_afters)
-            base = self._from_snapshot(campaign_id, before=_earliest_amended(tail))
+            base = self._from_snapshot(campaign_id, before=reach)
             if base is not None:
                 tail, tail_afters = in_context([to_recorded(r) for r in self.store.read(
                     campaign_id, after=base.state.sequence, upto=end)], base.timeline)
@@ -366,6 +368,28 @@ class Journal:
             # Amendments that leave the timeline as recorded: share it again (see _fold).
             state = replace(state, timeline=afters[-1])
         return state
+
+    def _reach(self, campaign_id: str, tail: Sequence[Recorded], after: int) -> int:
+        """The earliest event the amendments in ``tail`` (the events after event ``after``) change:
+        the events they name and, for a named event at or before ``after`` that is itself an
+        amendment (undone, or settled otherwise, by one in the tail), what it names in turn,
+        read from the store one event at a time. Past the tail's end if it amends nothing."""
+        pending = [_named(r.payload) for r in tail if isinstance(r.payload, (Correction, Retraction))]
+        earliest = tail[-1].sequence + 1 if tail else after + 1
+        seen: set[int] = set()
+        while pending:
+            named = pending.pop()
+            if named in seen:
+                continue
+            seen.add(named)
+            earliest = min(earliest, named)
+            if named <= after:  # not in the tail: whether it amends something further back
+                found = self.store.read(campaign_id, after=named - 1, upto=named)
+                if found and found[0].event_type in AMENDMENT_TYPES:
+                    payload = to_recorded(found[0]).payload
+                    if isinstance(payload, (Correction, Retraction)):
+                        pending.append(_named(payload))
+        return earliest
 
     def refresh_views(self, campaign_id: str) -> None:
         """Bring the campaign's stored views up to the state this journal remembers (after a command).
@@ -634,11 +658,9 @@ def _first_error(exc: Exception) -> str:
     return str(exc)
 
 
-def _earliest_amended(events: Sequence[Recorded]) -> int:
-    """The earliest event the corrections and retractions among ``events`` name (past the last event if none)."""
-    named = [r.payload.corrects if isinstance(r.payload, Correction) else r.payload.retracts
-             for r in events if isinstance(r.payload, (Correction, Retraction))]
-    return min(named, default=events[-1].sequence + 1 if events else 1)
+def _named(amendment: Correction | Retraction) -> int:
+    """The event an amendment names."""
+    return amendment.corrects if isinstance(amendment, Correction) else amendment.retracts
 
 
 def _fold_amended(base: _Remembered, tail: list[Recorded], afters: list[Timeline]) -> CampaignState[Any]:
