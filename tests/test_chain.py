@@ -8,7 +8,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yarnlog.core.chain import GENESIS, HASHED_FIELDS, canonical, chained_hash, event_hash
+from yarnlog.core.chain import GENESIS, HASHED_FIELDS, canonical, event_hash, stored_event_hash
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(),
@@ -81,5 +81,5 @@ def test_the_hash_is_the_sha256_of_the_canonical_body_however_it_is_spliced(enve
     body = {**{name: envelope[name] for name in HASHED_FIELDS}, "payload": payload, "prev_hash": prev}
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     expected = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    assert chained_hash(envelope, canonical(payload), prev) == expected
+    assert stored_event_hash(envelope, canonical(payload), prev) == expected
     assert event_hash(envelope, payload, prev) == expected

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from yarnlog.core.chain import GENESIS, canonical, chained_hash
+from yarnlog.core.chain import GENESIS, canonical, stored_event_hash
 from yarnlog.core.corrections import Amendments, Correction, Retraction
 from yarnlog.core.decide import Fault, audit_stream
 from yarnlog.core.envelope import HASHED_FIELDS, StoredEvent, parsed_payload, to_recorded
@@ -75,7 +75,7 @@ class _ChainCheck:
 
         ``parsed`` is the data the record's payload text was made from (:class:`Parsed`), if any.
         Each payload is serialized once: its canonical text is both compared with the stored
-        text and spliced into the hashed body (:func:`~yarnlog.core.chain.chained_hash`).
+        text and spliced into the hashed body (:func:`~yarnlog.core.chain.stored_event_hash`).
         """
         def fault(problem: str) -> None:
             self.faults.append(Fault(record.sequence, record.event_type, problem))
@@ -99,7 +99,7 @@ class _ChainCheck:
                 fault("payload bytes are not in canonical form: the stored text was edited")
         if record.prev_hash != self.prev:
             fault(f"prev_hash {record.prev_hash[:12]}… does not match the hash of the event before ({self.prev[:12]}…)")
-        computed = chained_hash(record.header(), text, record.prev_hash)
+        computed = stored_event_hash(record.header(), text, record.prev_hash)
         if computed != record.hash:
             fault(f"hash mismatch: stored {record.hash[:12]}…, computed {computed[:12]}…: "
                   "the event was changed after it was recorded")
@@ -136,6 +136,10 @@ class _TypeCheck:
                 self.faults.append(Fault(record.sequence, record.event_type,
                                          "the first event must be campaign.created"))
             else:
+                if rec.payload.campaign_id != record.campaign_id:
+                    self.faults.append(Fault(record.sequence, record.event_type,
+                                             f"creates campaign {rec.payload.campaign_id!r} but is filed under "
+                                             f"{record.campaign_id!r}"))
                 try:
                     self.ruleset = get_ruleset(rec.payload.ruleset)
                 except YarnlogError as exc:

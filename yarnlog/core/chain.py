@@ -9,6 +9,7 @@ every hash from there on.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,34 +17,34 @@ from yarnlog.core.envelope import HASHED_FIELDS, NewEvent, StoredEvent, canonica
 
 GENESIS = "0" * 64
 
-__all__ = ["GENESIS", "HASHED_FIELDS", "canonical", "chained_hash", "event_hash", "seal"]
-
-#: The hashed body's keys in canonical (sorted) order, split around ``payload``: the body's text is
-#: the fields before it, the payload's own canonical text, then the fields after it.
-_BODY_KEYS = sorted((*HASHED_FIELDS, "payload", "prev_hash"))
-_BEFORE_PAYLOAD = tuple(_BODY_KEYS[:_BODY_KEYS.index("payload")])
-_AFTER_PAYLOAD = tuple(_BODY_KEYS[_BODY_KEYS.index("payload") + 1:])
+__all__ = ["GENESIS", "HASHED_FIELDS", "canonical", "event_hash", "seal", "stored_event_hash"]
 
 
 def event_hash(envelope: Mapping[str, Any], payload: Any, prev_hash: str) -> str:
     """The SHA-256 of an event, chained to ``prev_hash``: of the canonical JSON of its hashed
-    envelope fields, its payload and ``prev_hash``."""
-    return chained_hash(envelope, canonical(payload), prev_hash)
+    envelope fields, its payload and ``prev_hash`` (the payload serialized once, then set in:
+    :func:`stored_event_hash`)."""
+    return stored_event_hash(envelope, canonical(payload), prev_hash)
 
 
-def chained_hash(envelope: Mapping[str, Any], payload_text: str, prev_hash: str) -> str:
-    """:func:`event_hash` from the payload's canonical text (``canonical(payload)``), as stored.
+def stored_event_hash(header: Mapping[str, Any], payload_text: str, prev_hash: str) -> str:
+    """The SHA-256 over an event's stored bytes: ``payload_text`` as stored, not parsed again.
 
-    The canonical JSON of an object nests each value's own canonical text unchanged, so the body
-    is spliced from the payload's text instead of serializing the payload a second time (the
-    largest part of the body, and of an event's cost to seal or to verify).
+    For a canonical payload (every event the journal writes) it equals :func:`event_hash`; the
+    database triggers compute this one, so they hash exactly the bytes a row holds (a payload
+    stored in another spelling gets another hash, and ``verify`` says it is not canonical).
     """
-    fields = dict(envelope)
-    fields["prev_hash"] = prev_hash
-    before = canonical({name: fields[name] for name in _BEFORE_PAYLOAD})[:-1]
-    after = canonical({name: fields[name] for name in _AFTER_PAYLOAD})[1:]
-    body = f'{before}{"," if _BEFORE_PAYLOAD else ""}"payload":{payload_text}{"," if _AFTER_PAYLOAD else ""}{after}'
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+    values = {**header, "prev_hash": prev_hash}
+    # canonical()'s own layout (keys sorted, no white space), with the payload's text set in as it is.
+    body = ",".join(key + (payload_text if name == "payload" else _encode(values[name]))
+                    for name, key in _BODY_KEYS)
+    return hashlib.sha256(("{" + body + "}").encode("utf-8")).hexdigest()
+
+
+#: canonical() as one encoder made once (json.dumps builds a new one on every call with options).
+_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+#: The hashed body's fields in canonical (sorted) order, each with its key as canonical JSON writes it.
+_BODY_KEYS = tuple((name, canonical(name) + ":") for name in sorted((*HASHED_FIELDS, "payload", "prev_hash")))
 
 
 def seal(campaign_id: str, sequence: int, new: NewEvent, prev_hash: str) -> StoredEvent:
@@ -51,4 +52,5 @@ def seal(campaign_id: str, sequence: int, new: NewEvent, prev_hash: str) -> Stor
     placed = {"campaign_id": campaign_id, "sequence": sequence}
     header: dict[str, Any] = {name: placed[name] if name in placed else getattr(new, name) for name in HASHED_FIELDS}
     payload = canonical(new.payload)
-    return StoredEvent(**header, payload=payload, prev_hash=prev_hash, hash=chained_hash(header, payload, prev_hash))
+    return StoredEvent(**header, payload=payload, prev_hash=prev_hash,
+                       hash=stored_event_hash(header, payload, prev_hash))
