@@ -4,7 +4,7 @@ Each figure is printed beside a floor measured in the same run on the same machi
 ratio. A floor is what the database driver and the standard library do alone, with none of
 yarnlog's code in the way:
 
-- import (``parse_lines`` + ``import_records``, what ``yarnlog import`` does) against the same
+- import (``read_export`` + ``import_records``, what ``yarnlog import`` does) against the same
   rows inserted by the driver alone (``executemany`` + ``COMMIT`` into the same table, indexes and
   triggers); and, when the ``eventsourcing`` package is importable (``pip install -e '.[bench]'``),
   that library's SQLite insert of the same payloads, as the rate to beat (target: 2x);
@@ -139,13 +139,15 @@ def _timed(fn: Callable[[], Any]) -> tuple[dict[str, float], Any]:
 
 
 def op_import(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
-    from yarnlog.app.interchange import import_records, parse_lines
+    from yarnlog.app.interchange import import_records, read_export
     from yarnlog.persistence.factory import open_store
 
     store = open_store(_store_url(url), create=True)
 
     def run() -> tuple[int, int]:
-        return import_records(store, parse_lines(path.read_text(encoding="utf-8").splitlines()))
+        # As ``yarnlog import`` does: the lines read once, their parsed payloads handed to the check.
+        export = read_export(path.read_text(encoding="utf-8").splitlines(), require_trailer=False)
+        return import_records(store, export.records, line_numbers=export.line_numbers, payloads=export.payloads)
 
     figures, (_, written) = _timed(run)
     assert written == args.events, written
@@ -468,13 +470,18 @@ def op_state_snapshot(url: str, path: Path, campaign: str, args: argparse.Namesp
 
 def op_state_snapshot_tail(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
     """The same with a tail of ``--tail`` events (the journal keeps a snapshot every 500 folded, so
-    at most 499 are left): set-up, untimed, a state snapshot kept at event N - tail through the
-    journal's own fold; then ``Journal.state`` on a fresh journal, timed."""
+    at most 499 are left): set-up, untimed, the state snapshots dropped and one kept at event
+    N - tail through the journal's own fold; then ``Journal.state`` on a fresh journal, timed."""
     from yarnlog.app.journal import Journal
     from yarnlog.core.envelope import to_recorded
     from yarnlog.persistence.factory import open_store
 
     store = open_store(_store_url(url), create=False)
+    # Only the snapshot kept below: the journal keeps several, and would start from the one at the head.
+    conn = _connect(url)
+    mark = "%s" if url.startswith("postgresql") else "?"
+    conn.execute(f"DELETE FROM snapshots WHERE campaign_id = {mark} AND kind LIKE {mark}", (campaign, "state%"))
+    conn.close()
     at = max(1, args.events - args.tail)
     records = store.read(campaign, upto=at)
     keeper = Journal(store, snapshot_every=1)

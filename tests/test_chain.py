@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yarnlog.core.chain import GENESIS, HASHED_FIELDS, canonical, event_hash
+from yarnlog.core.chain import GENESIS, HASHED_FIELDS, canonical, event_hash, stored_event_hash
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(),
@@ -62,3 +63,23 @@ def test_changing_the_payload_changes_the_hash(envelope, payload, other):
 def test_hash_depends_on_the_previous_hash(envelope, payload, prev):
     if prev != GENESIS:
         assert event_hash(envelope, payload, prev) != event_hash(envelope, payload, GENESIS)
+
+
+hashes = st.text(alphabet="0123456789abcdef", min_size=64, max_size=64)
+payloads_with_floats = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(envelopes, payloads_with_floats, hashes)
+def test_the_hash_is_the_sha256_of_the_canonical_body_however_it_is_spliced(envelope, payload, prev):
+    """The chain's own definition: the hash covers the envelope and the payload "in the canonical
+    JSON form ... together with the hash of the previous event". Spliced from the payload's stored
+    text (so the payload is serialized once), it is exactly that."""
+    body = {**{name: envelope[name] for name in HASHED_FIELDS}, "payload": payload, "prev_hash": prev}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    expected = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    assert stored_event_hash(envelope, canonical(payload), prev) == expected
+    assert event_hash(envelope, payload, prev) == expected

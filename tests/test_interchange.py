@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from yarnlog.app.interchange import export_lines, import_records, parse_lines
+from yarnlog.app.interchange import export_lines, import_records, parse_lines, read_export
 from yarnlog.app.journal import Journal
+from yarnlog.app.verify import Parsed, verify
 from yarnlog.core.referee import InvalidCommand
 from yarnlog.core.timeline import AddNote, OpenScene, StartEpisode
 from yarnlog.persistence.factory import open_store
@@ -150,3 +151,25 @@ def test_a_file_mixing_campaigns_is_refused(journal, campaign):
     journal.create_campaign("other", title="Other", gm="Maya")
     with pytest.raises(InvalidCommand, match="mixes"):
         parse_lines(lines[:-1] + list(export_lines(journal.store, "other"))[:-1])
+
+
+@pytest.mark.parametrize("tamper", ["payload", "hash", "prev_hash", "event_type"])
+def test_an_import_checks_new_lines_from_their_parse_and_finds_what_a_check_of_the_text_finds(
+        journal, campaign, tamper):
+    """The import checks its new events from the payloads it parsed (no second parse, no second
+    serialization): it names the same faults, at the same events, as the check of the stored text."""
+    lines = _played(journal, campaign)[:-1]  # the events, without the trailer (it would refuse the file first)
+    data = json.loads(lines[5])
+    if tamper == "payload":
+        data["payload"]["title"] = "Dunes"
+    elif tamper == "event_type":
+        data["event_type"] = "note"
+    else:
+        data[tamper] = "f" * 64
+    export = read_export(lines[:5] + [json.dumps(data)] + lines[6:], require_trailer=False)
+    from_parse = verify(list(map(Parsed, export.records, export.payloads)), campaign)
+    from_text = verify(list(export.records), campaign)
+    assert not from_text.ok and from_parse.faults == from_text.faults
+    assert from_parse.faults[0].sequence == 6
+    with pytest.raises(InvalidCommand, match="line 6: event 6"):
+        import_records(open_store("memory://"), export.records, payloads=export.payloads)

@@ -19,7 +19,16 @@ from hypothesis import strategies as st
 
 from yarnlog.app.interchange import import_records, parse_lines
 from yarnlog.app.journal import Journal
-from yarnlog.app.snapshots import STATE, encode_state, encode_view, state_codec, view_fingerprint, view_kind
+from yarnlog.app.snapshots import (
+    STATE,
+    STATE_KINDS,
+    encode_state,
+    encode_view,
+    slot_for,
+    state_codec,
+    view_fingerprint,
+    view_kind,
+)
 from yarnlog.core.decide import Correct, Retract
 from yarnlog.core.envelope import canonical, to_recorded
 from yarnlog.core.state import in_context, replay
@@ -58,6 +67,11 @@ class CountingStore(MemoryStore):
     def read(self, campaign_id, *, after=0, upto=None):
         self.reads.append((after, upto))
         return super().read(campaign_id, after=after, upto=upto)
+
+
+def windows(reads: list[tuple[int, int | None]]) -> list[tuple[int, int | None]]:
+    """The reads of more than one event (an amended event read on its own, to see what it amends, aside)."""
+    return [(after, upto) for after, upto in reads if upto is None or upto - after > 1 or after == 0]
 
 
 def check_snapshot_backed_read(store, source: str, taken: int, read: int) -> None:
@@ -167,21 +181,100 @@ def test_a_sound_snapshot_is_trusted_which_is_why_verify_can_check_it(sample_sto
     assert not check.ok
 
 
-def test_an_amendment_of_an_event_before_the_snapshot_forces_a_full_replay():
-    store = MemoryStore()
+def test_amendments_of_events_before_the_newest_snapshot_start_from_the_newest_one_before_them():
+    store = CountingStore()
     journal = Journal(store, clock=Clock(), snapshot_every=3)
     cid = seat_lantern(journal)
     for text in ("one", "two", "three", "four"):
         journal.execute(cid, AddNote(text=text))
-    [kept] = store.snapshots(cid)
+    kept = sorted(s.sequence for s in store.snapshots(cid) if s.kind in STATE_KINDS)
     first_note = 5
-    assert kept.sequence > first_note
+    assert kept == [3, 6]
     other = Journal(store, clock=Clock(), snapshot_every=10**9)
     other.execute(cid, Correct(sequence=first_note, changes={"text": "corrected"}, reason="typo"))
     other.execute(cid, Retract(sequence=first_note + 1, reason="never said"))
+    store.reads.clear()
     fresh = Journal(store, snapshot_every=10**9)
-    assert fresh.state(cid) == replay(fresh.history(cid))
+    state = fresh.state(cid)
+    assert windows(store.reads) == [(0, 1), (6, None), (3, 10)]  # the tail after 6 amends 5: from the snapshot at 3
+    assert state == replay(fresh.history(cid))
     assert journal.state(cid) == replay(fresh.history(cid))  # the remembered one, folding the amendments in
+
+
+def keep_snapshots_at(store, source: str, cuts: list[int], read: int) -> str:
+    """The campaign's events up to ``read``, a state snapshot kept at each of ``cuts`` (ascending)."""
+    cid = records(source)[0].campaign_id
+    at = 0
+    for cut in cuts:
+        store.append_verbatim(records(source)[at:cut], at)
+        at = cut
+        Journal(store, snapshot_every=1).state(cid)
+    store.append_verbatim(records(source)[at:read], at)
+    return cid
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["sample", "generated"]), st.data())
+def test_a_read_after_snapshots_and_amendments_anywhere_equals_a_full_replay(source, data):
+    """Whatever the snapshots kept and wherever the amendments after them reach back to, a fresh
+    journal's state (and a remembered one's, folding amendments as they come) is the full replay's."""
+    total = len(records(source))
+    cuts = sorted(set(data.draw(st.lists(st.integers(1, total), min_size=1, max_size=4), label="snapshots at")))
+    read = data.draw(st.integers(cuts[-1], total), label="read at")
+    store = MemoryStore()
+    cid = keep_snapshots_at(store, source, cuts, read)
+    kept = sorted(s.sequence for s in store.snapshots(cid) if s.kind in STATE_KINDS)
+    assert kept == cuts[-3:]  # the newest three are kept
+    assert Journal(store, snapshot_every=10**9).state(cid) == replayed(source, read)
+
+
+def test_an_amendment_in_the_tail_of_events_after_the_snapshot_folds_on_from_the_snapshot():
+    """The sample retracts event 194 at event 195: from a snapshot at 150 the tail holds both, so the
+    fold goes on from the snapshot, the retraction applied (no read from the first event)."""
+    store = CountingStore()
+    cid = keep_snapshots_at(store, "sample", [150], len(records("sample")))
+    store.reads.clear()
+    fresh = Journal(store, snapshot_every=10**9)
+    assert fresh.state(cid) == replayed("sample", len(records("sample")))
+    assert store.reads == [(0, 1), (150, None)]  # the ruleset, then the tail only
+
+
+def test_an_amendment_of_an_event_before_the_newest_snapshot_starts_from_an_older_one():
+    """Snapshots at 120 and 194, the retraction (195) of event 194: the newest state holds event 194
+    folded, so the fold starts from the snapshot at 120, never from the first event."""
+    store = CountingStore()
+    cid = keep_snapshots_at(store, "sample", [120, 194], len(records("sample")))
+    store.reads.clear()
+    fresh = Journal(store, snapshot_every=10**9)
+    assert fresh.state(cid) == replayed("sample", len(records("sample")))
+    assert windows(store.reads) == [(0, 1), (194, None), (120, len(records("sample")))]
+
+
+def test_a_remembered_campaign_amended_starts_from_the_snapshot_before_the_event_amended():
+    store = CountingStore()
+    journal = Journal(store, clock=Clock(), snapshot_every=3)
+    cid = seat_lantern(journal)
+    for text in ("one", "two", "three", "four", "five", "six", "seven"):
+        journal.execute(cid, AddNote(text=text))
+    kept = sorted(s.sequence for s in store.snapshots(cid) if s.kind in STATE_KINDS)
+    assert len(kept) == 3
+    store.reads.clear()
+    [retraction] = journal.execute(cid, Retract(sequence=kept[1] + 1, reason="never said"))
+    # The amendment is decided on the history (its audit needs it); the fold then reads only the
+    # events after the snapshot before the event retracted.
+    assert windows(store.reads) == [(0, retraction.sequence - 1), (kept[1], retraction.sequence)]
+    assert journal.state(cid) == replay(journal.history(cid))
+
+
+def test_a_new_state_snapshot_replaces_the_oldest_and_never_a_newer_one():
+    def mark(kind, sequence, fingerprint="fp"):
+        return Snapshot("c", kind, fingerprint, sequence, "h", "", "now")
+
+    assert slot_for([], "fp") == STATE_KINDS[0]
+    assert slot_for([mark(STATE_KINDS[0], 10), mark("view:tokens", 30)], "fp") == STATE_KINDS[1]
+    full = [mark(kind, sequence) for kind, sequence in zip(STATE_KINDS, (30, 10, 20))]
+    assert slot_for(full, "fp") == STATE_KINDS[1]
+    assert slot_for([*full[:2], mark(STATE_KINDS[2], 99, "other code")], "fp") == STATE_KINDS[2]
 
 
 def test_a_failed_snapshot_write_never_fails_a_command(caplog):
@@ -309,3 +402,25 @@ def test_on_every_database_a_read_starts_from_the_snapshot_and_a_view_from_its_r
         assert [c.status for c in Journal(store).check_snapshots("lantern")] == ["agrees", "agrees"]
     finally:
         store.close()
+
+
+def test_retracting_an_amendment_from_before_the_snapshots_starts_from_before_what_it_undoes():
+    """Retracting a retraction undoes it: the note it had retracted, before every snapshot but one,
+    comes back. The fold starts before that note (from the first snapshot), not merely before the
+    retraction undone, and a fresh journal's state, like the remembered one's, is the full replay's."""
+    store = CountingStore()
+    journal = Journal(store, clock=Clock(), snapshot_every=3)
+    cid = seat_lantern(journal)  # a snapshot at 3
+    [note] = journal.execute(cid, AddNote(text="said"))
+    [undo] = journal.execute(cid, Retract(sequence=note.sequence, reason="never said"))
+    for text in ("two", "three", "four", "five"):
+        journal.execute(cid, AddNote(text=text))
+    kept = sorted(s.sequence for s in store.snapshots(cid) if s.kind in STATE_KINDS)
+    assert kept[0] < note.sequence < undo.sequence <= kept[1]
+    [redo] = journal.execute(cid, Retract(sequence=undo.sequence, reason="she said it after all"))
+    assert journal.state(cid) == replay(journal.history(cid))
+    assert any(n.payload.text == "said" for n in journal.history(cid) if n.sequence == note.sequence)
+    store.reads.clear()
+    fresh = Journal(store, snapshot_every=10**9)
+    assert fresh.state(cid) == replay(fresh.history(cid))
+    assert (kept[0], redo.sequence) in store.reads  # the tail read again from the snapshot before the note

@@ -354,6 +354,8 @@ def test_a_snapshot_is_kept_per_campaign_and_kind_and_read_back_under_its_finger
     assert any_store.load_snapshot("e", "state", "fp1") is None
     assert [s.kind for s in any_store.snapshots("c")] == ["state", "view:tokens"]
     assert any_store.snapshots("e") == []
+    # Without their text: what a reader chooses one by, the large state not fetched.
+    assert any_store.snapshots("c", data=False) == [s._replace(data="") for s in any_store.snapshots("c")]
 
 
 def test_a_snapshot_is_a_cache_replaced_by_the_next_one_while_events_stay(any_store):

@@ -222,3 +222,15 @@ def test_verify_names_any_event_no_command_could_produce(prefix, payload):
                   prefix[-1].hash)
     report = verify([*prefix, forged], "lantern")
     assert any(f.sequence >= forged.sequence for f in report.faults), payload
+
+
+def test_differences_name_each_field_recorded_otherwise_and_nothing_when_the_rules_agree():
+    """The audit compares a recorded payload with what its validator derives: equal payloads have no
+    difference (the usual case, found without dumping either), any field that differs is named."""
+    from yarnlog.core.validation import differences
+
+    recorded = EpisodeStarted(number=4, title="Fog")
+    assert differences(recorded, EpisodeStarted(number=4, title="Fog")) == []
+    assert differences(recorded, EpisodeStarted(number=1, title="Fog")) == [
+        "number is recorded as 4 but the rules give 1"]
+    assert differences(recorded, Note(text="Fog")) == ["the rules record note, not episode.started"]

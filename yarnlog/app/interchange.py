@@ -17,7 +17,7 @@ from typing import Any, get_type_hints
 
 from pydantic import ConfigDict, Field, ValidationError, create_model
 
-from yarnlog.app.verify import AMENDMENT_TYPES, verify
+from yarnlog.app.verify import AMENDMENT_TYPES, Parsed, verify
 from yarnlog.core.digest import CAMPAIGN_ID
 from yarnlog.core.envelope import StoredEvent, canonical, from_line, to_line
 from yarnlog.core.merkle import TreeHasher, leaf_hash
@@ -132,6 +132,8 @@ class Export:
     records: list[StoredEvent]
     line_numbers: list[int]
     trailer: Trailer | None
+    #: Each record's payload as parsed from its line (its stored text was made canonical from it).
+    payloads: list[Any]
 
 
 def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
@@ -150,6 +152,7 @@ def read_export(lines: Iterable[str], *, require_trailer: bool = True) -> Export
     """
     records: list[StoredEvent] = []
     numbers: list[int] = []
+    payloads: list[Any] = []
     trailer: Trailer | None = None
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -174,6 +177,7 @@ def read_export(lines: Iterable[str], *, require_trailer: bool = True) -> Export
                 raise InvalidCommand(f"line {number}, field {where}: {err['msg']}") from None
         records.append(from_line(data))
         numbers.append(number)
+        payloads.append(data["payload"])
     if not records:
         raise InvalidCommand("the file holds no events")
     ids = {r.campaign_id for r in records}
@@ -186,7 +190,7 @@ def read_export(lines: Iterable[str], *, require_trailer: bool = True) -> Export
                                  "written before exports had one (re-export it, or import it with --without-trailer)")
     else:
         _check_trailer(trailer, records)
-    return Export(records, numbers, trailer)
+    return Export(records, numbers, trailer, payloads)
 
 
 _TRAILER_KEYS = frozenset({"campaign_id", "events", "head_hash", "merkle_root"})
@@ -232,7 +236,8 @@ def _refuse_repeated_event_ids(records: list[StoredEvent]) -> None:
 
 
 def import_records(store: EventStore, records: list[StoredEvent], *,
-                   line_numbers: Sequence[int] | None = None) -> tuple[int, int]:
+                   line_numbers: Sequence[int] | None = None,
+                   payloads: Sequence[Any] | None = None) -> tuple[int, int]:
     """Write the events the store lacks; return (already present, newly written).
 
     Importing an export of a campaign already in the store is a no-op when it is identical,
@@ -243,6 +248,8 @@ def import_records(store: EventStore, records: list[StoredEvent], *,
     payloads, rules), then the new ones are written in one transaction (the store's batched
     insert). Messages name the file's line (``line_numbers``, one per record; by default the
     records' positions).
+    ``payloads``, if given, are the records' payloads as parsed from their lines (:func:`read_export`):
+    the check reads those instead of parsing and serializing each payload again.
     """
     def line(index: int) -> int:
         return line_numbers[index] if line_numbers is not None else index + 1
@@ -263,7 +270,8 @@ def import_records(store: EventStore, records: list[StoredEvent], *,
     if len(records) < stored:
         return len(records), 0
     new = records[stored:]
-    combined = chain(store.iter_read(campaign_id, upto=stored), new)
+    checked: Iterable[StoredEvent | Parsed] = new if payloads is None else map(Parsed, new, payloads[stored:])
+    combined = chain(store.iter_read(campaign_id, upto=stored), checked)
     amendments = chain(store.iter_read(campaign_id, upto=stored, event_types=AMENDMENT_TYPES),
                        (r for r in new if r.event_type in AMENDMENT_TYPES))
     report = verify(combined, campaign_id, amendments=amendments)

@@ -22,11 +22,12 @@ from typing import Any, NamedTuple
 from yarnlog.app.digests import digest_of, digest_problem, prove_consistency
 from yarnlog.app.interchange import export_lines, import_records
 from yarnlog.app.snapshots import (
-    STATE,
+    STATE_KINDS,
     VIEW_PREFIX,
     decode_state,
     encode_state,
     encode_view,
+    slot_for,
     state_codec,
     view_fingerprint,
     view_kind,
@@ -195,12 +196,13 @@ class Journal:
         """The campaign as JSON Lines, one canonical event per line."""
         return list(export_lines(self.store, campaign_id))
 
-    def import_events(self, records: list[StoredEvent], *,
-                      line_numbers: Sequence[int] | None = None) -> tuple[int, int]:
+    def import_events(self, records: list[StoredEvent], *, line_numbers: Sequence[int] | None = None,
+                      payloads: Sequence[Any] | None = None) -> tuple[int, int]:
         """Write the events of an export the journal lacks: (already present, newly written).
 
-        ``line_numbers`` (the file line of each record) lets a refusal name the line."""
-        return import_records(self.store, records, line_numbers=line_numbers)
+        ``line_numbers`` (the file line of each record) lets a refusal name the line; ``payloads``
+        (each record's payload as parsed from its line) spare the check parsing them again."""
+        return import_records(self.store, records, line_numbers=line_numbers, payloads=payloads)
 
     def close(self) -> None:
         self.store.close()
@@ -277,7 +279,7 @@ class Journal:
             return SnapshotCheck(kind, sequence, "head-mismatch",
                                  f"taken at an event hashed {snapshot.head_hash[:12]}, stored {str(stored_hash)[:12]}")
         expected = replay(history[:sequence])
-        if kind == STATE:
+        if kind in STATE_KINDS:
             codec, fingerprint = state_codec(ruleset)
             if snapshot.fingerprint != fingerprint:
                 return SnapshotCheck(kind, sequence, "other-fingerprint", snapshot.fingerprint)
@@ -362,8 +364,8 @@ class Journal:
         is stored with ``head_hash``) folded in: the state, and the new events in context.
 
         Equal to a full replay (property tests check it): new events are evolved onto the
-        remembered state, except that an amendment (of any earlier event, before a snapshot or
-        after it) forces a full replay of the stored history.
+        remembered state; with amendments among them, from the latest state that no amendment
+        reaches back before (:meth:`_amended`).
         """
         if remembered is None:
             state = empty_state()
@@ -372,11 +374,7 @@ class Journal:
             state, timeline = remembered.state, remembered.timeline
         new, afters = in_context(new, timeline)
         if any(isinstance(r.payload, (Correction, Retraction)) for r in new):
-            # From the start, ``new`` is the whole history already; otherwise read it back.
-            state = replay(new if new[0].sequence == 1 else self.history(campaign_id, upto=new[-1].sequence))
-            if afters and state.timeline == afters[-1]:
-                # Amendments that leave the timeline as recorded: share it again (see below).
-                state = replace(state, timeline=afters[-1])
+            state = self._amended(campaign_id, remembered, new, afters)
         else:
             for rec, after in zip(new, afters):
                 # The timeline is folded once per event: the state's is the one recorded (the same
@@ -388,6 +386,58 @@ class Journal:
         if self.snapshot_every > 0 and state.sequence - self._snapshot_at.get(campaign_id, 0) >= self.snapshot_every:
             self._save_state(campaign_id, latest, head_hash)
         return state, new
+
+    def _amended(self, campaign_id: str, remembered: _Remembered | None, new: list[Recorded],
+                 afters: list[Timeline]) -> CampaignState[Any]:
+        """The state after ``new`` (in context, with the recorded timeline after each), some of which
+        amend earlier events: equal to a full replay of the stored history up to the last of them.
+
+        An amendment changes the event it names, and, when that event is an earlier amendment, what
+        that one changed (retracting an amendment undoes it: :class:`Amendments`). So a state at
+        event s is still right when every event the amendments after s change comes after s
+        (:meth:`_reach`): the fold goes on from the remembered state if that holds, else from the
+        newest sound state snapshot before the earliest event changed (an older snapshot's tail may
+        change an earlier one: then an older one still), else from the first event.
+        """
+        end = new[-1].sequence
+        base: _Remembered | None = remembered
+        tail, tail_afters = new, afters
+        while base is not None:
+            reach = self._reach(campaign_id, tail, base.state.sequence)
+            if reach > base.state.sequence:
+                return _fold_amended(base, tail, tail_afters)
+            base = self._from_snapshot(campaign_id, before=reach)
+            if base is not None:
+                tail, tail_afters = in_context([to_recorded(r) for r in self.store.read(
+                    campaign_id, after=base.state.sequence, upto=end)], base.timeline)
+        # From the start, ``new`` is the whole history already; otherwise read it back.
+        state = replay(new if new[0].sequence == 1 else self.history(campaign_id, upto=end))
+        if afters and state.timeline == afters[-1]:
+            # Amendments that leave the timeline as recorded: share it again (see _fold).
+            state = replace(state, timeline=afters[-1])
+        return state
+
+    def _reach(self, campaign_id: str, tail: Sequence[Recorded], after: int) -> int:
+        """The earliest event the amendments in ``tail`` (the events after event ``after``) change:
+        the events they name and, for a named event at or before ``after`` that is itself an
+        amendment (undone, or settled otherwise, by one in the tail), what it names in turn,
+        read from the store one event at a time. Past the tail's end if it amends nothing."""
+        pending = [_named(r.payload) for r in tail if isinstance(r.payload, (Correction, Retraction))]
+        earliest = tail[-1].sequence + 1 if tail else after + 1
+        seen: set[int] = set()
+        while pending:
+            named = pending.pop()
+            if named in seen:
+                continue
+            seen.add(named)
+            earliest = min(earliest, named)
+            if named <= after:  # not in the tail: whether it amends something further back
+                found = self.store.read(campaign_id, after=named - 1, upto=named)
+                if found and found[0].event_type in AMENDMENT_TYPES:
+                    payload = to_recorded(found[0]).payload
+                    if isinstance(payload, (Correction, Retraction)):
+                        pending.append(_named(payload))
+        return earliest
 
     def refresh_views(self, campaign_id: str) -> None:
         """Bring the campaign's stored views up to the state this journal remembers (after a command).
@@ -415,8 +465,9 @@ class Journal:
 
     # -- snapshots (caches: a failure is logged, never raised) -----------------------------
 
-    def _from_snapshot(self, campaign_id: str) -> _Remembered | None:
-        """The campaign from its state snapshot, if one of this code's fingerprint still matches the log."""
+    def _from_snapshot(self, campaign_id: str, before: int | None = None) -> _Remembered | None:
+        """The campaign from its newest state snapshot (before event ``before``, if given) of this
+        code's fingerprint whose event still has the hash it was taken at; None if there is none."""
         if self.snapshot_every <= 0:
             return None
         try:
@@ -425,7 +476,22 @@ class Journal:
             return None  # no such campaign: the read that follows says so
         try:
             codec, fingerprint = state_codec(ruleset)
-            snapshot = self._load(campaign_id, STATE, fingerprint)
+            kept = self.store.snapshots(campaign_id, data=False)  # which to read, without their text
+        except Exception as exc:  # a cache that cannot be used is a cache missed, whatever went wrong
+            log.warning("cannot list the state snapshots of %s (%s); replaying", campaign_id, exc)
+            return None
+        candidates = sorted((s for s in kept if s.kind in STATE_KINDS and s.fingerprint == fingerprint
+                             and (before is None or s.sequence < before)), key=lambda s: -s.sequence)
+        for mark in candidates:
+            found = self._state_snapshot(campaign_id, mark.kind, codec, fingerprint)
+            if found is not None and (before is None or found.state.sequence < before):
+                return found
+        return None
+
+    def _state_snapshot(self, campaign_id: str, kind: str, codec: Any, fingerprint: str) -> _Remembered | None:
+        """The state snapshot of ``kind``, if it still matches the log and decodes to this campaign."""
+        try:
+            snapshot = self._load(campaign_id, kind, fingerprint)
             if snapshot is None:
                 return None
             if self.store.event_hash(campaign_id, snapshot.sequence) != snapshot.head_hash:
@@ -440,18 +506,20 @@ class Journal:
         except Exception as exc:  # a cache that cannot be used is a cache missed, whatever went wrong
             log.warning("cannot use the state snapshot of %s (%s); replaying", campaign_id, exc)
             return None
-        self._snapshot_at[campaign_id] = snapshot.sequence
+        self._snapshot_at[campaign_id] = max(self._snapshot_at.get(campaign_id, 0), snapshot.sequence)
         return _Remembered(state, timeline, snapshot.head_hash)
 
     def _save_state(self, campaign_id: str, remembered: _Remembered, head_hash: str) -> None:
+        """Keep the state as a snapshot, in place of the oldest of the campaign's (:func:`slot_for`)."""
         state = remembered.state
         try:
             codec, fingerprint = state_codec(state.table.ruleset)
             text = encode_state(codec, state, remembered.timeline)
+            kind = slot_for(self.store.snapshots(campaign_id, data=False), fingerprint)
         except Exception as exc:
             log.warning("cannot encode the state of %s (%s): no snapshot kept", campaign_id, exc)
             return
-        if self._save(Snapshot(campaign_id, STATE, fingerprint, state.sequence, head_hash, text, self.clock())):
+        if self._save(Snapshot(campaign_id, kind, fingerprint, state.sequence, head_hash, text, self.clock())):
             self._snapshot_at[campaign_id] = state.sequence
 
     def _load(self, campaign_id: str, kind: str, fingerprint: str) -> Snapshot | None:
@@ -705,3 +773,27 @@ def _first_error(exc: Exception) -> str:
         err = errors()[0]
         return f"{'.'.join(str(p) for p in err.get('loc', ()))}: {err.get('msg')}"
     return str(exc)
+
+
+def _named(amendment: Correction | Retraction) -> int:
+    """The event an amendment names."""
+    return amendment.corrects if isinstance(amendment, Correction) else amendment.retracts
+
+
+def _fold_amended(base: _Remembered, tail: list[Recorded], afters: list[Timeline]) -> CampaignState[Any]:
+    """``base`` with ``tail`` (the events right after it, in context) folded in, the amendments among
+    them applied; every event they name is in ``tail``. Equal to a full replay (as :func:`replay_stream`
+    folds: an event retracted is skipped, a corrected one folded as corrected, timeline included)."""
+    amendments = Amendments(tail)
+    state, timeline = base.state, base.timeline
+    for rec, after in zip(tail, afters):
+        seen = amendments.apply(rec)
+        if seen is not None:
+            # The recorded timeline is shared only while no amendment has changed the state's.
+            state = evolve(state, seen, after if seen is rec and state.timeline is timeline else None)
+        timeline = after
+    if tail and state.sequence != tail[-1].sequence:
+        state = replace(state, sequence=tail[-1].sequence)  # the last event was retracted
+    if afters and state.timeline == afters[-1]:
+        state = replace(state, timeline=afters[-1])
+    return state

@@ -38,8 +38,13 @@ if TYPE_CHECKING:
     from yarnlog.core.ruleset import Ruleset
     from yarnlog.core.state import CampaignState
     from yarnlog.core.timeline import Timeline
+    from yarnlog.persistence.protocol import Snapshot
 
 STATE = "state"
+#: The kinds of a campaign's state snapshots, newest or not (``STATE`` is the one kept first). Several
+#: are kept so that an amendment of an event before the newest one (which that state no longer
+#: matches) starts the fold from an older one before that event instead of from the first event.
+STATE_KINDS = (STATE, "state:2", "state:3")
 VIEW_PREFIX = "view:"
 
 #: The core modules whose classes a campaign's state holds (the table, the timeline, recorded events).
@@ -49,6 +54,15 @@ CORE_STATE_MODULES = ("yarnlog.core.table", "yarnlog.core.timeline", "yarnlog.co
 
 def view_kind(name: str) -> str:
     return VIEW_PREFIX + name
+
+
+def slot_for(kept: list[Snapshot], fingerprint: str) -> str:
+    """The kind a new state snapshot goes to, given the campaign's snapshots (their text not needed):
+    one not holding a state of this fingerprint (free, or another code's, never read again), else
+    the one holding the oldest state."""
+    mine = {s.kind: s.sequence for s in kept if s.kind in STATE_KINDS and s.fingerprint == fingerprint}
+    unused = [kind for kind in STATE_KINDS if kind not in mine]
+    return unused[0] if unused else min(mine, key=mine.__getitem__)
 
 
 def _modules(names: tuple[str, ...]) -> list[Any]:

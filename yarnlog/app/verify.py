@@ -6,9 +6,9 @@ import json
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from yarnlog.core.chain import GENESIS, canonical, event_hash
+from yarnlog.core.chain import GENESIS, canonical, stored_event_hash
 from yarnlog.core.corrections import Amendments, Correction, Retraction
 from yarnlog.core.decide import Fault, audit_stream
 from yarnlog.core.envelope import HASHED_FIELDS, StoredEvent, parsed_payload, to_recorded
@@ -47,6 +47,20 @@ class Report:
 AMENDMENT_TYPES = frozenset({Correction.event_type, Retraction.event_type})
 
 
+class Parsed(NamedTuple):
+    """A stored event made from parsed data (an import's line), and that data: its payload text is
+    ``canonical(payload)`` by construction, so the check neither parses it again nor compares its form."""
+
+    record: StoredEvent
+    payload: Any
+
+
+#: What :meth:`_ChainCheck.check` returns for a payload that is not JSON.
+_UNREADABLE = object()
+#: A record given without its parsed payload (any JSON value, ``null`` included, may be one).
+_NOT_PARSED = object()
+
+
 class _ChainCheck:
     """The stored bytes of one event after another: sequence, canonical form, prev_hash, hash."""
 
@@ -56,8 +70,13 @@ class _ChainCheck:
         self.prev = GENESIS
         self.faults: list[Fault] = []
 
-    def check(self, record: StoredEvent) -> Any:
-        """Note the faults of the next event; its payload parsed (``_UNREADABLE`` if it is not JSON)."""
+    def check(self, record: StoredEvent, parsed: Any = _NOT_PARSED) -> Any:
+        """Note the faults of the next event; its payload parsed (``_UNREADABLE`` if it is not JSON).
+
+        ``parsed`` is the data the record's payload text was made from (:class:`Parsed`), if any.
+        Each payload is serialized once: its canonical text is both compared with the stored
+        text and spliced into the hashed body (:func:`~yarnlog.core.chain.stored_event_hash`).
+        """
         def fault(problem: str) -> None:
             self.faults.append(Fault(record.sequence, record.event_type, problem))
 
@@ -66,26 +85,26 @@ class _ChainCheck:
             fault(f"belongs to campaign {record.campaign_id!r}, not {self.campaign_id!r}")
         if record.sequence != expected:
             fault(f"sequence gap: expected event {expected}, found {record.sequence}")
-        try:
-            data = json.loads(record.payload)
-        except ValueError as exc:
-            fault(f"payload is not valid JSON ({exc})")
-            self.prev = record.hash
-            return _UNREADABLE
-        if canonical(data) != record.payload:
-            fault("payload bytes are not in canonical form: the stored text was edited")
+        if parsed is not _NOT_PARSED:
+            data, text = parsed, record.payload
+        else:
+            try:
+                data = json.loads(record.payload)
+            except ValueError as exc:
+                fault(f"payload is not valid JSON ({exc})")
+                self.prev = record.hash
+                return _UNREADABLE
+            text = canonical(data)
+            if text != record.payload:
+                fault("payload bytes are not in canonical form: the stored text was edited")
         if record.prev_hash != self.prev:
             fault(f"prev_hash {record.prev_hash[:12]}… does not match the hash of the event before ({self.prev[:12]}…)")
-        computed = event_hash(record.header(), data, record.prev_hash)
+        computed = stored_event_hash(record.header(), text, record.prev_hash)
         if computed != record.hash:
             fault(f"hash mismatch: stored {record.hash[:12]}…, computed {computed[:12]}…: "
                   "the event was changed after it was recorded")
         self.prev = record.hash
         return data
-
-
-#: What :meth:`_ChainCheck.check` returns for a payload that is not JSON.
-_UNREADABLE = object()
 
 
 class _TypeCheck:
@@ -149,7 +168,7 @@ def check_types(records: Iterable[StoredEvent]) -> tuple[list[Recorded], list[Fa
     return events, types.faults
 
 
-def verify(records: Iterable[StoredEvent], campaign_id: str, *,
+def verify(records: Iterable[StoredEvent | Parsed], campaign_id: str, *,
            amendments: Iterable[StoredEvent] | None = None) -> Report:
     """Check a campaign's stored events: chain first, then schemas, then the rules.
 
@@ -159,11 +178,12 @@ def verify(records: Iterable[StoredEvent], campaign_id: str, *,
     ``amendments`` are the stored events of :data:`AMENDMENT_TYPES` among ``records`` (those
     that load are used; one that does not is a payload fault, and then the rules are not
     audited at all). Without it, ``records`` is read twice, so it must then be a sequence.
+    A record may come :class:`Parsed` (an import's new events), its payload's parse reused.
     The faults are those of the chain, then of the payloads, then of the rules, by sequence.
     """
     if amendments is None:
         records = records if isinstance(records, Sequence) else list(records)
-        amendments = [r for r in records if r.event_type in AMENDMENT_TYPES]
+        amendments = [r for r in map(_record_of, records) if r.event_type in AMENDMENT_TYPES]
     gathered = Amendments()
     for record in amendments:
         try:
@@ -175,10 +195,11 @@ def verify(records: Iterable[StoredEvent], campaign_id: str, *,
 
     def typed() -> Iterator[Recorded]:
         """Every record checked; the typed ones passed on while no payload has failed to check."""
-        for record in records:
+        for item in records:
+            record, parsed = item if isinstance(item, Parsed) else (item, _NOT_PARSED)
             report.events += 1
             report.head = record.hash
-            rec = types.check(record, chain.check(record))
+            rec = types.check(record, chain.check(record, parsed))
             if rec is not None and not types.faults:
                 yield rec
 
@@ -200,6 +221,10 @@ def verify(records: Iterable[StoredEvent], campaign_id: str, *,
         report.faults.extend(rule_faults)
     report.faults.sort(key=lambda f: f.sequence)
     return report
+
+
+def _record_of(item: StoredEvent | Parsed) -> StoredEvent:
+    return item.record if isinstance(item, Parsed) else item
 
 
 def verify_stored(store: EventStore, campaign_id: str, *, batch: int = 1000) -> Report:

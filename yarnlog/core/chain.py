@@ -21,11 +21,10 @@ __all__ = ["GENESIS", "HASHED_FIELDS", "canonical", "event_hash", "seal", "store
 
 
 def event_hash(envelope: Mapping[str, Any], payload: Any, prev_hash: str) -> str:
-    """The SHA-256 of an event, chained to ``prev_hash``."""
-    body = {name: envelope[name] for name in HASHED_FIELDS}
-    body["payload"] = payload
-    body["prev_hash"] = prev_hash
-    return hashlib.sha256(canonical(body).encode("utf-8")).hexdigest()
+    """The SHA-256 of an event, chained to ``prev_hash``: of the canonical JSON of its hashed
+    envelope fields, its payload and ``prev_hash`` (the payload serialized once, then set in:
+    :func:`stored_event_hash`)."""
+    return stored_event_hash(envelope, canonical(payload), prev_hash)
 
 
 def stored_event_hash(header: Mapping[str, Any], payload_text: str, prev_hash: str) -> str:
@@ -52,5 +51,6 @@ def seal(campaign_id: str, sequence: int, new: NewEvent, prev_hash: str) -> Stor
     """``new`` placed in the chain at ``sequence`` after ``prev_hash``: the event as it is stored."""
     placed = {"campaign_id": campaign_id, "sequence": sequence}
     header: dict[str, Any] = {name: placed[name] if name in placed else getattr(new, name) for name in HASHED_FIELDS}
-    return StoredEvent(**header, payload=canonical(new.payload), prev_hash=prev_hash,
-                       hash=event_hash(header, new.payload, prev_hash))
+    payload = canonical(new.payload)
+    return StoredEvent(**header, payload=payload, prev_hash=prev_hash,
+                       hash=stored_event_hash(header, payload, prev_hash))

@@ -72,9 +72,10 @@ class MemoryStore:
             found = self._snapshots.get((campaign_id, kind))
         return found if found is not None and found.fingerprint == fingerprint else None
 
-    def snapshots(self, campaign_id: str) -> list[Snapshot]:
+    def snapshots(self, campaign_id: str, *, data: bool = True) -> list[Snapshot]:
         with self._lock:
-            return sorted((s for (cid, _), s in self._snapshots.items() if cid == campaign_id), key=lambda s: s.kind)
+            kept = sorted((s for (cid, _), s in self._snapshots.items() if cid == campaign_id), key=lambda s: s.kind)
+        return kept if data else [s._replace(data="") for s in kept]
 
     def iter_read(self, campaign_id: str, *, after: int = 0, upto: int | None = None, batch: int = 1000,
                   event_types: Collection[str] | None = None) -> Iterator[StoredEvent]:

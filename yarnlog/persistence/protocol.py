@@ -185,8 +185,12 @@ class EventStore(Protocol):
         """The campaign's snapshot of ``kind`` if one was written under ``fingerprint`` (one row), else None."""
         ...
 
-    def snapshots(self, campaign_id: str) -> list[Snapshot]:
-        """Every snapshot kept for the campaign, whatever its fingerprint, sorted by kind."""
+    def snapshots(self, campaign_id: str, *, data: bool = True) -> list[Snapshot]:
+        """Every snapshot kept for the campaign, whatever its fingerprint, sorted by kind.
+
+        With ``data=False`` each comes without its text (``data`` empty): what a reader needs to
+        choose one (kind, fingerprint, sequence, head hash) without fetching every state.
+        """
         ...
 
     def close(self) -> None:

@@ -25,7 +25,7 @@ from itertools import starmap
 from operator import attrgetter
 from typing import Any, ClassVar
 
-from sqlalchemy import Connection, Index, Table, Text, UniqueConstraint, func, inspect, select, text
+from sqlalchemy import Connection, Index, Table, Text, UniqueConstraint, func, inspect, literal, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Field, SQLModel
@@ -406,8 +406,10 @@ class SqlStore:
             return None  # no snapshots table yet (an older journal opened read-only): nothing cached
         return Snapshot(*row) if row is not None else None
 
-    def snapshots(self, campaign_id: str) -> list[Snapshot]:
-        query = select(*(SNAPSHOTS.c[name] for name in Snapshot._fields)).where(
+    def snapshots(self, campaign_id: str, *, data: bool = True) -> list[Snapshot]:
+        columns = (SNAPSHOTS.c[name] if data or name != "data" else literal("").label(name)
+                   for name in Snapshot._fields)
+        query = select(*columns).where(
             SNAPSHOTS.c.campaign_id == campaign_id).order_by(SNAPSHOTS.c.kind)
         try:
             with self._connection() as conn:
