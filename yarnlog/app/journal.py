@@ -5,6 +5,10 @@ them into state, asks the deciders (the ruleset's first, then the journal's own)
 produces, and appends the result with optimistic concurrency, deciding again on a fresh read
 when another writer got there first. It is also the one door to the stored journal (campaigns,
 verify, export, import), so callers never reach past it into the store.
+
+Serving a stored view (:meth:`Journal.view`) needs only the store and the snapshots' fingerprints:
+the state, the deciders, verify and interchange are imported by the methods that use them, so a
+one-shot read does not pay for them.
 """
 
 from __future__ import annotations
@@ -15,9 +19,8 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from yarnlog.app.interchange import export_lines, import_records
 from yarnlog.app.snapshots import (
     STATE,
     VIEW_PREFIX,
@@ -28,30 +31,18 @@ from yarnlog.app.snapshots import (
     view_fingerprint,
     view_kind,
 )
-from yarnlog.app.verify import AMENDMENT_TYPES, Report, verify_stored
-from yarnlog.core.corrections import Amendments, Correction, OverriddenRule, OverrideRecorded, Retraction
-from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
-from yarnlog.core.events import Payload, Recorded
-from yarnlog.core.names import canonical, did_you_mean
 from yarnlog.core.referee import InvalidCommand, Override, Referee, YarnlogError, invalid, present
 from yarnlog.core.ruleset import DEFAULT_RULESET
-from yarnlog.core.state import (
-    EVERYONE,
-    GM_ONLY,
-    CampaignState,
-    empty_state,
-    evolve,
-    in_context,
-    paused_gc,
-    replay,
-    replay_stream,
-    stream_in_context,
-    with_context,
-)
-from yarnlog.core.table import CampaignCreated, Table, validate_created
-from yarnlog.core.timeline import Timeline
 from yarnlog.persistence.protocol import ConcurrencyConflict, EventStore, Snapshot
+
+if TYPE_CHECKING:
+    from yarnlog.app.verify import Report
+    from yarnlog.core.corrections import OverrideRecorded
+    from yarnlog.core.events import Payload, Recorded
+    from yarnlog.core.state import CampaignState
+    from yarnlog.core.table import Table
+    from yarnlog.core.timeline import Timeline
 
 log = logging.getLogger(__name__)
 
@@ -145,14 +136,20 @@ class Journal:
 
     def verify(self, campaign_id: str) -> Report:
         """Check the campaign's stored events: the chain, the payloads and the rules."""
+        from yarnlog.app.verify import verify_stored
+
         return verify_stored(self.store, campaign_id)
 
     def export_lines(self, campaign_id: str) -> list[str]:
         """The campaign as JSON Lines, one canonical event per line."""
+        from yarnlog.app.interchange import export_lines
+
         return list(export_lines(self.store, campaign_id))
 
     def import_events(self, records: list[StoredEvent]) -> tuple[int, int]:
         """Write the events of an export the journal lacks: (already present, newly written)."""
+        from yarnlog.app.interchange import import_records
+
         return import_records(self.store, records)
 
     def close(self) -> None:
@@ -165,6 +162,8 @@ class Journal:
 
         Read from the store each time: the journal does not keep the history to serve state.
         """
+        from yarnlog.core.state import with_context
+
         records = self.store.read(campaign_id, upto=upto)
         if not records:
             raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
@@ -174,6 +173,8 @@ class Journal:
         """The campaign replayed to its end, or up to event ``upto``."""
         if upto is None:
             return self._current(campaign_id)
+        from yarnlog.core.state import replay
+
         return replay(self.history(campaign_id, upto))
 
     def view(self, campaign_id: str, name: str) -> Any:
@@ -222,6 +223,8 @@ class Journal:
         return checks
 
     def _check(self, snapshot: Snapshot, history: list[Recorded], ruleset: str) -> SnapshotCheck:
+        from yarnlog.core.state import in_context, replay
+
         kind, sequence = snapshot.kind, snapshot.sequence
         if not 0 < sequence <= len(history):
             return SnapshotCheck(kind, sequence, "head-mismatch", f"the campaign has no event {sequence}")
@@ -264,6 +267,8 @@ class Journal:
 
         A campaign not seen yet starts from its state snapshot when there is a sound one.
         """
+        from yarnlog.core.state import paused_gc
+
         remembered = self._latest.get(campaign_id)
         if remembered is None:
             remembered = self._from_snapshot(campaign_id)
@@ -285,6 +290,10 @@ class Journal:
         of both compare them with a full replay). The corrections and retractions are read first,
         by their type, since they reach back to earlier events; both reads stop at the head read first.
         """
+        from yarnlog.app.verify import AMENDMENT_TYPES
+        from yarnlog.core.corrections import Amendments
+        from yarnlog.core.state import paused_gc, replay_stream, stream_in_context
+
         head = self.store.head(campaign_id)
         if head is None:
             raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
@@ -318,6 +327,9 @@ class Journal:
         remembered state, except that an amendment (of any earlier event, before a snapshot or
         after it) forces a full replay of the stored history.
         """
+        from yarnlog.core.corrections import Correction, Retraction
+        from yarnlog.core.state import empty_state, evolve, in_context, replay
+
         if remembered is None:
             state = empty_state()
             timeline = state.timeline
@@ -433,6 +445,9 @@ class Journal:
         ruleset: str = DEFAULT_RULESET,
         options: dict[str, bool] | None = None,
     ) -> list[Recorded]:
+        from yarnlog.core.state import EVERYONE, empty_state
+        from yarnlog.core.table import CampaignCreated, validate_created
+
         invalid(self.store.last_sequence(campaign_id) == 0, f"campaign {campaign_id!r} already exists")
         try:
             payload = CampaignCreated(campaign_id=campaign_id, title=title, ruleset=ruleset, gm=gm,
@@ -449,7 +464,7 @@ class Journal:
         command: Any,
         *,
         by: str | None = None,
-        visibility: str = EVERYONE,
+        visibility: str = "everyone",  # core.state.EVERYONE
         override: Override | None = None,
         retries: int = 8,
     ) -> list[Recorded]:
@@ -471,7 +486,7 @@ class Journal:
                 self._stale.add(campaign_id)
         raise conflict  # type: ignore[misc]
 
-    def preview(self, campaign_id: str, command: Any, *, by: str | None = None, visibility: str = EVERYONE,
+    def preview(self, campaign_id: str, command: Any, *, by: str | None = None, visibility: str = "everyone",
                 override: Override | None = None) -> list[Payload]:
         """What ``command`` would record now, or its refusal, as :meth:`execute` decides it; nothing is
         written (the shell shows an amendment this way before asking to confirm it; ``yarnlog play``'s
@@ -506,6 +521,9 @@ class Journal:
                 visibility: str, context: Timeline | None = None) -> list[Recorded]:
         """Append ``payloads`` after event ``expected``: the events appended, in the ``context`` of
         that timeline when one is given (as :func:`with_context` gives them)."""
+        from yarnlog.core.state import with_context
+        from yarnlog.core.timeline import Timeline
+
         new = [
             NewEvent(
                 event_id=self.new_id(),
@@ -536,6 +554,9 @@ def _decision(command: Any, history: Callable[[], list[Recorded]], state: Campai
               visibility: str, override: Override | None) -> tuple[str, list[Payload]]:
     """Who records ``command`` and what it produces on ``state``, or a refusal quoting the rule
     (``history()`` gives the events up to ``state``, for an amendment)."""
+    from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
+    from yarnlog.core.names import canonical, did_you_mean
+
     author = canonical(by, state.table.roles) if by else state.table.gm
     invalid(state.table.knows(author), f"{author} is not at this campaign's table"
             + did_you_mean(author, state.table.roles))
@@ -556,6 +577,8 @@ def _decision(command: Any, history: Callable[[], list[Recorded]], state: Campai
 
 
 def _check_visibility(visibility: str, table: Table) -> None:
+    from yarnlog.core.state import EVERYONE, GM_ONLY
+
     if visibility in (EVERYONE, GM_ONLY):
         return
     name = visibility.removeprefix("participant:")
@@ -565,6 +588,8 @@ def _check_visibility(visibility: str, table: Table) -> None:
 
 
 def _override_event(override: Override, referee: Referee, covers: int) -> OverrideRecorded:
+    from yarnlog.core.corrections import OverriddenRule, OverrideRecorded
+
     return OverrideRecorded(
         by=override.by,
         reason=override.reason,

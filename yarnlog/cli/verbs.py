@@ -14,6 +14,7 @@ carries its own copy of click: its groups, commands and contexts are ``typer._cl
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -44,6 +45,11 @@ class Verbs:
     replaces: Mapping[str, str] = field(default_factory=dict)
     #: The help panel's heading; the same as the ruleset's title (a test checks it).
     title: str = ""
+    #: Every top-level verb, in the order ``register`` adds them, -> the ``"module:function"`` that
+    #: registers it (with the rest of its module's verbs). With it, a command imports and builds only
+    #: its own verb and the help names the verbs without importing any (a test checks it against
+    #: ``register``); a verb missing from it is still found, by registering them all.
+    index: Mapping[str, str] = field(default_factory=dict)
 
 
 #: The entry-point group that names each ruleset's :class:`Verbs` by itself, so the command line
@@ -70,22 +76,54 @@ def verbs_of(ruleset_name: str) -> Verbs:
     if ruleset.cli is None:
         return Verbs(register=lambda app: None, title=ruleset.title)
     verbs = import_object(ruleset.cli)
-    return verbs if verbs.title else Verbs(verbs.register, verbs.replaces, ruleset.title)
+    return verbs if verbs.title else dataclasses.replace(verbs, title=ruleset.title)
+
+
+def _commands(register: Callable[[typer.Typer], None], title: str,
+              only: str | None = None) -> dict[str, TyperCommand | TyperGroup]:
+    """The top-level verbs ``register`` adds, as click commands in the help panel of ``title``; with
+    ``only``, that verb alone is built (building a command reads its signature: the costly part)."""
+    app = typer.Typer(pretty_exceptions_enable=False, add_completion=False)
+    app.callback()(lambda: None)  # a callback makes typer build a group even for a single verb
+    register(app)
+    if only is not None:
+        def name(info: typer.models.CommandInfo) -> str:
+            return info.name or typer.main.get_command_name(getattr(info.callback, "__name__", ""))
+
+        app.registered_commands = [info for info in app.registered_commands if name(info) == only]
+        app.registered_groups = [info for info in app.registered_groups if info.name == only]
+    group = typer.main.get_command(app)
+    panel = f"{title} verbs"
+    commands: dict[str, TyperCommand | TyperGroup] = dict(getattr(group, "commands", {}))
+    for command in commands.values():
+        command.rich_help_panel = panel
+    return commands
 
 
 @functools.cache
 def commands_of(ruleset_name: str) -> dict[str, TyperCommand | TyperGroup]:
     """A ruleset's top-level verbs as click commands, in the help panel of its title."""
     verbs = verbs_of(ruleset_name)
-    app = typer.Typer(pretty_exceptions_enable=False, add_completion=False)
-    app.callback()(lambda: None)  # a callback makes typer build a group even for a single verb
-    verbs.register(app)
-    group = typer.main.get_command(app)
-    panel = f"{verbs.title} verbs"
-    commands: dict[str, TyperCommand | TyperGroup] = dict(getattr(group, "commands", {}))
-    for command in commands.values():
-        command.rich_help_panel = panel
-    return commands
+    return _commands(verbs.register, verbs.title)
+
+
+@functools.cache
+def command_of(ruleset_name: str, verb: str) -> TyperCommand | TyperGroup | None:
+    """A ruleset's top-level verb as a click command (``None`` if it has no such verb): through its
+    :attr:`Verbs.index`, only the module that registers it is imported and only that verb built."""
+    from yarnlog.core.ruleset import import_object
+
+    verbs = verbs_of(ruleset_name)
+    section = verbs.index.get(verb)
+    if section is None:
+        return commands_of(ruleset_name).get(verb)
+    return _commands(import_object(section), verbs.title, only=verb).get(verb)
+
+
+def verb_names(ruleset_name: str) -> list[str]:
+    """A ruleset's top-level verbs, by name (from its index when it has one: nothing is imported)."""
+    verbs = verbs_of(ruleset_name)
+    return list(verbs.index) if verbs.index else list(commands_of(ruleset_name))
 
 
 def installed_verbs() -> dict[str, list[str]]:
@@ -94,7 +132,7 @@ def installed_verbs() -> dict[str, list[str]]:
 
     found = {}
     for name in sorted(RULESETS):
-        verbs = list(commands_of(name))
+        verbs = verb_names(name)
         if verbs:
             found[name] = verbs
     return found
@@ -186,14 +224,14 @@ class CampaignGroup(TyperGroup):
     def _ruleset_command(self, ctx: Context, name: str) -> Command | None:
         if ctx.resilient_parsing:  # shell completion: never fail
             found = _campaign_or_none(ctx)
-            return None if found is None else commands_of(found[1]).get(name)
+            return None if found is None else command_of(found[1], name)
         try:
             campaign, ruleset = _campaign(ctx)
         except YarnlogError:
             if not any(name in verbs for verbs in installed_verbs().values()):
                 return None  # no system has such a verb: click says so
             raise
-        command = commands_of(ruleset).get(name)
+        command = command_of(ruleset, name)
         if command is not None:
             return command
         owners = [other for other, verbs in installed_verbs().items() if name in verbs]
