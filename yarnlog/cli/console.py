@@ -404,6 +404,17 @@ class Console:
         self.status_text = render_status(status_of(self.campaign_id, self._state))
         return self.status_text
 
+    def close(self) -> None:
+        """Leave the session with the stored views (``yarnlog tokens`` and the like) at the campaign's
+        head, worked out from the state in memory: the next one-shot read is then a few rows, not a
+        state read back from a snapshot (the moves themselves leave the views to their next reader,
+        which recomputes a view not taken at the head: a stored view is never served stale)."""
+        try:
+            self.sync()
+            self.journal.refresh_views(self.campaign_id)
+        except Exception as exc:  # a cache not kept must not turn leaving into an error
+            self.err.write(f"error: cannot keep the campaign's views: {plain(str(exc))}\n")
+
     def say(self, text: str) -> None:
         self.out.write(plain(text) + "\n")
         self.out.flush()
@@ -637,6 +648,9 @@ def play(db: str | None, campaign: str | None, *, as_json: bool = False, input: 
     console.confirm = confirm
     console.say(f"yarnlog play: {cid}. Every entry is saved before the answer; help lists the verbs, "
                 f"exit or Ctrl-D leaves.")
-    for line in prompt_lines(session, cid):
-        if console.dispatch(line) is None:
-            return
+    try:
+        for line in prompt_lines(session, cid):
+            if console.dispatch(line) is None:
+                return
+    finally:
+        console.close()

@@ -64,11 +64,9 @@ def verbs_of(ruleset_name: str) -> Verbs:
     Read from the light ``yarnlog.verbs`` entry point when the ruleset's package declares one,
     else from :attr:`Ruleset.cli <yarnlog.core.ruleset.Ruleset.cli>`, which imports the ruleset.
     """
-    from importlib.metadata import entry_points
+    from yarnlog.core.ruleset import get_ruleset, import_object, installed_entry_points
 
-    from yarnlog.core.ruleset import get_ruleset, import_object
-
-    declared = [point.value for point in entry_points(group=VERBS_ENTRY_POINT_GROUP) if point.name == ruleset_name]
+    declared = [value for name, value in installed_entry_points(VERBS_ENTRY_POINT_GROUP) if name == ruleset_name]
     if declared:
         verbs: Verbs = import_object(declared[0])
         return verbs
