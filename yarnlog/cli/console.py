@@ -204,13 +204,13 @@ def render_status(status: Status) -> str:
 
 def root_command() -> TyperGroup:
     """The command line's click group: the very command table ``yarnlog`` parses with."""
-    import typer
     from typer.core import TyperGroup
 
     from yarnlog.cli import main
+    from yarnlog.cli.verbs import command_tree
 
     if main._command is None:  # built once per process, shared with main()
-        main._command = typer.main.get_command(main.app)
+        main._command = command_tree(main.app)
     group = main._command
     assert isinstance(group, TyperGroup)  # the app's cls (CampaignGroup) is one
     return group

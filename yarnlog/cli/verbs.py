@@ -14,10 +14,11 @@ carries its own copy of click: its groups, commands and contexts are ``typer._cl
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -85,10 +86,7 @@ def _commands(register: Callable[[typer.Typer], None], title: str,
     app.callback()(lambda: None)  # a callback makes typer build a group even for a single verb
     register(app)
     if only is not None:
-        def name(info: typer.models.CommandInfo) -> str:
-            return info.name or typer.main.get_command_name(getattr(info.callback, "__name__", ""))
-
-        app.registered_commands = [info for info in app.registered_commands if name(info) == only]
+        app.registered_commands = [info for info in app.registered_commands if _typer_name(info) == only]
         app.registered_groups = [info for info in app.registered_groups if info.name == only]
     group = typer.main.get_command(app)
     panel = f"{title} verbs"
@@ -134,6 +132,68 @@ def installed_verbs() -> dict[str, list[str]]:
         if verbs:
             found[name] = verbs
     return found
+
+
+class _Deferred(MutableMapping[str, "Command"]):
+    """A group's commands, each built from its typer declaration when first asked for: a one-shot
+    command builds its own verb, not every verb of the table (building one reads its signature
+    and types). Names are listed, in order, and looked up without building anything."""
+
+    def __init__(self, built: Mapping[str, Command], unbuilt: Mapping[str, Callable[[], Command]]):
+        self._commands: dict[str, Command | None] = {**dict.fromkeys(unbuilt), **built}
+        self._builders = dict(unbuilt)
+
+    def __getitem__(self, name: str) -> Command:
+        command = self._commands[name]
+        if command is None:
+            command = self._commands[name] = self._builders.pop(name)()
+        return command
+
+    def __setitem__(self, name: str, command: Command) -> None:
+        self._commands[name] = command
+        self._builders.pop(name, None)
+
+    def __delitem__(self, name: str) -> None:
+        del self._commands[name]
+        self._builders.pop(name, None)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._commands
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._commands)
+
+    def __len__(self) -> int:
+        return len(self._commands)
+
+
+def command_tree(app: typer.Typer) -> Command:
+    """``typer.main.get_command(app)``, except that the verbs declared with ``app.command`` are built
+    when first used (:class:`_Deferred`); the groups of verbs (``episode``, ``scene``) are built at once."""
+
+    def builder(info: typer.models.CommandInfo) -> Callable[[], Command]:
+        def build() -> Command:
+            alone = typer.Typer(add_completion=False, pretty_exceptions_short=app.pretty_exceptions_short,
+                                rich_markup_mode=app.rich_markup_mode)
+            alone.callback()(lambda: None)  # a callback makes typer build a group even for a single verb
+            alone.registered_commands.append(info)
+            command: Command = getattr(typer.main.get_command(alone), "commands")[_typer_name(info)]
+            return command
+
+        return build
+
+    bare = copy.copy(app)
+    bare.registered_commands = []
+    group = typer.main.get_command(bare)
+    commands = getattr(group, "commands")
+    unbuilt = {_typer_name(info): builder(info) for info in app.registered_commands}
+    group.commands = _Deferred(commands, unbuilt)  # type: ignore[attr-defined]
+    return group
+
+
+def _typer_name(info: typer.models.CommandInfo) -> str:
+    """The name typer gives the verb ``info`` declares."""
+    return info.name or typer.main.get_command_name(getattr(info.callback, "__name__", ""))
 
 
 def _option(args: Sequence[str], long: str, short: str | None = None) -> str | None:
