@@ -149,6 +149,8 @@ def report(start: dict, console: list[dict], runs: int, before: str, after: str)
         met = "met" if max(medians) < TARGET_MOVE_MS else "NOT met"
         growth = f", x{medians[-1] / medians[0]:.2f} from the smallest to the largest" if len(medians) > 1 else ""
         print(f"  median move {' / '.join(f'{m:.1f}' for m in medians)} ms{growth}: {met}")
+        print("  leaving the console (the stored views brought to the head, once): "
+              + ", ".join(f"{r['leave_ms']:.0f} ms at {r['events']:,} events" for r in console))
     print("\n" + "at the end: " + after)
 
 
