@@ -39,6 +39,7 @@ from yarnlog.persistence.protocol import ConcurrencyConflict, EventStore, Snapsh
 if TYPE_CHECKING:
     from yarnlog.app.verify import Report
     from yarnlog.core.corrections import OverrideRecorded
+    from yarnlog.core.digest import ConsistencyProof, Digest
     from yarnlog.core.events import Payload, Recorded
     from yarnlog.core.state import CampaignState
     from yarnlog.core.table import Table
@@ -140,17 +141,46 @@ class Journal:
 
         return verify_stored(self.store, campaign_id)
 
+    def digest(self, campaign_id: str) -> Digest:
+        """The campaign's digest at its last event (see :mod:`yarnlog.core.digest`)."""
+        from yarnlog.app.digests import digest_of
+
+        return digest_of(self.store, campaign_id)
+
+    def digest_problem(self, digest: Digest) -> str | None:
+        """Why the stored campaign does not extend exactly the history ``digest`` pins (None if it does)."""
+        from yarnlog.app.digests import digest_problem
+
+        return digest_problem(self.store, digest)
+
+    def prove_consistency(self, old: Digest) -> ConsistencyProof:
+        """The proof that the campaign as stored now extends the older digest ``old``."""
+        from yarnlog.app.digests import prove_consistency
+
+        return prove_consistency(self.store, old)
+
+    def grant_writer(self, role: str) -> list[str]:
+        """Let ``role`` only read and append events (a PostgreSQL journal); what was granted, in words."""
+        grant = getattr(self.store, "grant_writer", None)
+        if grant is None:
+            raise InvalidCommand("only a PostgreSQL journal has roles: protect a SQLite journal with the file's "
+                                 "own permissions (the writer then cannot change it, nor can anyone but its owner)")
+        return list(grant(role))
+
     def export_lines(self, campaign_id: str) -> list[str]:
         """The campaign as JSON Lines, one canonical event per line."""
         from yarnlog.app.interchange import export_lines
 
         return list(export_lines(self.store, campaign_id))
 
-    def import_events(self, records: list[StoredEvent]) -> tuple[int, int]:
-        """Write the events of an export the journal lacks: (already present, newly written)."""
+    def import_events(self, records: list[StoredEvent], *,
+                      line_numbers: Sequence[int] | None = None) -> tuple[int, int]:
+        """Write the events of an export the journal lacks: (already present, newly written).
+
+        ``line_numbers`` (the file line of each record) lets a refusal name the line."""
         from yarnlog.app.interchange import import_records
 
-        return import_records(self.store, records)
+        return import_records(self.store, records, line_numbers=line_numbers)
 
     def close(self) -> None:
         self.store.close()
