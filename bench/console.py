@@ -72,8 +72,11 @@ def _floor(db: str, campaign: str, moves: int) -> list[float]:
     """Raw INSERT + COMMIT of one sealed note each, through sqlite3 on the same file."""
     from yarnlog.core.chain import seal
     from yarnlog.core.envelope import NewEvent
+    from yarnlog.persistence.sqlite import HASH_ARGUMENTS, HASH_FUNCTION, _row_hash
 
     conn = sqlite3.connect(db, isolation_level=None)
+    # The insert trigger recomputes each row's hash with the store's SQL function: the floor pays it too.
+    conn.create_function(HASH_FUNCTION, len(HASH_ARGUMENTS), _row_hash, deterministic=True)
     sql = f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
     samples: list[float] = []
     for i in range(moves):
