@@ -103,3 +103,52 @@ def test_each_rulesets_light_verbs_entry_point_is_its_ruleset_s_own():
             assert light.get(name) == ruleset.cli
             assert import_object(ruleset.cli).title == ruleset.title
         assert verbs_of(name).title == ruleset.title
+
+
+def test_each_ruleset_s_verb_index_names_every_verb_as_the_help_lists_them_and_builds_each_alone():
+    """A one-shot command imports and builds only its own verb, through the ruleset's ``Verbs.index``:
+    the index must name every verb ``register`` adds, in the help's order, each where it is registered."""
+    from yarnlog.cli.verbs import command_of, commands_of, verb_names, verbs_of
+    from yarnlog.core.ruleset import RULESETS
+
+    indexed = [name for name in RULESETS if verbs_of(name).index]
+    assert "yarn" in indexed
+    for name in indexed:
+        every = commands_of(name)
+        assert verb_names(name) == list(every)
+        for verb, command in every.items():
+            alone = command_of(name, verb)
+            assert alone is not None and alone is not command  # built on its own, from its section
+            assert (alone.name, alone.help, alone.rich_help_panel) == (command.name, command.help,
+                                                                       command.rich_help_panel)
+            assert [p.name for p in alone.params] == [p.name for p in command.params]
+        assert command_of(name, "no-such-verb") is None
+
+
+def test_a_one_shot_board_read_imports_neither_the_rules_nor_the_other_verbs(cli, tmp_path):
+    """Issue 10: ``yarnlog tokens`` pays only for what it uses. Run in a fresh interpreter on a journal
+    whose board is stored: no state, decider or ruleset part is imported, no other verb's module,
+    and with ``--json`` no Rich."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parent.parent / "journals" / "lantern-harbor.jsonl"
+    db = str(tmp_path / "journal.db")
+    assert cli("--db", db, "import", str(sample))[0] == 0
+    assert cli("--db", db, "tokens", "--json")[0] == 0  # the board is stored
+    probe = ("import json, sys\nfrom yarnlog.cli.main import main\nsys.argv = ['yarnlog', '--db', sys.argv[1], "
+             "'tokens'] + sys.argv[2:]\ntry:\n    main()\nexcept SystemExit as exit_:\n    assert not exit_.code\n"
+             "sys.stderr.write(json.dumps(sorted(sys.modules)))\n")
+    for extra in ([], ["--json"]):
+        done = subprocess.run([sys.executable, "-c", probe, db, *extra], capture_output=True, text=True, check=True)
+        loaded = set(json.loads(done.stderr))
+        assert "Kitty this episode" in done.stdout or json.loads(done.stdout)["participants"]
+        assert "yarnlog.rulesets.yarn.cli.drama_reports" in loaded
+        unused = {"yarnlog.core.state", "yarnlog.core.decide", "yarnlog.app.verify", "yarnlog.app.interchange",
+                  "yarnlog.rulesets.yarn.ruleset", "yarnlog.rulesets.yarn.cli.characters",
+                  "yarnlog.rulesets.yarn.cli.combat", "yarnlog.rulesets.yarn.cli.procedure",
+                  "yarnlog.rulesets.yarn.cli.drama", "icepool", "psycopg"}
+        assert not unused & loaded, unused & loaded
+        assert not any(m.startswith("yarnlog.rulesets.yarn.parts") for m in loaded)
+        assert ("rich.table" in loaded) == (extra == [])

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 import yarnlog.app.bootstrap as bootstrap_module
-import yarnlog.app.journal as journal_module
 import yarnlog.core.state as state_module
 from yarnlog.app.interchange import import_records, parse_lines
 from yarnlog.persistence.factory import open_store
@@ -59,8 +58,7 @@ def counted(cli, tmp_path, monkeypatch):
     monkeypatch.setattr(SqlStore, "read", counted_read)
     monkeypatch.setattr(SqlStore, "iter_read", counted_iter_read)
     evolve = counting("evolves", state_module.evolve)
-    monkeypatch.setattr(state_module, "evolve", evolve)  # replay's
-    monkeypatch.setattr(journal_module, "evolve", evolve)  # the journal's incremental fold
+    monkeypatch.setattr(state_module, "evolve", evolve)  # replay's and the journal's fold
     return cli, counts
 
 

@@ -182,3 +182,29 @@ def test_play_json_answers_every_entry_in_json(table, tmp_path, capsys):
     made = Console(open_journal(), str(tmp_path / "journal.db"), "harbor", as_json=True, out=io.StringIO())
     assert made.dispatch("note 'as data'") == 0
     assert json.loads(capsys.readouterr().out)[0]["payload"]["text"] == "as data"
+
+
+def test_a_board_read_after_moves_is_never_stale_and_leaving_keeps_it_at_the_head(console, table, tmp_path, capsys):
+    from yarnlog.app.snapshots import view_fingerprint, view_kind
+
+    def held(board: dict) -> dict[str, int]:
+        return {p["name"]: p["drama_tokens"] for p in board["participants"]}
+
+    def stored() -> tuple[int, dict]:
+        row = open_journal().store.load_snapshot("harbor", view_kind("tokens"), view_fingerprint("yarn", "tokens"))
+        assert row is not None
+        return row.sequence, json.loads(row.data)
+
+    assert held(json.loads(table("tokens", "--json")[1]))["Ana"] == 0  # the board people read is stored
+    # Yarn 0.1, "Petitions": a refused petition pays the petitioner a drama token from the kitty.
+    assert console.dispatch("petition refused -p Iris -g Tomas") == 0
+    capsys.readouterr()
+    assert console.dispatch("tokens --json") == 0
+    assert held(json.loads(capsys.readouterr().out))["Ana"] == 1  # not the board stored before the move
+    assert console.dispatch("note 'a move after the board was read'") == 0
+    assert stored()[0] < open_journal().store.head("harbor")[0]  # moves leave the stored board behind...
+    console.close()
+    sequence, board = stored()
+    assert sequence == open_journal().store.head("harbor")[0] and held(board)["Ana"] == 1  # ...leaving brings it on
+    capsys.readouterr()  # what the console printed
+    assert held(json.loads(table("tokens", "--json")[1]))["Ana"] == 1

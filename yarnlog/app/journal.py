@@ -5,6 +5,10 @@ them into state, asks the deciders (the ruleset's first, then the journal's own)
 produces, and appends the result with optimistic concurrency, deciding again on a fresh read
 when another writer got there first. It is also the one door to the stored journal (campaigns,
 verify, export, import), so callers never reach past it into the store.
+
+Serving a stored view (:meth:`Journal.view`) needs only the store and the snapshots' fingerprints:
+the state, the deciders, verify and interchange are imported by the methods that use them, so a
+one-shot read does not pay for them.
 """
 
 from __future__ import annotations
@@ -17,10 +21,8 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from yarnlog.app.digests import digest_of, digest_problem, prove_consistency
-from yarnlog.app.interchange import export_lines, import_records
 from yarnlog.app.snapshots import (
     STATE_KINDS,
     VIEW_PREFIX,
@@ -32,31 +34,19 @@ from yarnlog.app.snapshots import (
     view_fingerprint,
     view_kind,
 )
-from yarnlog.app.verify import AMENDMENT_TYPES, Report, verify_stored
-from yarnlog.core.corrections import Amendments, Correction, OverriddenRule, OverrideRecorded, Retraction
-from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
-from yarnlog.core.digest import ConsistencyProof, Digest
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
-from yarnlog.core.events import Payload, Recorded
-from yarnlog.core.names import canonical, did_you_mean
 from yarnlog.core.referee import InvalidCommand, Override, Referee, YarnlogError, invalid, present
 from yarnlog.core.ruleset import DEFAULT_RULESET
-from yarnlog.core.state import (
-    EVERYONE,
-    GM_ONLY,
-    CampaignState,
-    empty_state,
-    evolve,
-    in_context,
-    paused_gc,
-    replay,
-    replay_stream,
-    stream_in_context,
-    with_context,
-)
-from yarnlog.core.table import CampaignCreated, Table, validate_created
-from yarnlog.core.timeline import Timeline
 from yarnlog.persistence.protocol import CommandKey, ConcurrencyConflict, EventStore, Snapshot
+
+if TYPE_CHECKING:
+    from yarnlog.app.verify import Report
+    from yarnlog.core.corrections import Correction, OverrideRecorded, Retraction
+    from yarnlog.core.digest import ConsistencyProof, Digest
+    from yarnlog.core.events import Payload, Recorded
+    from yarnlog.core.state import CampaignState
+    from yarnlog.core.table import Table
+    from yarnlog.core.timeline import Timeline
 
 log = logging.getLogger(__name__)
 
@@ -170,18 +160,26 @@ class Journal:
 
     def verify(self, campaign_id: str) -> Report:
         """Check the campaign's stored events: the chain, the payloads and the rules."""
+        from yarnlog.app.verify import verify_stored
+
         return verify_stored(self.store, campaign_id)
 
     def digest(self, campaign_id: str) -> Digest:
         """The campaign's digest at its last event (see :mod:`yarnlog.core.digest`)."""
+        from yarnlog.app.digests import digest_of
+
         return digest_of(self.store, campaign_id)
 
     def digest_problem(self, digest: Digest) -> str | None:
         """Why the stored campaign does not extend exactly the history ``digest`` pins (None if it does)."""
+        from yarnlog.app.digests import digest_problem
+
         return digest_problem(self.store, digest)
 
     def prove_consistency(self, old: Digest) -> ConsistencyProof:
         """The proof that the campaign as stored now extends the older digest ``old``."""
+        from yarnlog.app.digests import prove_consistency
+
         return prove_consistency(self.store, old)
 
     def grant_writer(self, role: str) -> list[str]:
@@ -194,6 +192,8 @@ class Journal:
 
     def export_lines(self, campaign_id: str) -> list[str]:
         """The campaign as JSON Lines, one canonical event per line."""
+        from yarnlog.app.interchange import export_lines
+
         return list(export_lines(self.store, campaign_id))
 
     def import_events(self, records: list[StoredEvent], *, line_numbers: Sequence[int] | None = None,
@@ -202,6 +202,8 @@ class Journal:
 
         ``line_numbers`` (the file line of each record) lets a refusal name the line; ``payloads``
         (each record's payload as parsed from its line) spare the check parsing them again."""
+        from yarnlog.app.interchange import import_records
+
         return import_records(self.store, records, line_numbers=line_numbers, payloads=payloads)
 
     def close(self) -> None:
@@ -214,6 +216,8 @@ class Journal:
 
         Read from the store each time: the journal does not keep the history to serve state.
         """
+        from yarnlog.core.state import with_context
+
         records = self.store.read(campaign_id, upto=upto)
         if not records:
             raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
@@ -223,6 +227,8 @@ class Journal:
         """The campaign replayed to its end, or up to event ``upto``."""
         if upto is None:
             return self._current(campaign_id)
+        from yarnlog.core.state import replay
+
         return replay(self.history(campaign_id, upto))
 
     def view(self, campaign_id: str, name: str) -> Any:
@@ -271,6 +277,8 @@ class Journal:
         return checks
 
     def _check(self, snapshot: Snapshot, history: list[Recorded], ruleset: str) -> SnapshotCheck:
+        from yarnlog.core.state import in_context, replay
+
         kind, sequence = snapshot.kind, snapshot.sequence
         if not 0 < sequence <= len(history):
             return SnapshotCheck(kind, sequence, "head-mismatch", f"the campaign has no event {sequence}")
@@ -313,6 +321,8 @@ class Journal:
 
         A campaign not seen yet starts from its state snapshot when there is a sound one.
         """
+        from yarnlog.core.state import paused_gc
+
         remembered = self._latest.get(campaign_id)
         if remembered is None:
             remembered = self._from_snapshot(campaign_id)
@@ -334,6 +344,10 @@ class Journal:
         of both compare them with a full replay). The corrections and retractions are read first,
         by their type, since they reach back to earlier events; both reads stop at the head read first.
         """
+        from yarnlog.app.verify import AMENDMENT_TYPES
+        from yarnlog.core.corrections import Amendments
+        from yarnlog.core.state import paused_gc, replay_stream, stream_in_context
+
         head = self.store.head(campaign_id)
         if head is None:
             raise InvalidCommand(f"no campaign {campaign_id!r} in this journal")
@@ -367,6 +381,9 @@ class Journal:
         remembered state; with amendments among them, from the latest state that no amendment
         reaches back before (:meth:`_amended`).
         """
+        from yarnlog.core.corrections import Correction, Retraction
+        from yarnlog.core.state import empty_state, evolve, in_context
+
         if remembered is None:
             state = empty_state()
             timeline = state.timeline
@@ -399,6 +416,8 @@ class Journal:
         newest sound state snapshot before the earliest event changed (an older snapshot's tail may
         change an earlier one: then an older one still), else from the first event.
         """
+        from yarnlog.core.state import in_context, replay
+
         end = new[-1].sequence
         base: _Remembered | None = remembered
         tail, tail_afters = new, afters
@@ -422,6 +441,9 @@ class Journal:
         the events they name and, for a named event at or before ``after`` that is itself an
         amendment (undone, or settled otherwise, by one in the tail), what it names in turn,
         read from the store one event at a time. Past the tail's end if it amends nothing."""
+        from yarnlog.app.verify import AMENDMENT_TYPES
+        from yarnlog.core.corrections import Correction, Retraction
+
         pending = [_named(r.payload) for r in tail if isinstance(r.payload, (Correction, Retraction))]
         earliest = tail[-1].sequence + 1 if tail else after + 1
         seen: set[int] = set()
@@ -551,6 +573,9 @@ class Journal:
         new_command: bool = False,
     ) -> Recording:
         """Record the campaign's first event; ``command`` as for :meth:`execute`."""
+        from yarnlog.core.state import EVERYONE, empty_state
+        from yarnlog.core.table import CampaignCreated, validate_created
+
         if command is not None and not new_command:
             again = self.recorded(campaign_id, command)
             if again is not None:
@@ -586,7 +611,7 @@ class Journal:
         command: Any,
         *,
         by: str | None = None,
-        visibility: str = EVERYONE,
+        visibility: str = "everyone",  # core.state.EVERYONE
         override: Override | None = None,
         command_key: CommandKey | None = None,
         new_command: bool = False,
@@ -643,7 +668,7 @@ class Journal:
                 attempt += 1
         raise ConcurrencyConflict(campaign_id, None, None)
 
-    def preview(self, campaign_id: str, command: Any, *, by: str | None = None, visibility: str = EVERYONE,
+    def preview(self, campaign_id: str, command: Any, *, by: str | None = None, visibility: str = "everyone",
                 override: Override | None = None) -> list[Payload]:
         """What ``command`` would record now, or its refusal, as :meth:`execute` decides it; nothing is
         written (the shell shows an amendment this way before asking to confirm it; ``yarnlog play``'s
@@ -703,6 +728,8 @@ class Journal:
                   context: Timeline | None) -> list[Recorded]:
         """Events just appended after event ``expected``, folded into what this journal remembers when
         they follow it; in the ``context`` of that timeline when one is given."""
+        from yarnlog.core.state import with_context
+
         appended = [to_recorded(r) for r in stored]
         remembered = self._latest.get(campaign_id)
         if (remembered.state.sequence if remembered else 0) == expected:
@@ -720,6 +747,9 @@ def _decision(command: Any, history: Callable[[], list[Recorded]], state: Campai
               visibility: str, override: Override | None) -> tuple[str, list[Payload]]:
     """Who records ``command`` and what it produces on ``state``, or a refusal quoting the rule
     (``history()`` gives the events up to ``state``, for an amendment)."""
+    from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
+    from yarnlog.core.names import canonical, did_you_mean
+
     author = canonical(by, state.table.roles) if by else state.table.gm
     invalid(state.table.knows(author), f"{author} is not at this campaign's table"
             + did_you_mean(author, state.table.roles))
@@ -740,6 +770,8 @@ def _decision(command: Any, history: Callable[[], list[Recorded]], state: Campai
 
 
 def _check_visibility(visibility: str, table: Table) -> None:
+    from yarnlog.core.state import EVERYONE, GM_ONLY
+
     if visibility in (EVERYONE, GM_ONLY):
         return
     name = visibility.removeprefix("participant:")
@@ -749,6 +781,8 @@ def _check_visibility(visibility: str, table: Table) -> None:
 
 
 def _override_event(override: Override, referee: Referee, covers: int) -> OverrideRecorded:
+    from yarnlog.core.corrections import OverriddenRule, OverrideRecorded
+
     return OverrideRecorded(
         by=override.by,
         reason=override.reason,
@@ -777,6 +811,8 @@ def _first_error(exc: Exception) -> str:
 
 def _named(amendment: Correction | Retraction) -> int:
     """The event an amendment names."""
+    from yarnlog.core.corrections import Correction
+
     return amendment.corrects if isinstance(amendment, Correction) else amendment.retracts
 
 
@@ -784,6 +820,9 @@ def _fold_amended(base: _Remembered, tail: list[Recorded], afters: list[Timeline
     """``base`` with ``tail`` (the events right after it, in context) folded in, the amendments among
     them applied; every event they name is in ``tail``. Equal to a full replay (as :func:`replay_stream`
     folds: an event retracted is skipped, a corrected one folded as corrected, timeline included)."""
+    from yarnlog.core.corrections import Amendments
+    from yarnlog.core.state import evolve
+
     amendments = Amendments(tail)
     state, timeline = base.state, base.timeline
     for rec, after in zip(tail, afters):

@@ -11,8 +11,9 @@ Both are keyed by a fingerprint; one written under any other fingerprint is trea
   hold, the schema version of every event type, and a digest of the code (the core and the
   ruleset's package), since a fold that changed gives other state from the same events;
 - a view's covers the codec's version, the ruleset, the view's name and the same code digest. It
-  is worked out without importing the ruleset (the digest reads source files), so that serving a
-  stored view costs no more start-up than the storage code itself.
+  is worked out without importing the ruleset (the digest reads source files, and is cached:
+  :mod:`yarnlog.app.code_digest`), so that serving a stored view costs no more start-up than the
+  storage code itself.
 
 This module is the shell around those pure parts: it imports packages and reads files.
 """
@@ -24,14 +25,13 @@ import enum
 import functools
 import hashlib
 import importlib
-import importlib.util
 import json
 import pkgutil
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from yarnlog.app.code_digest import code_digest
 from yarnlog.core.codec import CODEC_VERSION, Codec, CodecError, fingerprint
 
 if TYPE_CHECKING:
@@ -89,41 +89,6 @@ def state_classes(ruleset: Ruleset) -> list[type]:
             if _stateful(obj) and obj.__module__ == module.__name__:
                 classes[f"{obj.__module__}:{obj.__qualname__}"] = obj
     return [classes[name] for name in sorted(classes)]
-
-
-@functools.cache
-def code_digest(ruleset_name: str) -> str:
-    """A digest of the source of the core and of the ruleset's package, without importing the ruleset.
-
-    The ruleset's package is found from its entry point (``yarn = "yarnlog.rulesets.yarn.ruleset:RULESET"``
-    names ``yarnlog/rulesets/yarn/``). When no source can be read (a frozen install), the installed
-    version of yarnlog stands in.
-    """
-    from yarnlog.core.ruleset import RULESETS
-
-    roots = [Path(__file__).resolve().parent.parent / "core"]
-    try:
-        spec = importlib.util.find_spec(RULESETS[ruleset_name].split(":")[0])
-        if spec is not None and spec.origin:
-            roots.append(Path(spec.origin).resolve().parent)
-    except (KeyError, ImportError, ValueError):
-        pass
-    digest = hashlib.sha256()
-    files = sorted({path for root in roots for path in root.rglob("*.py")})
-    for path in files:
-        try:
-            digest.update(str(path.relative_to(path.parents[1])).encode() + b"\0" + path.read_bytes() + b"\0")
-        except OSError:
-            files = []
-            break
-    if not files:
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            return "version:" + version("yarnlog")
-        except PackageNotFoundError:
-            return "unknown"
-    return digest.hexdigest()
 
 
 @functools.cache

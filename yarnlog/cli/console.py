@@ -209,13 +209,13 @@ def render_status(status: Status) -> str:
 
 def root_command() -> TyperGroup:
     """The command line's click group: the very command table ``yarnlog`` parses with."""
-    import typer
     from typer.core import TyperGroup
 
     from yarnlog.cli import main
+    from yarnlog.cli.verbs import command_tree
 
     if main._command is None:  # built once per process, shared with main()
-        main._command = typer.main.get_command(main.app)
+        main._command = command_tree(main.app)
     group = main._command
     assert isinstance(group, TyperGroup)  # the app's cls (CampaignGroup) is one
     return group
@@ -410,6 +410,17 @@ class Console:
         self.sync()
         self.status_text = render_status(status_of(self.campaign_id, self._state))
         return self.status_text
+
+    def close(self) -> None:
+        """Leave the session with the stored views (``yarnlog tokens`` and the like) at the campaign's
+        head, worked out from the state in memory: the next one-shot read is then a few rows, not a
+        state read back from a snapshot (the moves themselves leave the views to their next reader,
+        which recomputes a view not taken at the head: a stored view is never served stale)."""
+        try:
+            self.sync()
+            self.journal.refresh_views(self.campaign_id)
+        except Exception as exc:  # a cache not kept must not turn leaving into an error
+            self.err.write(f"error: cannot keep the campaign's views: {plain(str(exc))}\n")
 
     def say(self, text: str) -> None:
         self.out.write(plain(text) + "\n")
@@ -644,6 +655,9 @@ def play(db: str | None, campaign: str | None, *, as_json: bool = False, input: 
     console.confirm = confirm
     console.say(f"yarnlog play: {cid}. Every entry is saved before the answer; help lists the verbs, "
                 f"exit or Ctrl-D leaves.")
-    for line in prompt_lines(session, cid):
-        if console.dispatch(line) is None:
-            return
+    try:
+        for line in prompt_lines(session, cid):
+            if console.dispatch(line) is None:
+                return
+    finally:
+        console.close()

@@ -29,7 +29,7 @@ from yarnlog.cli.options import (
     VisibilityOpt,
 )
 from yarnlog.cli.output import console, emit, one_line, print_table, show_recorded, summarize, working
-from yarnlog.cli.verbs import CampaignGroup
+from yarnlog.cli.verbs import CampaignGroup, command_tree
 
 #: Exit codes: 0 ok, 1 verify found faults, 2 invalid input, 3 refused by a rule,
 #: 4 storage error, 5 concurrent write conflict (retry), 70 internal error.
@@ -708,8 +708,8 @@ def main() -> None:
     """Run the CLI; turn every error into one line on stderr and an exit code."""
     global _command
     if _command is None:
-        # Building the click command tree reads every command's signature: do it once per process.
-        _command = typer.main.get_command(app)
+        # Building a click command reads its signature: once per process, and only the verbs used.
+        _command = command_tree(app)
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
     from typer.exceptions import Abort
 

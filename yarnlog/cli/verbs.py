@@ -14,9 +14,11 @@ carries its own copy of click: its groups, commands and contexts are ``typer._cl
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import functools
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +47,11 @@ class Verbs:
     replaces: Mapping[str, str] = field(default_factory=dict)
     #: The help panel's heading; the same as the ruleset's title (a test checks it).
     title: str = ""
+    #: Every top-level verb, in the order ``register`` adds them, -> the ``"module:function"`` that
+    #: registers it (with the rest of its module's verbs). With it, a command imports and builds only
+    #: its own verb and the help names the verbs without importing any (a test checks it against
+    #: ``register``); a verb missing from it is still found, by registering them all.
+    index: Mapping[str, str] = field(default_factory=dict)
 
 
 #: The entry-point group that names each ruleset's :class:`Verbs` by itself, so the command line
@@ -59,11 +66,9 @@ def verbs_of(ruleset_name: str) -> Verbs:
     Read from the light ``yarnlog.verbs`` entry point when the ruleset's package declares one,
     else from :attr:`Ruleset.cli <yarnlog.core.ruleset.Ruleset.cli>`, which imports the ruleset.
     """
-    from importlib.metadata import entry_points
+    from yarnlog.core.ruleset import get_ruleset, import_object, installed_entry_points
 
-    from yarnlog.core.ruleset import get_ruleset, import_object
-
-    declared = [point.value for point in entry_points(group=VERBS_ENTRY_POINT_GROUP) if point.name == ruleset_name]
+    declared = [value for name, value in installed_entry_points(VERBS_ENTRY_POINT_GROUP) if name == ruleset_name]
     if declared:
         verbs: Verbs = import_object(declared[0])
         return verbs
@@ -71,23 +76,52 @@ def verbs_of(ruleset_name: str) -> Verbs:
     if ruleset.cli is None:
         return Verbs(register=lambda app: None, title=ruleset.title)
     verbs = import_object(ruleset.cli)
-    return verbs if verbs.title else Verbs(verbs.register, verbs.replaces, ruleset.title)
+    return verbs if verbs.title else dataclasses.replace(verbs, title=ruleset.title)
+
+
+def _commands(register: Callable[[typer.Typer], None], title: str,
+              only: str | None = None) -> dict[str, TyperCommand | TyperGroup]:
+    """The top-level verbs ``register`` adds, as click commands in the help panel of ``title``; with
+    ``only``, that verb alone is built (building a command reads its signature: the costly part)."""
+    app = typer.Typer(pretty_exceptions_enable=False, add_completion=False)
+    app.callback()(lambda: None)  # a callback makes typer build a group even for a single verb
+    register(app)
+    if only is not None:
+        app.registered_commands = [info for info in app.registered_commands if _typer_name(info) == only]
+        app.registered_groups = [info for info in app.registered_groups if info.name == only]
+    group = typer.main.get_command(app)
+    add_command_id(group)  # every write verb of a ruleset takes --command-id
+    panel = f"{title} verbs"
+    commands: dict[str, TyperCommand | TyperGroup] = dict(getattr(group, "commands", {}))
+    for command in commands.values():
+        command.rich_help_panel = panel
+    return commands
 
 
 @functools.cache
 def commands_of(ruleset_name: str) -> dict[str, TyperCommand | TyperGroup]:
     """A ruleset's top-level verbs as click commands, in the help panel of its title."""
     verbs = verbs_of(ruleset_name)
-    app = typer.Typer(pretty_exceptions_enable=False, add_completion=False)
-    app.callback()(lambda: None)  # a callback makes typer build a group even for a single verb
-    verbs.register(app)
-    group = typer.main.get_command(app)
-    add_command_id(group)
-    panel = f"{verbs.title} verbs"
-    commands: dict[str, TyperCommand | TyperGroup] = dict(getattr(group, "commands", {}))
-    for command in commands.values():
-        command.rich_help_panel = panel
-    return commands
+    return _commands(verbs.register, verbs.title)
+
+
+@functools.cache
+def command_of(ruleset_name: str, verb: str) -> TyperCommand | TyperGroup | None:
+    """A ruleset's top-level verb as a click command (``None`` if it has no such verb): through its
+    :attr:`Verbs.index`, only the module that registers it is imported and only that verb built."""
+    from yarnlog.core.ruleset import import_object
+
+    verbs = verbs_of(ruleset_name)
+    section = verbs.index.get(verb)
+    if section is None:
+        return commands_of(ruleset_name).get(verb)
+    return _commands(import_object(section), verbs.title, only=verb).get(verb)
+
+
+def verb_names(ruleset_name: str) -> list[str]:
+    """A ruleset's top-level verbs, by name (from its index when it has one: nothing is imported)."""
+    verbs = verbs_of(ruleset_name)
+    return list(verbs.index) if verbs.index else list(commands_of(ruleset_name))
 
 
 def installed_verbs() -> dict[str, list[str]]:
@@ -96,10 +130,72 @@ def installed_verbs() -> dict[str, list[str]]:
 
     found = {}
     for name in sorted(RULESETS):
-        verbs = list(commands_of(name))
+        verbs = verb_names(name)
         if verbs:
             found[name] = verbs
     return found
+
+
+class _Deferred(MutableMapping[str, "Command"]):
+    """A group's commands, each built from its typer declaration when first asked for: a one-shot
+    command builds its own verb, not every verb of the table (building one reads its signature
+    and types). Names are listed, in order, and looked up without building anything."""
+
+    def __init__(self, built: Mapping[str, Command], unbuilt: Mapping[str, Callable[[], Command]]):
+        self._commands: dict[str, Command | None] = {**dict.fromkeys(unbuilt), **built}
+        self._builders = dict(unbuilt)
+
+    def __getitem__(self, name: str) -> Command:
+        command = self._commands[name]
+        if command is None:
+            command = self._commands[name] = self._builders.pop(name)()
+        return command
+
+    def __setitem__(self, name: str, command: Command) -> None:
+        self._commands[name] = command
+        self._builders.pop(name, None)
+
+    def __delitem__(self, name: str) -> None:
+        del self._commands[name]
+        self._builders.pop(name, None)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._commands
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._commands)
+
+    def __len__(self) -> int:
+        return len(self._commands)
+
+
+def command_tree(app: typer.Typer) -> Command:
+    """``typer.main.get_command(app)``, except that the verbs declared with ``app.command`` are built
+    when first used (:class:`_Deferred`); the groups of verbs (``episode``, ``scene``) are built at once."""
+
+    def builder(info: typer.models.CommandInfo) -> Callable[[], Command]:
+        def build() -> Command:
+            alone = typer.Typer(add_completion=False, pretty_exceptions_short=app.pretty_exceptions_short,
+                                rich_markup_mode=app.rich_markup_mode)
+            alone.callback()(lambda: None)  # a callback makes typer build a group even for a single verb
+            alone.registered_commands.append(info)
+            command: Command = getattr(typer.main.get_command(alone), "commands")[_typer_name(info)]
+            return command
+
+        return build
+
+    bare = copy.copy(app)
+    bare.registered_commands = []
+    group = typer.main.get_command(bare)
+    commands = getattr(group, "commands")
+    unbuilt = {_typer_name(info): builder(info) for info in app.registered_commands}
+    group.commands = _Deferred(commands, unbuilt)  # type: ignore[attr-defined]
+    return group
+
+
+def _typer_name(info: typer.models.CommandInfo) -> str:
+    """The name typer gives the verb ``info`` declares."""
+    return info.name or typer.main.get_command_name(getattr(info.callback, "__name__", ""))
 
 
 def _option(args: Sequence[str], long: str, short: str | None = None) -> str | None:
@@ -192,14 +288,14 @@ class CampaignGroup(TyperGroup):
     def _ruleset_command(self, ctx: Context, name: str) -> Command | None:
         if ctx.resilient_parsing:  # shell completion: never fail
             found = _campaign_or_none(ctx)
-            return None if found is None else commands_of(found[1]).get(name)
+            return None if found is None else command_of(found[1], name)
         try:
             campaign, ruleset = _campaign(ctx)
         except YarnlogError:
             if not any(name in verbs for verbs in installed_verbs().values()):
                 return None  # no system has such a verb: click says so
             raise
-        command = commands_of(ruleset).get(name)
+        command = command_of(ruleset, name)
         if command is not None:
             return command
         owners = [other for other, verbs in installed_verbs().items() if name in verbs]

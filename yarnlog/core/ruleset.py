@@ -48,6 +48,20 @@ class RulesetError(YarnlogError):
     exit_code = 70
 
 
+@functools.cache
+def _entry_points() -> Any:
+    from importlib.metadata import entry_points
+
+    return entry_points()
+
+
+def installed_entry_points(group: str) -> list[tuple[str, str]]:
+    """``(name, "module:attribute")`` of every installed entry point of ``group``. Every package's
+    entry points are read once per process (that opens each installed package's metadata), for
+    all the groups the journal asks about (rulesets, their verbs)."""
+    return [(point.name, point.value) for point in _entry_points().select(group=group)]
+
+
 class _Registry(Mapping[str, str]):
     """Installed rulesets, name -> "module:attribute", read from the entry points on first use."""
 
@@ -56,14 +70,12 @@ class _Registry(Mapping[str, str]):
 
     @functools.cached_property
     def _found(self) -> tuple[dict[str, str], frozenset[str]]:
-        from importlib.metadata import entry_points
-
         found: dict[str, str] = {}
         twice: set[str] = set()
-        for point in entry_points(group=self.group):
-            if point.name in found and found[point.name] != point.value:
-                twice.add(point.name)
-            found[point.name] = point.value
+        for name, value in installed_entry_points(self.group):
+            if name in found and found[name] != value:
+                twice.add(name)
+            found[name] = value
         return found, frozenset(twice)
 
     @property

@@ -17,4 +17,8 @@ def register(app: typer.Typer) -> None:
     procedure.register(app)
 
 
-VERBS = Verbs(register=register, title="DramaSystem SRD (Robin D. Laws)")
+#: Where each verb is registered, in the order the help lists them (single verbs, then groups of verbs).
+INDEX = dict.fromkeys(("oppose", "target", "draw", "resolve", "procedural-tokens", "odds", "character"),
+                      "yarnlog.rulesets.dramasystem.cli.procedure:register")
+
+VERBS = Verbs(register=register, title="DramaSystem SRD (Robin D. Laws)", index=INDEX)

@@ -18,4 +18,25 @@ def register(app: typer.Typer) -> None:
         module.register(app)
 
 
-VERBS = Verbs(register=register, replaces={"scene open": "call"}, title="Yarn 0.1")
+_CLI = "yarnlog.rulesets.yarn.cli."
+_CHARACTERS, _DRAMA, _REPORTS = _CLI + "characters:register", _CLI + "drama:register", _CLI + "drama_reports:register"
+_PROCEDURE, _COMBAT, _AUDIT = _CLI + "procedure:register", _CLI + "combat:register", _CLI + "audit_trail:register"
+
+#: Where each verb is registered, in the order the help lists them (typer lists a module's single
+#: verbs, all modules' in turn, before the groups of verbs such as ``character`` or ``fight``).
+INDEX = {
+    **dict.fromkeys(("sheet", "relationships", "cast"), _CHARACTERS),
+    **dict.fromkeys(("call", "offstage", "petition", "force", "two-way", "quiz", "ballot"), _DRAMA),
+    **dict.fromkeys(("tokens", "ledger", "bennies", "calling-order"), _REPORTS),
+    **dict.fromkeys(("roll", "read", "rolls", "consequences"), _PROCEDURE),
+    **dict.fromkeys(("combatant", "armor", "initiative", "gestalt", "attack", "damage", "recover", "heal", "wounds"),
+                    _COMBAT),
+    **dict.fromkeys(("explain", "dice-stats"), _AUDIT),
+    "recap": _CLI + "recap:register",
+    **dict.fromkeys(("character", "supporting", "location", "precedence", "xp"), _CHARACTERS),
+    **dict.fromkeys(("challenge", "bennie"), _DRAMA),
+    **dict.fromkeys(("group", "psychic", "spell"), _PROCEDURE),
+    **dict.fromkeys(("fight", "death"), _COMBAT),
+}
+
+VERBS = Verbs(register=register, replaces={"scene open": "call"}, title="Yarn 0.1", index=INDEX)
