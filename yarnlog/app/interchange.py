@@ -10,12 +10,14 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from itertools import chain
-from typing import Any, get_type_hints
+from typing import IO, Any, get_type_hints
 
 from pydantic import ConfigDict, Field, ValidationError, create_model
 
 from yarnlog.app.verify import AMENDMENT_TYPES, verify
 from yarnlog.core.envelope import StoredEvent, canonical, from_line, to_line
+from yarnlog.core.limits import MAX_DEPTH, campaign_id_problem, check_data, name_problem
+from yarnlog.core.names import NAME_FIELDS
 from yarnlog.core.referee import InvalidCommand
 from yarnlog.persistence.protocol import EventStore
 
@@ -98,18 +100,78 @@ def export_lines(store: EventStore, campaign_id: str) -> Iterator[str]:
         yield canonical(to_line(record)) + "\n"
 
 
-def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
-    """Validate every line's shape; the first bad line raises, naming the line and field."""
+#: The longest line an import reads: an event with a note of the longest text and its envelope
+#: fits many times over; a longer line is refused after this many bytes, never read whole.
+MAX_LINE_BYTES = 1 << 20
+
+
+def file_lines(stream: IO[bytes]) -> Iterator[bytes]:
+    """The lines of an export as bytes, each read up to :data:`MAX_LINE_BYTES` + 1 bytes: memory per line
+    stays bounded whatever the file holds (a longer line comes out cut, for :func:`parse_lines` to refuse)."""
+    while True:
+        line = stream.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        yield line
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            return  # the rest of that line is never read: the import stops at it
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _decoded(number: int, line: str | bytes) -> str:
+    """One line as text: refused when longer than :data:`MAX_LINE_BYTES` or not UTF-8."""
+    if len(line) > MAX_LINE_BYTES:
+        raise InvalidCommand(f"line {number}: a line of an export is at most {MAX_LINE_BYTES:,} bytes; nothing imported")
+    if isinstance(line, str):
+        return line
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidCommand(f"line {number}: not UTF-8 text (byte 0x{line[exc.start]:02x} at column {exc.start + 1}); "
+                             "an export is UTF-8") from None
+
+
+def _parsed(number: int, line: str) -> Any:
+    """One line's JSON; refused when it is not JSON, holds NaN or Infinity, or nests too deep."""
+    try:
+        return json.loads(line, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise InvalidCommand(f"line {number}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except ValueError as exc:  # well-formed, but a value cannot be read (an integer of over 4300 digits)
+        raise InvalidCommand(f"line {number}: not valid JSON ({exc})") from None
+    except RecursionError:  # the parser recurses: nesting thousands deep exhausts the stack before a limit
+        raise InvalidCommand(f"line {number}: data is nested at most {MAX_DEPTH} levels deep") from None
+
+
+def _limits_problem(data: dict[str, Any]) -> str | None:
+    """The first limit an event's envelope or payload breaks (:mod:`yarnlog.core.limits`), worded, or ``None``:
+    an import carries nothing a command could not have recorded."""
+    problem = campaign_id_problem(data["campaign_id"])
+    if problem is not None:
+        return f"field campaign_id: {problem}"
+    for field in ("recorded_by", "event_type", "visibility"):
+        value = data[field].removeprefix("participant:") if field == "visibility" else data[field]
+        problem = name_problem(value, f"{field}")
+        if problem is not None:
+            return f"field {field}: {problem}"
+    problem = check_data(data["payload"], NAME_FIELDS, where="payload")
+    return None if problem is None else f"field {problem}"
+
+
+def parse_lines(lines: Iterable[str | bytes]) -> list[StoredEvent]:
+    """Validate every line's shape and limits; the first bad line raises, naming the line and field.
+
+    ``lines`` may be text or bytes (:func:`file_lines`): bytes are decoded here, line by line.
+    """
     records = []
-    for number, line in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=1):
+        line = _decoded(number, raw)
         if not line.strip():
             continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InvalidCommand(f"line {number}: not valid JSON ({exc.msg} at column {exc.colno})") from None
-        except ValueError as exc:  # well-formed, but a value cannot be read (an integer of over 4300 digits)
-            raise InvalidCommand(f"line {number}: not valid JSON ({exc})") from None
+        data = _parsed(number, line)
         if not _plainly_valid(data):
             try:
                 data = ExportedEvent.model_validate(data).model_dump()
@@ -117,6 +179,9 @@ def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
                 err = exc.errors()[0]
                 where = ".".join(str(p) for p in err["loc"]) or "line"
                 raise InvalidCommand(f"line {number}, field {where}: {err['msg']}") from None
+        problem = _limits_problem(data)
+        if problem is not None:
+            raise InvalidCommand(f"line {number}, {problem}; nothing imported")
         records.append(from_line(data))
     if not records:
         raise InvalidCommand("the file holds no events")
@@ -124,6 +189,11 @@ def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
     if len(ids) != 1:
         raise InvalidCommand(f"an export holds one campaign; this file mixes {', '.join(sorted(ids))}")
     return records
+
+
+def read_export(stream: IO[bytes]) -> list[StoredEvent]:
+    """The events of an export read from ``stream`` (a binary file), line by line (:func:`file_lines`)."""
+    return parse_lines(file_lines(stream))
 
 
 def import_records(store: EventStore, records: list[StoredEvent]) -> tuple[int, int]:

@@ -17,6 +17,8 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
+from pydantic import ValidationError
+
 from yarnlog.app.interchange import export_lines, import_records
 from yarnlog.app.snapshots import (
     STATE,
@@ -33,7 +35,8 @@ from yarnlog.core.corrections import Amendments, Correction, OverriddenRule, Ove
 from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
 from yarnlog.core.events import Payload, Recorded
-from yarnlog.core.names import canonical, did_you_mean
+from yarnlog.core.limits import check_campaign_id, check_command, check_data
+from yarnlog.core.names import NAME_FIELDS, canonical, did_you_mean
 from yarnlog.core.referee import InvalidCommand, Override, Referee, YarnlogError, invalid, present
 from yarnlog.core.ruleset import DEFAULT_RULESET
 from yarnlog.core.state import (
@@ -433,6 +436,9 @@ class Journal:
         ruleset: str = DEFAULT_RULESET,
         options: dict[str, bool] | None = None,
     ) -> list[Recorded]:
+        check_campaign_id(campaign_id)
+        problem = check_data({"title": title, "gm": gm, "ruleset": ruleset, "options": options or {}}, {"gm"})
+        invalid(problem is None, problem or "")
         invalid(self.store.last_sequence(campaign_id) == 0, f"campaign {campaign_id!r} already exists")
         try:
             payload = CampaignCreated(campaign_id=campaign_id, title=title, ruleset=ruleset, gm=gm,
@@ -536,6 +542,7 @@ def _decision(command: Any, history: Callable[[], list[Recorded]], state: Campai
               visibility: str, override: Override | None) -> tuple[str, list[Payload]]:
     """Who records ``command`` and what it produces on ``state``, or a refusal quoting the rule
     (``history()`` gives the events up to ``state``, for an amendment)."""
+    _check_limits(command, by, visibility, override)
     author = canonical(by, state.table.roles) if by else state.table.gm
     invalid(state.table.knows(author), f"{author} is not at this campaign's table"
             + did_you_mean(author, state.table.roles))
@@ -543,16 +550,28 @@ def _decision(command: Any, history: Callable[[], list[Recorded]], state: Campai
     if override is not None:  # the GM named as typed, like every other name (yarnlog.core.names)
         override = replace(override, by=canonical(override.by, state.table.roles))
     referee = Referee(override)
-    if isinstance(command, (Correct, Retract)):
-        payloads = [decide_amendment(command, history(), referee, author=author)]
-    else:
-        payloads = decide(command, state, referee)
+    try:
+        if isinstance(command, (Correct, Retract)):
+            payloads = [decide_amendment(command, history(), referee, author=author)]
+        else:
+            payloads = decide(command, state, referee)
+    except ValidationError as exc:  # a payload's own schema refused what the command carried
+        raise InvalidCommand(_first_error(exc)) from None
     if referee.overridden:
         override = present(override, "only a GM may override the rules")
         invalid(state.table.is_gm(override.by), "only a GM may override the rules")
         invalid(bool(override.reason.strip()), "an override needs a reason")
         payloads = [_override_event(override, referee, len(payloads))] + payloads
     return author, payloads
+
+
+def _check_limits(command: Any, by: str | None, visibility: str, override: Override | None) -> None:
+    """Refuse a command whose names, texts, numbers or lists break a limit (:mod:`yarnlog.core.limits`)
+    before anything is decided: what is typed at the table is checked here for every shell."""
+    check_command(command, NAME_FIELDS)
+    problem = check_data({"by": by, "visibility": visibility, "override": override and override.reason},
+                         {"by"})
+    invalid(problem is None, problem or "")
 
 
 def _check_visibility(visibility: str, table: Table) -> None:

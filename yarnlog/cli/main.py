@@ -7,6 +7,7 @@ are one line on stderr with a meaningful exit code (see :data:`EXIT_CODES`), nev
 """
 
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -26,7 +27,7 @@ from yarnlog.cli.options import (
     OverrideOpt,
     VisibilityOpt,
 )
-from yarnlog.cli.output import console, emit, one_line, print_table, show_recorded, summarize, working
+from yarnlog.cli.output import console, emit, one_line, print_table, show_recorded, summarize, terminal_text, working
 from yarnlog.cli.verbs import CampaignGroup
 
 #: Exit codes: 0 ok, 1 verify found faults, 2 invalid input, 3 refused by a rule,
@@ -172,14 +173,13 @@ def campaigns(as_json: JsonOpt = False) -> None:
                      "gm": state.table.gm, "events": state.sequence})
 
     def render(data):
-        from rich.markup import escape
         from rich.table import Table
 
         table = Table(title="Campaigns")
         for col in ("id", "title", "ruleset", "GM", "events"):
             table.add_column(col)
         for r in data:
-            table.add_row(r["campaign_id"], escape(r["title"]), r["ruleset"], escape(r["gm"]), str(r["events"]))
+            table.add_row(r["campaign_id"], r["title"], r["ruleset"], r["gm"], str(r["events"]))
         console().print(table)
 
     emit(rows, as_json, render)
@@ -518,19 +518,21 @@ def status(
     }
 
     def render(d):
-        from rich.markup import escape
         from rich.table import Table
+        from rich.text import Text
 
         out = console()
-        out.print(f"[bold]{escape(d['title'])}[/] ({d['ruleset']}), GM {escape(d['gm'])}, as of event {d['as_of']}")
-        out.print(f"Players: {escape(', '.join(d['players'])) or '-'}")
+        # A Text is printed as it is: user text in it goes through terminal_text first.
+        out.print(Text.assemble((terminal_text(d["title"]), "bold"),
+                                terminal_text(f" ({d['ruleset']}), GM {d['gm']}, as of event {d['as_of']}")))
+        out.print(f"Players: {', '.join(d['players']) or '-'}")
         out.print(f"Episode in play: {d['episode_in_play'] or '-'}, scene in play: {d['scene_in_play'] or '-'}")
         table = Table(title="Scenes")
         for col in ("#", "episode", "caller", "mode", "title", "cast"):
             table.add_column(col)
         for s in d["scenes"]:
-            table.add_row(str(s["number"]), str(s["episode"] or ""), escape(s["caller"]), s["mode"] or "",
-                          escape(s["title"]), escape(", ".join(s["cast"])))
+            table.add_row(str(s["number"]), str(s["episode"] or ""), s["caller"], s["mode"] or "",
+                          s["title"], ", ".join(s["cast"]))
         out.print(table)
 
     emit(data, as_json, render)
@@ -545,8 +547,12 @@ def verify(
 ) -> None:
     """Check the hash chain, the payloads and the rules; exit 1 on any fault. Snapshots are ignored
     (they are caches, never evidence) unless --snapshots asks for them to be checked."""
+    from yarnlog.core.referee import invalid
+
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
+    # A campaign that is not there is a mistyped id (exit 2), not a journal with faults (exit 1).
+    invalid(cid in journal.campaigns(), f"no campaign {cid!r} in this journal")
     with working(f"verifying {cid}: hash chain, payloads, rules"):
         report = journal.verify(cid)
     if snapshots:
@@ -556,18 +562,19 @@ def verify(
         return
 
     def render(d):
+        from rich.text import Text
+
         out = console()
         if d["ok"]:
-            out.print(f"[green]ok[/]: {cid}, {d['events']} events, chain head {d['head']}")
+            out.print(Text.assemble(("ok", "green"), terminal_text(f": {cid}, {d['events']} events, "
+                                                                  f"chain head {d['head']}")))
             return
-        from rich.markup import escape
-
         first = d["faults"][0]
         err = console(stderr=True)
-        err.print(f"[red]FAULT[/] at event {first['sequence']} ({escape(first['event_type'])}): "
-                  f"{escape(first['problem'])}", markup=True)
+        err.print(Text.assemble(("FAULT", "red"), terminal_text(f" at event {first['sequence']} "
+                                                                f"({first['event_type']}): {first['problem']}")))
         for fault in d["faults"][1:]:
-            err.print(f"  also event {fault['sequence']} ({fault['event_type']}): {fault['problem']}", markup=False)
+            err.print(f"  also event {fault['sequence']} ({fault['event_type']}): {fault['problem']}")
         err.print(f"{len(d['faults'])} fault(s) in {d['events']} events")
 
     emit(report.to_data(), as_json, render)
@@ -610,7 +617,12 @@ def export_(
     if output is None:
         sys.stdout.writelines(lines)
         return
-    output.write_text("".join(lines), encoding="utf-8")
+    try:
+        output.write_text("".join(lines), encoding="utf-8")
+    except OSError as exc:
+        from yarnlog.core.referee import InvalidCommand
+
+        raise InvalidCommand(f"cannot write {output}: {exc.strerror or exc}") from None
     summary = {"campaign_id": cid, "events": len(lines), "file": str(output)}
     emit(summary, as_json,
          lambda d: console().print(f"exported {d['events']} events of {cid} to {d['file']}", markup=False))
@@ -622,17 +634,18 @@ def import_(
     as_json: JsonOpt = False,
 ) -> None:
     """Read an export back, checking every line, the chain and the rules; all or nothing."""
-    from yarnlog.app.interchange import parse_lines
+    from yarnlog.app.interchange import read_export
     from yarnlog.core.referee import InvalidCommand
 
+    # Read as bytes, a line at a time: each line is decoded and checked on its own, its size bounded.
     if str(file) == "-":
-        text = sys.stdin.read()
+        records = read_export(sys.stdin.buffer)
     else:
         try:
-            text = file.read_text(encoding="utf-8")
+            with file.open("rb") as stream:
+                records = read_export(stream)
         except OSError as exc:
-            raise InvalidCommand(f"cannot read {file}: {exc.strerror}") from None
-    records = parse_lines(text.splitlines())
+            raise InvalidCommand(f"cannot read {file}: {exc.strerror or exc}") from None
     journal = open_journal(create=True)
     with working(f"checking and importing {len(records)} events"):
         present, written = journal.import_events(records)
@@ -661,6 +674,10 @@ def main() -> None:
     """Run the CLI; turn every error into one line on stderr and an exit code."""
     global _command
     if _command is None:
+        # A driver's own log lines (psycopg's "error ignored terminating ..." after a failed COPY) would
+        # reach stderr beside the one line that says what failed: the error itself is reported below.
+        logging.getLogger("psycopg").addHandler(logging.NullHandler())
+        logging.getLogger("psycopg").propagate = False
         # Building the click command tree reads every command's signature: do it once per process.
         _command = typer.main.get_command(app)
     from typer._click.exceptions import ClickException, NoArgsIsHelpError

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from pydantic import Field
 
 from yarnlog.core.events import Payload, event
+from yarnlog.core.limits import Name, Text
 from yarnlog.core.names import did_you_mean
 from yarnlog.core.referee import Referee, invalid
 
@@ -25,9 +26,9 @@ class CampaignCreated(Payload):
     """The first event of every campaign: its ruleset and optional rules are fixed here."""
 
     campaign_id: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9._-]*$")
-    title: str = Field(min_length=1)
+    title: Text = Field(min_length=1)
     ruleset: str
-    gm: str = Field(min_length=1)
+    gm: Name = Field(min_length=1)
     options: dict[str, bool] = Field(default_factory=dict)
 
 
@@ -35,14 +36,14 @@ class CampaignCreated(Payload):
 class ParticipantJoined(Payload):
     """A player (or a further GM) joins the table."""
 
-    name: str = Field(min_length=1, max_length=80)
+    name: Name = Field(min_length=1)
     role: Literal["player", "gm"] = PLAYER
 
 
 @event("participant.left")
 class ParticipantLeft(Payload):
-    name: str
-    reason: str = ""
+    name: Name
+    reason: Text = ""
 
 
 @event("campaign.options_changed")
@@ -50,8 +51,8 @@ class OptionsChanged(Payload):
     """A GM's ruling: optional rules switched on or off from this event on (never for what came before)."""
 
     options: dict[str, bool] = Field(min_length=1)
-    by: str = Field(min_length=1)
-    reason: str = Field(min_length=1)
+    by: Name = Field(min_length=1)
+    reason: Text = Field(min_length=1)
 
 
 # -- state ----------------------------------------------------------------------------------
