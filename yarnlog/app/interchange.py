@@ -124,7 +124,8 @@ def _no_constant(name: str) -> Any:
 def _decoded(number: int, line: str | bytes) -> str:
     """One line as text: refused when longer than :data:`MAX_LINE_BYTES` or not UTF-8."""
     if len(line) > MAX_LINE_BYTES:
-        raise InvalidCommand(f"line {number}: a line of an export is at most {MAX_LINE_BYTES:,} bytes; nothing imported")
+        raise InvalidCommand(f"line {number}: a line of an export is at most {MAX_LINE_BYTES:,} bytes; "
+                             "nothing imported")
     if isinstance(line, str):
         return line
     try:
@@ -152,9 +153,9 @@ def _limits_problem(data: dict[str, Any]) -> str | None:
     problem = campaign_id_problem(data["campaign_id"])
     if problem is not None:
         return f"field campaign_id: {problem}"
-    for field in ("recorded_by", "event_type", "visibility"):
+    for field, what in (("recorded_by", "a name"), ("event_type", "an event type"), ("visibility", "a visibility")):
         value = data[field].removeprefix("participant:") if field == "visibility" else data[field]
-        problem = name_problem(value, f"{field}")
+        problem = name_problem(value, what)
         if problem is not None:
             return f"field {field}: {problem}"
     problem = check_data(data["payload"], NAME_FIELDS, where="payload")

@@ -295,6 +295,7 @@ def note(
 
 
 def _parse_assignments(pairs: list[str]) -> dict:
+    from yarnlog.cli.options import parse_json
     from yarnlog.core.referee import InvalidCommand
 
     changes = {}
@@ -303,9 +304,11 @@ def _parse_assignments(pairs: list[str]) -> dict:
             raise InvalidCommand(f"--set takes FIELD=VALUE, not {pair!r}")
         key, raw = pair.split("=", 1)
         try:
-            changes[key] = json.loads(raw)
-        except ValueError:
-            changes[key] = raw
+            json.loads(raw, parse_constant=lambda name: None)
+        except (ValueError, RecursionError):
+            changes[key] = raw  # not JSON: the text itself
+        else:
+            changes[key] = parse_json(raw, f"--set {key}")
     return changes
 
 

@@ -12,6 +12,7 @@ Every refusal says the limit in words ("a name is at most 80 characters").
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import fields, is_dataclass
@@ -43,8 +44,14 @@ CAMPAIGN_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 _NOT_IN_NAMES = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
+#: Lone surrogates: what Python makes of bytes that are not UTF-8 (a terminal in Latin-1, say).
+_NOT_UNICODE = re.compile("[\ud800-\udfff]")
+
+
 def name_problem(value: str, what: str = "a name") -> str | None:
     """Why ``value`` cannot be a name (``what`` says which: "a name", "--by"), or ``None``."""
+    if _NOT_UNICODE.search(value):
+        return f"{what} is not valid UTF-8"
     if len(value) > MAX_NAME:
         return f"{what} is at most {MAX_NAME} characters, not {len(value)}"
     if _NOT_IN_NAMES.search(value):
@@ -56,6 +63,8 @@ def text_problem(value: str, what: str = "a text") -> str | None:
     """Why ``value`` is too long to record (``what`` says which text), or ``None``."""
     if len(value) > MAX_TEXT:
         return f"{what} is at most {MAX_TEXT:,} characters, not {len(value):,}"
+    if _NOT_UNICODE.search(value):
+        return f"{what} is not valid UTF-8"
     return None
 
 
@@ -117,7 +126,8 @@ def check_data(value: Any, name_keys: Iterable[str] = (), *, where: str = "") ->
         elif isinstance(item, int):
             problem = number_problem(item)
         elif isinstance(item, float):
-            problem = None if abs(item) <= MAX_NUMBER else f"a number is at most {MAX_NUMBER:,}"
+            problem = (None if abs(item) <= MAX_NUMBER else f"a number is at most {MAX_NUMBER:,}") \
+                if math.isfinite(item) else "a number is finite"
         elif isinstance(item, (list, tuple, Mapping)):
             problem = _container_problem(item, depth)
             if problem is None and isinstance(item, Mapping):
