@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import typer
-from fuzzing import FUZZ, KNOWN, Journals, check_run, number_values, run, text_values
+from fuzzing import KNOWN, Journals, check_run, fuzz, number_values, run, text_values
 from hypothesis import given
 from hypothesis import strategies as st
 from test_cli_usage_errors import INTERACTIVE, every_verb, leaves
@@ -99,7 +99,7 @@ def test_there_is_a_verb_of_every_kind_to_fuzz():
     assert {("roll",), ("note",), ("import",), ("character", "create"), ("xp", "award")} <= set(COMMANDS)
 
 
-@FUZZ
+@fuzz(200)
 @given(data=st.data())
 def test_no_command_line_breaks_it(journals, tmp_path_factory, data):
     db = journals.fresh()
@@ -111,7 +111,7 @@ def test_no_command_line_breaks_it(journals, tmp_path_factory, data):
     check_run(db, args, stdin, terminal_safe=args[:1] not in VERBATIM)
 
 
-@FUZZ
+@fuzz(100)
 @given(data=st.data())
 def test_root_options_and_campaign_ids_never_break_it(journals, data):
     db = journals.fresh()
@@ -121,3 +121,19 @@ def test_root_options_and_campaign_ids_never_break_it(journals, data):
     where = data.draw(st.sampled_from(["before", "after"]))
     args = ("-c", campaign, *verb) if where == "before" else (*verb, "-c", campaign)
     check_run(db, args)
+
+
+@fuzz(50)
+@given(data=st.data())
+def test_what_a_write_records_reads_back_as_text(journals, data):
+    """A text that a write accepts (a name, a note, a setting) is then shown by every reader as text."""
+    db = journals.fresh()
+    text = data.draw(text_values(), label="text")
+    write = data.draw(st.sampled_from([("join", text), ("note", text), ("combatant", text, "--hit-points", "9"),
+                                       ("call", "Maya", "--cast", "Tomas", "--setting", text, "--title", text),
+                                       ("supporting", "add", text, "--description", text)]), label="write")
+    if check_run(db, write) != 0:
+        return
+    for read in (("status",), ("log",), ("-v", "log"), ("campaigns",), ("tokens",), ("log", "--grep", text),
+                 ("fight", "status"), ("cast",), ("explain", "--scene", "1")):
+        check_run(db, read)

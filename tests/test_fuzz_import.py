@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from fuzzing import FUZZ, NUMBERS, Journals, check_run, run, text_values
+from fuzzing import NUMBERS, Journals, check_run, fuzz, run, text_values
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -110,7 +110,7 @@ def mutated_files(draw, lines: list[dict]) -> bytes:
     return bytes(data)
 
 
-@FUZZ
+@fuzz(125)
 @given(data=st.data())
 def test_no_import_file_breaks_it(played, data):
     holding, empty, lines = played
@@ -122,7 +122,7 @@ def test_no_import_file_breaks_it(played, data):
     check_run(db, ("import", str(path)))
 
 
-@FUZZ
+@fuzz(125)
 @given(data=st.data())
 def test_no_import_from_stdin_breaks_it(played, data):
     holding, empty, lines = played
