@@ -296,3 +296,20 @@ def test_a_failed_write_on_postgresql_is_one_line(cli, tmp_path, monkeypatch):
         assert cli("campaigns", "--json")[1].count("campaign_id") == 1
     finally:
         request.fn()
+
+
+def test_verify_names_a_stored_event_beyond_the_limits_whatever_its_type(journal, campaign):
+    """An event written past the shells (straight into the store) with a name no command accepts: verify
+    names it with the limit, as it names any event no command could have produced."""
+    from uuid import uuid4
+
+    from yarnlog.core.envelope import NewEvent
+
+    head = journal.store.last_sequence(campaign)
+    journal.store.append(campaign, head, [NewEvent(
+        event_id=str(uuid4()), event_type="yarn.supporting.introduced", schema_version=1,
+        recorded_at="2026-11-21T21:00:00.000000Z", recorded_by="Maya", visibility="everyone",
+        payload={"name": "Old Tom", "description": "x" * 20_001, "introduced_by": "Maya\u202e"})])
+    report = journal.verify(campaign)
+    assert [(f.sequence, f.problem) for f in report.faults] == [
+        (head + 1, "introduced_by: a name holds no control or text-direction characters")]
