@@ -47,7 +47,7 @@ class Terminal:
         done = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
         return done.stdout
 
-    def wait_for(self, text: str, timeout: float = 10.0) -> str:
+    def wait_for(self, text: str, timeout: float = 30.0) -> str:  # generous: a busy machine starts slowly
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             screen = self.screen()

@@ -91,6 +91,32 @@ def test_retraction_removes_the_event_from_projections_only(journal, campaign):
         journal.execute(campaign, Retract(sequence=joined.sequence, reason="twice"))
 
 
+def test_retracting_a_retraction_undoes_it_and_retracting_that_retracts_again(journal, campaign):
+    joined = journal.execute(campaign, AddParticipant(name="Dee"))[0]
+    undo = journal.execute(campaign, Retract(sequence=joined.sequence, reason="not here tonight"))[0]
+    redo = journal.execute(campaign, Retract(sequence=undo.sequence, reason="she came after all"))[0]
+    assert "Dee" in journal.state(campaign).table.players
+    history = journal.history(campaign)
+    assert journal.state(campaign) == replay(history)
+    # As the journal stood before the undo was undone, Dee was not there.
+    assert "Dee" not in journal.state(campaign, upto=undo.sequence).table.players
+    journal.execute(campaign, Retract(sequence=redo.sequence, reason="she left again"))
+    assert "Dee" not in journal.state(campaign).table.players
+    with pytest.raises(InvalidCommand, match="already retracted"):
+        journal.execute(campaign, Retract(sequence=redo.sequence, reason="twice"))
+
+
+def test_retracting_a_correction_restores_the_original_and_an_amendment_is_never_corrected(journal, campaign):
+    joined = journal.execute(campaign, AddParticipant(name="Dee"))[0]
+    fixed = journal.execute(campaign, Correct(sequence=joined.sequence, changes={"name": "Dea"},
+                                              reason="spelling"))[0]
+    with pytest.raises(InvalidCommand, match="itself an amendment: retract it"):
+        journal.execute(campaign, Correct(sequence=fixed.sequence, changes={"reason": "typo"}, reason="x"))
+    journal.execute(campaign, Retract(sequence=fixed.sequence, reason="Dee was right"))
+    players = journal.state(campaign).table.players
+    assert "Dee" in players and "Dea" not in players
+
+
 def test_amendments_need_a_gm_a_reason_and_a_real_target(journal, campaign):
     before = journal.store.last_sequence(campaign)
     with pytest.raises(InvalidCommand, match="only a GM"):

@@ -46,7 +46,8 @@ def run_all(cli, commands: list[list[str]]) -> None:
 
 
 def test_every_bash_block_with_yarnlog_is_run_by_a_test():
-    ran = {"Replay and audit the sample campaign", "## A session at the table", "### Recaps"}
+    ran = {"Replay and audit the sample campaign", "## A session at the table", "### Recaps",
+           "## A procedural scene in DramaSystem"}
     with_yarnlog = [part for part in README.split("```bash\n")[1:] if yarnlog_commands(part.split("\n```")[0])]
     assert len(with_yarnlog) == len(ran), "a new README block with yarnlog commands needs running here"
 
@@ -68,6 +69,14 @@ def test_the_recaps_run_as_written_after_the_session(cli, monkeypatch, tmp_path)
     assert len(commands) == 4
     run_all(cli, commands)
     assert (tmp_path / "recap.md").read_text(encoding="utf-8") and (tmp_path / "ana.html").exists()
+
+
+def test_the_dramasystem_scene_runs_as_written(cli):
+    commands = blocks("## A procedural scene in DramaSystem")
+    assert [c[0] for c in commands][-4:] == ["draw", "draw", "resolve", "procedural-tokens"]
+    run_all(cli, commands)
+    code, out, _ = cli("verify")
+    assert code == 0 and out.startswith("ok: storm")
 
 
 def test_every_verb_the_readme_names_exists(cli, monkeypatch):

@@ -132,6 +132,15 @@ def test_a_retracted_movement_is_struck_with_its_amendment_and_moves_nothing(jou
     assert row["struck"] is True and row["struck_by"]["sequence"] == retraction.sequence
 
 
+def test_an_undone_retraction_strikes_nothing_and_the_token_counts_again(journal, amended):
+    campaign, given, bennie, retraction, correction = amended
+    journal.execute(campaign, Retract(retraction.sequence, "she had earned it after all"))
+    trail = ledger_trail(journal.history(campaign))
+    [line] = [line for line in trail.lines if line.sequence == given.sequence]
+    assert line.struck_by is None and line.drama_after["Ana"] == 1
+    assert trail.drama["Ana"] == journal.state(campaign).rules.economy.tokens["Ana"] == 1
+
+
 def test_explain_a_retracted_and_a_corrected_movement(journal, amended):
     campaign, given, bennie, retraction, correction = amended
     history, table = journal.history(campaign), journal.state(campaign).table

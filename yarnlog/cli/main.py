@@ -245,7 +245,8 @@ def scene_open(
     caller: Annotated[str, typer.Option("--caller", help="Who calls the scene.")],
     title: Annotated[str, typer.Option("--title")] = "",
     setting: Annotated[str, typer.Option("--setting")] = "",
-    cast: Annotated[Optional[list[str]], typer.Option("--cast", help="A character in the scene (repeatable).")] = None,
+    cast: Annotated[Optional[list[str]], typer.Option("--cast", help="Characters in the scene (A,B or "
+                                                      "repeated).")] = None,
     mode: Annotated[Optional[str], typer.Option("--mode", help="dramatic or procedural")] = None,
     kind: Annotated[Optional[str], typer.Option("--kind", help="montage, healing, training, ...")] = None,
     situation: Annotated[str, typer.Option("--situation")] = "",
@@ -257,7 +258,9 @@ def scene_open(
     """Open (call) a scene."""
     from yarnlog.core.timeline import OpenScene
 
-    run_command(campaign, OpenScene(caller=caller, title=title, setting=setting, cast=tuple(cast or ()),
+    # A comma list and a repeated option alike, as every --cast of the command line takes them.
+    names = tuple(n.strip() for value in cast or () for n in value.split(",") if n.strip())
+    run_command(campaign, OpenScene(caller=caller, title=title, setting=setting, cast=names,
                                     mode=mode, kind=kind, situation=situation, time_break=time_break),
                 by=by, as_json=as_json)
 

@@ -62,32 +62,60 @@ class Amendments:
     An amendment reaches back to an earlier event, so whoever folds a history one event at a
     time (a streaming replay, a streaming ``verify``) gathers them first and then applies them
     as the events go by (:meth:`apply`).
+
+    An amendment may itself be retracted, which undoes it: the event it retracted counts again,
+    the payload it replaced is back. So amendments are settled from the newest back: one that a
+    standing later retraction names does not stand (and does not undo anything in its turn).
+    Of two standing corrections of one event, the later one applies.
     """
 
-    __slots__ = ("replaced", "retracted")
+    __slots__ = ("_amendments", "_settled")
 
     def __init__(self, events: Iterable[Recorded] = ()) -> None:
-        self.retracted: set[int] = set()
-        #: The correction that applies to each corrected event (a later one replaces an earlier one).
-        self.replaced: dict[int, Correction] = {}
+        self._amendments: list[tuple[int, Correction | Retraction]] = []
+        self._settled: tuple[set[int], dict[int, Correction]] | None = None
         for rec in events:
             self.add(rec)
 
     def add(self, rec: Recorded) -> None:
         """Note ``rec`` if it is an amendment (any other event is ignored)."""
-        if isinstance(rec.payload, Retraction):
-            self.retracted.add(rec.payload.retracts)
-        elif isinstance(rec.payload, Correction):
-            self.replaced[rec.payload.corrects] = rec.payload
+        if isinstance(rec.payload, (Retraction, Correction)):
+            self._amendments.append((rec.sequence, rec.payload))
+            self._settled = None
+
+    def _settle(self) -> tuple[set[int], dict[int, Correction]]:
+        if self._settled is None:
+            retracted: set[int] = set()
+            replaced: dict[int, Correction] = {}
+            for sequence, amendment in sorted(self._amendments, key=lambda item: item[0], reverse=True):
+                if sequence in retracted:
+                    continue  # retracted by a later amendment that stands: it amends nothing
+                if isinstance(amendment, Retraction):
+                    retracted.add(amendment.retracts)
+                else:
+                    replaced.setdefault(amendment.corrects, amendment)
+            self._settled = (retracted, replaced)
+        return self._settled
+
+    @property
+    def retracted(self) -> set[int]:
+        """The sequences of the events that standing retractions remove."""
+        return self._settle()[0]
+
+    @property
+    def replaced(self) -> dict[int, Correction]:
+        """The standing correction that applies to each corrected event."""
+        return self._settle()[1]
 
     def __bool__(self) -> bool:
-        return bool(self.retracted or self.replaced)
+        return bool(self._amendments)
 
     def apply(self, rec: Recorded) -> Recorded | None:
         """``rec`` as projections see it: None if retracted, its payload replaced if corrected."""
-        if rec.sequence in self.retracted:
+        retracted, replaced = self._settle()
+        if rec.sequence in retracted:
             return None
-        fix = self.replaced.get(rec.sequence)
+        fix = replaced.get(rec.sequence)
         if fix is not None:
             payload = load_payload(rec.event_type, type(rec.payload).schema_version, fix.replacement)
             rec = rec.model_copy(update={"payload": payload})

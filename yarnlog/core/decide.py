@@ -128,6 +128,9 @@ def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], re
             "the campaign's creation cannot be amended: export and start a new campaign instead")
     current = present({r.sequence: r for r in effective(history)}.get(command.sequence),
                       f"event {command.sequence} is already retracted")
+    invalid(isinstance(command, Retract) or not isinstance(target.payload, (Correction, Retraction)),
+            f"event {command.sequence} is itself an amendment: retract it (which undoes it) and record "
+            "a new one, rather than correcting it")
     payload: Correction | Retraction
     if isinstance(command, Retract):
         payload = Retraction(retracts=command.sequence, reason=command.reason, approved_by=author)

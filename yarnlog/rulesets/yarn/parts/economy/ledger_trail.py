@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from yarnlog.core.corrections import Correction, Retraction
+from yarnlog.core.corrections import Amendments, Correction, Retraction
 from yarnlog.core.events import Payload, Recorded, load_payload
 from yarnlog.core.referee import Rule
 from yarnlog.core.timeline import SceneOpened
@@ -118,10 +118,17 @@ class TrailLine(LedgerEntry):
 
 
 def amendments(history: Iterable[Recorded]) -> dict[int, list[Amendment]]:
-    """Every correction and retraction of ``history``, by the sequence of the event it amends."""
+    """Every standing correction and retraction of ``history``, by the sequence of the event it amends.
+
+    An amendment undone (retracted by a standing retraction) amends nothing: it is left out.
+    """
+    history = list(history)
+    undone = Amendments(history).retracted
     out: dict[int, list[Amendment]] = {}
     for rec in history:
         p = rec.payload
+        if rec.sequence in undone:
+            continue
         if isinstance(p, Retraction):
             out.setdefault(p.retracts, []).append(
                 Amendment(rec.sequence, RETRACTED, p.retracts, p.reason, p.approved_by, rec.recorded_by))

@@ -1,0 +1,151 @@
+"""DramaSystem's verbs: characters with action types, procedural tokens and simple card resolution.
+
+At the table: ``yarnlog character create Iris --player Ana --strong Fighting,Talking --weak
+Knowing,Making``; in a procedural scene ``yarnlog oppose green`` (the GM's token, recorded for her
+eyes only), ``yarnlog target --card KC --order Ana,Ben`` (or let the tool draw either), ``yarnlog
+draw Ana --token green --cards QH,3S`` for each player in turn (``draw Cy --pass`` for an absent
+player), then ``yarnlog resolve``. Only typer and :mod:`yarnlog.cli` are imported at start-up.
+"""
+
+from typing import Annotated, Optional
+
+import typer
+
+from yarnlog.cli.context import run_command
+from yarnlog.cli.options import ByOpt, CampaignOpt, JsonOpt, OverrideOpt
+
+Names = Optional[list[str]]
+character_app = typer.Typer(help="Player characters: create one with its action types.", no_args_is_help=True)
+
+
+def names(values: Names) -> tuple[str, ...]:
+    return tuple(n.strip() for value in values or () for n in value.split(",") if n.strip())
+
+
+@character_app.command("create")
+def create(
+    name: Annotated[str, typer.Argument(help="The character's name.")],
+    player: Annotated[str, typer.Option("--player", help="Who plays the character.")],
+    strong: Annotated[Names, typer.Option("--strong", help="The two Strong action types (A,B).")] = None,
+    weak: Annotated[Names, typer.Option("--weak", help="The two Weak action types (three with a custom type).")] = None,
+    custom: Annotated[Optional[str], typer.Option("--custom", help="A custom Strong action type, narrower "
+                                                  "than the standard ones.")] = None,
+    how: Annotated[Names, typer.Option("--how", help="How I Do It, per Strong type: TYPE=phrase "
+                                       "(repeat the option).")] = None,
+    role: Annotated[str, typer.Option("--role", help="Role in the group.")] = "",
+    desire: Annotated[str, typer.Option("--desire")] = "",
+    poles: Annotated[Names, typer.Option("--poles", help="The two dramatic poles (A,B).")] = None,
+    story: Annotated[str, typer.Option("--story", help="My story is of a man/woman who... (25 words at most).")] = "",
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Create a player character: Strong and Weak action types (the rest Middling), How I Do It, story."""
+    from yarnlog.rulesets.dramasystem.parts.sheets import CreateCharacter
+    from yarnlog.rulesets.dramasystem.rules.action_types import STANDARD_TYPES
+
+    grades = {t: "middling" for t in STANDARD_TYPES}
+    for grade, listed in (("strong", names(strong)), ("weak", names(weak))):
+        for action_type in listed:
+            grades[action_type] = grade
+    if custom:
+        grades[custom] = "strong"
+    phrases = dict(item.split("=", 1) for item in (how or ()) if "=" in item)
+    command = CreateCharacter(name=name, player=player, grades=grades, role=role, desire=desire,
+                              poles=names(poles), custom_type=custom,
+                              how_i_do_it={k.strip(): v.strip() for k, v in phrases.items()}, story=story)
+    run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
+
+
+def oppose(
+    token: Annotated[str, typer.Argument(help="The GM's token: green (Strong), yellow (Middling) or red (Weak).")],
+    campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """The GM spends her token for the scene's resolution, in secret (recorded for the GM only)."""
+    from yarnlog.rulesets.dramasystem.parts.card_procedure import Oppose
+
+    run_command(campaign, Oppose(token), visibility="gm", override_reason=override, as_json=as_json)
+
+
+def target(
+    card: Annotated[Optional[str], typer.Option("--card", help="The target card as cut (e.g. KC); omit: "
+                                                "the tool draws it.")] = None,
+    order: Annotated[Names, typer.Option("--order", help="The players' fresh precedence (A,B,C); omit: "
+                                         "the tool draws it.")] = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Draw the target card and the players' fresh precedence order."""
+    from yarnlog.rulesets.dramasystem.parts.card_procedure import DrawTarget
+
+    run_command(campaign, DrawTarget(card, names(order)), by=by, override_reason=override, as_json=as_json)
+
+
+def draw(
+    player: Annotated[str, typer.Argument(help="The player whose turn it is.")],
+    token: Annotated[Optional[str], typer.Option("--token", help="green (2 cards), yellow (1) or red (1, then "
+                                                 "the GM knocks one out).")] = None,
+    cards: Annotated[Optional[str], typer.Option("--cards", help="The cards drawn (QH,3S); omit: the tool "
+                                                 "draws them.")] = None,
+    knock_out: Annotated[Optional[str], typer.Option("--knock-out", help="After red: the card the GM knocks "
+                                                     "out among equally good matches.")] = None,
+    pass_: Annotated[bool, typer.Option("--pass", help="An absent player's character does not act.")] = False,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """A player's turn in the resolution: spend a token and draw, or pass when absent."""
+    from yarnlog.core.referee import InvalidCommand
+    from yarnlog.rulesets.dramasystem.parts.card_procedure import PlayCards
+
+    if pass_ == (token is not None):
+        raise InvalidCommand("give --token COLOUR to spend and draw, or --pass for an absent player")
+    drawn = tuple(c for c in (cards or "").replace(" ", ",").split(",") if c)
+    run_command(campaign, PlayCards(player, token, drawn, knock_out), by=by, override_reason=override,
+                as_json=as_json)
+
+
+def resolve(
+    campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """The GM reveals her token: the result and each player's consequences."""
+    from yarnlog.rulesets.dramasystem.parts.card_procedure import Resolve
+
+    run_command(campaign, Resolve(), override_reason=override, as_json=as_json)
+
+
+def procedural_tokens(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+    """Every participant's unspent procedural tokens."""
+    from yarnlog.cli.context import campaign_view
+    from yarnlog.cli.output import emit, print_table
+
+    view = campaign_view(campaign, "procedural-tokens")
+    emit(view, as_json, lambda data: print_table(
+        "Procedural tokens", ("participant", "unspent"),
+        [(p["name"] + (" (GM)" if p["gm"] else ""), ", ".join(p["unspent"]) or "none")
+         for p in data["participants"]]))
+
+
+def odds(
+    tokens: Annotated[Names, typer.Argument(help="The players' tokens in precedence order (green yellow ...).")] = None,
+    campaign: CampaignOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """The exact chance that the players succeed a simple resolution, against each GM token."""
+    from yarnlog.cli.output import emit, print_table
+    from yarnlog.rulesets.dramasystem.parts.card_procedure import colour
+    from yarnlog.rulesets.dramasystem.rules.odds import simple_success
+    from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
+
+    del campaign  # the odds depend on the tokens only; the GM's secret token is never read
+    spent = tuple(colour(t) for t in names(tokens))
+    rows = [{"gm_token": gm.value, "chance": str(simple_success(spent, gm)),
+             "percent": round(float(simple_success(spent, gm)) * 100)} for gm in (Colour.RED, Colour.YELLOW,
+                                                                                  Colour.GREEN)]
+    emit({"players": [c.value for c in spent], "against": rows}, as_json, lambda data: print_table(
+        "Chance of success, against each GM token", ("GM token", "chance", "%"),
+        [(r["gm_token"], r["chance"], f"{r['percent']}%") for r in data["against"]]))
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(character_app, name="character")
+    app.command("oppose")(oppose)
+    app.command("target")(target)
+    app.command("draw")(draw)
+    app.command("resolve")(resolve)
+    app.command("procedural-tokens")(procedural_tokens)
+    app.command("odds")(odds)

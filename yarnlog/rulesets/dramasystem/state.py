@@ -1,0 +1,25 @@
+"""DramaSystem's state: one slice per part, each folded by its own part."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
+
+if TYPE_CHECKING:
+    from yarnlog.core.state import CampaignState
+    from yarnlog.rulesets.dramasystem.parts.card_procedure import Procedure
+    from yarnlog.rulesets.dramasystem.parts.procedural_piles import Piles
+    from yarnlog.rulesets.dramasystem.parts.sheets import Sheets
+
+
+@dataclass(frozen=True)
+class DramaSystemState:
+    """Every part's slice of state; the field names are the parts' names."""
+
+    sheets: Sheets
+    piles: Piles
+    procedure: Procedure
+
+
+#: A campaign played under the DramaSystem rules, as its deciders and projections see it.
+DramaSystemCampaign: TypeAlias = "CampaignState[DramaSystemState]"
