@@ -55,7 +55,7 @@ ALLOWED = {0, 2, 3}
 #: Names and words the played campaign knows, so that many fuzzed commands get past the first check.
 KNOWN = ("Ana", "Ben", "Maya", "Iris", "Tomas", "iris", "Iris,Tomas", "Brawler", "harbor", "1", "2", "6,5,4",
          "Tomas:6,5", "Smuggler=12", "Iris=Tough", "hard", "dramatic", "procedural", "gm", "everyone",
-         "participant:Ana", "text=fog", "Iris:good=6")
+         "participant:Ana", "text=fog", "Iris:good=6", "green", "yellow", "red", "KC", "2S", "QH,3C", "Ben,Ana")
 HOSTILE = ("[/oops]", "[link=http://evil.example]x[/link]", "[bold red]loud[/]", "\x1b[31mred\x1b[0m",
            "\x1b]8;;x\x1b\\", "over\rwritten", "bell\x07", "\u202egnirts", "nul\x00", "csi\x9b2J", "a\nb",
            "<script>", "{{ 7*7 }}", "-", "--", "", " ", "=", ":", ",", "A" * 81, "x" * 20_001,

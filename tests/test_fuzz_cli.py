@@ -16,7 +16,7 @@ from test_cli_usage_errors import INTERACTIVE, every_verb, leaves
 
 from yarnlog.cli.context import close_journal
 from yarnlog.cli.main import app
-from yarnlog.cli.verbs import commands_of
+from yarnlog.cli.verbs import commands_of, verbs_of
 
 SHEETS = Path(__file__).resolve().parent.parent / "journals" / "sheets"
 #: Commands that print a campaign's data verbatim, as data, to be redirected to a file: the bytes are
@@ -24,19 +24,23 @@ SHEETS = Path(__file__).resolve().parent.parent / "journals" / "sheets"
 VERBATIM = {("export",)}
 
 
-def _commands() -> dict[tuple[str, ...], object]:
+def _commands(ruleset: str) -> dict[tuple[str, ...], object]:
+    """Every verb a campaign of ``ruleset`` offers, by its words: the core's and the ruleset's own."""
     core = dict(typer.main.get_command(app).commands)
-    tree = {**commands_of("yarn"), **core}
+    tree = {**core, **commands_of(ruleset)}
+    replaced = set(verbs_of(ruleset).replaces)
     found = {}
     for name, command in sorted(tree.items()):
         if name in INTERACTIVE:
             continue
         for path, leaf in leaves(command, (name,)):
-            found[path] = leaf
-    return {path: found[path] for path in every_verb()}
+            if " ".join(path) not in replaced:
+                found[path] = leaf
+    return found
 
 
-COMMANDS = _commands()
+COMMANDS = _commands("yarn")
+DRAMASYSTEM_COMMANDS = _commands("dramasystem")
 
 
 @pytest.fixture(scope="module")
@@ -72,10 +76,11 @@ def _value(draw, param, paths: list[str]) -> str:
 
 
 @st.composite
-def command_lines(draw, paths: list[str]) -> tuple[str, ...]:
+def command_lines(draw, paths: list[str], commands: dict | None = None) -> tuple[str, ...]:
     """One verb with a random selection of its options and arguments, each given a fuzzed value."""
-    path = draw(st.sampled_from(sorted(COMMANDS)))
-    command = COMMANDS[path]
+    commands = COMMANDS if commands is None else commands
+    path = draw(st.sampled_from(sorted(commands)))
+    command = commands[path]
     words: list[str] = list(path)
     for param in command.params:
         if param.name in ("as_json",):
@@ -96,7 +101,9 @@ def command_lines(draw, paths: list[str]) -> tuple[str, ...]:
 
 
 def test_there_is_a_verb_of_every_kind_to_fuzz():
+    assert set(every_verb()) == set(COMMANDS)
     assert {("roll",), ("note",), ("import",), ("character", "create"), ("xp", "award")} <= set(COMMANDS)
+    assert {("draw",), ("oppose",), ("scene", "open")} <= set(DRAMASYSTEM_COMMANDS)
 
 
 @fuzz(200)
@@ -137,3 +144,32 @@ def test_what_a_write_records_reads_back_as_text(journals, data):
     for read in (("status",), ("log",), ("-v", "log"), ("campaigns",), ("tokens",), ("log", "--grep", text),
                  ("fight", "status"), ("cast",), ("explain", "--scene", "1")):
         check_run(db, read)
+
+
+@pytest.fixture(scope="module")
+def storm(tmp_path_factory) -> Journals:
+    """A DramaSystem campaign in a procedural scene (the README's), as a template."""
+    workdir = tmp_path_factory.mktemp("fuzz-dramasystem")
+    template = workdir / "template.db"
+    for args in (("init", "storm", "--title", "Storm", "--gm", "Maya", "--ruleset", "dramasystem"), ("join", "Ana"),
+                 ("join", "Ben"),
+                 ("character", "create", "Iris", "--player", "Ana", "--strong", "Fighting,Talking",
+                  "--weak", "Knowing,Making"),
+                 ("character", "create", "Tomas", "--player", "Ben", "--strong", "Moving,Sneaking",
+                  "--weak", "Talking,Enduring"),
+                 ("episode", "start", "--title", "Fog"),
+                 ("scene", "open", "--caller", "Ana", "--cast", "Iris,Tomas", "--mode", "procedural"),
+                 ("oppose", "yellow")):
+        code, _, err = run(template, *args)
+        assert code == 0, (args, err)
+    close_journal()
+    return Journals(template, workdir)
+
+
+@fuzz(50)
+@given(data=st.data())
+def test_no_command_line_breaks_a_dramasystem_campaign(storm, data):
+    db = storm.fresh()
+    paths = [str(storm.workdir / "out.md"), str(storm.workdir / "missing" / "x"), "/dev/null", "-"]
+    args = data.draw(command_lines(paths, DRAMASYSTEM_COMMANDS), label="args")
+    check_run(db, args, terminal_safe=args[:1] not in VERBATIM)
