@@ -295,6 +295,9 @@ def test_a_failed_write_on_postgresql_is_one_line(cli, tmp_path, monkeypatch):
         assert err.startswith("error: ") and err.count("\n") == 1, err
         assert cli("campaigns", "--json")[1].count("campaign_id") == 1
     finally:
+        from yarnlog.cli.context import close_journal
+
+        close_journal()  # its connections go before its schema does
         request.fn()
 
 
