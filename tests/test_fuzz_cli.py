@@ -5,6 +5,7 @@ obeyed by a terminal. (Settings and profiles: ``tests/fuzzing.py``.)"""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -111,7 +112,9 @@ def test_there_is_a_verb_of_every_kind_to_fuzz():
 def test_no_command_line_breaks_it(journals, tmp_path_factory, data):
     db = journals.fresh()
     folder = journals.workdir
-    paths = [str(SHEETS / "iris.json"), str(folder / "out.md"), str(folder / "missing" / "x"), str(folder),
+    sheet = folder / "iris.json"  # a copy: a fuzzed --output may write over it, never over the repository's
+    shutil.copyfile(SHEETS / "iris.json", sheet)
+    paths = [str(sheet), str(folder / "out.md"), str(folder / "missing" / "x"), str(folder),
              "/dev/null", str(folder / "bad\x1b[2J.md"), "-"]
     args = data.draw(command_lines(paths), label="args")
     stdin = data.draw(st.sampled_from([b"", b"not json\n", b"\xff\xfe\n"]), label="stdin")
