@@ -77,7 +77,9 @@ NUMBERED = {"episode.started": "episode", "episode.ended": "episode", "scene.ope
 
 
 def sample_lines(path: Path = SAMPLE) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    """The sample's events as plain data (its trailer, the last line, left out)."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [row for row in rows if row.keys() != {"trailer"}]
 
 
 def _split(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

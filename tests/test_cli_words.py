@@ -50,17 +50,19 @@ def test_a_scene_answers_in_words(table):
     assert lines[0] == "Note by Maya: Iris hides the \u241b[31mkey[/b]"  # shown, never obeyed nor markup
 
     lines = said(table, "petition", "refused", "-p", "Iris", "-g", "Tomas")
-    assert lines[0].startswith("Iris petitioned Tomas") and "refused; Ana gains a token from the kitty" in lines[0]
+    assert " ".join(lines[:-1]) == "Iris petitioned Tomas. Refused: Ana gains a token from the kitty (Gaining Tokens)."
     follow_up_matches_tokens(table, lines[-1])
     assert lines[-1].startswith("Tokens: Ana 1, Ben 0, Maya (GM) 0.")
 
     said(table, "call", "Maya", "--cast", "Tomas,Iris", "--mode", "dramatic")
     lines = said(table, "petition", "granted", "-p", "Tomas", "-g", "Iris")
-    assert lines[0].startswith("Tomas petitioned Iris") and ": granted; " in lines[0]
+    assert lines[0].startswith("Tomas petitioned Iris. Granted: ")
     follow_up_matches_tokens(table, lines[-1])
 
     lines = said(table, "roll", "Tomas", "--trait", "Brawler", "--difficulty", "hard", "--faces", "6,4,3,1")
-    assert lines[0].startswith("Tomas rolled Brawler") and "6 + 4 + 3" in lines[0]
+    # The roll: how many dice and why, the kept faces, the total, the outcome and the prior odds.
+    assert " ".join(lines[:-1]) == ("Tomas rolled 4 dice for Brawler: 6 + 4 + 3 + 1 = 14 against Hard 11: beats by 3 "
+                                    "(Chancy Actions). Chance of success was 76%.")
     follow_up_matches_tokens(table, lines[-1])
 
     sequence = json.loads(table("log", "--type", "yarn.roll.made", "--json")[1])[-1]["sequence"]
@@ -99,7 +101,8 @@ def test_a_roll_against_another_names_it(table):
     sequence = json.loads(table("log", "--type", "yarn.roll.made", "--json")[1])[-1]["sequence"]
     lines = said(table, "roll", "Tomas", "--trait", "Brawler", "--opposed", str(sequence), "--faces", "3,2,2,1",
                  "--by", "Ben")
-    assert lines[0].startswith("Tomas rolled Brawler: 3 + 2 + 2 + 1 = 8 against Iris's 6 + 5 + 4 + 1 = 16: fails")
+    assert " ".join(lines[:-1]).startswith(
+        "Tomas rolled 4 dice for Brawler: 3 + 2 + 2 + 1 = 8 against Iris's 16: fails by 8 (Comparing Your Roll).")
 
 
 def test_token_movements_outside_a_move_are_said():
@@ -110,10 +113,49 @@ def test_token_movements_outside_a_move_are_said():
         "By the GM's ruling (a ruling): Ana gains a token from the kitty."
     back = {"transfers": [{"source": "Ana", "destination": "kitty", "amount": 2}]}
     assert sentence("yarn.tokens.returned", back, {}, {}) == \
-        "Unspent drama tokens revert to the kitty: Ana pays 2 tokens to the kitty."
+        "Unspent drama tokens revert to the kitty: Ana pays 2 tokens to the kitty (Tokens)."
 
 
 def test_creating_a_campaign_answers_in_words_with_the_title_as_typed(cli):
     lines = said(cli, "init", "harbor", "--title", "[bold]Harbor<b>", "--gm", "Maya")
     assert lines[0].startswith("Campaign harbor") and "[bold]Harbor<b>" in lines[0] and "Maya" in lines[0]
     assert json.loads(cli("log", "--json")[1])[0]["payload"]["title"] == "[bold]Harbor<b>"
+
+
+def test_a_roll_says_how_many_dice_and_why(table):
+    # "If you get a bonus and a penalty die for the same roll, they cancel each other, and you roll normally"
+    # ("How Many Dice Do You Roll?"); a messed-up character "suffer[s] a penalty die on all actions" ("Messed Up").
+    said(table, "call", "Ana", "--cast", "Iris,Tomas", "--mode", "dramatic")
+    said(table, "call", "Maya", "--cast", "Tomas", "--mode", "procedural")
+    said(table, "damage", "Tomas", "--points", "20", "--reason", "a fall into the hold")  # 28 -> 8: messed up
+    lines = said(table, "roll", "Tomas", "--trait", "Brawler", "--bonus", "1", "--faces", "5,4,3,1")
+    assert " ".join(lines[:-1]).startswith(
+        "Tomas rolled 4 dice for Brawler (4 for the trait, a bonus die, a penalty die for being messed up, "
+        "a bonus die cancels a penalty die): 5 + 4 + 3 + 1 = 13.")
+    lines = said(table, "roll", "Tomas", "--trait", "Brawler", "--faces", "6,5,4,1,1")
+    # "Now drop out the highest rolling die and use the total of the remaining dice as your roll."
+    assert " ".join(lines[:-1]).startswith(
+        "Tomas rolled 5 dice for Brawler (4 for the trait, a penalty die for being messed up): "
+        "5 + 4 + 1 + 1 = 11 (6 dropped).")
+
+
+SAMPLE = Path(__file__).resolve().parent.parent / "journals" / "lantern-harbor.jsonl"
+
+
+@pytest.mark.parametrize("read", [("rolls",), ("ledger",), ("ledger", "--participant", "Ana"), ("log",),
+                                  ("log", "--type", "combat.attacked"), ("status",)])
+def test_read_commands_are_legible_in_80_columns(cli, monkeypatch, read):
+    monkeypatch.setenv("COLUMNS", "80")
+    assert cli("import", str(SAMPLE))[0] == 0
+    code, out, err = cli(*read)
+    assert code == 0, err
+    assert all(len(line) <= 80 for line in out.splitlines()), out
+    assert "…" not in out  # nothing cut short
+    if read == ("rolls",):
+        lines = out.splitlines()
+        for roll in json.loads(cli("rolls", "--json")[1]):
+            # The dice as rolled on one line, the outcome whole.
+            assert any(roll["dice"].split(": ", 1)[1] in line for line in lines), roll["dice"]
+            if roll["outcome"]:
+                assert any(f"{roll['outcome']} by {abs(roll['margin'])}" in line if roll["margin"] else
+                           roll["outcome"] in line for line in lines), roll

@@ -121,7 +121,7 @@ def test_a_scene_played_through_yarnlog_play_in_a_real_terminal(campaign, cli, t
         first.type(" --trait Brawler --difficulty hard")
         first.wait_for("the roll roll uses 4d6")
         first.type("roll Tomas --trait Brawler --difficulty hard --faces 6,4,3,1")  # the faces as rolled
-        first.wait_for("Tomas rolled Brawler: 6 + 4 + 3 + 1 = 14 against Hard 11: beats by 3")
+        first.wait_for("Tomas rolled 4 dice for Brawler: 6 + 4 + 3 + 1 = 14 against Hard 11: beats by 3")
 
         second = Terminal([*yarnlog_command(), "--db", campaign, "play"], env)
         second.wait_for("harbor #15 ")

@@ -7,6 +7,7 @@ the session. Commands other than ``yarnlog`` (pip, python, pytest) are the reade
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import shutil
@@ -47,7 +48,7 @@ def run_all(cli, commands: list[list[str]]) -> None:
 
 def test_every_bash_block_with_yarnlog_is_run_by_a_test():
     ran = {"Replay and audit the sample campaign", "## A session at the table", "### Recaps",
-           "## A procedural scene in DramaSystem"}
+           "## A procedural scene in DramaSystem", "## Tamper evidence"}
     with_yarnlog = [part for part in README.split("```bash\n")[1:] if yarnlog_commands(part.split("\n```")[0])]
     assert len(with_yarnlog) == len(ran), "a new README block with yarnlog commands needs running here"
 
@@ -59,6 +60,19 @@ def test_the_sample_journal_block_runs_as_written(cli, monkeypatch, tmp_path):
     commands = blocks("Replay and audit the sample campaign")
     assert [c[2] for c in commands] == ["import", "verify", "tokens", "ledger"]
     run_all(cli, commands)
+
+
+def test_the_tamper_evidence_block_runs_as_written_on_the_sample(cli, monkeypatch, tmp_path):
+    """The digest the README quotes is the committed sample's: verify --digest passes as written."""
+    (tmp_path / "journals").mkdir()
+    shutil.copy(ROOT / "journals" / "lantern-harbor.jsonl", tmp_path / "journals")
+    monkeypatch.chdir(tmp_path)
+    run_all(cli, blocks("Replay and audit the sample campaign")[:1])  # the import
+    commands = blocks("## Tamper evidence")
+    assert [c[2] for c in commands] == ["digest", "verify", "keygen", "digest"]
+    run_all(cli, commands)
+    code, out, _ = cli(*commands[0], "--json")
+    assert code == 0 and f"verify --digest {json.loads(out)['digest']}\n" in README
 
 
 def test_the_recaps_run_as_written_after_the_session(cli, monkeypatch, tmp_path):

@@ -266,6 +266,23 @@ def test_the_store_refuses_records_that_do_not_extend_its_chain(any_store, broke
     assert any_store.read("c") == [stored]  # all or nothing
 
 
+@pytest.mark.parametrize("forged", ["a forged hash", "a payload changed under its hash", "another header"])
+def test_the_store_refuses_a_record_whose_hash_is_not_that_of_its_bytes(any_store, forged):
+    """The chain holds (right sequence, right prev_hash) but the hash is not the record's own."""
+    any_store.append("c", 0, [note("stored")])
+    [stored] = any_store.read("c")
+    [good] = chained("c", ["a"], after=stored)
+    bad = {
+        "a forged hash": replace(good, hash="f" * 64),
+        "a payload changed under its hash": replace(good, payload='"forged"'),
+        "another header": replace(good, recorded_by="Mallory"),
+    }[forged]
+    with pytest.raises(StoreError, match="must carry their own hash") as info:
+        any_store.append_verbatim([bad], 1)
+    assert not isinstance(info.value, ConcurrencyConflict)
+    assert any_store.read("c") == [stored]
+
+
 def test_append_verbatim_refuses_records_of_two_campaigns(any_store):
     with pytest.raises(StoreError, match="one campaign"):
         any_store.append_verbatim(chained("a", ["x"]) + chained("b", ["y"]), 0)

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from yarnlog.cli.main import EXIT_CODES
+from yarnlog.rulesets.yarn.recap import sentences
 
 IRIS = {
     "name": "Iris", "player": "Ana", "role": "harbour pilot", "desire": "respect", "poles": ["duty", "freedom"],
@@ -40,13 +41,17 @@ def test_the_easy_gunfire_example_at_the_table(table):
     # armor ... The character takes 29 points of damage, dropping him to -7."
     assert table("fight", "start", "--detailed", "--combatant", "Iris", "--combatant", "Operative=21")[0] == 0
     code, out, _ = table("initiative", "Iris@Agile:5,4,1", "GMCs=4:6,5,3,1")
-    assert code == 0 and "order: GMCs, Iris" in out
+    assert code == 0 and out.startswith("Initiative (rolls): GMCs, Iris (Initiative).")
     before = sequence(table)
     code, out, _ = table(*GUNSHOT, "--bonus", "has leisure to aim", "--odds")
     assert code == 0 and out.startswith("chance to hit: ") and sequence(table) == before
-    code, out, err = table(*GUNSHOT, "--bonus", "has leisure to aim", "--attack-faces", "6,5,3,2,1",
+    # --verbose: every die and every step of the damage; the move in words is the recap's sentence.
+    code, out, err = table("--verbose", *GUNSHOT, "--bonus", "has leisure to aim", "--attack-faces", "6,5,3,2,1",
                            "--defense-faces", "4,2", "--armor", "reinforced-jacket", "--armor-faces", "3")
     assert code == 0, err
+    [attacked] = json.loads(table("log", "--type", "combat.attacked", "--json")[1])
+    assert sentences.attacked(attacked["payload"]).endswith(
+        "29 damage after regular armor stops 1: 22 → -7 hit points (Attacks).")
     assert "attack 5d6kh4: 6 5 3 2 (1) = 16  vs  defense 2d6: 4 2 = 6: beats" in out
     assert "regular armor stops 1 (half, Armor/Attack Summary) = 29" in out
     assert "29 damage: Iris 22 -> -7 hit points" in out
@@ -98,9 +103,9 @@ def test_the_gmcs_gestalt_total_is_for_the_gms_eyes_only(table):
     # know who will win."
     assert table("fight", "start", "--combatant", "Iris")[0] == 0
     code, out, _ = table("gestalt", "Iris@Tough:6,5,4,1", "--by", "Ana")
-    assert code == 0 and "players total: 16" in out
+    assert code == 0 and out.startswith("The players' side rolled for the fight: Iris (Tough) 16; total 16")
     code, out, _ = table("gestalt", "--gm", "five roughs=10:6,5,5,4,4,3,3,2,1,1")
-    assert code == 0 and "players 16 vs GMCs 34: GMCs" in out
+    assert code == 0 and "The GMCs win, 34 to 16." in " ".join(out.splitlines())
     seen_by_ana = json.loads(table("log", "--as", "Ana", "--type", "yarn.combat.gestalt", "--json")[1])
     assert [e["payload"]["side"] for e in seen_by_ana] == ["players"]
     seen_by_maya = json.loads(table("log", "--as", "Maya", "--type", "yarn.combat.gestalt", "--json")[1])

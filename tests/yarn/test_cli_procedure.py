@@ -60,7 +60,7 @@ def test_a_roll_with_faces_from_the_table(table):
     assert payload["odds"]["beats"] == {"exact": "3/8", "percent": "38%"}
     assert payload["breaks"] == {"good": True, "bad": False}
     code, out, _ = table("roll", "Tom", "--against", "7", "--faces", "3 2")
-    assert code == 0 and "Tom rolled no trait: 3 + 2 = 5 against difficulty 7: fails" in out
+    assert code == 0 and "Tom rolled 2 dice with no trait: 3 + 2 = 5 against difficulty 7: fails by 2" in out
     code, out, _ = table("--verbose", "roll", "Tom", "--against", "7", "--faces", "3 2")
     assert code == 0 and "Tom rolls no trait (no trait), 2d6: 3 2 = 5, fails against difficulty 7 by 2" in out
 

@@ -86,7 +86,7 @@ def _no_empty_lines(text: str) -> None:
 
 def test_the_sheet_at_the_command_line_in_three_formats(cli):
     assert cli("import", str(SAMPLE))[0] == 0
-    journal_lines = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    journal_lines = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()][:-1]  # (trailer)
     created = {e["payload"]["name"]: e["payload"] for e in journal_lines if e["event_type"] == "yarn.character.created"}
     attack = next(e for e in journal_lines if e["event_type"] == "yarn.combat.attacked"
                   and e["payload"]["declared"]["defender"] in created and e["payload"]["damage"] > 0)

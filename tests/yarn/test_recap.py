@@ -79,12 +79,13 @@ def test_each_petition_is_told_in_words_with_its_tokens(harbor, gm_recap):
     scenes = {s.number: s for s in scenes_of(gm_recap)}
     # The issue's own example, with the characters' full names and the want Iris declared.
     assert scenes[2].petitions[0].text == ("Iris Vane petitioned Jonah Crane for an apology for the night the Wren "
-                                           "ran aground: refused; Ana gains a token from the kitty.")
+                                           "ran aground. Refused: Ana gains a token from the kitty (Gaining Tokens).")
     for rec in events(history, "yarn.petition.resolved"):
         [line] = [line for line in scenes[rec.scene].petitions if line.sequence == rec.sequence]
         p = rec.payload
         assert line.text.startswith(f"{p.petitioner} petitioned {p.granter}")
-        assert f": {p.outcome}" in line.text
+        assert f". {p.outcome.capitalize()}" in line.text
+        assert line.text.endswith(f" ({'No Contest Scenes' if p.outcome == 'no contest' else 'Gaining Tokens'}).")
         for t in p.transfers:
             source = "the kitty" if t.source == "kitty" else t.source
             assert f"{t.destination} gains" in line.text and f"from {source}" in line.text

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
+from yarnlog.app.digests import digest_of, digest_problem, prove_consistency
 from yarnlog.app.interchange import export_lines, import_records
 from yarnlog.app.snapshots import (
     STATE,
@@ -33,6 +34,7 @@ from yarnlog.app.snapshots import (
 from yarnlog.app.verify import AMENDMENT_TYPES, Report, verify_stored
 from yarnlog.core.corrections import Amendments, Correction, OverriddenRule, OverrideRecorded, Retraction
 from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
+from yarnlog.core.digest import ConsistencyProof, Digest
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.limits import check_campaign_id, check_command, check_data
@@ -150,13 +152,36 @@ class Journal:
         """Check the campaign's stored events: the chain, the payloads and the rules."""
         return verify_stored(self.store, campaign_id)
 
+    def digest(self, campaign_id: str) -> Digest:
+        """The campaign's digest at its last event (see :mod:`yarnlog.core.digest`)."""
+        return digest_of(self.store, campaign_id)
+
+    def digest_problem(self, digest: Digest) -> str | None:
+        """Why the stored campaign does not extend exactly the history ``digest`` pins (None if it does)."""
+        return digest_problem(self.store, digest)
+
+    def prove_consistency(self, old: Digest) -> ConsistencyProof:
+        """The proof that the campaign as stored now extends the older digest ``old``."""
+        return prove_consistency(self.store, old)
+
+    def grant_writer(self, role: str) -> list[str]:
+        """Let ``role`` only read and append events (a PostgreSQL journal); what was granted, in words."""
+        grant = getattr(self.store, "grant_writer", None)
+        if grant is None:
+            raise InvalidCommand("only a PostgreSQL journal has roles: protect a SQLite journal with the file's "
+                                 "own permissions (the writer then cannot change it, nor can anyone but its owner)")
+        return list(grant(role))
+
     def export_lines(self, campaign_id: str) -> list[str]:
         """The campaign as JSON Lines, one canonical event per line."""
         return list(export_lines(self.store, campaign_id))
 
-    def import_events(self, records: list[StoredEvent]) -> tuple[int, int]:
-        """Write the events of an export the journal lacks: (already present, newly written)."""
-        return import_records(self.store, records)
+    def import_events(self, records: list[StoredEvent], *,
+                      line_numbers: Sequence[int] | None = None) -> tuple[int, int]:
+        """Write the events of an export the journal lacks: (already present, newly written).
+
+        ``line_numbers`` (the file line of each record) lets a refusal name the line."""
+        return import_records(self.store, records, line_numbers=line_numbers)
 
     def close(self) -> None:
         self.store.close()

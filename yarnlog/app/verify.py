@@ -117,6 +117,10 @@ class _TypeCheck:
                 self.faults.append(Fault(record.sequence, record.event_type,
                                          "the first event must be campaign.created"))
             else:
+                if rec.payload.campaign_id != record.campaign_id:
+                    self.faults.append(Fault(record.sequence, record.event_type,
+                                             f"creates campaign {rec.payload.campaign_id!r} but is filed under "
+                                             f"{record.campaign_id!r}"))
                 try:
                     self.ruleset = get_ruleset(rec.payload.ruleset)
                 except YarnlogError as exc:

@@ -108,12 +108,22 @@ def run_command(campaign: str | None, command, *, by: str | None = None, visibil
                 override_reason: str | None = None, as_json: bool = False) -> list:
     """Execute a journal command and show what it recorded."""
     recorded = execute_command(campaign, command, by=by, visibility=visibility, override_reason=override_reason)
+    answer(recorded, as_json)
+    return recorded
+
+
+def answer(recorded: list, as_json: bool, detail=None) -> None:
+    """What a write prints: ``--json`` the envelopes; ``--verbose`` the move in ``detail`` (a function
+    that prints it, such as an attack's every die and step), else the payload table; otherwise the
+    move in words and what follows (:func:`~yarnlog.cli.output.show_recorded`)."""
+    if SETTINGS.verbose and not as_json and detail is not None:
+        detail()
+        return
     state = None
     if recorded and not as_json and not SETTINGS.verbose:
         # In words: the state after the move is the one the journal remembers (no replay).
         state = open_journal().state(recorded[0].campaign_id)
     show_recorded(recorded, as_json, state=state)
-    return recorded
 
 
 def resolve_as_of(journal: "Journal", cid: str, as_of: int | None, end_of_scene: int | None) -> int | None:

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Optional
 import typer
 from typer.core import TyperCommand
 
+from yarnlog.cli import evidence
 from yarnlog.cli.context import campaign_state, open_journal, pick_campaign, resolve_as_of, run_command
 from yarnlog.cli.options import (
     SETTINGS,
@@ -549,18 +550,29 @@ def verify(
     campaign: CampaignOpt = None,
     snapshots: Annotated[bool, typer.Option("--snapshots", help="Also replay fully and compare every stored "
                                             "snapshot and view with the replay at its event.")] = False,
+    digest: Annotated[Optional[str], typer.Option("--digest", help="A digest kept from earlier ('yarnlog digest'): "
+                                                  "the journal must still hold exactly that history.")] = None,
+    key: Annotated[Optional[Path], typer.Option("--key", help="With --digest: the GM's public key file; the "
+                                                "digest must be signed with it.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Check the hash chain, the payloads and the rules; exit 1 on any fault. Snapshots are ignored
-    (they are caches, never evidence) unless --snapshots asks for them to be checked."""
+    (they are caches, never evidence) unless --snapshots asks for them to be checked. With --digest,
+    also check that the journal extends exactly the history that digest pins (nothing cut or changed)."""
+    from yarnlog.cli.evidence import check_digest_option
     from yarnlog.core.referee import invalid
 
+    pinned = check_digest_option(digest, key)
     journal = open_journal()
-    cid = pick_campaign(journal, campaign)
+    cid = pick_campaign(journal, campaign or (pinned.campaign_id if pinned else None))
     # A campaign that is not there is a mistyped id (exit 2), not a journal with faults (exit 1).
     invalid(cid in journal.campaigns(), f"no campaign {cid!r} in this journal")
     with working(f"verifying {cid}: hash chain, payloads, rules"):
         report = journal.verify(cid)
+    if pinned is not None and report.events:  # (no campaign at all is already the one fault)
+        from yarnlog.cli.evidence import digest_faults
+
+        report.faults.extend(digest_faults(journal, cid, pinned, key))
     if snapshots:
         with working(f"verifying {cid}: snapshots against a full replay"):
             checks = journal.check_snapshots(cid)
@@ -574,6 +586,9 @@ def verify(
         if d["ok"]:
             out.print(Text.assemble(("ok", "green"), terminal_text(f": {cid}, {d['events']} events, "
                                                                   f"chain head {d['head']}")))
+            if pinned is not None:
+                out.print(f"It extends the digest of event {pinned.size}"
+                          f"{', signed with that key' if key else ''}: nothing changed.", markup=False, emoji=False)
             return
         first = d["faults"][0]
         err = console(stderr=True)
@@ -583,7 +598,10 @@ def verify(
             err.print(f"  also event {fault['sequence']} ({fault['event_type']}): {fault['problem']}")
         err.print(f"{len(d['faults'])} fault(s) in {d['events']} events")
 
-    emit(report.to_data(), as_json, render)
+    data = report.to_data()
+    if pinned is not None:
+        data["digest"] = pinned.line()
+    emit(data, as_json, render)
     if not report.ok:
         raise typer.Exit(EXIT_CODES["faults"])
 
@@ -629,7 +647,7 @@ def export_(
         from yarnlog.core.referee import InvalidCommand
 
         raise InvalidCommand(f"cannot write {output}: {exc.strerror or exc}") from None
-    summary = {"campaign_id": cid, "events": len(lines), "file": str(output)}
+    summary = {"campaign_id": cid, "events": len(lines) - 1, "file": str(output)}  # the last line is the trailer
     emit(summary, as_json,
          lambda d: console().print(f"exported {d['events']} events of {cid} to {d['file']}", markup=False))
 
@@ -637,24 +655,30 @@ def export_(
 @app.command("import")
 def import_(
     file: Annotated[Path, typer.Argument(help="A JSON Lines export ('-' for stdin).")],
+    without_trailer: Annotated[bool, typer.Option("--without-trailer", help="Accept a file with no trailer (an "
+                                                  "export older than trailers): a cut tail then goes unnoticed.")]
+        = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Read an export back, checking every line, the chain and the rules; all or nothing."""
-    from yarnlog.app.interchange import read_export
+    """Read an export back, checking every line, the trailer, the chain and the rules; all or nothing."""
+    from yarnlog.app.interchange import file_lines, read_export
     from yarnlog.core.referee import InvalidCommand
 
     # Read as bytes, a line at a time: each line is decoded and checked on its own, its size bounded.
     if str(file) == "-":
-        records = read_export(sys.stdin.buffer)
+        export = read_export(file_lines(sys.stdin.buffer), require_trailer=not without_trailer)
     else:
         try:
             with file.open("rb") as stream:
-                records = read_export(stream)
+                export = read_export(file_lines(stream), require_trailer=not without_trailer)
         except OSError as exc:
             raise InvalidCommand(f"cannot read {file}: {exc.strerror or exc}") from None
+    records = export.records
+    if export.trailer is None:
+        sys.stderr.write(f"warning: {file} has no trailer: whether events were cut from its end cannot be told\n")
     journal = open_journal(create=True)
     with working(f"checking and importing {len(records)} events"):
-        present, written = journal.import_events(records)
+        present, written = journal.import_events(records, line_numbers=export.line_numbers)
     summary = {"campaign_id": records[0].campaign_id, "already_present": present, "imported": written}
     emit(summary, as_json, lambda d: console().print(
         f"{d['campaign_id']}: imported {d['imported']} events ({d['already_present']} already present)"))
@@ -668,6 +692,14 @@ def play(campaign: CampaignOpt = None,
     from yarnlog.cli.console import play as play_console
 
     play_console(SETTINGS.db, campaign or SETTINGS.campaign, as_json=as_json)
+
+
+# -- tamper evidence (yarnlog.cli.evidence) -------------------------------------------------
+
+app.command("digest")(evidence.digest)
+app.command("check-proof")(evidence.check_proof)
+app.command("keygen")(evidence.keygen)
+app.add_typer(evidence.db_app, name="db")
 
 
 # -- entry point ----------------------------------------------------------------------------

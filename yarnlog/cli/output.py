@@ -84,8 +84,8 @@ def recorded_data(recorded) -> dict:
     return envelope_data(recorded)
 
 
-def summarize(payload: dict) -> str:
-    """A one-line gist of a payload for tables."""
+def summarize(payload: dict, limit: int | None = 110) -> str:
+    """A one-line gist of a payload for tables (all of it when ``limit`` is None)."""
     parts = []
     for key, value in payload.items():
         if value in (None, "", [], {}):
@@ -94,7 +94,7 @@ def summarize(payload: dict) -> str:
             value = json.dumps(value, ensure_ascii=False)
         parts.append(f"{key}={value}")
     text = " ".join(parts)
-    return text if len(text) <= 110 else text[:107] + "..."
+    return text if limit is None or len(text) <= limit else text[:limit - 3] + "..."
 
 
 #: The width a move's answer is wrapped to.
@@ -102,14 +102,17 @@ WIDTH = 80
 
 
 def _payload_table(rows: list[dict], title: str) -> None:
+    from rich import box
     from rich.table import Table
 
-    table = Table(title=title)
-    for col in ("#", "type", "by", "episode", "scene", "what"):
-        table.add_column(col)
+    # The whole payload, legible in 80 columns: light rules, the type on one line, long words folded.
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                  padding=(0, 1, 0, 0))
+    for col in ("#", "type", "by", "ep", "sc", "what"):
+        table.add_column(col, no_wrap=col in ("#", "type"), overflow="fold")
     for row in rows:
         table.add_row(str(row["sequence"]), row["event_type"], row["recorded_by"],
-                      str(row["episode"] or ""), str(row["scene"] or ""), summarize(row["payload"]))
+                      str(row["episode"] or ""), str(row["scene"] or ""), summarize(row["payload"], None))
     console().print(table)
 
 

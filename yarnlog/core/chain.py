@@ -9,6 +9,7 @@ every hash from there on.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,7 +17,7 @@ from yarnlog.core.envelope import HASHED_FIELDS, NewEvent, StoredEvent, canonica
 
 GENESIS = "0" * 64
 
-__all__ = ["GENESIS", "HASHED_FIELDS", "canonical", "event_hash", "seal"]
+__all__ = ["GENESIS", "HASHED_FIELDS", "canonical", "event_hash", "seal", "stored_event_hash"]
 
 
 def event_hash(envelope: Mapping[str, Any], payload: Any, prev_hash: str) -> str:
@@ -25,6 +26,26 @@ def event_hash(envelope: Mapping[str, Any], payload: Any, prev_hash: str) -> str
     body["payload"] = payload
     body["prev_hash"] = prev_hash
     return hashlib.sha256(canonical(body).encode("utf-8")).hexdigest()
+
+
+def stored_event_hash(header: Mapping[str, Any], payload_text: str, prev_hash: str) -> str:
+    """The SHA-256 over an event's stored bytes: ``payload_text`` as stored, not parsed again.
+
+    For a canonical payload (every event the journal writes) it equals :func:`event_hash`; the
+    database triggers compute this one, so they hash exactly the bytes a row holds (a payload
+    stored in another spelling gets another hash, and ``verify`` says it is not canonical).
+    """
+    values = {**header, "prev_hash": prev_hash}
+    # canonical()'s own layout (keys sorted, no white space), with the payload's text set in as it is.
+    body = ",".join(key + (payload_text if name == "payload" else _encode(values[name]))
+                    for name, key in _BODY_KEYS)
+    return hashlib.sha256(("{" + body + "}").encode("utf-8")).hexdigest()
+
+
+#: canonical() as one encoder made once (json.dumps builds a new one on every call with options).
+_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+#: The hashed body's fields in canonical (sorted) order, each with its key as canonical JSON writes it.
+_BODY_KEYS = tuple((name, canonical(name) + ":") for name in sorted((*HASHED_FIELDS, "payload", "prev_hash")))
 
 
 def seal(campaign_id: str, sequence: int, new: NewEvent, prev_hash: str) -> StoredEvent:

@@ -42,6 +42,9 @@ def core_sentence(recorded: Recorded) -> str | None:
         return f"Event {p['retracts']} retracted (approved by {p['approved_by']}): {p['reason']}."
     if kind == "override.recorded":
         return f"Override recorded by {p['by']}: {p['reason']}."
+    if kind == "campaign.options_changed":
+        switched = ", ".join(f"{name.replace('_', ' ')} {'on' if on else 'off'}" for name, on in p["options"].items())
+        return f"{p['by']} rules the optional rules from now on: {switched}{_then(p.get('reason'), '. Reason: ')}."
     if kind == "campaign.created":
         return f"Campaign {p['campaign_id']} \u201c{p['title']}\u201d created ({p['ruleset']}), GM {p['gm']}."
     return None

@@ -10,9 +10,16 @@ from __future__ import annotations
 import threading
 from collections.abc import Collection, Iterator, Sequence
 
-from yarnlog.core.chain import GENESIS, seal
+from yarnlog.core.chain import GENESIS, seal, stored_event_hash
 from yarnlog.core.envelope import NewEvent, StoredEvent
-from yarnlog.persistence.protocol import CHAIN_BROKEN, ConcurrencyConflict, Snapshot, StoreError, one_campaign
+from yarnlog.persistence.protocol import (
+    CHAIN_BROKEN,
+    HASH_REFUSED,
+    ConcurrencyConflict,
+    Snapshot,
+    StoreError,
+    one_campaign,
+)
 
 
 class MemoryStore:
@@ -105,6 +112,8 @@ class MemoryStore:
             for sequence, record in enumerate(records, start=len(stored) + 1):
                 if record.sequence != sequence or record.prev_hash != prev_hash:
                     raise StoreError(f"the journal refused the import: {CHAIN_BROKEN}")
+                if stored_event_hash(record.header(), record.payload, record.prev_hash) != record.hash:
+                    raise StoreError(f"the journal refused the import: {HASH_REFUSED}")
                 prev_hash = record.hash
             self._add(campaign_id, list(records))
 

@@ -5,15 +5,36 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_type_hints
 
-from sqlalchemy import Connection, create_engine, event
+from sqlalchemy import Connection, create_engine, event, text
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import DisconnectionError, OperationalError
 
-from yarnlog.core.chain import GENESIS
+from yarnlog.core.chain import GENESIS, HASHED_FIELDS
 from yarnlog.core.envelope import STORED_FIELDS, StoredEvent
+from yarnlog.core.referee import InvalidCommand
+from yarnlog.persistence.protocol import HASH_REFUSED, StoreError
 from yarnlog.persistence.sql import EVENTS, SqlStore, astuple
+
+
+def _canonical_body() -> str:
+    """The SQL text of :func:`~yarnlog.core.chain.stored_event_hash`'s body for the row ``NEW``: the
+    hashed fields in sorted order, text as JSON strings, integers as numbers, the payload as stored."""
+    kinds = get_type_hints(StoredEvent)
+    parts: list[str] = []
+    for name in sorted((*HASHED_FIELDS, "payload", "prev_hash")):
+        if name == "payload":
+            value = "NEW.payload"
+        elif kinds[name] is int:
+            value = f"NEW.{name}::text"
+        else:
+            value = f"to_json(NEW.{name})::text"
+        parts.append(f"'{',' if parts else '{'}\"{name}\":' || {value}")
+    return "(" + " || ".join(parts) + " || '}')"
+
+
+_CANONICAL_BODY = _canonical_body()
 
 TRIGGERS = (
     """CREATE OR REPLACE FUNCTION yarnlog_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -36,6 +57,19 @@ TRIGGERS = (
        END $$""",
     """CREATE OR REPLACE TRIGGER events_chain_on_insert BEFORE INSERT ON events
        FOR EACH ROW EXECUTE FUNCTION yarnlog_check_chain()""",
+    # Statements of their own (other guards may come beside them): the hash must be the SHA-256 of
+    # the row's own bytes, the canonical JSON stored_event_hash builds, spelled in SQL (PostgreSQL's
+    # to_json escapes text exactly as Python's json.dumps(ensure_ascii=False) does). sha256() is
+    # built into PostgreSQL 11+, so no extension (pgcrypto) has to be installed by a superuser.
+    f"""CREATE OR REPLACE FUNCTION yarnlog_check_hash() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF NEW.hash IS DISTINCT FROM encode(sha256(convert_to({_CANONICAL_BODY}, 'UTF8')), 'hex') THEN
+           RAISE EXCEPTION '{HASH_REFUSED}' USING ERRCODE = 'check_violation';
+         END IF;
+         RETURN NEW;
+       END $$""",
+    """CREATE OR REPLACE TRIGGER events_hash_on_insert BEFORE INSERT ON events
+       FOR EACH ROW EXECUTE FUNCTION yarnlog_check_hash()""",
 )
 
 
@@ -53,6 +87,63 @@ class PostgresStore(SqlStore):
         quote = self.engine.dialect.identifier_preparer.quote
         self._copy_sql = (f"COPY {quote(EVENTS.name)} ({', '.join(quote(name) for name in STORED_FIELDS)}) "
                           "FROM STDIN")
+
+    def create_schema(self) -> None:
+        """Create the tables and guards, unless another role owns them (the owner ran the migrations).
+
+        The application may connect as a writer role that owns nothing (``yarnlog db grant``); such
+        a role may not, and need not, create or replace anything.
+        """
+        try:
+            with self.engine.connect() as conn:
+                owned = conn.execute(text("SELECT pg_has_role(relowner, 'USAGE') FROM pg_class "
+                                          "WHERE oid = to_regclass('events')")).scalar()
+        except OperationalError as exc:
+            raise StoreError(f"cannot open the journal database: {exc.orig}") from None
+        if owned is False:
+            return
+        super().create_schema()
+
+    def grant_writer(self, role: str) -> list[str]:
+        """Let ``role`` read and append events and nothing else; run as the tables' owner.
+
+        The writer gets SELECT and INSERT on the events (and the position sequence INSERT draws
+        from), and may rewrite the snapshot caches; without ownership it cannot ALTER (so not
+        DISABLE TRIGGER), DROP or TRUNCATE, and without those privileges not UPDATE or DELETE.
+        What was granted, as SQL.
+        """
+        quote = self.engine.dialect.identifier_preparer.quote
+        with self._writing() as conn:
+            found = conn.execute(text("SELECT rolsuper FROM pg_roles WHERE rolname = :role"), {"role": role}).first()
+            if found is None:
+                raise InvalidCommand(f"no role {role!r} on this server: create it first (CREATE ROLE ... LOGIN)")
+            if found[0]:
+                raise InvalidCommand(f"{role} is a superuser, whom no privilege binds: the writer must be an "
+                                     "ordinary role")
+            mine = conn.execute(text("SELECT bool_and(pg_has_role(relowner, 'USAGE')) FROM pg_class "
+                                     "WHERE oid IN (to_regclass('events'), to_regclass('snapshots'))")).scalar()
+            if not mine:  # a non-owner's GRANT is a warning, not an error: it would say nothing and do nothing
+                raise InvalidCommand("run 'db grant' as the role that owns the journal's tables (it ran the "
+                                     "migrations), not as the writer")
+            owns = conn.execute(text("SELECT pg_has_role(:role, relowner, 'USAGE') FROM pg_class "
+                                     "WHERE oid IN (to_regclass('events'), to_regclass('snapshots'))"),
+                                {"role": role}).scalars().all()
+            if any(owns):
+                raise InvalidCommand(f"{role} owns the journal's tables (or is a member of their owner): the "
+                                     "writer must own nothing, so that it cannot alter them")
+            schema = conn.execute(text("SELECT current_schema()")).scalar_one()
+            sequence = conn.execute(text("SELECT pg_get_serial_sequence('events', 'position')")).scalar_one()
+            who = quote(role)
+            statements = [
+                f"REVOKE ALL ON events, snapshots FROM {who}",
+                f"GRANT USAGE ON SCHEMA {quote(schema)} TO {who}",
+                f"GRANT SELECT, INSERT ON events TO {who}",
+                f"GRANT USAGE ON SEQUENCE {sequence} TO {who}",
+                f"GRANT SELECT, INSERT, UPDATE ON snapshots TO {who}",
+            ]
+            for statement in statements:
+                conn.execute(text(statement))
+        return statements
 
     def _ping_when_idle(self, engine: Engine) -> None:
         """Test a pooled connection before use if it has been idle, and replace it if it is dead.

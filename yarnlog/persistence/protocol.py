@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # annotations only: opening the command line must not import 
     from yarnlog.core.envelope import NewEvent, StoredEvent
 
 CHAIN_BROKEN = "yarnlog events must extend the chain: sequence gap or wrong prev_hash"
+HASH_REFUSED = "yarnlog events must carry their own hash: the hash is not that of the bytes in the row"
 
 
 class StoreError(YarnlogError):

@@ -5,14 +5,26 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Connection, create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 
-from yarnlog.core.chain import GENESIS
-from yarnlog.persistence.protocol import StoreError
+from yarnlog.core.chain import GENESIS, HASHED_FIELDS, stored_event_hash
+from yarnlog.persistence.protocol import HASH_REFUSED, StoreError
 from yarnlog.persistence.sql import SqlStore
+
+#: The SQL function the hash trigger calls: :func:`stored_event_hash` of the row's columns.
+HASH_FUNCTION = "yarnlog_event_hash"
+HASH_ARGUMENTS = (*HASHED_FIELDS, "payload", "prev_hash")
+
+
+def _row_hash(*values: Any) -> str:
+    """:func:`stored_event_hash` of a row's columns in :data:`HASH_ARGUMENTS`' order."""
+    *header, payload, prev_hash = values
+    return stored_event_hash(dict(zip(HASHED_FIELDS, header)), payload, prev_hash)
+
 
 TRIGGERS = (
     """CREATE TRIGGER IF NOT EXISTS events_refuse_update BEFORE UPDATE ON events
@@ -25,6 +37,12 @@ TRIGGERS = (
          OR NEW.prev_hash <> COALESCE((SELECT hash FROM events WHERE campaign_id = NEW.campaign_id
                                         AND sequence = NEW.sequence - 1), '{GENESIS}')
        BEGIN SELECT RAISE(ABORT, 'yarnlog events must extend the chain: sequence gap or wrong prev_hash'); END""",
+    # Its own statement (other guards may come beside it): the hash must be the hash of the row's
+    # own bytes. SQLite has no SHA-256 in SQL, so the store registers HASH_FUNCTION on every
+    # connection it opens; a program that does not (the sqlite3 shell) cannot insert events at all.
+    f"""CREATE TRIGGER IF NOT EXISTS events_hash_on_insert BEFORE INSERT ON events
+       WHEN NEW.hash IS NOT {HASH_FUNCTION}({', '.join(f'NEW.{name}' for name in HASH_ARGUMENTS)})
+       BEGIN SELECT RAISE(ABORT, '{HASH_REFUSED}'); END""",
 )
 
 
@@ -67,6 +85,7 @@ def _make_transactions_explicit(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection, _record):
         dbapi_connection.isolation_level = None
+        dbapi_connection.create_function(HASH_FUNCTION, len(HASH_ARGUMENTS), _row_hash, deterministic=True)
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.close()

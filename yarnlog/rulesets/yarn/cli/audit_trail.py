@@ -52,8 +52,9 @@ def print_rows(title: str, columns: Sequence[str], rows: Sequence[Sequence[objec
     table = Table(title=text(title), title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
                   padding=(0, 1, 0, 0))
     for column in columns:
+        # A word wider than its column is folded onto the next line, never cut short with an ellipsis.
         table.add_column(column, no_wrap=column in no_wrap, max_width=14 if column in narrow else None,
-                         min_width=22 if column in wide else None)
+                         min_width=22 if column in wide else None, overflow="fold")
     for index, row in enumerate(rows):
         style = "strike" if index < len(struck) and struck[index] else ""
         table.add_row(*(cell if isinstance(cell, Text) else text(cell, style) for cell in row))

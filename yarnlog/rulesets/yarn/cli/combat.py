@@ -11,9 +11,9 @@ from typing import Annotated, Any
 
 import typer
 
-from yarnlog.cli.context import campaign_state, execute_command, run_command
+from yarnlog.cli.context import answer, campaign_state, execute_command, run_command
 from yarnlog.cli.options import AsOfOpt, ByOpt, CampaignOpt, EndOfSceneOpt, JsonOpt, Many, OverrideOpt, parse_faces
-from yarnlog.cli.output import console, emit, recorded_data
+from yarnlog.cli.output import console, emit
 
 Faces = Annotated[str | None, typer.Option(help="Faces as rolled, e.g. 6,5,3,2 (default: the tool rolls).")]
 
@@ -226,8 +226,8 @@ def register(app: typer.Typer) -> None:
         else:
             command = RollInitiative(tuple(_roll(r) for r in roll or ()), tuple(_names(tie)))
         recorded = execute_command(campaign, command, by=by, override_reason=None)
-        emit([recorded_data(r) for r in recorded], as_json,
-             lambda _: console().print("order: " + ", ".join(recorded[-1].payload.order), markup=False))
+        answer(recorded, as_json, lambda: console().print("order: " + ", ".join(recorded[-1].payload.order),
+                                                          markup=False))
 
     @app.command("gestalt")
     def gestalt(
@@ -246,7 +246,7 @@ def register(app: typer.Typer) -> None:
         payload = recorded[-1].payload
         outcome = gestalt_outcome(campaign_state(campaign)) if gm else None
 
-        def render(_) -> None:
+        def render() -> None:
             for r in payload.rolls:
                 console().print(f"{r.roller}: {r.dice.describe()}", markup=False)
             console().print(f"{payload.side} total: {payload.total}")
@@ -254,7 +254,7 @@ def register(app: typer.Typer) -> None:
                 console().print(f"players {outcome.players_total} vs GMCs {outcome.gmcs_total}: "
                                 f"{outcome.winner or 'a tie, the GM adjudicates'}")
 
-        emit([recorded_data(r) for r in recorded], as_json, render)
+        answer(recorded, as_json, render)
 
     @app.command("attack")
     def attack(
@@ -437,7 +437,7 @@ def register(app: typer.Typer) -> None:
             name: _faces(text) for name, text in (("attack", attack_top_off), ("defense", defense_top_off)) if text
         }
         recorded = execute_command(campaign, f.Attack(declared, faces, top_off), by=by, override_reason=override)
-        emit([recorded_data(r) for r in recorded], as_json, lambda _: _show_attack(recorded[-1].payload))
+        answer(recorded, as_json, lambda: _show_attack(recorded[-1].payload))
 
     @app.command("damage")
     def damage(

@@ -170,9 +170,13 @@ def rolls(
                      viewer=viewer)
 
     def render(data: list[dict]) -> None:
-        print_table("Rolls", ("#", "scene", "character", "trait", "dice", "against", "outcome", "odds", "notes"), [
-            (r["sequence"], r["scene"], r["character"], r["trait"] or r["trait_use"], r["dice"], _vs(r["against"]),
-             _outcome(r), r["odds_of_outcome"], _notes(r)) for r in data])
+        from yarnlog.rulesets.yarn.cli.audit_trail import print_rows
+
+        # Legible in 80 columns: the dice on one line, the outcome whole (with its odds), the rest wraps.
+        print_rows("Rolls", ("#", "sc", "character", "trait", "dice", "against", "outcome", "notes"), [
+            (r["sequence"], r["scene"], r["character"], r["trait"] or r["trait_use"], _dice(r["dice"]),
+             _vs(r["against"]), _outcome(r), _notes(r)) for r in data],
+            no_wrap=("#", "sc", "dice", "outcome"))
 
     emit(rows, as_json, render)
 
@@ -185,10 +189,18 @@ def _vs(against: dict | None) -> str:
     return f"{against['label'] or against['kind']} {number}{where}"
 
 
+def _dice(described: str) -> str:
+    """The dice as rolled without their notation (``3d6kh2: 6 6 (2) = 12`` -> ``6 6 (2) = 12``): the trait and
+    the notes say why so many."""
+    return described.split(": ", 1)[-1]
+
+
 def _outcome(row: dict) -> str:
+    """``beats by 1, 38%``: the outcome, the margin and the prior chance of that outcome."""
     if row["outcome"] is None:
         return ", ".join(f"{a['outcome']} vs #{a['roll']}" for a in row["answered_by"])
-    return row["outcome"] + (f" by {abs(row['margin'])}" if row["margin"] else "")
+    odds = f", {row['odds_of_outcome']}" if row["odds_of_outcome"] else ""
+    return row["outcome"] + (f" by {abs(row['margin'])}" if row["margin"] else "") + odds
 
 
 def _notes(row: dict) -> str:
@@ -227,9 +239,9 @@ def consequences(
         faces.append(ConsequenceFace(character, "good" if kind == "good" else "bad", int(value)))
     invalid(do_roll or not faces, "--face goes with --roll")
     if do_roll:
+        # The rolls answer in words like every move; the table of the scene's consequences is the read.
         run_command(campaign, RollConsequences(scene, tuple(faces)), by=by, override_reason=override, as_json=as_json)
-        if as_json:
-            return
+        return
     state = campaign_state(campaign)
     data = consequence_data(state, scene)
 

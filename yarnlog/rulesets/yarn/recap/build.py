@@ -40,6 +40,17 @@ from yarnlog.rulesets.yarn.recap.model import (
     VoteLine,
 )
 
+#: The part of a scene that tells each of these events, in its sentence (:func:`.sentences.sentence`).
+TOLD_IN = {
+    "yarn.challenge.novelty_ruled": "challenges", "yarn.challenge.procedural_demanded": "challenges",
+    "yarn.scene.ruled_offstage": "calling", "yarn.supporting.described": "introduced",
+    "yarn.location.elaborated": "introduced", "yarn.combat.combatant_registered": "combat",
+    "yarn.combat.armor_worn": "combat", "yarn.combat.joined": "combat", "yarn.combat.gestalt_rolled": "combat",
+    "yarn.wounds.death_option_spent": "combat", "yarn.power.studied": "procedure",
+    "yarn.psychic.pool_gained": "procedure", "yarn.psychic.recovered": "procedure",
+    "yarn.psychic.shots_bought": "procedure", "yarn.spell.studied": "procedure", "yarn.spell.cast": "procedure",
+}
+
 #: A success whose chance was below this is one "against long odds", worth retelling.
 LONG_ODDS = Fraction(1, 2)
 
@@ -327,6 +338,8 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
         scene.combat.append(line(text))
         if "die" in str(p.get("outcome", "")):
             episode.moments.append(line(text))
+    elif kind in TOLD_IN:
+        getattr(scene, TOLD_IN[kind]).append(line(say.sentence(kind, p, t.wants, t.rolls) or ""))
     for transfer in p.get("transfers") or ():
         scene.tokens.append(line(say.movement(transfer)))
 

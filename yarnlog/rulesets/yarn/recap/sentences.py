@@ -7,8 +7,10 @@ or ``None`` for events a recap tells elsewhere (ballots, the tally) or not at al
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from yarnlog.rulesets.yarn.recap.book_sections import cited, heading
 
 Data = Mapping[str, Any]
 
@@ -52,14 +54,32 @@ def _wanting(want: str | None) -> str:
     return f" (the want: {want})" if want.startswith("to ") else f" for {want}"
 
 
+def _names(names: Sequence[str]) -> str:
+    """``Ana``, ``Ana and Ben``, ``Ana, Ben and Cy``."""
+    names = list(names)
+    return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _counted(n: int, what: str, plural: str | None = None) -> str:
+    """``a bonus die``, ``an experience die``, ``2 bonus dice``."""
+    if n == 1:
+        return f"{'an' if what[:1] in 'aeiou' else 'a'} {what}"
+    return f"{n} {plural or what + 's'}"
+
+
 def petition(p: Data, wants: Mapping[tuple[str, str], str]) -> str:
-    """``Iris Vane petitioned Jonah Crane for an apology ...: refused; Ana gains a token from the kitty``."""
+    """``Iris Vane petitioned Jonah Crane for an apology. Refused: Ana gains a token from the kitty
+    (Gaining Tokens).``"""
     want = wants.get((p["petitioner"], p["granter"]))
-    answer = p["outcome"]
-    vote = p.get("vote")
-    if vote:
+    answer = str(p["outcome"]).capitalize()
+    move = f"petition {p['outcome']}"
+    if p.get("vote"):
         answer += " by the group's vote"
-    return f"{p['petitioner']} petitioned {p['granter']}{_wanting(want)}: {answer}; {movements(p)}."
+        move = "petition voted"
+    then = movements(p)
+    if p["outcome"] == "no contest":
+        then += f"; {p.get('caller') or 'the caller'} may call a new scene"
+    return f"{p['petitioner']} petitioned {p['granter']}{_wanting(want)}. {answer}: {then}{cited(move)}."
 
 
 def two_way(p: Data) -> str:
@@ -67,7 +87,12 @@ def two_way(p: Data) -> str:
         return f"{name} got the payoff sought" if granted else f"{name} was denied"
 
     return (f"Two-way exchange between {p['first']} and {p['second']}: {got(p['first'], p['first_granted'])}, "
-            f"{got(p['second'], p['second_granted'])}; {movements(p)}.")
+            f"{got(p['second'], p['second_granted'])}. {_first_up(movements(p))}{cited('two-way exchange')}.")
+
+
+def _first_up(text: str) -> str:
+    """``text`` starting a sentence (names keep their own capitals)."""
+    return text[:1].upper() + text[1:]
 
 
 def quizzed(p: Data, wants: Mapping[tuple[str, str], str]) -> str:
@@ -77,7 +102,7 @@ def quizzed(p: Data, wants: Mapping[tuple[str, str], str]) -> str:
         answers.append(f"{a['petitioner']} petitioned {a['wanted_from']}{_wanting(want)}"
                        + (": got it" if a["got_it"] else ": did not get it"))
     return (f"Multiple petitioners, quizzed by the GM in precedence order {', '.join(p['precedence'])}: "
-            + "; ".join(answers) + f". {movements(p)}.")
+            + "; ".join(answers) + f". {_first_up(movements(p))}{cited('multiple petitioners')}.")
 
 
 def forced(p: Data) -> str:
@@ -91,40 +116,98 @@ def forced(p: Data) -> str:
             text += f", supported by {_supporters(p['block_support'])}"
     else:
         text += "; the force takes place"
-    return f"{text}; {movements(p)}."
+    return f"{text}. {_first_up(movements(p))}{cited('force')}."
 
 
 def ducked(p: Data) -> str:
-    text = f"{_who(p['character'], p.get('ducker'))} ducked the scene"
+    """Who won the duck, and what the caller does now ("Ducking a Scene")."""
+    who, character, caller = _who(p["character"], p.get("ducker")), p["character"], p["caller"]
+    if p.get("in_scene"):
+        return (f"{who} tried to duck the scene; {caller} compels {character} to take part, "
+                f"so {character} stays in{cited('duck')}.")
+    text = f"{who} ducked the scene"
     if p.get("spends_token"):
-        text += " by spending a drama token, which goes to the caller"
-    elif not p.get("caller_compels"):
-        text += "; the caller called it without them"
+        text += f" by spending a drama token, which goes to the caller, {caller}"
     if p.get("caller_starts_over"):
-        text += "; the caller starts over"
-    return text + "."
+        text += f". {caller} must start over, calling a new scene without {character}"
+    else:
+        text += f". {caller} calls the scene without {character}"
+    return text + f"{cited('duck')}."
 
 
 def rushed(p: Data) -> str:
+    """Who won the rush: the caller who blocked it, or the rusher now in the scene ("Rushing a Scene")."""
     who = _who(p["character"], p.get("rusher"))
     if p.get("caller_blocks"):
-        return (f"{who} tried to rush the scene; the caller {p['caller']} blocked the entrance with a bennie; "
-                f"{movements(p)}.")
+        return (f"{who} tried to rush the scene; the caller, {p['caller']}, blocked the entrance with a bennie, "
+                f"so {p['character']} stays out. {_first_up(movements(p))}{cited('rush blocked')}.")
     if p.get("caller_consents"):
-        return f"{who} joined the scene with the caller's consent (it costs nothing)."
+        return f"{who} joined the scene with the caller's consent, which costs nothing{cited('rush')}."
     paid = "a bennie" if p.get("payment") == "bennie" else "a drama token"
-    return f"{who} rushed the scene, spending {paid}; {movements(p)}."
+    return f"{who} rushed the scene, spending {paid}. {_first_up(movements(p))}{cited('rush')}."
+
+
+def _upheld(p: Data) -> str:
+    """What the caller must do now that the challenge of ``p`` is upheld."""
+    caller = p["caller"]
+    if p["kind"] == "time jump":
+        return "the scene takes place without the time jump"
+    if p["kind"] == "plot jump":
+        return (f"{caller} must revise the situation to meet the objections of "
+                f"{_names(p.get('must_satisfy') or [p['challenger']])}")
+    if p["kind"] == "reversal":
+        return f"{caller} must call another scene, one that does not re-run the force"
+    return "the challenge is upheld"
 
 
 def challenge_voted(p: Data) -> str:
+    """The show of hands, who won, and what the caller must do now."""
     tie = f"; the GM broke the tie for the {p['gm_tie_break']}" if p.get("gm_tie_break") else ""
-    verdict = "the call stands" if p["winner"] == "caller" else "the challenge is upheld"
-    text = (f"{p['challenger']} challenged {p['caller']}'s call ({p['kind']}): for the caller "
-            f"{', '.join(p['for_caller']) or 'no one'}, for the challenger {', '.join(p['for_challenger']) or 'no one'}"
-            f"{tie}; {verdict}")
+    sides = (f"For the caller: {', '.join(p['for_caller']) or 'no one'}; "
+             f"for the challenger: {', '.join(p['for_challenger']) or 'no one'}{tie}. ")
+    text = f"{p['challenger']} challenged {p['caller']}'s call ({p['kind']}). {sides}"
+    if p["winner"] == "caller":
+        text += f"{p['caller']} wins: the call stands"
+    else:
+        text += f"{p['challenger']} wins: {_upheld(p)}"
+    text += f"{cited(p['kind'])}."
     if p.get("revised_situation"):
-        text += f"; revised situation: {p['revised_situation']}"
-    return text + "."
+        text += f" Revised situation: {p['revised_situation']}."
+    return text
+
+
+def novelty_ruled(p: Data) -> str:
+    """A challenge for novelty: the GM's judgement, who won, and what the caller must do now."""
+    earlier = f" scene {p['earlier_scene']}" if p.get("earlier_scene") else " an earlier scene"
+    text = f"{p['challenger']} challenged {p['caller']}'s call for novelty"
+    if not p.get("too_similar"):
+        text += f": the GM finds it no retry of{earlier}"
+    else:
+        text += f": the GM finds it too similar to{earlier}"
+        if p.get("change"):
+            text += f", but {p['caller']} points to a change: {p['change']}"
+    if p["ruling"] == "call_stands":
+        text += f". {p['caller']} wins: the call stands"
+    else:
+        text += f". {p['challenger']} wins: {p['caller']} must call an entirely different scene"
+    return text + f"{cited('novelty')}."
+
+
+_REPLIES = {"withdraw": "withdraws the description entirely",
+            "adjust": "adjusts it to satisfy the objectors",
+            "procedural": "lets it go to a procedural resolution: roll for it"}
+
+
+def procedural_demanded(p: Data) -> str:
+    """Objections to a narrated success and the narrator's reply ("Going To Procedural")."""
+    what = f" ({p['narration']})" if p.get("narration") else ""
+    return (f"{_names(p['objectors'])} demanded a procedural resolution of {p['narrator']}'s narration{what}. "
+            f"{p['narrator']} {_REPLIES.get(p['reply'], p['reply'])}{cited('going to procedural')}.")
+
+
+def ruled_offstage(p: Data) -> str:
+    return (f"The GM rules that scene {p['scene']} happened off stage: {p['caller']} may call another scene "
+            f"at once{cited('offstage')}.")
 
 
 def bennie_option(option: str) -> str:
@@ -137,24 +220,42 @@ def bennie_option(option: str) -> str:
 def bennie_spent(p: Data) -> str:
     spends = ", ".join(f"{s['spender']} cashed in a bennie for {bennie_option(s['option'])}"
                        for s in p.get("bennie_spends") or ())
-    return f"{spends or 'A bennie was spent'}; {movements(p)}."
+    return f"{spends or 'A bennie was spent'}. {_first_up(movements(p))}{cited('bennie spent')}."
+
+
+def ballot_cast(p: Data) -> str:
+    ranks = ", ".join(f"{name} #{rank}" for name, rank in sorted(p["ranks"].items(), key=lambda item: item[1]))
+    return f"{p['voter']} ranked the players for the bennie vote of episode {p['episode']}: {ranks}{cited('ballot')}."
+
+
+def vote_tallied(p: Data) -> str:
+    """The bennie vote's winners (the full tally, with the low score only the GM sees, is ``bennies --tally``)."""
+    winners = [t for t in p["tallies"] if t["gains_bennie"]]
+    tied = len({t["placement"] for t in winners}) < len(winners)
+    text = f"Bennie vote of episode {p['episode']}: "
+    text += f"{_names([t['player'] for t in winners])} {'gain' if len(winners) > 1 else 'gains'} a bennie" \
+        if winners else "no one gains a bennie"
+    if p.get("missing"):
+        text += f", without the ballots of {_names(p['missing'])}"
+    return text + f"{cited('tied results' if tied else 'tally')}."
 
 
 def scene_called(p: Data) -> str | None:
-    parts = [f"{s['spender']} spent a bennie for {bennie_option(s['option'])}" for s in p.get("bennie_spends") or ()]
+    parts = [f"{s['spender']} spent a bennie for {bennie_option(s['option'])}{cited('bennie spent')}"
+             for s in p.get("bennie_spends") or ()]
     costs = [t for t in p.get("transfers") or () if t.get("currency") == "drama"]
     if costs:
         character = p.get("caller_character")
         without = f"without {character}" if character else "their character is not in"
         parts.append(f"{p['caller']} cast a scene {without}, which costs a drama token"
-                     + f" ({'; '.join(movement(t) for t in costs)})")
+                     + f": {'; '.join(movement(t) for t in costs)}{cited('casting cost')}")
     if p.get("new_element"):
         parts.append(f"new element: {p['new_element']}")
     return "; ".join(parts) + "." if parts else None
 
 
 def override(p: Data) -> str:
-    rules = "; ".join(f"{r['chapter']} ({r['message']})" for r in p.get("rules") or ())
+    rules = "; ".join(f"{heading(r['chapter'])} ({r['message']})" for r in p.get("rules") or ())
     return f"The GM {p['by']} set a rule aside: {rules}. Reason: {p['reason']}."
 
 
@@ -168,15 +269,18 @@ def _dice(d: Data | None) -> str:
 
 
 def _chance(odds: Data | None) -> str:
+    """`` Chance of success was 76%.``: the prior odds the roll recorded (none against a hidden roll)."""
     if not odds or not odds.get("beats"):
         return ""
-    return f" (chance of success {odds['beats']['exact']}, {odds['beats']['percent']})"
+    return f" Chance of success was {odds['beats']['percent']}."
 
 
 def _against(p: Data, rolls: Mapping[int, Data]) -> str:
     a = p.get("against")
     if not a:
         return ""
+    if a["kind"] == "spell":
+        return f" against the spell {a['label']}, level {a['number']}"
     if a["kind"] == "difficulty":
         label = f"{a['label']} " if a.get("label") else "difficulty "
         return f" against {label}{a['number']}"
@@ -185,9 +289,9 @@ def _against(p: Data, rolls: Mapping[int, Data]) -> str:
         if other is None:
             # The GM need not say what she rolls for a GMC ("Comparing Your Roll").
             return " against a roll the GM keeps to herself"
-        return f" against {other['character']}'s {_dice(other['dice'])}"
+        return f" against {other['character']}'s {other['dice']['total']}"
     if a.get("dice"):
-        return f" against the GM's dice {_dice(a['dice'])}"
+        return f" against the GM's {_dice(a['dice'])} for the inert force"
     return f" against {a.get('label') or a['kind']}"
 
 
@@ -196,18 +300,82 @@ def _hidden_opponent(p: Data, rolls: Mapping[int, Data]) -> bool:
     return opponent is not None and opponent not in rolls
 
 
+_BASE_DICE = {"no trait": "with no trait", "hand of fate": "for the hand of fate",
+              "technical": "for a technical trait the character lacks", "tangential": "for a tangential trait"}
+
+
+def dice_reasons(p: Data) -> list[str]:
+    """Why a roll used the dice it did, from its recorded facts ("How Many Dice Do You Roll?"): the trait's
+    dice, then each bonus and penalty die with its cause, then how many of them cancelled."""
+    d = p["dice"]
+    use = p.get("trait_use") or "trait"
+    extra = p.get("extra_actions") or 0
+    fewer = max(extra - 1, 0)
+    psychic = p.get("psychic") or {}
+    if use == "tangential":  # the untrained dice (and a bonus die, below), not the trait's own score
+        base = d["dice"] + fewer - (psychic.get("extra_dice") or 0)
+    else:
+        base = p.get("trait_dice", 0)
+        fewer = min(fewer, base)  # a roll cannot lose more dice than it has
+    reasons = [f"{base} {_BASE_DICE.get(use, 'for the trait')}"]
+    if fewer:
+        reasons.append(f"{fewer} fewer for {extra} extra actions")
+    if psychic.get("extra_dice"):
+        reasons.append(f"{psychic['extra_dice']} more for {psychic['power']}")
+    gm, shots = p.get("bonus") or 0, psychic.get("bonus_dice") or 0
+    helpers = p.get("helpers") or ()
+    # The bonus dice not the GM's nor the shots': a tangential trait's, or the helpers' ("Combining Dice").
+    others = (d.get("bonus") or 0) - gm - shots
+    why_others = f" from {_names([h['character'] for h in helpers])}'s dice" if helpers else \
+        " for the tangential trait" if use == "tangential" else ""
+    for n, why in ((gm, ""), (others, why_others), (shots, f" for the shots of {psychic.get('power')}")):
+        if n > 0:
+            reasons.append(_counted(n, "bonus die", "bonus dice") + why)
+    if d.get("experience"):
+        reasons.append(_counted(d["experience"], "experience die", "experience dice"))
+    penalties = [(p.get("penalty") or 0, ""), (1 if extra == 1 else 0, " for an extra action"),
+                 (p.get("wound_penalty") or 0, " for being messed up")]
+    rest = (d.get("penalty") or 0) - sum(n for n, _ in penalties)
+    penalties.append((rest, ""))
+    for n, why in penalties:
+        if n > 0:
+            reasons.append(_counted(n, "penalty die", "penalty dice") + why)
+    plus, minus = (d.get("bonus") or 0) + (d.get("experience") or 0), d.get("penalty") or 0
+    if plus and minus:
+        n = min(plus, minus)
+        # "You can use an experience die to cancel a penalty die" ("How Many Dice Do You Roll?").
+        kind = "experience" if not d.get("bonus") else "bonus"
+        reasons.append(f"{_counted(n, kind + ' die', kind + ' dice')} "
+                       f"{'cancels' if n == 1 else 'cancel'} {_counted(n, 'penalty die', 'penalty dice')}")
+    return reasons
+
+
+def _kept(d: Data) -> str:
+    """The faces that count and their total, the dropped ones named: ``6 + 4 + 3 + 2 = 15, dropping 1``."""
+    faces = list(d["faces"])
+    kept = set(d["kept"]) if d.get("kept") is not None else set(range(len(faces)))
+    counted = [str(f) for i, f in enumerate(faces) if i in kept] + [str(f) for f in d.get("top_off") or ()]
+    text = f"{' + '.join(counted)} = {d['total']}" if len(counted) > 1 else str(d["total"])
+    if d.get("top_off"):
+        text += f" (blowing the top off: {', '.join(str(f) for f in d['top_off'])})"
+    dropped = [str(f) for i, f in enumerate(faces) if i not in kept]
+    if dropped:
+        text += f" ({', '.join(dropped)} dropped)"
+    return text
+
+
 def roll(p: Data, rolls: Mapping[int, Data], secret: bool) -> str:
-    trait = p.get("trait") or "no trait"
-    extras = []
-    if p.get("bonus"):
-        extras.append(f"{p['bonus']} bonus {'die' if p['bonus'] == 1 else 'dice'}")
-    if p.get("penalty"):
-        extras.append(f"{p['penalty']} penalty {'die' if p['penalty'] == 1 else 'dice'}")
-    if p.get("experience_dice"):
-        extras.append(f"{p['experience_dice']} experience {'die' if p['experience_dice'] == 1 else 'dice'}")
-    how = f" ({', '.join(extras)})" if extras else ""
-    why = f" to {p['purpose']}" if p.get("purpose") else ""
-    text = f"{p['character']} rolled {trait}{how}{why}: {_dice(p['dice'])}{_against(p, rolls)}"
+    """``Tomas rolled 5 dice for Brawler (4 for the trait, a bonus die): 6 + 4 + 3 + 2 = 15 (1 dropped)
+    against Hard 11: beats by 4 (Chancy Actions). Chance of success was 90%.``"""
+    d = p["dice"]
+    trait = f"for {p['trait']}" if p.get("trait") else "with no trait"
+    rolled = len(d["faces"])
+    reasons = dice_reasons(p)
+    why = f" ({', '.join(reasons)})" if len(reasons) > 1 or rolled != p.get("trait_dice", rolled) else ""
+    purpose = p.get("purpose") or ""
+    purpose = f" {purpose}" if purpose.startswith("to ") else f" to {purpose}" if purpose else ""
+    text = (f"{p['character']} rolled {rolled} {'die' if rolled == 1 else 'dice'} {trait}{purpose}{why}: "
+            f"{_kept(d)}{_against(p, rolls)}")
     if secret:
         text += " (a secret roll)"
     if p.get("outcome"):
@@ -216,15 +384,27 @@ def roll(p: Data, rolls: Mapping[int, Data], secret: bool) -> str:
         # "fails by 8", not "by -8": the outcome already says which way.
         if p.get("margin") and not _hidden_opponent(p, rolls):
             text += f" by {abs(p['margin'])}"
+        move = "opposed roll" if (p.get("against") or {}).get("kind") in ("opponent", "inert force") else "roll"
+        text += (f" ({heading(p['decided_by'])})" if p.get("decided_by") else cited(move)) + "."
         text += _chance(p.get("odds"))
+    else:
+        text += "."
     if p.get("botch"):
-        text += "; a botch"
+        text += " A botch."
     breaks = p.get("breaks") or {}
     if breaks.get("good"):
-        text += "; a good break"
+        text += " A good break."
     if breaks.get("bad"):
-        text += "; a bad break"
-    return text + "."
+        text += " A bad break."
+    if p.get("limited_success"):
+        text += " The unstoppable six brings a limited success."
+    psychic = p.get("psychic")
+    if psychic:
+        text += (f" It takes {_counted(psychic['shots'], 'shot')} from the psychic pool"
+                 f"{' to push ' + psychic['power'] if psychic['kind'] == 'push' else ''}{cited('psychic pool')}.")
+    if p.get("reading"):
+        text += f" The GM reads it: {p['reading']}"
+    return text
 
 
 def group(p: Data, rolls: Mapping[int, Data]) -> str:
@@ -234,16 +414,16 @@ def group(p: Data, rolls: Mapping[int, Data]) -> str:
     against = f" against {a.get('label') or 'difficulty'} {a['number']}" if a.get("number") is not None else ""
     hidden = any(n not in rolls for n in p.get("rolls") or ())
     total = "a total that includes a roll the GM keeps to herself" if hidden else p["total"]
-    text = f"Group effort of {', '.join(p['characters'])} ({p['method']}): {total}{against}: {p['outcome']}"
+    text = f"Group effort of {_names(p['characters'])} ({p['method']}): {total}{against}: {p['outcome']}"
     if p.get("margin") and not hidden:
         text += f" by {abs(p['margin'])}"
-    return text + _chance(p.get("odds")) + "."
+    return text + f"{cited(p['method'])}." + _chance(p.get("odds"))
 
 
 def consequence(p: Data) -> str:
     kind = p["kind"]
     result = f"a {kind} consequence" if p.get("consequence") else f"no {kind} consequence"
-    return f"{p['character']} rolled 1d6 for a {kind} break: {p['face']}, {result}."
+    return f"{p['character']} rolled 1d6 for a {kind} break: {p['face']}, {result}{cited('consequence')}."
 
 
 def attacked(p: Data) -> str:
@@ -254,22 +434,27 @@ def attacked(p: Data) -> str:
             + (f" ({weapon})" if weapon else "")
             + f": attack {_dice(p.get('attack'))} against defense {_dice(p.get('defense'))}")
     if p.get("outcome") != "beats" or not p.get("damage"):
-        return text + ": a miss."
-    text += f": {p['damage']} damage"
-    if p.get("regular_armor"):
-        text += f" after armor stops {p['regular_armor']['total']}"
-    text += f" ({p['hit_points_before']} → {p['hit_points_after']} hit points)"
-    return text + "."
+        return text + f". A miss{cited('attack')}."
+    text += f". {p['damage']} damage"
+    # What the armor stopped is a step of the damage (halved against gunfire, "Armor/Attack Summary").
+    stopped = [step["step"].split(" (")[0] for step in p.get("steps") or () if "armor" in step["step"]]
+    if stopped:
+        text += f" after {'; '.join(stopped)}"
+    text += f": {p['hit_points_before']} → {p['hit_points_after']} hit points"
+    return text + f"{cited('attack')}."
 
 
 def recovered(p: Data) -> str:
     reason = f": {p['reason']}" if p.get("reason") else ""
-    return f"{p['character']} recovers {p['fraction']} of the way: {p['before']} → {p['after']} hit points{reason}."
+    return (f"{p['character']} recovers {p['fraction']} of the way: {p['before']} → {p['after']} hit points{reason}"
+            f"{cited('recovery')}.")
 
 
 def healed(p: Data) -> str:
     levels = ", ".join(str(n) for n in p.get("levels") or ())
-    return f"{p['character']} heals for {p['days']} day(s) of {p['activity']}: {p['before']} → {levels} hit points."
+    days = _counted(p["days"], "day")
+    return (f"{p['character']} heals for {days} of {p['activity']}: {p['before']} → {levels} hit points"
+            f"{cited('healing')}.")
 
 
 def damaged(p: Data) -> str:
@@ -281,7 +466,7 @@ def combat_started(p: Data) -> str:
 
 
 def initiative(p: Data) -> str:
-    return f"Initiative ({p['method']}): {', '.join(p['order'])}."
+    return f"Initiative ({p['method']}): {', '.join(p['order'])}{cited('initiative')}."
 
 
 def combat_left(p: Data) -> str:
@@ -294,21 +479,23 @@ def combat_ended(p: Data) -> str:
 
 def death_faced(p: Data) -> str:
     choice = "attempts to recover" if p.get("attempts_recovery") else "lets go"
-    return f"{p['character']} faces death and {choice}: {p['outcome']}."
+    return f"{p['character']} faces death and {choice}: {p['outcome']}{cited('death')}."
 
 
 def supporting_introduced(p: Data) -> str:
     desc = f", {p['description']}" if p.get("description") else ""
-    return f"{p['introduced_by']} introduced {p['name']} ({p['kind']} character){desc}."
+    move = "recurring character" if p["kind"] == "recurring" else "minor character"
+    return f"{p['introduced_by']} introduced {p['name']} ({p['kind']} character){desc}{cited(move)}."
 
 
 def supporting_promoted(p: Data) -> str:
-    return f"{p['by_character']} made {p['name']} a recurring character, needing {p['need']}."
+    return (f"{p['by_character']} made {p['name']} a recurring character, needing {p['need']}"
+            f"{cited('recurring character')}.")
 
 
 def location(p: Data) -> str:
     desc = f": {p['description']}" if p.get("description") else ""
-    return f"{p['introduced_by']} introduced the location {p['name']}{desc}."
+    return f"{p['introduced_by']} introduced the location {p['name']}{desc}{cited('location')}."
 
 
 def experience_awarded(p: Data) -> str:
@@ -318,16 +505,19 @@ def experience_awarded(p: Data) -> str:
         text = f"{who}: {dice[0]} experience {'die' if dice[0] == 1 else 'dice'} each"
     else:
         text = ", ".join(f"{c} {n}" for c, n in p["awards"].items())
-    return text + (f" ({p['reason']})" if p.get("reason") else "") + "."
+    return text + (f": {p['reason']}" if p.get("reason") else "") + f"{cited('experience award')}."
 
 
 def trait_raised(p: Data) -> str:
     return (f"{p['character']} raised {p['trait']} to {p['score']} for {p['experience_spent']} experience dice"
-            + (" (approved by the GM)" if p.get("gm_approved") else "") + ".")
+            + (", approved by the GM" if p.get("gm_approved") else "") + f"{cited('raise trait')}.")
 
 
 def trait_developed(p: Data) -> str:
-    return f"{p['character']} developed {p.get('trait')} for {p.get('experience_spent')} experience dice."
+    trait = p.get("trait")
+    name = trait.get("name") if isinstance(trait, Mapping) else trait
+    return (f"{p['character']} developed {name} for {p.get('experience_spent')} experience dice"
+            f"{cited('new trait')}.")
 
 
 def character_created(p: Data) -> str:
@@ -336,7 +526,8 @@ def character_created(p: Data) -> str:
 
 def precedence_drawn(p: Data) -> str:
     how = "shuffled by the tool" if p.get("source") == "shuffled" else "as drawn at the table"
-    return f"Precedence for {p['purpose'].replace('-', ' ')} ({how}): {', '.join(p['order'])}."
+    cite = cited("calling order") if p["purpose"] == "calling-order" else ""
+    return f"Precedence for {p['purpose'].replace('-', ' ')}, {how}: {', '.join(p['order'])}{cite}."
 
 
 def tokens_transferred(p: Data) -> str:
@@ -344,7 +535,108 @@ def tokens_transferred(p: Data) -> str:
 
 
 def tokens_returned(p: Data) -> str:
-    return f"Unspent drama tokens revert to the kitty: {movements(p)}."
+    return f"Unspent drama tokens revert to the kitty: {movements(p)}{cited('tokens returned')}."
+
+
+def want_declared(p: Data) -> str:
+    why_not = f"; why not: {p['why_not']}" if p.get("why_not") else ""
+    return f"{p['character']} wants from {p['withholder']}: {p['want']}{why_not}."
+
+
+def relationship_defined(p: Data) -> str:
+    return f"{p['character']}'s relationship with {p['other']}: {p['nature']}."
+
+
+def retired(p: Data) -> str:
+    return f"{p['name']} leaves the series" + (f": {p['reason']}" if p.get("reason") else "") + "."
+
+
+def supporting_described(p: Data) -> str:
+    return f"More about {p['name']}: {p['detail']}."
+
+
+def location_elaborated(p: Data) -> str:
+    return f"More about the location {p['name']}: {p['detail']}."
+
+
+def armor_worn(p: Data) -> str:
+    worn = ", ".join(p.get("armor") or ()) or "no armor"
+    return f"{p['character']} wears {worn}{cited('armor')}."
+
+
+def combatant_registered(p: Data) -> str:
+    kind = "a supporting character" if p.get("supporting") else "a walk-on"
+    desc = f": {p['description']}" if p.get("description") else ""
+    return f"{p['name']}, {kind} with {p['hit_points']} hit points, is ready to fight{desc}."
+
+
+def combat_joined(p: Data) -> str:
+    return f"{_names(p['names'])} {'join' if len(p['names']) > 1 else 'joins'} the fight."
+
+
+def gestalt_rolled(p: Data) -> str:
+    side = "The players' side" if p["side"] == "players" else "The GMCs' side"
+    rolls = ", ".join(f"{r['roller']}" + (f" ({r['trait']})" if r.get("trait") else "") + f" {r['dice']['total']}"
+                      for r in p["rolls"])
+    return f"{side} rolled for the fight: {rolls}; total {p['total']}{cited('gestalt')}."
+
+
+def death_option_spent(p: Data) -> str:
+    return (f"{p['player']} spends a drama token for {p['character']}: {p['option']}. "
+            f"{_first_up(movements(p))}{cited('death token')}.")
+
+
+def roll_read(p: Data) -> str:
+    return f"The GM reads roll {p['roll']}: {p['reading']}"
+
+
+def power_studied(p: Data) -> str:
+    how = ", ".join(w for w, on in (("full time", p.get("full_time")), ("with a teacher", p.get("teacher"))) if on)
+    text = (f"{p['character']} studied {p['power']} for {p['months']:g} month{'s' if p['months'] != 1 else ''}"
+            + (f" ({how})" if how else "")
+            + f", rolling {_counted(len(p['faces']), 'experience die', 'experience dice')}: "
+            + f"{', '.join(str(f) for f in p['faces']) or 'none'}")
+    if p.get("psi_mute"):
+        text += "; a psi-mute, who can never learn it"
+    elif p.get("learned"):
+        text += f"; a {p['success_face']}: learned"
+        if p.get("dice"):
+            text += f", at {p['dice']} {'die' if p['dice'] == 1 else 'dice'}"
+    else:
+        text += f"; no {p['success_face']}: not learned"
+    return text + f"{cited('fringe power study')}."
+
+
+def psychic_pool_gained(p: Data) -> str:
+    powers = _names([w["name"] for w in p["powers"]])
+    rolled = f", rolled {', '.join(str(r) for r in p['rolls'])}" if p.get("rolls") else ""
+    return (f"{p['character']} gains a {p.get('pool_name') or 'psychic pool'} of {_counted(p['shots'], 'shot')} "
+            f"for {powers}{rolled}{cited('psychic pool')}.")
+
+
+def psychic_recovered(p: Data) -> str:
+    return (f"{p['character']} recovers shots over {p['hours']} hours (rate {p['rate']}): "
+            f"{p['shots_before']} → {p['shots']} shots.")
+
+
+def shots_bought(p: Data) -> str:
+    return (f"{p['character']} bought {_counted(p['shots'], 'shot')} for {p['experience_spent']} experience dice, "
+            f"up to {p['capacity']} in the pool{cited('shots bought')}.")
+
+
+def spell_studied(p: Data) -> str:
+    faces = " + ".join(str(f) for f in p.get("faces") or ())
+    faces = f"{faces} = {p['total']}" if len(p.get("faces") or ()) > 1 else str(p["total"])
+    result = "learned" if p.get("learned") else "a botch" if p.get("botched") else "not learned yet"
+    return (f"{p['character']} studied {p['spell']} (level {p['level']}) for week {p['week']}, "
+            f"{p['hours_per_day']:g} hours a day, for {p['experience_spent']} experience dice: "
+            f"{faces}, {result}{cited('spell study')}.")
+
+
+def spell_cast(p: Data) -> str:
+    purpose = f" to {p['purpose']}" if p.get("purpose") else ""
+    cost = f", for {_counted(p['shots'], 'shot')}" if p.get("shots") else ""
+    return f"{p['character']} cast {p['spell']}, a level {p['level']} spell{purpose}{cost}{cited('spell cast')}."
 
 
 def sentence(kind: str, p: Data, wants: Mapping[tuple[str, str], str], rolls: Mapping[int, Data],
@@ -364,15 +656,28 @@ def sentence(kind: str, p: Data, wants: Mapping[tuple[str, str], str], rolls: Ma
 _SAYINGS: dict[str, Any] = {
     "yarn.petition.two_way": two_way, "yarn.petition.forced": forced, "yarn.challenge.ducked": ducked,
     "yarn.challenge.rushed": rushed, "yarn.challenge.voted": challenge_voted, "yarn.scene.called": scene_called,
+    "yarn.challenge.novelty_ruled": novelty_ruled, "yarn.challenge.procedural_demanded": procedural_demanded,
+    "yarn.scene.ruled_offstage": ruled_offstage,
     "override.recorded": override, "yarn.bennie.spent": bennie_spent,
     "yarn.supporting.introduced": supporting_introduced, "yarn.supporting.promoted": supporting_promoted,
-    "yarn.location.introduced": location, "yarn.consequence.rolled": consequence,
+    "yarn.supporting.described": supporting_described,
+    "yarn.location.introduced": location, "yarn.location.elaborated": location_elaborated,
+    "yarn.consequence.rolled": consequence, "yarn.roll.read": roll_read,
     "yarn.combat.started": combat_started, "yarn.combat.initiative_set": initiative, "yarn.combat.attacked": attacked,
-    "yarn.combat.left": combat_left, "yarn.combat.ended": combat_ended, "yarn.wounds.recovered": recovered,
+    "yarn.combat.left": combat_left, "yarn.combat.ended": combat_ended, "yarn.combat.joined": combat_joined,
+    "yarn.combat.combatant_registered": combatant_registered, "yarn.combat.armor_worn": armor_worn,
+    "yarn.combat.gestalt_rolled": gestalt_rolled, "yarn.wounds.recovered": recovered,
     "yarn.wounds.healed": healed, "yarn.wounds.damaged": damaged, "yarn.wounds.death_faced": death_faced,
+    "yarn.wounds.death_option_spent": death_option_spent,
     "yarn.experience.awarded": experience_awarded, "yarn.experience.trait_raised": trait_raised,
     "yarn.experience.trait_developed": trait_developed,
-    # Not in the recap (it tells these elsewhere), said when a move records them.
-    "yarn.character.created": character_created, "yarn.precedence.drawn": precedence_drawn,
+    "yarn.power.studied": power_studied, "yarn.psychic.pool_gained": psychic_pool_gained,
+    "yarn.psychic.recovered": psychic_recovered, "yarn.psychic.shots_bought": shots_bought,
+    "yarn.spell.studied": spell_studied, "yarn.spell.cast": spell_cast,
+    # Told elsewhere in the recap (the sheet, the vote, the balances), said when a move records them.
+    "yarn.character.created": character_created, "yarn.character.want_declared": want_declared,
+    "yarn.character.relationship_defined": relationship_defined, "yarn.character.retired": retired,
+    "yarn.precedence.drawn": precedence_drawn, "yarn.bennie.ballot_cast": ballot_cast,
+    "yarn.bennie.vote_tallied": vote_tallied,
     "yarn.tokens.transferred": tokens_transferred, "yarn.tokens.returned": tokens_returned,
 }

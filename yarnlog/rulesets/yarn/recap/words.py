@@ -25,6 +25,8 @@ def _rolls_seen(recorded: Recorded, state: CampaignState[Any], p: dict[str, Any]
     procedure = getattr(state.rules, "procedure", None)
     if procedure is None:
         return {}
+    if recorded.event_type not in ("yarn.roll.made", "yarn.group.resolved"):
+        return {}
     wanted = [*(p.get("rolls") or ()), (p.get("against") or {}).get("roll")]
     gm = state.table.is_gm(recorded.recorded_by)
     seen: dict[int, Any] = {}
@@ -48,7 +50,23 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
     text = say.sentence(kind, p, _wants(state), rolls)
     if text is None and kind == "yarn.scene.called":
         return ""  # a plain call: the scene's opening says it
+    if kind == "yarn.combat.gestalt_rolled" and p["side"] == "GMCs" and text:
+        text += _gestalt_won(state)
     return text
+
+
+def _gestalt_won(state: CampaignState[Any]) -> str:
+    """`` The GMCs win, 20 to 14.``: the fight's outcome once the GM's secret side is in (her eyes only)."""
+    from yarnlog.rulesets.yarn.parts.combat.part import gestalt_outcome
+
+    outcome = gestalt_outcome(state) if getattr(state.rules, "combat", None) is not None else None
+    if outcome is None:
+        return ""
+    if outcome.winner is None:
+        return f" A tie, {outcome.players_total} each: the GM adjudicates the fight."
+    won, lost = ((outcome.players_total, outcome.gmcs_total) if outcome.winner == "players"
+                 else (outcome.gmcs_total, outcome.players_total))
+    return f" The {outcome.winner} win, {won} to {lost}."
 
 
 def follow_up(state: CampaignState[Any]) -> str | None:

@@ -36,6 +36,19 @@ RUSHING = Rule(
     "To insert your character into a scene the caller has not cast you in, and actively wants to "
     "keep you out of, spend a drama token or a bennie. The caller receives the token or bennie.",
 )
+NOVELTY = Rule(
+    BOOK,
+    "Challenging For Novelty",
+    "If the player can't point to a changed situation, the GM resolves the challenge by requiring the "
+    "caller to call an entirely different scene.",
+)
+GOING_TO_PROCEDURAL = Rule(
+    BOOK,
+    "Going To Procedural",
+    "Unlike other challenges, it takes only one objector to trigger a procedural resolution. The "
+    "narrating player may avoid the procedural resolution by either withdrawing the description "
+    "entirely, or adjusting it to satisfy the objector(s).",
+)
 GRANT_VOTE = Rule(
     BOOK,
     "Playing and Resolving Dramatic Scenes",

@@ -41,6 +41,12 @@ REFUSED = Rule(
     "If the granter refuses, the petitioner gains the token—from the granter if she has one, or from "
     "the kitty if not.",
 )
+NO_CONTEST = Rule(
+    BOOK,
+    "No Contest Scenes",
+    "If so, you can declare this a no-contest scene, bringing it to a quick conclusion. The caller may then "
+    "call a new scene—hopefully one in which real conflict does occur.",
+)
 FORCE = Rule(
     BOOK,
     "Forcing",
