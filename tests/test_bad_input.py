@@ -92,7 +92,7 @@ def test_a_combatant_named_like_markup_is_recorded_and_printed_as_typed(played, 
     assert played("fight", "end")[0] == 0
     assert played("fight", "start", "--combatant", "Tomas", "--combatant", "[/oops]")[0] == 0
     code, out, err = played("gestalt", "--gm", "[/oops]=3:2,2,1")
-    assert code == 0 and "[/oops]: " in out, err
+    assert code == 0 and "[/oops] " in out, err
 
 
 def test_markup_in_any_text_is_never_applied_on_a_colour_terminal(played, monkeypatch):
@@ -187,7 +187,7 @@ def test_an_experience_award_beyond_the_dearest_improvement_is_refused(played, d
     err = refused(played, db, "xp", "award", "99999999999999999999")
     assert "at most 1,000,000,000" in err
     err = refused(played, db, "xp", "award", str(MAX_AWARD + 1))
-    assert err == f"error: an award is at most {MAX_AWARD} experience dice (a central trait raised to 5)\n"
+    assert err == f"error: an award is at most {MAX_AWARD} experience dice\n"
     assert played("xp", "award", str(MAX_AWARD))[0] == 0
 
 
@@ -253,7 +253,7 @@ def test_a_forged_import_cannot_carry_what_no_command_could(played, db, tmp_path
         "a name is at most 80 characters": ("payload", {"name": "A" * 81}),
         "a name holds no control or text-direction characters": ("payload", {"name": "A\x1b[2Jna"}),
         "field recorded_by: a name holds no control": ("recorded_by", "Ma\x00ya"),
-        "field campaign_id: a campaign id is": ("campaign_id", "lantern[/oops]"),
+        "field campaign_id: ": ("campaign_id", "lantern[/oops]"),  # (the line's pattern words it)
         "a text is at most 20,000 characters": ("payload", {"name": "Ana", "role": "x" * 20_001}),
         "a number is at most 1,000,000,000": ("payload", {"name": "Ana", "role": 10 ** 30}),
     }

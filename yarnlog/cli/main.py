@@ -674,11 +674,11 @@ def import_(
         except OSError as exc:
             raise InvalidCommand(f"cannot read {file}: {exc.strerror or exc}") from None
     records = export.records
-    if export.trailer is None:
-        sys.stderr.write(f"warning: {file} has no trailer: whether events were cut from its end cannot be told\n")
     journal = open_journal(create=True)
     with working(f"checking and importing {len(records)} events"):
         present, written = journal.import_events(records, line_numbers=export.line_numbers)
+    if export.trailer is None:  # said once the import stands: a refusal stays one line
+        sys.stderr.write(f"warning: {file} has no trailer: whether events were cut from its end cannot be told\n")
     summary = {"campaign_id": records[0].campaign_id, "already_present": present, "imported": written}
     emit(summary, as_json, lambda d: console().print(
         f"{d['campaign_id']}: imported {d['imported']} events ({d['already_present']} already present)"))
