@@ -61,3 +61,22 @@ def test_the_odds_show_every_gm_token_and_never_the_secret_one(table):
     code, out, _ = table("odds", "green", "yellow", "--json")
     rows = {r["gm_token"]: r["chance"] for r in json.loads(out)["against"]}
     assert rows == {"red": "18801/20825", "yellow": "23/35", "green": "3529/20825"}
+
+
+def test_an_advanced_resolution_through_the_verbs(table):
+    code, out, err = table("advanced", "open", "iris", "--type", "fighting", "--token", "yellow",
+                           "--opening", "3S,KH,4D")
+    assert code == 0, err
+    said = " ".join(out.split())  # the sentence is wrapped at 80 columns
+    assert "♠♥ up, ♦♣ down (a moderate chance of failure)" in said and "starts from 4♦" in said
+    code, out, _ = table("advanced", "primary", "--cards", "2C,9H")
+    assert "keeps 9♥: an up number" in out
+    code, out, _ = table("advanced", "redraw", "Ben", "--token", "red", "--card", "QS", "--consequence-card", "3C")
+    assert "something bad will happen to Ben's character" in " ".join(out.split())
+    # A red token draws a consequence card: left out, the tool draws it from the cards left, and says so.
+    code, out, _ = table("advanced", "redraw", "Ana", "--token", "green", "--card", "KD")
+    assert code == 0 and "(drawn by the tool):" in " ".join(out.split())
+    code, out, _ = table("advanced", "clinch", "--json")
+    [clinched] = json.loads(out)
+    assert clinched["payload"]["clincher"] == "KD" and clinched["payload"]["success"] is False
+    assert table("verify")[0] == 0

@@ -26,34 +26,7 @@ from yarnlog.rulesets.dramasystem.parts.card_procedure import (
 from yarnlog.rulesets.dramasystem.parts.sheets import CreateCharacter
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
 
-CAMPAIGN = "storm"
-
-
-def _grades(strong, weak, custom=None):
-    grades = {t: "middling" for t in ("Enduring", "Fighting", "Knowing", "Making", "Moving", "Talking", "Sneaking")}
-    grades.update({t: "strong" for t in strong})
-    grades.update({t: "weak" for t in weak})
-    if custom:
-        grades[custom] = "strong"
-    return grades
-
-
-@pytest.fixture
-def journal():
-    journal = Journal(MemoryStore())
-    journal.create_campaign(CAMPAIGN, title="Storm", gm="Maya", ruleset="dramasystem")
-    for name in ("Ana", "Ben", "Cy"):
-        journal.execute(CAMPAIGN, AddParticipant(name=name))
-    for name, player, strong, weak in (("Iris", "Ana", ("Fighting", "Talking"), ("Knowing", "Making")),
-                                       ("Tomas", "Ben", ("Moving", "Sneaking"), ("Talking", "Enduring")),
-                                       ("Vel", "Cy", ("Knowing", "Making"), ("Fighting", "Moving"))):
-        journal.execute(CAMPAIGN, CreateCharacter(name, player, _grades(strong, weak)))
-    journal.execute(CAMPAIGN, StartEpisode(title="Fog", theme="trust"))
-    return journal
-
-
-def _procedural_scene(journal, cast=("Iris", "Tomas")):
-    journal.execute(CAMPAIGN, OpenScene(caller="Ana", cast=cast, mode="procedural", setting="the docks"))
+from .storm_table import CAMPAIGN, _grades, _played_scene, _procedural_scene
 
 
 def test_a_character_needs_the_books_layout_of_grades(journal):
@@ -72,17 +45,6 @@ def test_everyone_starts_with_three_procedural_tokens_the_gm_included(journal):
     piles = journal.state(CAMPAIGN).rules.piles
     assert set(piles.piles) == {"Maya", "Ana", "Ben", "Cy"}
     assert all(len(p.unspent) == 3 for p in piles.piles.values())
-
-
-def _played_scene(journal):
-    """Scene 1: the GM's secret yellow; target K♣; Ben red then Ana green; Cy (absent) passes."""
-    _procedural_scene(journal)
-    journal.execute(CAMPAIGN, Oppose("yellow"), visibility=GM_ONLY)
-    journal.execute(CAMPAIGN, DrawTarget("KC", ("Ben", "Ana", "Cy")))
-    journal.execute(CAMPAIGN, PlayCards("Ben", "red", ("2S",)))
-    journal.execute(CAMPAIGN, PlayCards("Ana", "green", ("QH", "3C")))
-    journal.execute(CAMPAIGN, PlayCards("Cy", None))
-    return journal.execute(CAMPAIGN, Resolve())[0]
 
 
 def test_a_simple_resolution_step_by_step(journal):

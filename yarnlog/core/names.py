@@ -26,7 +26,8 @@ NAME_FIELDS = frozenset({
     "first", "second", "voter", "ranking", "spender", "burn_target", "challenger", "for_caller",
     "for_challenger", "narrator", "objectors", "roller", "attacker", "defender", "withholder", "other", "pc",
     "introduced_by", "theme_chosen_by", "order", "tie_order", "players_around_table", "absent", "individual",
-    "among", "supporters", "blockers", "helpers", "members", "target", "participant", "by",
+    "among", "supporters", "blockers", "helpers", "members", "target", "participant", "by", "primary", "contestant",
+    "assistant", "drawn_by",
 })
 
 

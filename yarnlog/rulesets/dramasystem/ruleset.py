@@ -1,8 +1,10 @@
 """DramaSystem SRD (Robin D. Laws): the composition of its parts.
 
 What DramaSystem adds to the journal: characters with action types (:mod:`.parts.sheets`),
-procedural tokens (:mod:`.parts.procedural_piles`) and simple card resolution
-(:mod:`.parts.card_procedure`). The dramatic core it shares with Yarn is not composed in yet.
+procedural tokens (:mod:`.parts.procedural_piles`), simple card resolution
+(:mod:`.parts.card_procedure`), the advanced one (:mod:`.parts.advanced_procedure`) and simple
+player-versus-player contests (:mod:`.parts.contests`). The dramatic core it shares with Yarn is
+not composed in yet.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ from typing import Any
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.referee import Referee
 from yarnlog.core.ruleset import Part, Router, Ruleset, compose_validators
-from yarnlog.rulesets.dramasystem.parts import card_procedure, procedural_piles, sheets
+from yarnlog.rulesets.dramasystem.parts import advanced_procedure, card_procedure, contests, procedural_piles, sheets
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import piles_view
 from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign, DramaSystemState
 from yarnlog.rulesets.dramasystem.words import follow_up, narrate
 
-PARTS: tuple[Part, ...] = (sheets.PART, procedural_piles.PART, card_procedure.PART)
+PARTS: tuple[Part, ...] = (sheets.PART, procedural_piles.PART, card_procedure.PART, advanced_procedure.PART,
+                           contests.PART)
 
 
 def initial_state() -> DramaSystemState:

@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
     from yarnlog.core.state import CampaignState
+    from yarnlog.rulesets.dramasystem.parts.advanced_procedure import Advanced
     from yarnlog.rulesets.dramasystem.parts.card_procedure import Procedure
+    from yarnlog.rulesets.dramasystem.parts.contests import Contests
     from yarnlog.rulesets.dramasystem.parts.procedural_piles import Piles
     from yarnlog.rulesets.dramasystem.parts.sheets import Sheets
 
@@ -19,6 +21,8 @@ class DramaSystemState:
     sheets: Sheets
     piles: Piles
     procedure: Procedure
+    advanced: Advanced
+    contests: Contests
 
 
 #: A campaign played under the DramaSystem rules, as its deciders and projections see it.

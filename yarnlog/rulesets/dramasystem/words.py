@@ -51,6 +51,108 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
         return _played(p)
     if kind == "dramasystem.procedure.resolved":
         return _resolved(p)
+    if kind.startswith("dramasystem.advanced."):
+        return _advanced(kind.rsplit(".", 1)[1], p)
+    if kind.startswith("dramasystem.contest."):
+        return _contest(kind.rsplit(".", 1)[1], p)
+    return None
+
+
+def _contest(step: str, p: dict[str, Any]) -> str | None:
+    if step == "started":
+        first_grade, second_grade = (p["grades"] + [None, None])[:2]
+        if p["outright_winner"]:
+            return (f"{p['first']} ({p['first_type']}, {first_grade}) against {p['second']} "
+                    f"({p['second_type']}, {second_grade}): {p['outright_winner']} wins outright, no card drawn.")
+        draws = (p["allowance"] + [0, 0])[:2]
+        unit = "redraws" if p["advanced"] else "draws"
+        first = f"{p['first']} ({p['first_type']}, {first_grade}; {p['first_token']}, {draws[0]} {unit})"
+        if p["second"] == "GM":
+            extra = ", formidable" if p["formidable"] else ""
+            return f"Solo action: {first} against the GM ({p['second_token']}{extra}, {draws[1]} draws)."
+        second = f"{p['second']} ({p['second_type']}, {second_grade}; {p['second_token']}, {draws[1]} {unit})"
+        stakes = "".join(f" Stakes: {g}." for g in p["goals"])
+        return f"{'Advanced contest' if p['advanced'] else 'Contest'}: {first} against {second}.{stakes}"
+    if step == "redrew":
+        tool = " (drawn by the tool)" if p["drawn_by_tool"] else ""
+        if p["actor"] == p["target"]:
+            how = f"{p['actor']} redraws"
+        elif p["actor"] == "GM":
+            how = f"The GM makes {p['target']} redraw"
+        else:
+            how = f"{p['actor']} makes {p['target']} redraw"
+        return f"{how}: {_card(p['card'])}{tool}." + _refreshed(p["procedural_spends"])
+    if step == "assisted":
+        return (f"{p['assistant']} helps {p['side']} with {p['action_type']} ({p['token']}): "
+                f"{p['extra']} more draws." + _refreshed(p["procedural_spends"]))
+    if step == "drew":
+        by = f" (drawn by {p['drawn_by']}, helping)" if p["by_assistant"] else ""
+        tool = " (drawn by the tool)" if p["drawn_by_tool"] else ""
+        return f"{p['side']} draws {_card(p['card'])}{by}{tool}."
+    if step == "stopped":
+        return f"{p['side']} stops drawing."
+    if step == "ended":
+        if p.get("surprise"):
+            return f"Equal values: they agree on a surprise outcome: {p['surprise']}"
+        if not p["winning_card"]:
+            return f"{p['winner']} wins outright."
+        over = f" over {_card(p['losing_card'])}" if p["losing_card"] else ""
+        suit = " (the suit decides)" if p["by_suit"] else ""
+        text = f"{p['winner']} wins with {_card(p['winning_card'])}{over}{suit}."
+        for c in p["consequences"]:
+            gains = "gains an advantage" if c["kind"] == "advantage" else "faces an obstacle"
+            text += f" {c['player']} {gains} ({_card(c['card'])})."
+        return text
+    return None
+
+
+_BANDS = {"UP_FACE": "an up face card", "UP_NUMBER": "an up number", "DOWN_NUMBER": "a down number",
+          "DOWN_FACE": "a down face card"}
+_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def _band(value: Any) -> str:
+    from yarnlog.rulesets.dramasystem.rules.advanced_resolution import Band
+
+    return _BANDS[Band(value).name]
+
+
+def _advanced(step: str, p: dict[str, Any]) -> str | None:
+    from yarnlog.rulesets.dramasystem.rules.advanced_resolution import CHANCE_OF_FAILURE, UP_SUITS
+
+    if step == "opened":
+        token = Colour(p["gm_token"])
+        up = "".join(_SUITS[s.value] for s in sorted(UP_SUITS[token], key=lambda s: -s.order))
+        down = "".join(v for k, v in _SUITS.items() if v not in up)
+        return (f"{p['primary']} ({p['primary_player']}) takes the lead with {p['action_type']} "
+                f"({p['grade']}). The GM spends {token.value}: {up} up, {down} down (a "
+                f"{CHANCE_OF_FAILURE[token]} chance of failure). Opening run: {_cards(p['opening'])}; the "
+                f"scene starts from {_card(p['opening'][-1])}.")
+    if step == "primary_drew":
+        drawn = _cards(p["cards"])
+        if len(p["cards"]) == 1:
+            return f"The GM draws {drawn} for the primary: {_band(p['band'])}."
+        return f"The GM draws {drawn} for the primary and keeps {_card(p['kept'])}: {_band(p['band'])}."
+    if step == "redrawn":
+        how = {"token": f"spends {p['token']} to force a redraw",
+               "absent": "spends green from afar to force a redraw",
+               "cash-in": "cashes in a positive consequence for a redraw",
+               "bennie": "spends a bennie on a redraw"}[p["means"]]
+        tool = " (drawn by the tool)" if p["drawn_by_tool"] else ""
+        text = f"{p['player']} {how}: {_card(p['card'])}{tool}, {_band(p['band'])}."
+        if p["consequence_card"]:
+            if p["consequence"] == "bad":
+                after = f"something bad will happen to {p['player']}'s character"
+            elif p["consequence"] == "good":
+                after = f"something good will happen to {p['player']}'s character"
+            else:
+                after = "no consequence"
+            tool = " (drawn by the tool)" if p["consequence_drawn_by_tool"] else ""
+            text += f" Consequence card {_card(p['consequence_card'])}{tool}: {after}."
+        return text + _refreshed(p["procedural_spends"])
+    if step == "clinched":
+        teller = p["narrator"] if p["success"] else "the GM"
+        return f"The clincher is {_card(p['clincher'])}: {p['outcome']}; {teller} describes it."
     return None
 
 

@@ -149,3 +149,166 @@ def register(app: typer.Typer) -> None:
     app.command("resolve")(resolve)
     app.command("procedural-tokens")(procedural_tokens)
     app.command("odds")(odds)
+    app.add_typer(advanced_app, name="advanced")
+    app.add_typer(contest_app, name="contest")
+
+
+advanced_app = typer.Typer(help="The advanced procedural resolution: open, primary, redraw, clinch.",
+                           no_args_is_help=True)
+
+
+@advanced_app.command("open")
+def advanced_open(
+    primary: Annotated[str, typer.Argument(help="The character taking the lead (the primary).")],
+    action_type: Annotated[str, typer.Option("--type", help="The action type the primary uses (its grade counts).")],
+    token: Annotated[str, typer.Option("--token", help="The GM's token: red (low chance of failure), yellow, "
+                                       "green (high).")],
+    opening: Annotated[Optional[str], typer.Option("--opening", help="The opening run as drawn, up to the "
+                                                   "first down card (3S,KH,4D); omit: the tool draws it.")] = None,
+    campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Open an advanced resolution: the primary, the GM's token (the up suits) and the opening run."""
+    from yarnlog.rulesets.dramasystem.parts.advanced_procedure import OpenAdvanced
+
+    run_command(campaign, OpenAdvanced(primary, action_type, token, _card_list(opening)),
+                override_reason=override, as_json=as_json)
+
+
+@advanced_app.command("primary")
+def advanced_primary(
+    cards: Annotated[Optional[str], typer.Option("--cards", help="The card(s) drawn for the primary: two for "
+                                                 "Strong or Weak, one for Middling; omit: the tool draws.")] = None,
+    keep: Annotated[Optional[str], typer.Option("--keep", help="Of two equally good (or bad) cards, the one "
+                                                "kept.")] = None,
+    campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """The GM draws for the primary by grade: Strong keeps the better of two, Weak the worse."""
+    from yarnlog.rulesets.dramasystem.parts.advanced_procedure import PrimaryDraw
+
+    run_command(campaign, PrimaryDraw(_card_list(cards), keep), override_reason=override, as_json=as_json)
+
+
+@advanced_app.command("redraw")
+def advanced_redraw(
+    player: Annotated[str, typer.Argument(help="The player forcing the redraw.")],
+    token: Annotated[Optional[str], typer.Option("--token", help="A present player's token, once a scene.")] = None,
+    absent_green: Annotated[bool, typer.Option("--absent-green", help="An absent player's green token.")] = False,
+    cash_in: Annotated[bool, typer.Option("--cash-in", help="Cash in a positive consequence not yet used.")] = False,
+    card: Annotated[Optional[str], typer.Option("--card", help="The new card; omit: the tool draws it.")] = None,
+    consequence_card: Annotated[Optional[str], typer.Option("--consequence-card", help="After red or green: "
+                                                            "the consequence card drawn.")] = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Force a redraw of the active card (a consequence card too after a red or green token)."""
+    from yarnlog.rulesets.dramasystem.parts.advanced_procedure import ForceRedraw
+
+    run_command(campaign, ForceRedraw(player, token, absent_green, cash_in, card, consequence_card), by=by,
+                override_reason=override, as_json=as_json)
+
+
+@advanced_app.command("clinch")
+def advanced_clinch(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+    """No one redraws any more: the active card is the clincher, and the outcome."""
+    from yarnlog.rulesets.dramasystem.parts.advanced_procedure import Clinch
+
+    run_command(campaign, Clinch(), as_json=as_json)
+
+
+def _card_list(text: Optional[str]) -> tuple[str, ...]:
+    return tuple(c for c in (text or "").replace(" ", ",").split(",") if c)
+
+
+contest_app = typer.Typer(help="A player-versus-player contest or a solo action: start, assist, draw, stop, end.",
+                          no_args_is_help=True)
+
+
+@contest_app.command("start")
+def contest_start(
+    first: Annotated[str, typer.Argument(help="The contestant who started (the GM's call).")],
+    first_type: Annotated[str, typer.Option("--type", help="The first contestant's action type.")],
+    first_token: Annotated[str, typer.Option("--token", help="The first contestant's token.")],
+    against: Annotated[str, typer.Option("--against", help="The other contestant, or GM for a solo action.")],
+    against_token: Annotated[str, typer.Option("--against-token", help="The other side's token (the GM's in a "
+                                               "solo action).")],
+    against_type: Annotated[Optional[str], typer.Option("--against-type", help="The other contestant's action "
+                                                        "type.")] = None,
+    formidable: Annotated[bool, typer.Option("--formidable", help="Solo: the opposition is especially "
+                                             "formidable (one more draw).")] = False,
+    advanced: Annotated[bool, typer.Option("--advanced", help="The advanced contest: tokens buy redraws of "
+                                           "one current card.")] = False,
+    stakes: Annotated[Names, typer.Option("--stakes", help="Advanced: what happens if each side wins "
+                                          "(repeat: first, then second).")] = None,
+    campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Start a contest (Strong against Weak wins outright) or a solo action against the GM."""
+    from yarnlog.rulesets.dramasystem.parts.contests import StartContest
+
+    run_command(campaign, StartContest(first, first_type, first_token, against, against_token, against_type,
+                                       formidable, tuple(stakes or ()), advanced),
+                override_reason=override, as_json=as_json)
+
+
+@contest_app.command("redraw")
+def contest_redraw(
+    actor: Annotated[str, typer.Argument(help="Who redraws: a contestant, GM, or a present player interfering "
+                                        "with a green token.")],
+    contestant: Annotated[str, typer.Argument(help="Whose card is redrawn.")],
+    card: Annotated[Optional[str], typer.Option("--card", help="The new card; omit: the tool draws it.")] = None,
+    campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Advanced contest: a redraw (yourself or your opponent), the GM's once, an interferer's green."""
+    from yarnlog.rulesets.dramasystem.parts.contests import RedrawInContest
+
+    run_command(campaign, RedrawInContest(actor, contestant, card), override_reason=override, as_json=as_json)
+
+
+@contest_app.command("assist")
+def contest_assist(
+    assistant: Annotated[str, typer.Argument(help="The assisting player.")],
+    side: Annotated[str, typer.Option("--side", help="The contestant helped.")],
+    action_type: Annotated[str, typer.Option("--type", help="The assistant's action type.")],
+    token: Annotated[str, typer.Option("--token", help="The assistant's token: 3, 2 or 1 more draws.")],
+    campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Another player helps one side: his token adds draws (one more if Strong against all Weak)."""
+    from yarnlog.rulesets.dramasystem.parts.contests import AssistContest
+
+    run_command(campaign, AssistContest(assistant, side, action_type, token), override_reason=override,
+                as_json=as_json)
+
+
+@contest_app.command("draw")
+def contest_draw(
+    side: Annotated[str, typer.Argument(help="The contestant whose hand the card joins (GM in a solo action).")],
+    card: Annotated[Optional[str], typer.Option("--card", help="The card drawn; omit: the tool draws it.")] = None,
+    drawn_by: Annotated[Optional[str], typer.Option("--by", help="An assistant drawing one of his extra "
+                                                    "cards.")] = None,
+    campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """One card for a side, in turn: the first, the second, then alternately."""
+    from yarnlog.rulesets.dramasystem.parts.contests import DrawInContest
+
+    run_command(campaign, DrawInContest(side, card, drawn_by), override_reason=override, as_json=as_json)
+
+
+@contest_app.command("stop")
+def contest_stop(
+    side: Annotated[str, typer.Argument(help="The side that draws no more.")],
+    campaign: CampaignOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """A side chooses not to draw (or, in the advanced contest, redraw) any more: it passes."""
+    from yarnlog.rulesets.dramasystem.parts.contests import StopDrawing
+
+    run_command(campaign, StopDrawing(side), as_json=as_json)
+
+
+@contest_app.command("end")
+def contest_end(
+    surprise: Annotated[Optional[str], typer.Option("--surprise", help="Advanced, equal values: the surprise "
+                                                    "outcome both agreed on.")] = None,
+    campaign: CampaignOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """The highest card wins (suits break ties); face cards bring consequences in the simple contest."""
+    from yarnlog.rulesets.dramasystem.parts.contests import EndContest
+
+    run_command(campaign, EndContest(surprise), as_json=as_json)

@@ -179,7 +179,7 @@ class Oppose:
 
 @dataclass(frozen=True)
 class DrawTarget:
-    target: str | None = None
+    card: str | None = None  # the target card as cut (not "target": that field holds names)
     order: tuple[str, ...] = ()
     rolled: Mapping[str, Any] = field(default_factory=dict)
 
@@ -215,7 +215,7 @@ def _scene(campaign: DramaSystemCampaign) -> int:
     return present(campaign.timeline.scene, "no scene is in play: call a procedural scene first")
 
 
-def _present_players(campaign: DramaSystemCampaign, scene: int) -> list[str]:
+def present_players(campaign: DramaSystemCampaign, scene: int) -> list[str]:
     """Players whose characters are in the scene's cast (SRD 478)."""
     opened = campaign.timeline.scenes.get(scene)
     cast = set(opened.cast) if opened is not None else set()
@@ -234,11 +234,11 @@ def decide(command: Any, campaign: DramaSystemCampaign, referee: Referee) -> lis
         order = tuple(command.order) or tuple(command.rolled.get("order") or ())
         if not order:
             raise OrderNeeded(players)
-        target = command.target or next(iter(command.rolled.get("target card") or ()), None)
+        target = command.card or next(iter(command.rolled.get("target card") or ()), None)
         if target is None:
             raise CardsNeeded("target card", 1, Deck().left)
         drawn = TargetDrawn(scene=scene, target=str(Card.parse(target)), order=list(order),
-                            order_drawn_by_tool=order_by_tool, card_drawn_by_tool=command.target is None)
+                            order_drawn_by_tool=order_by_tool, card_drawn_by_tool=command.card is None)
         return [validate_target(drawn, campaign, referee)]
     if isinstance(command, PlayCards):
         scene = _scene(campaign)
@@ -268,7 +268,7 @@ def decide(command: Any, campaign: DramaSystemCampaign, referee: Referee) -> lis
 def validate_opposed(p: OppositionSet, campaign: DramaSystemCampaign, referee: Referee) -> OppositionSet:
     """The GM, in a procedural scene with no resolution yet, spends a token she has (SRD 445, 567)."""
     invalid(p.gm == campaign.table.gm, f"{p.gm} is not the GM")
-    _check_scene(campaign, p.scene, referee)
+    check_procedural_scene(campaign, p.scene, referee)
     procedure = campaign.rules.procedure
     invalid(p.scene not in procedure.secret, "the GM has already spent her token for this resolution")
     referee.require(p.scene not in procedure.resolved, ONE_A_SCENE,
@@ -280,7 +280,7 @@ def validate_opposed(p: OppositionSet, campaign: DramaSystemCampaign, referee: R
     return p.model_copy(update={"gm_held": (p.gm, p.token)})
 
 
-def _check_scene(campaign: DramaSystemCampaign, scene: int, referee: Referee) -> None:
+def check_procedural_scene(campaign: DramaSystemCampaign, scene: int, referee: Referee) -> None:
     invalid(campaign.timeline.scene == scene, f"scene {scene} is not the scene in play")
     opened = campaign.timeline.scenes.get(scene)
     referee.require(opened is not None and opened.mode == "procedural", PROCEDURAL_SCENE,
@@ -289,14 +289,16 @@ def _check_scene(campaign: DramaSystemCampaign, scene: int, referee: Referee) ->
 
 def validate_target(p: TargetDrawn, campaign: DramaSystemCampaign, referee: Referee) -> TargetDrawn:
     """Each player once in the order; one resolution a scene (SRD 468, 567)."""
-    _check_scene(campaign, p.scene, referee)
+    check_procedural_scene(campaign, p.scene, referee)
     procedure = campaign.rules.procedure
-    referee.require(p.scene not in procedure.resolved and p.scene not in procedure.open, ONE_A_SCENE,
+    advanced = campaign.rules.advanced
+    referee.require(p.scene not in procedure.resolved and p.scene not in procedure.open
+                    and p.scene not in advanced.resolved and p.scene not in advanced.open, ONE_A_SCENE,
                     f"scene {p.scene} already has its procedural resolution")
     players = campaign.table.players
     invalid(sorted(p.order) == sorted(players),
             f"the precedence order names every player once: {', '.join(players)}")
-    resolution = start(Card.parse(p.target), tuple(p.order), frozenset(_present_players(campaign, p.scene)))
+    resolution = start(Card.parse(p.target), tuple(p.order), frozenset(present_players(campaign, p.scene)))
     return p.model_copy(update={"target": str(resolution.target),
                                 "present": [x for x in p.order if x in resolution.present]})
 

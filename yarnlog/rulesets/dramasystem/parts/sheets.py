@@ -53,6 +53,13 @@ class Sheet:
     custom_type: str | None = None
     how_i_do_it: Mapping[str, str] = field(default_factory=dict)
 
+    def action_type_named(self, text: str) -> str:
+        """The action type ``text`` names, spelled as on the sheet (case is ignored)."""
+        found = next((t for t in self.grades if t.lower() == text.strip().lower()), None)
+        invalid(found is not None, f"{self.name} has no action type {text!r}: {', '.join(self.grades)}")
+        assert found is not None
+        return found
+
     def grade(self, action_type: str) -> Grade:
         """The character's grade in ``action_type`` (any of the seven, or its custom type)."""
         found = self.grades.get(action_type)
