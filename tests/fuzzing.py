@@ -91,9 +91,10 @@ def events_digest(db: Path) -> str:
 def run(db: Path, *args: str, stdin: bytes = b"") -> tuple[int, str, str]:
     """``yarnlog --db DB ARGS`` in this process, stdin holding ``stdin``: (exit code, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()
-    saved = sys.argv, sys.stdin
+    saved, cwd = (sys.argv, sys.stdin), os.getcwd()
     sys.argv = ["yarnlog", "--db", str(db), *args]
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    os.chdir(db.parent)  # a relative path typed (a key written to "-") lands beside the journal, never in the repo
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
@@ -102,7 +103,7 @@ def run(db: Path, *args: str, stdin: bytes = b"") -> tuple[int, str, str]:
             except SystemExit as exit_:
                 code = exit_.code if isinstance(exit_.code, int) else 1
     finally:
-        sys.argv, sys.stdin = saved
+        (sys.argv, sys.stdin), _ = saved, os.chdir(cwd)
     return code, out.getvalue(), err.getvalue()
 
 
