@@ -16,6 +16,7 @@ import pytest
 from yarnlog.app.verify import check_chain
 from yarnlog.core.chain import GENESIS, event_hash, seal
 from yarnlog.core.envelope import STORED_FIELDS, NewEvent, StoredEvent
+from yarnlog.core.referee import InvalidCommand
 from yarnlog.persistence.factory import open_store
 from yarnlog.persistence.memory import MemoryStore
 from yarnlog.persistence.protocol import ConcurrencyConflict, Snapshot, StoreError
@@ -312,7 +313,7 @@ def test_open_store_picks_the_implementation_from_the_url(tmp_path):
     sqlite = open_store(tmp_path / "j.db")
     assert isinstance(sqlite, SqliteStore)
     sqlite.close()
-    with pytest.raises(StoreError, match="unsupported journal database 'mysql'"):
+    with pytest.raises(InvalidCommand, match="unsupported journal database 'mysql'"):
         open_store("mysql://x/y")
     with pytest.raises(StoreError, match="no journal database at"):
         open_store(tmp_path / "missing.db", create=False)

@@ -8,6 +8,8 @@ holds the ones that fit a name the command line takes in a list (``--cast A,B``,
 
 from __future__ import annotations
 
+from yarnlog.core.limits import name_problem
+
 CORPUS: tuple[str, ...] = (
     "<script>alert(1)</script>",
     '"><img src=x onerror=alert(1)>',
@@ -35,8 +37,10 @@ CORPUS: tuple[str, ...] = (
     "line one\nline two\ttabbed",
 )
 
-#: Corpus strings usable as a name in a comma-separated list or a NAME=VALUE option.
-NAMES: tuple[str, ...] = tuple(s for s in CORPUS if not set(s) & set(",:=\n\x00") and s == s.strip())
+#: Corpus strings usable as a name in a comma-separated list or a NAME=VALUE option: no control or
+#: text-direction character either, which a name may not hold (yarnlog.core.limits).
+NAMES: tuple[str, ...] = tuple(s for s in CORPUS if not set(s) & set(",:=\n\x00") and s == s.strip()
+                               and name_problem(s) is None)
 
 #: Characters that must never reach a terminal raw: C0 controls but tab and newline, DEL, C1,
 #: the bidirectional controls and the line and paragraph separators.

@@ -6,8 +6,9 @@ titles, settings, situations and time breaks, notes (for everyone and for the GM
 reasons, scene summaries, a scene's move of place, a caller's revised narration, the next episode's
 theme, and the reasons of overrides, corrections, retractions and departures.
 
-Names are free text too (only a few words are reserved); those that go into a list on the command
-line (``--cast A,B``) take the corpus strings without a comma, colon or equals sign (``NAMES``).
+Names are free text too (only a few words are reserved), but hold no control character and are at
+most 80 characters long; those that go into a list on the command line (``--cast A,B``) take the
+corpus strings without a comma, colon or equals sign (``NAMES``).
 """
 
 from __future__ import annotations
@@ -30,13 +31,13 @@ CAMPAIGN = "hostile"
 GM = f"Maya {NAMES[4]}"
 ANA = f"Ana {NAMES[0]}"
 BEN = f"Ben {NAMES[5]}"
-CY = f"Cy {NAMES[6]}"
+CY = f"Cy {NAMES[3]}"
 IRIS = f"Iris {NAMES[2]}"
-TOMAS = f"Tomas {NAMES[8]} {NAMES[4]}"
-OLD_TOM = f"Old Tom {NAMES[1]} {NAMES[4]}"
+TOMAS = f"Tomas {NAMES[2]} {NAMES[4]}"
+OLD_TOM = f"Old Tom {NAMES[1]}"
 PIER = f"Pier {NAMES[3]}"
-QUAY = f"Quay {NAMES[7]}"
-TOUGH = f"Tough {NAMES[9]}"
+QUAY = f"Quay {NAMES[1]}"
+TOUGH = f"Tough {NAMES[0]}"
 PLAYERS = (ANA, BEN, CY)
 PCS = (IRIS, TOMAS)
 

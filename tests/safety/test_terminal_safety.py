@@ -119,9 +119,16 @@ def test_errors_are_one_safe_line(hostile_db, wide, args):
 def test_a_write_command_echoes_user_text_safely(tmp_path, wide):
     db = tmp_path / "w.db"
     assert run(db, "init", "w", "--title", CORPUS[16], "--gm", "[bold red]GM[/]")[0] == 0
-    code, out, err = run(db, "join", "\x1b[31mAna\r\x07")
+    code, out, err = run(db, "join", "[red]Ana[/]")
     assert code == 0, err
-    assert_terminal_safe(out + err, "yarnlog join")
+    assert "[red]Ana[/]" in out
+    code, out, err = run(db, "note", "\x1b[31mthe fog\r\x07 [link=https://evil.example]click[/link]")
+    assert code == 0, err
+    assert_terminal_safe(out + err, "yarnlog note")
+    assert "[link=https://evil.example]click[/link]" in out
+    # A name is typed again and again, matched and listed: one with control characters is refused.
+    code, out, err = run(db, "join", "\x1b[31mAna\r\x07")
+    assert code == 2 and out == "" and err == "error: name: a name holds no control or text-direction characters\n"
     assert "[bold red]GM[/]" in run(db, "status")[1]
 
 

@@ -13,14 +13,16 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, get_type_hints
+from typing import IO, Any, get_type_hints
 
 from pydantic import ConfigDict, Field, ValidationError, create_model
 
 from yarnlog.app.verify import AMENDMENT_TYPES, Parsed, verify
 from yarnlog.core.digest import CAMPAIGN_ID
 from yarnlog.core.envelope import StoredEvent, canonical, from_line, to_line
+from yarnlog.core.limits import MAX_DEPTH, campaign_id_problem, check_data, name_problem
 from yarnlog.core.merkle import TreeHasher, leaf_hash
+from yarnlog.core.names import NAME_FIELDS
 from yarnlog.core.referee import InvalidCommand
 from yarnlog.persistence.protocol import EventStore
 
@@ -136,7 +138,69 @@ class Export:
     payloads: list[Any]
 
 
-def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
+#: The longest line an import reads: an event with a note of the longest text and its envelope
+#: fits many times over; a longer line is refused after this many bytes, never read whole.
+MAX_LINE_BYTES = 1 << 20
+
+
+def file_lines(stream: IO[bytes]) -> Iterator[bytes]:
+    """The lines of an export as bytes, each read up to :data:`MAX_LINE_BYTES` + 1 bytes: memory per line
+    stays bounded whatever the file holds (a longer line comes out cut, for :func:`parse_lines` to refuse)."""
+    while True:
+        line = stream.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        yield line
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            return  # the rest of that line is never read: the import stops at it
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _decoded(number: int, line: str | bytes) -> str:
+    """One line as text: refused when longer than :data:`MAX_LINE_BYTES` or not UTF-8."""
+    if len(line) > MAX_LINE_BYTES:
+        raise InvalidCommand(f"line {number}: a line of an export is at most {MAX_LINE_BYTES:,} bytes; "
+                             "nothing imported")
+    if isinstance(line, str):
+        return line
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidCommand(f"line {number}: not UTF-8 text (byte 0x{line[exc.start]:02x} at column {exc.start + 1}); "
+                             "an export is UTF-8") from None
+
+
+def _parsed(number: int, line: str) -> Any:
+    """One line's JSON; refused when it is not JSON, holds NaN or Infinity, or nests too deep."""
+    try:
+        return json.loads(line, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise InvalidCommand(f"line {number}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except ValueError as exc:  # well-formed, but a value cannot be read (an integer of over 4300 digits)
+        raise InvalidCommand(f"line {number}: not valid JSON ({exc})") from None
+    except RecursionError:  # the parser recurses: nesting thousands deep exhausts the stack before a limit
+        raise InvalidCommand(f"line {number}: data is nested at most {MAX_DEPTH} levels deep") from None
+
+
+def _limits_problem(data: dict[str, Any]) -> str | None:
+    """The first limit an event's envelope or payload breaks (:mod:`yarnlog.core.limits`), worded, or ``None``:
+    an import carries nothing a command could not have recorded."""
+    problem = campaign_id_problem(data["campaign_id"])
+    if problem is not None:
+        return f"field campaign_id: {problem}"
+    for field, what in (("recorded_by", "a name"), ("event_type", "an event type"), ("visibility", "a visibility")):
+        value = data[field].removeprefix("participant:") if field == "visibility" else data[field]
+        problem = name_problem(value, what)
+        if problem is not None:
+            return f"field {field}: {problem}"
+    problem = check_data(data["payload"], NAME_FIELDS, where="payload")
+    return None if problem is None else f"field {problem}"
+
+
+def parse_lines(lines: Iterable[str | bytes]) -> list[StoredEvent]:
     """Validate every line's shape; the first bad line raises, naming the line and field.
 
     A trailer, if there is one, is checked (:func:`read_export`); a file may lack it here.
@@ -144,7 +208,7 @@ def parse_lines(lines: Iterable[str]) -> list[StoredEvent]:
     return read_export(lines, require_trailer=False).records
 
 
-def read_export(lines: Iterable[str], *, require_trailer: bool = True) -> Export:
+def read_export(lines: Iterable[str | bytes], *, require_trailer: bool = True) -> Export:
     """Every line of an export checked: each event's shape, then the trailer against the events.
 
     Without ``require_trailer`` a file with no trailer is read (an export older than trailers, or
@@ -154,17 +218,13 @@ def read_export(lines: Iterable[str], *, require_trailer: bool = True) -> Export
     numbers: list[int] = []
     payloads: list[Any] = []
     trailer: Trailer | None = None
-    for number, line in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=1):
+        line = _decoded(number, raw)  # bytes (file_lines) are decoded here, line by line
         if not line.strip():
             continue
         if trailer is not None:
             raise InvalidCommand(f"line {number}: after the trailer, which must be the export's last line")
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InvalidCommand(f"line {number}: not valid JSON ({exc.msg} at column {exc.colno})") from None
-        except ValueError as exc:  # well-formed, but a value cannot be read (an integer of over 4300 digits)
-            raise InvalidCommand(f"line {number}: not valid JSON ({exc})") from None
+        data = _parsed(number, line)
         if type(data) is dict and data.keys() == {TRAILER}:
             trailer = _trailer(number, data[TRAILER])
             continue
@@ -175,6 +235,9 @@ def read_export(lines: Iterable[str], *, require_trailer: bool = True) -> Export
                 err = exc.errors()[0]
                 where = ".".join(str(p) for p in err["loc"]) or "line"
                 raise InvalidCommand(f"line {number}, field {where}: {err['msg']}") from None
+        problem = _limits_problem(data)
+        if problem is not None:
+            raise InvalidCommand(f"line {number}, {problem}; nothing imported")
         records.append(from_line(data))
         numbers.append(number)
         payloads.append(data["payload"])

@@ -573,9 +573,13 @@ class Journal:
         new_command: bool = False,
     ) -> Recording:
         """Record the campaign's first event; ``command`` as for :meth:`execute`."""
+        from yarnlog.core.limits import check_campaign_id, check_data
         from yarnlog.core.state import EVERYONE, empty_state
         from yarnlog.core.table import CampaignCreated, validate_created
 
+        check_campaign_id(campaign_id)
+        problem = check_data({"title": title, "gm": gm, "ruleset": ruleset, "options": options or {}}, {"gm"})
+        invalid(problem is None, problem or "")
         if command is not None and not new_command:
             again = self.recorded(campaign_id, command)
             if again is not None:
@@ -747,9 +751,12 @@ def _decision(command: Any, history: Callable[[], list[Recorded]], state: Campai
               visibility: str, override: Override | None) -> tuple[str, list[Payload]]:
     """Who records ``command`` and what it produces on ``state``, or a refusal quoting the rule
     (``history()`` gives the events up to ``state``, for an amendment)."""
+    from pydantic import ValidationError
+
     from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
     from yarnlog.core.names import canonical, did_you_mean
 
+    _check_limits(command, by, visibility, override)
     author = canonical(by, state.table.roles) if by else state.table.gm
     invalid(state.table.knows(author), f"{author} is not at this campaign's table"
             + did_you_mean(author, state.table.roles))
@@ -757,16 +764,31 @@ def _decision(command: Any, history: Callable[[], list[Recorded]], state: Campai
     if override is not None:  # the GM named as typed, like every other name (yarnlog.core.names)
         override = replace(override, by=canonical(override.by, state.table.roles))
     referee = Referee(override)
-    if isinstance(command, (Correct, Retract)):
-        payloads = [decide_amendment(command, history(), referee, author=author)]
-    else:
-        payloads = decide(command, state, referee)
+    try:
+        if isinstance(command, (Correct, Retract)):
+            payloads = [decide_amendment(command, history(), referee, author=author)]
+        else:
+            payloads = decide(command, state, referee)
+    except ValidationError as exc:  # a payload's own schema refused what the command carried
+        raise InvalidCommand(_first_error(exc)) from None
     if referee.overridden:
         override = present(override, "only a GM may override the rules")
         invalid(state.table.is_gm(override.by), "only a GM may override the rules")
         invalid(bool(override.reason.strip()), "an override needs a reason")
         payloads = [_override_event(override, referee, len(payloads))] + payloads
     return author, payloads
+
+
+def _check_limits(command: Any, by: str | None, visibility: str, override: Override | None) -> None:
+    """Refuse a command whose names, texts, numbers or lists break a limit (:mod:`yarnlog.core.limits`)
+    before anything is decided: what is typed at the table is checked here for every shell."""
+    from yarnlog.core.limits import check_command, check_data
+    from yarnlog.core.names import NAME_FIELDS
+
+    check_command(command, NAME_FIELDS)
+    problem = check_data({"by": by, "visibility": visibility, "override": override and override.reason},
+                         {"by"})
+    invalid(problem is None, problem or "")
 
 
 def _check_visibility(visibility: str, table: Table) -> None:

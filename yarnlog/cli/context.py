@@ -56,11 +56,12 @@ def close_journal() -> None:
 
 
 def pick_campaign(journal: "Journal", campaign: str | None) -> str:
+    from yarnlog.core.limits import check_campaign_id
     from yarnlog.core.referee import InvalidCommand
 
     campaign = campaign or SETTINGS.campaign
     if campaign:
-        return campaign
+        return check_campaign_id(campaign)  # an id no campaign can have is refused before any query
     ids = journal.campaigns()
     if len(ids) == 1:
         return ids[0]
@@ -157,6 +158,11 @@ def resolve_as_of(journal: "Journal", cid: str, as_of: int | None, end_of_scene:
         raise InvalidCommand("give --as-of or --end-of-scene, not both")
     if as_of is not None and as_of < 1:
         raise InvalidCommand("--as-of counts events from 1")
+    from yarnlog.core.limits import MAX_NUMBER
+
+    for option, number in (("--as-of", as_of), ("--end-of-scene", end_of_scene)):
+        if number is not None and number > MAX_NUMBER:
+            raise InvalidCommand(f"{option} is an event or scene number, at most {MAX_NUMBER:,}")
     if end_of_scene is None:
         return as_of
     from yarnlog.core.timeline import Note

@@ -7,6 +7,7 @@ are one line on stderr with a meaningful exit code (see :data:`EXIT_CODES`), nev
 """
 
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -28,7 +29,7 @@ from yarnlog.cli.options import (
     OverrideOpt,
     VisibilityOpt,
 )
-from yarnlog.cli.output import console, emit, one_line, print_table, show_recorded, summarize, working
+from yarnlog.cli.output import console, emit, one_line, print_table, show_recorded, summarize, terminal_text, working
 from yarnlog.cli.verbs import CampaignGroup, command_tree
 
 #: Exit codes: 0 ok, 1 verify found faults, 2 invalid input, 3 refused by a rule,
@@ -183,14 +184,13 @@ def campaigns(as_json: JsonOpt = False) -> None:
                      "gm": state.table.gm, "events": state.sequence})
 
     def render(data):
-        from rich.markup import escape
         from rich.table import Table
 
         table = Table(title="Campaigns")
         for col in ("id", "title", "ruleset", "GM", "events"):
             table.add_column(col)
         for r in data:
-            table.add_row(r["campaign_id"], escape(r["title"]), r["ruleset"], escape(r["gm"]), str(r["events"]))
+            table.add_row(r["campaign_id"], r["title"], r["ruleset"], r["gm"], str(r["events"]))
         console().print(table)
 
     emit(rows, as_json, render)
@@ -309,6 +309,7 @@ def note(
 
 
 def _parse_assignments(pairs: list[str]) -> dict:
+    from yarnlog.cli.options import parse_json
     from yarnlog.core.referee import InvalidCommand
 
     changes = {}
@@ -317,9 +318,11 @@ def _parse_assignments(pairs: list[str]) -> dict:
             raise InvalidCommand(f"--set takes FIELD=VALUE, not {pair!r}")
         key, raw = pair.split("=", 1)
         try:
-            changes[key] = json.loads(raw)
-        except ValueError:
-            changes[key] = raw
+            json.loads(raw, parse_constant=lambda name: None)
+        except (ValueError, RecursionError):
+            changes[key] = raw  # not JSON: the text itself
+        else:
+            changes[key] = parse_json(raw, f"--set {key}")
     return changes
 
 
@@ -532,19 +535,21 @@ def status(
     }
 
     def render(d):
-        from rich.markup import escape
         from rich.table import Table
+        from rich.text import Text
 
         out = console()
-        out.print(f"[bold]{escape(d['title'])}[/] ({d['ruleset']}), GM {escape(d['gm'])}, as of event {d['as_of']}")
-        out.print(f"Players: {escape(', '.join(d['players'])) or '-'}")
+        # A Text is printed as it is: user text in it goes through terminal_text first.
+        out.print(Text.assemble((terminal_text(d["title"]), "bold"),
+                                terminal_text(f" ({d['ruleset']}), GM {d['gm']}, as of event {d['as_of']}")))
+        out.print(f"Players: {', '.join(d['players']) or '-'}")
         out.print(f"Episode in play: {d['episode_in_play'] or '-'}, scene in play: {d['scene_in_play'] or '-'}")
         table = Table(title="Scenes")
         for col in ("#", "episode", "caller", "mode", "title", "cast"):
             table.add_column(col)
         for s in d["scenes"]:
-            table.add_row(str(s["number"]), str(s["episode"] or ""), escape(s["caller"]), s["mode"] or "",
-                          escape(s["title"]), escape(", ".join(s["cast"])))
+            table.add_row(str(s["number"]), str(s["episode"] or ""), s["caller"], s["mode"] or "",
+                          s["title"], ", ".join(s["cast"]))
         out.print(table)
 
     emit(data, as_json, render)
@@ -565,10 +570,13 @@ def verify(
     (they are caches, never evidence) unless --snapshots asks for them to be checked. With --digest,
     also check that the journal extends exactly the history that digest pins (nothing cut or changed)."""
     from yarnlog.cli.evidence import check_digest_option
+    from yarnlog.core.referee import invalid
 
     pinned = check_digest_option(digest, key)
     journal = open_journal()
     cid = pick_campaign(journal, campaign or (pinned.campaign_id if pinned else None))
+    # A campaign that is not there is a mistyped id (exit 2), not a journal with faults (exit 1).
+    invalid(cid in journal.campaigns(), f"no campaign {cid!r} in this journal")
     with working(f"verifying {cid}: hash chain, payloads, rules"):
         report = journal.verify(cid)
     if pinned is not None and report.events:  # (no campaign at all is already the one fault)
@@ -582,21 +590,22 @@ def verify(
         return
 
     def render(d):
+        from rich.text import Text
+
         out = console()
         if d["ok"]:
-            out.print(f"[green]ok[/]: {cid}, {d['events']} events, chain head {d['head']}")
+            out.print(Text.assemble(("ok", "green"), terminal_text(f": {cid}, {d['events']} events, "
+                                                                  f"chain head {d['head']}")))
             if pinned is not None:
                 out.print(f"It extends the digest of event {pinned.size}"
                           f"{', signed with that key' if key else ''}: nothing changed.", markup=False, emoji=False)
             return
-        from rich.markup import escape
-
         first = d["faults"][0]
         err = console(stderr=True)
-        err.print(f"[red]FAULT[/] at event {first['sequence']} ({escape(first['event_type'])}): "
-                  f"{escape(first['problem'])}", markup=True)
+        err.print(Text.assemble(("FAULT", "red"), terminal_text(f" at event {first['sequence']} "
+                                                                f"({first['event_type']}): {first['problem']}")))
         for fault in d["faults"][1:]:
-            err.print(f"  also event {fault['sequence']} ({fault['event_type']}): {fault['problem']}", markup=False)
+            err.print(f"  also event {fault['sequence']} ({fault['event_type']}): {fault['problem']}")
         err.print(f"{len(d['faults'])} fault(s) in {d['events']} events")
 
     data = report.to_data()
@@ -642,7 +651,12 @@ def export_(
     if output is None:
         sys.stdout.writelines(lines)
         return
-    output.write_text("".join(lines), encoding="utf-8")
+    try:
+        output.write_text("".join(lines), encoding="utf-8")
+    except OSError as exc:
+        from yarnlog.core.referee import InvalidCommand
+
+        raise InvalidCommand(f"cannot write {output}: {exc.strerror or exc}") from None
     summary = {"campaign_id": cid, "events": len(lines) - 1, "file": str(output)}  # the last line is the trailer
     emit(summary, as_json,
          lambda d: console().print(f"exported {d['events']} events of {cid} to {d['file']}", markup=False))
@@ -657,24 +671,25 @@ def import_(
     as_json: JsonOpt = False,
 ) -> None:
     """Read an export back, checking every line, the trailer, the chain and the rules; all or nothing."""
-    from yarnlog.app.interchange import read_export
+    from yarnlog.app.interchange import file_lines, read_export
     from yarnlog.core.referee import InvalidCommand
 
+    # Read as bytes, a line at a time: each line is decoded and checked on its own, its size bounded.
     if str(file) == "-":
-        text = sys.stdin.read()
+        export = read_export(file_lines(sys.stdin.buffer), require_trailer=not without_trailer)
     else:
         try:
-            text = file.read_text(encoding="utf-8")
+            with file.open("rb") as stream:
+                export = read_export(file_lines(stream), require_trailer=not without_trailer)
         except OSError as exc:
-            raise InvalidCommand(f"cannot read {file}: {exc.strerror}") from None
-    export = read_export(text.splitlines(), require_trailer=not without_trailer)
+            raise InvalidCommand(f"cannot read {file}: {exc.strerror or exc}") from None
     records = export.records
-    if export.trailer is None:
-        sys.stderr.write(f"warning: {file} has no trailer: whether events were cut from its end cannot be told\n")
     journal = open_journal(create=True)
     with working(f"checking and importing {len(records)} events"):
         present, written = journal.import_events(records, line_numbers=export.line_numbers,
                                                  payloads=export.payloads)
+    if export.trailer is None:  # said once the import stands: a refusal stays one line
+        sys.stderr.write(f"warning: {file} has no trailer: whether events were cut from its end cannot be told\n")
     summary = {"campaign_id": records[0].campaign_id, "already_present": present, "imported": written}
     emit(summary, as_json, lambda d: console().print(
         f"{d['campaign_id']}: imported {d['imported']} events ({d['already_present']} already present)"))
@@ -708,6 +723,10 @@ def main() -> None:
     """Run the CLI; turn every error into one line on stderr and an exit code."""
     global _command
     if _command is None:
+        # A driver's own log lines (psycopg's "error ignored terminating ..." after a failed COPY) would
+        # reach stderr beside the one line that says what failed: the error itself is reported below.
+        logging.getLogger("psycopg").addHandler(logging.NullHandler())
+        logging.getLogger("psycopg").propagate = False
         # Building a click command reads its signature: once per process, and only the verbs used.
         _command = command_tree(app)
     from typer._click.exceptions import ClickException, NoArgsIsHelpError

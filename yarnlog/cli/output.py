@@ -3,8 +3,9 @@
 User text (names, narration, notes, settings) is data, never instructions to the terminal: every
 string the console prints goes through :func:`terminal_text` (the console's ``render_str``, which
 Rich calls for every string it prints, table cells and titles included), JSON is printed with the
-same characters escaped, and error lines through :func:`terminal_text` too. Rich markup typed by a
-user is escaped where it is put into markup (``escape``) or printed with ``markup=False``.
+same characters escaped, and error lines through :func:`terminal_text` too. The console parses no
+Rich markup at all (``markup=False``): square brackets a user typed are printed as typed, and the
+command line's own emphasis is given as styles, never as markup around user text.
 """
 
 import functools
@@ -41,8 +42,7 @@ def _safe_console_class():
     from rich.console import Console
 
     class SafeConsole(Console):
-        """A console that prints every string through :func:`terminal_text` (markup is then parsed
-        as usual: user text put into markup must still be ``escape``d)."""
+        """A console that prints every string through :func:`terminal_text` (and parses no markup)."""
 
         def render_str(self, text: str, **options: Any):
             return super().render_str(terminal_text(text), **options)
@@ -58,7 +58,7 @@ def one_line(text: str) -> str:
 
 def console(stderr: bool = False):
     """A Rich console on stdout (or stderr) that prints user text as text (see the module's doc)."""
-    return _safe_console_class()(stderr=stderr, highlight=False, soft_wrap=False)
+    return _safe_console_class()(stderr=stderr, highlight=False, soft_wrap=False, markup=False)
 
 
 def json_text(data: Any) -> str:
@@ -103,7 +103,6 @@ WIDTH = 80
 
 def _payload_table(rows: list[dict], title: str) -> None:
     from rich import box
-    from rich.markup import escape
     from rich.table import Table
 
     # The whole payload, legible in 80 columns: light rules, the type on one line, long words folded.
@@ -112,8 +111,8 @@ def _payload_table(rows: list[dict], title: str) -> None:
     for col in ("#", "type", "by", "ep", "sc", "what"):
         table.add_column(col, no_wrap=col in ("#", "type"), overflow="fold")
     for row in rows:
-        table.add_row(str(row["sequence"]), row["event_type"], escape(row["recorded_by"]),
-                      str(row["episode"] or ""), str(row["scene"] or ""), escape(summarize(row["payload"], None)))
+        table.add_row(str(row["sequence"]), row["event_type"], row["recorded_by"],
+                      str(row["episode"] or ""), str(row["scene"] or ""), summarize(row["payload"], None))
     console().print(table)
 
 
@@ -171,14 +170,13 @@ def show_recorded(events: list, as_json: bool, title: str = "Recorded", state=No
 
 def print_table(title: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
     """A rich table of ``rows`` on the console, ``None`` cells left blank."""
-    from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=escape(title))
+    table = Table(title=title)
     for column in columns:
         table.add_column(column)
     for row in rows:
-        table.add_row(*(escape("" if cell is None else str(cell)) for cell in row))
+        table.add_row(*("" if cell is None else str(cell) for cell in row))
     console().print(table)
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field
 
 from yarnlog.core.events import Payload, Recorded, event, load_payload
+from yarnlog.core.limits import Name, Text
 from yarnlog.core.referee import Referee, invalid
 
 if TYPE_CHECKING:
@@ -25,8 +26,8 @@ class Correction(Payload):
 
     corrects: int = Field(ge=1)
     replacement: dict[str, Any]
-    reason: str = Field(min_length=1)
-    approved_by: str = Field(min_length=1)
+    reason: Text = Field(min_length=1)
+    approved_by: Name = Field(min_length=1)
 
 
 @event("retraction")
@@ -34,8 +35,8 @@ class Retraction(Payload):
     """Removes event ``retracts`` from all projections."""
 
     retracts: int = Field(ge=1)
-    reason: str = Field(min_length=1)
-    approved_by: str = Field(min_length=1)
+    reason: Text = Field(min_length=1)
+    approved_by: Name = Field(min_length=1)
 
 
 class OverriddenRule(Payload):
@@ -49,8 +50,8 @@ class OverriddenRule(Payload):
 class OverrideRecorded(Payload):
     """A GM set rules aside for the next ``covers`` events, which were recorded with it."""
 
-    by: str
-    reason: str = Field(min_length=1)
+    by: Name
+    reason: Text = Field(min_length=1)
     rules: list[OverriddenRule]
     covers: int = Field(ge=1)
 

@@ -10,6 +10,7 @@ from pydantic import Field
 from yarnlog.core.envelope import CAMPAIGN_ID_PATTERN
 from yarnlog.core.events import Payload, event
 from yarnlog.core.frozen import replace
+from yarnlog.core.limits import Name, Text
 from yarnlog.core.names import did_you_mean
 from yarnlog.core.referee import Referee, invalid
 
@@ -27,9 +28,9 @@ class CampaignCreated(Payload):
     """The first event of every campaign: its ruleset and optional rules are fixed here."""
 
     campaign_id: str = Field(min_length=1, max_length=64, pattern=CAMPAIGN_ID_PATTERN)
-    title: str = Field(min_length=1)
+    title: Text = Field(min_length=1)
     ruleset: str
-    gm: str = Field(min_length=1)
+    gm: Name = Field(min_length=1)
     options: dict[str, bool] = Field(default_factory=dict)
 
 
@@ -37,14 +38,14 @@ class CampaignCreated(Payload):
 class ParticipantJoined(Payload):
     """A player (or a further GM) joins the table."""
 
-    name: str = Field(min_length=1, max_length=80)
+    name: Name = Field(min_length=1)
     role: Literal["player", "gm"] = PLAYER
 
 
 @event("participant.left")
 class ParticipantLeft(Payload):
-    name: str
-    reason: str = ""
+    name: Name
+    reason: Text = ""
 
 
 @event("campaign.options_changed")
@@ -52,8 +53,8 @@ class OptionsChanged(Payload):
     """A GM's ruling: optional rules switched on or off from this event on (never for what came before)."""
 
     options: dict[str, bool] = Field(min_length=1)
-    by: str = Field(min_length=1)
-    reason: str = Field(min_length=1)
+    by: Name = Field(min_length=1)
+    reason: Text = Field(min_length=1)
 
 
 # -- state ----------------------------------------------------------------------------------

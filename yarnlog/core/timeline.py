@@ -14,6 +14,7 @@ from pyrsistent import PMap, pmap
 
 from yarnlog.core.events import Payload, event, upcaster
 from yarnlog.core.frozen import replace
+from yarnlog.core.limits import Name, Text
 from yarnlog.core.referee import Referee, invalid
 
 if TYPE_CHECKING:
@@ -23,9 +24,9 @@ if TYPE_CHECKING:
 @event("episode.started")
 class EpisodeStarted(Payload):
     number: int = Field(ge=1)
-    title: str = ""
-    theme: str = ""
-    theme_chosen_by: str | None = None
+    title: Text = ""
+    theme: Text = ""
+    theme_chosen_by: Name | None = None
 
 
 @event("episode.ended")
@@ -38,20 +39,20 @@ class SceneOpened(Payload):
     """A scene is called. ``mode`` and ``kind`` are the ruleset's words (dramatic, montage, ...)."""
 
     number: int = Field(ge=1)
-    caller: str
-    title: str = ""
-    setting: str = ""
-    cast: list[str] = Field(default_factory=list)
+    caller: Name
+    title: Text = ""
+    setting: Text = ""
+    cast: list[Name] = Field(default_factory=list)
     mode: str | None = None
     kind: str | None = None
-    situation: str = ""
-    time_break: str = ""
+    situation: Text = ""
+    time_break: Text = ""
 
 
 @event("scene.closed")
 class SceneClosed(Payload):
     number: int = Field(ge=1)
-    summary: str = ""
+    summary: Text = ""
 
 
 @event("note", version=2)
@@ -64,7 +65,7 @@ class Note(Payload):
 
     added_in: ClassVar[dict[str, int]] = {"scene": 2}
 
-    text: str = Field(min_length=1)
+    text: Text = Field(min_length=1)
     scene: int | None = Field(default=None, ge=1)
 
 

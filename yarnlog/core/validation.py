@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from yarnlog.core.corrections import Correction, OverrideRecorded, Retraction, validate_amendment, validate_override
 from yarnlog.core.events import Payload
+from yarnlog.core.limits import check_data
+from yarnlog.core.names import NAME_FIELDS
 from yarnlog.core.referee import Referee, YarnlogError
 from yarnlog.core.ruleset import Ruleset, Validator
 from yarnlog.core.table import (
@@ -63,6 +65,12 @@ def problems(validate: Validator, payload: Payload, campaign: CampaignState[Any]
              schema_version: int | None = None) -> list[str]:
     """Every rule ``payload`` breaks given ``campaign`` (the state before it), then every field
     recorded otherwise than the rules derive it. Nonsense stops the check at the first problem."""
+    # What no command could carry (a name of 81 characters, a note of a megabyte) is named first,
+    # whatever the type: the limits a command is checked against (yarnlog.core.limits) hold for
+    # every payload, however it was written.
+    beyond = check_data(payload.to_data(), NAME_FIELDS)
+    if beyond is not None:
+        return [beyond]
     referee = Referee.collecting()
     try:
         derived = validate(payload, campaign, referee)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from yarnlog.persistence.protocol import EventStore, StoreError
+from yarnlog.core.referee import InvalidCommand
+from yarnlog.persistence.protocol import EventStore
 
 DEFAULT_DB = Path("journals") / "yarnlog.db"
 MEMORY_URL = "memory://"
@@ -54,5 +55,6 @@ def open_store(db: str | os.PathLike | None = None, *, create: bool = True) -> E
 
         return PostgresStore(url, create=create)
     scheme = url.split("://", 1)[0]
-    raise StoreError(f"unsupported journal database {scheme!r}: give a SQLite path, a postgresql:// URL "
+    # What was typed names no database yarnlog can open: bad input (exit 2), not a failing store.
+    raise InvalidCommand(f"unsupported journal database {scheme!r}: give a SQLite path, a postgresql:// URL "
                      f"or {MEMORY_URL}")

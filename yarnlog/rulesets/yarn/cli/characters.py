@@ -4,14 +4,23 @@ Only typer and the shared :mod:`yarnlog.cli` modules are imported here at start-
 imported inside the commands. Dice and shuffles the tool makes come from a secure source.
 """
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from yarnlog.cli.context import campaign_state, run_command
-from yarnlog.cli.options import AsOfOpt, ByOpt, CampaignOpt, EndOfSceneOpt, JsonOpt, Many, OverrideOpt, parse_faces
+from yarnlog.cli.options import (
+    AsOfOpt,
+    ByOpt,
+    CampaignOpt,
+    EndOfSceneOpt,
+    JsonOpt,
+    Many,
+    OverrideOpt,
+    parse_faces,
+    read_json_file,
+)
 from yarnlog.cli.output import console, emit, print_table
 
 
@@ -103,15 +112,11 @@ def character_create(
     as_json: JsonOpt = False,
 ) -> None:
     """Create a player character for a player at the table."""
-    from yarnlog.core.referee import InvalidCommand
     from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
 
     data: dict = {}
     if from_file is not None:
-        try:
-            data = json.loads(from_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise InvalidCommand(f"cannot read the sheet {from_file}: {exc}") from None
+        data = read_json_file(from_file, "the sheet")
     given = {"name": name, "player": player, "role": role, "desire": desire, "poles": pole, "central": central,
              "sides": side, "superior": superior, "flaw": flaw, "hit_point_descriptor": hp_descriptor,
              "finances": finances, "equipment": equipment, "story": story}

@@ -165,16 +165,14 @@ def register(app: typer.Typer) -> None:
                                    "winner": str(outcome.winner) if outcome.winner else None}
 
         def render(d: dict) -> None:
-            from rich.markup import escape
-
             if not d["in_play"]:
                 console().print("no fight in play")
                 return
             console().print(f"fight {d['number']} ({d['mode']}), round {d['round']}")
             if d["order"]:
-                console().print("order: " + escape(", ".join(d["order"])))
+                console().print("order: " + ", ".join(d["order"]))
             for name, hp in d["combatants"].items():
-                console().print(f"  {escape(name)}: {hp} hit points")
+                console().print(f"  {name}: {hp} hit points")
             if "gestalt" in d:
                 g = d["gestalt"]
                 console().print(f"gestalt: players {g['players']} vs GMCs {g['gmcs']}: {g['winner'] or 'a tie'}")
@@ -509,16 +507,15 @@ def register(app: typer.Typer) -> None:
         rows = [row.to_data() for row in wounds_report(campaign_state(campaign, as_of, end_of_scene), character)]
 
         def render(data: list[dict]) -> None:
-            from rich.markup import escape
             from rich.table import Table
 
             table = Table(title="Wounds")
             for col in ("character", "hit points", "taser", "last recovered", "status", "penalty dice", "serious"):
                 table.add_column(col)
             for r in data:
-                table.add_row(escape(r["character"]), f"{r['current']}/{r['maximum']}", str(r["temporary"] or ""),
+                table.add_row(r["character"], f"{r['current']}/{r['maximum']}", str(r["temporary"] or ""),
                               str(r["last_recovered"]), r["status"], str(r["penalty_dice"] or ""),
-                              escape("; ".join(r["serious_wounds"])))
+                              "; ".join(r["serious_wounds"]))
             console().print(table)
 
         emit(rows, as_json, render)
@@ -556,29 +553,27 @@ def register(app: typer.Typer) -> None:
 
 
 def _show_attack(p) -> None:
-    from rich.markup import escape
-
     d = p.declared
     out = console()
     out.print(
-        f"{escape(d.attacker)} attacks {escape(d.defender)} with a {d.weapon} (fight {p.combat}, round {p.round})"
+        f"{d.attacker} attacks {d.defender} with a {d.weapon} (fight {p.combat}, round {p.round})"
     )
     for entry in p.entries:
         dice = ", ".join(
             f"{n} {w}" for n, w in ((entry.dice, "dice"), (entry.bonus, "bonus"), (entry.penalty, "penalty")) if n
         )
-        out.print(f"  {entry.roll}: {dice} — {escape(entry.why)} ({escape(entry.chapter)})")
+        out.print(f"  {entry.roll}: {dice} — {entry.why} ({entry.chapter})")
     out.print(f"attack {p.attack.describe()}  vs  defense {p.defense.describe()}: {p.outcome.value}")
     for what, facts in (("regular armor", p.regular_armor), ("bullet-proof armor", p.bullet_proof_armor),
                         ("damage", p.damage_dice)):
         if facts is not None:
             out.print(f"{what} {facts.describe()}")
     for step in p.steps:
-        out.print(f"  {escape(step.step)} = {step.value}")
+        out.print(f"  {step.step} = {step.value}")
     if p.steps:
         kind = " temporary (taser)" if p.temporary else ""
         out.print(
-            f"{p.damage}{kind} damage: {escape(d.defender)} {p.hit_points_before} -> {p.hit_points_after} hit points"
+            f"{p.damage}{kind} damage: {d.defender} {p.hit_points_before} -> {p.hit_points_after} hit points"
         )
     if p.usually_serious:
         out.print("20 or more in one blow: usually a serious wound (the GM decides)")

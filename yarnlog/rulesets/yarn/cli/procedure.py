@@ -83,13 +83,7 @@ def _record(campaign: str | None, command, *, by: str | None, secret: bool, over
     if rolls and not as_json and SETTINGS.verbose:  # in words, the answer has said the roll already
         state = campaign_state(campaign)
         for rec in rolls:
-            console().print(_escape(roll_data(state, rec)["recap"]))
-
-
-def _escape(text: str) -> str:
-    from rich.markup import escape
-
-    return escape(text)
+            console().print(roll_data(state, rec)["recap"])
 
 
 def _trait_use(no_trait: bool, technical: bool, tangential: bool, hand_of_fate: bool):

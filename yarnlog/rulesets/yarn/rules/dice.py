@@ -151,6 +151,11 @@ UNSTOPPABLE_SIX = Rule(
 )
 
 SIDES = 6
+#: The most dice one roll may use, bonus and penalty dice included, and the most extra dice of
+#: blowing the top off. The book sets no maximum; its biggest pool is a gang's "ten dice" of
+#: combining dice ("Group Efforts"), and a score of 6 is "pretty much beyond the scope of the
+#: rules". A hundred leaves any table room and keeps a roll's event a few kilobytes.
+MAX_DICE = 100
 NO_TRAIT_DICE = 2
 HAND_OF_FATE_DICE = 2
 BREAK_COUNT = 2
@@ -185,6 +190,7 @@ class RollSpec:
             value = getattr(self, f.name)
             label = "dice" if f.name == "dice" else f"{f.name} dice"
             invalid(type(value) is int and value >= 0, f"{label}: a whole number, 0 or more, got {value!r}")
+        invalid(self.rolled <= MAX_DICE, f"a roll uses at most {MAX_DICE} dice, not {self.rolled:,}")
 
     @property
     def net_bonus(self) -> int:
@@ -390,6 +396,7 @@ def read_roll(
     top_off: Sequence[int] = (),
 ) -> RollResult:
     """A roll from faces the table rolled, checked against the dice and the campaign's options."""
+    invalid(len(top_off) <= MAX_DICE, f"blowing the top off adds at most {MAX_DICE} dice, not {len(top_off):,}")
     result = RollResult(spec, tuple(faces))
     needed = _tops_off(result.kept_faces, options)
     invalid(

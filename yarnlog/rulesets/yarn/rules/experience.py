@@ -90,6 +90,11 @@ TRAINING_MONTHS_TO_4 = 12
 TRAINING_MONTHS_TO_4_FULL_TIME = 6
 TRAINING_USD_PER_MONTH_TO_5 = 1000
 HIT_POINT_RAISE_MAX = 12
+#: The most experience dice one award may give a PC. The book leaves awards to the GM ("When in
+#: doubt, award the dice") and counts "three dice for that one session" as generous; its dearest
+#: improvements, a central trait raised to 4 and then to 5, cost (10 + 15) doubled = 50 dice. Twice
+#: that covers a GM handing out a whole pool at once; beyond, it is a typing slip, not a ruling.
+MAX_AWARD = 2 * CENTRAL_MULTIPLIER * (RAISE_COSTS[4] + RAISE_COSTS[5])
 
 
 def check_award(referee: Referee, awards: Mapping[str, int], active_pcs: Collection[str]) -> None:

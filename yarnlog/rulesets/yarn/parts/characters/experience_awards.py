@@ -97,6 +97,8 @@ def validate_award(p: ExperienceAwarded, campaign: YarnCampaign, referee: Refere
         require_active_pc(campaign, name)
     invalid(bool(p.awards), "no player character to award")
     invalid(all(dice >= 0 for dice in p.awards.values()), "an award is zero or more dice")
+    invalid(all(dice <= experience.MAX_AWARD for dice in p.awards.values()),
+            f"an award is at most {experience.MAX_AWARD} experience dice")
     session = _session_totals(campaign.rules.characters, p)
     experience.check_award(referee, session, session)
     return p
