@@ -62,7 +62,7 @@ FIRST_WAIT = 0.002
 LONGEST_WAIT = 0.25
 
 
-class Recording(list[Recorded]):
+class Recording(list["Recorded"]):
     """The events a command recorded; ``already_recorded`` when its command id had recorded them
     before and this call wrote nothing."""
 
@@ -733,6 +733,7 @@ class Journal:
         """Events just appended after event ``expected``, folded into what this journal remembers when
         they follow it; in the ``context`` of that timeline when one is given."""
         from yarnlog.core.state import with_context
+        from yarnlog.core.timeline import Timeline
 
         appended = [to_recorded(r) for r in stored]
         remembered = self._latest.get(campaign_id)

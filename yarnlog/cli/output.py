@@ -58,7 +58,8 @@ def one_line(text: str) -> str:
 
 def console(stderr: bool = False):
     """A Rich console on stdout (or stderr) that prints user text as text (see the module's doc)."""
-    return _safe_console_class()(stderr=stderr, highlight=False, soft_wrap=False, markup=False)
+    # No markup and no emoji codes: ":lantern:" typed in a note is printed as typed, not as a picture.
+    return _safe_console_class()(stderr=stderr, highlight=False, soft_wrap=False, markup=False, emoji=False)
 
 
 def json_text(data: Any) -> str:
