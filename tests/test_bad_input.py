@@ -267,6 +267,7 @@ def test_a_forged_import_cannot_carry_what_no_command_could(played, db, tmp_path
         assert message in err and err.startswith(f"error: line {joined + 1}, field "), (message, err)
     # An award beyond the limit passes the parser (a small number) and is refused by the award's validator.
     award = {**lines[-1], "sequence": len(lines) + 1, "event_type": "yarn.experience.awarded",
+             "event_id": "00000000-0000-4000-8000-00000000a3a4",  # an id of its own: ids are unique
              "payload": {"episode": 1, "awards": {"Iris": MAX_AWARD + 1}, "reason": ""}}
     assert f"an award is at most {MAX_AWARD}" in import_refused(played, db, tmp_path, resealed([*lines, award]))
 

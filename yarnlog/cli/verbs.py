@@ -180,6 +180,7 @@ def command_tree(app: typer.Typer) -> Command:
             alone.callback()(lambda: None)  # a callback makes typer build a group even for a single verb
             alone.registered_commands.append(info)
             command: Command = getattr(typer.main.get_command(alone), "commands")[_typer_name(info)]
+            add_command_id(command)  # a write built late takes --command-id like every other
             return command
 
         return build
