@@ -65,7 +65,8 @@ def command_digest(command: Any, *, by: str | None = None, visibility: str = "ev
         "override": _plain(override),
     }
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    # surrogatepass: text that is no UTF-8 still has a digest; the limits then refuse it in one line
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _plain(value: Any) -> Any:

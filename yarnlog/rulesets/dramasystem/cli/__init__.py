@@ -1,9 +1,9 @@
 """DramaSystem's verbs on the command line, offered only in DramaSystem campaigns.
 
 ``yarnlog character create``, ``yarnlog oppose`` (the GM's secret token), ``yarnlog target``,
-``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens`` and
-``yarnlog odds``. Cards are entered as drawn at the table (``--cards QH,10S``) or drawn by the
-tool from the cards left.
+``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens``,
+``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``. Cards are entered as
+drawn at the table (``--cards QH,10S``) or drawn by the tool from the cards left.
 """
 
 import typer
@@ -18,7 +18,8 @@ def register(app: typer.Typer) -> None:
 
 
 #: Where each verb is registered, in the order the help lists them (single verbs, then groups of verbs).
-INDEX = dict.fromkeys(("oppose", "target", "draw", "resolve", "procedural-tokens", "odds", "character"),
+INDEX = dict.fromkeys(("oppose", "target", "draw", "resolve", "procedural-tokens", "odds", "character", "advanced",
+                       "contest"),
                       "yarnlog.rulesets.dramasystem.cli.procedure:register")
 
 VERBS = Verbs(register=register, title="DramaSystem SRD (Robin D. Laws)", index=INDEX)

@@ -26,14 +26,15 @@ _PROCEDURE, _COMBAT, _AUDIT = _CLI + "procedure:register", _CLI + "combat:regist
 #: verbs, all modules' in turn, before the groups of verbs such as ``character`` or ``fight``).
 INDEX = {
     **dict.fromkeys(("sheet", "relationships", "cast"), _CHARACTERS),
-    **dict.fromkeys(("call", "offstage", "petition", "force", "two-way", "quiz", "ballot"), _DRAMA),
+    **dict.fromkeys(("call", "scene-role", "shift", "montage-action", "offstage", "petition", "force", "two-way",
+                     "quiz", "ballot"), _DRAMA),
     **dict.fromkeys(("tokens", "ledger", "bennies", "calling-order"), _REPORTS),
-    **dict.fromkeys(("roll", "read", "rolls", "consequences"), _PROCEDURE),
+    **dict.fromkeys(("roll", "consequence", "read", "rolls", "consequences"), _PROCEDURE),
     **dict.fromkeys(("combatant", "armor", "initiative", "gestalt", "attack", "damage", "recover", "heal", "wounds"),
                     _COMBAT),
     **dict.fromkeys(("explain", "dice-stats"), _AUDIT),
     "recap": _CLI + "recap:register",
-    **dict.fromkeys(("character", "supporting", "location", "precedence", "xp"), _CHARACTERS),
+    **dict.fromkeys(("character", "supporting", "location", "precedence", "theme", "xp"), _CHARACTERS),
     **dict.fromkeys(("challenge", "bennie"), _DRAMA),
     **dict.fromkeys(("group", "psychic", "spell"), _PROCEDURE),
     **dict.fromkeys(("fight", "death"), _COMBAT),
