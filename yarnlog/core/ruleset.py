@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import InvalidCommand, YarnlogError
 
 if TYPE_CHECKING:
@@ -298,3 +299,47 @@ def compose_validators(*mappings: Mapping[type, Validator]) -> dict[type, Valida
                 raise RuntimeError(f"{payload_type.__name__} has two validators")
             composed[payload_type] = validate
     return composed
+
+
+@dataclass(frozen=True)
+class Composition(Generic[T]):
+    """A ruleset made of :class:`Part` s: its state is a frozen dataclass ``state_type`` with one field
+    per part (named as the part), and each of the ruleset's functions is the parts' own, composed.
+
+    ``evolve`` folds an event only in the parts whose ``folds`` handle its type, each seeing the
+    state before the event, and builds a new state only when a slice changed; ``decide`` asks each
+    part in turn; ``audit`` gathers every part's problems; ``validators`` has one validator per type.
+    """
+
+    parts: tuple[Part, ...]
+    state_type: Callable[..., T]
+    route: Router[Part] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "route", Router((part.folds, part) for part in self.parts))
+
+    def initial_state(self) -> T:
+        return self.state_type(**{part.name: part.initial() for part in self.parts})
+
+    def evolve(self, state: T, recorded: Recorded) -> T:
+        changed: dict[str, Any] = {}
+        for part in self.route(type(recorded.payload)):
+            before = getattr(state, part.name)
+            after = part.evolve(before, recorded, state)
+            if after is not before:
+                changed[part.name] = after
+        return replace(state, **changed) if changed else state
+
+    def decide(self, command: Any, campaign: CampaignState[Any], referee: Referee) -> list[Payload] | None:
+        for part in self.parts:
+            payloads = part.decide(command, campaign, referee)
+            if payloads is not None:
+                return payloads
+        return None
+
+    def audit(self, campaign: CampaignState[Any], recorded: Recorded) -> list[str]:
+        return [problem for part in self.parts for problem in part.audit(campaign, recorded)]
+
+    @functools.cached_property
+    def validators(self) -> dict[type, Validator]:
+        return compose_validators(*(part.validators for part in self.parts))

@@ -9,11 +9,7 @@ not composed in yet.
 
 from __future__ import annotations
 
-from typing import Any
-
-from yarnlog.core.events import Payload, Recorded
-from yarnlog.core.referee import Referee
-from yarnlog.core.ruleset import Part, Router, Ruleset, compose_validators
+from yarnlog.core.ruleset import Composition, Part, Ruleset
 from yarnlog.rulesets.dramasystem.parts import advanced_procedure, card_procedure, contests, procedural_piles, sheets
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import piles_view
 from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign, DramaSystemState
@@ -23,33 +19,7 @@ PARTS: tuple[Part, ...] = (sheets.PART, procedural_piles.PART, card_procedure.PA
                            contests.PART)
 
 
-def initial_state() -> DramaSystemState:
-    return DramaSystemState(**{part.name: part.initial() for part in PARTS})
-
-
-ROUTE: Router[Part] = Router((part.folds, part) for part in PARTS)
-
-
-def evolve(state: DramaSystemState, recorded: Recorded) -> DramaSystemState:
-    parts = ROUTE(type(recorded.payload))
-    if not parts:
-        return state
-    slices = dict(state.__dict__)
-    for part in parts:
-        slices[part.name] = part.evolve(slices[part.name], recorded, state)
-    return DramaSystemState(**slices)
-
-
-def decide(command: Any, campaign: DramaSystemCampaign, referee: Referee) -> list[Payload] | None:
-    for part in PARTS:
-        payloads = part.decide(command, campaign, referee)
-        if payloads is not None:
-            return payloads
-    return None
-
-
-def audit(campaign: DramaSystemCampaign, recorded: Recorded) -> list[str]:
-    return [problem for part in PARTS for problem in part.audit(campaign, recorded)]
+COMPOSED: Composition[DramaSystemState] = Composition(PARTS, DramaSystemState)
 
 
 def registered_names(campaign: DramaSystemCampaign) -> list[str]:
@@ -61,11 +31,11 @@ RULESET = Ruleset(
     title="DramaSystem SRD (Robin D. Laws)",
     book="001_d92eeb8e25f80b6a.txt",
     event_prefix="dramasystem",
-    initial_state=initial_state,
-    evolve=evolve,
-    decide=decide,
-    audit=audit,
-    validators=compose_validators(*(part.validators for part in PARTS)),
+    initial_state=COMPOSED.initial_state,
+    evolve=COMPOSED.evolve,
+    decide=COMPOSED.decide,
+    audit=COMPOSED.audit,
+    validators=COMPOSED.validators,
     projections={"procedural-tokens": piles_view},
     cli="yarnlog.rulesets.dramasystem.cli:VERBS",
     names=registered_names,

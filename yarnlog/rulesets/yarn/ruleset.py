@@ -8,12 +8,7 @@ Yarn takes over three of the journal's own commands (:data:`TAKES_OVER`); its ve
 
 from __future__ import annotations
 
-from typing import Any
-
-from yarnlog.core.events import Payload, Recorded
-from yarnlog.core.frozen import replace
-from yarnlog.core.referee import Referee
-from yarnlog.core.ruleset import Handler, Part, Router, Ruleset, compose_validators
+from yarnlog.core.ruleset import Composition, Handler, Part, Router, Ruleset
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.yarn.parts.characters import part as characters
 from yarnlog.rulesets.yarn.parts.combat import part as fight
@@ -30,42 +25,16 @@ from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 PARTS = (economy.PART, characters.PART, drama.PART, fight.PART, procedure.PART, powers.PART)
 
 
-def initial_state() -> YarnState:
-    return YarnState(**{part.name: part.initial() for part in PARTS})
-
-
+#: The parts composed (:class:`~yarnlog.core.ruleset.Composition`): one slice of YarnState each.
+COMPOSED: Composition[YarnState] = Composition(PARTS, YarnState)
+initial_state = COMPOSED.initial_state
 #: Each event goes to the parts whose ``folds`` handle its type; every other part's slice stays as it is.
-ROUTE: Router[Part] = Router((part.folds, part) for part in PARTS)
-
-
-def evolve(state: YarnState, recorded: Recorded) -> YarnState:
-    """Each part that folds the event's type folds its own slice, seeing the state before the event.
-
-    A new state is built only when some slice changed (most events change one or two).
-    """
-    changed: dict[str, Any] = {}
-    for part in ROUTE(type(recorded.payload)):
-        before = getattr(state, part.name)
-        after = part.evolve(before, recorded, state)
-        if after is not before:
-            changed[part.name] = after
-    return replace(state, **changed) if changed else state
-
-
-def decide(command: Any, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
-    for part in PARTS:
-        payloads = part.decide(command, campaign, referee)
-        if payloads is not None:
-            return payloads
-    return None
-
-
+ROUTE: Router[Part] = COMPOSED.route
+evolve = COMPOSED.evolve
+decide = COMPOSED.decide
+audit = COMPOSED.audit
 #: One validator per event type, from the part that decides it (see :mod:`yarnlog.core.validation`).
-VALIDATORS = compose_validators(*(part.validators for part in PARTS))
-
-
-def audit(campaign: YarnCampaign, recorded: Recorded) -> list[str]:
-    return [problem for part in PARTS for problem in part.audit(campaign, recorded)]
+VALIDATORS = COMPOSED.validators
 
 
 def registered_names(campaign: YarnCampaign) -> list[str]:
