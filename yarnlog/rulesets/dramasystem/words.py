@@ -55,7 +55,37 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
         return _advanced(kind.rsplit(".", 1)[1], p)
     if kind.startswith("dramasystem.contest."):
         return _contest(kind.rsplit(".", 1)[1], p)
+    if kind.startswith(("dramasystem.petition.", "dramasystem.tokens.")):
+        return _exchange(kind.rsplit(".", 2)[1:], p)
     return None
+
+
+def _moves(transfers: list[dict[str, Any]]) -> str:
+    """Each token moved: "Ben gives Ana 1 drama token (Gaining Tokens)"."""
+    said = []
+    for t in transfers:
+        what = f"{t['amount']} {'drama token' if t['currency'] == 'drama' else 'bennie'}{'s' * (t['amount'] > 1)}"
+        said.append(f"{t['source']} gives {t['destination']} {what} ({t['chapter']})")
+    return "; ".join(said) + "." if said else "No token moves."
+
+
+def _exchange(kind: list[str], p: dict[str, Any]) -> str:
+    """A dramatic scene's end, or tokens moved, in the SRD's words (DS18-DS27)."""
+    noun, verb = kind
+    if noun == "tokens":
+        head = ("The episode ends: unspent drama tokens revert to the kitty." if verb == "returned"
+                else f"The GM rules: {p['reason']}.")
+    elif verb == "resolved":
+        head = f"{p['petitioner']} petitioned {p['granter']}: {p['outcome']}."
+    elif verb == "forced":
+        head = f"{p['petitioner']} forced {p['granter']}{', who blocked' if p['blocked'] else ''}."
+    elif verb == "two_way":
+        said = {True: "granted", False: "denied"}
+        head = (f"Two-way exchange: {p['first']} {said[p['first_granted']]}, "
+                f"{p['second']} {said[p['second_granted']]}.")
+    else:
+        head = f"The GM quizzed {len(p['answers'])} petitioners in the order {', '.join(p['precedence'])}."
+    return f"{head} {_moves(p['transfers'])}"
 
 
 def _contest(step: str, p: dict[str, Any]) -> str | None:
@@ -187,15 +217,17 @@ def follow_up(state: CampaignState[Any]) -> str | None:
     rules = state.rules
     if rules is None:
         return None
+    held = {name: n for name, n in rules.economy.tokens.items() if n}
+    drama = f"Drama tokens: {', '.join(f'{n} {k}' for n, k in held.items())}. " if held else ""
     piles = rules.piles
     hide_gm = bool(rules.procedure.open)
     shown = [n for n in piles.piles if not (hide_gm and state.table.is_gm(n))]
     if not shown:
-        return None
+        return drama.strip() or None
 
     def unspent(name: str) -> str:
         pile = piles.pile(name)
         return "all three" if len(pile.unspent) == 3 else pile.describe()
 
     parts = [f"{n}{' (GM)' if state.table.is_gm(n) else ''} {unspent(n)}" for n in shown]
-    return f"Procedural tokens unspent: {'; '.join(parts)}."
+    return f"{drama}Procedural tokens unspent: {'; '.join(parts)}."

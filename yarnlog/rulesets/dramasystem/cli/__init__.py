@@ -2,7 +2,8 @@
 
 ``yarnlog character create``, ``yarnlog oppose`` (the GM's secret token), ``yarnlog target``,
 ``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens``,
-``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``. Cards are entered as
+``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``; and the dramatic verbs it
+shares with Yarn, ``yarnlog petition``, ``force`` and ``two-way``. Cards are entered as
 drawn at the table (``--cards QH,10S``) or drawn by the tool from the cards left.
 """
 
@@ -12,14 +13,18 @@ from yarnlog.cli.verbs import Verbs
 
 
 def register(app: typer.Typer) -> None:
-    from yarnlog.rulesets.dramasystem.cli import procedure
+    from yarnlog.rulesets.dramasystem.cli import drama, procedure
 
     procedure.register(app)
+    drama.register(app)
 
 
 #: Where each verb is registered, in the order the help lists them (single verbs, then groups of verbs).
-INDEX = dict.fromkeys(("oppose", "target", "draw", "resolve", "procedural-tokens", "odds", "character", "advanced",
-                       "contest"),
-                      "yarnlog.rulesets.dramasystem.cli.procedure:register")
+INDEX = {
+    **dict.fromkeys(("oppose", "target", "draw", "resolve", "procedural-tokens", "odds"),
+                    "yarnlog.rulesets.dramasystem.cli.procedure:register"),
+    **dict.fromkeys(("petition", "force", "two-way"), "yarnlog.rulesets.dramasystem.cli.drama:register"),
+    **dict.fromkeys(("character", "advanced", "contest"), "yarnlog.rulesets.dramasystem.cli.procedure:register"),
+}
 
 VERBS = Verbs(register=register, title="DramaSystem SRD (Robin D. Laws)", index=INDEX)

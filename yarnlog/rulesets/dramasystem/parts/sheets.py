@@ -52,6 +52,7 @@ class Sheet:
     grades: Mapping[str, Grade]
     custom_type: str | None = None
     how_i_do_it: Mapping[str, str] = field(default_factory=dict)
+    active: bool = True  # in play (the dramatic core's roster asks)
 
     def action_type_named(self, text: str) -> str:
         """The action type ``text`` names, spelled as on the sheet (case is ignored)."""
@@ -75,6 +76,11 @@ class Sheets:
 
     pcs: Mapping[str, Sheet] = field(default_factory=dict)
     of_player: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def supporting(self) -> Mapping[str, Any]:
+        """The supporting cast, as the dramatic core's roster reads it: none is recorded yet."""
+        return {}
 
 
 @dataclass(frozen=True)

@@ -266,7 +266,7 @@ def petition(
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """End a dramatic scene: the petition granted, refused (or voted on), or no contest."""
-    from yarnlog.rulesets.yarn.parts.drama.petitions import GrantVoteData, ResolvePetition
+    from yarnlog.rulesets.dramatic.parts.petitions import GrantVoteData, ResolvePetition
 
     vote = None
     if for_grant or for_refusal or tie:
@@ -295,7 +295,7 @@ def force(
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """End a dramatic scene with a force (two tokens), perhaps blocked (three), perhaps supported."""
-    from yarnlog.rulesets.yarn.parts.drama.petitions import Force
+    from yarnlog.rulesets.dramatic.parts.petitions import Force
 
     _run(campaign, Force(petitioner, granter, blocked, _supporters(support), _supporters(block_support)), by,
          override, as_json)
@@ -308,7 +308,7 @@ def two_way(
 ) -> None:
     """End a two-way exchange: name each of the two characters once, as granted or denied."""
     from yarnlog.core.referee import invalid
-    from yarnlog.rulesets.yarn.parts.drama.petitions import TwoWay
+    from yarnlog.rulesets.dramatic.parts.petitions import TwoWay
 
     parties = [(n, True) for n in names(granted)] + [(n, False) for n in names(denied)]
     invalid(len(parties) == 2, "a two-way exchange names two characters, each --granted or --denied")

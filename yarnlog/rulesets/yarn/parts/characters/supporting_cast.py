@@ -28,7 +28,7 @@ from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.core.table import RESERVED_NAMES
 from yarnlog.core.timeline import EpisodeStarted, StartEpisode, check_timeline, decide_timeline
-from yarnlog.rulesets.yarn.rules.challenges import Side, challenge_vote
+from yarnlog.rulesets.dramatic.rules.challenges import Side, challenge_vote
 from yarnlog.rulesets.yarn.rules.traits import BOOK
 from yarnlog.rulesets.yarn.state import YarnCampaign
 

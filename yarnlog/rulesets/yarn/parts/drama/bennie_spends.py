@@ -17,10 +17,10 @@ from yarnlog.core.events import Payload, event
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
+from yarnlog.rulesets.dramatic.rules.bennies import HAVE_A_BENNIE, BennieOption, BennieSpend, TokenKind, spend_bennie
+from yarnlog.rulesets.dramatic.rules.drama_tokens import KITTY, Account, Transfer
 from yarnlog.rulesets.yarn.parts.drama.state import Drama, drama_of, rebuilt, scene_in_play
 from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, TransferLine, lines
-from yarnlog.rulesets.yarn.rules.bennies import HAVE_A_BENNIE, BennieOption, BennieSpend, TokenKind, spend_bennie
-from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Account, Transfer
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 #: What the ``yarnlog bennie spend`` command cashes a bennie in for (the other options have their own moves).

@@ -21,11 +21,11 @@ from yarnlog.core.referee import Referee, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
 from yarnlog.core.timeline import EndEpisode, EpisodeEnded, check_timeline, decide_timeline
+from yarnlog.rulesets.dramatic.rules import bennies
+from yarnlog.rulesets.dramatic.rules.bennies import ALL_VOTE, Ballot, PlayerTally, tally_bennie_vote
+from yarnlog.rulesets.dramatic.rules.drama_tokens import EPISODE_END, KITTY, Transfer
 from yarnlog.rulesets.yarn.parts.drama.state import Drama, Validator, drama_of, rebuilt
 from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, TransferLine, return_to_kitty
-from yarnlog.rulesets.yarn.rules import bennies
-from yarnlog.rulesets.yarn.rules.bennies import ALL_VOTE, Ballot, PlayerTally, tally_bennie_vote
-from yarnlog.rulesets.yarn.rules.drama_tokens import EPISODE_END, KITTY, Transfer
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 

@@ -21,6 +21,13 @@ from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
 from yarnlog.core.timeline import OpenScene, SceneOpened, check_timeline, decide_timeline
+from yarnlog.rulesets.dramatic.rules.bennies import BennieOption, BennieSpend, spend_bennie
+from yarnlog.rulesets.dramatic.rules.drama_tokens import (
+    CASTING_COST,
+    NO_TWO_RECURRING,
+    casting_cost,
+    check_not_reversing_force,
+)
 from yarnlog.rulesets.yarn.parts.characters.players import (
     cast_roles,
     characters_of,
@@ -41,13 +48,6 @@ from yarnlog.rulesets.yarn.parts.drama.state import (
     scene_in_play,
 )
 from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, TransferLine, lines
-from yarnlog.rulesets.yarn.rules.bennies import BennieOption, BennieSpend, spend_bennie
-from yarnlog.rulesets.yarn.rules.drama_tokens import (
-    CASTING_COST,
-    NO_TWO_RECURRING,
-    casting_cost,
-    check_not_reversing_force,
-)
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 BOOK = "Yarn 0.1"

@@ -16,20 +16,8 @@ from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.core.ruleset import folds
-from yarnlog.rulesets.yarn.parts.characters.players import require_character
-from yarnlog.rulesets.yarn.parts.drama.bennie_spends import BennieSpendLine, bennie_paid
-from yarnlog.rulesets.yarn.parts.drama.state import (
-    CastChange,
-    Drama,
-    Recall,
-    drama_of,
-    forces_among,
-    rebuilt,
-    scene_in_play,
-)
-from yarnlog.rulesets.yarn.parts.economy.part import TransferLine, lines
-from yarnlog.rulesets.yarn.rules.bennies import BennieOption
-from yarnlog.rulesets.yarn.rules.challenges import (
+from yarnlog.rulesets.dramatic.rules.bennies import BennieOption
+from yarnlog.rulesets.dramatic.rules.challenges import (
     RUSHING,
     DuckReply,
     NarrationReply,
@@ -42,7 +30,19 @@ from yarnlog.rulesets.yarn.rules.challenges import (
     novelty_challenge,
     rush_scene,
 )
-from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, NO_REVERSAL
+from yarnlog.rulesets.dramatic.rules.drama_tokens import KITTY, NO_REVERSAL
+from yarnlog.rulesets.yarn.parts.characters.players import require_character
+from yarnlog.rulesets.yarn.parts.drama.bennie_spends import BennieSpendLine, bennie_paid
+from yarnlog.rulesets.yarn.parts.drama.state import (
+    CastChange,
+    Drama,
+    Recall,
+    drama_of,
+    forces_among,
+    rebuilt,
+    scene_in_play,
+)
+from yarnlog.rulesets.yarn.parts.economy.part import TransferLine, lines
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 BOOK = "Yarn 0.1"

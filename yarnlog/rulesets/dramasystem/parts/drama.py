@@ -1,0 +1,142 @@
+"""DramaSystem's dramatic side: the dramatic core Yarn shares (:mod:`yarnlog.rulesets.dramatic`),
+composed with DramaSystem's book, characters and payloads.
+
+The SRD's dramatic chapters are Yarn's nearly word for word (digest 001, section 5), so this module
+adds no rule of its own: it registers the core's payloads under ``dramasystem.`` (a ruleset owns
+only its own prefix), names the SRD's numbers for the shared text (:data:`LINES`, so a refusal
+cites "DS21, lines 319-323"), reads the characters from :mod:`.sheets`, and records each scene
+opened so a dramatic scene can end with its exchange. At the end of an episode every unspent drama
+token reverts to the kitty (DS19, line 275).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from yarnlog.core.corrections import OverrideRecorded
+from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.frozen import replace
+from yarnlog.core.referee import Referee, present
+from yarnlog.core.ruleset import Part, compose_validators, folds
+from yarnlog.core.state import CampaignState, advance
+from yarnlog.core.table import CampaignCreated
+from yarnlog.core.timeline import EndEpisode, EpisodeEnded, SceneOpened, check_timeline, decide_timeline
+from yarnlog.rulesets.dramatic.parameters import Dramatic, DrawnOrder, Roster
+from yarnlog.rulesets.dramatic.parts import economy, petitions
+from yarnlog.rulesets.dramatic.parts.drama_state import Drama, SceneCall
+
+BOOK = "DramaSystem SRD"
+
+#: Where the SRD says what the shared text's chapters say (digest 001, section 2).
+LINES = {
+    "Tokens": "DS18-DS19, lines 271-275",
+    "Playing and Resolving Dramatic Scenes": "DS20, lines 307-315",
+    "Gaining Tokens": "DS21, lines 317-323",
+    "Forcing": "DS22-DS24, lines 325-333",
+    "Supporting or Blocking a Force": "DS25, lines 335-339",
+    "No Contest Scenes": "lines 349-351",
+    "Two-Way Exchanges": "DS26, lines 353-361",
+    "Multiple Petitioners": "DS27, lines 363-393",
+    "Drama with Recurring Characters": "DS28, line 403",
+    "Drama vs. Talking": "DS29, lines 417-419",
+    "Calling Scenes": "DS12, line 181",
+    "Calling Dramatic Scenes": "DS12, DS17, lines 293-305",
+}
+
+
+def _roster(campaign: CampaignState[Any]) -> Roster:
+    return campaign.rules.sheets
+
+
+def _no_order_yet(campaign: CampaignState[Any]) -> DrawnOrder | None:
+    return None  # precedence orders are not recorded in DramaSystem yet: a quiz is refused
+
+
+DRAMASYSTEM = Dramatic(book=BOOK, roster=_roster, lines=LINES, petitioners_drawn=_no_order_yet)
+
+
+@event("dramasystem.tokens.transferred")
+class TokensTransferred(economy.TokensTransferred):
+    """Drama tokens or bennies moved by a GM ruling, with its reason."""
+
+
+@event("dramasystem.tokens.returned")
+class TokensReturned(economy.TokensReturned):
+    """End of episode: unspent drama tokens revert to the kitty (DS19, line 275)."""
+
+
+@event("dramasystem.petition.resolved")
+class PetitionResolved(petitions.PetitionResolved):
+    """A petition granted, refused (perhaps by the group's vote) or no contest (DS20-DS21)."""
+
+
+@event("dramasystem.petition.forced")
+class PetitionForced(petitions.PetitionForced):
+    """A force, perhaps blocked, with its supporters (DS22-DS25)."""
+
+
+@event("dramasystem.petition.two_way")
+class TwoWayExchanged(petitions.TwoWayExchanged):
+    """A two-way exchange (DS26)."""
+
+
+@event("dramasystem.petition.quizzed")
+class PetitionersQuizzed(petitions.PetitionersQuizzed):
+    """Several petitioners quizzed in a newly drawn precedence order (DS27)."""
+
+
+ECONOMY = economy.economy_part(economy.EconomyEvents(transferred=TokensTransferred, returned=TokensReturned),
+                               DRAMASYSTEM.referee)
+PETITIONS = petitions.Petitions(DRAMASYSTEM, petitions.PetitionEvents(
+    resolved=PetitionResolved, forced=PetitionForced, two_way=TwoWayExchanged, quizzed=PetitionersQuizzed))
+
+
+def end_episode(campaign: CampaignState[Any], referee: Referee) -> list[Payload]:
+    """The scene in play closes, every unspent drama token goes back to the kitty ("Drama tokens
+    left unspent at the end of a session [...] revert to the kitty", DS19), and the episode ends."""
+    timeline = campaign.timeline
+    episode = present(timeline.episode, "no episode is in play")
+    returned = economy.return_to_kitty(campaign.rules.economy, episode, TokensReturned)
+    *closing_scene, episode_ended = present(decide_timeline(EndEpisode(), timeline), "no episode is in play")
+    assert isinstance(episode_ended, EpisodeEnded)  # the journal's EndEpisode ends with the episode's end
+    before_end = [*closing_scene, *([returned] if returned is not None else [])]
+    return [*before_end, validate_episode_end(episode_ended, advance(campaign, before_end), referee)]
+
+
+def validate_episode_end(p: EpisodeEnded, campaign: CampaignState[Any], referee: Referee) -> EpisodeEnded:
+    """An episode ends once its unspent drama tokens are back in the kitty (DS19)."""
+    DRAMASYSTEM.referee(referee).require(
+        not any(campaign.rules.economy.tokens.values()), economy.SPEND_WHAT_YOU_HOLD,
+        "drama tokens are still held: they revert to the kitty before the episode ends")
+    checked = check_timeline(p, campaign.timeline)
+    assert isinstance(checked, EpisodeEnded)  # check_timeline gives back the payload it checks, numbered
+    return checked
+
+
+def decide(command: Any, campaign: CampaignState[Any], referee: Referee) -> list[Payload] | None:
+    if isinstance(command, EndEpisode):
+        return end_episode(campaign, referee)
+    return PETITIONS.decide(command, campaign, referee)
+
+
+FOLDS = folds(CampaignCreated, OverrideRecorded, EpisodeEnded, SceneOpened) | PETITIONS.FOLDS
+
+
+def evolve(drama: Drama, recorded: Recorded, _state: Any = None) -> Drama:
+    p = recorded.payload
+    if isinstance(p, CampaignCreated):
+        return replace(drama, gm=p.gm)
+    if isinstance(p, OverrideRecorded):
+        return replace(drama, overridden_through=recorded.sequence + p.covers)
+    if isinstance(p, EpisodeEnded):  # "for the duration of the episode" (DS24): its forces are done with
+        return replace(drama, forced=())
+    if isinstance(p, SceneOpened):
+        call = SceneCall(number=p.number, episode=recorded.episode, caller=p.caller, cast=tuple(p.cast),
+                         called=tuple(p.cast), mode=p.mode, kind=p.kind, time_break=p.time_break,
+                         opened_at=recorded.sequence)
+        return replace(drama, scenes=drama.scenes.set(p.number, call))
+    return PETITIONS.evolve(drama, recorded)
+
+
+PART = Part(name="drama", initial=Drama, evolve=evolve, folds=FOLDS, decide=decide,
+            validators=compose_validators(PETITIONS.VALIDATORS, {EpisodeEnded: validate_episode_end}))
