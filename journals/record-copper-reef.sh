@@ -134,6 +134,21 @@ y advanced primary --cards 5S,9C
 y advanced redraw Dee --token yellow --card 8C
 y advanced clinch
 y scene close --summary "Hask trips on the stair; the cartel knows his face now"
+
+# --- Scenes 6-9: the dramatic side (DS20-DS23): drama tokens from the kitty, a two-way, a force. --
+y scene open --caller Ana --mode dramatic --cast "Mara Quell,Otto Brand" --setting "the Gannet's galley" \
+  --situation "Mara asks Otto to dive the Sister again"
+y petition refused -p "Mara Quell" -g "Otto Brand"
+y scene open --caller Dee --mode dramatic --cast "Sable Roux,Mara Quell" --setting "the wheelhouse at night" \
+  --situation "Sable asks Mara for a berth on the Gannet"
+y petition granted -p "Sable Roux" -g "Mara Quell"
+y scene open --caller Cy --mode dramatic --cast "Lio Fenn,Hask Morrow" --setting "the records office" \
+  --situation "each wants the other to sign the Sister's papers"
+y two-way --denied "Lio Fenn" --denied "Hask Morrow"
+y scene open --caller Ana --mode dramatic --cast "Mara Quell,Hask Morrow" --setting "the quay" \
+  --situation "Mara makes Hask file her claim first"
+y force -p "Mara Quell" -g "Hask Morrow"
+y scene close --summary "Hask files Mara's claim, and hates her for it"
 y procedural-tokens
 y episode end
 
@@ -142,7 +157,7 @@ y episode end
 # =============================================================================================
 y episode start --title "Salvage Rights" --theme loyalty --theme-by Dee
 
-# --- Scene 6 (Dee): a simple contest, Strong against Middling, with an assistant. -------------
+# --- Scene 10 (Dee): a simple contest, Strong against Middling, with an assistant. -------------
 y scene open --caller Dee --mode procedural --cast "Mara Quell,Sable Roux,Lio Fenn" \
   --setting "the Gannet's wheelhouse" --situation "who steers the Gannet to the cartel's buoy"
 y contest start "Mara Quell" --type Talking --token red --against "Sable Roux" --against-type Talking --against-token green
@@ -156,7 +171,7 @@ y contest draw "Sable Roux" --card 10C
 y contest end
 y scene close --summary "Mara keeps the wheel; Sable sulks below with the cartel's radio"
 
-# --- Scene 7 (Ben): an advanced contest; the GM's forced redraw and Ana's interference. --------
+# --- Scene 11 (Ben): an advanced contest; the GM's forced redraw and Ana's interference. --------
 y scene open --caller Ben --mode procedural --cast "Otto Brand,Lio Fenn,Mara Quell,Sable Roux" \
   --setting "the Gannet's afterdeck" --situation "the salvage bell: overboard or down to the engine room"
 y contest start "Otto Brand" --type Enduring --token yellow --against "Lio Fenn" --against-type Enduring \
@@ -173,8 +188,8 @@ y contest redraw "Otto Brand" "Otto Brand" --card JS
 y contest end
 y scene close --summary "The bell stays on deck, and Lio will not look at Otto"
 
-# --- Scene 8 (Eli): a solo action against the GM. --------------------------------------------
-y scene open --caller Eli --mode procedural --cast "Sable Roux" \
+# --- Scene 12 (Dee): a solo action against the GM. --------------------------------------------
+y scene open --caller Dee --mode procedural --cast "Sable Roux" \
   --setting "the cartel's launch" --situation "Sable cuts the launch's fuel line unseen"
 y contest start "Sable Roux" --type Sneaking --token red --against GM --against-token green
 y contest draw "Sable Roux" --card AD
@@ -184,15 +199,15 @@ y contest draw GM --card 7H
 y contest end
 y scene close --summary "The launch drifts; Sable cut her hand on the line"
 
-# --- Scene 9 (Cy): Strong against Weak wins outright. -----------------------------------------
-y scene open --caller Cy --mode procedural --cast "Otto Brand,Hask Morrow" \
+# --- Scene 13 (Ben): Strong against Weak wins outright. ----------------------------------------
+y scene open --caller Ben --mode procedural --cast "Otto Brand,Hask Morrow" \
   --setting "the quay" --situation "Hask tries to take the deed from Otto by force"
 y contest start "Otto Brand" --type Fighting --token green --against "Hask Morrow" --against-type Fighting \
   --against-token yellow
 y contest end
 y scene close --summary "Otto keeps the deed; Hask keeps his teeth, just"
 
-# --- Scene 10 (Cy): an advanced resolution against the GM's green; an absent player's green. ----
+# --- Scene 14 (Cy): an advanced resolution against the GM's green; an absent player's green. ----
 y scene open --caller Cy --mode procedural --cast "Lio Fenn,Hask Morrow" \
   --setting "the Gannet's engine room" --situation "restart the engine with the cartel at the rail"
 y advanced open "Lio Fenn" --type Engines --token green --opening 7H
@@ -201,7 +216,7 @@ y advanced redraw Ben --absent-green --card 9S
 y advanced clinch
 y scene close --summary "The engine coughs, then runs; the Gannet pulls away"
 
-# --- Scene 11 (Ana): an advanced resolution against the GM's yellow, a Weak primary. ----------
+# --- Scene 15 (Ana): an advanced resolution against the GM's yellow, a Weak primary. ----------
 y scene open --caller Ana --mode procedural --cast "Mara Quell,Sable Roux" \
   --setting "the cartel's buoy at night" --situation "Mara reads the cartel's charts"
 y advanced open "Mara Quell" --type Knowing --token yellow --opening QC
@@ -209,6 +224,30 @@ y advanced primary --cards 8S,KD
 y advanced redraw Dee --token red --card JC --consequence-card 3C
 y advanced clinch
 y scene close --summary "Mara reads the wrong chart; the Gannet runs aground on the Copper Reef"
+
+# --- Scenes 16-22: petitions, a two-way both granted, a force supported and blocked, no contest. --
+y scene open --caller Eli --mode dramatic --cast "Hask Morrow,Lio Fenn" --setting "the engine room" \
+  --situation "Hask asks Lio to lie for him"
+y petition refused -p "Hask Morrow" -g "Lio Fenn"
+y scene open --caller Ben --mode dramatic --cast "Otto Brand,Hask Morrow" --setting "the diving locker" \
+  --situation "Hask asks Otto to forget the quay"
+y petition refused -p "Hask Morrow" -g "Otto Brand"
+y scene open --caller Dee --mode dramatic --cast "Sable Roux,Mara Quell" --setting "the Gannet's bow" \
+  --situation "Mara asks Sable to give up the cartel"
+y petition refused -p "Mara Quell" -g "Sable Roux"
+y scene open --caller Cy --mode dramatic --cast "Lio Fenn,Mara Quell" --setting "the engine room" \
+  --situation "Mara asks Lio to take the blame for the reef"
+y petition refused -p "Mara Quell" -g "Lio Fenn"
+y scene open --caller Ben --mode dramatic --cast "Otto Brand,Sable Roux" --setting "the afterdeck at dawn" \
+  --situation "each asks the other to keep a secret"
+y two-way --granted "Otto Brand" --granted "Sable Roux"
+y scene open --caller Eli --mode dramatic --cast "Hask Morrow,Mara Quell,Otto Brand,Sable Roux" \
+  --setting "the harbour court" --situation "Hask makes Mara sign the Gannet over"
+y force -p "Hask Morrow" -g "Mara Quell" --blocked --support "Sable Roux=1" --block-support "Otto Brand=1"
+y scene open --caller Ana --mode dramatic --cast "Mara Quell,Lio Fenn" --setting "the wheelhouse" \
+  --situation "Lio asks Mara whether she trusts him"
+y petition no-contest -p "Lio Fenn" -g "Mara Quell"
+y scene close --summary "Mara says yes before he finishes asking"
 y procedural-tokens
 y episode end
 

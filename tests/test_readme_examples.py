@@ -87,11 +87,12 @@ def test_the_recaps_run_as_written_after_the_session(cli, monkeypatch, tmp_path)
 
 def test_the_dramasystem_session_runs_as_written(cli):
     commands = blocks("## A DramaSystem session")
-    assert [c[0] for c in commands].count("scene") == 6 and commands[-1] == ["procedural-tokens"]
+    assert [c[0] for c in commands].count("scene") == 7 and commands[-1] == ["procedural-tokens"]
     run_all(cli, commands)
     code, out, _ = cli("verify")
     assert code == 0 and out.startswith("ok: storm")
-    # What the block's comments say, worked out from the book: K♣ against the GM's yellow needs a
+    # What the block's comments say, worked out from the book: Iris's petition refused, Ben holds
+    # no token, so "the petitioner gains the token [...] from the kitty" (DS21). K♣ against the GM's yellow needs a
     # club; Ana's 3♣ holds one (SRD 505). Red makes ♠♥♦ up, so K♠ is an up face card (804-808, 905).
     # Q♦ beats 10♠ (603). Each pile lost the tokens spent: Maya yellow and red, Ana green and
     # yellow, Ben red and yellow, Cy green (423, 425).
@@ -99,6 +100,8 @@ def test_the_dramasystem_session_runs_as_written(cli):
     payloads = {}
     for e in json.loads(out):
         payloads.setdefault(e["event_type"], []).append(e["payload"])
+    assert [[(t["source"], t["destination"]) for t in p["transfers"]]
+            for p in payloads["dramasystem.petition.resolved"]] == [[("kitty", "Ana")]]
     assert [p["success"] for p in payloads["dramasystem.procedure.resolved"]] == [True]
     assert [p["outcome"] for p in payloads["dramasystem.advanced.clinched"]] == ["an especially impressive success"]
     assert [p["winner"] for p in payloads["dramasystem.contest.ended"]] == ["Iris"]

@@ -119,7 +119,7 @@ def test_the_table_a_gm_and_five_players(reef):
     assert [data(r)["name"] for r in reef.events("participant.joined")] == PLAYERS
     assert [data(r)["number"] for r in reef.events("episode.started")] == [1, 2]
     assert [data(r)["number"] for r in reef.events("episode.ended")] == [1, 2]
-    assert [data(r)["number"] for r in reef.events("scene.opened")] == list(range(1, 12))
+    assert [data(r)["number"] for r in reef.events("scene.opened")] == list(range(1, 23))
 
 
 def test_five_characters_with_their_action_types(reef):
@@ -265,8 +265,8 @@ def test_scene_5_a_weak_primary_and_a_down_number_clincher(reef):
         "8C", "a heart-breaking near miss", "the GM")
 
 
-def test_scene_10_an_absent_green_and_an_up_number_clincher(reef):
-    opened, primary, redraws, clinched = _advanced(reef, 10)
+def test_scene_14_an_absent_green_and_an_up_number_clincher(reef):
+    opened, primary, redraws, clinched = _advanced(reef, 14)
     # Green: "Up suit: spades. Down suits: hearts, diamonds, clubs." (818-822): 7♥ is down at once.
     # Lio's custom Engines is Strong: of 2♦ (down number) and K♦ (down face) he keeps the 2♦.
     assert (opened["gm_token"], opened["opening"], opened["action_type"], opened["grade"]) == (
@@ -280,8 +280,8 @@ def test_scene_10_an_absent_green_and_an_up_number_clincher(reef):
         "9S", "a thrilling squeaker victory", "Cy")
 
 
-def test_scene_11_a_down_face_clincher_and_a_bad_consequence(reef):
-    opened, primary, redraws, clinched = _advanced(reef, 11)
+def test_scene_15_a_down_face_clincher_and_a_bad_consequence(reef):
+    opened, primary, redraws, clinched = _advanced(reef, 15)
     # Yellow again: Q♣ is down at once. Mara's Knowing is Weak: of 8♠ (up number) and K♦ (down
     # face) she keeps the worse, K♦.
     assert (opened["gm_token"], opened["opening"], opened["grade"]) == ("yellow", ["QC"], "weak")
@@ -296,37 +296,37 @@ def test_scene_11_a_down_face_clincher_and_a_bad_consequence(reef):
 # -- contests, worked out by hand -------------------------------------------------------------
 
 
-def test_scene_6_a_simple_contest_strong_against_middling_with_an_assistant(reef):
-    started = data(reef.one("dramasystem.contest.started", scene=6))
+def test_scene_10_a_simple_contest_strong_against_middling_with_an_assistant(reef):
+    started = data(reef.one("dramasystem.contest.started", scene=10))
     # Mara's Talking is Strong, Sable's Middling: red gives "1 for red", and "A player using a strong
     # ability may draw an additional card if his opponent is using a middling ability" (587-589):
     # 1 + 1 = 2. Sable's green: 3.
     assert (started["grades"], started["allowance"], started["outright_winner"]) == (
         ["strong", "middling"], [2, 3], None)
     # Cy assists Mara with red: 1 more draw; no bonus, since Sable is not Weak (629).
-    assert data(reef.one("dramasystem.contest.assisted", scene=6))["extra"] == 1
+    assert data(reef.one("dramasystem.contest.assisted", scene=10))["extra"] == 1
     drew = [(d["side"], d["card"], d["drawn_by"], d["token"])
-            for d in map(data, reef.events("dramasystem.contest.drew", scene=6))]
+            for d in map(data, reef.events("dramasystem.contest.drew", scene=10))]
     assert drew == [("Mara Quell", "7S", "Ana", "red"), ("Sable Roux", "9H", "Dee", "green"),
                     ("Mara Quell", "JD", "Ana", "red"), ("Sable Roux", "KC", "Dee", "green"),
                     ("Mara Quell", "AS", "Cy", "red"), ("Sable Roux", "10C", "Dee", "green")]
     # "The player with the highest card overcomes the other" (603), the best in hand (reading 1),
     # the ace high (reading 2): A♠ beats K♣. Face cards: Ana's J♦ with red (obstacle), Dee's K♣
     # with green (advantage), Cy's A♠ with his red (obstacle) (607-609).
-    ended = data(reef.one("dramasystem.contest.ended", scene=6))
+    ended = data(reef.one("dramasystem.contest.ended", scene=10))
     assert (ended["winner"], ended["winning_card"], ended["losing_card"], ended["by_suit"]) == (
         "Mara Quell", "AS", "KC", False)
     assert [(c["player"], c["card"], c["kind"]) for c in ended["consequences"]] == [
         ("Ana", "JD", "obstacle"), ("Dee", "KC", "advantage"), ("Cy", "AS", "obstacle")]
 
 
-def test_scene_7_an_advanced_contest_settled_by_the_suit_order(reef):
-    started = data(reef.one("dramasystem.contest.started", scene=7))
+def test_scene_11_an_advanced_contest_settled_by_the_suit_order(reef):
+    started = data(reef.one("dramasystem.contest.started", scene=11))
     # Otto's Enduring is Strong, Lio's Middling: "A green token buys three redraws, yellow, two,
     # red, one" (939), and the better grade one more (931): Otto 2 + 1 = 3, Lio 1.
     assert (started["advanced"], started["allowance"]) == (True, [3, 1])
     redrew = [(d["actor"], d["target"], d["card"])
-              for d in map(data, reef.events("dramasystem.contest.redrew", scene=7))]
+              for d in map(data, reef.events("dramasystem.contest.redrew", scene=11))]
     # Otto 6♥, Lio 9♠; Otto redraws (Q♣), Lio forces Otto (5♥), Otto redraws (10♦) and passes; "The
     # GM may then require one contestant to redraw, once" (953): Otto, 4♠; Ana (Mara present)
     # spends green to make Lio redraw (957): J♥; Otto uses his last redraw (959): J♠.
@@ -334,30 +334,95 @@ def test_scene_7_an_advanced_contest_settled_by_the_suit_order(reef):
                       ("Otto Brand", "Otto Brand", "10D"), ("GM", "Otto Brand", "4S"),
                       ("Ana", "Lio Fenn", "JH"), ("Otto Brand", "Otto Brand", "JS")]
     # J♠ against J♥: equal values, "spades, hearts, diamonds, clubs" (965-975): Otto wins.
-    ended = data(reef.one("dramasystem.contest.ended", scene=7))
+    ended = data(reef.one("dramasystem.contest.ended", scene=11))
     assert (ended["winner"], ended["winning_card"], ended["losing_card"], ended["by_suit"]) == (
         "Otto Brand", "JS", "JH", True)
 
 
-def test_scene_8_a_solo_action_against_the_gm(reef):
-    started = data(reef.one("dramasystem.contest.started", scene=8))
+def test_scene_12_a_solo_action_against_the_gm(reef):
+    started = data(reef.one("dramasystem.contest.started", scene=12))
     # "the GM opposes ... 3 / 2 / 1" by her token (613; reading 15): green, not formidable, 3
     # draws; Sable's red, 1.
     assert (started["second"], started["second_token"], started["allowance"]) == ("GM", "green", [1, 3])
     # Sable's A♦ against the GM's 3♣, K♠, 7♥: the ace is high (reading 2). Her ace is a face card
     # drawn with red: an obstacle for Dee.
-    ended = data(reef.one("dramasystem.contest.ended", scene=8))
+    ended = data(reef.one("dramasystem.contest.ended", scene=12))
     assert (ended["winner"], ended["winning_card"], ended["losing_card"]) == ("Sable Roux", "AD", "KS")
     assert [(c["player"], c["card"], c["kind"]) for c in ended["consequences"]] == [("Dee", "AD", "obstacle")]
 
 
-def test_scene_9_strong_against_weak_wins_outright_and_spends_nothing(reef):
+def test_scene_13_strong_against_weak_wins_outright_and_spends_nothing(reef):
     # "If one primary is using a Strong ability and another a Weak ability, the Strong character
     # automatically wins, no resolution system required." (581)
-    started = data(reef.one("dramasystem.contest.started", scene=9))
+    started = data(reef.one("dramasystem.contest.started", scene=13))
     assert (started["outright_winner"], started["procedural_spends"]) == ("Otto Brand", [])
-    assert data(reef.one("dramasystem.contest.ended", scene=9))["winner"] == "Otto Brand"
-    assert reef.events("dramasystem.contest.drew", scene=9) == []
+    assert data(reef.one("dramasystem.contest.ended", scene=13))["winner"] == "Otto Brand"
+    assert reef.events("dramasystem.contest.drew", scene=13) == []
+
+
+# -- drama tokens, worked out by hand ---------------------------------------------------------
+
+
+EXCHANGES = ("dramasystem.petition.resolved", "dramasystem.petition.forced", "dramasystem.petition.two_way")
+
+
+def held_after(reef: Reef, scene: int) -> dict[str, int]:
+    """Drama tokens held (non-zero) once the exchange that ends a dramatic scene is settled."""
+    [exchange] = [r for r in reef.history if r.event_type in EXCHANGES and data(r)["scene"] == scene]
+    tokens = reef.state(exchange.sequence).rules.economy.tokens
+    return {name: n for name, n in tokens.items() if n}
+
+
+def moves(reef: Reef, scene: int) -> list[tuple[str, str, int]]:
+    [exchange] = [r for r in reef.history if r.event_type in EXCHANGES and data(r)["scene"] == scene]
+    return [(t["source"], t["destination"], t["amount"]) for t in data(exchange)["transfers"]]
+
+
+def test_episode_1_drama_tokens_scene_by_scene(reef):
+    # "Everyone, including the GM, starts each episode with zero drama tokens" (273); scenes 1-5
+    # are procedural and move none.
+    assert held_after(reef, 6) == {"Ana": 1}
+    # Scene 6, Mara asks Otto, refused: "the petitioner gains the token—from the granter if she has
+    # one, or from the kitty if not" (323). Ben holds none: kitty -> Ana.
+    assert moves(reef, 6) == [("kitty", "Ana", 1)]
+    # Scene 7, Sable asks Mara, granted: "the granter earns a drama token--from the petitioner if he
+    # has one, or from the kitty if not" (319). Dee holds none: kitty -> Ana, 1 + 1 = 2.
+    assert moves(reef, 7) == [("kitty", "Ana", 1)]
+    assert held_after(reef, 7) == {"Ana": 2}
+    # Scene 8, two-way, both denied: each gets one, "the missing token(s) come from the kitty" (357):
+    # Cy and Eli hold none.
+    assert sorted(moves(reef, 8)) == [("kitty", "Cy", 1), ("kitty", "Eli", 1)]
+    assert held_after(reef, 8) == {"Ana": 2, "Cy": 1, "Eli": 1}
+    # Scene 9, Mara forces Hask: "the forced granter receives the two drama tokens from the
+    # petitioner" (329): Ana 2 - 2 = 0, Eli 1 + 2 = 3.
+    assert moves(reef, 9) == [("Ana", "Eli", 2)]
+    assert held_after(reef, 9) == {"Cy": 1, "Eli": 3}
+    # "Drama tokens left unspent at the end of a session [...] revert to the kitty" (275): 1 + 3 back.
+    ended = reef.one("episode.ended", number=1).sequence
+    assert not any(reef.state(ended).rules.economy.tokens.values())
+
+
+def test_episode_2_drama_tokens_scene_by_scene(reef):
+    # Scenes 16 and 17, Hask refused by Lio, then by Otto; neither holds a token: kitty -> Eli twice.
+    assert held_after(reef, 16) == {"Eli": 1}
+    assert held_after(reef, 17) == {"Eli": 2}
+    # Scenes 18 and 19, Mara refused by Sable, then by Lio: kitty -> Ana twice.
+    assert held_after(reef, 19) == {"Ana": 2, "Eli": 2}
+    # Scene 20, two-way, both granted, Ben and Dee at 0: each gets one from the kitty (357).
+    assert sorted(moves(reef, 20)) == [("kitty", "Ben", 1), ("kitty", "Dee", 1)]
+    assert held_after(reef, 20) == {"Ana": 2, "Ben": 1, "Dee": 1, "Eli": 2}
+    # Scene 21, Hask forces Mara (Eli commits 2), Sable supports him with 1; Mara blocks with
+    # Otto's 1 and her 2. "the granter must give him three tokens [...] the petitioner keeps the 2"
+    # (331) and "Players who supported a blocked force get their tokens back" (339):
+    # Dee -> Eli 1, Ben -> Ana 1, Ana -> Eli 3, Eli -> Dee 1: Eli 2 + 1 + 3 - 1 = 5, Dee 1.
+    assert sorted(moves(reef, 21)) == sorted([("Dee", "Eli", 1), ("Ben", "Ana", 1), ("Ana", "Eli", 3),
+                                              ("Eli", "Dee", 1)])
+    assert held_after(reef, 21) == {"Dee": 1, "Eli": 5}
+    # Scene 22, no contest (349-351): nothing moves.
+    assert moves(reef, 22) == []
+    assert held_after(reef, 22) == {"Dee": 1, "Eli": 5}
+    ended = reef.one("episode.ended", number=2).sequence
+    assert not any(reef.state(ended).rules.economy.tokens.values())
 
 
 # -- procedural tokens, worked out by hand ----------------------------------------------------
@@ -366,12 +431,13 @@ def test_scene_9_strong_against_weak_wins_outright_and_spends_nothing(reef):
 def test_every_refresh_is_a_third_token_spent(reef):
     # "When you've spent all three of them, they immediately refresh." (423). By hand:
     # Ben R (1), G (2), Y (3); Maya Y (1), G (2), R revealed (3); Dee Y (1), R (2), G absent (4);
-    # Ana G (1), Y (2), R (6); Cy Y (1), G (4), R assisting (6); Dee Y (5), G (6), R (8);
-    # Maya Y (4), R (5), G (8); Ben R (4), Y (7), G absent (10).
+    # Ana G (1), Y (2), R (10); Cy Y (1), G (4), R assisting (10); Dee Y (5), G (10), R (12);
+    # Maya Y (4), R (5), G (12); Ben R (4), Y (11), G absent (14). The dramatic scenes 6-9 and
+    # 16-22 spend no procedural token.
     refreshed = [(r.scene, s["participant"], s["colour"]) for r in reef.history
                  for s in data(r).get("procedural_spends", []) if s["refreshed"]]
-    assert refreshed == [(3, "Ben", "yellow"), (3, GM, "red"), (4, "Dee", "green"), (6, "Ana", "red"),
-                         (6, "Cy", "red"), (8, "Dee", "red"), (8, GM, "green"), (10, "Ben", "green")]
+    assert refreshed == [(3, "Ben", "yellow"), (3, GM, "red"), (4, "Dee", "green"), (10, "Ana", "red"),
+                         (10, "Cy", "red"), (12, "Dee", "red"), (12, GM, "green"), (14, "Ben", "green")]
 
 
 def test_the_piles_at_each_step(reef):
@@ -388,8 +454,8 @@ def test_the_piles_at_each_step(reef):
     end_1 = {GM: "G", "Ana": "R", "Ben": "GY", "Cy": "R", "Dee": "GR", "Eli": "Y"}
     assert reef.piles(reef.one("episode.ended", number=1).sequence) == end_1
     assert reef.piles(reef.one("episode.started", number=2).sequence) == end_1
-    # After scene 6: Ana and Cy refreshed on their reds; Dee spent G.
-    assert reef.piles(reef.one("scene.closed", number=6).sequence) == {
+    # After scene 10: Ana and Cy refreshed on their reds; Dee spent G.
+    assert reef.piles(reef.one("scene.closed", number=10).sequence) == {
         GM: "G", "Ana": "GYR", "Ben": "GY", "Cy": "GYR", "Dee": "R", "Eli": "Y"}
     # The end: Ana spent G interfering, Ben Y then refreshed, Cy R in scene 7, Dee refreshed then
     # R, Maya refreshed then G and Y.
