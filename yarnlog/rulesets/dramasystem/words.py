@@ -55,6 +55,11 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
         return _advanced(kind.rsplit(".", 1)[1], p)
     if kind.startswith("dramasystem.contest."):
         return _contest(kind.rsplit(".", 1)[1], p)
+    if kind == "dramasystem.scene.called":
+        paid = (f"a {p['procedural_spends'][0]['colour']} procedural token (DS33)" if p["procedural_spends"]
+                else "a drama token to the kitty (DS12)")
+        without = p["caller_character"] or "a character of theirs"
+        return f"{p['caller']} pays {paid} to call scene {p['scene']} without {without}."
     if kind.startswith(("dramasystem.petition.", "dramasystem.tokens.")):
         return _exchange(kind.rsplit(".", 2)[1:], p)
     return None
