@@ -5,7 +5,8 @@ The SRD's dramatic chapters are Yarn's nearly word for word (digest 001, section
 adds no rule of its own: it registers the core's payloads under ``dramasystem.`` (a ruleset owns
 only its own prefix), names the SRD's numbers for the shared text (:data:`LINES`, so a refusal
 cites "DS21, lines 319-323"), reads the characters from :mod:`.sheets`, and records each scene
-opened so a dramatic scene can end with its exchange. A call costs what the core's
+opened so it can be challenged (ducked, rushed, voted on) and a dramatic scene can end with its
+exchange; bennies are spent as in Yarn. A call costs what the core's
 :func:`~yarnlog.rulesets.dramatic.rules.calling.price_of_call` says with DramaSystem's price of a
 procedural scene, a green procedural token (DS12, DS33). At the end of an episode every unspent
 drama token reverts to the kitty (DS19, line 275).
@@ -35,7 +36,7 @@ from yarnlog.core.timeline import (
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralSpend, spends_for
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
 from yarnlog.rulesets.dramatic.parameters import Dramatic, DrawnOrder, Roster
-from yarnlog.rulesets.dramatic.parts import economy, petitions
+from yarnlog.rulesets.dramatic.parts import bennie_spends, economy, petitions, scene_challenges
 from yarnlog.rulesets.dramatic.parts.drama_state import Drama, SceneCall
 from yarnlog.rulesets.dramatic.parts.economy import TransferLine, lines
 from yarnlog.rulesets.dramatic.parts.roles import player_character, tracks_characters
@@ -58,6 +59,16 @@ LINES = {
     "Drama vs. Talking": "DS29, lines 417-419",
     "Calling Scenes": "DS12, line 181",
     "Calling Dramatic Scenes": "DS12, DS17, lines 293-305",
+    "Challenges": "DS13, line 205",
+    "Ducking a Scene": "DS14, lines 209-217",
+    "Rushing a Scene": "DS15, lines 219-227",
+    "Challenging a Time Jump": "lines 229-231",
+    "Challenging a Plot Jump": "lines 233-237",
+    "Challenging For Novelty": "lines 239-247",
+    "Going To Procedural": "DS16, lines 249-251",
+    "Gaining Bennies": "DS73-DS74, lines 699-712",
+    "Tied Results": "DS75, lines 714-720",
+    "Spending Bennies": "DS76-DS77, lines 722-742",
 }
 
 
@@ -121,10 +132,46 @@ class PetitionersQuizzed(petitions.PetitionersQuizzed):
     """Several petitioners quizzed in a newly drawn precedence order (DS27)."""
 
 
+@event("dramasystem.challenge.ducked")
+class SceneDucked(scene_challenges.SceneDucked):
+    """A player challenged her casting (DS14, lines 209-217)."""
+
+
+@event("dramasystem.challenge.rushed")
+class SceneRushed(scene_challenges.SceneRushed):
+    """A character rushed a scene (DS15, lines 219-227)."""
+
+
+@event("dramasystem.challenge.voted")
+class ChallengeVoted(scene_challenges.ChallengeVoted):
+    """A challenge settled by the players' show of hands, the GM breaking a tie (DS13, line 205)."""
+
+
+@event("dramasystem.challenge.novelty_ruled")
+class NoveltyRuled(scene_challenges.NoveltyRuled):
+    """The GM's ruling on a challenge for novelty (lines 235-243)."""
+
+
+@event("dramasystem.challenge.procedural_demanded")
+class ProceduralDemanded(scene_challenges.ProceduralDemanded):
+    """Going to procedural: one objector is enough (DS16, lines 245-251)."""
+
+
+@event("dramasystem.bennie.spent")
+class BennieSpent(bennie_spends.BennieSpent):
+    """A bennie cashed in (DS76-DS77, lines 722-742)."""
+
+
 ECONOMY = economy.economy_part(economy.EconomyEvents(transferred=TokensTransferred, returned=TokensReturned),
                                DRAMASYSTEM.referee)
 PETITIONS = petitions.Petitions(DRAMASYSTEM, petitions.PetitionEvents(
     resolved=PetitionResolved, forced=PetitionForced, two_way=TwoWayExchanged, quizzed=PetitionersQuizzed))
+CHALLENGES = scene_challenges.SceneChallenges(DRAMASYSTEM, scene_challenges.ChallengeEvents(
+    ducked=SceneDucked, rushed=SceneRushed, voted=ChallengeVoted, novelty_ruled=NoveltyRuled,
+    procedural_demanded=ProceduralDemanded))
+SPENDS = bennie_spends.BennieSpends(DRAMASYSTEM, BennieSpent)
+#: The core's drama modules DramaSystem composes, each deciding, folding and validating its own payloads.
+MODULES = (PETITIONS, CHALLENGES, SPENDS)
 
 
 def call_paid(campaign: CampaignState[Any], referee: Referee, *, scene: int, caller: str, cast: tuple[str, ...],
@@ -212,10 +259,15 @@ def decide(command: Any, campaign: CampaignState[Any], referee: Referee) -> list
         return end_episode(campaign, referee)
     if type(command) is OpenScene:
         return call_scene(command, campaign, referee)
-    return PETITIONS.decide(command, campaign, referee)
+    for module in MODULES:
+        payloads = module.decide(command, campaign, referee)
+        if payloads is not None:
+            return payloads
+    return None
 
 
-FOLDS = folds(CampaignCreated, OverrideRecorded, EpisodeEnded, SceneOpened) | PETITIONS.FOLDS
+FOLDS = folds(CampaignCreated, OverrideRecorded, EpisodeEnded, SceneOpened) | PETITIONS.FOLDS | CHALLENGES.FOLDS \
+    | SPENDS.FOLDS
 
 
 def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
@@ -234,9 +286,12 @@ def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
                          cost_due=tracks_characters(roster) and p.caller != drama.gm
                          and player_character(roster, p.caller) not in p.cast)
         return replace(drama, scenes=drama.scenes.set(p.number, call))
-    return PETITIONS.evolve(drama, recorded)
+    for module in MODULES:
+        if module.FOLDS.handles(type(p)):
+            drama = module.evolve(drama, recorded)
+    return drama
 
 
 PART = Part(name="drama", initial=Drama, evolve=evolve, folds=FOLDS, decide=decide, audit=audit,
-            validators=compose_validators(PETITIONS.VALIDATORS, {EpisodeEnded: validate_episode_end,
-                                                                 SceneCalled: validate_called}))
+            validators=compose_validators(*(m.VALIDATORS for m in MODULES),
+                                          {EpisodeEnded: validate_episode_end, SceneCalled: validate_called}))
