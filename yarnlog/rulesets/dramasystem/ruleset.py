@@ -11,7 +11,7 @@ tokens and the petitions.
 from __future__ import annotations
 
 from yarnlog.core.ruleset import Composition, Part, Ruleset
-from yarnlog.core.timeline import EndEpisode
+from yarnlog.core.timeline import EndEpisode, OpenScene
 from yarnlog.rulesets.dramasystem.parts import (
     advanced_procedure,
     card_procedure,
@@ -45,7 +45,10 @@ RULESET = Ruleset(
     decide=COMPOSED.decide,
     audit=COMPOSED.audit,
     validators=COMPOSED.validators,
-    takes_over={EndEpisode: drama.PART.decide},  # unspent drama tokens revert to the kitty (DS19)
+    takes_over={
+        EndEpisode: drama.PART.decide,  # unspent drama tokens revert to the kitty (DS19)
+        OpenScene: drama.PART.decide,  # a call's price (DS12, DS33)
+    },
     projections={"procedural-tokens": piles_view},
     cli="yarnlog.rulesets.dramasystem.cli:VERBS",
     names=registered_names,

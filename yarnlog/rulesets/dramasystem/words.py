@@ -55,6 +55,13 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
         return _advanced(kind.rsplit(".", 1)[1], p)
     if kind.startswith("dramasystem.contest."):
         return _contest(kind.rsplit(".", 1)[1], p)
+    if kind == "dramasystem.scene.called":
+        paid = (f"a {p['procedural_spends'][0]['colour']} procedural token (DS33)" if p["procedural_spends"]
+                else "a drama token to the kitty (DS12)")
+        without = p["caller_character"] or "a character of theirs"
+        return f"{p['caller']} pays {paid} to call scene {p['scene']} without {without}."
+    if kind.startswith(("dramasystem.challenge.", "dramasystem.bennie.")):
+        return _challenge(kind.rsplit(".", 1)[1], p)
     if kind.startswith(("dramasystem.petition.", "dramasystem.tokens.")):
         return _exchange(kind.rsplit(".", 2)[1:], p)
     return None
@@ -67,6 +74,28 @@ def _moves(transfers: list[dict[str, Any]]) -> str:
         what = f"{t['amount']} {'drama token' if t['currency'] == 'drama' else 'bennie'}{'s' * (t['amount'] > 1)}"
         said.append(f"{t['source']} gives {t['destination']} {what} ({t['chapter']})")
     return "; ".join(said) + "." if said else "No token moves."
+
+
+def _challenge(verb: str, p: dict[str, Any]) -> str:
+    """A challenge to the scene in play, or a bennie spent, in the SRD's words (DS13-DS16, DS76)."""
+    scene = p["scene"]
+    if verb == "ducked":
+        head = (f"{p['character']} stays in scene {scene}: the caller compels." if p["in_scene"]
+                else f"{p['character']} ducks scene {scene}.")
+        if p["caller_starts_over"]:
+            head += f" {p['caller']} calls a new scene without {p['character']}."
+    elif verb == "rushed":
+        head = (f"{p['character']} joins scene {scene}." if p["joined"]
+                else f"{p['caller']} blocks {p['character']}'s rush with a bennie.")
+    elif verb == "voted":
+        head = f"{p['challenger']} challenges scene {scene} ({p['kind']}): the {p['winner']} wins the vote."
+    elif verb == "novelty_ruled":
+        head = f"The GM rules on {p['challenger']}'s novelty challenge: {p['ruling'].replace('_', ' ')}."
+    elif verb == "procedural_demanded":
+        head = f"{', '.join(p['objectors'])} demand a procedural of {p['narrator']}: {p['reply']}."
+    else:
+        head = f"{p['bennie_spends'][0]['spender']} spends a bennie: {p['effect']}."
+    return f"{head} {_moves(p['transfers'])}" if p.get("transfers") else head
 
 
 def _exchange(kind: list[str], p: dict[str, Any]) -> str:

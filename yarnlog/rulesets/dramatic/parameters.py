@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee, Rule
 from yarnlog.core.state import CampaignState
+from yarnlog.rulesets.dramatic.rules.calling import CallPrice
 
 #: The name under which the core's rules quote the text both books share (Yarn's journals store it).
 SHARED_BOOK = "Yarn 0.1"
@@ -75,7 +76,9 @@ class Dramatic:
     the ruleset's numbers (:func:`cited_in`). ``roster(campaign)`` gives the campaign's characters;
     ``petitioners_drawn(campaign)`` the last precedence order drawn for several petitioners, and
     ``draw_petitioners(campaign, referee, order, source)`` the events recording one drawn now
-    ("Multiple Petitioners": "in a newly drawn precedence order").
+    ("Multiple Petitioners": "in a newly drawn precedence order"). ``procedural_call_price`` is what
+    calling a procedural scene without your character costs (:mod:`..rules.calling`): a drama
+    token in Yarn (Yarn 788), a green procedural token in DramaSystem (DS33, lines 441, 792).
     """
 
     book: str
@@ -83,6 +86,7 @@ class Dramatic:
     lines: Mapping[str, str] = field(default_factory=dict)
     petitioners_drawn: Callable[[CampaignState[Any]], DrawnOrder | None] = _no_order
     draw_petitioners: Callable[[CampaignState[Any], Referee, tuple[str, ...], str], list[Payload]] = _cannot_draw
+    procedural_call_price: CallPrice = CallPrice.DRAMA_TOKEN
 
     def cite(self, rule: Rule) -> Rule:
         """``rule`` (quoted from the shared text) as this ruleset's book has it."""

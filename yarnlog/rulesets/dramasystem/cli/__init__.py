@@ -2,8 +2,8 @@
 
 ``yarnlog character create``, ``yarnlog oppose`` (the GM's secret token), ``yarnlog target``,
 ``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens``,
-``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``; and the dramatic verbs it
-shares with Yarn, ``yarnlog petition``, ``force`` and ``two-way``. Cards are entered as
+``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``; and the dramatic verbs
+it shares with Yarn: ``petition``, ``force``, ``two-way``, ``challenge ...`` and ``bennie spend``. Cards are entered as
 drawn at the table (``--cards QH,10S``) or drawn by the tool from the cards left.
 """
 
@@ -25,6 +25,7 @@ INDEX = {
                     "yarnlog.rulesets.dramasystem.cli.procedure:register"),
     **dict.fromkeys(("petition", "force", "two-way"), "yarnlog.rulesets.dramasystem.cli.drama:register"),
     **dict.fromkeys(("character", "advanced", "contest"), "yarnlog.rulesets.dramasystem.cli.procedure:register"),
+    **dict.fromkeys(("challenge", "bennie"), "yarnlog.rulesets.dramasystem.cli.drama:register"),
 }
 
 VERBS = Verbs(register=register, title="DramaSystem SRD (Robin D. Laws)", index=INDEX)

@@ -5,25 +5,43 @@ The SRD's dramatic chapters are Yarn's nearly word for word (digest 001, section
 adds no rule of its own: it registers the core's payloads under ``dramasystem.`` (a ruleset owns
 only its own prefix), names the SRD's numbers for the shared text (:data:`LINES`, so a refusal
 cites "DS21, lines 319-323"), reads the characters from :mod:`.sheets`, and records each scene
-opened so a dramatic scene can end with its exchange. At the end of an episode every unspent drama
-token reverts to the kitty (DS19, line 275).
+opened so it can be challenged (ducked, rushed, voted on) and a dramatic scene can end with its
+exchange; bennies are spent as in Yarn. A call costs what the core's
+:func:`~yarnlog.rulesets.dramatic.rules.calling.price_of_call` says with DramaSystem's price of a
+procedural scene, a green procedural token (DS12, DS33). At the end of an episode every unspent
+drama token reverts to the kitty (DS19, line 275).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from pydantic import Field
+
 from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
-from yarnlog.core.referee import Referee, present
+from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import Part, compose_validators, folds
 from yarnlog.core.state import CampaignState, advance
 from yarnlog.core.table import CampaignCreated
-from yarnlog.core.timeline import EndEpisode, EpisodeEnded, SceneOpened, check_timeline, decide_timeline
+from yarnlog.core.timeline import (
+    EndEpisode,
+    EpisodeEnded,
+    OpenScene,
+    SceneOpened,
+    check_timeline,
+    decide_timeline,
+)
+from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralSpend, spends_for
+from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
 from yarnlog.rulesets.dramatic.parameters import Dramatic, DrawnOrder, Roster
-from yarnlog.rulesets.dramatic.parts import economy, petitions
+from yarnlog.rulesets.dramatic.parts import bennie_spends, economy, petitions, scene_challenges
 from yarnlog.rulesets.dramatic.parts.drama_state import Drama, SceneCall
+from yarnlog.rulesets.dramatic.parts.economy import TransferLine, lines
+from yarnlog.rulesets.dramatic.parts.roles import player_character, tracks_characters
+from yarnlog.rulesets.dramatic.rules.calling import CallPrice, price_of_call
+from yarnlog.rulesets.dramatic.rules.drama_tokens import CASTING_COST, casting_cost
 
 BOOK = "DramaSystem SRD"
 
@@ -41,6 +59,16 @@ LINES = {
     "Drama vs. Talking": "DS29, lines 417-419",
     "Calling Scenes": "DS12, line 181",
     "Calling Dramatic Scenes": "DS12, DS17, lines 293-305",
+    "Challenges": "DS13, line 205",
+    "Ducking a Scene": "DS14, lines 209-217",
+    "Rushing a Scene": "DS15, lines 219-227",
+    "Challenging a Time Jump": "lines 229-231",
+    "Challenging a Plot Jump": "lines 233-237",
+    "Challenging For Novelty": "lines 239-247",
+    "Going To Procedural": "DS16, lines 249-251",
+    "Gaining Bennies": "DS73-DS74, lines 699-712",
+    "Tied Results": "DS75, lines 714-720",
+    "Spending Bennies": "DS76-DS77, lines 722-742",
 }
 
 
@@ -52,7 +80,26 @@ def _no_order_yet(campaign: CampaignState[Any]) -> DrawnOrder | None:
     return None  # precedence orders are not recorded in DramaSystem yet: a quiz is refused
 
 
-DRAMASYSTEM = Dramatic(book=BOOK, roster=_roster, lines=LINES, petitioners_drawn=_no_order_yet)
+DRAMASYSTEM = Dramatic(book=BOOK, roster=_roster, lines=LINES, petitioners_drawn=_no_order_yet,
+                       procedural_call_price=CallPrice.GREEN_TOKEN)
+
+GREEN_TO_CALL = Rule(
+    f"{BOOK} (DS33, lines 441, 792)", "Procedural Resolution",
+    "To call a procedural scene your character is not in, spend a green token. (This requirement does not "
+    "apply to the GM.)",
+)
+
+
+@event("dramasystem.scene.called")
+class SceneCalled(Payload):
+    """What a call cost its caller, whose character is not cast: a drama token to the kitty for a
+    dramatic scene (DS12, line 181), a green procedural token for a procedural one (DS33)."""
+
+    scene: int
+    caller: str
+    caller_character: str | None = None
+    transfers: list[TransferLine] = Field(default_factory=list)
+    procedural_spends: list[ProceduralSpend] = Field(default_factory=list)
 
 
 @event("dramasystem.tokens.transferred")
@@ -85,10 +132,104 @@ class PetitionersQuizzed(petitions.PetitionersQuizzed):
     """Several petitioners quizzed in a newly drawn precedence order (DS27)."""
 
 
+@event("dramasystem.challenge.ducked")
+class SceneDucked(scene_challenges.SceneDucked):
+    """A player challenged her casting (DS14, lines 209-217)."""
+
+
+@event("dramasystem.challenge.rushed")
+class SceneRushed(scene_challenges.SceneRushed):
+    """A character rushed a scene (DS15, lines 219-227)."""
+
+
+@event("dramasystem.challenge.voted")
+class ChallengeVoted(scene_challenges.ChallengeVoted):
+    """A challenge settled by the players' show of hands, the GM breaking a tie (DS13, line 205)."""
+
+
+@event("dramasystem.challenge.novelty_ruled")
+class NoveltyRuled(scene_challenges.NoveltyRuled):
+    """The GM's ruling on a challenge for novelty (lines 235-243)."""
+
+
+@event("dramasystem.challenge.procedural_demanded")
+class ProceduralDemanded(scene_challenges.ProceduralDemanded):
+    """Going to procedural: one objector is enough (DS16, lines 245-251)."""
+
+
+@event("dramasystem.bennie.spent")
+class BennieSpent(bennie_spends.BennieSpent):
+    """A bennie cashed in (DS76-DS77, lines 722-742)."""
+
+
 ECONOMY = economy.economy_part(economy.EconomyEvents(transferred=TokensTransferred, returned=TokensReturned),
                                DRAMASYSTEM.referee)
 PETITIONS = petitions.Petitions(DRAMASYSTEM, petitions.PetitionEvents(
     resolved=PetitionResolved, forced=PetitionForced, two_way=TwoWayExchanged, quizzed=PetitionersQuizzed))
+CHALLENGES = scene_challenges.SceneChallenges(DRAMASYSTEM, scene_challenges.ChallengeEvents(
+    ducked=SceneDucked, rushed=SceneRushed, voted=ChallengeVoted, novelty_ruled=NoveltyRuled,
+    procedural_demanded=ProceduralDemanded))
+SPENDS = bennie_spends.BennieSpends(DRAMASYSTEM, BennieSpent)
+#: The core's drama modules DramaSystem composes, each deciding, folding and validating its own payloads.
+MODULES = (PETITIONS, CHALLENGES, SPENDS)
+
+
+def call_paid(campaign: CampaignState[Any], referee: Referee, *, scene: int, caller: str, cast: tuple[str, ...],
+              mode: str | None) -> SceneCalled | None:
+    """The price of a call (:func:`price_of_call`, reading 4.18: the specific green token replaces
+    the drama token for a procedural scene; the GM pays neither), or ``None`` when it costs nothing."""
+    roster = campaign.rules.sheets
+    if not tracks_characters(roster):
+        return None  # a journal that keeps no characters records the call as told
+    gm, own = campaign.table.gm, player_character(roster, caller)
+    price = price_of_call(mode=mode, caller_is_gm=caller == gm, caller_character_cast=own in cast,
+                          procedural_price=DRAMASYSTEM.procedural_call_price)
+    referee = DRAMASYSTEM.referee(referee)
+    if price is CallPrice.DRAMA_TOKEN:
+        paid = casting_cost(referee, campaign.rules.economy.tokens, caller=caller, gm=gm, caller_character_cast=False)
+        return SceneCalled(scene=scene, caller=caller, caller_character=own, transfers=lines(paid))
+    if price is CallPrice.GREEN_TOKEN:
+        piles = campaign.rules.piles
+        referee.require(Colour.GREEN in piles.available(caller), GREEN_TO_CALL,
+                        f"{caller} has no unspent green token to call a procedural scene without "
+                        f"{own or 'a character of hers'}")
+        return SceneCalled(scene=scene, caller=caller, caller_character=own,
+                           procedural_spends=spends_for(piles, [(caller, Colour.GREEN)], referee))
+    return None
+
+
+def call_scene(command: OpenScene, campaign: CampaignState[Any], referee: Referee) -> list[Payload]:
+    """The journal's scene opening, then what the call cost its caller (DS12, DS33)."""
+    payloads = present(decide_timeline(command, campaign.timeline), "start an episode before calling a scene")
+    opened = payloads[-1]
+    assert isinstance(opened, SceneOpened)  # the journal's OpenScene ends with the scene's opening
+    table = campaign.table
+    invalid(opened.caller == table.gm or opened.caller in table.players,
+            f"{opened.caller} is not at the table to call a scene")
+    paid = call_paid(advance(campaign, payloads, by=opened.caller), referee, scene=opened.number,
+                     caller=opened.caller, cast=tuple(opened.cast), mode=opened.mode)
+    return [*payloads, *([paid] if paid is not None else [])]
+
+
+def validate_called(p: SceneCalled, campaign: CampaignState[Any], referee: Referee) -> SceneCalled:
+    """The price of the scene just opened, decided again from its call."""
+    call = present(campaign.rules.drama.scenes.get(p.scene), f"scene {p.scene} was never opened")
+    invalid(call.opened_at == campaign.sequence, f"scene {p.scene} was not just opened: its price follows its opening")
+    return present(call_paid(campaign, referee, scene=p.scene, caller=call.caller, cast=call.cast, mode=call.mode),
+                   "the rules record no such event")
+
+
+def audit(campaign: CampaignState[Any], recorded: Recorded) -> list[str]:
+    """A scene just opened whose caller's character is not cast binds the event after it: its price."""
+    number = campaign.timeline.scene
+    call = campaign.rules.drama.scenes.get(number) if number is not None else None
+    if call is None or not call.cost_due or call.opened_at != campaign.sequence:
+        return []
+    p = recorded.payload
+    if isinstance(p, SceneCalled) and p.scene == call.number:
+        return []
+    rule = GREEN_TO_CALL if call.mode == "procedural" else DRAMASYSTEM.cite(CASTING_COST)
+    return [f"scene {call.number}: {call.caller} paid nothing for a scene without her character ({rule.cite()})"]
 
 
 def end_episode(campaign: CampaignState[Any], referee: Referee) -> list[Payload]:
@@ -116,13 +257,20 @@ def validate_episode_end(p: EpisodeEnded, campaign: CampaignState[Any], referee:
 def decide(command: Any, campaign: CampaignState[Any], referee: Referee) -> list[Payload] | None:
     if isinstance(command, EndEpisode):
         return end_episode(campaign, referee)
-    return PETITIONS.decide(command, campaign, referee)
+    if type(command) is OpenScene:
+        return call_scene(command, campaign, referee)
+    for module in MODULES:
+        payloads = module.decide(command, campaign, referee)
+        if payloads is not None:
+            return payloads
+    return None
 
 
-FOLDS = folds(CampaignCreated, OverrideRecorded, EpisodeEnded, SceneOpened) | PETITIONS.FOLDS
+FOLDS = folds(CampaignCreated, OverrideRecorded, EpisodeEnded, SceneOpened) | PETITIONS.FOLDS | CHALLENGES.FOLDS \
+    | SPENDS.FOLDS
 
 
-def evolve(drama: Drama, recorded: Recorded, _state: Any = None) -> Drama:
+def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
     p = recorded.payload
     if isinstance(p, CampaignCreated):
         return replace(drama, gm=p.gm)
@@ -131,12 +279,19 @@ def evolve(drama: Drama, recorded: Recorded, _state: Any = None) -> Drama:
     if isinstance(p, EpisodeEnded):  # "for the duration of the episode" (DS24): its forces are done with
         return replace(drama, forced=())
     if isinstance(p, SceneOpened):
+        roster = state.sheets if state is not None else None
         call = SceneCall(number=p.number, episode=recorded.episode, caller=p.caller, cast=tuple(p.cast),
                          called=tuple(p.cast), mode=p.mode, kind=p.kind, time_break=p.time_break,
-                         opened_at=recorded.sequence)
+                         opened_at=recorded.sequence,
+                         cost_due=tracks_characters(roster) and p.caller != drama.gm
+                         and player_character(roster, p.caller) not in p.cast)
         return replace(drama, scenes=drama.scenes.set(p.number, call))
-    return PETITIONS.evolve(drama, recorded)
+    for module in MODULES:
+        if module.FOLDS.handles(type(p)):
+            drama = module.evolve(drama, recorded)
+    return drama
 
 
-PART = Part(name="drama", initial=Drama, evolve=evolve, folds=FOLDS, decide=decide,
-            validators=compose_validators(PETITIONS.VALIDATORS, {EpisodeEnded: validate_episode_end}))
+PART = Part(name="drama", initial=Drama, evolve=evolve, folds=FOLDS, decide=decide, audit=audit,
+            validators=compose_validators(*(m.VALIDATORS for m in MODULES),
+                                          {EpisodeEnded: validate_episode_end, SceneCalled: validate_called}))

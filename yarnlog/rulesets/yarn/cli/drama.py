@@ -36,7 +36,7 @@ def _run(campaign, command, by, override, as_json, visibility: str = "everyone")
 
 def _sides(campaign: str | None, for_caller: Names, for_challenger: Names) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Both sides of a show of hands (the rule for a side left out: :func:`vote_sides`)."""
-    from yarnlog.rulesets.yarn.parts.drama.scene_challenges import vote_sides
+    from yarnlog.rulesets.dramatic.parts.scene_challenges import vote_sides
 
     caller_side, challenger_side = names(for_caller), names(for_challenger)
     if bool(caller_side) == bool(challenger_side):  # nothing to fill in: spare the replay
@@ -129,7 +129,7 @@ def duck(
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Duck your casting: the caller acquiesces, or compels you (a drama token to her ducks it)."""
-    from yarnlog.rulesets.yarn.parts.drama.scene_challenges import Duck
+    from yarnlog.rulesets.dramatic.parts.scene_challenges import Duck
 
     _run(campaign, Duck(character, compel, token), by, override, as_json)
 
@@ -145,7 +145,7 @@ def rush(
 ) -> None:
     """Rush the scene in play: with the caller's consent, or a drama token or bennie to the caller."""
     from yarnlog.core.referee import invalid
-    from yarnlog.rulesets.yarn.parts.drama.scene_challenges import Rush
+    from yarnlog.rulesets.dramatic.parts.scene_challenges import Rush
 
     invalid(consent + token + bennie == 1, "rush with exactly one of --consent, --token, --bennie")
     payment: Literal["token", "bennie"] | None = "token" if token else "bennie" if bennie else None
@@ -153,7 +153,7 @@ def rush(
 
 
 def _voted(kind: str, challenger, for_caller, for_challenger, tie, revised, campaign, by, override, as_json):
-    from yarnlog.rulesets.yarn.parts.drama.scene_challenges import ChallengeByVote
+    from yarnlog.rulesets.dramatic.parts.scene_challenges import ChallengeByVote
 
     caller_side, challenger_side = _sides(campaign, for_caller, for_challenger)
     _run(campaign, ChallengeByVote(kind, challenger, caller_side, challenger_side, tie, revised), by, override,
@@ -200,7 +200,7 @@ def novelty(
     campaign: CampaignOpt = None, by: ByOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Challenge for novelty: the GM judges (no vote)."""
-    from yarnlog.rulesets.yarn.parts.drama.scene_challenges import ChallengeNovelty
+    from yarnlog.rulesets.dramatic.parts.scene_challenges import ChallengeNovelty
 
     _run(campaign, ChallengeNovelty(challenger, too_similar, change, earlier_scene), by, None, as_json)
 
@@ -214,7 +214,7 @@ def procedural(
     campaign: CampaignOpt = None, by: ByOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Going to procedural: an objection to narration, and the narrator's reply."""
-    from yarnlog.rulesets.yarn.parts.drama.scene_challenges import DemandProcedural
+    from yarnlog.rulesets.dramatic.parts.scene_challenges import DemandProcedural
 
     _run(campaign, DemandProcedural(narrator, names(objector), reply, narration), by, None, as_json)
 
@@ -374,7 +374,7 @@ def bennie_spend(
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Cash in a bennie (one per scene). Queue jumps: 'call --jump-queue'; rushes: 'challenge rush --bennie'."""
-    from yarnlog.rulesets.yarn.parts.drama.bennie_spends import SpendBennie
+    from yarnlog.rulesets.dramatic.parts.bennie_spends import SpendBennie
 
     _run(campaign, SpendBennie(spender, option, target, kind), by, override, as_json)
 
