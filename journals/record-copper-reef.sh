@@ -248,6 +248,17 @@ y scene open --caller Ana --mode dramatic --cast "Mara Quell,Lio Fenn" --setting
   --situation "Lio asks Mara whether she trusts him"
 y petition no-contest -p "Lio Fenn" -g "Mara Quell"
 y scene close --summary "Mara says yes before he finishes asking"
+
+# --- Scenes 23-24: calling without your own character costs (DS12, DS33); a challenge, a rush. -
+y scene open --caller Eli --mode dramatic --cast "Otto Brand,Sable Roux" --setting "the Gannet's hold" \
+  --time-break "three days later" --situation "Otto asks Sable to run the cartel's blockade with him"
+y challenge time-jump Ben --for-caller Eli,Ana,Dee --for-challenger Ben,Cy
+y challenge rush "Mara Quell" --consent
+y petition granted -p "Otto Brand" -g "Sable Roux"
+y scene open --caller Cy --mode procedural --cast "Mara Quell,Otto Brand" --setting "the Gannet's hold" \
+  --situation "pump the hold through the night"
+y note "Mara and Otto pump until dawn; nobody objects to the narration, so no card is drawn."
+y scene close --summary "The Gannet floats off the reef at high tide"
 y procedural-tokens
 y episode end
 

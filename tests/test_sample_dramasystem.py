@@ -119,7 +119,7 @@ def test_the_table_a_gm_and_five_players(reef):
     assert [data(r)["name"] for r in reef.events("participant.joined")] == PLAYERS
     assert [data(r)["number"] for r in reef.events("episode.started")] == [1, 2]
     assert [data(r)["number"] for r in reef.events("episode.ended")] == [1, 2]
-    assert [data(r)["number"] for r in reef.events("scene.opened")] == list(range(1, 23))
+    assert [data(r)["number"] for r in reef.events("scene.opened")] == list(range(1, 25))
 
 
 def test_five_characters_with_their_action_types(reef):
@@ -421,8 +421,36 @@ def test_episode_2_drama_tokens_scene_by_scene(reef):
     # Scene 22, no contest (349-351): nothing moves.
     assert moves(reef, 22) == []
     assert held_after(reef, 22) == {"Dee": 1, "Eli": 5}
+    # Scene 23: Eli casts Otto and Sable without Hask: "To cast a scene your player character is not
+    # in costs you a drama token" (181; reading 14: to the kitty): Eli 5 - 1 = 4.
+    called = reef.one("dramasystem.scene.called", scene=23)
+    assert [(t["source"], t["destination"], t["amount"]) for t in data(called)["transfers"]] == [("Eli", "kitty", 1)]
+    assert {n: k for n, k in reef.state(called.sequence).rules.economy.tokens.items() if k} == {"Dee": 1, "Eli": 4}
+    # Ben challenges the time jump: "a show of hands" of the players (205), 3 to 2 for the caller.
+    vote = data(reef.one("dramasystem.challenge.voted", scene=23))
+    assert (vote["kind"], vote["challenger"], vote["winner"], vote["gm_tie_break"]) == (
+        "time jump", "Ben", "caller", None)
+    assert (sorted(vote["for_caller"]), sorted(vote["for_challenger"])) == (["Ana", "Dee", "Eli"], ["Ben", "Cy"])
+    rush = data(reef.one("dramasystem.challenge.rushed", scene=23))
+    assert (rush["caller_consents"], rush["payment"]) == (True, None)
+    # Mara rushes in with the caller's consent: "free if the caller agrees" (DS15), nothing moves.
+    # Otto asks Sable, granted: Ben holds none, kitty -> Dee: 1 + 1 = 2.
+    assert moves(reef, 23) == [("kitty", "Dee", 1)]
+    assert held_after(reef, 23) == {"Dee": 2, "Eli": 4}
     ended = reef.one("episode.ended", number=2).sequence
     assert not any(reef.state(ended).rules.economy.tokens.values())
+
+
+def test_a_procedural_scene_called_without_the_callers_character_costs_a_green_token(reef):
+    # "To call a procedural scene your character is not in, spend a green token." (441): Cy calls
+    # scene 24 with Mara and Otto, not Lio; his pile green, yellow loses the green (no refresh).
+    called = data(reef.one("dramasystem.scene.called", scene=24))
+    assert (called["transfers"], called["procedural_spends"]) == (
+        [], [{"participant": "Cy", "colour": "green", "refreshed": False}])
+    # Every other scene's caller is in it: no other call costs anything.
+    costly = [d["scene"] for d in map(data, reef.events("dramasystem.scene.called"))
+              if d["transfers"] or d["procedural_spends"]]
+    assert costly == [23, 24]
 
 
 # -- procedural tokens, worked out by hand ----------------------------------------------------
@@ -457,10 +485,10 @@ def test_the_piles_at_each_step(reef):
     # After scene 10: Ana and Cy refreshed on their reds; Dee spent G.
     assert reef.piles(reef.one("scene.closed", number=10).sequence) == {
         GM: "G", "Ana": "GYR", "Ben": "GY", "Cy": "GYR", "Dee": "R", "Eli": "Y"}
-    # The end: Ana spent G interfering, Ben Y then refreshed, Cy R in scene 7, Dee refreshed then
-    # R, Maya refreshed then G and Y.
+    # The end: Ana spent G interfering, Ben Y then refreshed, Cy R in scene 11 and G to call scene
+    # 24, Dee refreshed then R, Maya refreshed then G and Y.
     assert reef.piles(reef.history[-1].sequence) == {
-        GM: "R", "Ana": "YR", "Ben": "GYR", "Cy": "GY", "Dee": "GY", "Eli": "Y"}
+        GM: "R", "Ana": "YR", "Ben": "GYR", "Cy": "Y", "Dee": "GY", "Eli": "Y"}
 
 
 # -- the script, run again --------------------------------------------------------------------
