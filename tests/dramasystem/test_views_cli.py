@@ -259,3 +259,15 @@ def test_the_recap_tells_scenes_moves_and_piles_and_escapes_what_people_typed(cl
     data = json.loads(_run(cli, db, "recap", "--json"))
     [scene] = data["episodes"][0]["scenes"]
     assert scene["resolutions"][0]["target"] == "KC" and scene["cast"] == ["Iris", "Tomas"]
+
+
+def test_a_template_of_the_user_s_replaces_the_sheet_s_one_file(cli, table, tmp_path):
+    db = table()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "sheet.md.j2").write_text("{{ sheet.name }} holds {{ sheet.procedural_tokens.unspent|join('+') }}\n")
+    assert _run(cli, db, "sheet", "Iris", "--format", "md", "--templates", str(mine)) == "Iris holds yellow+red\n"
+    assert "<!DOCTYPE html>" in _run(cli, db, "sheet", "Iris", "--format", "html", "--templates", str(mine))
+    (mine / "sheet.md.j2").write_text("{% if %}")
+    code, _, err = cli("--db", db, "sheet", "Iris", "--format", "md", "--templates", str(mine))
+    assert code == 2 and err.count("\n") == 1 and "template" in err

@@ -232,9 +232,19 @@ def explain(
         if d["said"]:
             _line(d["said"])
         before = {p["name"]: p for p in d["piles_before"]}
-        print_table("Procedural piles (unspent)", ("participant", "before", "after"),
-                    [(p["name"] + (" (GM)" if p["gm"] else ""), _colours(before[p["name"]]["unspent"]),
-                      _colours(p["unspent"])) for p in d["piles_after"]])
+        drama = any("drama_tokens" in p for p in d["piles_after"])
+        columns = ("participant", "before", "after") + (("drama tokens", "bennies") if drama else ())
+
+        def row(p: dict) -> tuple:
+            was = before.get(p["name"], {})
+            cells: tuple = (p["name"] + (" (GM)" if p["gm"] else ""), _colours(was.get("unspent", [])),
+                            _colours(p["unspent"]))
+            if drama:  # before > after, as the state keeps them
+                cells += (f"{was.get('drama_tokens', 0)} > {p['drama_tokens']}",
+                          f"{was.get('bennies', 0)} > {p['bennies']}")
+            return cells
+
+        print_table("Procedural piles (unspent)", columns, [row(p) for p in d["piles_after"]])
         for line in d["lines"]:
             _line(f"{line['participant']} {_move(line)}: {line['rule_number']} ({line['chapter']}) "
                   f"{line['rule']}")

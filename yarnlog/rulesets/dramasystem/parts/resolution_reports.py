@@ -241,10 +241,10 @@ def _odds_words(report: dict[str, Any]) -> str:
         return ""
     so_far = " with the tokens spent so far" if report["open"] and report["kind"] == "simple" else ""
     if len(odds) > 1:  # the GM's token is not known to this view: every token she might have spent
-        return f"Odds{so_far}: " + ", ".join(f"{o['percent']}% against {o['against']}" for o in odds) + "."
+        return f"Prior odds{so_far}: " + ", ".join(f"{o['percent']}% against {o['against']}" for o in odds) + "."
     o = odds[0]
     whose = f" for {o['for']}" if "for" in o else ""
-    return f"Odds{whose}{so_far} {_said(o)}."
+    return f"Prior odds{whose}{so_far} {_said(o)}."
 
 
 def _card_words(card: dict[str, Any], knocked_out: list[str]) -> str:
