@@ -271,3 +271,35 @@ def test_a_template_of_the_user_s_replaces_the_sheet_s_one_file(cli, table, tmp_
     (mine / "sheet.md.j2").write_text("{% if %}")
     code, _, err = cli("--db", db, "sheet", "Iris", "--format", "md", "--templates", str(mine))
     assert code == 2 and err.count("\n") == 1 and "template" in err
+
+
+def test_explain_a_scene_tells_each_event_the_tokens_it_moved_and_the_piles_around_it(cli, table):
+    db = table()
+    _run(cli, db, "draw", "Cy", "--pass")
+    _run(cli, db, "resolve")
+    data = json.loads(_run(cli, db, "explain", "--scene", "1", "--json"))
+    before = {p["name"]: p["unspent"] for p in data["piles_before"]}
+    after = {p["name"]: p["unspent"] for p in data["piles_after"]}
+    assert before["Maya"] == ["green", "yellow", "red"] and after["Maya"] == ["green", "red"]
+    moved = {e["sequence"]: [(line["participant"], line["rule_number"]) for line in e["lines"]]
+             for e in data["events"]}
+    assert moved[12] == [("Ana", "DS37")] and moved[15] == [("Maya", "DS35")]
+    assert moved[10] == [("Maya", "DS35")]  # the GM's view: her token set aside
+    seen = json.loads(_run(cli, db, "explain", "--scene", "1", "--as", "Ana", "--json"))
+    assert 10 not in [e["sequence"] for e in seen["events"]]
+    out = _run(cli, db, "explain", "--scene", "1")
+    assert "Scene 1 called by Ana" in out and all(len(line) <= 80 for line in out.splitlines())
+    code, _, err = cli("--db", db, "explain", "12", "--scene", "1")
+    assert code == 2 and "one of them" in err
+
+
+def test_the_advanced_resolution_s_token_is_public_so_nothing_is_hidden(cli, tmp_path):
+    """"A red token indicates that the task at hand is unusually easy." (SRD 798): everyone plays to it."""
+    db = str(tmp_path / "open.db")
+    for args in SETUP:
+        _run(cli, db, *args)
+    _run(cli, db, "advanced", "open", "Iris", "--type", "Talking", "--token", "red", "--opening", "3S,4C")
+    [report] = json.loads(_run(cli, db, "resolutions", "--as", "Ben", "--json"))
+    assert report["gm_token"] == "red" and report["open"]
+    maya = next(p for p in json.loads(_run(cli, db, "tokens", "--as", "Ben", "--json"))["participants"] if p["gm"])
+    assert maya["unspent"] == ["green", "yellow"]

@@ -209,20 +209,28 @@ def _after(line: dict) -> str:
 
 
 def explain(
-    event: Annotated[int, typer.Argument(help="The event number (the first column of the log).")],
+    event: Annotated[Optional[int], typer.Argument(help="The event number (the first column of the log).")] = None,
+    scene: Annotated[Optional[int], typer.Option("--scene", help="Explain every event of scene N.")] = None,
     viewer: AsOpt = None, campaign: CampaignOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Why the piles are what they are after an event: what it recorded, every pile before and after,
     each token it moved with the rule, and any correction or retraction that points at it."""
     from yarnlog.cli.context import open_journal, pick_campaign
-    from yarnlog.cli.output import emit, print_table
-    from yarnlog.rulesets.dramasystem.parts.explanations import explain_event
+    from yarnlog.cli.output import emit
+    from yarnlog.core.referee import invalid
+    from yarnlog.rulesets.dramasystem.parts.explanations import explain_event, explain_scene
 
+    invalid((event is None) != (scene is None), "give an EVENT number or --scene N (one of them)")
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     history = journal.history(cid)
     table = journal.state(cid).table
-    data = explain_event(history, table, event, viewer=None if viewer is None or table.is_gm(viewer) else viewer)
+    seen_as = None if viewer is None or table.is_gm(viewer) else viewer
+    if scene is not None:
+        emit(explain_scene(history, table, scene, viewer=seen_as), as_json, _render_scene)
+        return
+    assert event is not None
+    data = explain_event(history, table, event, viewer=seen_as)
 
     def render(d: dict) -> None:
         e = d["event"]
@@ -231,23 +239,8 @@ def explain(
               f"{d['standing']}.")
         if d["said"]:
             _line(d["said"])
-        before = {p["name"]: p for p in d["piles_before"]}
-        drama = any("drama_tokens" in p for p in d["piles_after"])
-        columns = ("participant", "before", "after") + (("drama tokens", "bennies") if drama else ())
-
-        def row(p: dict) -> tuple:
-            was = before.get(p["name"], {})
-            cells: tuple = (p["name"] + (" (GM)" if p["gm"] else ""), _colours(was.get("unspent", [])),
-                            _colours(p["unspent"]))
-            if drama:  # before > after, as the state keeps them
-                cells += (f"{was.get('drama_tokens', 0)} > {p['drama_tokens']}",
-                          f"{was.get('bennies', 0)} > {p['bennies']}")
-            return cells
-
-        print_table("Procedural piles (unspent)", columns, [row(p) for p in d["piles_after"]])
-        for line in d["lines"]:
-            _line(f"{line['participant']} {_move(line)}: {line['rule_number']} ({line['chapter']}) "
-                  f"{line['rule']}")
+        _piles(d["piles_before"], d["piles_after"])
+        _moved(d["lines"])
         if not d["lines"]:
             _line("No procedural token moved in this event.")
         for a in d["amendments"]:
@@ -255,6 +248,40 @@ def explain(
                   f"{a['reason']}")
 
     emit(data, as_json, render)
+
+
+def _piles(piles_before: list[dict], piles_after: list[dict]) -> None:
+    """Every pile before and after, with drama tokens and bennies when the campaign keeps them."""
+    from yarnlog.cli.output import print_table
+
+    before = {p["name"]: p for p in piles_before}
+    drama = any("drama_tokens" in p for p in piles_after)
+    columns = ("participant", "before", "after") + (("drama tokens", "bennies") if drama else ())
+
+    def row(p: dict) -> tuple:
+        was = before.get(p["name"], {})
+        cells: tuple = (p["name"] + (" (GM)" if p["gm"] else ""), _colours(was.get("unspent", [])),
+                        _colours(p["unspent"]))
+        if drama:  # before > after, as the state keeps them
+            cells += (f"{was.get('drama_tokens', 0)} > {p['drama_tokens']}",
+                      f"{was.get('bennies', 0)} > {p['bennies']}")
+        return cells
+
+    print_table("Procedural piles (unspent)", columns, [row(p) for p in piles_after])
+
+
+def _moved(lines: list[dict], indent: str = "") -> None:
+    for line in lines:
+        _line(f"{line['participant']} {_move(line)}: {line['rule_number']} ({line['chapter']}) {line['rule']}",
+              indent=indent)
+
+
+def _render_scene(d: dict) -> None:
+    _line(f"Scene {d['scene']} (episode {d['episode'] or '-'}), events {d['first']} to {d['last']}.")
+    _piles(d["piles_before"], d["piles_after"])
+    for event in d["events"]:
+        _line(f"{event['sequence']}: {event['said'] or event['event_type']}", then="  ")
+        _moved(event["lines"], indent="    ")
 
 
 # -- resolutions ------------------------------------------------------------------------------------

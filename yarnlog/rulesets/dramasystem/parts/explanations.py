@@ -18,6 +18,7 @@ from yarnlog.core.events import Recorded
 from yarnlog.core.referee import invalid, present
 from yarnlog.core.state import replay, visible_to
 from yarnlog.core.table import Table
+from yarnlog.core.words import core_sentence
 from yarnlog.rulesets.dramasystem.parts.player_views import check_viewer, gm_pile_hidden, seen_by
 from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board, token_ledger
 from yarnlog.rulesets.dramasystem.words import narrate
@@ -64,7 +65,7 @@ def explain_event(history: Sequence[Recorded], table: Table, sequence: int, *,
         "event": {"sequence": rec.sequence, "event_type": rec.event_type, "recorded_by": rec.recorded_by,
                   "visibility": rec.visibility, "episode": rec.episode, "scene": rec.scene,
                   "payload": rec.payload.to_data()},
-        "said": narrate(rec, after),
+        "said": narrate(rec, after) or core_sentence(rec),
         "standing": "retracted" if any(a["kind"] == "retraction" for a in amendments)
         else "corrected" if amendments else "as recorded",
         "piles_before": token_board(before, viewer=viewer, hide_gm=hidden)["participants"],
@@ -73,3 +74,28 @@ def explain_event(history: Sequence[Recorded], table: Table, sequence: int, *,
         "rules": list(rules.values()),
         "amendments": amendments,
     }
+
+
+def explain_scene(history: Sequence[Recorded], table: Table, scene: int, *,
+                  viewer: str | None = None) -> dict[str, Any]:
+    """Every event of scene ``scene`` that ``viewer`` may see, in words with the tokens each moved, and
+    every pile before the scene's first event and after its last."""
+    check_viewer(table, viewer)
+    in_scene = [r for r in history if r.scene == scene]
+    invalid(bool(in_scene), f"there is no scene {scene} in this campaign")
+    seen = seen_by(history, table, viewer)
+    effective_seen = effective(seen)
+    first, last = in_scene[0].sequence, in_scene[-1].sequence
+    before = replay([r for r in effective_seen if r.sequence < first])
+    upto = [r for r in effective_seen if r.sequence <= last]
+    after = replay(upto)
+    hidden = gm_pile_hidden(replay(seen), viewer)
+    lines = token_ledger(after, upto, viewer=viewer, hide_gm=hidden, scene=scene)
+    events = [{"sequence": rec.sequence, "event_type": rec.event_type,
+               "said": narrate(rec, after) or core_sentence(rec),
+               "lines": [line for line in lines if line["sequence"] == rec.sequence]}
+              for rec in in_scene if visible_to(rec, viewer, table)]
+    return {"scene": scene, "episode": in_scene[0].episode, "first": first, "last": last,
+            "piles_before": token_board(before, viewer=viewer, hide_gm=hidden)["participants"],
+            "piles_after": token_board(after, viewer=viewer, hide_gm=hidden)["participants"],
+            "events": events}
