@@ -303,3 +303,19 @@ def test_the_advanced_resolution_s_token_is_public_so_nothing_is_hidden(cli, tmp
     assert report["gm_token"] == "red" and report["open"]
     maya = next(p for p in json.loads(_run(cli, db, "tokens", "--as", "Ben", "--json"))["participants"] if p["gm"])
     assert maya["unspent"] == ["green", "yellow"]
+
+
+def test_an_outright_win_lists_no_token_and_no_card(cli, tmp_path):
+    """"If one primary is using a Strong ability and another a Weak ability, the Strong character
+    automatically wins, no resolution system required." (SRD 581)"""
+    db = str(tmp_path / "outright.db")
+    for args in SETUP:
+        _run(cli, db, *args)
+    _run(cli, db, "contest", "start", "Iris", "--type", "Talking", "--token", "green", "--against", "Tomas",
+         "--against-type", "Talking", "--against-token", "red")
+    _run(cli, db, "contest", "end")
+    [report] = json.loads(_run(cli, db, "resolutions", "--json"))
+    assert report["tokens"] == [] and report["cards"] == [] and report["odds"] == []
+    assert report["result"].startswith("Iris wins outright") and not report["open"]
+    assert json.loads(_run(cli, db, "ledger", "--json")) == []
+    assert _run(cli, db, "resolutions").startswith("#10 scene 1. Contest: Iris v Tomas\n  Iris wins outright")

@@ -185,8 +185,9 @@ def _contest_step(open_: dict[int, dict[str, Any]], reports: list[dict[str, Any]
         report.update(who=[p.first, p.second], allowance=allowance,
                       tokens=[(p.first, p.first_token.value), (p.second, p.second_token.value)],
                       stakes=list(p.goals), outright=p.outright_winner)
-        if p.outright_winner:
-            report.update(result=f"{p.outright_winner} wins outright (Strong against Weak), no card drawn")
+        if p.outright_winner:  # "no resolution system required" (SRD 581): no token is spent
+            report.update(tokens=[], open=False,
+                          result=f"{p.outright_winner} wins outright (Strong against Weak), no card drawn")
         else:
             _contest_odds(report)
         open_[p.scene] = report
@@ -275,7 +276,7 @@ def describe(report: dict[str, Any]) -> tuple[str, str]:
             first += f"; primary {of('primary')}"
         first += "".join(f"; {c['by']} {_card(c['card'])}" for c in cards if "redraw" in c)
     else:
-        sides = " v ".join(f"{who} {token}" for who, token in report["tokens"][:2])
+        sides = " v ".join(f"{who} {token}" for who, token in report["tokens"][:2]) or " v ".join(report["who"])
         draws = ", ".join(f"{c['by']} {_card(c['card'])}" for c in cards)
         first = head + sides + (f"; {draws}" if draws else "")
     result = report["result"] or ("open" + ("" if report.get("gm_token") is None or kind != "simple"
