@@ -87,8 +87,13 @@ def test_the_recaps_run_as_written_after_the_session(cli, monkeypatch, tmp_path)
 
 def test_the_dramasystem_session_runs_as_written(cli):
     commands = blocks("## A DramaSystem session")
-    assert [c[0] for c in commands].count("scene") == 7 and commands[-1] == ["procedural-tokens"]
+    assert [c[0] for c in commands].count("scene") == 7
+    assert [c[0] for c in commands][-7:] == ["procedural-tokens", "ledger", "resolutions", "explain", "tokens", "sheet",
+                                             "recap"]
     run_all(cli, commands)
+    explained = next(c for c in commands if c[0] == "explain")[1]
+    code, out, _ = cli("explain", explained, "--json")  # the README explains Ana's draw
+    assert code == 0 and json.loads(out)["event"]["payload"]["player"] == "Ana"
     code, out, _ = cli("verify")
     assert code == 0 and out.startswith("ok: storm")
     # What the block's comments say, worked out from the book: Iris's petition refused, Ben holds
