@@ -60,6 +60,12 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
                 else "a drama token to the kitty (DS12)")
         without = p["caller_character"] or "a character of theirs"
         return f"{p['caller']} pays {paid} to call scene {p['scene']} without {without}."
+    if kind == "dramasystem.bennie.ballot_cast":
+        return f"{p['voter']} casts a bennie ballot (DS73)."
+    if kind == "dramasystem.bennie.vote_tallied":
+        gainers = [t["player"] for t in p["tallies"] if t["gains_bennie"]]
+        scores = ", ".join(f"{t['player']} {t['score']}" for t in p["tallies"])
+        return f"The bennie vote: {scores}. A bennie each to {', '.join(gainers) or 'no one'} (DS74-DS75)."
     if kind.startswith(("dramasystem.challenge.", "dramasystem.bennie.")):
         return _challenge(kind.rsplit(".", 1)[1], p)
     if kind.startswith(("dramasystem.petition.", "dramasystem.tokens.")):
@@ -95,6 +101,14 @@ def _challenge(verb: str, p: dict[str, Any]) -> str:
         head = f"{', '.join(p['objectors'])} demand a procedural of {p['narrator']}: {p['reply']}."
     else:
         head = f"{p['bennie_spends'][0]['spender']} spends a bennie: {p['effect']}."
+        for back in p.get("procedural_restores", []):
+            head += f" {back['participant']}'s {back['colour']} token returns unspent."
+        for burned in p.get("procedural_spends", []):
+            head += f" {burned['participant']}'s {burned['colour']} token is burned: spent."
+            if burned["refreshed"]:
+                head += f" It was the last: {burned['participant']}'s tokens refresh at once (reading 6)."
+        drama = [t for t in p["transfers"] if t["currency"] == "drama"]
+        return f"{head} {_moves(drama)}" if drama else head
     return f"{head} {_moves(p['transfers'])}" if p.get("transfers") else head
 
 

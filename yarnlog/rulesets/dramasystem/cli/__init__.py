@@ -3,7 +3,8 @@
 ``yarnlog character create``, ``yarnlog oppose`` (the GM's secret token), ``yarnlog target``,
 ``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens``,
 ``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``; and the dramatic verbs
-it shares with Yarn: ``petition``, ``force``, ``two-way``, ``challenge ...`` and ``bennie spend``. Cards are entered as
+it shares with Yarn: ``petition``, ``force``, ``two-way``, ``ballot``, ``challenge ...`` and
+``bennie spend``. Cards are entered as
 drawn at the table (``--cards QH,10S``) or drawn by the tool from the cards left.
 """
 
@@ -23,7 +24,7 @@ def register(app: typer.Typer) -> None:
 INDEX = {
     **dict.fromkeys(("oppose", "target", "draw", "resolve", "procedural-tokens", "odds"),
                     "yarnlog.rulesets.dramasystem.cli.procedure:register"),
-    **dict.fromkeys(("petition", "force", "two-way"), "yarnlog.rulesets.dramasystem.cli.drama:register"),
+    **dict.fromkeys(("petition", "force", "two-way", "ballot"), "yarnlog.rulesets.dramasystem.cli.drama:register"),
     **dict.fromkeys(("character", "advanced", "contest"), "yarnlog.rulesets.dramasystem.cli.procedure:register"),
     **dict.fromkeys(("challenge", "bennie"), "yarnlog.rulesets.dramasystem.cli.drama:register"),
 }

@@ -11,6 +11,7 @@ import typer
 
 def register(app: typer.Typer) -> None:
     from yarnlog.rulesets.yarn.cli.drama import (
+        ballot,
         bennie_spend,
         duck,
         force,
@@ -28,6 +29,7 @@ def register(app: typer.Typer) -> None:
     app.command("petition")(petition)
     app.command("force")(force)
     app.command("two-way")(two_way)
+    app.command("ballot")(ballot)
     challenge = typer.Typer(help="Challenge the scene in play: duck, rush, time-jump, plot-jump, reversal, "
                                  "novelty, procedural, narration.", no_args_is_help=True)
     for name, verb in (("duck", duck), ("rush", rush), ("time-jump", time_jump), ("plot-jump", plot_jump),

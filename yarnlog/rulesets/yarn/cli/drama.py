@@ -360,7 +360,7 @@ def ballot(
     visibility: VisibilityOpt = "everyone", as_json: JsonOpt = False,
 ) -> None:
     """Cast a bennie ballot: rank the other players, #1 the best (the GM ranks them all)."""
-    from yarnlog.rulesets.yarn.parts.drama.bennie_vote import CastBallot
+    from yarnlog.rulesets.dramatic.parts.bennie_vote import CastBallot
 
     _run(campaign, CastBallot(voter, names(ranking)), by, override, as_json, visibility)
 
@@ -371,12 +371,15 @@ def bennie_spend(
     option: Annotated[str, typer.Argument(help="drama-token, procedural-token, extra-card or burn")],
     target: Annotated[Optional[str], typer.Option("--target", help="Burn: the player whose token burns.")] = None,
     kind: Annotated[Optional[str], typer.Option("--kind", help="Burn: drama or procedural.")] = None,
+    colour: Annotated[Optional[str], typer.Option(
+        "--colour", help="DramaSystem: the procedural token returned (procedural-token) or burned (green, "
+                         "yellow, red).")] = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Cash in a bennie (one per scene). Queue jumps: 'call --jump-queue'; rushes: 'challenge rush --bennie'."""
     from yarnlog.rulesets.dramatic.parts.bennie_spends import SpendBennie
 
-    _run(campaign, SpendBennie(spender, option, target, kind), by, override, as_json)
+    _run(campaign, SpendBennie(spender, option, target, kind, colour), by, override, as_json)
 
 
 def register(app: typer.Typer) -> None:
