@@ -60,6 +60,9 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
                 else "a drama token to the kitty (DS12)")
         without = p["caller_character"] or "a character of theirs"
         return f"{p['caller']} pays {paid} to call scene {p['scene']} without {without}."
+    if kind.startswith(("dramasystem.supporting.", "dramasystem.location.", "dramasystem.theme.",
+                        "dramasystem.precedence.")):
+        return _cast(kind.split(".", 1)[1], p)
     if kind == "dramasystem.bennie.ballot_cast":
         return f"{p['voter']} casts a bennie ballot (DS73)."
     if kind == "dramasystem.bennie.vote_tallied":
@@ -80,6 +83,27 @@ def _moves(transfers: list[dict[str, Any]]) -> str:
         what = f"{t['amount']} {'drama token' if t['currency'] == 'drama' else 'bennie'}{'s' * (t['amount'] > 1)}"
         said.append(f"{t['source']} gives {t['destination']} {what} ({t['chapter']})")
     return "; ".join(said) + "." if said else "No token moves."
+
+
+def _cast(kind: str, p: dict[str, Any]) -> str:
+    """The supporting cast, locations, themes and precedence orders in the SRD's words."""
+    if kind == "supporting.introduced":
+        return f"{p['name']} enters the series as a {p['kind']} character: {p['description']}"
+    if kind == "supporting.promoted":
+        return f"{p['name']} becomes a recurring character, the object of {p['by_character']}'s need: {p['need']}"
+    if kind == "supporting.described":
+        return f"{p['name']}: {p['detail']}"
+    if kind == "location.introduced":
+        return f"{p['introduced_by']} introduces {p['name']}: {p['description']}"
+    if kind == "location.elaborated":
+        return f"{p['name']}: {p['detail']}"
+    if kind == "location.challenged":
+        return (f"{p['challenger']} challenges a detail of {p['name']} ({p['ground']}): "
+                f"{'struck' if p['upheld'] else 'it stands'}.")
+    if kind == "theme.chosen":
+        return f"{p['chosen_by']} chooses the theme of episode {p['episode']}: {p['theme']}"
+    tool = " (drawn by the tool)" if p["source"] == "shuffled" else ""
+    return f"Precedence for {p['purpose']}{tool}: {', '.join(p['order'])}."
 
 
 def _challenge(verb: str, p: dict[str, Any]) -> str:

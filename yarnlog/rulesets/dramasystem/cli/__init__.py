@@ -3,8 +3,8 @@
 ``yarnlog character create``, ``yarnlog oppose`` (the GM's secret token), ``yarnlog target``,
 ``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens``,
 ``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``; and the dramatic verbs
-it shares with Yarn: ``petition``, ``force``, ``two-way``, ``ballot``, ``challenge ...`` and
-``bennie spend``. Cards are entered as
+it shares with Yarn: ``petition``, ``force``, ``two-way``, ``quiz``, ``ballot``, ``challenge ...``,
+``bennie spend``, ``supporting ...``, ``location ...``, ``precedence draw`` and ``theme choose``. Cards are entered as
 drawn at the table (``--cards QH,10S``) or drawn by the tool from the cards left.
 """
 
@@ -24,9 +24,11 @@ def register(app: typer.Typer) -> None:
 INDEX = {
     **dict.fromkeys(("oppose", "target", "draw", "resolve", "procedural-tokens", "odds"),
                     "yarnlog.rulesets.dramasystem.cli.procedure:register"),
-    **dict.fromkeys(("petition", "force", "two-way", "ballot"), "yarnlog.rulesets.dramasystem.cli.drama:register"),
+    **dict.fromkeys(("petition", "force", "two-way", "quiz", "ballot"),
+                    "yarnlog.rulesets.dramasystem.cli.drama:register"),
     **dict.fromkeys(("character", "advanced", "contest"), "yarnlog.rulesets.dramasystem.cli.procedure:register"),
-    **dict.fromkeys(("challenge", "bennie"), "yarnlog.rulesets.dramasystem.cli.drama:register"),
+    **dict.fromkeys(("challenge", "bennie", "supporting", "location", "precedence", "theme"),
+                    "yarnlog.rulesets.dramasystem.cli.drama:register"),
 }
 
 VERBS = Verbs(register=register, title="DramaSystem SRD (Robin D. Laws)", index=INDEX)

@@ -33,8 +33,15 @@ from yarnlog.core.timeline import (
 )
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralRestore, ProceduralSpend, spends_for
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour, restore
-from yarnlog.rulesets.dramatic.parameters import Dramatic, DrawnOrder, Roster
-from yarnlog.rulesets.dramatic.parts import bennie_spends, bennie_vote, economy, petitions, scene_challenges
+from yarnlog.rulesets.dramatic.parameters import Dramatic, Roster
+from yarnlog.rulesets.dramatic.parts import (
+    bennie_spends,
+    bennie_vote,
+    economy,
+    petitions,
+    scene_challenges,
+    supporting_cast,
+)
 from yarnlog.rulesets.dramatic.parts.drama_state import Drama, SceneCall
 from yarnlog.rulesets.dramatic.parts.economy import TransferLine, lines
 from yarnlog.rulesets.dramatic.parts.roles import player_character, tracks_characters
@@ -68,6 +75,12 @@ LINES = {
     "Gaining Bennies": "DS73-DS74, lines 699-712",
     "Tied Results": "DS75, lines 714-720",
     "Spending Bennies": "DS76-DS77, lines 722-742",
+    "Order of Precedence": "lines 61-65",
+    "Themes": "DS10, lines 163-165",
+    "Calling Order": "DS11, lines 193-199",
+    "Supporting Characters › Introducing Minor Characters": "lines 659-663",
+    "Supporting Characters › Recurring Characters": "DS28, lines 665-675",
+    "Supporting Characters › Introducing Locations": "lines 677-693",
 }
 
 
@@ -75,11 +88,15 @@ def _roster(campaign: CampaignState[Any]) -> Roster:
     return campaign.rules.sheets
 
 
-def _no_order_yet(campaign: CampaignState[Any]) -> DrawnOrder | None:
-    return None  # precedence orders are not recorded in DramaSystem yet: a quiz is refused
+def _draw_petitioners(campaign: CampaignState[Any], referee: Referee, order: tuple[str, ...],
+                      source: str) -> list[Payload]:
+    drawn = CAST.decide(supporting_cast.DrawPrecedence(supporting_cast.Purpose.PETITIONERS, order, source),  # type: ignore[arg-type]
+                        campaign, referee)
+    assert drawn is not None  # DrawPrecedence is a command of the cast
+    return drawn
 
 
-DRAMASYSTEM = Dramatic(book=BOOK, roster=_roster, lines=LINES, petitioners_drawn=_no_order_yet,
+DRAMASYSTEM = Dramatic(book=BOOK, roster=_roster, lines=LINES, draw_petitioners=_draw_petitioners,
                        procedural_call_price=CallPrice.GREEN_TOKEN)
 
 GREEN_TO_CALL = Rule(
@@ -211,6 +228,53 @@ class BennieVoteTallied(bennie_vote.BennieVoteTallied):
     """The vote's result, with the bennies it awards (DS74-DS75, lines 707-720)."""
 
 
+@event("dramasystem.supporting.introduced")
+class SupportingIntroduced(supporting_cast.SupportingIntroduced):
+    """A supporting character enters the series: minor, or recurring (lines 659-675)."""
+
+
+@event("dramasystem.supporting.promoted")
+class SupportingPromoted(supporting_cast.SupportingPromoted):
+    """A minor character made the object of a PC's emotional needs (line 667)."""
+
+
+@event("dramasystem.supporting.described")
+class SupportingDescribed(supporting_cast.SupportingDescribed):
+    """A participant fleshes out a supporting character."""
+
+
+@event("dramasystem.location.introduced")
+class LocationIntroduced(supporting_cast.LocationIntroduced):
+    """A location introduced (lines 677-681)."""
+
+
+@event("dramasystem.location.elaborated")
+class LocationElaborated(supporting_cast.LocationElaborated):
+    """A participant elaborates on a location."""
+
+
+@event("dramasystem.location.challenged")
+class LocationChallenged(supporting_cast.LocationChallenged):
+    """A location detail challenged on one of four grounds (lines 683-693)."""
+
+
+@event("dramasystem.theme.chosen")
+class ThemeChosen(supporting_cast.ThemeChosen):
+    """The next episode's theme, by the player the theme rota names (DS10)."""
+
+
+@event("dramasystem.precedence.drawn")
+class PrecedenceDrawn(supporting_cast.PrecedenceDrawn):
+    """A precedence order, as the players' index cards came out (lines 61-65)."""
+
+
+#: The cast around the PCs, precedence orders and themes, kept in ``campaign.rules.sheets.cast``.
+CAST = supporting_cast.SupportingCast(DRAMASYSTEM, supporting_cast.CastEvents(
+    introduced=SupportingIntroduced, promoted=SupportingPromoted, described=SupportingDescribed,
+    location_introduced=LocationIntroduced, location_elaborated=LocationElaborated,
+    location_challenged=LocationChallenged, theme_chosen=ThemeChosen, precedence_drawn=PrecedenceDrawn))
+
+
 ECONOMY = economy.economy_part(economy.EconomyEvents(transferred=TokensTransferred, returned=TokensReturned),
                                DRAMASYSTEM.referee)
 PETITIONS = petitions.Petitions(DRAMASYSTEM, petitions.PetitionEvents(
@@ -287,6 +351,9 @@ def audit(campaign: CampaignState[Any], recorded: Recorded) -> list[str]:
 def decide(command: Any, campaign: CampaignState[Any], referee: Referee) -> list[Payload] | None:
     if type(command) is OpenScene:
         return call_scene(command, campaign, referee)
+    cast = CAST.decide(command, campaign, referee)  # StartEpisode too: the theme rota's chooser (DS10)
+    if cast is not None:
+        return cast
     for module in MODULES:
         payloads = module.decide(command, campaign, referee)
         if payloads is not None:
@@ -321,5 +388,5 @@ def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
 
 
 PART = Part(name="drama", initial=Drama, evolve=evolve, folds=FOLDS, decide=decide, audit=audit,
-            validators=compose_validators(*(m.VALIDATORS for m in MODULES),
+            validators=compose_validators(*(m.VALIDATORS for m in MODULES), CAST.VALIDATORS,
                                           {SceneCalled: validate_called}))

@@ -245,7 +245,7 @@ def location(
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Challenge a location detail as out of bounds: the GM allows it, then the players vote."""
-    from yarnlog.rulesets.yarn.parts.characters.supporting_cast import ChallengeLocation
+    from yarnlog.rulesets.dramatic.parts.supporting_cast import ChallengeLocation
 
     detail_side, challenger_side = (_sides(campaign, for_detail, for_challenger) if allowed
                                     else (names(for_detail), names(for_challenger)))
@@ -325,7 +325,7 @@ def quiz(
 ) -> None:
     """Multiple petitioners: the GM quizzes each player in a newly drawn precedence order."""
     from yarnlog.core.referee import invalid
-    from yarnlog.rulesets.yarn.parts.drama.petitions import QuizPetitioners
+    from yarnlog.rulesets.dramatic.parts.petitions import QuizPetitioners
 
     answers = []
     for items, got_it in ((got, True), (missed, False)):
@@ -343,10 +343,11 @@ def quiz(
 
 def _drawn_or_shuffled(campaign, answers) -> tuple[tuple[str, ...] | None, Literal["shuffled", "entered"]]:
     """The order already drawn this scene, or the cards the rules say to shuffle, shuffled here."""
-    from yarnlog.rulesets.yarn.parts.characters.supporting_cast import shuffled
-    from yarnlog.rulesets.yarn.parts.drama.petitions import players_to_draw_for_quiz
+    from yarnlog.rulesets.dramatic.parts.petitions import players_to_draw_for_quiz
+    from yarnlog.rulesets.dramatic.parts.supporting_cast import shuffled
 
-    players = players_to_draw_for_quiz(campaign_state(campaign), answers)
+    state = campaign_state(campaign)
+    players = players_to_draw_for_quiz(state.rules.roster, state, answers)
     return (None, "entered") if players is None else (shuffled(players), "shuffled")
 
 
