@@ -21,6 +21,7 @@ from yarnlog.rulesets.dramasystem.parts import (
     sheets,
 )
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import piles_view
+from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board
 from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign, DramaSystemState
 from yarnlog.rulesets.dramasystem.words import follow_up, narrate
 
@@ -52,7 +53,8 @@ RULESET = Ruleset(
         EndEpisode: drama.PART.decide,  # unspent drama tokens revert to the kitty (DS19)
         OpenScene: drama.PART.decide,  # a call's price (DS12, DS33)
     },
-    projections={"procedural-tokens": piles_view},
+    projections={"procedural-tokens": piles_view, "tokens": token_board},
+    templates="yarnlog/templates/dramasystem",  # recap and sheet templates, shadowed by --templates DIR
     cli="yarnlog.rulesets.dramasystem.cli:VERBS",
     names=registered_names,
     narrate=narrate,

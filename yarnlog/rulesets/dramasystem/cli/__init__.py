@@ -4,8 +4,10 @@
 ``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens``,
 ``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``; and the dramatic verbs
 it shares with Yarn: ``petition``, ``force``, ``two-way``, ``quiz``, ``ballot``, ``challenge ...``,
-``bennie spend``, ``supporting ...``, ``location ...``, ``precedence draw`` and ``theme choose``. Cards are entered as
-drawn at the table (``--cards QH,10S``) or drawn by the tool from the cards left.
+``bennie spend``, ``supporting ...``, ``location ...``, ``precedence draw`` and ``theme choose``. Cards
+are entered as drawn at the table (``--cards QH,10S``) or drawn by the tool from the cards left. What
+people read of the campaign: ``yarnlog sheet``, ``yarnlog tokens``, ``yarnlog ledger``, ``yarnlog
+explain``, ``yarnlog resolutions`` and ``yarnlog recap``.
 """
 
 import typer
@@ -14,9 +16,10 @@ from yarnlog.cli.verbs import Verbs
 
 
 def register(app: typer.Typer) -> None:
-    from yarnlog.rulesets.dramasystem.cli import drama, procedure
+    from yarnlog.rulesets.dramasystem.cli import drama, procedure, reports
 
     procedure.register(app)
+    reports.register(app)
     drama.register(app)
 
 
@@ -24,6 +27,8 @@ def register(app: typer.Typer) -> None:
 INDEX = {
     **dict.fromkeys(("oppose", "target", "draw", "resolve", "procedural-tokens", "odds"),
                     "yarnlog.rulesets.dramasystem.cli.procedure:register"),
+    **dict.fromkeys(("sheet", "tokens", "ledger", "explain", "resolutions", "recap"),
+                    "yarnlog.rulesets.dramasystem.cli.reports:register"),
     **dict.fromkeys(("petition", "force", "two-way", "quiz", "ballot"),
                     "yarnlog.rulesets.dramasystem.cli.drama:register"),
     **dict.fromkeys(("character", "advanced", "contest"), "yarnlog.rulesets.dramasystem.cli.procedure:register"),

@@ -53,6 +53,8 @@ class PileLine:
     colour: Colour
     refreshed: bool
     event_type: str
+    #: The participant's unspent tokens once this spend (and any refresh it brought) is done.
+    unspent_after: frozenset[Colour] = frozenset()
     restored: bool = False  # a spent token returned (a bennie), not one spent
 
 
@@ -101,22 +103,23 @@ def evolve(piles: Piles, recorded: Recorded, _state: Any = None) -> Piles:
     if held is not None and scene is not None:
         piles = replace(piles, held={**piles.held, scene: held})
     for back in getattr(p, "procedural_restores", None) or ():
-        pile = piles.pile(back.participant)
-        piles = replace(piles, piles={**piles.piles, back.participant: TokenPile(pile.unspent | {back.colour})},
+        restored = TokenPile(piles.pile(back.participant).unspent | {back.colour})
+        piles = replace(piles, piles={**piles.piles, back.participant: restored},
                         ledger=(*piles.ledger, PileLine(recorded.sequence, recorded.scene, back.participant,
-                                                        back.colour, False, recorded.event_type, restored=True)))
+                                                        back.colour, False, recorded.event_type, restored.unspent,
+                                                        restored=True)))
     spends = getattr(p, "procedural_spends", None) or ()
     if not spends:
         return piles
     current, held = dict(piles.piles), dict(piles.held)
     lines = list(piles.ledger)
     for spend in spends:
-        current[spend.participant] = settle(current.get(spend.participant, TokenPile()).unspent
-                                            - {spend.colour}).pile
+        after = settle(current.get(spend.participant, TokenPile()).unspent - {spend.colour}).pile
+        current[spend.participant] = after
         if scene is not None and held.get(scene) == (spend.participant, spend.colour):
             del held[scene]  # the secret token, revealed and spent
         lines.append(PileLine(recorded.sequence, recorded.scene, spend.participant, spend.colour,
-                              spend.refreshed, recorded.event_type))
+                              spend.refreshed, recorded.event_type, after.unspent))
     return replace(piles, piles=current, ledger=tuple(lines), held=held)
 
 
