@@ -150,6 +150,13 @@ y scene open --caller Ana --mode dramatic --cast "Mara Quell,Hask Morrow" --sett
 y force -p "Mara Quell" -g "Hask Morrow"
 y scene close --summary "Hask files Mara's claim, and hates her for it"
 y procedural-tokens
+# The bennie vote (DS73-DS75): each player ranks the others, #1 best; the GM ranks every player.
+y ballot --voter Ana --visibility gm Ben Dee Cy Eli
+y ballot --voter Ben --visibility gm Ana Cy Dee Eli
+y ballot --voter Cy --visibility gm Ana Ben Eli Dee
+y ballot --voter Dee --visibility gm Ana Eli Ben Cy
+y ballot --voter Eli --visibility gm Cy Ana Ben Dee
+y ballot --voter Maya --visibility gm Ana Ben Cy Dee Eli
 y episode end
 
 # =============================================================================================
@@ -249,17 +256,25 @@ y scene open --caller Ana --mode dramatic --cast "Mara Quell,Lio Fenn" --setting
 y petition no-contest -p "Lio Fenn" -g "Mara Quell"
 y scene close --summary "Mara says yes before he finishes asking"
 
-# --- Scenes 23-24: calling without your own character costs (DS12, DS33); a challenge, a rush. -
+# --- Scenes 23-24: calls that cost (DS12, DS33), a challenge, a rush, two bennies spent (DS76). -
 y scene open --caller Eli --mode dramatic --cast "Otto Brand,Sable Roux" --setting "the Gannet's hold" \
   --time-break "three days later" --situation "Otto asks Sable to run the cartel's blockade with him"
 y challenge time-jump Ben --for-caller Eli,Ana,Dee --for-challenger Ben,Cy
 y challenge rush "Mara Quell" --consent
+y bennie spend Ben burn --target Eli --kind procedural --colour yellow   # Eli's last token: his pile refreshes
 y petition granted -p "Otto Brand" -g "Sable Roux"
 y scene open --caller Cy --mode procedural --cast "Mara Quell,Otto Brand" --setting "the Gannet's hold" \
   --situation "pump the hold through the night"
 y note "Mara and Otto pump until dawn; nobody objects to the narration, so no card is drawn."
+y bennie spend Ana procedural-token --colour green   # her spent green comes back
 y scene close --summary "The Gannet floats off the reef at high tide"
 y procedural-tokens
+y ballot --voter Ana --visibility gm Eli Ben Cy Dee
+y ballot --voter Ben --visibility gm Cy Dee Ana Eli
+y ballot --voter Cy --visibility gm Dee Ana Ben Eli
+y ballot --voter Dee --visibility gm Cy Ben Eli Ana
+y ballot --voter Eli --visibility gm Dee Cy Ana Ben
+y ballot --voter Maya --visibility gm Cy Dee Eli Ana Ben
 y episode end
 
 y note "End of the first arc: the Gannet sits on the reef, the strongbox in the harbour master's safe."

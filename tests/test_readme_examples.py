@@ -110,6 +110,11 @@ def test_the_dramasystem_session_runs_as_written(cli):
     assert [p["success"] for p in payloads["dramasystem.procedure.resolved"]] == [True]
     assert [p["outcome"] for p in payloads["dramasystem.advanced.clinched"]] == ["an especially impressive success"]
     assert [p["winner"] for p in payloads["dramasystem.contest.ended"]] == ["Iris"]
+    # The vote: Ana 1 + 1 + 1 = 3 less her token = 2, Ben 1 + 2 + 2 = 5, Cy 2 + 2 + 3 = 7: "The two
+    # players with the lowest scores gain bennies" (DS74): Ana and Ben.
+    [tallied] = payloads["dramasystem.bennie.vote_tallied"]
+    assert {line["player"]: line["score"] for line in tallied["tallies"]} == {"Ana": 2, "Ben": 5, "Cy": 7}
+    assert sorted(line["player"] for line in tallied["tallies"] if line["gains_bennie"]) == ["Ana", "Ben"]
     code, out, _ = cli("procedural-tokens", "--json")
     assert {p["name"]: p["unspent"] for p in json.loads(out)["participants"]} == {
         "Maya": ["green"], "Ana": ["red"], "Ben": ["green"], "Cy": ["yellow", "red"]}

@@ -453,6 +453,51 @@ def test_a_procedural_scene_called_without_the_callers_character_costs_a_green_t
     assert costly == [23, 24]
 
 
+# -- bennies, worked out by hand --------------------------------------------------------------
+
+
+def tally(reef: Reef, episode: int) -> dict[str, tuple[int, int, int, bool]]:
+    """Each player's rank total, tokens in hand, score and bennie in an episode's vote."""
+    tallied = data(reef.one("dramasystem.bennie.vote_tallied", episode=episode))
+    return {line["player"]: (line["rank_total"], line["tokens_in_hand"], line["score"], line["gains_bennie"])
+            for line in tallied["tallies"]}
+
+
+def test_episode_1_bennie_vote(reef):
+    # "Each player ranks the other players [...] #1 the best"; "The GM ranks all of the players"
+    # (705); "Each player adds up the total of her rankings, then subtracts the number of drama
+    # tokens she has in hand"; "The two players with the lowest scores gain bennies" (707-709).
+    # Ballots: Ana Ben Dee Cy Eli; Ben Ana Cy Dee Eli; Cy Ana Ben Eli Dee; Dee Ana Eli Ben Cy;
+    # Eli Cy Ana Ben Dee; Maya Ana Ben Cy Dee Eli. Ranks received:
+    # Ana 1+1+1+2+1 = 6; Ben 1+2+3+3+2 = 11; Cy 3+2+4+1+3 = 13, 1 token: 12;
+    # Dee 2+3+4+4+4 = 17; Eli 4+4+3+2+5 = 18, 3 tokens: 15. Lowest: Ana 6 and Ben 11.
+    assert tally(reef, 1) == {"Ana": (6, 0, 6, True), "Ben": (11, 0, 11, True), "Cy": (13, 1, 12, False),
+                              "Dee": (17, 0, 17, False), "Eli": (18, 3, 15, False)}
+    assert [r.visibility for r in reef.events("dramasystem.bennie.ballot_cast")] == ["gm"] * 12
+    ended = reef.one("episode.ended", number=1).sequence
+    assert {n: k for n, k in reef.state(ended).rules.economy.bennies.items() if k} == {"Ana": 1, "Ben": 1}
+
+
+def test_episode_2_bennies_spent_and_the_vote_with_a_tie(reef):
+    # Scene 23: Ben burns Eli's yellow procedural token (740); scene 24: Ana's bennie returns her
+    # spent green (730; reading 5). "Bennies do not refresh" (742): both are gone.
+    spent = [(data(r)["scene"], line["spender"], line["option"], line["burn_target"])
+             for r in reef.events("dramasystem.bennie.spent") for line in data(r)["bennie_spends"]]
+    assert spent == [(23, "Ben", "burn_token", "Eli"), (24, "Ana", "procedural_token", None)]
+    burn, back = (data(r) for r in reef.events("dramasystem.bennie.spent"))
+    assert burn["procedural_spends"] == [{"participant": "Eli", "colour": "yellow", "refreshed": True}]
+    assert back["procedural_restores"] == [{"participant": "Ana", "colour": "green"}]
+    # Ballots: Ana Eli Ben Cy Dee; Ben Cy Dee Ana Eli; Cy Dee Ana Ben Eli; Dee Cy Ben Eli Ana;
+    # Eli Dee Cy Ana Ben; Maya Cy Dee Eli Ana Ben. Ranks received: Ana 3+2+4+3+4 = 16;
+    # Ben 2+3+2+4+5 = 16; Cy 3+1+1+2+1 = 8; Dee 4+2+1+1+2 = 10, 2 tokens: 8; Eli 1+4+4+3+3 = 15,
+    # 4 tokens: 11. "If two players tie for lowest, they both gain bennies and no one else
+    # does" (716): Cy and Dee, not Eli.
+    assert tally(reef, 2) == {"Ana": (16, 0, 16, False), "Ben": (16, 0, 16, False), "Cy": (8, 0, 8, True),
+                              "Dee": (10, 2, 8, True), "Eli": (15, 4, 11, False)}
+    end = reef.history[-1].sequence
+    assert {n: k for n, k in reef.state(end).rules.economy.bennies.items() if k} == {"Cy": 1, "Dee": 1}
+
+
 # -- procedural tokens, worked out by hand ----------------------------------------------------
 
 
@@ -464,8 +509,11 @@ def test_every_refresh_is_a_third_token_spent(reef):
     # 16-22 spend no procedural token.
     refreshed = [(r.scene, s["participant"], s["colour"]) for r in reef.history
                  for s in data(r).get("procedural_spends", []) if s["refreshed"]]
+    # The other path: in scene 23 Ben's bennie burns Eli's yellow, "treated as spent" (740; reading
+    # 6), and it is Eli's last (G in 2, R in 3): his pile refreshes.
     assert refreshed == [(3, "Ben", "yellow"), (3, GM, "red"), (4, "Dee", "green"), (10, "Ana", "red"),
-                         (10, "Cy", "red"), (12, "Dee", "red"), (12, GM, "green"), (14, "Ben", "green")]
+                         (10, "Cy", "red"), (12, "Dee", "red"), (12, GM, "green"), (14, "Ben", "green"),
+                         (23, "Eli", "yellow")]
 
 
 def test_the_piles_at_each_step(reef):
@@ -485,10 +533,11 @@ def test_the_piles_at_each_step(reef):
     # After scene 10: Ana and Cy refreshed on their reds; Dee spent G.
     assert reef.piles(reef.one("scene.closed", number=10).sequence) == {
         GM: "G", "Ana": "GYR", "Ben": "GY", "Cy": "GYR", "Dee": "R", "Eli": "Y"}
-    # The end: Ana spent G interfering, Ben Y then refreshed, Cy R in scene 11 and G to call scene
-    # 24, Dee refreshed then R, Maya refreshed then G and Y.
+    # The end: Ana spent G interfering and her bennie brought it back in scene 24 ("a procedural
+    # token", 730; reading 5), Ben Y then refreshed, Cy R in scene 11 and G to call scene 24, Dee
+    # refreshed then R, Eli refreshed by the burn, Maya refreshed then G and Y.
     assert reef.piles(reef.history[-1].sequence) == {
-        GM: "R", "Ana": "YR", "Ben": "GYR", "Cy": "Y", "Dee": "GY", "Eli": "Y"}
+        GM: "R", "Ana": "GYR", "Ben": "GYR", "Cy": "Y", "Dee": "GY", "Eli": "GYR"}
 
 
 # -- the script, run again --------------------------------------------------------------------

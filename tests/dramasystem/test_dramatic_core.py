@@ -12,6 +12,7 @@ from yarnlog.core.events import Payload
 from yarnlog.core.referee import InvalidCommand, RuleViolation
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.dramasystem.ruleset import RULESET
+from yarnlog.rulesets.dramatic.parts.bennie_vote import CastBallot
 from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
 from yarnlog.rulesets.dramatic.parts.petitions import Force, QuizPetitioners, ResolvePetition, TwoWay
 
@@ -154,6 +155,9 @@ def test_unspent_tokens_return_to_the_kitty_and_each_episode_starts_at_zero(jour
     # unspent at the end of a session [...] revert to the kitty. They do not carry over"
     _dramatic(journal)
     journal.execute(CAMPAIGN, TwoWay("Iris", "Tomas", True, True))
+    for voter, ranking in (("Maya", ("Ana", "Ben", "Cy")), ("Ana", ("Ben", "Cy")), ("Ben", ("Ana", "Cy")),
+                           ("Cy", ("Ana", "Ben"))):
+        journal.execute(CAMPAIGN, CastBallot(voter, ranking))
     ended = journal.execute(CAMPAIGN, EndEpisode())
     assert [r.event_type for r in ended][-2:] == ["dramasystem.tokens.returned", "episode.ended"]
     journal.execute(CAMPAIGN, StartEpisode(title="Ash", theme="loss"))

@@ -11,7 +11,7 @@ tokens and the petitions.
 from __future__ import annotations
 
 from yarnlog.core.ruleset import Composition, Part, Ruleset
-from yarnlog.core.timeline import EndEpisode, OpenScene
+from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.dramasystem.parts import (
     advanced_procedure,
     card_procedure,
@@ -33,7 +33,9 @@ COMPOSED: Composition[DramaSystemState] = Composition(PARTS, DramaSystemState)
 
 
 def registered_names(campaign: DramaSystemCampaign) -> list[str]:
-    return list(campaign.rules.sheets.pcs)
+    """The player and supporting characters and the locations (commands name them ignoring case)."""
+    sheets = campaign.rules.sheets
+    return [*sheets.pcs, *sheets.cast.supporting, *sheets.cast.locations]
 
 
 RULESET = Ruleset(
@@ -47,6 +49,7 @@ RULESET = Ruleset(
     audit=COMPOSED.audit,
     validators=COMPOSED.validators,
     takes_over={
+        StartEpisode: drama.PART.decide,  # the theme rota names who chose the theme (DS10)
         EndEpisode: drama.PART.decide,  # unspent drama tokens revert to the kitty (DS19)
         OpenScene: drama.PART.decide,  # a call's price (DS12, DS33)
     },

@@ -28,6 +28,11 @@ class DramaSystemState:
     economy: Economy  # the dramatic core's slices, named as in Yarn's state
     drama: Drama
 
+    @property
+    def roster(self) -> Sheets:
+        """The characters as the dramatic core reads them (Yarn's state has one too)."""
+        return self.sheets
+
 
 #: A campaign played under the DramaSystem rules, as its deciders and projections see it.
 DramaSystemCampaign: TypeAlias = "CampaignState[DramaSystemState]"

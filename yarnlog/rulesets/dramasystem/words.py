@@ -60,6 +60,15 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
                 else "a drama token to the kitty (DS12)")
         without = p["caller_character"] or "a character of theirs"
         return f"{p['caller']} pays {paid} to call scene {p['scene']} without {without}."
+    if kind.startswith(("dramasystem.supporting.", "dramasystem.location.", "dramasystem.theme.",
+                        "dramasystem.precedence.")):
+        return _cast(kind.split(".", 1)[1], p)
+    if kind == "dramasystem.bennie.ballot_cast":
+        return f"{p['voter']} casts a bennie ballot (DS73)."
+    if kind == "dramasystem.bennie.vote_tallied":
+        gainers = [t["player"] for t in p["tallies"] if t["gains_bennie"]]
+        scores = ", ".join(f"{t['player']} {t['score']}" for t in p["tallies"])
+        return f"The bennie vote: {scores}. A bennie each to {', '.join(gainers) or 'no one'} (DS74-DS75)."
     if kind.startswith(("dramasystem.challenge.", "dramasystem.bennie.")):
         return _challenge(kind.rsplit(".", 1)[1], p)
     if kind.startswith(("dramasystem.petition.", "dramasystem.tokens.")):
@@ -74,6 +83,27 @@ def _moves(transfers: list[dict[str, Any]]) -> str:
         what = f"{t['amount']} {'drama token' if t['currency'] == 'drama' else 'bennie'}{'s' * (t['amount'] > 1)}"
         said.append(f"{t['source']} gives {t['destination']} {what} ({t['chapter']})")
     return "; ".join(said) + "." if said else "No token moves."
+
+
+def _cast(kind: str, p: dict[str, Any]) -> str:
+    """The supporting cast, locations, themes and precedence orders in the SRD's words."""
+    if kind == "supporting.introduced":
+        return f"{p['name']} enters the series as a {p['kind']} character: {p['description']}"
+    if kind == "supporting.promoted":
+        return f"{p['name']} becomes a recurring character, the object of {p['by_character']}'s need: {p['need']}"
+    if kind == "supporting.described":
+        return f"{p['name']}: {p['detail']}"
+    if kind == "location.introduced":
+        return f"{p['introduced_by']} introduces {p['name']}: {p['description']}"
+    if kind == "location.elaborated":
+        return f"{p['name']}: {p['detail']}"
+    if kind == "location.challenged":
+        return (f"{p['challenger']} challenges a detail of {p['name']} ({p['ground']}): "
+                f"{'struck' if p['upheld'] else 'it stands'}.")
+    if kind == "theme.chosen":
+        return f"{p['chosen_by']} chooses the theme of episode {p['episode']}: {p['theme']}"
+    tool = " (drawn by the tool)" if p["source"] == "shuffled" else ""
+    return f"Precedence for {p['purpose']}{tool}: {', '.join(p['order'])}."
 
 
 def _challenge(verb: str, p: dict[str, Any]) -> str:
@@ -95,6 +125,14 @@ def _challenge(verb: str, p: dict[str, Any]) -> str:
         head = f"{', '.join(p['objectors'])} demand a procedural of {p['narrator']}: {p['reply']}."
     else:
         head = f"{p['bennie_spends'][0]['spender']} spends a bennie: {p['effect']}."
+        for back in p.get("procedural_restores", []):
+            head += f" {back['participant']}'s {back['colour']} token returns unspent."
+        for burned in p.get("procedural_spends", []):
+            head += f" {burned['participant']}'s {burned['colour']} token is burned: spent."
+            if burned["refreshed"]:
+                head += f" It was the last: {burned['participant']}'s tokens refresh at once (reading 6)."
+        drama = [t for t in p["transfers"] if t["currency"] == "drama"]
+        return f"{head} {_moves(drama)}" if drama else head
     return f"{head} {_moves(p['transfers'])}" if p.get("transfers") else head
 
 

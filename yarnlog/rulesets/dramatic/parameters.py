@@ -40,7 +40,9 @@ class SupportingCharacter(Protocol):
 
 
 class Roster(Protocol):
-    """The characters of a campaign as the core sees them (Yarn's ``Characters`` is one)."""
+    """The characters of a campaign as the core sees them (Yarn's ``Characters`` is one, DramaSystem's
+    ``Sheets`` another): the player characters, the supporting cast, and the
+    :class:`~yarnlog.rulesets.dramatic.parts.supporting_cast.Cast` (locations, precedence, themes)."""
 
     @property
     def pcs(self) -> Mapping[str, Any]: ...
@@ -48,19 +50,8 @@ class Roster(Protocol):
     @property
     def supporting(self) -> Mapping[str, Any]: ...
 
-
-class DrawnOrder(Protocol):
-    """A precedence order drawn, and the event that drew it."""
-
     @property
-    def sequence(self) -> int: ...
-
-    @property
-    def order(self) -> tuple[str, ...]: ...
-
-
-def _no_order(campaign: CampaignState[Any]) -> DrawnOrder | None:
-    return None
+    def cast(self) -> Any: ...
 
 
 def _cannot_draw(campaign: CampaignState[Any], referee: Referee, order: tuple[str, ...], source: str) -> list[Payload]:
@@ -73,9 +64,9 @@ class Dramatic:
 
     ``book`` names the book in refusals; ``lines`` maps a chapter of the shared text to where the
     ruleset's own book says it (``"Gaining Tokens": "DS21, lines 319-323"``), so a refusal cites
-    the ruleset's numbers (:func:`cited_in`). ``roster(campaign)`` gives the campaign's characters;
-    ``petitioners_drawn(campaign)`` the last precedence order drawn for several petitioners, and
-    ``draw_petitioners(campaign, referee, order, source)`` the events recording one drawn now
+    the ruleset's numbers (:meth:`cite`). ``roster(campaign)`` gives the campaign's characters and
+    cast (its state's ``roster``); ``draw_petitioners(campaign, referee, order, source)`` the events
+    recording a precedence order drawn now for several petitioners
     ("Multiple Petitioners": "in a newly drawn precedence order"). ``procedural_call_price`` is what
     calling a procedural scene without your character costs (:mod:`..rules.calling`): a drama
     token in Yarn (Yarn 788), a green procedural token in DramaSystem (DS33, lines 441, 792).
@@ -84,7 +75,6 @@ class Dramatic:
     book: str
     roster: Callable[[CampaignState[Any]], Roster]
     lines: Mapping[str, str] = field(default_factory=dict)
-    petitioners_drawn: Callable[[CampaignState[Any]], DrawnOrder | None] = _no_order
     draw_petitioners: Callable[[CampaignState[Any], Referee, tuple[str, ...], str], list[Payload]] = _cannot_draw
     procedural_call_price: CallPrice = CallPrice.DRAMA_TOKEN
 

@@ -3,10 +3,11 @@
 ``yarnlog character create``, ``yarnlog oppose`` (the GM's secret token), ``yarnlog target``,
 ``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens``,
 ``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``; and the dramatic verbs
-it shares with Yarn: ``petition``, ``force``, ``two-way``, ``challenge ...`` and ``bennie spend``. Cards are entered as
-drawn at the table (``--cards QH,10S``) or drawn by the tool from the cards left. What people read
-of the campaign: ``yarnlog sheet``, ``yarnlog tokens``, ``yarnlog ledger``, ``yarnlog explain``,
-``yarnlog resolutions`` and ``yarnlog recap``.
+it shares with Yarn: ``petition``, ``force``, ``two-way``, ``quiz``, ``ballot``, ``challenge ...``,
+``bennie spend``, ``supporting ...``, ``location ...``, ``precedence draw`` and ``theme choose``. Cards
+are entered as drawn at the table (``--cards QH,10S``) or drawn by the tool from the cards left. What
+people read of the campaign: ``yarnlog sheet``, ``yarnlog tokens``, ``yarnlog ledger``, ``yarnlog
+explain``, ``yarnlog resolutions`` and ``yarnlog recap``.
 """
 
 import typer
@@ -18,19 +19,21 @@ def register(app: typer.Typer) -> None:
     from yarnlog.rulesets.dramasystem.cli import drama, procedure, reports
 
     procedure.register(app)
-    drama.register(app)
     reports.register(app)
+    drama.register(app)
 
 
 #: Where each verb is registered, in the order the help lists them (single verbs, then groups of verbs).
 INDEX = {
     **dict.fromkeys(("oppose", "target", "draw", "resolve", "procedural-tokens", "odds"),
                     "yarnlog.rulesets.dramasystem.cli.procedure:register"),
-    **dict.fromkeys(("petition", "force", "two-way"), "yarnlog.rulesets.dramasystem.cli.drama:register"),
     **dict.fromkeys(("sheet", "tokens", "ledger", "explain", "resolutions", "recap"),
                     "yarnlog.rulesets.dramasystem.cli.reports:register"),
+    **dict.fromkeys(("petition", "force", "two-way", "quiz", "ballot"),
+                    "yarnlog.rulesets.dramasystem.cli.drama:register"),
     **dict.fromkeys(("character", "advanced", "contest"), "yarnlog.rulesets.dramasystem.cli.procedure:register"),
-    **dict.fromkeys(("challenge", "bennie"), "yarnlog.rulesets.dramasystem.cli.drama:register"),
+    **dict.fromkeys(("challenge", "bennie", "supporting", "location", "precedence", "theme"),
+                    "yarnlog.rulesets.dramasystem.cli.drama:register"),
 }
 
 VERBS = Verbs(register=register, title="DramaSystem SRD (Robin D. Laws)", index=INDEX)

@@ -6,10 +6,10 @@ adds no rule of its own: it registers the core's payloads under ``dramasystem.``
 only its own prefix), names the SRD's numbers for the shared text (:data:`LINES`, so a refusal
 cites "DS21, lines 319-323"), reads the characters from :mod:`.sheets`, and records each scene
 opened so it can be challenged (ducked, rushed, voted on) and a dramatic scene can end with its
-exchange; bennies are spent as in Yarn. A call costs what the core's
+exchange; bennies are voted and spent as in Yarn. A call costs what the core's
 :func:`~yarnlog.rulesets.dramatic.rules.calling.price_of_call` says with DramaSystem's price of a
-procedural scene, a green procedural token (DS12, DS33). At the end of an episode every unspent
-drama token reverts to the kitty (DS19, line 275).
+procedural scene, a green procedural token (DS12, DS33). At the end of an episode the bennie vote
+is tallied and every unspent drama token reverts to the kitty (DS19, DS73-DS75).
 """
 
 from __future__ import annotations
@@ -21,25 +21,31 @@ from pydantic import Field
 from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
-from yarnlog.core.referee import Referee, Rule, invalid, present
+from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid, present
 from yarnlog.core.ruleset import Part, compose_validators, folds
 from yarnlog.core.state import CampaignState, advance
 from yarnlog.core.table import CampaignCreated
 from yarnlog.core.timeline import (
-    EndEpisode,
     EpisodeEnded,
     OpenScene,
     SceneOpened,
-    check_timeline,
     decide_timeline,
 )
-from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralSpend, spends_for
-from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
-from yarnlog.rulesets.dramatic.parameters import Dramatic, DrawnOrder, Roster
-from yarnlog.rulesets.dramatic.parts import bennie_spends, economy, petitions, scene_challenges
+from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralRestore, ProceduralSpend, spends_for
+from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour, restore
+from yarnlog.rulesets.dramatic.parameters import Dramatic, Roster
+from yarnlog.rulesets.dramatic.parts import (
+    bennie_spends,
+    bennie_vote,
+    economy,
+    petitions,
+    scene_challenges,
+    supporting_cast,
+)
 from yarnlog.rulesets.dramatic.parts.drama_state import Drama, SceneCall
 from yarnlog.rulesets.dramatic.parts.economy import TransferLine, lines
 from yarnlog.rulesets.dramatic.parts.roles import player_character, tracks_characters
+from yarnlog.rulesets.dramatic.rules.bennies import BennieOption, BennieSpend, TokenKind
 from yarnlog.rulesets.dramatic.rules.calling import CallPrice, price_of_call
 from yarnlog.rulesets.dramatic.rules.drama_tokens import CASTING_COST, casting_cost
 
@@ -69,6 +75,12 @@ LINES = {
     "Gaining Bennies": "DS73-DS74, lines 699-712",
     "Tied Results": "DS75, lines 714-720",
     "Spending Bennies": "DS76-DS77, lines 722-742",
+    "Order of Precedence": "lines 61-65",
+    "Themes": "DS10, lines 163-165",
+    "Calling Order": "DS11, lines 193-199",
+    "Supporting Characters › Introducing Minor Characters": "lines 659-663",
+    "Supporting Characters › Recurring Characters": "DS28, lines 665-675",
+    "Supporting Characters › Introducing Locations": "lines 677-693",
 }
 
 
@@ -76,11 +88,15 @@ def _roster(campaign: CampaignState[Any]) -> Roster:
     return campaign.rules.sheets
 
 
-def _no_order_yet(campaign: CampaignState[Any]) -> DrawnOrder | None:
-    return None  # precedence orders are not recorded in DramaSystem yet: a quiz is refused
+def _draw_petitioners(campaign: CampaignState[Any], referee: Referee, order: tuple[str, ...],
+                      source: str) -> list[Payload]:
+    drawn = CAST.decide(supporting_cast.DrawPrecedence(supporting_cast.Purpose.PETITIONERS, order, source),  # type: ignore[arg-type]
+                        campaign, referee)
+    assert drawn is not None  # DrawPrecedence is a command of the cast
+    return drawn
 
 
-DRAMASYSTEM = Dramatic(book=BOOK, roster=_roster, lines=LINES, petitioners_drawn=_no_order_yet,
+DRAMASYSTEM = Dramatic(book=BOOK, roster=_roster, lines=LINES, draw_petitioners=_draw_petitioners,
                        procedural_call_price=CallPrice.GREEN_TOKEN)
 
 GREEN_TO_CALL = Rule(
@@ -159,7 +175,104 @@ class ProceduralDemanded(scene_challenges.ProceduralDemanded):
 
 @event("dramasystem.bennie.spent")
 class BennieSpent(bennie_spends.BennieSpent):
-    """A bennie cashed in (DS76-DS77, lines 722-742)."""
+    """A bennie cashed in (DS76-DS77, lines 722-742), with what it does to procedural tokens: one spent
+    token of the spender's choice returned ("a procedural token", reading 5), or another player's token
+    burned, "treated as spent" (which refreshes the pile if it was the last, reading 6)."""
+
+    procedural_restores: list[ProceduralRestore] = Field(default_factory=list)
+    procedural_spends: list[ProceduralSpend] = Field(default_factory=list)
+
+
+def _colour(colour: str | None, what: str) -> Colour:
+    named = present(colour, f"name the colour of the procedural token {what} (--colour green, yellow or red)")
+    try:
+        return Colour(named)
+    except ValueError:
+        raise InvalidCommand(f"a procedural token is green, yellow or red, not {named!r}") from None
+
+
+def bennie_effects(campaign: CampaignState[Any], referee: Referee, spend: BennieSpend,
+                   colour: str | None) -> dict[str, Any]:
+    """DramaSystem's side of the bennie menu (DS76, lines 726-740; digest readings 5 and 6): "a
+    procedural token" returns one spent token of the spender's choice (refused when that one is not
+    spent: a pile holds one of each colour); a burned procedural token is "treated as spent". An
+    additional card is drawn within the resolution it serves, so it is not spent here."""
+    piles = campaign.rules.piles
+    if spend.option is BennieOption.PROCEDURAL_TOKEN:
+        back = _colour(colour, "that returns")
+        restore(piles.pile(spend.spender), back, referee, spend.spender)
+        return {"procedural_restores": [ProceduralRestore(participant=spend.spender, colour=back)]}
+    if spend.option is BennieOption.BURN_TOKEN and spend.burn_kind is TokenKind.PROCEDURAL:
+        target = present(spend.burn_target, "a burned token needs a target: another player")
+        burned = _colour(colour, "burned")
+        return {"procedural_spends": spends_for(piles, [(target, burned)], referee)}
+    invalid(spend.option is not BennieOption.EXTRA_CARD,
+            "a bennie's additional card is drawn within the resolution it serves (DS76, line 732; reading 5), "
+            "which DramaSystem does not record yet: the GM records it as a ruling")
+    invalid(colour is None, f"a bennie spent on {spend.option.effect!r} names no procedural token")
+    return {}
+
+
+def _chosen_colour(payload: Any) -> str | None:
+    chosen = [*payload.procedural_restores, *payload.procedural_spends]
+    return chosen[0].colour.value if chosen else None
+
+
+@event("dramasystem.bennie.ballot_cast")
+class BallotCast(bennie_vote.BallotCast):
+    """One participant's ranking of the other players (DS73, line 705)."""
+
+
+@event("dramasystem.bennie.vote_tallied")
+class BennieVoteTallied(bennie_vote.BennieVoteTallied):
+    """The vote's result, with the bennies it awards (DS74-DS75, lines 707-720)."""
+
+
+@event("dramasystem.supporting.introduced")
+class SupportingIntroduced(supporting_cast.SupportingIntroduced):
+    """A supporting character enters the series: minor, or recurring (lines 659-675)."""
+
+
+@event("dramasystem.supporting.promoted")
+class SupportingPromoted(supporting_cast.SupportingPromoted):
+    """A minor character made the object of a PC's emotional needs (line 667)."""
+
+
+@event("dramasystem.supporting.described")
+class SupportingDescribed(supporting_cast.SupportingDescribed):
+    """A participant fleshes out a supporting character."""
+
+
+@event("dramasystem.location.introduced")
+class LocationIntroduced(supporting_cast.LocationIntroduced):
+    """A location introduced (lines 677-681)."""
+
+
+@event("dramasystem.location.elaborated")
+class LocationElaborated(supporting_cast.LocationElaborated):
+    """A participant elaborates on a location."""
+
+
+@event("dramasystem.location.challenged")
+class LocationChallenged(supporting_cast.LocationChallenged):
+    """A location detail challenged on one of four grounds (lines 683-693)."""
+
+
+@event("dramasystem.theme.chosen")
+class ThemeChosen(supporting_cast.ThemeChosen):
+    """The next episode's theme, by the player the theme rota names (DS10)."""
+
+
+@event("dramasystem.precedence.drawn")
+class PrecedenceDrawn(supporting_cast.PrecedenceDrawn):
+    """A precedence order, as the players' index cards came out (lines 61-65)."""
+
+
+#: The cast around the PCs, precedence orders and themes, kept in ``campaign.rules.sheets.cast``.
+CAST = supporting_cast.SupportingCast(DRAMASYSTEM, supporting_cast.CastEvents(
+    introduced=SupportingIntroduced, promoted=SupportingPromoted, described=SupportingDescribed,
+    location_introduced=LocationIntroduced, location_elaborated=LocationElaborated,
+    location_challenged=LocationChallenged, theme_chosen=ThemeChosen, precedence_drawn=PrecedenceDrawn))
 
 
 ECONOMY = economy.economy_part(economy.EconomyEvents(transferred=TokensTransferred, returned=TokensReturned),
@@ -169,9 +282,12 @@ PETITIONS = petitions.Petitions(DRAMASYSTEM, petitions.PetitionEvents(
 CHALLENGES = scene_challenges.SceneChallenges(DRAMASYSTEM, scene_challenges.ChallengeEvents(
     ducked=SceneDucked, rushed=SceneRushed, voted=ChallengeVoted, novelty_ruled=NoveltyRuled,
     procedural_demanded=ProceduralDemanded))
-SPENDS = bennie_spends.BennieSpends(DRAMASYSTEM, BennieSpent)
+SPENDS = bennie_spends.BennieSpends(DRAMASYSTEM, BennieSpent, effects=bennie_effects, chosen_colour=_chosen_colour)
+#: At the end of an episode: the bennie vote, unspent drama tokens back to the kitty (DS19, DS73-DS75).
+VOTING = bennie_vote.BennieVoting(DRAMASYSTEM, bennie_vote.VoteEvents(
+    ballot_cast=BallotCast, vote_tallied=BennieVoteTallied, returned=TokensReturned))
 #: The core's drama modules DramaSystem composes, each deciding, folding and validating its own payloads.
-MODULES = (PETITIONS, CHALLENGES, SPENDS)
+MODULES = (PETITIONS, CHALLENGES, SPENDS, VOTING)
 
 
 def call_paid(campaign: CampaignState[Any], referee: Referee, *, scene: int, caller: str, cast: tuple[str, ...],
@@ -232,33 +348,12 @@ def audit(campaign: CampaignState[Any], recorded: Recorded) -> list[str]:
     return [f"scene {call.number}: {call.caller} paid nothing for a scene without her character ({rule.cite()})"]
 
 
-def end_episode(campaign: CampaignState[Any], referee: Referee) -> list[Payload]:
-    """The scene in play closes, every unspent drama token goes back to the kitty ("Drama tokens
-    left unspent at the end of a session [...] revert to the kitty", DS19), and the episode ends."""
-    timeline = campaign.timeline
-    episode = present(timeline.episode, "no episode is in play")
-    returned = economy.return_to_kitty(campaign.rules.economy, episode, TokensReturned)
-    *closing_scene, episode_ended = present(decide_timeline(EndEpisode(), timeline), "no episode is in play")
-    assert isinstance(episode_ended, EpisodeEnded)  # the journal's EndEpisode ends with the episode's end
-    before_end = [*closing_scene, *([returned] if returned is not None else [])]
-    return [*before_end, validate_episode_end(episode_ended, advance(campaign, before_end), referee)]
-
-
-def validate_episode_end(p: EpisodeEnded, campaign: CampaignState[Any], referee: Referee) -> EpisodeEnded:
-    """An episode ends once its unspent drama tokens are back in the kitty (DS19)."""
-    DRAMASYSTEM.referee(referee).require(
-        not any(campaign.rules.economy.tokens.values()), economy.SPEND_WHAT_YOU_HOLD,
-        "drama tokens are still held: they revert to the kitty before the episode ends")
-    checked = check_timeline(p, campaign.timeline)
-    assert isinstance(checked, EpisodeEnded)  # check_timeline gives back the payload it checks, numbered
-    return checked
-
-
 def decide(command: Any, campaign: CampaignState[Any], referee: Referee) -> list[Payload] | None:
-    if isinstance(command, EndEpisode):
-        return end_episode(campaign, referee)
     if type(command) is OpenScene:
         return call_scene(command, campaign, referee)
+    cast = CAST.decide(command, campaign, referee)  # StartEpisode too: the theme rota's chooser (DS10)
+    if cast is not None:
+        return cast
     for module in MODULES:
         payloads = module.decide(command, campaign, referee)
         if payloads is not None:
@@ -267,7 +362,7 @@ def decide(command: Any, campaign: CampaignState[Any], referee: Referee) -> list
 
 
 FOLDS = folds(CampaignCreated, OverrideRecorded, EpisodeEnded, SceneOpened) | PETITIONS.FOLDS | CHALLENGES.FOLDS \
-    | SPENDS.FOLDS
+    | SPENDS.FOLDS | VOTING.FOLDS
 
 
 def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
@@ -293,5 +388,5 @@ def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
 
 
 PART = Part(name="drama", initial=Drama, evolve=evolve, folds=FOLDS, decide=decide, audit=audit,
-            validators=compose_validators(*(m.VALIDATORS for m in MODULES),
-                                          {EpisodeEnded: validate_episode_end, SceneCalled: validate_called}))
+            validators=compose_validators(*(m.VALIDATORS for m in MODULES), CAST.VALIDATORS,
+                                          {SceneCalled: validate_called}))

@@ -96,12 +96,25 @@ class BennieSpent(Payload):
 
 @dataclass(frozen=True)
 class SpendBennie:
-    """``option`` is a key of :data:`SPEND_OPTIONS`; a burn names the player and ``drama`` or ``procedural``."""
+    """``option`` is a key of :data:`SPEND_OPTIONS`; a burn names the player and ``drama`` or ``procedural``;
+    ``colour``: the procedural token a ruleset with procedural tokens returns or burns."""
 
     spender: str
     option: str
     burn_target: str | None = None
     burn_kind: str | None = None
+    colour: str | None = None
+
+
+def _no_effects(campaign: Campaign, referee: Referee, spend: BennieSpend, colour: str | None) -> dict[str, Any]:
+    """The menu as the shared text has it: a drama token or a burned one moves (:func:`spend_bennie`); a
+    procedural token and an extra card are recorded as spent (Yarn has neither) and name no colour."""
+    invalid(colour is None, "this game has no procedural tokens: a bennie names no colour")
+    return {}
+
+
+def _no_colour(payload: Any) -> str | None:
+    return None
 
 
 #: Any payload that carries ``bennie_spends``.
@@ -125,13 +138,17 @@ class BennieSpends:
 
     dramatic: Dramatic
     spent_type: type[BennieSpent]
+    #: ``effects(campaign, referee, spend, colour)``: the payload fields of what the ruleset's menu does
+    #: beyond moving drama tokens (DramaSystem: a procedural token returned or burned, DS76; reading 5).
+    effects: Callable[[Campaign, Referee, BennieSpend, str | None], dict[str, Any]] = _no_effects
+    #: ``chosen_colour(payload)``: the colour a recorded spend named, so ``verify`` decides it again.
+    chosen_colour: Callable[[Any], str | None] = _no_colour
 
     FOLDS = FOLDS
     evolve = staticmethod(evolve)
 
     def spent(self, campaign: Campaign, referee: Referee, *, spender: str, option: BennieOption,
-              burn_target: str | None,
-              burn_kind: TokenKind | None) -> BennieSpent:
+              burn_target: str | None, burn_kind: TokenKind | None, colour: str | None = None) -> BennieSpent:
         """The spend, checked against "Spending Bennies", with every bennie and token it moves."""
         table = campaign.table
         invalid(spender in table.players, f"{spender} is not a player at the table (the GM never gets bennies)")
@@ -146,9 +163,10 @@ class BennieSpends:
             balances_now=economy.tokens, gm=table.gm,
         )
         return self.spent_type(scene=scene, effect=option.effect, bennie_spends=[BennieSpendLine.of(result.spend)],
-                           transfers=[bennie_paid(spender), *lines(result.transfers)])
+                               transfers=[bennie_paid(spender), *lines(result.transfers)],
+                               **self.effects(campaign, referee, result.spend, colour))
 
-    def decide(self, command: Any, campaign: Campaign, referee: Referee):
+    def decide(self, command: Any, campaign: Campaign, referee: Referee) -> list[Payload] | None:
         if not isinstance(command, SpendBennie):
             return None
         option = present(SPEND_OPTIONS.get(command.option),
@@ -156,16 +174,16 @@ class BennieSpends:
         kinds = {"drama": TokenKind.DRAMA, "procedural": TokenKind.PROCEDURAL}
         invalid(command.burn_kind in (None, *kinds), "a burned token is 'drama' or 'procedural'")
         burn_kind = kinds[command.burn_kind] if command.burn_kind is not None else None
+        colour = command.colour.strip().casefold() if command.colour and command.colour.strip() else None
         return [self.spent(campaign, self.dramatic.referee(referee), spender=command.spender, option=option,
-                           burn_target=command.burn_target,
-                      burn_kind=burn_kind)]
+                           burn_target=command.burn_target, burn_kind=burn_kind, colour=colour)]
 
     def _respent(self, campaign: Campaign, referee: Referee, payload: BennieSpent) -> BennieSpent:
         """The recorded spend decided again from its own facts."""
         spend = payload.bennie_spends[0].spend()
         return self.spent(campaign, self.dramatic.referee(referee), spender=spend.spender, option=spend.option,
-                          burn_target=spend.burn_target,
-                     burn_kind=spend.burn_kind)
+                          burn_target=spend.burn_target, burn_kind=spend.burn_kind,
+                          colour=self.chosen_colour(payload))
 
     @property
     def VALIDATORS(self) -> Mapping[type, Callable[[Any, Campaign, Referee], Payload]]:  # noqa: N802 (a module's name)

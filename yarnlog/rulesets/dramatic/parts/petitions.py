@@ -23,10 +23,11 @@ from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, invalid, present
 from yarnlog.core.ruleset import folds
-from yarnlog.rulesets.dramatic.parameters import Dramatic
+from yarnlog.rulesets.dramatic.parameters import Dramatic, Roster
 from yarnlog.rulesets.dramatic.parts.drama_state import Campaign, Drama, Recall, SceneCall, rebuilt, scene_in_play
 from yarnlog.rulesets.dramatic.parts.economy import TransferLine, lines
 from yarnlog.rulesets.dramatic.parts.roles import Role, holders_present, require_character, require_party
+from yarnlog.rulesets.dramatic.parts.supporting_cast import Purpose, latest_precedence
 from yarnlog.rulesets.dramatic.rules.challenges import grant_vote, petition_outcome
 from yarnlog.rulesets.dramatic.rules.drama_tokens import (
     MULTIPLE_PETITIONERS,
@@ -174,6 +175,23 @@ class PetitionersQuizzed(Payload):
     transfers: list[TransferLine]
 
 
+def drawn_for_quiz(roster: Roster, campaign: Campaign) -> tuple[str, ...] | None:
+    """The petitioners' precedence order drawn since the scene in play opened, if any."""
+    scene = scene_in_play(campaign)
+    drawn = latest_precedence(roster.cast, Purpose.PETITIONERS)  # the last: no scan
+    return drawn.order if drawn is not None and drawn.sequence > scene.opened_at else None
+
+
+def players_to_draw_for_quiz(roster: Roster, campaign: Campaign,
+                             answers: Iterable[tuple[str, str, bool]]) -> tuple[str, ...] | None:
+    """Whose cards a quiz needs shuffled ("Multiple Petitioners"): the petitioning characters'
+    players, or ``None`` when their order was already drawn this scene. The shuffle itself is the
+    shell's: deciding never shuffles."""
+    if drawn_for_quiz(roster, campaign) is not None:
+        return None
+    return tuple(require_character(roster, campaign, petitioner).holder for petitioner, _, _ in answers)
+
+
 @dataclass(frozen=True)
 class PetitionEvents:
     """The four exchanges as one ruleset registers them under its prefix."""
@@ -299,19 +317,11 @@ class Petitions:
 
     def drawn_for_quiz(self, campaign: Campaign) -> tuple[str, ...] | None:
         """The petitioners' precedence order drawn since the scene in play opened, if any."""
-        scene = scene_in_play(campaign)
-        drawn = self.dramatic.petitioners_drawn(campaign)  # the last: no scan
-        return drawn.order if drawn is not None and drawn.sequence > scene.opened_at else None
+        return drawn_for_quiz(self.dramatic.roster(campaign), campaign)
 
     def players_to_draw_for_quiz(self, campaign: Campaign, answers: Iterable[tuple[str, str, bool]]
                                  ) -> tuple[str, ...] | None:
-        """Whose cards a quiz needs shuffled ("Multiple Petitioners"): the petitioning characters'
-        players, or ``None`` when their order was already drawn this scene. The shuffle itself is the
-        shell's: deciding never shuffles."""
-        if self.drawn_for_quiz(campaign) is not None:
-            return None
-        roster = self.dramatic.roster(campaign)
-        return tuple(require_character(roster, campaign, petitioner).holder for petitioner, _, _ in answers)
+        return players_to_draw_for_quiz(self.dramatic.roster(campaign), campaign, answers)
 
     def quiz(self, command: QuizPetitioners, campaign: Campaign, referee: Referee) -> list[Payload]:
         """The quiz, with the precedence order drawn for it (recorded by the ruleset's hook) if given now."""

@@ -245,7 +245,7 @@ def location(
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Challenge a location detail as out of bounds: the GM allows it, then the players vote."""
-    from yarnlog.rulesets.yarn.parts.characters.supporting_cast import ChallengeLocation
+    from yarnlog.rulesets.dramatic.parts.supporting_cast import ChallengeLocation
 
     detail_side, challenger_side = (_sides(campaign, for_detail, for_challenger) if allowed
                                     else (names(for_detail), names(for_challenger)))
@@ -325,7 +325,7 @@ def quiz(
 ) -> None:
     """Multiple petitioners: the GM quizzes each player in a newly drawn precedence order."""
     from yarnlog.core.referee import invalid
-    from yarnlog.rulesets.yarn.parts.drama.petitions import QuizPetitioners
+    from yarnlog.rulesets.dramatic.parts.petitions import QuizPetitioners
 
     answers = []
     for items, got_it in ((got, True), (missed, False)):
@@ -343,10 +343,11 @@ def quiz(
 
 def _drawn_or_shuffled(campaign, answers) -> tuple[tuple[str, ...] | None, Literal["shuffled", "entered"]]:
     """The order already drawn this scene, or the cards the rules say to shuffle, shuffled here."""
-    from yarnlog.rulesets.yarn.parts.characters.supporting_cast import shuffled
-    from yarnlog.rulesets.yarn.parts.drama.petitions import players_to_draw_for_quiz
+    from yarnlog.rulesets.dramatic.parts.petitions import players_to_draw_for_quiz
+    from yarnlog.rulesets.dramatic.parts.supporting_cast import shuffled
 
-    players = players_to_draw_for_quiz(campaign_state(campaign), answers)
+    state = campaign_state(campaign)
+    players = players_to_draw_for_quiz(state.rules.roster, state, answers)
     return (None, "entered") if players is None else (shuffled(players), "shuffled")
 
 
@@ -360,7 +361,7 @@ def ballot(
     visibility: VisibilityOpt = "everyone", as_json: JsonOpt = False,
 ) -> None:
     """Cast a bennie ballot: rank the other players, #1 the best (the GM ranks them all)."""
-    from yarnlog.rulesets.yarn.parts.drama.bennie_vote import CastBallot
+    from yarnlog.rulesets.dramatic.parts.bennie_vote import CastBallot
 
     _run(campaign, CastBallot(voter, names(ranking)), by, override, as_json, visibility)
 
@@ -371,12 +372,15 @@ def bennie_spend(
     option: Annotated[str, typer.Argument(help="drama-token, procedural-token, extra-card or burn")],
     target: Annotated[Optional[str], typer.Option("--target", help="Burn: the player whose token burns.")] = None,
     kind: Annotated[Optional[str], typer.Option("--kind", help="Burn: drama or procedural.")] = None,
+    colour: Annotated[Optional[str], typer.Option(
+        "--colour", help="DramaSystem: the procedural token returned (procedural-token) or burned (green, "
+                         "yellow, red).")] = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Cash in a bennie (one per scene). Queue jumps: 'call --jump-queue'; rushes: 'challenge rush --bennie'."""
     from yarnlog.rulesets.dramatic.parts.bennie_spends import SpendBennie
 
-    _run(campaign, SpendBennie(spender, option, target, kind), by, override, as_json)
+    _run(campaign, SpendBennie(spender, option, target, kind, colour), by, override, as_json)
 
 
 def register(app: typer.Typer) -> None:

@@ -11,17 +11,11 @@ from typing import Any
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee
 from yarnlog.core.state import CampaignState
-from yarnlog.rulesets.dramatic.parameters import SHARED_BOOK, Dramatic, DrawnOrder, Roster
+from yarnlog.rulesets.dramatic.parameters import SHARED_BOOK, Dramatic, Roster
 
 
 def _roster(campaign: CampaignState[Any]) -> Roster:
     return campaign.rules.characters
-
-
-def _petitioners_drawn(campaign: CampaignState[Any]) -> DrawnOrder | None:
-    from yarnlog.rulesets.yarn.parts.characters.supporting_cast import Purpose, latest_precedence
-
-    return latest_precedence(campaign.rules.characters.cast, Purpose.PETITIONERS)
 
 
 def _draw_petitioners(campaign: CampaignState[Any], referee: Referee, order: tuple[str, ...],
@@ -34,5 +28,4 @@ def _draw_petitioners(campaign: CampaignState[Any], referee: Referee, order: tup
     return draw
 
 
-YARN = Dramatic(book=SHARED_BOOK, roster=_roster, petitioners_drawn=_petitioners_drawn,
-                draw_petitioners=_draw_petitioners)
+YARN = Dramatic(book=SHARED_BOOK, roster=_roster, draw_petitioners=_draw_petitioners)
