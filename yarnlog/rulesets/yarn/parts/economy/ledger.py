@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from yarnlog.core.referee import Referee, Rule
+from yarnlog.core.views import LIST, Update, ViewPieces
 from yarnlog.rulesets.yarn.parts.characters.players import characters_of, player_character
 from yarnlog.rulesets.yarn.parts.drama.bennie_vote import BennieVoteTallied, TallyLine, current_vote, vote_tallied
 from yarnlog.rulesets.yarn.parts.drama.state import drama_of
@@ -82,17 +83,42 @@ def tally_data(tally: BennieVoteTallied) -> dict:
             "missing": tally.missing, "bennies_to": [t.destination for t in tally.transfers]}
 
 
+def _spend_data(spend) -> dict:
+    return {"spender": spend.spender, "option": spend.option.name.lower(), "scene": spend.scene}
+
+
+def _bennies_head(campaign: YarnCampaign) -> dict:
+    economy = campaign.rules.economy
+    return {"as_of": campaign.sequence, "held": {p: economy.bennies.get(p, 0) for p in campaign.table.players}}
+
+
 def bennie_report(campaign: YarnCampaign) -> dict:
     """Bennies held and spent, and each episode's recorded vote with its arithmetic."""
     drama = drama_of(campaign)
-    economy = campaign.rules.economy
     return {
-        "as_of": campaign.sequence,
-        "held": {p: economy.bennies.get(p, 0) for p in campaign.table.players},
-        "spent": [{"spender": s.spender, "option": s.option.name.lower(), "scene": s.scene}
-                  for s in drama.bennie_spends],
+        **_bennies_head(campaign),
+        "spent": [_spend_data(s) for s in drama.bennie_spends],
         "results": [tally_data(t) for _, t in sorted(drama.tallies.items())],
     }
+
+
+def bennie_pieces(campaign: YarnCampaign, mark: dict | None) -> Update:
+    """:func:`bennie_report` in pieces (:mod:`yarnlog.core.views`): each spend by its place in the
+    order spent, each episode's vote by the episode's number. Spends are only added after the last,
+    and a vote is recorded in its episode, so since ``mark`` only the spends after its count and the
+    votes of the episodes from the one then in play (or last) on may have changed."""
+    drama = drama_of(campaign)
+    spends, tallies = drama.bennie_spends, drama.tallies
+    timeline = campaign.timeline
+    episode = timeline.episode or (timeline.episodes[-1] if timeline.episodes else 0)
+    counted, episodes = (0, sorted(tallies)) if mark is None else (mark["spends"], range(mark["episode"], episode + 1))
+    pieces: dict = {("spent", i): _spend_data(spends[i]) if i < len(spends) else None
+                    for i in range(min(counted, len(spends)), max(counted, len(spends)))}
+    pieces.update({("results", e): tally_data(tallies[e]) if e in tallies else None for e in episodes})
+    return Update(_bennies_head(campaign), {"spends": len(spends), "episode": episode}, pieces)
+
+
+BENNIE_PIECES = ViewPieces(bennie_pieces, (("spent", LIST), ("results", LIST)))
 
 
 def provisional_tally(campaign: YarnCampaign) -> dict | None:
