@@ -258,6 +258,7 @@ class Journal:
                 found = None
             if found is not None:
                 return found
+            stored = None  # a block not as listed: every piece is worked out again, not built on it
         state = self._current(campaign_id)
         projection = state.ruleset.projections.get(name) if state.ruleset is not None else None
         invalid(projection is not None, f"the {ruleset} ruleset has no view called {name!r}")
