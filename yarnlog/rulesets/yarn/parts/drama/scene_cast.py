@@ -9,7 +9,7 @@ cast as it changes (:class:`~.state.SceneCall`). These are the read models over 
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from yarnlog.core.views import MAP, Update, ViewPieces
@@ -58,11 +58,17 @@ class SceneCast:
                 "introduced": list(self.introduced)}
 
 
-def _introduced(campaign: YarnCampaign, numbers: Container[int] | None = None) -> dict[int, tuple[str, ...]]:
-    """The supporting characters first introduced in each scene (of ``numbers``, or in every one), in
-    the order introduced: one pass over the supporting cast, whatever the number of scenes."""
-    found = sorted((s.sequence, s.scene, s.name) for s in campaign.rules.characters.cast.supporting.values()
-                   if s.scene is not None and (numbers is None or s.scene in numbers))
+def _introduced(campaign: YarnCampaign, numbers: Collection[int] | None = None) -> dict[int, tuple[str, ...]]:
+    """The supporting characters first introduced in each scene (of ``numbers``, found by the cast's
+    index, or in every one: one pass over the supporting cast), in the order introduced."""
+    cast = campaign.rules.characters.cast
+    if numbers is None:
+        candidates = iter(cast.supporting.values())
+    else:  # the index names every character introduced there (one may since be another's: checked below)
+        candidates = (cast.supporting[name] for n in numbers for name in cast.introduced_in.get(n, ())
+                      if name in cast.supporting)
+    found = sorted({(s.sequence, s.scene, s.name) for s in candidates
+                    if s.scene is not None and (numbers is None or s.scene in numbers)})
     by_scene: dict[int, tuple[str, ...]] = {}
     for _, scene, name in found:
         by_scene[scene] = by_scene.get(scene, ()) + (name,)

@@ -61,7 +61,7 @@ def token_report(campaign: YarnCampaign) -> dict:
     names = [*table.players, table.gm]
     names += sorted((set(economy.tokens) | set(economy.bennies)) - set(names))
     flow = economy.kitty.get(episode, KittyFlow(0, 0))
-    recurring = sorted(n for n, s in characters.supporting.items() if s.kind == "recurring") if characters else []
+    recurring = sorted(characters.cast.recurring) if characters else []  # indexed: no scan of the cast
     return {
         "as_of": campaign.sequence,
         "episode": episode,
