@@ -765,11 +765,12 @@ class Run:
         if isinstance(upkeep, str):
             print(f"  {'views upkeep after a write':<34} {upkeep}", flush=True)
         else:
-            for label, kind in (("views upkeep after a write", "upkeep"), ("a write with its views upkeep", "write"),
-                                ("views worked out whole (before)", "whole")):
+            for label, kind in (("views upkeep of a write", "upkeep"), ("write + views upkeep", "write"),
+                                ("views worked out whole", "whole")):
                 line(f"{label}: median", upkeep[kind], upkeep["floor"], per_event=False, unit="ms")
-            print(f"      median of {self.args.appends} writes, the views {', '.join(VIEWS)} stored; floor: "
-                  "a raw INSERT + COMMIT on the same database", flush=True)
+            print(f"      median of {self.args.appends} writes, the views {', '.join(VIEWS)} stored; floor: a raw "
+                  "INSERT + COMMIT on the same database; 'worked out whole': what each write paid before (CPU only, "
+                  "no row written)", flush=True)
         curve = self.board.setdefault(name, {})
         curve[events] = {"first": first, "later": later, "after": after, "floor_board": floor_board,
                          "sqlmodel": floor_sqlmodel, "python": floor_python}

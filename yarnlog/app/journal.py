@@ -283,15 +283,16 @@ class Journal:
         from yarnlog.app.views import served
 
         try:
-            rows, manifest, fresh = self._view_rows(campaign_id, name, state, head_hash, stored)
+            rows = self._view_rows(campaign_id, name, state, head_hash, stored)
             self.store.save_snapshots(rows)
-            return served(self.store, campaign_id, name, rows[-1].fingerprint, manifest, fresh)
+            fresh = {row.kind.partition("#")[2]: json.loads(row.data) for row in rows[:-1]}
+            return served(self.store, campaign_id, name, rows[-1].fingerprint, json.loads(rows[-1].data), fresh)
         except Exception as exc:  # a cache that cannot be used is a cache missed, whatever went wrong
             log.warning("cannot keep the %s view of %s in pieces (%s)", name, campaign_id, exc)
             return None
 
     def _view_rows(self, campaign_id: str, name: str, state: CampaignState[Any], head_hash: str,
-                   stored: Snapshot | None) -> tuple[list[Snapshot], dict[str, Any], dict[str, Any]]:
+                   stored: Snapshot | None) -> list[Snapshot]:
         """:func:`yarnlog.app.views.rows_to_keep` for view ``name`` of this campaign at ``state``."""
         from yarnlog.app.views import rows_to_keep
 
@@ -413,7 +414,7 @@ class Journal:
         kind, sequence = snapshot.kind, snapshot.sequence
         manifest = manifest_of(manifest_row) if manifest_row is not None and \
             manifest_row.fingerprint == snapshot.fingerprint else None
-        if manifest is None or manifest["blocks"].get(block) != [sequence, snapshot.head_hash]:
+        if manifest is None or manifest["blocks"].get(block) != sequence:
             return SnapshotCheck(kind, sequence, "unused", "no manifest lists it: never read")
         assert manifest_row is not None
         expected = expected_at(manifest_row.sequence)
@@ -597,7 +598,7 @@ class Journal:
                 continue
             try:
                 if name in ruleset.view_pieces:
-                    rows += self._view_rows(campaign_id, name, state, remembered.head_hash, stored)[0]
+                    rows += self._view_rows(campaign_id, name, state, remembered.head_hash, stored)
                 else:
                     rows.append(Snapshot(campaign_id, view_kind(name), fingerprint, state.sequence,
                                          remembered.head_hash, encode_view(projection(state)), self.clock()))

@@ -48,21 +48,21 @@ def manifest_of(snapshot: Snapshot | None) -> dict[str, Any] | None:
     return data if is_manifest(data) else None
 
 
-def _listed(manifest_data: Mapping[str, Any]) -> dict[str, tuple[int, str]]:
-    return {block: (int(at[0]), str(at[1])) for block, at in manifest_data["blocks"].items()}
+def _listed(manifest_data: Mapping[str, Any]) -> dict[str, int]:
+    return {block: int(at) for block, at in manifest_data["blocks"].items()}
 
 
 def read_blocks(store: EventStore, campaign_id: str, name: str, fingerprint: str,
-                listed: Mapping[str, tuple[int, str]]) -> dict[str, Block] | None:
-    """The ``listed`` blocks (block -> (sequence, head hash) it was stored at) as stored, in one
-    query; None if any is missing, stored at another event, or unreadable."""
+                listed: Mapping[str, int]) -> dict[str, Block] | None:
+    """The ``listed`` blocks (block -> the event it was stored at) as stored, in one query; None if
+    any is missing, stored at another event, or unreadable."""
     if not listed:
         return {}
     rows = {r.kind: r for r in store.load_snapshots(campaign_id, [block_kind(name, b) for b in listed], fingerprint)}
     found: dict[str, Block] = {}
     for block, at in listed.items():
         row = rows.get(block_kind(name, block))
-        if row is None or (row.sequence, row.head_hash) != at:
+        if row is None or row.sequence != at:
             return None
         try:
             data = json.loads(row.data)
@@ -88,10 +88,9 @@ def served(store: EventStore, campaign_id: str, name: str, fingerprint: str, man
 
 def rows_to_keep(store: EventStore, campaign_id: str, name: str, fingerprint: str, pieces: ViewPieces,
                  state: CampaignState[Any], head_hash: str, previous: Snapshot | None,
-                 reaches_back: Callable[[int], bool],
-                 now: str) -> tuple[list[Snapshot], dict[str, Any], dict[str, Block]]:
+                 reaches_back: Callable[[int], bool], now: str) -> list[Snapshot]:
     """The rows that bring view ``name`` to ``state`` (whose last event is stored with ``head_hash``):
-    the blocks that changed and the manifest, last; with the manifest and the blocks written.
+    the blocks that changed, then the manifest.
 
     Built on ``previous`` (the stored manifest) when it is of this history, at or before ``state``,
     and no amendment since reaches back to it or before (``reaches_back(sequence)``): only the
@@ -101,7 +100,7 @@ def rows_to_keep(store: EventStore, campaign_id: str, name: str, fingerprint: st
     sequence = state.sequence
     found = manifest_of(previous)
     changed: dict[str, Block] | None = None
-    listed: dict[str, tuple[int, str]] = {}
+    listed: dict[str, int] = {}
     if (found is not None and previous is not None and previous.sequence <= sequence
             and store.event_hash(campaign_id, previous.sequence) == previous.head_hash
             and not reaches_back(previous.sequence)):
@@ -111,18 +110,17 @@ def rows_to_keep(store: EventStore, campaign_id: str, name: str, fingerprint: st
         stored = read_blocks(store, campaign_id, name, fingerprint, {b: at for b, at in listed.items() if b in touched})
         if stored is not None:
             changed = {b: merged(b, stored.get(b, {}), update.pieces) for b in touched}
-            changed = json.loads(encode_view(changed))  # as a reader gets them back (tuples as lists)
     if changed is None:  # every piece, every block
         update = pieces.update(state, None)
-        changed, listed = json.loads(encode_view(blocks(update.pieces))), {}
+        changed, listed = blocks(update.pieces), {}
     rows = []
     for block, content in sorted(changed.items()):
         if content:
-            listed[block] = (sequence, head_hash)
+            listed[block] = sequence
             rows.append(Snapshot(campaign_id, block_kind(name, block), fingerprint, sequence, head_hash,
                                  encode_view(content), now))
         else:  # no piece left in it: no longer listed (its row, never read again, is left as a cache)
             listed.pop(block, None)
-    kept = json.loads(encode_view(manifest(update, pieces.layout, {b: list(at) for b, at in listed.items()})))
-    rows.append(Snapshot(campaign_id, view_kind(name), fingerprint, sequence, head_hash, encode_view(kept), now))
-    return rows, kept, {b: c for b, c in changed.items() if c}
+    text = encode_view(manifest(update, pieces.layout, listed))
+    rows.append(Snapshot(campaign_id, view_kind(name), fingerprint, sequence, head_hash, text, now))
+    return rows

@@ -96,7 +96,7 @@ def merged(name: str, block: Mapping[str, Any], changed: Mapping[Key, Any]) -> d
 
 def manifest(update: Update, layout: Iterable[tuple[str, str]], listed: Mapping[str, Any]) -> dict[str, Any]:
     """The manifest stored as the view: the head, the mark, the layout and each block with the event
-    it was stored at, ``[sequence, head hash]`` (a block row stored at another is not read)."""
+    it was stored at (a block row stored at another event is not the one listed: it is not read)."""
     return {TAG: 1, "head": update.head, "mark": update.mark, "layout": [list(pair) for pair in layout],
             "blocks": dict(sorted(listed.items()))}
 

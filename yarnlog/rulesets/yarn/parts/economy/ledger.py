@@ -7,6 +7,7 @@ Pure projections of a replayed campaign; compute them at any point with ``journa
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from yarnlog.core.referee import Referee, Rule
@@ -105,17 +106,23 @@ def bennie_report(campaign: YarnCampaign) -> dict:
 def bennie_pieces(campaign: YarnCampaign, mark: dict | None) -> Update:
     """:func:`bennie_report` in pieces (:mod:`yarnlog.core.views`): each spend by its place in the
     order spent, each episode's vote by the episode's number. Spends are only added after the last,
-    and a vote is recorded in its episode, so since ``mark`` only the spends after its count and the
-    votes of the episodes from the one then in play (or last) on may have changed."""
+    and a vote is recorded once, in its episode, so since ``mark`` only the spends after its count
+    and, once a vote was recorded, the votes of the episodes from the one then in play (or last) on
+    may have changed."""
     drama = drama_of(campaign)
     spends, tallies = drama.bennie_spends, drama.tallies
     timeline = campaign.timeline
     episode = timeline.episode or (timeline.episodes[-1] if timeline.episodes else 0)
-    counted, episodes = (0, sorted(tallies)) if mark is None else (mark["spends"], range(mark["episode"], episode + 1))
+    episodes: Iterable[int]
+    if mark is None:
+        counted, episodes = 0, sorted(tallies)
+    else:
+        voted = len(tallies) != mark["votes"]
+        counted, episodes = mark["spends"], range(mark["episode"], episode + 1) if voted else ()
     pieces: dict = {("spent", i): _spend_data(spends[i]) if i < len(spends) else None
                     for i in range(min(counted, len(spends)), max(counted, len(spends)))}
     pieces.update({("results", e): tally_data(tallies[e]) if e in tallies else None for e in episodes})
-    return Update(_bennies_head(campaign), {"spends": len(spends), "episode": episode}, pieces)
+    return Update(_bennies_head(campaign), {"spends": len(spends), "votes": len(tallies), "episode": episode}, pieces)
 
 
 BENNIE_PIECES = ViewPieces(bennie_pieces, (("spent", LIST), ("results", LIST)))
