@@ -22,7 +22,7 @@ from yarnlog.core.decide import Retract
 from yarnlog.core.referee import Override, YarnlogError
 from yarnlog.core.state import replay
 from yarnlog.core.timeline import AddNote
-from yarnlog.core.views import BLOCK, LIST, MAP, Update, ViewPieces, assemble, blocks
+from yarnlog.core.views import BLOCK, LIST, MAP, Update, assemble, blocks
 from yarnlog.persistence.factory import open_store
 from yarnlog.persistence.memory import MemoryStore
 
