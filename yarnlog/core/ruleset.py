@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from yarnlog.core.events import Payload, Recorded
     from yarnlog.core.referee import Referee
     from yarnlog.core.state import CampaignState
+    from yarnlog.core.views import ViewPieces
 
 #: The entry-point group a package registers its rulesets in: ``name = "module:RULESET"``.
 ENTRY_POINT_GROUP = "yarnlog.rulesets"
@@ -149,6 +150,9 @@ class Ruleset:
     the book's words, or ``None`` to leave it to the journal's own sentences (:mod:`yarnlog.core.words`);
     ``follow_up(campaign_state)`` is one sentence on what follows a move (balances, who calls next),
     or ``None``. Both are plain text, read after the move from the state already in memory.
+    ``view_pieces`` (optional) says how a projection that grows with the campaign is kept in pieces,
+    so that a write brings its stored view to the head at a cost flat in the history
+    (:class:`yarnlog.core.views.ViewPieces`); a projection without one is worked out whole.
     """
 
     name: str
@@ -169,6 +173,7 @@ class Ruleset:
     names: Callable[[CampaignState[Any]], Iterable[str]] = _no_names
     narrate: Callable[[Recorded, CampaignState[Any]], str | None] = _no_words
     follow_up: Callable[[CampaignState[Any]], str | None] = _nothing_follows
+    view_pieces: Mapping[str, ViewPieces] = field(default_factory=dict)
 
     def owns(self, event_type: str) -> bool:
         return event_type.startswith(self.event_prefix + ".")

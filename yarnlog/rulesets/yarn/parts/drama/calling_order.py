@@ -13,7 +13,7 @@ from yarnlog.core.referee import Rule
 from yarnlog.rulesets.yarn.parts.characters.players import characters_of
 from yarnlog.rulesets.yarn.parts.characters.sheets import Characters
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import Purpose
-from yarnlog.rulesets.yarn.parts.drama.state import CallingOrder, Drama, Recall, drama_of
+from yarnlog.rulesets.yarn.parts.drama.state import CallingOrder, Drama, Recall, SceneCall, drama_of
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
 BOOK = "Yarn 0.1"
@@ -98,5 +98,21 @@ def calling_view(campaign: YarnCampaign) -> dict[str, Any]:
         "recall": {"caller": drama.recall.caller, "reason": drama.recall.reason} if drama.recall else None,
         "skipped_next_turn": list(state.skips) if state else [],
         "scenes": [{"scene": s.number, "caller": s.caller, "in_turn": s.in_turn, "kind": s.kind, "mode": s.mode}
-                   for s in drama.scenes.values() if s.episode == episode],
+                   for s in _scenes_of(drama, timeline.last_scene, episode)],
     }
+
+
+def _scenes_of(drama: Drama, last_scene: int, episode: int | None) -> list[SceneCall]:
+    """The scenes of ``episode`` in order. Scenes are numbered as they are opened and episodes follow
+    one another, so they are found walking back from the last scene to the first of an earlier
+    episode: the cost of the episode, not of the campaign."""
+    found = []
+    for number in range(last_scene, 0, -1):
+        scene = drama.scenes.get(number)
+        if scene is None:
+            continue
+        if scene.episode == episode:
+            found.append(scene)
+        elif episode is not None and scene.episode is not None and scene.episode < episode:
+            break
+    return found[::-1]
