@@ -105,6 +105,11 @@ def test_a_state_handed_out_mid_replay_is_not_changed_by_what_the_replay_folds_n
         frame.fold(recorded)
     assert handed_out == _folded(seen[:cut])  # nothing the replay mutates is shared with it
     assert frame.freeze() == _folded(seen)
+    # A replay may also start from a state handed out (the state a snapshot keeps, say).
+    resumed = Replay(handed_out)
+    for recorded in seen[cut:]:
+        resumed.fold(recorded)
+    assert resumed.freeze() == _folded(seen) and handed_out == _folded(seen[:cut])
 
 
 def test_a_replay_of_the_whole_sample_thaws_the_parts_that_offer_it_and_equals_the_fold():

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from yarnlog.core.corrections import Amendments, OverrideRecorded, effective
-from yarnlog.core.envelope import HASHED_FIELDS, StoredEvent, stored_payload
+from yarnlog.core.envelope import StoredEvent, stored_payload
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.ruleset import Ruleset, SliceBuilder, get_ruleset
 from yarnlog.core.table import CampaignCreated, Table, evolve_table
@@ -33,6 +33,8 @@ CORE_EVENT_TYPES = frozenset({
 
 #: The state a ruleset keeps for a campaign (``YarnState`` for Yarn).
 S = TypeVar("S")
+#: What an event is typed from as it is placed in context (a stored row, or an event to copy).
+E = TypeVar("E")
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,8 @@ class Replay:
     cost: the ruleset's state is thawed into its builder (``Ruleset.thaw``: Yarn's parts that
     offer one fold into mutable slices) and no :class:`CampaignState` is built per event. A
     ruleset without ``thaw`` is folded with its ``evolve``. :meth:`freeze` hands out a state as
-    immutable as ``evolve``'s, and the replay may go on folding after it.
+    immutable as ``evolve``'s, and the replay may go on folding after it. A replay may start from
+    any state: thawing copies the thawed slices' maps once, which a long tail repays.
     """
 
     def __init__(self, state: CampaignState[Any] | None = None):
@@ -165,24 +168,21 @@ def replay(history: Sequence[Recorded]) -> CampaignState[Any]:
     return frame.freeze(history[-1].sequence if history else 0)
 
 
-def replay_stream(history: Iterable[tuple[Recorded, Timeline]], amendments: Amendments,
-                  start: CampaignState[Any] | None = None) -> CampaignState[Any]:
+def replay_stream(history: Iterable[tuple[Recorded, Timeline]], amendments: Amendments) -> CampaignState[Any]:
     """:func:`replay` of events that arrive one at a time and are not kept.
 
     ``history`` is the events in context, each with the timeline after it, as
     :func:`stream_in_context` gives them; ``amendments`` are the corrections and retractions among
     them, gathered beforehand (they reach back to earlier events). The result equals
-    ``replay([rec for rec, _ in history])``; memory stays that of the state. ``start`` is the state
-    before ``history`` when it does not begin at the first event (its timeline the one ``history``
-    was placed in context from).
+    ``replay([rec for rec, _ in history])``; memory stays that of the state.
 
     The timeline is folded once per event: the one that placed the event in context is the
     state's own for as long as they are the same object. An amended or retracted event that is
     not the timeline's leaves them so (``evolve_timeline`` returns its timeline as it is); one that
     is sets them apart, and from there the state's timeline is folded on its own.
     """
-    frame = Replay(start)
-    last = frame.sequence
+    frame = Replay()
+    last = 0
     shared = True  # the state's timeline is the context's before this event (equal, or the same object)
     with paused_gc():
         for recorded, after in history:
@@ -225,7 +225,7 @@ def stream_in_context(history: Iterable[Recorded], timeline: Timeline | None = N
     the last event keeps its own context). So an override is held back, with the events after
     it, until that event has arrived; every other event passes straight through.
     """
-    return _placed(((rec.payload, _copier(rec)) for rec in history), timeline)
+    return _placed(((rec.payload, rec) for rec in history), _copied, timeline)
 
 
 def stream_stored_in_context(rows: Iterable[StoredEvent], timeline: Timeline | None = None,
@@ -236,34 +236,31 @@ def stream_stored_in_context(rows: Iterable[StoredEvent], timeline: Timeline | N
     its episode and scene); here the payload is validated first and the event built with its
     context. The header comes from the store's typed columns as the chain hashed them.
     """
-    def events() -> Iterator[tuple[Payload, Callable[[int | None, int | None], Recorded]]]:
-        for row in rows:
-            header = {name: getattr(row, name) for name in HASHED_FIELDS}
-            payload = stored_payload(row)
-            yield payload, _builder(header, payload)
-
-    return _placed(events(), timeline)
+    return _placed(((stored_payload(row), row) for row in rows), _built, timeline)
 
 
-def _copier(rec: Recorded) -> Callable[[int | None, int | None], Recorded]:
-    return lambda episode, scene: rec.model_copy(update={"episode": episode, "scene": scene})
+def _copied(rec: Recorded, payload: Payload, episode: int | None, scene: int | None) -> Recorded:
+    return rec.model_copy(update={"episode": episode, "scene": scene})
 
 
-def _builder(header: dict[str, Any], payload: Payload) -> Callable[[int | None, int | None], Recorded]:
-    return lambda episode, scene: Recorded(**header, payload=payload, episode=episode, scene=scene)
+def _built(row: StoredEvent, payload: Payload, episode: int | None, scene: int | None) -> Recorded:
+    return Recorded(campaign_id=row.campaign_id, sequence=row.sequence, event_id=row.event_id,
+                    event_type=row.event_type, schema_version=row.schema_version, recorded_at=row.recorded_at,
+                    recorded_by=row.recorded_by, visibility=row.visibility, payload=payload, episode=episode,
+                    scene=scene)
 
 
-def _placed(events: Iterable[tuple[Payload, Callable[[int | None, int | None], Recorded]]],
+def _placed(events: Iterable[tuple[Payload, E]], place: Callable[[E, Payload, int | None, int | None], Recorded],
             timeline: Timeline | None) -> Iterator[tuple[Recorded, Timeline]]:
-    """Each payload's event, built by its ``place(episode, scene)`` in context, and the timeline after it."""
+    """Each event, typed by ``place(event, payload, episode, scene)`` in its context, and the timeline after it."""
     timeline = timeline or Timeline()
     # Events held back behind an override still waiting for its event: [recorded, after, target index].
     held: list[list[Any]] = []
-    for index, (payload, place) in enumerate(events):
+    for index, (payload, source) in enumerate(events):
         after = evolve_timeline(timeline, payload)
         episode, scene = context(timeline, after, payload)
         timeline = after
-        placed = place(episode, scene)
+        placed = place(source, payload, episode, scene)
         target = index + payload.covers if isinstance(payload, OverrideRecorded) else None
         if not held and target is None:
             yield placed, after
