@@ -100,7 +100,8 @@ def _connect(url: str) -> Any:
 
     conn = sqlite3.connect(url, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")  # as the store opens it (synchronous stays the default, FULL)
-    # The insert trigger recomputes each row's hash with the store's SQL function: the floor pays it too.
+    # The insert trigger recomputes each row's hash with the function every writer registers (the
+    # store does, on each connection): without it no row goes in, the driver's alone included.
     conn.create_function(HASH_FUNCTION, len(HASH_ARGUMENTS), _row_hash, deterministic=True)
     return conn
 

@@ -461,7 +461,7 @@ class Journal:
         """
         from yarnlog.app.verify import AMENDMENT_TYPES
         from yarnlog.core.corrections import Amendments
-        from yarnlog.core.state import paused_gc, replay_stream, stream_in_context
+        from yarnlog.core.state import paused_gc, replay_stream, stream_stored_in_context
 
         head = self.store.head(campaign_id)
         if head is None:
@@ -470,7 +470,7 @@ class Journal:
         recorded: list[Timeline] = []  # the timeline as recorded after the last event (not amended)
 
         def in_context_streamed() -> Iterator[tuple[Recorded, Timeline]]:
-            for rec, after in stream_in_context(map(to_recorded, self.store.iter_read(campaign_id, upto=end))):
+            for rec, after in stream_stored_in_context(self.store.iter_read(campaign_id, upto=end)):
                 recorded[:] = [after]
                 yield rec, after
 

@@ -59,6 +59,7 @@ RULESET = Ruleset(
     names=registered_names,
     narrate=narrate,
     follow_up=follow_up,
+    thaw=COMPOSED.thaw,  # a replay folds in place (core.state.Replay); its parts keep their folds
     state_packages=("yarnlog.rulesets.dramasystem.state", "yarnlog.rulesets.dramasystem.parts",
                     "yarnlog.rulesets.dramasystem.rules", "yarnlog.rulesets.dramatic"),
 )

@@ -71,6 +71,7 @@ RULESET = Ruleset(
     names=registered_names,
     narrate=narrate,
     follow_up=follow_up,
+    thaw=COMPOSED.thaw,  # a replay folds the parts that offer it in place (core.state.Replay)
     # What YarnState is built of (the snapshot codec's whitelist): the parts, the pure rules' values.
     state_packages=("yarnlog.rulesets.yarn.state", "yarnlog.rulesets.yarn.parts", "yarnlog.rulesets.yarn.rules",
                     "yarnlog.rulesets.dramatic"),
