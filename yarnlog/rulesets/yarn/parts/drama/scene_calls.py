@@ -21,6 +21,7 @@ from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
 from yarnlog.core.timeline import OpenScene, SceneOpened, check_timeline, decide_timeline
+from yarnlog.rulesets.dramatic.parts import calling_order
 from yarnlog.rulesets.dramatic.rules.bennies import BennieOption, BennieSpend, spend_bennie
 from yarnlog.rulesets.dramatic.rules.calling import CallPrice, price_of_call
 from yarnlog.rulesets.dramatic.rules.drama_tokens import (
@@ -36,7 +37,7 @@ from yarnlog.rulesets.yarn.parts.characters.players import (
     tracks_characters,
 )
 from yarnlog.rulesets.yarn.parts.drama.bennie_spends import BennieSpendLine, bennie_paid
-from yarnlog.rulesets.yarn.parts.drama.calling_order import CALLING_ORDER, advanced, allowed_callers, calling_state
+from yarnlog.rulesets.yarn.parts.drama.calling_order import CALLING_ORDER
 from yarnlog.rulesets.yarn.parts.drama.scene_roles import check_not_after_closer, role_named
 from yarnlog.rulesets.yarn.parts.drama.state import (
     Drama,
@@ -193,14 +194,7 @@ def check_composition(campaign: YarnCampaign, referee: Referee, opened: SceneOpe
 
 def check_turn(campaign: YarnCampaign, referee: Referee, caller: str, jump_queue: bool) -> None:
     """The calling order ("Calling Order"), and the queue jump a bennie buys ("Spending Bennies")."""
-    allowed = allowed_callers(drama_of(campaign), characters_of(campaign), campaign.timeline.episode)
-    if jump_queue:
-        allowed = present(allowed, "no calling order was drawn this episode: there is no queue to jump")
-        invalid(caller not in allowed, f"{caller} may call this scene without jumping the queue")
-        return
-    if allowed is not None:
-        referee.require(caller in allowed, CALLING_ORDER,
-                        f"{' or '.join(sorted(allowed))} calls the next scene, not {caller}")
+    calling_order.check_turn(YARN, campaign, referee, caller, jump_queue)
 
 
 def check_no_reversal(campaign: YarnCampaign, referee: Referee, cast: tuple[str, ...], command: CallScene) -> None:
@@ -298,11 +292,7 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     if isinstance(p, SceneOpened):
         return opened(drama, recorded, yarn)
     if isinstance(p, SceneCalled) and p.bennie_spends and p.scene in drama.scenes:
-        # A queue jump is a turn bought out of order; the jumper's own next turn is skipped.
-        state = drama.calling_of(recorded.episode)
-        if state is not None and recorded.episode is not None:
-            drama = replace(drama, calling=drama.calling.set(recorded.episode, replace(
-                state, skips=state.skips + (p.caller,))))
+        drama = calling_order.jumped(drama, recorded.episode, p.caller)
         return replace(drama, scenes=drama.scenes.set(p.scene, replace(drama.scenes[p.scene], in_turn=True)))
     if isinstance(p, RuledOffstage):
         return replace(drama, recall=Recall(p.caller, "the shopping scene was ruled off stage"))
@@ -315,20 +305,16 @@ def opened(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     assert isinstance(p, SceneOpened)  # folded for scene.opened only
     episode = recorded.episode
     characters = yarn.characters
-    state = calling_state(drama, characters, episode)
-    allowed = allowed_callers(drama, characters, episode)
+    in_turn, drama = calling_order.called(drama, characters, episode, p.caller)
     own = player_character(characters, p.caller) if tracks_characters(characters) else None
     call = SceneCall(
         number=p.number, episode=episode, caller=p.caller, cast=tuple(p.cast), called=tuple(p.cast), mode=p.mode,
         kind=p.kind, time_break=p.time_break, opened_at=recorded.sequence,
-        in_turn=allowed is None or p.caller in allowed,
+        in_turn=in_turn,
         cost_due=tracks_characters(characters) and p.caller != drama.gm and own not in p.cast,
     )
-    calling = drama.calling
-    if state is not None and episode is not None:
-        calling = calling.set(episode, advanced(state, p.caller, drama.recall))
     recall = Recall(p.caller, "a montage ended") if p.kind == "montage" else None
-    return replace(drama, scenes=drama.scenes.set(p.number, call), calling=calling, recall=recall,
+    return replace(drama, scenes=drama.scenes.set(p.number, call), recall=recall,
                    pending_call=p.number if recorded.sequence > drama.overridden_through else None)
 
 
