@@ -10,11 +10,13 @@ quoted differ (:attr:`~yarnlog.rulesets.dramatic.parameters.Dramatic.quotes`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.state import CampaignState
+from yarnlog.core.timeline import OpenScene
 from yarnlog.rulesets.dramatic.parameters import SHARED_BOOK, Dramatic
 from yarnlog.rulesets.dramatic.parts.drama_state import CallingOrder, Drama, Recall
 from yarnlog.rulesets.dramatic.parts.supporting_cast import Purpose
@@ -138,3 +140,11 @@ def calling_view(campaign: CampaignState[Any], dramatic: Dramatic) -> dict[str, 
         "scenes": [{"scene": s.number, "caller": s.caller, "in_turn": s.in_turn, "kind": s.kind, "mode": s.mode}
                    for s in drama.scenes.values() if s.episode == episode],
     }
+
+
+@dataclass(frozen=True)
+class CallInOrder(OpenScene):
+    """A scene call in a ruleset that follows the calling order: the journal's ``OpenScene``, and
+    ``jump_queue`` when the caller spends a bennie to call out of turn ("Spending Bennies", DS76)."""
+
+    jump_queue: bool = False

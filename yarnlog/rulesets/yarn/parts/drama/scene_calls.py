@@ -101,16 +101,16 @@ JUMP_THE_QUEUE = Rule(BOOK, "Spending Bennies", BennieOption.JUMP_THE_QUEUE.effe
 
 
 @dataclass(frozen=True)
-class CallScene(OpenScene):
-    """A Yarn scene call: the journal's ``OpenScene`` and what only Yarn asks of a call.
+class CallScene(calling_order.CallInOrder):
+    """A Yarn scene call: the core's call in order (``jump_queue``: the caller spends a bennie to call
+    out of turn) and what only Yarn asks of a call.
 
-    ``duration``: a montage's suggested duration. ``jump_queue``: the caller spends a bennie to call
-    out of turn. ``reverses_force`` with ``new_element``: the caller's answer to "Forcing" when the
-    scene brings back two characters of this episode's force to reverse its result.
+    ``duration``: a montage's suggested duration. ``reverses_force`` with ``new_element``: the
+    caller's answer to "Forcing" when the scene brings back two characters of this episode's force
+    to reverse its result.
     """
 
     duration: str = ""
-    jump_queue: bool = False
     reverses_force: bool = False
     new_element: str = ""
     role: str = ""  # opener, development or closer ("Episodes › Scenes"), when named as it is called
