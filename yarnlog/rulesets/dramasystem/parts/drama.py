@@ -30,6 +30,7 @@ from yarnlog.core.timeline import (
     EpisodeEnded,
     OpenScene,
     SceneOpened,
+    check_timeline,
     decide_timeline,
 )
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralRestore, ProceduralSpend, spends_for
@@ -48,9 +49,9 @@ from yarnlog.rulesets.dramatic.parts.bennie_spends import BennieSpendLine, benni
 from yarnlog.rulesets.dramatic.parts.calling_order import CALLING_ORDER, CallInOrder
 from yarnlog.rulesets.dramatic.parts.drama_state import Drama, SceneCall
 from yarnlog.rulesets.dramatic.parts.economy import BENNIE, TransferLine, lines
-from yarnlog.rulesets.dramatic.parts.roles import player_character, tracks_characters
+from yarnlog.rulesets.dramatic.parts.roles import RECURRING, cast_roles, player_character, tracks_characters
 from yarnlog.rulesets.dramatic.rules.bennies import BennieOption, BennieSpend, TokenKind, spend_bennie
-from yarnlog.rulesets.dramatic.rules.calling import CallPrice, price_of_call
+from yarnlog.rulesets.dramatic.rules.calling import CallPrice, check_dramatic_cast, price_of_call
 from yarnlog.rulesets.dramatic.rules.drama_tokens import CASTING_COST, casting_cost
 
 BOOK = "DramaSystem SRD"
@@ -341,6 +342,18 @@ def call_paid(campaign: CampaignState[Any], referee: Referee, *, scene: int, cal
                        procedural_spends=procedural, bennie_spends=jumps)
 
 
+def check_cast(campaign: CampaignState[Any], referee: Referee, opened: SceneOpened) -> None:
+    """DS17 (lines 303-305): never a dramatic scene between two recurring characters; a GM's dramatic
+    scene casts a player character. (A journal that keeps no characters records the cast as told.)"""
+    roster = campaign.rules.sheets
+    if not tracks_characters(roster):
+        return
+    roles = cast_roles(roster, campaign, opened.cast)
+    check_dramatic_cast(DRAMASYSTEM.referee(referee), pcs=sum(role.is_pc for role in roles),
+                        recurring=sum(role.kind == RECURRING for role in roles),
+                        caller_is_gm=opened.caller == campaign.table.gm)
+
+
 def call_scene(command: OpenScene, campaign: CampaignState[Any], referee: Referee) -> list[Payload]:
     """The journal's scene opening by the caller the calling order names (DS11), or by one who jumps
     the queue with a bennie (DS76), then what the call cost its caller (DS12, DS33)."""
@@ -353,9 +366,20 @@ def call_scene(command: OpenScene, campaign: CampaignState[Any], referee: Refere
     invalid(opened.caller == table.gm or opened.caller in table.players,
             f"{opened.caller} is not at the table to call a scene")
     calling_order.check_turn(DRAMASYSTEM, campaign, referee, opened.caller, jump_queue)
+    if opened.mode == "dramatic":
+        check_cast(campaign, referee, opened)
     paid = call_paid(advance(campaign, payloads, by=opened.caller), referee, scene=opened.number,
                      caller=opened.caller, cast=tuple(opened.cast), mode=opened.mode, jump_queue=jump_queue)
     return [*payloads, *([paid] if paid is not None else [])]
+
+
+def validate_opened(p: SceneOpened, campaign: CampaignState[Any], referee: Referee) -> SceneOpened:
+    """The journal's scene opening, its dramatic cast checked against DS17 (a call's turn is audited)."""
+    if p.mode == "dramatic":
+        check_cast(campaign, referee, p)
+    checked = check_timeline(p, campaign.timeline)
+    assert isinstance(checked, SceneOpened)  # check_timeline gives back the payload it checks, numbered
+    return checked
 
 
 def validate_called(p: SceneCalled, campaign: CampaignState[Any], referee: Referee) -> SceneCalled:
@@ -438,4 +462,4 @@ def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
 
 PART = Part(name="drama", initial=Drama, evolve=evolve, folds=FOLDS, decide=decide, audit=audit,
             validators=compose_validators(*(m.VALIDATORS for m in MODULES), CAST.VALIDATORS,
-                                          {SceneCalled: validate_called}))
+                                          {SceneCalled: validate_called, SceneOpened: validate_opened}))

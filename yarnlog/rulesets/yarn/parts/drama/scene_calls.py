@@ -23,10 +23,10 @@ from yarnlog.core.state import advance
 from yarnlog.core.timeline import OpenScene, SceneOpened, check_timeline, decide_timeline
 from yarnlog.rulesets.dramatic.parts import calling_order
 from yarnlog.rulesets.dramatic.rules.bennies import BennieOption, BennieSpend, spend_bennie
-from yarnlog.rulesets.dramatic.rules.calling import CallPrice, price_of_call
+from yarnlog.rulesets.dramatic.rules.calling import GM_CASTS as GM_CASTS  # the core's, read here by name
+from yarnlog.rulesets.dramatic.rules.calling import CallPrice, check_dramatic_cast, price_of_call
 from yarnlog.rulesets.dramatic.rules.drama_tokens import (
     CASTING_COST,
-    NO_TWO_RECURRING,
     casting_cost,
     check_not_reversing_force,
 )
@@ -66,11 +66,6 @@ PROCEDURAL_MODE = Rule(
     BOOK, "Calling Scenes",
     "or a procedural scene, in which one or more PCs (possibly aided by supporting characters) pursues "
     "an external, practical goal.",
-)
-GM_CASTS = Rule(
-    BOOK, "Calling Dramatic Scenes",
-    "When the GM calls a dramatic scene, she may cast any participants in the scene, provided at least "
-    "one of them is a player character.",
 )
 SOFT_OPEN = Rule(
     BOOK, "Soft Opens",
@@ -177,14 +172,10 @@ def check_composition(campaign: YarnCampaign, referee: Referee, opened: SceneOpe
         invalid(not role.is_pc or characters.pcs[role.character].active, f"{role.character} is retired from play")
     pcs = sum(role.is_pc for role in roles)
     recurring = sum(role.kind == "recurring character" for role in roles)
-    if opened.mode == "dramatic":
-        if not pcs and recurring >= 2:
-            referee.require(False, NO_TWO_RECURRING, "this dramatic scene is between recurring characters only")
-        elif not pcs and opened.caller == table.gm:
-            referee.require(False, GM_CASTS, "the GM's dramatic scene casts no player character")
-        else:
-            referee.require(pcs + recurring >= 2, DRAMATIC_MODE,
-                            "a dramatic scene needs a petitioner and a granter: cast two PCs or recurring characters")
+    if opened.mode == "dramatic" and not check_dramatic_cast(referee, pcs=pcs, recurring=recurring,
+                                                             caller_is_gm=opened.caller == table.gm):
+        referee.require(pcs + recurring >= 2, DRAMATIC_MODE,
+                        "a dramatic scene needs a petitioner and a granter: cast two PCs or recurring characters")
     if opened.mode == "procedural":
         referee.require(pcs >= 1, PROCEDURAL_MODE, "a procedural scene casts at least one PC")
     if opened.kind == "conference":
