@@ -42,6 +42,7 @@ from yarnlog.rulesets.dramatic.parts import (
     calling_order,
     economy,
     petitions,
+    relationships,
     scene_challenges,
     supporting_cast,
 )
@@ -81,6 +82,8 @@ LINES = {
     "Tied Results": "DS75, lines 714-720",
     "Spending Bennies": "DS76-DS77, lines 722-742",
     "Order of Precedence": "lines 61-65",
+    "Creating Characters › Step By Step": "DS9, lines 23-51",
+    "Creating Characters › What You Want From Others": "DS8, line 115",
     "Themes": "DS10, lines 163-165",
     "Calling Order": "DS11, lines 193-199",
     "Supporting Characters › Introducing Minor Characters": "lines 659-663",
@@ -285,6 +288,20 @@ class PrecedenceDrawn(supporting_cast.PrecedenceDrawn):
     """A precedence order, as the players' index cards came out (lines 61-65)."""
 
 
+@event("dramasystem.character.relationship_defined")
+class RelationshipDefined(relationships.RelationshipDefined):
+    """A relationship defined (or redefined) on the relationship map (lines 73-81)."""
+
+
+@event("dramasystem.character.want_declared")
+class WantDeclared(relationships.WantDeclared):
+    """A want declared, with why the character can't get it (DS8-DS9, lines 45-51, 115)."""
+
+
+#: Relationships and wants, kept on the sheets (:mod:`.sheets`); the first two wants are fraught (DS8).
+RELATIONSHIPS = relationships.Relationships(DRAMASYSTEM, RelationshipDefined, WantDeclared)
+
+
 #: The cast around the PCs, precedence orders and themes, kept in ``campaign.rules.sheets.cast``.
 CAST = supporting_cast.SupportingCast(DRAMASYSTEM, supporting_cast.CastEvents(
     introduced=SupportingIntroduced, promoted=SupportingPromoted, described=SupportingDescribed,
@@ -427,7 +444,7 @@ def decide(command: Any, campaign: CampaignState[Any], referee: Referee) -> list
         payloads = module.decide(command, campaign, referee)
         if payloads is not None:
             return payloads
-    return None
+    return RELATIONSHIPS.decide(command, campaign, referee)
 
 
 FOLDS = folds(CampaignCreated, OverrideRecorded, EpisodeEnded, SceneOpened) | PETITIONS.FOLDS | CHALLENGES.FOLDS \
@@ -461,5 +478,5 @@ def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
 
 
 PART = Part(name="drama", initial=Drama, evolve=evolve, folds=FOLDS, decide=decide, audit=audit,
-            validators=compose_validators(*(m.VALIDATORS for m in MODULES), CAST.VALIDATORS,
+            validators=compose_validators(*(m.VALIDATORS for m in MODULES), CAST.VALIDATORS, RELATIONSHIPS.VALIDATORS,
                                           {SceneCalled: validate_called, SceneOpened: validate_opened}))
