@@ -10,6 +10,7 @@ import pytest
 from yarnlog.app.verify import verify
 from yarnlog.core.referee import InvalidCommand, RuleViolation
 from yarnlog.core.timeline import CloseScene, OpenScene
+from yarnlog.rulesets.dramasystem.words import narrate
 from yarnlog.rulesets.dramatic.parts.calling_order import CallInOrder, calling_order
 from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
 from yarnlog.rulesets.dramatic.parts.supporting_cast import DrawPrecedence, Purpose
@@ -78,6 +79,8 @@ def test_jumping_the_queue_costs_a_bennie_and_skips_the_jumpers_next_turn(journa
     called = events[-1]
     assert called.event_type == "dramasystem.scene.called"
     assert [s["option"] for s in called.payload.model_dump()["bennie_spends"]] == ["jump_the_queue"]
+    told = narrate(called, journal.state(CAMPAIGN))
+    assert "Cy spends a bennie to jump the queue" in told and "pays" not in told  # Vel is cast: no price
     state = journal.state(CAMPAIGN)
     assert state.rules.economy.holding("Cy", "bennie") == 0
     assert _next(journal) == "Maya"  # the jump took no one's turn

@@ -10,6 +10,7 @@ import pytest
 from yarnlog.app.verify import verify
 from yarnlog.core.referee import InvalidCommand, RuleViolation
 from yarnlog.core.timeline import OpenScene
+from yarnlog.rulesets.dramasystem.words import narrate
 from yarnlog.rulesets.dramatic.parts.relationships import DeclareWant, DefineRelationship
 from yarnlog.rulesets.dramatic.parts.supporting_cast import IntroduceSupporting
 
@@ -24,6 +25,8 @@ def test_the_first_two_pcs_named_are_the_fraught_relationships(journal):
     assert journal.state(CAMPAIGN).rules.sheets.pcs["Iris"].fraught == ("Tomas", "Vel")
     [event] = journal.execute(CAMPAIGN, DeclareWant("Tomas", "Iris", "her blessing", "she is proud"))
     assert event.event_type == "dramasystem.character.want_declared"
+    assert narrate(event, journal.state(CAMPAIGN)) == (
+        "Tomas wants her blessing from Iris; why not, says Iris's player: she is proud (DS8-DS9).")
     assert verify(journal.stored_events(CAMPAIGN), CAMPAIGN).ok
 
 
