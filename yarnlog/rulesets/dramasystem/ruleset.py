@@ -53,7 +53,7 @@ RULESET = Ruleset(
         EndEpisode: drama.PART.decide,  # unspent drama tokens revert to the kitty (DS19)
         OpenScene: drama.PART.decide,  # a call's price (DS12, DS33)
     },
-    projections={"procedural-tokens": piles_view, "tokens": token_board},
+    projections={"procedural-tokens": piles_view, "tokens": token_board, "calling-order": drama.calling_view},
     templates="yarnlog/templates/dramasystem",  # recap and sheet templates, shadowed by --templates DIR
     cli="yarnlog.rulesets.dramasystem.cli:VERBS",
     names=registered_names,

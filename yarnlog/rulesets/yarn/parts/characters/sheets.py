@@ -18,6 +18,7 @@ from yarnlog.core.frozen import replace
 from yarnlog.core.referee import invalid
 from yarnlog.core.ruleset import folds
 from yarnlog.core.timeline import EpisodeStarted
+from yarnlog.rulesets.dramatic.parts import relationships
 from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_module
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import Cast
 from yarnlog.rulesets.yarn.rules import experience, traits
@@ -126,18 +127,13 @@ class CharacterCreated(Payload):
 
 
 @event("yarn.character.relationship_defined")
-class RelationshipDefined(Payload):
-    character: str
-    other: str
-    nature: str
+class RelationshipDefined(relationships.RelationshipDefined):
+    """A relationship defined (or redefined) on the relationship map."""
 
 
 @event("yarn.character.want_declared")
-class WantDeclared(Payload):
-    character: str
-    withholder: str
-    want: str
-    why_not: str
+class WantDeclared(relationships.WantDeclared):
+    """A want declared: from whom, what, and why the character can't get it."""
 
 
 @event("yarn.character.retired")
@@ -200,11 +196,7 @@ class SheetTrait:
     fighting_skill: bool = False
 
 
-@dataclass(frozen=True)
-class Want:
-    withholder: str
-    want: str
-    why_not: str
+Want = relationships.Want
 
 
 @dataclass(frozen=True)
@@ -245,7 +237,7 @@ class Sheet:
     @property
     def fraught(self) -> tuple[str, ...]:
         """"The first and second PCs you name as your withholders of emotional reward"."""
-        return tuple(dict.fromkeys(w.withholder for w in self.wants))[:2]
+        return relationships.fraught(self.wants)
 
     def dice(self, trait: str) -> int:
         return self.traits[trait].dice
