@@ -8,8 +8,8 @@ Yarn takes over three of the journal's own commands (:data:`TAKES_OVER`); its ve
 
 from __future__ import annotations
 
-from yarnlog.core.ruleset import Composition, Handler, Part, Router, Ruleset
 from yarnlog.core.names import Registered
+from yarnlog.core.ruleset import Composition, Handler, Part, Router, Ruleset
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.yarn.parts.characters import part as characters
 from yarnlog.rulesets.yarn.parts.combat import part as fight
