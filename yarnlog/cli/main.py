@@ -29,7 +29,7 @@ from yarnlog.cli.options import (
     OverrideOpt,
     VisibilityOpt,
 )
-from yarnlog.cli.output import console, emit, one_line, print_table, show_recorded, summarize, terminal_text, working
+from yarnlog.cli.output import console, emit, error_line, one_line, print_table, show_recorded, summarize, terminal_text, working
 from yarnlog.cli.verbs import CampaignGroup, command_tree
 
 #: Exit codes: 0 ok, 1 verify found faults, 2 invalid input, 3 refused by a rule,
@@ -73,6 +73,7 @@ def _root(
     SETTINGS.db = db
     SETTINGS.campaign = campaign
     SETTINGS.verbose = verbose
+    SETTINGS.json = False  # until the verb's own --json says otherwise (options.JsonOpt)
     SETTINGS.command_id = None  # a write's own --command-id sets it (see options.add_command_id)
 
 
@@ -751,7 +752,7 @@ def main() -> None:
         from yarnlog.core.referee import YarnlogError
 
         if isinstance(exc, YarnlogError):
-            sys.stderr.write(f"error: {one_line(str(exc))}\n")
+            sys.stderr.write(error_line(exc, full=SETTINGS.json or SETTINGS.verbose) + "\n")
             sys.exit(exc.exit_code)
         if type(exc).__module__.startswith("sqlalchemy"):
             # The database could not be reached or refused the work: a storage error, not a bug.
