@@ -29,7 +29,17 @@ from yarnlog.cli.options import (
     OverrideOpt,
     VisibilityOpt,
 )
-from yarnlog.cli.output import console, emit, error_line, one_line, print_table, show_recorded, summarize, terminal_text, working
+from yarnlog.cli.output import (
+    console,
+    emit,
+    error_line,
+    one_line,
+    print_table,
+    show_recorded,
+    summarize,
+    terminal_text,
+    working,
+)
 from yarnlog.cli.verbs import CampaignGroup, command_tree
 
 #: Exit codes: 0 ok, 1 verify found faults, 2 invalid input, 3 refused by a rule,

@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
+
 def _asked_for_json(value: bool) -> bool:
     """Note that the verb was asked for JSON: its errors then keep their whole text (a refusal quotes
     the rule in full, :func:`yarnlog.cli.output.error_line`)."""
