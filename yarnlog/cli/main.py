@@ -457,14 +457,14 @@ def log(
     as_json: JsonOpt = False,
 ) -> None:
     """List the campaign's events, as recorded (corrections shown as their own events)."""
-    from yarnlog.core.state import replay, visible_to
+    from yarnlog.core.state import as_told, replay, visible_to
 
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     history = journal.history(cid)
     table = replay(history).table
     rows = [
-        r for r in history
+        r for r in as_told(history)  # a precedence order drawn between scenes: in the scene it was drawn for
         if (episode is None or r.episode == episode)
         and (scene is None or r.scene == scene)
         and (event_type is None or _type_matches(r.event_type, event_type, table.ruleset))

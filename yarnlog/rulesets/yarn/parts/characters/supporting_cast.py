@@ -196,6 +196,8 @@ class ThemeChosen(Payload):
 class PrecedenceDrawn(Payload):
     """A precedence order, noted as the cards came out: shuffled by the tool or entered from the table."""
 
+    told_with_next_scene = True  # drawn between scenes: for the next one (see scene_of_draw)
+
     purpose: Purpose
     order: list[str] = Field(min_length=1)
     source: Literal["shuffled", "entered"] = "entered"
