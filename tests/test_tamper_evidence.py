@@ -148,6 +148,13 @@ def test_a_tail_cut_after_the_old_digest_cannot_be_proved_to_extend_a_later_one(
 # -- signing ---------------------------------------------------------------------------------------
 
 
+def test_keygen_needs_a_file_path_not_standard_output(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli("keygen", "-")
+    assert code == 2 and "give a file path" in err and len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []  # nothing written, not even a file called '-'
+
+
 def test_a_signed_digest_verifies_only_with_the_gms_key(cli, tmp_path):
     _imported(cli, str(tmp_path / "journal.db"))
     gm, other = tmp_path / "gm.key", tmp_path / "other.key"

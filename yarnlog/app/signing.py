@@ -24,6 +24,10 @@ from yarnlog.core.referee import InvalidCommand
 def generate_key(secret_path: Path) -> Path:
     """Write a new secret key to ``secret_path`` (mode 0600, never over an existing file) and its
     public key beside it (``.pub``); the public key's path."""
+    if secret_path.name in ("", "-") or secret_path.is_dir():
+        # "-" reads as standard output elsewhere; a key pair is two files, so it needs a real path.
+        raise InvalidCommand("keygen writes two files (the key and its .pub): "
+                             f"give a file path, not {str(secret_path)!r}")
     key = SigningKey.generate()
     public_path = secret_path.with_name(secret_path.name + ".pub")
     for path in (secret_path, public_path):

@@ -9,7 +9,6 @@ every hash from there on.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -36,13 +35,11 @@ def stored_event_hash(header: Mapping[str, Any], payload_text: str, prev_hash: s
     """
     values = {**header, "prev_hash": prev_hash}
     # canonical()'s own layout (keys sorted, no white space), with the payload's text set in as it is.
-    body = ",".join(key + (payload_text if name == "payload" else _encode(values[name]))
+    body = ",".join(key + (payload_text if name == "payload" else canonical(values[name]))
                     for name, key in _BODY_KEYS)
     return hashlib.sha256(("{" + body + "}").encode("utf-8")).hexdigest()
 
 
-#: canonical() as one encoder made once (json.dumps builds a new one on every call with options).
-_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 #: The hashed body's fields in canonical (sorted) order, each with its key as canonical JSON writes it.
 _BODY_KEYS = tuple((name, canonical(name) + ":") for name in sorted((*HASHED_FIELDS, "payload", "prev_hash")))
 
