@@ -87,8 +87,11 @@ def test_the_recaps_run_as_written_after_the_session(cli, monkeypatch, tmp_path)
 
 def test_the_dramasystem_scene_runs_as_written(cli):
     commands = blocks("## A procedural scene in DramaSystem")
-    assert [c[0] for c in commands][-4:] == ["draw", "draw", "resolve", "procedural-tokens"]
+    assert [c[0] for c in commands][-10:] == ["draw", "draw", "resolve", "procedural-tokens", "ledger", "resolutions",
+                                              "explain", "tokens", "sheet", "recap"]
     run_all(cli, commands)
+    code, out, _ = cli("explain", "11", "--json")  # the README explains Ana's draw
+    assert code == 0 and json.loads(out)["event"]["payload"]["player"] == "Ana"
     code, out, _ = cli("verify")
     assert code == 0 and out.startswith("ok: storm")
 

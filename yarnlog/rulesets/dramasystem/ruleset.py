@@ -12,6 +12,7 @@ from __future__ import annotations
 from yarnlog.core.ruleset import Composition, Part, Ruleset
 from yarnlog.rulesets.dramasystem.parts import advanced_procedure, card_procedure, contests, procedural_piles, sheets
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import piles_view
+from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board
 from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign, DramaSystemState
 from yarnlog.rulesets.dramasystem.words import follow_up, narrate
 
@@ -36,7 +37,8 @@ RULESET = Ruleset(
     decide=COMPOSED.decide,
     audit=COMPOSED.audit,
     validators=COMPOSED.validators,
-    projections={"procedural-tokens": piles_view},
+    projections={"procedural-tokens": piles_view, "tokens": token_board},
+    templates="yarnlog/templates/dramasystem",  # recap and sheet templates, shadowed by --templates DIR
     cli="yarnlog.rulesets.dramasystem.cli:VERBS",
     names=registered_names,
     narrate=narrate,

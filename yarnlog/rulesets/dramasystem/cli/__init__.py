@@ -3,7 +3,9 @@
 ``yarnlog character create``, ``yarnlog oppose`` (the GM's secret token), ``yarnlog target``,
 ``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens``,
 ``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``. Cards are entered as
-drawn at the table (``--cards QH,10S``) or drawn by the tool from the cards left.
+drawn at the table (``--cards QH,10S``) or drawn by the tool from the cards left. What people read
+of the campaign: ``yarnlog sheet``, ``yarnlog tokens``, ``yarnlog ledger``, ``yarnlog explain``,
+``yarnlog resolutions`` and ``yarnlog recap``.
 """
 
 import typer
@@ -12,14 +14,19 @@ from yarnlog.cli.verbs import Verbs
 
 
 def register(app: typer.Typer) -> None:
-    from yarnlog.rulesets.dramasystem.cli import procedure
+    from yarnlog.rulesets.dramasystem.cli import procedure, reports
 
     procedure.register(app)
+    reports.register(app)
 
 
 #: Where each verb is registered, in the order the help lists them (single verbs, then groups of verbs).
-INDEX = dict.fromkeys(("oppose", "target", "draw", "resolve", "procedural-tokens", "odds", "character", "advanced",
-                       "contest"),
-                      "yarnlog.rulesets.dramasystem.cli.procedure:register")
+INDEX = {
+    **dict.fromkeys(("oppose", "target", "draw", "resolve", "procedural-tokens", "odds"),
+                    "yarnlog.rulesets.dramasystem.cli.procedure:register"),
+    **dict.fromkeys(("sheet", "tokens", "ledger", "explain", "resolutions", "recap"),
+                    "yarnlog.rulesets.dramasystem.cli.reports:register"),
+    **dict.fromkeys(("character", "advanced", "contest"), "yarnlog.rulesets.dramasystem.cli.procedure:register"),
+}
 
 VERBS = Verbs(register=register, title="DramaSystem SRD (Robin D. Laws)", index=INDEX)

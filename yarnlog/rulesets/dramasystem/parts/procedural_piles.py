@@ -44,6 +44,8 @@ class PileLine:
     colour: Colour
     refreshed: bool
     event_type: str
+    #: The participant's unspent tokens once this spend (and any refresh it brought) is done.
+    unspent_after: frozenset[Colour] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -96,12 +98,12 @@ def evolve(piles: Piles, recorded: Recorded, _state: Any = None) -> Piles:
     current, held = dict(piles.piles), dict(piles.held)
     lines = list(piles.ledger)
     for spend in spends:
-        current[spend.participant] = settle(current.get(spend.participant, TokenPile()).unspent
-                                            - {spend.colour}).pile
+        after = settle(current.get(spend.participant, TokenPile()).unspent - {spend.colour}).pile
+        current[spend.participant] = after
         if scene is not None and held.get(scene) == (spend.participant, spend.colour):
             del held[scene]  # the secret token, revealed and spent
         lines.append(PileLine(recorded.sequence, recorded.scene, spend.participant, spend.colour,
-                              spend.refreshed, recorded.event_type))
+                              spend.refreshed, recorded.event_type, after.unspent))
     return replace(piles, piles=current, ledger=tuple(lines), held=held)
 
 

@@ -52,6 +52,9 @@ class Sheet:
     grades: Mapping[str, Grade]
     custom_type: str | None = None
     how_i_do_it: Mapping[str, str] = field(default_factory=dict)
+    desire: str = ""
+    poles: tuple[str, ...] = ()
+    story: str = ""
 
     def action_type_named(self, text: str) -> str:
         """The action type ``text`` names, spelled as on the sheet (case is ignored)."""
@@ -129,7 +132,8 @@ def evolve(sheets: Sheets, recorded: Recorded, _state: Any = None) -> Sheets:
     p = recorded.payload
     if not isinstance(p, CharacterCreated):
         return sheets
-    sheet = Sheet(p.name, p.player, p.role, dict(p.grades), p.custom_type, dict(p.how_i_do_it))
+    sheet = Sheet(p.name, p.player, p.role, dict(p.grades), p.custom_type, dict(p.how_i_do_it), p.desire,
+                  tuple(p.poles), p.story)
     return replace(sheets, pcs={**sheets.pcs, p.name: sheet}, of_player={**sheets.of_player, p.player: p.name})
 
 

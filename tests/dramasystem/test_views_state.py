@@ -1,0 +1,80 @@
+"""The read views over a replayed DramaSystem campaign: drama tokens shown when the state keeps them,
+the GM's pile hidden from players while a resolution may be open, each spend's rule."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from pyrsistent import pvector
+
+from yarnlog.core.state import GM_ONLY
+from yarnlog.core.timeline import OpenScene
+from yarnlog.rulesets.dramasystem.parts.card_procedure import DrawTarget, Oppose, PlayCards
+from yarnlog.rulesets.dramasystem.parts.player_views import campaign_seen_by, gm_pile_hidden, resolution_pending
+from yarnlog.rulesets.dramasystem.parts.printable_sheet import printable_sheet
+from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board, token_ledger
+from yarnlog.rulesets.dramasystem.state import DramaSystemState
+from yarnlog.rulesets.yarn.parts.economy.part import Economy, LedgerEntry
+
+from .storm_table import CAMPAIGN, _played_scene, _procedural_scene
+
+
+@dataclass(frozen=True)
+class StateWithDrama(DramaSystemState):
+    """DramaSystem's state once the dramatic core shared with Yarn is composed in: an economy slice."""
+
+    economy: Economy = Economy()
+
+
+def _with_drama(campaign, economy: Economy):
+    rules = campaign.rules
+    return replace(campaign, rules=StateWithDrama(**{f.name: getattr(rules, f.name) for f in fields(rules)},
+                                                  economy=economy))
+
+
+def test_drama_tokens_and_bennies_are_shown_when_the_state_keeps_them_and_only_then(journal):
+    _played_scene(journal)
+    campaign = journal.state(CAMPAIGN)
+    plain = token_board(campaign)
+    assert plain["drama"] is False and "drama_tokens" not in plain["participants"][0]
+    assert all(line["currency"] == "procedural" for line in token_ledger(campaign, journal.history(CAMPAIGN)))
+    # "Everyone, including the GM, starts each episode with no drama tokens." (SRD 273)
+    petition = LedgerEntry(sequence=16, event_type="dramasystem.petition.resolved", recorded_by="Maya", episode=1,
+                           scene=1, currency="drama", amount=1, source="kitty", destination="Ana",
+                           chapter="Gaining Tokens", rule="the petitioner gains a token")
+    economy = Economy(tokens={"Ana": 1}, bennies={"Ben": 1}, ledger=pvector([petition]))
+    with_drama = _with_drama(campaign, economy)
+    board = {p["name"]: p for p in token_board(with_drama)["participants"]}
+    assert token_board(with_drama)["drama"] is True
+    assert (board["Ana"]["drama_tokens"], board["Ben"]["bennies"], board["Maya"]["drama_tokens"]) == (1, 1, 0)
+    assert board["Ana"]["unspent"] == plain["participants"][1]["unspent"]  # the procedural pile beside them
+    lines = token_ledger(with_drama, journal.history(CAMPAIGN), participant="Ana")
+    assert [(line["currency"], line["sequence"]) for line in lines][-1] == ("drama", 16)
+    sheet = printable_sheet(with_drama, "Iris")
+    assert (sheet["drama_tokens"], sheet["bennies"]) == (1, 0)
+    assert printable_sheet(campaign, "Iris")["drama_tokens"] is None
+
+
+def test_the_gm_s_pile_is_hidden_from_players_from_the_call_of_a_procedural_scene_to_its_resolution(journal):
+    table = journal.state(CAMPAIGN).table
+    _procedural_scene(journal)
+    # Before the GM spends (or when a player's replay cannot know she has), a resolution may be coming.
+    assert resolution_pending(journal.state(CAMPAIGN))
+    journal.execute(CAMPAIGN, Oppose("green"), visibility=GM_ONLY)
+    journal.execute(CAMPAIGN, DrawTarget("KC", ("Ana", "Ben", "Cy")))
+    journal.execute(CAMPAIGN, PlayCards("Ana", "yellow", ("5D",)))
+    history = journal.history(CAMPAIGN)
+    ana = campaign_seen_by(history, table, "Ana")
+    assert not ana.rules.procedure.secret and gm_pile_hidden(ana, "Ana") and not gm_pile_hidden(ana, None)
+    maya = next(p for p in token_board(ana, viewer="Ana")["participants"] if p["gm"])
+    assert maya["unspent"] is None and maya["hidden"]
+    gm = next(p for p in token_board(journal.state(CAMPAIGN))["participants"] if p["gm"])
+    assert gm["set_aside"] == ["green"]
+
+
+def test_a_dramatic_scene_hides_nothing(journal):
+    journal.execute(CAMPAIGN, OpenScene(caller="Ana", cast=("Iris",), mode="dramatic"))
+    campaign = journal.state(CAMPAIGN)
+    assert not resolution_pending(campaign)
+    maya = next(p for p in token_board(campaign, viewer="Ana")["participants"] if p["gm"])
+    assert maya["unspent"] == ["green", "yellow", "red"]

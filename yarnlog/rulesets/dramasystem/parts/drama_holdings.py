@@ -1,0 +1,55 @@
+"""Drama tokens and bennies beside the procedural tokens, when the campaign's state holds them.
+
+DramaSystem's drama tokens and bennies come from the dramatic core it shares with Yarn (SRD
+271-275, 695-742), composed in as a slice of its own. The read views do not depend on when that
+happens or on a setting: they look at the state. A slice that keeps drama ``tokens`` and
+``bennies`` by participant is the economy; its ``ledger`` entries, when it keeps them, are
+movements (``sequence``, ``scene``, ``currency``, ``amount``, ``source``, ``destination``,
+``chapter``, ``rule``) as Yarn's economy records them. Without such a slice there is nothing to show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields, is_dataclass
+from typing import Any
+
+from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign
+
+
+def economy_of(campaign: DramaSystemCampaign) -> Any | None:
+    """The slice of ``campaign``'s state that holds drama tokens and bennies, or ``None``."""
+    rules = campaign.rules
+    if rules is None or not is_dataclass(rules):
+        return None
+    for slot in fields(rules):
+        part = getattr(rules, slot.name)
+        if isinstance(getattr(part, "tokens", None), Mapping) and isinstance(getattr(part, "bennies", None), Mapping):
+            return part
+    return None
+
+
+def drama_holdings(campaign: DramaSystemCampaign) -> dict[str, dict[str, int]] | None:
+    """Each participant's drama tokens and bennies now, or ``None`` when the state keeps none."""
+    economy = economy_of(campaign)
+    if economy is None:
+        return None
+    names = [campaign.table.gm, *campaign.table.players]
+    names += sorted((set(economy.tokens) | set(economy.bennies)) - set(names))
+    return {n: {"drama_tokens": int(economy.tokens.get(n, 0)), "bennies": int(economy.bennies.get(n, 0))}
+            for n in names}
+
+
+def drama_movements(campaign: DramaSystemCampaign) -> list[dict[str, Any]]:
+    """Every drama-token and bennie movement the economy keeps, oldest first (none without one)."""
+    economy = economy_of(campaign)
+    if economy is None:
+        return []
+    out = []
+    for entry in getattr(economy, "ledger", ()) or ():
+        out.append({"sequence": entry.sequence, "scene": getattr(entry, "scene", None),
+                    "episode": getattr(entry, "episode", None), "event_type": getattr(entry, "event_type", ""),
+                    "currency": entry.currency, "amount": entry.amount, "source": entry.source,
+                    "destination": entry.destination, "chapter": getattr(entry, "chapter", ""),
+                    "rule": getattr(entry, "rule", "")})
+    return out

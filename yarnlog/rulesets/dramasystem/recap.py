@@ -1,0 +1,135 @@
+"""DramaSystem's recap: what happened in an episode, a range of scenes or the series, for one audience.
+
+A pure projection (no storage, no templates): :func:`build_recap` turns the history an audience may
+see into plain data; ``yarnlog recap`` renders it with ``yarnlog/templates/dramasystem``'s
+``recap.md.j2`` or ``recap.html.j2`` (user text made literal in Markdown, escaped and sanitized in
+HTML, as Yarn's recaps are).
+
+Per episode: its theme, notes, scenes and every participant's procedural pile at its end (drama
+tokens and bennies beside them when the state keeps them). Per scene: the call (caller, mode,
+setting, cast, situation), notes, each move in the SRD's words, and each card resolution or contest
+in short (:mod:`.parts.resolution_reports`).
+
+The audience is the GM (everything), one player (what that player may see) or every player at
+once (only what everyone may see, to post to the group). Filtering comes first, so the GM's secret
+token for a simple resolution is in no player's recap before its reveal, neither as a sentence nor
+through the odds; and while a resolution may still be open the GM's pile is left out (reading 16).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from yarnlog.core.corrections import effective
+from yarnlog.core.events import Recorded
+from yarnlog.core.state import EVERYONE, replay, visible_to
+from yarnlog.core.table import Table
+from yarnlog.core.timeline import EpisodeStarted, Note, SceneClosed, SceneOpened
+from yarnlog.rulesets.dramasystem.parts.player_views import resolution_pending
+from yarnlog.rulesets.dramasystem.parts.resolution_reports import describe, resolution_reports
+from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board
+from yarnlog.rulesets.dramasystem.words import narrate
+
+
+@dataclass(frozen=True)
+class Audience:
+    """``kind`` is ``gm``, ``player`` (``name`` set) or ``players`` (every player at once)."""
+
+    kind: str = "gm"
+    name: str | None = None
+
+    def label(self) -> str:
+        return {"gm": "The GM's recap", "players": "The players' recap"}.get(self.kind, f"{self.name}'s recap")
+
+    def sees(self, recorded: Recorded, table: Table) -> bool:
+        if self.kind == "gm":
+            return True
+        if self.kind == "players":
+            return recorded.visibility == EVERYONE
+        return visible_to(recorded, self.name, table)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Episodes ``first..last`` and/or scenes ``first..last`` (``None``: open); ``Scope()`` is the series."""
+
+    episodes: tuple[int | None, int | None] = (None, None)
+    scenes: tuple[int | None, int | None] = (None, None)
+    label: str = "the whole series"
+
+    @staticmethod
+    def _within(n: int | None, bounds: tuple[int | None, int | None]) -> bool:
+        first, last = bounds
+        return (first is None or (n is not None and n >= first)) and (last is None or (n is not None and n <= last))
+
+    def has_episode(self, n: int | None) -> bool:
+        return self._within(n, self.episodes)
+
+    def has_scene(self, n: int | None) -> bool:
+        return self._within(n, self.scenes)
+
+
+def _new_scene(p: SceneOpened) -> dict[str, Any]:
+    return {"number": p.number, "title": p.title, "caller": p.caller, "mode": p.mode or "", "kind": p.kind or "",
+            "setting": p.setting, "cast": list(p.cast), "situation": p.situation, "time_break": p.time_break,
+            "summary": "", "notes": [], "moves": [], "resolutions": []}
+
+
+def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, scope: Scope) -> dict[str, Any]:
+    """The recap of ``scope`` as ``audience`` may see it, as plain data."""
+    seen = [r for r in history if audience.sees(r, table)]
+    events = effective(seen)
+    episodes: dict[int, dict[str, Any]] = {}
+    scenes: dict[int, dict[str, Any]] = {}
+    last_of_episode: dict[int, int] = {}
+    series_notes: list[dict[str, Any]] = []
+    for rec in events:
+        p = rec.payload
+        if rec.episode is not None:
+            last_of_episode[rec.episode] = rec.sequence
+        if isinstance(p, EpisodeStarted):
+            episodes[p.number] = {"number": p.number, "title": p.title, "theme": p.theme,
+                                  "theme_chosen_by": p.theme_chosen_by, "notes": [], "scenes": [], "piles": [],
+                                  "drama": False}
+        elif isinstance(p, SceneOpened):
+            scene = _new_scene(p)
+            scenes[p.number] = scene
+            if rec.episode in episodes:
+                episodes[rec.episode]["scenes"].append(scene)
+        elif isinstance(p, SceneClosed) and p.number in scenes:
+            scenes[p.number]["summary"] = p.summary
+        elif isinstance(p, Note):
+            note = {"by": rec.recorded_by, "gm": table.is_gm(rec.recorded_by), "text": p.text}
+            where = p.scene or rec.scene
+            if where in scenes:
+                scenes[where]["notes"].append(note)
+            elif rec.episode in episodes:
+                episodes[rec.episode]["notes"].append(note)
+            else:
+                series_notes.append(note)
+        elif rec.event_type.startswith("dramasystem.") and rec.scene in scenes:
+            said = narrate(rec, None)  # type: ignore[arg-type]  # DramaSystem's sentences read the payload only
+            if said:
+                scenes[rec.scene]["moves"].append(said)
+    viewer = audience.name if audience.kind == "player" else None
+    for report in resolution_reports(seen, table, viewer=viewer):
+        if report["scene"] in scenes:
+            scenes[report["scene"]]["resolutions"].append({**report, "lines": list(describe(report))})
+    told = []
+    for number, episode in episodes.items():
+        if not scope.has_episode(number):
+            continue
+        episode["scenes"] = [s for s in episode["scenes"] if scope.has_scene(s["number"])]
+        if scope.scenes != (None, None) and not episode["scenes"]:
+            continue
+        at_end = replay([r for r in seen if r.sequence <= last_of_episode.get(number, 0)])
+        hide_gm = audience.kind != "gm" and resolution_pending(at_end)
+        board = token_board(at_end, hide_gm=hide_gm)
+        episode.update(piles=board["participants"], drama=board["drama"], as_of=board["as_of"])
+        told.append(episode)
+    return {"campaign": table.campaign_id, "title": table.title, "gm": table.gm, "scope": scope.label,
+            "audience_label": audience.label(), "as_of": history[-1].sequence if history else 0,
+            "series_notes": series_notes if scope.episodes == (None, None) and scope.scenes == (None, None) else [],
+            "episodes": told}
