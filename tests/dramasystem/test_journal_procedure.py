@@ -25,6 +25,7 @@ from yarnlog.rulesets.dramasystem.parts.card_procedure import (
 )
 from yarnlog.rulesets.dramasystem.parts.sheets import CreateCharacter
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
+from yarnlog.rulesets.dramatic.parts.bennie_vote import CastBallot
 
 from .storm_table import CAMPAIGN, _grades, _played_scene, _procedural_scene
 
@@ -129,6 +130,9 @@ def test_the_tool_draws_the_order_and_the_cards_from_those_left_once(journal):
 def test_three_spends_refresh_and_the_pile_carries_over_to_the_next_episode(journal):
     # SRD 423 (immediate refresh) and 425 ("It does not refresh between sessions.").
     _played_scene(journal)  # Ana spends green
+    for voter, ranking in (("Maya", ("Ana", "Ben", "Cy")), ("Ana", ("Ben", "Cy")), ("Ben", ("Ana", "Cy")),
+                           ("Cy", ("Ana", "Ben"))):  # the bennie vote ends the episode (DS73)
+        journal.execute(CAMPAIGN, CastBallot(voter, ranking))
     journal.execute(CAMPAIGN, EndEpisode())
     journal.execute(CAMPAIGN, StartEpisode(title="Rain", theme="debt"))
     assert journal.state(CAMPAIGN).rules.piles.pile("Ana").unspent == {Colour.YELLOW, Colour.RED}

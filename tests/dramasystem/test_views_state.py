@@ -3,7 +3,7 @@ the GM's pile hidden from players while a resolution may be open, each spend's r
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import replace
 
 from pyrsistent import pvector
 
@@ -13,30 +13,21 @@ from yarnlog.rulesets.dramasystem.parts.card_procedure import DrawTarget, Oppose
 from yarnlog.rulesets.dramasystem.parts.player_views import campaign_seen_by, gm_pile_hidden, resolution_pending
 from yarnlog.rulesets.dramasystem.parts.printable_sheet import printable_sheet
 from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board, token_ledger
-from yarnlog.rulesets.dramasystem.state import DramaSystemState
-from yarnlog.rulesets.yarn.parts.economy.part import Economy, LedgerEntry
+from yarnlog.rulesets.dramatic.parts.economy import Economy, LedgerEntry
 
 from .storm_table import CAMPAIGN, _played_scene, _procedural_scene
 
 
-@dataclass(frozen=True)
-class StateWithDrama(DramaSystemState):
-    """DramaSystem's state once the dramatic core shared with Yarn is composed in: an economy slice."""
-
-    economy: Economy = Economy()
-
-
 def _with_drama(campaign, economy: Economy):
-    rules = campaign.rules
-    return replace(campaign, rules=StateWithDrama(**{f.name: getattr(rules, f.name) for f in fields(rules)},
-                                                  economy=economy))
+    """``campaign`` with ``economy`` as its drama tokens and bennies (the dramatic core's slice)."""
+    return replace(campaign, rules=replace(campaign.rules, economy=economy))
 
 
-def test_drama_tokens_and_bennies_are_shown_when_the_state_keeps_them_and_only_then(journal):
+def test_drama_tokens_and_bennies_are_shown_beside_the_procedural_piles(journal):
     _played_scene(journal)
     campaign = journal.state(CAMPAIGN)
     plain = token_board(campaign)
-    assert plain["drama"] is False and "drama_tokens" not in plain["participants"][0]
+    assert plain["drama"] is True and plain["participants"][0]["drama_tokens"] == 0  # the dramatic core's economy
     assert all(line["currency"] == "procedural" for line in token_ledger(campaign, journal.history(CAMPAIGN)))
     # "Everyone, including the GM, starts each episode with no drama tokens." (SRD 273)
     petition = LedgerEntry(sequence=16, event_type="dramasystem.petition.resolved", recorded_by="Maya", episode=1,
@@ -52,7 +43,7 @@ def test_drama_tokens_and_bennies_are_shown_when_the_state_keeps_them_and_only_t
     assert [(line["currency"], line["sequence"]) for line in lines][-1] == ("drama", 16)
     sheet = printable_sheet(with_drama, "Iris")
     assert (sheet["drama_tokens"], sheet["bennies"]) == (1, 0)
-    assert printable_sheet(campaign, "Iris")["drama_tokens"] is None
+    assert printable_sheet(campaign, "Iris")["drama_tokens"] == 0
 
 
 def test_the_gm_s_pile_is_hidden_from_players_from_the_call_of_a_procedural_scene_to_its_resolution(journal):

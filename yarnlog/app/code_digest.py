@@ -39,10 +39,11 @@ def cache_dir() -> Path:
 def source_roots(ruleset_name: str) -> list[Path]:
     """The folders whose source makes a campaign's state: the core's and the ruleset's package's,
     found from its entry point without importing it (``yarnlog.rulesets.yarn.ruleset:RULESET``
-    names ``yarnlog/rulesets/yarn/``)."""
+    names ``yarnlog/rulesets/yarn/``), and the dramatic core's, which Yarn and DramaSystem compose."""
     from yarnlog.core.ruleset import RULESETS
 
-    roots = [Path(__file__).resolve().parent.parent / "core"]
+    package = Path(__file__).resolve().parent.parent
+    roots = [package / "core", package / "rulesets" / "dramatic"]
     try:
         spec = importlib.util.find_spec(RULESETS[ruleset_name].split(":")[0])
         if spec is not None and spec.origin:

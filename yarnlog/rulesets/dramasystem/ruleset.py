@@ -3,28 +3,41 @@
 What DramaSystem adds to the journal: characters with action types (:mod:`.parts.sheets`),
 procedural tokens (:mod:`.parts.procedural_piles`), simple card resolution
 (:mod:`.parts.card_procedure`), the advanced one (:mod:`.parts.advanced_procedure`) and simple
-player-versus-player contests (:mod:`.parts.contests`). The dramatic core it shares with Yarn is
-not composed in yet.
+player-versus-player contests (:mod:`.parts.contests`); its dramatic side is the core it shares
+with Yarn (:mod:`yarnlog.rulesets.dramatic`), composed in :mod:`.parts.drama`: the economy of drama
+tokens and the petitions.
 """
 
 from __future__ import annotations
 
+from yarnlog.core.names import Registered
 from yarnlog.core.ruleset import Composition, Part, Ruleset
-from yarnlog.rulesets.dramasystem.parts import advanced_procedure, card_procedure, contests, procedural_piles, sheets
+from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
+from yarnlog.rulesets.dramasystem.parts import (
+    advanced_procedure,
+    card_procedure,
+    contests,
+    drama,
+    procedural_piles,
+    sheets,
+)
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import piles_view
 from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board
 from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign, DramaSystemState
 from yarnlog.rulesets.dramasystem.words import follow_up, narrate
 
 PARTS: tuple[Part, ...] = (sheets.PART, procedural_piles.PART, card_procedure.PART, advanced_procedure.PART,
-                           contests.PART)
+                           contests.PART, drama.ECONOMY, drama.PART)
 
 
 COMPOSED: Composition[DramaSystemState] = Composition(PARTS, DramaSystemState)
 
 
-def registered_names(campaign: DramaSystemCampaign) -> list[str]:
-    return list(campaign.rules.sheets.pcs)
+def registered_names(campaign: DramaSystemCampaign) -> Registered:
+    """The player and supporting characters and the locations (commands name them ignoring case),
+    looked up in the state's own maps, not copied (:class:`~yarnlog.core.names.Registered`)."""
+    sheets = campaign.rules.sheets
+    return Registered(sheets.pcs, sheets.cast.supporting, sheets.cast.locations)
 
 
 RULESET = Ruleset(
@@ -37,6 +50,11 @@ RULESET = Ruleset(
     decide=COMPOSED.decide,
     audit=COMPOSED.audit,
     validators=COMPOSED.validators,
+    takes_over={
+        StartEpisode: drama.PART.decide,  # the theme rota names who chose the theme (DS10)
+        EndEpisode: drama.PART.decide,  # unspent drama tokens revert to the kitty (DS19)
+        OpenScene: drama.PART.decide,  # a call's price (DS12, DS33)
+    },
     projections={"procedural-tokens": piles_view, "tokens": token_board},
     templates="yarnlog/templates/dramasystem",  # recap and sheet templates, shadowed by --templates DIR
     cli="yarnlog.rulesets.dramasystem.cli:VERBS",
@@ -44,5 +62,5 @@ RULESET = Ruleset(
     narrate=narrate,
     follow_up=follow_up,
     state_packages=("yarnlog.rulesets.dramasystem.state", "yarnlog.rulesets.dramasystem.parts",
-                    "yarnlog.rulesets.dramasystem.rules"),
+                    "yarnlog.rulesets.dramasystem.rules", "yarnlog.rulesets.dramatic"),
 )

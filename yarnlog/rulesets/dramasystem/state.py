@@ -12,6 +12,8 @@ if TYPE_CHECKING:
     from yarnlog.rulesets.dramasystem.parts.contests import Contests
     from yarnlog.rulesets.dramasystem.parts.procedural_piles import Piles
     from yarnlog.rulesets.dramasystem.parts.sheets import Sheets
+    from yarnlog.rulesets.dramatic.parts.drama_state import Drama
+    from yarnlog.rulesets.dramatic.parts.economy import Economy
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,13 @@ class DramaSystemState:
     procedure: Procedure
     advanced: Advanced
     contests: Contests
+    economy: Economy  # the dramatic core's slices, named as in Yarn's state
+    drama: Drama
+
+    @property
+    def roster(self) -> Sheets:
+        """The characters as the dramatic core reads them (Yarn's state has one too)."""
+        return self.sheets
 
 
 #: A campaign played under the DramaSystem rules, as its deciders and projections see it.

@@ -55,7 +55,104 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
         return _advanced(kind.rsplit(".", 1)[1], p)
     if kind.startswith("dramasystem.contest."):
         return _contest(kind.rsplit(".", 1)[1], p)
+    if kind == "dramasystem.scene.called":
+        paid = (f"a {p['procedural_spends'][0]['colour']} procedural token (DS33)" if p["procedural_spends"]
+                else "a drama token to the kitty (DS12)")
+        without = p["caller_character"] or "a character of theirs"
+        return f"{p['caller']} pays {paid} to call scene {p['scene']} without {without}."
+    if kind.startswith(("dramasystem.supporting.", "dramasystem.location.", "dramasystem.theme.",
+                        "dramasystem.precedence.")):
+        return _cast(kind.split(".", 1)[1], p)
+    if kind == "dramasystem.bennie.ballot_cast":
+        return f"{p['voter']} casts a bennie ballot (DS73)."
+    if kind == "dramasystem.bennie.vote_tallied":
+        gainers = [t["player"] for t in p["tallies"] if t["gains_bennie"]]
+        scores = ", ".join(f"{t['player']} {t['score']}" for t in p["tallies"])
+        return f"The bennie vote: {scores}. A bennie each to {', '.join(gainers) or 'no one'} (DS74-DS75)."
+    if kind.startswith(("dramasystem.challenge.", "dramasystem.bennie.")):
+        return _challenge(kind.rsplit(".", 1)[1], p)
+    if kind.startswith(("dramasystem.petition.", "dramasystem.tokens.")):
+        return _exchange(kind.rsplit(".", 2)[1:], p)
     return None
+
+
+def _moves(transfers: list[dict[str, Any]]) -> str:
+    """Each token moved: "Ben gives Ana 1 drama token (Gaining Tokens)"."""
+    said = []
+    for t in transfers:
+        what = f"{t['amount']} {'drama token' if t['currency'] == 'drama' else 'bennie'}{'s' * (t['amount'] > 1)}"
+        said.append(f"{t['source']} gives {t['destination']} {what} ({t['chapter']})")
+    return "; ".join(said) + "." if said else "No token moves."
+
+
+def _cast(kind: str, p: dict[str, Any]) -> str:
+    """The supporting cast, locations, themes and precedence orders in the SRD's words."""
+    if kind == "supporting.introduced":
+        return f"{p['name']} enters the series as a {p['kind']} character: {p['description']}"
+    if kind == "supporting.promoted":
+        return f"{p['name']} becomes a recurring character, the object of {p['by_character']}'s need: {p['need']}"
+    if kind == "supporting.described":
+        return f"{p['name']}: {p['detail']}"
+    if kind == "location.introduced":
+        return f"{p['introduced_by']} introduces {p['name']}: {p['description']}"
+    if kind == "location.elaborated":
+        return f"{p['name']}: {p['detail']}"
+    if kind == "location.challenged":
+        return (f"{p['challenger']} challenges a detail of {p['name']} ({p['ground']}): "
+                f"{'struck' if p['upheld'] else 'it stands'}.")
+    if kind == "theme.chosen":
+        return f"{p['chosen_by']} chooses the theme of episode {p['episode']}: {p['theme']}"
+    tool = " (drawn by the tool)" if p["source"] == "shuffled" else ""
+    return f"Precedence for {p['purpose']}{tool}: {', '.join(p['order'])}."
+
+
+def _challenge(verb: str, p: dict[str, Any]) -> str:
+    """A challenge to the scene in play, or a bennie spent, in the SRD's words (DS13-DS16, DS76)."""
+    scene = p["scene"]
+    if verb == "ducked":
+        head = (f"{p['character']} stays in scene {scene}: the caller compels." if p["in_scene"]
+                else f"{p['character']} ducks scene {scene}.")
+        if p["caller_starts_over"]:
+            head += f" {p['caller']} calls a new scene without {p['character']}."
+    elif verb == "rushed":
+        head = (f"{p['character']} joins scene {scene}." if p["joined"]
+                else f"{p['caller']} blocks {p['character']}'s rush with a bennie.")
+    elif verb == "voted":
+        head = f"{p['challenger']} challenges scene {scene} ({p['kind']}): the {p['winner']} wins the vote."
+    elif verb == "novelty_ruled":
+        head = f"The GM rules on {p['challenger']}'s novelty challenge: {p['ruling'].replace('_', ' ')}."
+    elif verb == "procedural_demanded":
+        head = f"{', '.join(p['objectors'])} demand a procedural of {p['narrator']}: {p['reply']}."
+    else:
+        head = f"{p['bennie_spends'][0]['spender']} spends a bennie: {p['effect']}."
+        for back in p.get("procedural_restores", []):
+            head += f" {back['participant']}'s {back['colour']} token returns unspent."
+        for burned in p.get("procedural_spends", []):
+            head += f" {burned['participant']}'s {burned['colour']} token is burned: spent."
+            if burned["refreshed"]:
+                head += f" It was the last: {burned['participant']}'s tokens refresh at once (reading 6)."
+        drama = [t for t in p["transfers"] if t["currency"] == "drama"]
+        return f"{head} {_moves(drama)}" if drama else head
+    return f"{head} {_moves(p['transfers'])}" if p.get("transfers") else head
+
+
+def _exchange(kind: list[str], p: dict[str, Any]) -> str:
+    """A dramatic scene's end, or tokens moved, in the SRD's words (DS18-DS27)."""
+    noun, verb = kind
+    if noun == "tokens":
+        head = ("The episode ends: unspent drama tokens revert to the kitty." if verb == "returned"
+                else f"The GM rules: {p['reason']}.")
+    elif verb == "resolved":
+        head = f"{p['petitioner']} petitioned {p['granter']}: {p['outcome']}."
+    elif verb == "forced":
+        head = f"{p['petitioner']} forced {p['granter']}{', who blocked' if p['blocked'] else ''}."
+    elif verb == "two_way":
+        said = {True: "granted", False: "denied"}
+        head = (f"Two-way exchange: {p['first']} {said[p['first_granted']]}, "
+                f"{p['second']} {said[p['second_granted']]}.")
+    else:
+        head = f"The GM quizzed {len(p['answers'])} petitioners in the order {', '.join(p['precedence'])}."
+    return f"{head} {_moves(p['transfers'])}"
 
 
 def _contest(step: str, p: dict[str, Any]) -> str | None:
@@ -187,15 +284,17 @@ def follow_up(state: CampaignState[Any]) -> str | None:
     rules = state.rules
     if rules is None:
         return None
+    held = {name: n for name, n in rules.economy.tokens.items() if n}
+    drama = f"Drama tokens: {', '.join(f'{n} {k}' for n, k in held.items())}. " if held else ""
     piles = rules.piles
     hide_gm = bool(rules.procedure.open)
     shown = [n for n in piles.piles if not (hide_gm and state.table.is_gm(n))]
     if not shown:
-        return None
+        return drama.strip() or None
 
     def unspent(name: str) -> str:
         pile = piles.pile(name)
         return "all three" if len(pile.unspent) == 3 else pile.describe()
 
     parts = [f"{n}{' (GM)' if state.table.is_gm(n) else ''} {unspent(n)}" for n in shown]
-    return f"Procedural tokens unspent: {'; '.join(parts)}."
+    return f"{drama}Procedural tokens unspent: {'; '.join(parts)}."

@@ -72,7 +72,8 @@ RULESET = Ruleset(
     narrate=narrate,
     follow_up=follow_up,
     # What YarnState is built of (the snapshot codec's whitelist): the parts, the pure rules' values.
-    state_packages=("yarnlog.rulesets.yarn.state", "yarnlog.rulesets.yarn.parts", "yarnlog.rulesets.yarn.rules"),
+    state_packages=("yarnlog.rulesets.yarn.state", "yarnlog.rulesets.yarn.parts", "yarnlog.rulesets.yarn.rules",
+                    "yarnlog.rulesets.dramatic"),
     options={
         "botch": "Optional Procedural Rules: Botch",
         "blowing_the_top_off": "Optional Procedural Rules: Blowing the Top Off",

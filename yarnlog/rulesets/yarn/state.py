@@ -32,6 +32,11 @@ class YarnState:
     procedure: Procedure
     powers: Powers
 
+    @property
+    def roster(self) -> Characters:
+        """The characters as the dramatic core reads them (DramaSystem's state has one too)."""
+        return self.characters
+
 
 #: A campaign played under the Yarn rules, as its deciders and projections see it.
 YarnCampaign: TypeAlias = "CampaignState[YarnState]"

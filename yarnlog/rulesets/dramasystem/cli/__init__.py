@@ -2,10 +2,12 @@
 
 ``yarnlog character create``, ``yarnlog oppose`` (the GM's secret token), ``yarnlog target``,
 ``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens``,
-``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``. Cards are entered as
-drawn at the table (``--cards QH,10S``) or drawn by the tool from the cards left. What people read
-of the campaign: ``yarnlog sheet``, ``yarnlog tokens``, ``yarnlog ledger``, ``yarnlog explain``,
-``yarnlog resolutions`` and ``yarnlog recap``.
+``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``; and the dramatic verbs
+it shares with Yarn: ``petition``, ``force``, ``two-way``, ``quiz``, ``ballot``, ``challenge ...``,
+``bennie spend``, ``supporting ...``, ``location ...``, ``precedence draw`` and ``theme choose``. Cards
+are entered as drawn at the table (``--cards QH,10S``) or drawn by the tool from the cards left. What
+people read of the campaign: ``yarnlog sheet``, ``yarnlog tokens``, ``yarnlog ledger``, ``yarnlog
+explain``, ``yarnlog resolutions`` and ``yarnlog recap``.
 """
 
 import typer
@@ -14,10 +16,11 @@ from yarnlog.cli.verbs import Verbs
 
 
 def register(app: typer.Typer) -> None:
-    from yarnlog.rulesets.dramasystem.cli import procedure, reports
+    from yarnlog.rulesets.dramasystem.cli import drama, procedure, reports
 
     procedure.register(app)
     reports.register(app)
+    drama.register(app)
 
 
 #: Where each verb is registered, in the order the help lists them (single verbs, then groups of verbs).
@@ -26,7 +29,11 @@ INDEX = {
                     "yarnlog.rulesets.dramasystem.cli.procedure:register"),
     **dict.fromkeys(("sheet", "tokens", "ledger", "explain", "resolutions", "recap"),
                     "yarnlog.rulesets.dramasystem.cli.reports:register"),
+    **dict.fromkeys(("petition", "force", "two-way", "quiz", "ballot"),
+                    "yarnlog.rulesets.dramasystem.cli.drama:register"),
     **dict.fromkeys(("character", "advanced", "contest"), "yarnlog.rulesets.dramasystem.cli.procedure:register"),
+    **dict.fromkeys(("challenge", "bennie", "supporting", "location", "precedence", "theme"),
+                    "yarnlog.rulesets.dramasystem.cli.drama:register"),
 }
 
 VERBS = Verbs(register=register, title="DramaSystem SRD (Robin D. Laws)", index=INDEX)

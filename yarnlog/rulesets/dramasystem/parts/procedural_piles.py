@@ -34,6 +34,15 @@ class ProceduralSpend(BaseModel):
     refreshed: bool = False
 
 
+class ProceduralRestore(BaseModel):
+    """One spent procedural token returned to its participant's unspent pile (a bennie, SRD 730; reading 5)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    participant: str
+    colour: Colour
+
+
 @dataclass(frozen=True)
 class PileLine:
     """A line of the procedural ledger: who spent which token, in which event and scene, and why."""
@@ -46,6 +55,7 @@ class PileLine:
     event_type: str
     #: The participant's unspent tokens once this spend (and any refresh it brought) is done.
     unspent_after: frozenset[Colour] = frozenset()
+    restored: bool = False  # a spent token returned (a bennie), not one spent
 
 
 @dataclass(frozen=True)
@@ -79,7 +89,7 @@ def spends_for(piles: Piles, spends: list[tuple[str, Colour]], referee: Referee)
 
 
 #: Payload fields this part reacts to.
-FOLDS = folds(CampaignCreated, ParticipantJoined, carrying=("procedural_spends", "gm_held"))
+FOLDS = folds(CampaignCreated, ParticipantJoined, carrying=("procedural_spends", "gm_held", "procedural_restores"))
 
 
 def evolve(piles: Piles, recorded: Recorded, _state: Any = None) -> Piles:
@@ -92,6 +102,12 @@ def evolve(piles: Piles, recorded: Recorded, _state: Any = None) -> Piles:
     scene = getattr(p, "scene", None)
     if held is not None and scene is not None:
         piles = replace(piles, held={**piles.held, scene: held})
+    for back in getattr(p, "procedural_restores", None) or ():
+        restored = TokenPile(piles.pile(back.participant).unspent | {back.colour})
+        piles = replace(piles, piles={**piles.piles, back.participant: restored},
+                        ledger=(*piles.ledger, PileLine(recorded.sequence, recorded.scene, back.participant,
+                                                        back.colour, False, recorded.event_type, restored.unspent,
+                                                        restored=True)))
     spends = getattr(p, "procedural_spends", None) or ()
     if not spends:
         return piles

@@ -25,6 +25,9 @@ from yarnlog.rulesets.dramasystem.rules.action_types import (
     check_story,
 )
 from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign
+from yarnlog.rulesets.dramatic.parts.supporting_cast import FOLDS as CAST_FOLDS
+from yarnlog.rulesets.dramatic.parts.supporting_cast import Cast
+from yarnlog.rulesets.dramatic.parts.supporting_cast import evolve as fold_cast
 
 NAME_LIMIT = 80
 
@@ -55,6 +58,7 @@ class Sheet:
     desire: str = ""
     poles: tuple[str, ...] = ()
     story: str = ""
+    active: bool = True  # in play (the dramatic core's roster asks)
 
     def action_type_named(self, text: str) -> str:
         """The action type ``text`` names, spelled as on the sheet (case is ignored)."""
@@ -78,6 +82,14 @@ class Sheets:
 
     pcs: Mapping[str, Sheet] = field(default_factory=dict)
     of_player: Mapping[str, str] = field(default_factory=dict)
+    #: The supporting cast, locations, precedence orders and themes: the dramatic core's (SRD 61-65,
+    #: 159-170, 643-693), kept beside the player characters as Yarn keeps them.
+    cast: Cast = field(default_factory=Cast)
+
+    @property
+    def supporting(self) -> Mapping[str, Any]:
+        """The supporting cast, as the dramatic core's roster reads it."""
+        return self.cast.supporting
 
 
 @dataclass(frozen=True)
@@ -130,6 +142,9 @@ def validate_created(p: CharacterCreated, campaign: DramaSystemCampaign, referee
 
 def evolve(sheets: Sheets, recorded: Recorded, _state: Any = None) -> Sheets:
     p = recorded.payload
+    if CAST_FOLDS.handles(type(p)):
+        cast = fold_cast(sheets.cast, recorded)
+        sheets = sheets if cast is sheets.cast else replace(sheets, cast=cast)
     if not isinstance(p, CharacterCreated):
         return sheets
     sheet = Sheet(p.name, p.player, p.role, dict(p.grades), p.custom_type, dict(p.how_i_do_it), p.desire,
@@ -142,5 +157,5 @@ def player_of(campaign: DramaSystemCampaign, character: str) -> str | None:
     return sheet.player if sheet else None
 
 
-PART = Part(name="sheets", initial=Sheets, evolve=evolve, folds=folds(CharacterCreated), decide=decide,
+PART = Part(name="sheets", initial=Sheets, evolve=evolve, folds=folds(CharacterCreated) | CAST_FOLDS, decide=decide,
             validators={CharacterCreated: validate_created})

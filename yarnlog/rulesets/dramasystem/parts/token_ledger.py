@@ -112,7 +112,8 @@ def _spend_lines(spend: PileLine, recorded: Recorded | None, gm: str, hide_gm: b
     hidden = hide_gm and spend.participant == gm
     cause = cause_of(recorded, spend.event_type, spend.participant, gm)
     after = None if hidden else [] if spend.refreshed else _colours(spend.unspent_after)
-    lines = [_line(spend.sequence, episode, spend.scene, spend.participant, "spent", spend.colour.value, cause,
+    move = "returned" if spend.restored else "spent"  # a bennie's procedural token comes back (DS76)
+    lines = [_line(spend.sequence, episode, spend.scene, spend.participant, move, spend.colour.value, cause,
                    after, spend.event_type)]
     if spend.refreshed:
         lines.append(_line(spend.sequence, episode, spend.scene, spend.participant, "refreshed", None,

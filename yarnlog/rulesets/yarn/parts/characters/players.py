@@ -1,46 +1,28 @@
-"""Who plays whom, and whose tokens a character spends (Yarn 0.1, "Calling Scenes", "Drama with
-Recurring Characters", "Drama vs. Talking").
-
-A scene's cast names characters; drama tokens belong to participants. A player character's
-tokens are its player's; every supporting character is played by the GM, and "The GM plays all
-recurring characters drawing on a single pool of drama tokens", so their tokens are the GM's.
-The characters themselves are the characters part's (``campaign.rules.characters``).
-"""
+"""Who plays whom in a Yarn campaign: the dramatic core's roles (:mod:`yarnlog.rulesets.dramatic.parts.roles`)
+read from Yarn's characters part (``campaign.rules.characters``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
-from yarnlog.core.referee import Referee, Rule, present
-from yarnlog.rulesets.yarn.parts.characters.sheets import Characters, character_of
+from yarnlog.core.referee import Referee
+from yarnlog.rulesets.dramatic.parts import roles
+from yarnlog.rulesets.dramatic.parts.roles import (
+    CAST,
+    MINOR,
+    PC,
+    RECURRING,
+    TALKING,
+    Role,
+    player_character,
+    role_of,
+    tracks_characters,
+)
+from yarnlog.rulesets.yarn.parts.characters.sheets import Characters
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
-BOOK = "Yarn 0.1"
-PC = "player character"
-RECURRING = "recurring character"
-MINOR = "minor character"
-
-CAST = Rule(BOOK, "Calling Scenes", "Cast: names the main or recurring characters taking part in the scene.")
-TALKING = Rule(
-    BOOK,
-    "Drama vs. Talking",
-    "all dialogue interactions with minor characters are procedural, and resolved with the Talking "
-    "ability. They can never grant meaningful dramatic concessions",
-)
-
-
-@dataclass(frozen=True)
-class Role:
-    """A character, what kind of character it is, and who holds its tokens."""
-
-    character: str
-    kind: str
-    holder: str
-
-    @property
-    def is_pc(self) -> bool:
-        return self.kind == PC
+__all__ = ["CAST", "MINOR", "PC", "RECURRING", "TALKING", "Role", "cast_roles", "characters_of", "holders_present",
+           "player_character", "require_character", "require_party", "require_role", "role_of", "tracks_characters"]
 
 
 def characters_of(campaign: YarnCampaign) -> Characters:
@@ -48,56 +30,21 @@ def characters_of(campaign: YarnCampaign) -> Characters:
     return campaign.rules.characters
 
 
-def tracks_characters(characters: Characters | None) -> bool:
-    """Whether the journal knows this campaign's characters (any PC or supporting character)."""
-    return characters is not None and bool(characters.pcs or characters.supporting)
-
-
-def role_of(characters: Characters | None, gm: str, name: str) -> Role | None:
-    """``name``'s role, or ``None`` if the journal does not know that character."""
-    if characters is None:
-        return None
-    if name in characters.pcs:
-        return Role(name, PC, characters.pcs[name].player)
-    supporting = characters.supporting.get(name)
-    if supporting is None:
-        return None
-    return Role(name, RECURRING if supporting.kind == "recurring" else MINOR, gm)
-
-
-def player_character(characters: Characters | None, player: str) -> str | None:
-    """The player character ``player`` plays, if any."""
-    return character_of(characters, player) if characters is not None else None
-
-
 def require_role(campaign: YarnCampaign, name: str) -> Role:
-    """The role of a character the journal knows; nonsense otherwise."""
-    return present(role_of(characters_of(campaign), campaign.table.gm, name),
-                   f"{name} is not a character of this campaign (register characters first)")
+    return roles.require_role(characters_of(campaign), campaign, name)
 
 
 def require_character(campaign: YarnCampaign, name: str) -> Role:
-    """A character named directly, or the player character of the player named ``name``."""
-    characters = characters_of(campaign)
-    if role_of(characters, campaign.table.gm, name) is None and name in campaign.table.players:
-        name = present(player_character(characters, name), f"{name} plays no character in this campaign")
-    return require_role(campaign, name)
+    return roles.require_character(characters_of(campaign), campaign, name)
 
 
 def require_party(referee: Referee, campaign: YarnCampaign, name: str) -> Role:
-    """A party to a dramatic exchange: a player character or a recurring character."""
-    role = require_character(campaign, name)
-    referee.require(role.kind != MINOR, TALKING, f"{role.character} is a minor character")
-    return role
+    return roles.require_party(referee, characters_of(campaign), campaign, name)
 
 
 def cast_roles(campaign: YarnCampaign, cast: Iterable[str]) -> list[Role]:
-    """The roles of a scene's cast, every name known to the journal."""
-    return [require_role(campaign, name) for name in cast]
+    return roles.cast_roles(characters_of(campaign), campaign, cast)
 
 
 def holders_present(campaign: YarnCampaign, cast: Iterable[str]) -> set[str]:
-    """Participants whose characters are in ``cast`` (the GM for supporting characters)."""
-    gm = campaign.table.gm
-    characters = characters_of(campaign)
-    return {role.holder for name in cast if (role := role_of(characters, gm, name)) is not None}
+    return roles.holders_present(characters_of(campaign), campaign, cast)

@@ -1,158 +1,39 @@
-"""Spending bennies in play (Yarn 0.1, "Spending Bennies").
-
-Every bennie spent leaves its holder as a ``bennie`` transfer (to the kitty, or to the caller of a
-rushed scene) and is remembered as a :class:`~.bennies.BennieSpend`, so "You may spend only one
-bennie per scene" holds across spends, rushes, blocks and queue jumps alike. Jumping the queue is
-spent by calling a scene (:mod:`.scene_calls`); jumping into a scene and blocking that are spent by
-rushing it (:mod:`.scene_challenges`).
-"""
+"""Spending bennies in a Yarn campaign: the dramatic core's (:mod:`yarnlog.rulesets.dramatic.parts.bennie_spends`),
+recorded as ``yarn.bennie.spent``. The core's names are re-exported here."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from yarnlog.core.events import event
+from yarnlog.rulesets.dramatic.parts import bennie_spends as _core
+from yarnlog.rulesets.dramatic.parts.bennie_spends import (
+    ELSEWHERE,
+    FOLDS,
+    SPEND_OPTIONS,
+    BennieSpendLine,
+    BennieSpends,
+    SpendBennie,
+    bennie_paid,
+    spends_of,
+)
+from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 
-from yarnlog.core.events import Payload, event
-from yarnlog.core.frozen import replace
-from yarnlog.core.referee import Referee, Rule, invalid, present
-from yarnlog.core.ruleset import folds
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, drama_of, rebuilt, scene_in_play
-from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, TransferLine, lines
-from yarnlog.rulesets.yarn.rules.bennies import HAVE_A_BENNIE, BennieOption, BennieSpend, TokenKind, spend_bennie
-from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Account, Transfer
-from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
-
-#: What the ``yarnlog bennie spend`` command cashes a bennie in for (the other options have their own moves).
-SPEND_OPTIONS = {
-    "drama-token": BennieOption.DRAMA_TOKEN,
-    "procedural-token": BennieOption.PROCEDURAL_TOKEN,
-    "extra-card": BennieOption.EXTRA_CARD,
-    "burn": BennieOption.BURN_TOKEN,
-}
-ELSEWHERE = {
-    BennieOption.JUMP_THE_QUEUE: "call the scene with the queue jump (yarnlog call --jump-queue)",
-    BennieOption.JUMP_INTO_SCENE: "rush the scene with a bennie (yarnlog challenge rush --bennie)",
-    BennieOption.BLOCK_JUMP_IN: "block the rush (yarnlog challenge rush --bennie --blocked)",
-}
-
-
-class BennieSpendLine(BaseModel):
-    """One bennie cashed in, as stored in an event."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    spender: str
-    option: str = Field(description="the BennieOption's name, lower case")
-    scene: int
-    burn_target: str | None = None
-    burn_kind: str | None = None
-
-    @field_validator("option")
-    @classmethod
-    def _an_option_of_the_book(cls, option: str) -> str:
-        if option.upper() not in BennieOption.__members__:
-            raise ValueError(f"not a way to spend a bennie: {option!r}")
-        return option
-
-    @field_validator("burn_kind")
-    @classmethod
-    def _a_kind_of_token(cls, kind: str | None) -> str | None:
-        if kind is not None and kind.upper() not in TokenKind.__members__:
-            raise ValueError(f"not a kind of token: {kind!r}")
-        return kind
-
-    @classmethod
-    def of(cls, spend: BennieSpend) -> "BennieSpendLine":
-        return cls(spender=spend.spender, option=spend.option.name.lower(), scene=spend.scene,
-                   burn_target=spend.burn_target, burn_kind=spend.burn_kind.name.lower() if spend.burn_kind else None)
-
-    def spend(self) -> BennieSpend:
-        return BennieSpend(self.spender, BennieOption[self.option.upper()], self.scene, self.burn_target,
-                           TokenKind[self.burn_kind.upper()] if self.burn_kind else None)
-
-
-def bennie_paid(spender: str, rule: Rule = HAVE_A_BENNIE, to: Account = KITTY) -> TransferLine:
-    """The bennie leaving its spender's sheet (to the kitty, unless someone receives it)."""
-    return TransferLine.of(Transfer(1, spender, to, rule), BENNIE)
-
-
-def spends_of(payload: Payload) -> tuple[BennieSpend, ...]:
-    """The bennies a recorded event spent."""
-    return tuple(line.spend() for line in getattr(payload, "bennie_spends", None) or ())
+__all__ = ["ELSEWHERE", "FOLDS", "SPEND_OPTIONS", "BennieSpendLine", "BennieSpent", "SpendBennie", "SPENDS",
+           "VALIDATORS", "bennie_paid", "decide", "evolve", "spends_of", "spent"]
 
 
 @event("yarn.bennie.spent")
-class BennieSpent(Payload):
+class BennieSpent(_core.BennieSpent):
     """A bennie cashed in for a dramatic or procedural token, an extra card, or a burn."""
 
-    scene: int
-    effect: str
-    bennie_spends: list[BennieSpendLine] = Field(min_length=1, max_length=1)
-    transfers: list[TransferLine]
+
+SPENDS = BennieSpends(YARN, BennieSpent)
+decide = SPENDS.decide
+evolve = SPENDS.evolve
+spent = SPENDS.spent
+VALIDATORS = SPENDS.VALIDATORS
 
 
-@dataclass(frozen=True)
-class SpendBennie:
-    """``option`` is a key of :data:`SPEND_OPTIONS`; a burn names the player and ``drama`` or ``procedural``."""
-
-    spender: str
-    option: str
-    burn_target: str | None = None
-    burn_kind: str | None = None
-
-
-def spent(campaign: YarnCampaign, referee: Referee, *, spender: str, option: BennieOption, burn_target: str | None,
-          burn_kind: TokenKind | None) -> BennieSpent:
-    """The spend, checked against "Spending Bennies", with every bennie and token it moves."""
-    table = campaign.table
-    invalid(spender in table.players, f"{spender} is not a player at the table (the GM never gets bennies)")
-    invalid(option not in ELSEWHERE, f"to {option.effect}: {ELSEWHERE.get(option)}")
-    if burn_target is not None:
-        invalid(table.knows(burn_target), f"{burn_target} is not at the table")
-    scene = scene_in_play(campaign).number
-    economy = campaign.rules.economy
-    result = spend_bennie(
-        referee, BennieSpend(spender, option, scene, burn_target, burn_kind),
-        held=economy.holding(spender, BENNIE), history=drama_of(campaign).spends_in(scene),
-        balances_now=economy.tokens, gm=table.gm,
-    )
-    return BennieSpent(scene=scene, effect=option.effect, bennie_spends=[BennieSpendLine.of(result.spend)],
-                       transfers=[bennie_paid(spender), *lines(result.transfers)])
-
-
-def decide(command, campaign: YarnCampaign, referee: Referee):
-    if not isinstance(command, SpendBennie):
-        return None
-    option = present(SPEND_OPTIONS.get(command.option),
-                     f"a bennie is spent on one of {', '.join(SPEND_OPTIONS)}, not {command.option!r}")
-    kinds = {"drama": TokenKind.DRAMA, "procedural": TokenKind.PROCEDURAL}
-    invalid(command.burn_kind in (None, *kinds), "a burned token is 'drama' or 'procedural'")
-    burn_kind = kinds[command.burn_kind] if command.burn_kind is not None else None
-    return [spent(campaign, referee, spender=command.spender, option=option, burn_target=command.burn_target,
-                  burn_kind=burn_kind)]
-
-
-def _respent(campaign: YarnCampaign, referee: Referee, payload: BennieSpent) -> BennieSpent:
-    """The recorded spend decided again from its own facts."""
-    spend = payload.bennie_spends[0].spend()
-    return spent(campaign, referee, spender=spend.spender, option=spend.option, burn_target=spend.burn_target,
-                 burn_kind=spend.burn_kind)
-
-
-VALIDATORS = {BennieSpent: rebuilt(_respent)}
-
-
-#: Any payload that carries ``bennie_spends``.
-FOLDS = folds(carrying=("bennie_spends",))
-
-
-def evolve(drama: Drama, recorded, yarn: YarnState) -> Drama:
-    """Every bennie spent, whatever the move, for "You may spend only one bennie per scene"."""
-    spends = spends_of(recorded.payload)
-    if not spends:
-        return drama
-    by_scene = drama.spends_by_scene
-    for spend in spends:
-        by_scene = by_scene.set(spend.scene, by_scene.get(spend.scene, ()) + (spend,))
-    return replace(drama, bennie_spends=drama.bennie_spends.extend(spends), spends_by_scene=by_scene)
+def __getattr__(name: str) -> Any:
+    return getattr(_core, name)

@@ -1,355 +1,64 @@
-"""How a dramatic scene ends: petitions and their token exchanges (Yarn 0.1, "Playing and
-Resolving Dramatic Scenes", "Gaining Tokens", "Forcing", "Supporting or Blocking a Force", "No
-Contest Scenes", "Two-Way Exchanges", "Multiple Petitioners", "Drama with Recurring Characters").
+"""How a Yarn dramatic scene ends: the dramatic core's petitions
+(:mod:`yarnlog.rulesets.dramatic.parts.petitions`), recorded under Yarn's prefix.
 
-Parties are characters; their tokens are their players' (the GM's pool for recurring
-characters). A scene ends with one exchange: a petition, a force, a two-way exchange or the
-quiz of several petitioners. The exchanges themselves are :mod:`.drama_tokens`'s.
+The payloads keep the event types Yarn's journals hold (``yarn.petition.resolved`` ...); the
+commands and the core's functions are re-exported here, bound to Yarn's side of the core.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field
-
-from yarnlog.core.events import Payload, Recorded, event
-from yarnlog.core.frozen import replace
-from yarnlog.core.referee import Referee, invalid, present
-from yarnlog.core.ruleset import folds
-from yarnlog.rulesets.yarn.parts.characters import part as characters
-from yarnlog.rulesets.yarn.parts.characters.players import Role, holders_present, require_character, require_party
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import DrawPrecedence, Purpose, latest_precedence
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, Recall, SceneCall, rebuilt, scene_in_play
-from yarnlog.rulesets.yarn.parts.economy.part import TransferLine, lines
-from yarnlog.rulesets.yarn.rules.challenges import grant_vote, petition_outcome
-from yarnlog.rulesets.yarn.rules.drama_tokens import (
-    MULTIPLE_PETITIONERS,
-    ForcedScene,
-    PetitionAnswer,
-    PetitionOutcome,
-    Support,
-    resolve_force,
-    resolve_multiple_petitioners,
-    resolve_petition,
-    resolve_two_way,
+from yarnlog.core.events import event
+from yarnlog.rulesets.dramatic.parts import petitions as _core
+from yarnlog.rulesets.dramatic.parts.petitions import (
+    ANSWERS,
+    EXCHANGES,
+    FOLDS,
+    AnswerLine,
+    Force,
+    GrantVoteData,
+    PetitionEvents,
+    Petitions,
+    QuizPetitioners,
+    ResolvePetition,
+    SupportLine,
+    TwoWay,
 )
-from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
+from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 
-ANSWERS = {"granted": PetitionOutcome.GRANTED, "refused": PetitionOutcome.REFUSED,
-           "no contest": PetitionOutcome.NO_CONTEST}
-
-
-class _Data(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class GrantVoteData(_Data):
-    """The group's vote on a disputed "no": who saw a significant shift in emotional power, who did not."""
-
-    for_grant: list[str]
-    for_refusal: list[str]
-    caller_tie_break: Literal["granted", "refused"] | None = None
-
-
-class SupportLine(_Data):
-    character: str
-    supporter: str
-    tokens: int = Field(ge=1)
-
-
-class AnswerLine(_Data):
-    """One player's answer to the GM's quiz: what they wanted, from whom, and whether they got it."""
-
-    petitioner: str
-    petitioner_holder: str
-    wanted_from: str
-    granter_holder: str
-    got_it: bool
-
-
-# -- commands ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ResolvePetition:
-    """``answer``: ``granted`` (the petitioner says she got a significant concession), ``refused``, or
-    ``no contest`` (the granter's declaration). A disputed ``refused`` carries the group's vote."""
-
-    petitioner: str
-    granter: str
-    answer: str
-    vote: GrantVoteData | None = None
-
-
-@dataclass(frozen=True)
-class Force:
-    """A force at the end of the scene; ``support``/``block_support``: character (or player) -> tokens."""
-
-    petitioner: str
-    granter: str
-    blocked: bool = False
-    support: Mapping[str, int] = field(default_factory=dict)
-    block_support: Mapping[str, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class TwoWay:
-    """Each character sought a payoff from the other: was each one's petition granted?"""
-
-    first: str
-    second: str
-    first_granted: bool
-    second_granted: bool
-
-
-@dataclass(frozen=True)
-class QuizPetitioners:
-    """Several players sought emotional rewards: ``answers`` are (petitioner, wanted from, got it).
-
-    ``order`` is the newly drawn precedence order of the petitioning players, recorded with the
-    quiz; without it, the order drawn (``yarnlog precedence draw --purpose petitioners``) since the
-    scene opened is used.
-    """
-
-    answers: tuple[tuple[str, str, bool], ...]
-    order: tuple[str, ...] | None = None
-    source: Literal["shuffled", "entered"] = "entered"
-
-
-# -- events -----------------------------------------------------------------------------------
+__all__ = ["ANSWERS", "EXCHANGES", "FOLDS", "AnswerLine", "Force", "GrantVoteData", "PetitionForced",
+           "PetitionResolved", "PetitionersQuizzed", "QuizPetitioners", "ResolvePetition", "SupportLine", "TwoWay",
+           "TwoWayExchanged", "PETITIONS", "VALIDATORS", "decide", "drawn_for_quiz", "evolve", "forced",
+           "players_to_draw_for_quiz", "quizzed", "resolved", "two_way"]
 
 
 @event("yarn.petition.resolved")
-class PetitionResolved(Payload):
-    scene: int
-    petitioner: str
-    granter: str
-    petitioner_holder: str
-    granter_holder: str
-    answer: Literal["granted", "refused", "no contest"]
-    vote: GrantVoteData | None = None
-    outcome: Literal["granted", "refused", "no contest"]
-    transfers: list[TransferLine] = Field(default_factory=list)
+class PetitionResolved(_core.PetitionResolved):
+    """A petition settled: granted, refused (perhaps by the group's vote) or no contest."""
 
 
 @event("yarn.petition.forced")
-class PetitionForced(Payload):
-    scene: int
-    petitioner: str
-    granter: str
-    petitioner_holder: str
-    granter_holder: str
-    blocked: bool
-    force_support: list[SupportLine] = Field(default_factory=list)
-    block_support: list[SupportLine] = Field(default_factory=list)
-    transfers: list[TransferLine]
+class PetitionForced(_core.PetitionForced):
+    """A force, perhaps blocked, with its supporters on either side."""
 
 
 @event("yarn.petition.two_way")
-class TwoWayExchanged(Payload):
-    scene: int
-    first: str
-    second: str
-    first_holder: str
-    second_holder: str
-    first_granted: bool
-    second_granted: bool
-    transfers: list[TransferLine] = Field(default_factory=list)
+class TwoWayExchanged(_core.TwoWayExchanged):
+    """Each character sought a payoff from the other."""
 
 
 @event("yarn.petition.quizzed")
-class PetitionersQuizzed(Payload):
-    scene: int
-    precedence: list[str]
-    answers: list[AnswerLine] = Field(min_length=2)
-    transfers: list[TransferLine]
+class PetitionersQuizzed(_core.PetitionersQuizzed):
+    """The GM's quiz of several petitioners, in a newly drawn precedence order."""
 
 
-# -- deciding ---------------------------------------------------------------------------------
-
-
-def _ending(campaign: YarnCampaign) -> SceneCall:
-    """The scene in play, not yet ended by an exchange."""
-    scene = scene_in_play(campaign)
-    invalid(scene.settled_by is None, f"scene {scene.number} already ended with its exchange ({scene.settled_by})")
-    return scene
-
-
-def _parties(campaign: YarnCampaign, referee: Referee, scene: SceneCall, *names: str) -> list[Role]:
-    roles = [require_party(referee, campaign, name) for name in names]
-    for role in roles:
-        invalid(role.character in scene.cast, f"{role.character} is not in scene {scene.number}")
-    return roles
-
-
-def resolved(campaign: YarnCampaign, referee: Referee, *, petitioner: str, granter: str, answer: str,
-             vote: GrantVoteData | None) -> PetitionResolved:
-    """"Playing and Resolving Dramatic Scenes", "Gaining Tokens", "No Contest Scenes"."""
-    invalid(answer in ANSWERS, f"a petition ends granted, refused or no contest, not {answer!r}")
-    scene = _ending(campaign)
-    asking, giving = _parties(campaign, referee, scene, petitioner, granter)
-    if answer == "no contest":
-        invalid(vote is None, "a no-contest scene has nothing to vote on")
-        outcome = PetitionOutcome.NO_CONTEST
-    else:
-        table = campaign.table
-        group = grant_vote(referee, participants=[*table.players, table.gm], for_grant=vote.for_grant,
-                           for_refusal=vote.for_refusal,
-                           caller_tie_break=ANSWERS[vote.caller_tie_break] if vote.caller_tie_break else None,
-                           ) if vote is not None else None
-        outcome = petition_outcome(referee, petitioner_got_concession=answer == "granted", vote=group)
-    transfers = resolve_petition(campaign.rules.economy.tokens, petitioner=asking.holder, granter=giving.holder,
-                                 outcome=outcome)
-    return PetitionResolved(scene=scene.number, petitioner=asking.character, granter=giving.character,
-                            petitioner_holder=asking.holder, granter_holder=giving.holder, answer=answer, vote=vote,
-                            outcome=outcome.value, transfers=lines(transfers))
-
-
-def _supports(campaign: YarnCampaign, supporters: Iterable[tuple[str, int]]) -> list[SupportLine]:
-    out = []
-    for name, tokens in supporters:
-        role = require_character(campaign, name)
-        out.append(SupportLine(character=role.character, supporter=role.holder, tokens=tokens))
-    return out
-
-
-def forced(campaign: YarnCampaign, referee: Referee, *, petitioner: str, granter: str, blocked: bool,
-           force_support: Iterable[tuple[str, int]], block_support: Iterable[tuple[str, int]]) -> PetitionForced:
-    """"Forcing", "Supporting or Blocking a Force"."""
-    scene = _ending(campaign)
-    asking, giving = _parties(campaign, referee, scene, petitioner, granter)
-    pro, con = _supports(campaign, force_support), _supports(campaign, block_support)
-    transfers = resolve_force(
-        referee, campaign.rules.economy.tokens, petitioner=asking.holder, granter=giving.holder,
-        gm=campaign.table.gm, present=holders_present(campaign, scene.cast), blocked=blocked,
-        force_support=[Support(s.supporter, s.tokens) for s in pro],
-        block_support=[Support(s.supporter, s.tokens) for s in con],
-    )
-    return PetitionForced(scene=scene.number, petitioner=asking.character, granter=giving.character,
-                          petitioner_holder=asking.holder, granter_holder=giving.holder, blocked=blocked,
-                          force_support=pro, block_support=con, transfers=lines(transfers))
-
-
-def two_way(campaign: YarnCampaign, referee: Referee, *, first: str, second: str, first_granted: bool,
-            second_granted: bool) -> TwoWayExchanged:
-    """"Two-Way Exchanges"."""
-    scene = _ending(campaign)
-    one, other = _parties(campaign, referee, scene, first, second)
-    transfers = resolve_two_way(campaign.rules.economy.tokens, first=one.holder, second=other.holder,
-                                first_granted=first_granted, second_granted=second_granted)
-    return TwoWayExchanged(scene=scene.number, first=one.character, second=other.character, first_holder=one.holder,
-                           second_holder=other.holder, first_granted=first_granted, second_granted=second_granted,
-                           transfers=lines(transfers))
-
-
-def quizzed(campaign: YarnCampaign, referee: Referee, *, precedence: Iterable[str],
-            answers: Iterable[tuple[str, str, bool]]) -> PetitionersQuizzed:
-    """"Multiple Petitioners": each answer settled in the newly drawn precedence order."""
-    scene = _ending(campaign)
-    lines_: list[AnswerLine] = []
-    for petitioner, wanted_from, got_it in answers:
-        asking, giving = _parties(campaign, referee, scene, petitioner, wanted_from)
-        invalid(asking.is_pc, f"the GM quizzes each participating player, not {asking.character}'s GM "
-                              f"({MULTIPLE_PETITIONERS.cite()})")
-        lines_.append(AnswerLine(petitioner=asking.character, petitioner_holder=asking.holder,
-                                 wanted_from=giving.character, granter_holder=giving.holder, got_it=got_it))
-    invalid(len(lines_) >= 2, "one petitioner makes an ordinary dramatic scene with onlookers: resolve the petition")
-    transfers = resolve_multiple_petitioners(
-        campaign.rules.economy.tokens, precedence=tuple(precedence),
-        answers=[PetitionAnswer(a.petitioner_holder, a.granter_holder, a.got_it) for a in lines_],
-    )
-    return PetitionersQuizzed(scene=scene.number, precedence=list(precedence), answers=lines_,
-                              transfers=lines(transfers))
-
-
-def drawn_for_quiz(campaign: YarnCampaign) -> tuple[str, ...] | None:
-    """The petitioners' precedence order drawn since the scene in play opened, if any."""
-    scene = scene_in_play(campaign)
-    drawn = latest_precedence(campaign.rules.characters.cast, Purpose.PETITIONERS)  # the last: no scan
-    return drawn.order if drawn is not None and drawn.sequence > scene.opened_at else None
-
-
-def players_to_draw_for_quiz(campaign: YarnCampaign, answers) -> tuple[str, ...] | None:
-    """Whose cards a quiz needs shuffled ("Multiple Petitioners"): the petitioning characters'
-    players, or ``None`` when their order was already drawn this scene. The shuffle itself is the
-    shell's: deciding never shuffles."""
-    if drawn_for_quiz(campaign) is not None:
-        return None
-    return tuple(require_character(campaign, petitioner).holder for petitioner, _, _ in answers)
-
-
-def quiz(command: QuizPetitioners, campaign: YarnCampaign, referee: Referee) -> list[Payload]:
-    """The quiz, with the precedence order drawn for it (recorded by the characters part) if given now."""
-    if command.order is None:
-        order = present(drawn_for_quiz(campaign),
-                        f"draw the petitioners' precedence order first ({MULTIPLE_PETITIONERS.cite()})")
-        return [quizzed(campaign, referee, precedence=order, answers=command.answers)]
-    draw = characters.decide(DrawPrecedence(Purpose.PETITIONERS, tuple(command.order), command.source), campaign,
-                             referee)
-    assert draw is not None  # DrawPrecedence is a command of the characters part
-    return [*draw, quizzed(campaign, referee, precedence=command.order, answers=command.answers)]
-
-
-def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
-    if isinstance(command, ResolvePetition):
-        return [resolved(campaign, referee, petitioner=command.petitioner, granter=command.granter,
-                         answer=command.answer.replace("-", " "), vote=command.vote)]
-    if isinstance(command, Force):
-        return [forced(campaign, referee, petitioner=command.petitioner, granter=command.granter,
-                       blocked=command.blocked, force_support=command.support.items(),
-                       block_support=command.block_support.items())]
-    if isinstance(command, TwoWay):
-        return [two_way(campaign, referee, first=command.first, second=command.second,
-                        first_granted=command.first_granted, second_granted=command.second_granted)]
-    if isinstance(command, QuizPetitioners):
-        return quiz(command, campaign, referee)
-    return None
-
-
-# -- folding and validating ---------------------------------------------------------------------
-
-EXCHANGES = (PetitionResolved, PetitionForced, TwoWayExchanged, PetitionersQuizzed)
-FOLDS = folds(*EXCHANGES)
-
-
-def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
-    p = recorded.payload
-    if not isinstance(p, EXCHANGES) or p.scene not in drama.scenes:
-        return drama
-    scene = drama.scenes[p.scene]
-    drama = replace(drama, scenes=drama.scenes.set(p.scene, replace(scene, settled_by=recorded.event_type)))
-    if isinstance(p, PetitionResolved) and p.outcome == "no contest":
-        drama = replace(drama, recall=Recall(scene.caller, "the scene was no contest"))
-    if isinstance(p, PetitionForced) and scene.episode is not None:  # a scene is always called in an episode
-        drama = replace(drama, forced=drama.forced + (ForcedScene(scene.episode, p.petitioner, p.granter),))
-    return drama
-
-
-def _requizzed(campaign: YarnCampaign, referee: Referee, p: PetitionersQuizzed) -> PetitionersQuizzed:
-    """The recorded quiz settled again from its own facts."""
-    return quizzed(campaign, referee, precedence=p.precedence,
-                   answers=[(a.petitioner, a.wanted_from, a.got_it) for a in p.answers])
-
-
-_REBUILD = {
-    PetitionResolved: lambda c, r, p: resolved(c, r, petitioner=p.petitioner, granter=p.granter, answer=p.answer,
-                                               vote=p.vote),
-    PetitionForced: lambda c, r, p: forced(c, r, petitioner=p.petitioner, granter=p.granter, blocked=p.blocked,
-                                           force_support=[(s.character, s.tokens) for s in p.force_support],
-                                           block_support=[(s.character, s.tokens) for s in p.block_support]),
-    TwoWayExchanged: lambda c, r, p: two_way(c, r, first=p.first, second=p.second, first_granted=p.first_granted,
-                                             second_granted=p.second_granted),
-}
-
-
-def _validate_quizzed(p: PetitionersQuizzed, campaign: YarnCampaign, referee: Referee) -> PetitionersQuizzed:
-    """A quiz follows the precedence order drawn for it in the same scene."""
-    referee.require(tuple(p.precedence) == drawn_for_quiz(campaign), MULTIPLE_PETITIONERS,
-                    f"the quiz did not follow a precedence order newly drawn in scene {p.scene}")
-    return _requizzed(campaign, referee, p)
-
-
-VALIDATORS = {**{t: rebuilt(build) for t, build in _REBUILD.items()}, PetitionersQuizzed: _validate_quizzed}
+PETITIONS = Petitions(YARN, PetitionEvents(resolved=PetitionResolved, forced=PetitionForced,
+                                           two_way=TwoWayExchanged, quizzed=PetitionersQuizzed))
+decide = PETITIONS.decide
+evolve = PETITIONS.evolve
+resolved = PETITIONS.resolved
+forced = PETITIONS.forced
+two_way = PETITIONS.two_way
+quizzed = PETITIONS.quizzed
+drawn_for_quiz = PETITIONS.drawn_for_quiz
+players_to_draw_for_quiz = PETITIONS.players_to_draw_for_quiz
+VALIDATORS = PETITIONS.VALIDATORS

@@ -21,6 +21,14 @@ from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
 from yarnlog.core.timeline import OpenScene, SceneOpened, check_timeline, decide_timeline
+from yarnlog.rulesets.dramatic.rules.bennies import BennieOption, BennieSpend, spend_bennie
+from yarnlog.rulesets.dramatic.rules.calling import CallPrice, price_of_call
+from yarnlog.rulesets.dramatic.rules.drama_tokens import (
+    CASTING_COST,
+    NO_TWO_RECURRING,
+    casting_cost,
+    check_not_reversing_force,
+)
 from yarnlog.rulesets.yarn.parts.characters.players import (
     cast_roles,
     characters_of,
@@ -40,14 +48,8 @@ from yarnlog.rulesets.yarn.parts.drama.state import (
     rebuilt,
     scene_in_play,
 )
+from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, TransferLine, lines
-from yarnlog.rulesets.yarn.rules.bennies import BennieOption, BennieSpend, spend_bennie
-from yarnlog.rulesets.yarn.rules.drama_tokens import (
-    CASTING_COST,
-    NO_TWO_RECURRING,
-    casting_cost,
-    check_not_reversing_force,
-)
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 BOOK = "Yarn 0.1"
@@ -214,7 +216,7 @@ def check_no_reversal(campaign: YarnCampaign, referee: Referee, cast: tuple[str,
 
 
 def scene_called(campaign: YarnCampaign, referee: Referee, *, scene: int, caller: str, cast: tuple[str, ...],
-                 kind: str | None,
+                 kind: str | None, mode: str | None,
                  duration: str, jump_queue: bool, new_element: str) -> SceneCalled | None:
     """The Yarn side of a call: the casting cost, a queue jump's bennie, a montage's duration."""
     referee.require(kind != "montage" or bool(duration.strip()), MONTAGE_CALL, "a montage needs a suggested duration")
@@ -224,8 +226,11 @@ def scene_called(campaign: YarnCampaign, referee: Referee, *, scene: int, caller
     own = player_character(characters, caller) if tracks_characters(characters) else None
     transfers: list[TransferLine] = []
     if tracks_characters(characters):
-        transfers = lines(casting_cost(referee, economy.tokens, caller=caller, gm=gm,
-                                       caller_character_cast=own in cast))
+        price = price_of_call(mode=mode, caller_is_gm=caller == gm, caller_character_cast=own in cast,
+                              procedural_price=YARN.procedural_call_price)
+        assert price is not CallPrice.GREEN_TOKEN  # Yarn has no procedural tokens: its price is a drama token
+        if price is CallPrice.DRAMA_TOKEN:
+            transfers = lines(casting_cost(referee, economy.tokens, caller=caller, gm=gm, caller_character_cast=False))
     spends: list[BennieSpendLine] = []
     if jump_queue:
         jump = spend_bennie(referee, BennieSpend(caller, BennieOption.JUMP_THE_QUEUE, scene),
@@ -257,6 +262,7 @@ def call_scene(command: OpenScene, campaign: YarnCampaign, referee: Referee) -> 
     check_not_after_closer(campaign, referee)
     check_no_reversal(campaign, referee, cast, yarn)
     called = scene_called(campaign, referee, scene=opened.number, caller=opened.caller, cast=cast, kind=opened.kind,
+                          mode=opened.mode,
                           duration=yarn.duration.strip(), jump_queue=yarn.jump_queue,
                           new_element=yarn.new_element.strip())
     payloads = payloads + ([called] if called is not None else [])
@@ -345,7 +351,7 @@ def validate_called(p: SceneCalled, campaign: YarnCampaign, referee: Referee) ->
     call = drama.scenes[p.scene]
 
     def recalled(c: YarnCampaign, r: Referee, q: SceneCalled) -> SceneCalled | None:
-        return scene_called(c, r, scene=q.scene, caller=call.caller, cast=call.cast, kind=call.kind,
+        return scene_called(c, r, scene=q.scene, caller=call.caller, cast=call.cast, kind=call.kind, mode=call.mode,
                             duration=q.duration, jump_queue=bool(q.bennie_spends), new_element=q.new_element)
 
     return present(recalled(campaign, referee, p), "the rules record no such event")  # as rebuilt(recalled)

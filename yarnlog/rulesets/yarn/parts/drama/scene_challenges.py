@@ -1,371 +1,75 @@
-"""Challenges to a called scene (Yarn 0.1, "Challenges": ducking, rushing, time and plot jumps,
-novelty, going to procedural; and the vote on a scene re-running a force, from "Forcing").
-
-Each move is decided by the pure functions of :mod:`.challenges` and recorded with the facts
-that decided it, so ``verify`` can decide it again. Ducks and rushes change the scene's cast.
-"""
+"""Challenges to a called Yarn scene: the dramatic core's (:mod:`yarnlog.rulesets.dramatic.parts.scene_challenges`),
+recorded under Yarn's prefix (``yarn.challenge.ducked`` ...). The core's names are re-exported here."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Any
 
-from pydantic import Field
-
-from yarnlog.core.events import Payload, Recorded, event
-from yarnlog.core.frozen import replace
-from yarnlog.core.referee import Referee, Rule, invalid
-from yarnlog.core.ruleset import folds
-from yarnlog.rulesets.yarn.parts.characters.players import require_character
-from yarnlog.rulesets.yarn.parts.drama.bennie_spends import BennieSpendLine, bennie_paid
-from yarnlog.rulesets.yarn.parts.drama.state import (
-    CastChange,
-    Drama,
-    Recall,
-    drama_of,
-    forces_among,
-    rebuilt,
-    scene_in_play,
+from yarnlog.core.events import event
+from yarnlog.rulesets.dramatic.parts import scene_challenges as _core
+from yarnlog.rulesets.dramatic.parts.scene_challenges import (
+    BLOCK_RUSH,
+    FOLDS,
+    NARRATION,
+    PLOT_JUMP,
+    REPLIES,
+    REVISED,
+    RUSH_PAYMENTS,
+    TIME_JUMP,
+    VOTED_CHALLENGES,
+    ChallengeByVote,
+    ChallengeEvents,
+    ChallengeNovelty,
+    DemandProcedural,
+    Duck,
+    Rush,
+    SceneChallenges,
+    vote_sides,
 )
-from yarnlog.rulesets.yarn.parts.economy.part import TransferLine, lines
-from yarnlog.rulesets.yarn.rules.bennies import BennieOption
-from yarnlog.rulesets.yarn.rules.challenges import (
-    RUSHING,
-    DuckReply,
-    NarrationReply,
-    NoveltyRuling,
-    RushPayment,
-    Side,
-    challenge_vote,
-    duck_scene,
-    going_to_procedural,
-    novelty_challenge,
-    rush_scene,
-)
-from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, NO_REVERSAL
-from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
+from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 
-BOOK = "Yarn 0.1"
-TIME_JUMP = Rule(
-    BOOK, "Challenging a Time Jump",
-    "Players may object to jumps in time when they preclude them from taking actions they see their "
-    "characters as wanting to take in the nearer term. Resolve a challenge to a time break with a vote.",
-)
-PLOT_JUMP = Rule(
-    BOOK, "Challenging a Plot Jump",
-    "If the caller loses the challenge, she must then revise her situation description to meet the "
-    "objections of the challenging player, and the voters who supported him.",
-)
-NARRATION = Rule(
-    BOOK, "Calling Scenes",
-    "Caller narration may be challenged if players object to what you describe them as doing, or if they "
-    "feel that your complication assumes a plot advancement that ought to be played out instead.",
-)
-BLOCK_RUSH = Rule(BOOK, "Spending Bennies", BennieOption.BLOCK_JUMP_IN.effect)
-VOTED_CHALLENGES = {"time jump": TIME_JUMP, "plot jump": PLOT_JUMP, "reversal": NO_REVERSAL, "narration": NARRATION}
-#: Challenges after which the caller revises what she described (the plot jump's rule; her narration's).
-REVISED = ("plot jump", "narration")
-REPLIES = {"withdraw": NarrationReply.WITHDRAW, "adjust": NarrationReply.ADJUST,
-           "procedural": NarrationReply.PLAY_PROCEDURAL}
-
-
-# -- commands ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Duck:
-    """A player challenges her character's casting; ``compel``: the caller's reply (else she acquiesces)."""
-
-    character: str
-    compel: bool
-    token: bool = False
-
-
-@dataclass(frozen=True)
-class Rush:
-    """A character rushes the scene in play: with the caller's consent, or paying ``token`` or ``bennie``."""
-
-    character: str
-    consent: bool = False
-    payment: Literal["token", "bennie"] | None = None
-    blocked: bool = False
-
-
-@dataclass(frozen=True)
-class ChallengeByVote:
-    """A challenge settled by the players' show of hands: ``kind`` is a key of :data:`VOTED_CHALLENGES`."""
-
-    kind: str
-    challenger: str
-    for_caller: tuple[str, ...]
-    for_challenger: tuple[str, ...]
-    gm_tie_break: Literal["caller", "challenger"] | None = None
-    revised_situation: str = ""
-
-
-def vote_sides(players, for_caller, for_challenger) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Both sides of a show of hands when only one was named: every other player is on the other
-    side (each player votes, "Challenging a Scene"). Both or neither named: as given."""
-    caller_side, challenger_side = tuple(for_caller), tuple(for_challenger)
-    if bool(caller_side) == bool(challenger_side):
-        return caller_side, challenger_side
-    given = set(caller_side or challenger_side)
-    rest = tuple(p for p in players if p not in given)
-    return (caller_side, rest) if caller_side else (rest, challenger_side)
-
-
-@dataclass(frozen=True)
-class ChallengeNovelty:
-    """The GM's rulings: is the scene ``too_similar``, and the ``change`` the caller points to."""
-
-    challenger: str
-    too_similar: bool
-    change: str = ""
-    earlier_scene: int | None = None
-
-
-@dataclass(frozen=True)
-class DemandProcedural:
-    """Objections to a narrated practical success, and the narrator's reply (a key of :data:`REPLIES`)."""
-
-    narrator: str
-    objectors: tuple[str, ...]
-    reply: str
-    narration: str = ""
-
-
-# -- events -----------------------------------------------------------------------------------
+__all__ = ["BLOCK_RUSH", "FOLDS", "NARRATION", "PLOT_JUMP", "REPLIES", "REVISED", "RUSH_PAYMENTS", "TIME_JUMP",
+           "VOTED_CHALLENGES", "ChallengeByVote", "ChallengeNovelty", "ChallengeVoted", "DemandProcedural", "Duck",
+           "NoveltyRuled", "ProceduralDemanded", "Rush", "SceneDucked", "SceneRushed", "CHALLENGES", "VALIDATORS",
+           "decide", "ducked", "evolve", "novelty_ruled", "procedural_demanded", "rushed", "vote_sides", "voted"]
 
 
 @event("yarn.challenge.ducked")
-class SceneDucked(Payload):
-    scene: int
-    character: str
-    ducker: str
-    caller: str
-    caller_compels: bool
-    spends_token: bool
-    in_scene: bool
-    caller_starts_over: bool
-    transfers: list[TransferLine] = Field(default_factory=list)
+class SceneDucked(_core.SceneDucked):
+    """A player challenged her casting: acquiesced, compelled, or ducked with a token."""
 
 
 @event("yarn.challenge.rushed")
-class SceneRushed(Payload):
-    scene: int
-    character: str
-    rusher: str
-    caller: str
-    caller_consents: bool
-    payment: Literal["token", "bennie"] | None
-    caller_blocks: bool
-    joined: bool
-    bennie_spends: list[BennieSpendLine] = Field(default_factory=list)
-    transfers: list[TransferLine] = Field(default_factory=list)
+class SceneRushed(_core.SceneRushed):
+    """A character rushed the scene: with consent, a token or a bennie; perhaps blocked."""
 
 
 @event("yarn.challenge.voted")
-class ChallengeVoted(Payload):
-    scene: int
-    kind: str
-    challenger: str
-    caller: str
-    for_caller: list[str]
-    for_challenger: list[str]
-    gm_tie_break: Literal["caller", "challenger"] | None
-    winner: Literal["caller", "challenger"]
-    must_satisfy: list[str]
-    revised_situation: str = ""
+class ChallengeVoted(_core.ChallengeVoted):
+    """A challenge settled by the players' show of hands, the GM breaking a tie."""
 
 
 @event("yarn.challenge.novelty_ruled")
-class NoveltyRuled(Payload):
-    scene: int
-    challenger: str
-    caller: str
-    earlier_scene: int | None
-    too_similar: bool
-    change: str
-    ruling: Literal["call_stands", "call_another_scene"]
+class NoveltyRuled(_core.NoveltyRuled):
+    """The GM's ruling on a challenge for novelty."""
 
 
 @event("yarn.challenge.procedural_demanded")
-class ProceduralDemanded(Payload):
-    scene: int
-    narrator: str
-    objectors: list[str]
-    reply: Literal["withdraw", "adjust", "procedural"]
-    narration: str = ""
+class ProceduralDemanded(_core.ProceduralDemanded):
+    """An objection to narrated success and the narrator's reply."""
 
 
-# -- deciding ---------------------------------------------------------------------------------
+CHALLENGES = SceneChallenges(YARN, ChallengeEvents(ducked=SceneDucked, rushed=SceneRushed, voted=ChallengeVoted,
+                                                   novelty_ruled=NoveltyRuled, procedural_demanded=ProceduralDemanded))
+decide = CHALLENGES.decide
+evolve = CHALLENGES.evolve
+ducked = CHALLENGES.ducked
+rushed = CHALLENGES.rushed
+voted = CHALLENGES.voted
+novelty_ruled = CHALLENGES.novelty_ruled
+procedural_demanded = CHALLENGES.procedural_demanded
+VALIDATORS = CHALLENGES.VALIDATORS
 
 
-def ducked(campaign: YarnCampaign, referee: Referee, *, character: str, compel: bool, token: bool) -> SceneDucked:
-    """"Ducking a Scene"."""
-    scene = scene_in_play(campaign)
-    role = require_character(campaign, character)
-    invalid(role.character in scene.cast, f"{role.character} is not cast in scene {scene.number}")
-    outcome = duck_scene(referee, campaign.rules.economy.tokens, ducker=role.holder, caller=scene.caller,
-                         cast_size=len(scene.cast), reply=DuckReply.COMPEL if compel else DuckReply.ACQUIESCE,
-                         spends_token=token)
-    return SceneDucked(scene=scene.number, character=role.character, ducker=role.holder, caller=scene.caller,
-                       caller_compels=compel, spends_token=token, in_scene=outcome.in_scene,
-                       caller_starts_over=outcome.caller_starts_over, transfers=lines(outcome.transfers))
-
-
-RUSH_PAYMENTS = {"token": RushPayment.DRAMA_TOKEN, "bennie": RushPayment.BENNIE}
-
-
-def rushed(campaign: YarnCampaign, referee: Referee, *, character: str, consent: bool, payment: str | None,
-           blocked: bool) -> SceneRushed:
-    """"Rushing a Scene", and the bennies it spends ("Spending Bennies")."""
-    scene = scene_in_play(campaign)
-    role = require_character(campaign, character)
-    invalid(role.character not in scene.cast, f"{role.character} is already in scene {scene.number}")
-    invalid(payment in (None, "token", "bennie"), "a rush is paid with a 'token' or a 'bennie'")
-    economy = campaign.rules.economy
-    outcome = rush_scene(
-        referee, economy.tokens, rusher=role.holder, caller=scene.caller, gm=campaign.table.gm, scene=scene.number,
-        caller_consents=consent, payment=RUSH_PAYMENTS[payment] if payment is not None else None,
-        caller_blocks=blocked, bennies_held=economy.bennies, bennie_history=drama_of(campaign).spends_in(scene.number),
-    )
-    received = {gain.player for gain in outcome.bennie_gains}
-    bennies = [
-        bennie_paid(spend.spender, RUSHING, to=scene.caller if scene.caller in received else KITTY)
-        if spend.option is BennieOption.JUMP_INTO_SCENE else bennie_paid(spend.spender, BLOCK_RUSH)
-        for spend in outcome.bennie_spends
-    ]
-    return SceneRushed(scene=scene.number, character=role.character, rusher=role.holder, caller=scene.caller,
-                       caller_consents=consent, payment=payment, caller_blocks=blocked, joined=outcome.joined,
-                       bennie_spends=[BennieSpendLine.of(s) for s in outcome.bennie_spends],
-                       transfers=[*lines(outcome.transfers), *bennies])
-
-
-def voted(campaign: YarnCampaign, referee: Referee, *, kind: str, challenger: str, for_caller, for_challenger,
-          gm_tie_break: str | None, revised_situation: str) -> ChallengeVoted:
-    """"Challenges": a show of hands of all players, the GM breaking a tie."""
-    scene = scene_in_play(campaign)
-    table = campaign.table
-    invalid(kind in VOTED_CHALLENGES, f"a challenge settled by vote is one of {', '.join(VOTED_CHALLENGES)}")
-    invalid(challenger in table.players, f"{challenger} is not a player at the table")
-    invalid(challenger != scene.caller, "the caller does not challenge her own call")
-    if kind == "time jump":
-        invalid(bool(scene.time_break), f"scene {scene.number} has no time break to challenge ({TIME_JUMP.cite()})")
-    if kind == "reversal":
-        invalid(bool(forces_among(drama_of(campaign), scene.episode, scene.cast)),
-                f"no force this episode was between characters of scene {scene.number} ({NO_REVERSAL.cite()})")
-    vote = challenge_vote(referee, players=table.players, challenger=challenger, for_caller=for_caller,
-                          for_challenger=for_challenger, gm_tie_break=Side(gm_tie_break) if gm_tie_break else None)
-    invalid(not revised_situation or (kind in REVISED and vote.winner is Side.CHALLENGER),
-            f"only a caller who lost a challenge to her situation or narration revises it ({PLOT_JUMP.cite()})")
-    return ChallengeVoted(scene=scene.number, kind=kind, challenger=challenger, caller=scene.caller,
-                          for_caller=sorted(vote.for_caller), for_challenger=sorted(vote.for_challenger),
-                          gm_tie_break=gm_tie_break, winner=vote.winner.value, must_satisfy=sorted(vote.must_satisfy),
-                          revised_situation=revised_situation)
-
-
-def novelty_ruled(campaign: YarnCampaign, referee: Referee, *, challenger: str, too_similar: bool, change: str,
-                  earlier_scene: int | None) -> NoveltyRuled:
-    """"Challenging For Novelty": the GM's judgement, not a vote."""
-    scene = scene_in_play(campaign)
-    invalid(challenger in campaign.table.players, f"{challenger} is not a player at the table")
-    invalid(challenger != scene.caller, "the caller does not challenge her own call")
-    invalid(earlier_scene is None or earlier_scene in drama_of(campaign).scenes and earlier_scene < scene.number,
-            f"scene {earlier_scene} is not an earlier scene")
-    ruling = novelty_challenge(gm_finds_too_similar=too_similar, caller_points_to_change=bool(change.strip()))
-    return NoveltyRuled(scene=scene.number, challenger=challenger, caller=scene.caller, earlier_scene=earlier_scene,
-                        too_similar=too_similar, change=change.strip(), ruling=ruling.name.lower())
-
-
-def procedural_demanded(campaign: YarnCampaign, referee: Referee, *, narrator: str, objectors, reply: str,
-                        narration: str) -> ProceduralDemanded:
-    """"Going To Procedural": one objector is enough."""
-    scene = scene_in_play(campaign)
-    table = campaign.table
-    for name in (narrator, *objectors):
-        invalid(table.knows(name) and name not in table.departed, f"{name} is not at the table")
-    invalid(reply in REPLIES, f"the narrator's reply is one of {', '.join(REPLIES)}")
-    invalid(bool(objectors), "no one objects: the narration stands")
-    going_to_procedural(narrator=narrator, objectors=objectors, reply=REPLIES[reply])
-    return ProceduralDemanded(scene=scene.number, narrator=narrator, objectors=sorted(set(objectors)), reply=reply,
-                              narration=narration)
-
-
-def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:
-    if isinstance(command, Duck):
-        return [ducked(campaign, referee, character=command.character, compel=command.compel, token=command.token)]
-    if isinstance(command, Rush):
-        return [rushed(campaign, referee, character=command.character, consent=command.consent,
-                       payment=command.payment, blocked=command.blocked)]
-    if isinstance(command, ChallengeByVote):
-        return [voted(campaign, referee, kind=command.kind, challenger=command.challenger,
-                      for_caller=command.for_caller, for_challenger=command.for_challenger,
-                      gm_tie_break=command.gm_tie_break, revised_situation=command.revised_situation.strip())]
-    if isinstance(command, ChallengeNovelty):
-        return [novelty_ruled(campaign, referee, challenger=command.challenger, too_similar=command.too_similar,
-                              change=command.change, earlier_scene=command.earlier_scene)]
-    if isinstance(command, DemandProcedural):
-        return [procedural_demanded(campaign, referee, narrator=command.narrator, objectors=command.objectors,
-                                    reply=command.reply, narration=command.narration)]
-    return None
-
-
-# -- folding and validating ---------------------------------------------------------------------
-
-
-def _recast(drama: Drama, number: int, cast: tuple[str, ...], **changes) -> Drama:
-    scene = drama.scenes.get(number)
-    if scene is None:
-        return drama
-    return replace(drama, scenes=drama.scenes.set(number, replace(scene, cast=cast, **changes)))
-
-
-def _rush_kind(p: SceneRushed) -> str:
-    """How a rush changed the cast (see :class:`~.state.CastChange`)."""
-    if not p.joined:
-        return "blocked"
-    # "It costs nothing to join a scene if the caller consents to your joining."
-    return "brought in" if p.caller_consents else "rushed"
-
-
-FOLDS = folds(SceneDucked, SceneRushed, ChallengeVoted, NoveltyRuled)
-
-
-def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
-    p = recorded.payload
-    if not isinstance(p, (SceneDucked, SceneRushed, ChallengeVoted, NoveltyRuled)) or p.scene not in drama.scenes:
-        return drama
-    scene = drama.scenes[p.scene]
-    if isinstance(p, SceneDucked):
-        if not p.in_scene:
-            drama = _recast(drama, p.scene, tuple(c for c in scene.cast if c != p.character),
-                            changes=scene.changes + (CastChange(p.character, "ducked", recorded.sequence),))
-        if p.caller_starts_over:
-            drama = replace(drama, recall=Recall(p.caller, f"{p.character} ducked a scene with a cast of two"))
-    elif isinstance(p, SceneRushed):
-        change = CastChange(p.character, _rush_kind(p), recorded.sequence)
-        cast = scene.cast + (p.character,) if p.joined else scene.cast
-        drama = _recast(drama, p.scene, cast, changes=scene.changes + (change,))
-    elif isinstance(p, ChallengeVoted) and p.winner == "challenger":
-        if p.kind == "time jump":
-            drama = _recast(drama, p.scene, scene.cast, time_break="")
-        if p.kind == "reversal":
-            drama = replace(drama, recall=Recall(p.caller, "the scene re-ran a force of this episode"))
-    elif isinstance(p, NoveltyRuled) and p.ruling == NoveltyRuling.CALL_ANOTHER_SCENE.name.lower():
-        drama = replace(drama, recall=Recall(p.caller, "the novelty challenge asks for an entirely different scene"))
-    return drama
-
-
-VALIDATORS = {t: rebuilt(build) for t, build in {
-    SceneDucked: lambda c, r, p: ducked(c, r, character=p.character, compel=p.caller_compels, token=p.spends_token),
-    SceneRushed: lambda c, r, p: rushed(c, r, character=p.character, consent=p.caller_consents, payment=p.payment,
-                                        blocked=p.caller_blocks),
-    ChallengeVoted: lambda c, r, p: voted(c, r, kind=p.kind, challenger=p.challenger, for_caller=p.for_caller,
-                                          for_challenger=p.for_challenger, gm_tie_break=p.gm_tie_break,
-                                          revised_situation=p.revised_situation),
-    NoveltyRuled: lambda c, r, p: novelty_ruled(c, r, challenger=p.challenger, too_similar=p.too_similar,
-                                                change=p.change, earlier_scene=p.earlier_scene),
-    ProceduralDemanded: lambda c, r, p: procedural_demanded(c, r, narrator=p.narrator, objectors=p.objectors,
-                                                            reply=p.reply, narration=p.narration),
-}.items()}
+def __getattr__(name: str) -> Any:
+    return getattr(_core, name)

@@ -1,144 +1,19 @@
-"""The drama part's slice of state: scenes as called, the calling order, forces, bennies and ballots.
-
-Shared by the modules of the drama part (scene calls, challenges, petitions, bennie spends and
-the bennie vote), which each fold and decide their own events over this one slice.
-"""
+"""Yarn's drama slice is the dramatic core's (:mod:`yarnlog.rulesets.dramatic.parts.drama_state`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from yarnlog.rulesets.dramatic.parts.drama_state import (
+    CallingOrder,
+    CastChange,
+    Drama,
+    Recall,
+    SceneCall,
+    Validator,
+    drama_of,
+    forces_among,
+    rebuilt,
+    scene_in_play,
+)
 
-from pyrsistent import PMap, PVector, pmap, pvector
-
-from yarnlog.core.events import Payload
-from yarnlog.core.referee import Referee, present
-from yarnlog.rulesets.yarn.rules.bennies import Ballot, BennieSpend
-from yarnlog.rulesets.yarn.rules.drama_tokens import ForcedScene
-from yarnlog.rulesets.yarn.state import YarnCampaign
-
-if TYPE_CHECKING:
-    from yarnlog.rulesets.yarn.parts.drama.bennie_vote import BennieVoteTallied
-
-
-@dataclass(frozen=True)
-class CastChange:
-    """A character leaving or entering a scene in play ("Ducking a Scene", "Rushing a Scene").
-
-    ``how``: ``"ducked"`` (out of the cast), ``"rushed"`` (in, paying a token or a bennie against
-    the caller's wish), ``"brought in"`` (in, free, with the caller's consent: how a supporting
-    character introduced mid-scene joins it) or ``"blocked"`` (a rush the caller blocked with a
-    bennie: the cast stays as it was). ``sequence``: the event that recorded it.
-    """
-
-    character: str
-    how: str
-    sequence: int
-
-
-@dataclass(frozen=True)
-class SceneCall:
-    """A scene as the drama part knows it; ``cast`` follows ducks and rushes.
-
-    ``called`` is the cast as the caller named it; ``changes`` every duck and rush since, in order.
-    """
-
-    number: int
-    episode: int | None
-    caller: str
-    cast: tuple[str, ...]
-    mode: str | None = None
-    kind: str | None = None
-    time_break: str = ""
-    opened_at: int = 0  # the sequence of its scene.opened
-    in_turn: bool = True
-    cost_due: bool = False
-    settled_by: str | None = None  # the event type of the exchange that ended it
-    called: tuple[str, ...] = ()
-    changes: tuple[CastChange, ...] = ()
-    role: str | None = None  # opener, development or closer ("Scenes"), once named
-    places: tuple[str, ...] = ()  # where it moved as it unfolded, in order ("Calling Scenes": Setting)
-    montage_actions: tuple[tuple[str, str], ...] = ()  # (character, action) called during a montage
-
-
-@dataclass(frozen=True)
-class Recall:
-    """A caller allowed to call the next scene at once, out of the calling order, and why."""
-
-    caller: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class CallingOrder:
-    """An episode's calling order ("Calling Order") and how far it has gone round."""
-
-    order: tuple[str, ...]
-    turn: int = 0
-    skips: tuple[str, ...] = ()  # queue-jumpers whose next turn is skipped
-
-    @property
-    def next_caller(self) -> str:
-        return self.order[self.turn % len(self.order)]
-
-
-@dataclass(frozen=True)
-class Drama:
-    """Everything the drama part remembers."""
-
-    gm: str = ""
-    theme_choosers: Mapping[int, str | None] = field(default_factory=dict)
-    calling: PMap[int, CallingOrder] = field(default_factory=pmap)  # persistent maps: a fold adds without copying
-    scenes: PMap[int, SceneCall] = field(default_factory=pmap)
-    recall: Recall | None = None
-    forced: tuple[ForcedScene, ...] = ()  # this episode's: "no re-runs this episode", forgotten at its end
-    bennie_spends: PVector[BennieSpend] = field(default_factory=pvector)  # every one, for the bennies report
-    #: The bennies spent in each scene, so "one bennie per scene" is checked without a scan of them all.
-    spends_by_scene: PMap[int, tuple[BennieSpend, ...]] = field(default_factory=pmap)
-    ballots: PMap[int, PMap[str, Ballot]] = field(default_factory=pmap)  # the episode in play's (by episode)
-    tallies: PMap[int, BennieVoteTallied] = field(default_factory=pmap)  # episode -> its recorded tally
-    pending_call: int | None = None  # a scene just opened whose Yarn call has not been seen yet
-    overridden_through: int = 0  # the last event recorded under a GM override
-    closers: PMap[int, int] = field(default_factory=pmap)  # episode -> the scene named its closer
-
-    def spends_in(self, scene: int) -> tuple[BennieSpend, ...]:
-        """The bennies spent in ``scene`` so far."""
-        return self.spends_by_scene.get(scene, ())
-
-    def calling_of(self, episode: int | None) -> CallingOrder | None:
-        """The calling order of ``episode`` as followed so far (none outside an episode)."""
-        return self.calling.get(episode) if episode is not None else None
-
-
-P = TypeVar("P", bound=Payload)
-
-#: ``validate(payload, campaign_state, referee) -> payload``, for payloads of type ``P``.
-Validator = Callable[[P, YarnCampaign, Referee], Payload]
-
-
-def drama_of(campaign: YarnCampaign) -> Drama:
-    return campaign.rules.drama
-
-
-def scene_in_play(campaign: YarnCampaign) -> SceneCall:
-    """The scene in play, as called (nonsense to act in a scene when none is in play)."""
-    number = present(campaign.timeline.scene, "no scene is in play: call one first")
-    return present(drama_of(campaign).scenes.get(number), f"scene {number} was not called under the Yarn rules")
-
-
-def forces_among(drama: Drama, episode: int | None, cast: Iterable[str]) -> list[ForcedScene]:
-    """The forces of ``episode`` between two characters of ``cast`` ("Forcing": no re-runs this episode)."""
-    return [f for f in drama.forced if f.episode == episode and {f.petitioner, f.granter} <= set(cast)]
-
-
-def rebuilt(build: Callable[[YarnCampaign, Referee, P], Payload | None]) -> Validator[P]:
-    """A validator from ``build(campaign, referee, recorded)``, the function that decided the move.
-
-    It decides the move again from the recorded payload's own facts; what it gives is what the
-    rules derive (nothing at all is nonsense: the rules record no such event).
-    """
-    def validate(recorded: P, campaign: YarnCampaign, referee: Referee) -> Payload:
-        return present(build(campaign, referee, recorded), "the rules record no such event")
-
-    return validate
+__all__ = ["CallingOrder", "CastChange", "Drama", "Recall", "SceneCall", "Validator", "drama_of", "forces_among",
+           "rebuilt", "scene_in_play"]

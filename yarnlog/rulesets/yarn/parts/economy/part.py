@@ -1,265 +1,61 @@
-"""The ledger of drama tokens and bennies: every movement, with its event, scene and rule.
-
-Any Yarn payload that carries ``transfers`` moves tokens or bennies; this part folds them into
-balances and a ledger, so "why do I have 1 token and not 3?" is answered entry by entry. Drama
-tokens live for one episode (they are returned to the kitty when it ends); bennies persist.
-"""
+"""Yarn's economy of drama tokens and bennies: the dramatic core's (:mod:`yarnlog.rulesets.dramatic.parts.economy`),
+with its two payloads registered under Yarn's prefix. The core's names are re-exported here."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-from pyrsistent import PMap, PVector, pmap, pvector
+from yarnlog.core.events import event
+from yarnlog.rulesets.dramatic.parts import economy as _core
+from yarnlog.rulesets.dramatic.parts.economy import (
+    BENNIE,
+    DRAMA,
+    FOLDS,
+    GM_RULING,
+    KITTY_NAME,
+    SPEND_WHAT_YOU_HOLD,
+    Currency,
+    Economy,
+    EconomyEvents,
+    LedgerEntry,
+    TransferLine,
+    TransferTokens,
+    audit,
+    evolve,
+    lines,
+    require_payable,
+    shortfalls,
+    transfers_of,
+    validate_transferred,
+)
 
-from yarnlog.core.events import Payload, Recorded, event
-from yarnlog.core.frozen import replace
-from yarnlog.core.referee import Referee, Rule, invalid, present
-from yarnlog.core.ruleset import Part, folds
-from yarnlog.rulesets.yarn.rules import drama_tokens
-from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, KittyFlow, Transfer
-from yarnlog.rulesets.yarn.state import YarnCampaign
-
-#: How the kitty is named in payloads and ledgers (no participant may take this name).
-KITTY_NAME = "kitty"
-DRAMA: Final = "drama"
-BENNIE: Final = "bennie"
-Currency = Literal["drama", "bennie"]
-
-
-class TransferLine(BaseModel):
-    """One movement of tokens or bennies, as stored in an event."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    currency: Currency = DRAMA
-    amount: int = Field(ge=1)
-    source: str = Field(min_length=1)
-    destination: str = Field(min_length=1)
-    chapter: str
-    rule: str
-
-    @model_validator(mode="after")
-    def _between_two_accounts(self) -> "TransferLine":
-        # Part of what a movement is ("Tokens"), checked on every stored line: the folds rely on it.
-        if self.source == self.destination:
-            raise ValueError(f"{self.source} cannot pay tokens to themselves")
-        return self
-
-    @classmethod
-    def of(cls, transfer: Transfer, currency: Currency = DRAMA) -> "TransferLine":
-        return cls(
-            currency=currency,
-            amount=transfer.amount,
-            source=_name(transfer.source),
-            destination=_name(transfer.destination),
-            chapter=transfer.rule.chapter,
-            rule=transfer.rule.text,
-        )
-
-    def transfer(self) -> Transfer:
-        return Transfer(self.amount, _account(self.source), _account(self.destination),
-                        Rule("Yarn 0.1", self.chapter, self.rule))
-
-
-def lines(transfers: Iterable[Transfer], currency: Currency = DRAMA) -> list[TransferLine]:
-    return [TransferLine.of(t, currency) for t in transfers]
-
-
-def _name(account) -> str:
-    return KITTY_NAME if account is KITTY else account
-
-
-def _account(name: str):
-    return KITTY if name == KITTY_NAME else name
-
-
-GM_RULING = Rule("Yarn 0.1", "Tokens", "As ruled by the GM.")
+__all__ = ["BENNIE", "DRAMA", "FOLDS", "GM_RULING", "KITTY_NAME", "SPEND_WHAT_YOU_HOLD", "Currency", "Economy",
+           "LedgerEntry", "TransferLine", "TransferTokens", "TokensReturned", "TokensTransferred", "PART", "audit",
+           "evolve", "lines", "require_payable", "return_to_kitty", "shortfalls", "transfers_of",
+           "validate_transferred", "validate_returned"]
 
 
 @event("yarn.tokens.transferred")
-class TokensTransferred(Payload):
+class TokensTransferred(_core.TokensTransferred):
     """Tokens or bennies moved outside any other event: a GM ruling, with its reason."""
-
-    transfers: list[TransferLine] = Field(min_length=1)
-    reason: str = Field(min_length=1)
 
 
 @event("yarn.tokens.returned")
-class TokensReturned(Payload):
+class TokensReturned(_core.TokensReturned):
     """End of episode: unspent drama tokens revert to the kitty."""
 
-    episode: int
-    transfers: list[TransferLine]
+
+EVENTS = EconomyEvents(transferred=TokensTransferred, returned=TokensReturned)
+validate_returned = _core.validate_returned
 
 
-# -- state ----------------------------------------------------------------------------------
+def return_to_kitty(economy: Economy, episode: int) -> _core.TokensReturned | None:
+    """The end-of-episode return of every unspent drama token, as Yarn records it."""
+    return _core.return_to_kitty(economy, episode, TokensReturned)
 
 
-@dataclass(frozen=True)
-class LedgerEntry:
-    """One line of the ledger: a movement and everything that explains it."""
-
-    sequence: int
-    event_type: str
-    recorded_by: str
-    episode: int | None
-    scene: int | None
-    currency: str
-    amount: int
-    source: str
-    destination: str
-    chapter: str
-    rule: str
-
-    def to_data(self) -> dict:
-        return dict(self.__dict__)
+def decide(command: Any, campaign: Any, referee: Any) -> Any:
+    return PART.decide(command, campaign, referee)
 
 
-@dataclass(frozen=True)
-class Economy:
-    """Drama tokens held this episode, bennies held, and the whole ledger."""
-
-    tokens: dict[str, int] = field(default_factory=dict)
-    bennies: dict[str, int] = field(default_factory=dict)
-    ledger: PVector[LedgerEntry] = field(default_factory=pvector)  # persistent: an entry added shares the rest
-    #: The drama tokens the kitty paid out and took back in each episode, kept as they move, so the
-    #: board reads its episode's in one lookup instead of a pass over the whole ledger.
-    kitty: PMap[int | None, KittyFlow] = field(default_factory=pmap)
-
-    def holding(self, name: str, currency: Currency = DRAMA) -> int:
-        return (self.tokens if currency == DRAMA else self.bennies).get(name, 0)
-
-
-def _apply(held: dict[str, int], line: TransferLine) -> dict[str, int]:
-    return drama_tokens.balances([line.transfer()], held)
-
-
-def _flowed(kitty: PMap[int | None, KittyFlow], episode: int | None, transfer: Transfer) -> PMap[int | None, KittyFlow]:
-    """The kitty's flows with ``transfer`` counted in ``episode``'s (unchanged if the kitty is no party)."""
-    step = drama_tokens.kitty_flow([transfer])
-    if not (step.paid_out or step.taken_in):
-        return kitty
-    before = kitty.get(episode, KittyFlow(0, 0))
-    return kitty.set(episode, KittyFlow(before.paid_out + step.paid_out, before.taken_in + step.taken_in))
-
-
-def transfers_of(payload: Payload) -> Sequence[TransferLine]:
-    return getattr(payload, "transfers", None) or ()
-
-
-#: Any payload that carries ``transfers`` moves tokens or bennies.
-FOLDS = folds(carrying=("transfers",))
-
-
-def evolve(economy: Economy, recorded: Recorded, _state=None) -> Economy:
-    moves = transfers_of(recorded.payload)
-    if not moves:
-        return economy
-    tokens, bennies, ledger, kitty = economy.tokens, economy.bennies, economy.ledger, economy.kitty
-    for line in moves:
-        transfer = line.transfer()
-        if line.currency == DRAMA:
-            tokens = drama_tokens.balances([transfer], tokens)
-            kitty = _flowed(kitty, recorded.episode, transfer)
-        else:
-            bennies = drama_tokens.balances([transfer], bennies)
-        ledger = ledger.append(LedgerEntry(
-            sequence=recorded.sequence, event_type=recorded.event_type, recorded_by=recorded.recorded_by,
-            episode=recorded.episode, scene=recorded.scene, currency=line.currency, amount=line.amount,
-            source=line.source, destination=line.destination, chapter=line.chapter, rule=line.rule,
-        ))
-    return replace(economy, tokens=tokens, bennies=bennies, ledger=ledger, kitty=kitty)
-
-
-def shortfalls(economy: Economy, moves: Sequence[TransferLine]) -> list[str]:
-    """Payments in ``moves`` that their payer cannot make, applying them in order."""
-    problems = []
-    held = {DRAMA: dict(economy.tokens), BENNIE: dict(economy.bennies)}
-    for line in moves:
-        if line.source != KITTY_NAME and held[line.currency].get(line.source, 0) < line.amount:
-            what = "drama token" if line.currency == DRAMA else "bennie"
-            problems.append(
-                f"{line.source} pays {line.amount} {what}{'s' if line.amount > 1 else ''} but holds "
-                f"{held[line.currency].get(line.source, 0)} ({line.chapter}: {line.rule})"
-            )
-        held[line.currency] = _apply(held[line.currency], line)
-    return problems
-
-
-def audit(campaign: YarnCampaign, recorded: Recorded) -> list[str]:
-    """Every payment, whatever the event type that carries it, must be covered by what the payer
-    held before the event (a rule across event types, so not any one validator's)."""
-    return shortfalls(campaign.rules.economy, transfers_of(recorded.payload))
-
-
-# -- commands -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TransferTokens:
-    """The GM rules that tokens or bennies move (e.g. a ruling the book leaves to her)."""
-
-    source: str
-    destination: str
-    amount: int
-    reason: str
-    currency: Currency = DRAMA
-
-
-def decide(command, campaign: YarnCampaign, referee: Referee):
-    if not isinstance(command, TransferTokens):
-        return None
-    table = campaign.table
-    for who in (command.source, command.destination):
-        invalid(who == KITTY_NAME or table.knows(who), f"{who} is neither at the table nor the kitty")
-    invalid(command.amount >= 1, "transfer at least 1")
-    invalid(command.source != command.destination, "a transfer needs two different accounts")
-    invalid(command.currency in (DRAMA, BENNIE), "currency is 'drama' or 'bennie'")
-    invalid(bool(command.reason.strip()), "a GM ruling needs a reason")
-    line = TransferLine.of(Transfer(command.amount, _account(command.source), _account(command.destination),
-                                    GM_RULING), command.currency)
-    payload = validate_transferred(TokensTransferred(transfers=[line], reason=command.reason), campaign, referee)
-    require_payable(referee, campaign.rules.economy, payload.transfers)
-    return [payload]
-
-
-def validate_transferred(p: TokensTransferred, campaign: YarnCampaign, referee: Referee) -> TokensTransferred:
-    """A GM ruling moves tokens or bennies between two accounts at the table (payment: :func:`audit`)."""
-    invalid(bool(p.reason.strip()), "a GM ruling needs a reason")
-    for line in p.transfers:
-        for who in (line.source, line.destination):
-            invalid(who == KITTY_NAME or campaign.table.knows(who), f"{who} is neither at the table nor the kitty")
-        invalid(line.source != line.destination, "a transfer needs two different accounts")
-    return p
-
-
-def validate_returned(p: TokensReturned, campaign: YarnCampaign, referee: Referee) -> TokensReturned:
-    """At the end of the episode in play, every unspent drama token goes back to the kitty."""
-    episode = present(campaign.timeline.episode, "no episode is in play: tokens return to the kitty as one ends")
-    returned = return_to_kitty(campaign.rules.economy, episode)
-    return present(returned, "no drama token is held: none returns to the kitty")
-
-
-SPEND_WHAT_YOU_HOLD = Rule(
-    "Yarn 0.1", "Tokens",
-    "Everyone starts each episode with zero tokens: you can only spend tokens (or bennies) you hold.",
-)
-
-
-def require_payable(referee: Referee, economy: Economy, moves: Sequence[TransferLine]) -> None:
-    """Refuse (through the referee) any payment its payer cannot make."""
-    for problem in shortfalls(economy, moves):
-        referee.require(False, SPEND_WHAT_YOU_HOLD, problem)
-
-
-def return_to_kitty(economy: Economy, episode: int) -> TokensReturned | None:
-    """The end-of-episode return of every unspent drama token (read the bennie tally first)."""
-    moves = lines(drama_tokens.end_of_episode(economy.tokens))
-    return TokensReturned(episode=episode, transfers=moves) if moves else None
-
-
-PART = Part(name="economy", initial=Economy, evolve=evolve, folds=FOLDS, decide=decide, audit=audit,
-            validators={TokensTransferred: validate_transferred, TokensReturned: validate_returned})
+PART = _core.economy_part(EVENTS)

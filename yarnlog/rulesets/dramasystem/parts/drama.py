@@ -1,0 +1,392 @@
+"""DramaSystem's dramatic side: the dramatic core Yarn shares (:mod:`yarnlog.rulesets.dramatic`),
+composed with DramaSystem's book, characters and payloads.
+
+The SRD's dramatic chapters are Yarn's nearly word for word (digest 001, section 5), so this module
+adds no rule of its own: it registers the core's payloads under ``dramasystem.`` (a ruleset owns
+only its own prefix), names the SRD's numbers for the shared text (:data:`LINES`, so a refusal
+cites "DS21, lines 319-323"), reads the characters from :mod:`.sheets`, and records each scene
+opened so it can be challenged (ducked, rushed, voted on) and a dramatic scene can end with its
+exchange; bennies are voted and spent as in Yarn. A call costs what the core's
+:func:`~yarnlog.rulesets.dramatic.rules.calling.price_of_call` says with DramaSystem's price of a
+procedural scene, a green procedural token (DS12, DS33). At the end of an episode the bennie vote
+is tallied and every unspent drama token reverts to the kitty (DS19, DS73-DS75).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from yarnlog.core.corrections import OverrideRecorded
+from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.frozen import replace
+from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid, present
+from yarnlog.core.ruleset import Part, compose_validators, folds
+from yarnlog.core.state import CampaignState, advance
+from yarnlog.core.table import CampaignCreated
+from yarnlog.core.timeline import (
+    EpisodeEnded,
+    OpenScene,
+    SceneOpened,
+    decide_timeline,
+)
+from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralRestore, ProceduralSpend, spends_for
+from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour, restore
+from yarnlog.rulesets.dramatic.parameters import Dramatic, Roster
+from yarnlog.rulesets.dramatic.parts import (
+    bennie_spends,
+    bennie_vote,
+    economy,
+    petitions,
+    scene_challenges,
+    supporting_cast,
+)
+from yarnlog.rulesets.dramatic.parts.drama_state import Drama, SceneCall
+from yarnlog.rulesets.dramatic.parts.economy import TransferLine, lines
+from yarnlog.rulesets.dramatic.parts.roles import player_character, tracks_characters
+from yarnlog.rulesets.dramatic.rules.bennies import BennieOption, BennieSpend, TokenKind
+from yarnlog.rulesets.dramatic.rules.calling import CallPrice, price_of_call
+from yarnlog.rulesets.dramatic.rules.drama_tokens import CASTING_COST, casting_cost
+
+BOOK = "DramaSystem SRD"
+
+#: Where the SRD says what the shared text's chapters say (digest 001, section 2).
+LINES = {
+    "Tokens": "DS18-DS19, lines 271-275",
+    "Playing and Resolving Dramatic Scenes": "DS20, lines 307-315",
+    "Gaining Tokens": "DS21, lines 317-323",
+    "Forcing": "DS22-DS24, lines 325-333",
+    "Supporting or Blocking a Force": "DS25, lines 335-339",
+    "No Contest Scenes": "lines 349-351",
+    "Two-Way Exchanges": "DS26, lines 353-361",
+    "Multiple Petitioners": "DS27, lines 363-393",
+    "Drama with Recurring Characters": "DS28, line 403",
+    "Drama vs. Talking": "DS29, lines 417-419",
+    "Calling Scenes": "DS12, line 181",
+    "Calling Dramatic Scenes": "DS12, DS17, lines 293-305",
+    "Challenges": "DS13, line 205",
+    "Ducking a Scene": "DS14, lines 209-217",
+    "Rushing a Scene": "DS15, lines 219-227",
+    "Challenging a Time Jump": "lines 229-231",
+    "Challenging a Plot Jump": "lines 233-237",
+    "Challenging For Novelty": "lines 239-247",
+    "Going To Procedural": "DS16, lines 249-251",
+    "Gaining Bennies": "DS73-DS74, lines 699-712",
+    "Tied Results": "DS75, lines 714-720",
+    "Spending Bennies": "DS76-DS77, lines 722-742",
+    "Order of Precedence": "lines 61-65",
+    "Themes": "DS10, lines 163-165",
+    "Calling Order": "DS11, lines 193-199",
+    "Supporting Characters › Introducing Minor Characters": "lines 659-663",
+    "Supporting Characters › Recurring Characters": "DS28, lines 665-675",
+    "Supporting Characters › Introducing Locations": "lines 677-693",
+}
+
+
+def _roster(campaign: CampaignState[Any]) -> Roster:
+    return campaign.rules.sheets
+
+
+def _draw_petitioners(campaign: CampaignState[Any], referee: Referee, order: tuple[str, ...],
+                      source: str) -> list[Payload]:
+    drawn = CAST.decide(supporting_cast.DrawPrecedence(supporting_cast.Purpose.PETITIONERS, order, source),  # type: ignore[arg-type]
+                        campaign, referee)
+    assert drawn is not None  # DrawPrecedence is a command of the cast
+    return drawn
+
+
+DRAMASYSTEM = Dramatic(book=BOOK, roster=_roster, lines=LINES, draw_petitioners=_draw_petitioners,
+                       procedural_call_price=CallPrice.GREEN_TOKEN)
+
+GREEN_TO_CALL = Rule(
+    f"{BOOK} (DS33, lines 441, 792)", "Procedural Resolution",
+    "To call a procedural scene your character is not in, spend a green token. (This requirement does not "
+    "apply to the GM.)",
+)
+
+
+@event("dramasystem.scene.called")
+class SceneCalled(Payload):
+    """What a call cost its caller, whose character is not cast: a drama token to the kitty for a
+    dramatic scene (DS12, line 181), a green procedural token for a procedural one (DS33)."""
+
+    scene: int
+    caller: str
+    caller_character: str | None = None
+    transfers: list[TransferLine] = Field(default_factory=list)
+    procedural_spends: list[ProceduralSpend] = Field(default_factory=list)
+
+
+@event("dramasystem.tokens.transferred")
+class TokensTransferred(economy.TokensTransferred):
+    """Drama tokens or bennies moved by a GM ruling, with its reason."""
+
+
+@event("dramasystem.tokens.returned")
+class TokensReturned(economy.TokensReturned):
+    """End of episode: unspent drama tokens revert to the kitty (DS19, line 275)."""
+
+
+@event("dramasystem.petition.resolved")
+class PetitionResolved(petitions.PetitionResolved):
+    """A petition granted, refused (perhaps by the group's vote) or no contest (DS20-DS21)."""
+
+
+@event("dramasystem.petition.forced")
+class PetitionForced(petitions.PetitionForced):
+    """A force, perhaps blocked, with its supporters (DS22-DS25)."""
+
+
+@event("dramasystem.petition.two_way")
+class TwoWayExchanged(petitions.TwoWayExchanged):
+    """A two-way exchange (DS26)."""
+
+
+@event("dramasystem.petition.quizzed")
+class PetitionersQuizzed(petitions.PetitionersQuizzed):
+    """Several petitioners quizzed in a newly drawn precedence order (DS27)."""
+
+
+@event("dramasystem.challenge.ducked")
+class SceneDucked(scene_challenges.SceneDucked):
+    """A player challenged her casting (DS14, lines 209-217)."""
+
+
+@event("dramasystem.challenge.rushed")
+class SceneRushed(scene_challenges.SceneRushed):
+    """A character rushed a scene (DS15, lines 219-227)."""
+
+
+@event("dramasystem.challenge.voted")
+class ChallengeVoted(scene_challenges.ChallengeVoted):
+    """A challenge settled by the players' show of hands, the GM breaking a tie (DS13, line 205)."""
+
+
+@event("dramasystem.challenge.novelty_ruled")
+class NoveltyRuled(scene_challenges.NoveltyRuled):
+    """The GM's ruling on a challenge for novelty (lines 235-243)."""
+
+
+@event("dramasystem.challenge.procedural_demanded")
+class ProceduralDemanded(scene_challenges.ProceduralDemanded):
+    """Going to procedural: one objector is enough (DS16, lines 245-251)."""
+
+
+@event("dramasystem.bennie.spent")
+class BennieSpent(bennie_spends.BennieSpent):
+    """A bennie cashed in (DS76-DS77, lines 722-742), with what it does to procedural tokens: one spent
+    token of the spender's choice returned ("a procedural token", reading 5), or another player's token
+    burned, "treated as spent" (which refreshes the pile if it was the last, reading 6)."""
+
+    procedural_restores: list[ProceduralRestore] = Field(default_factory=list)
+    procedural_spends: list[ProceduralSpend] = Field(default_factory=list)
+
+
+def _colour(colour: str | None, what: str) -> Colour:
+    named = present(colour, f"name the colour of the procedural token {what} (--colour green, yellow or red)")
+    try:
+        return Colour(named)
+    except ValueError:
+        raise InvalidCommand(f"a procedural token is green, yellow or red, not {named!r}") from None
+
+
+def bennie_effects(campaign: CampaignState[Any], referee: Referee, spend: BennieSpend,
+                   colour: str | None) -> dict[str, Any]:
+    """DramaSystem's side of the bennie menu (DS76, lines 726-740; digest readings 5 and 6): "a
+    procedural token" returns one spent token of the spender's choice (refused when that one is not
+    spent: a pile holds one of each colour); a burned procedural token is "treated as spent". An
+    additional card is drawn within the resolution it serves, so it is not spent here."""
+    piles = campaign.rules.piles
+    if spend.option is BennieOption.PROCEDURAL_TOKEN:
+        back = _colour(colour, "that returns")
+        restore(piles.pile(spend.spender), back, referee, spend.spender)
+        return {"procedural_restores": [ProceduralRestore(participant=spend.spender, colour=back)]}
+    if spend.option is BennieOption.BURN_TOKEN and spend.burn_kind is TokenKind.PROCEDURAL:
+        target = present(spend.burn_target, "a burned token needs a target: another player")
+        burned = _colour(colour, "burned")
+        return {"procedural_spends": spends_for(piles, [(target, burned)], referee)}
+    invalid(spend.option is not BennieOption.EXTRA_CARD,
+            "a bennie's additional card is drawn within the resolution it serves (DS76, line 732; reading 5), "
+            "which DramaSystem does not record yet: the GM records it as a ruling")
+    invalid(colour is None, f"a bennie spent on {spend.option.effect!r} names no procedural token")
+    return {}
+
+
+def _chosen_colour(payload: Any) -> str | None:
+    chosen = [*payload.procedural_restores, *payload.procedural_spends]
+    return chosen[0].colour.value if chosen else None
+
+
+@event("dramasystem.bennie.ballot_cast")
+class BallotCast(bennie_vote.BallotCast):
+    """One participant's ranking of the other players (DS73, line 705)."""
+
+
+@event("dramasystem.bennie.vote_tallied")
+class BennieVoteTallied(bennie_vote.BennieVoteTallied):
+    """The vote's result, with the bennies it awards (DS74-DS75, lines 707-720)."""
+
+
+@event("dramasystem.supporting.introduced")
+class SupportingIntroduced(supporting_cast.SupportingIntroduced):
+    """A supporting character enters the series: minor, or recurring (lines 659-675)."""
+
+
+@event("dramasystem.supporting.promoted")
+class SupportingPromoted(supporting_cast.SupportingPromoted):
+    """A minor character made the object of a PC's emotional needs (line 667)."""
+
+
+@event("dramasystem.supporting.described")
+class SupportingDescribed(supporting_cast.SupportingDescribed):
+    """A participant fleshes out a supporting character."""
+
+
+@event("dramasystem.location.introduced")
+class LocationIntroduced(supporting_cast.LocationIntroduced):
+    """A location introduced (lines 677-681)."""
+
+
+@event("dramasystem.location.elaborated")
+class LocationElaborated(supporting_cast.LocationElaborated):
+    """A participant elaborates on a location."""
+
+
+@event("dramasystem.location.challenged")
+class LocationChallenged(supporting_cast.LocationChallenged):
+    """A location detail challenged on one of four grounds (lines 683-693)."""
+
+
+@event("dramasystem.theme.chosen")
+class ThemeChosen(supporting_cast.ThemeChosen):
+    """The next episode's theme, by the player the theme rota names (DS10)."""
+
+
+@event("dramasystem.precedence.drawn")
+class PrecedenceDrawn(supporting_cast.PrecedenceDrawn):
+    """A precedence order, as the players' index cards came out (lines 61-65)."""
+
+
+#: The cast around the PCs, precedence orders and themes, kept in ``campaign.rules.sheets.cast``.
+CAST = supporting_cast.SupportingCast(DRAMASYSTEM, supporting_cast.CastEvents(
+    introduced=SupportingIntroduced, promoted=SupportingPromoted, described=SupportingDescribed,
+    location_introduced=LocationIntroduced, location_elaborated=LocationElaborated,
+    location_challenged=LocationChallenged, theme_chosen=ThemeChosen, precedence_drawn=PrecedenceDrawn))
+
+
+ECONOMY = economy.economy_part(economy.EconomyEvents(transferred=TokensTransferred, returned=TokensReturned),
+                               DRAMASYSTEM.referee)
+PETITIONS = petitions.Petitions(DRAMASYSTEM, petitions.PetitionEvents(
+    resolved=PetitionResolved, forced=PetitionForced, two_way=TwoWayExchanged, quizzed=PetitionersQuizzed))
+CHALLENGES = scene_challenges.SceneChallenges(DRAMASYSTEM, scene_challenges.ChallengeEvents(
+    ducked=SceneDucked, rushed=SceneRushed, voted=ChallengeVoted, novelty_ruled=NoveltyRuled,
+    procedural_demanded=ProceduralDemanded))
+SPENDS = bennie_spends.BennieSpends(DRAMASYSTEM, BennieSpent, effects=bennie_effects, chosen_colour=_chosen_colour)
+#: At the end of an episode: the bennie vote, unspent drama tokens back to the kitty (DS19, DS73-DS75).
+VOTING = bennie_vote.BennieVoting(DRAMASYSTEM, bennie_vote.VoteEvents(
+    ballot_cast=BallotCast, vote_tallied=BennieVoteTallied, returned=TokensReturned))
+#: The core's drama modules DramaSystem composes, each deciding, folding and validating its own payloads.
+MODULES = (PETITIONS, CHALLENGES, SPENDS, VOTING)
+
+
+def call_paid(campaign: CampaignState[Any], referee: Referee, *, scene: int, caller: str, cast: tuple[str, ...],
+              mode: str | None) -> SceneCalled | None:
+    """The price of a call (:func:`price_of_call`, reading 4.18: the specific green token replaces
+    the drama token for a procedural scene; the GM pays neither), or ``None`` when it costs nothing."""
+    roster = campaign.rules.sheets
+    if not tracks_characters(roster):
+        return None  # a journal that keeps no characters records the call as told
+    gm, own = campaign.table.gm, player_character(roster, caller)
+    price = price_of_call(mode=mode, caller_is_gm=caller == gm, caller_character_cast=own in cast,
+                          procedural_price=DRAMASYSTEM.procedural_call_price)
+    referee = DRAMASYSTEM.referee(referee)
+    if price is CallPrice.DRAMA_TOKEN:
+        paid = casting_cost(referee, campaign.rules.economy.tokens, caller=caller, gm=gm, caller_character_cast=False)
+        return SceneCalled(scene=scene, caller=caller, caller_character=own, transfers=lines(paid))
+    if price is CallPrice.GREEN_TOKEN:
+        piles = campaign.rules.piles
+        referee.require(Colour.GREEN in piles.available(caller), GREEN_TO_CALL,
+                        f"{caller} has no unspent green token to call a procedural scene without "
+                        f"{own or 'a character of hers'}")
+        return SceneCalled(scene=scene, caller=caller, caller_character=own,
+                           procedural_spends=spends_for(piles, [(caller, Colour.GREEN)], referee))
+    return None
+
+
+def call_scene(command: OpenScene, campaign: CampaignState[Any], referee: Referee) -> list[Payload]:
+    """The journal's scene opening, then what the call cost its caller (DS12, DS33)."""
+    payloads = present(decide_timeline(command, campaign.timeline), "start an episode before calling a scene")
+    opened = payloads[-1]
+    assert isinstance(opened, SceneOpened)  # the journal's OpenScene ends with the scene's opening
+    table = campaign.table
+    invalid(opened.caller == table.gm or opened.caller in table.players,
+            f"{opened.caller} is not at the table to call a scene")
+    paid = call_paid(advance(campaign, payloads, by=opened.caller), referee, scene=opened.number,
+                     caller=opened.caller, cast=tuple(opened.cast), mode=opened.mode)
+    return [*payloads, *([paid] if paid is not None else [])]
+
+
+def validate_called(p: SceneCalled, campaign: CampaignState[Any], referee: Referee) -> SceneCalled:
+    """The price of the scene just opened, decided again from its call."""
+    call = present(campaign.rules.drama.scenes.get(p.scene), f"scene {p.scene} was never opened")
+    invalid(call.opened_at == campaign.sequence, f"scene {p.scene} was not just opened: its price follows its opening")
+    return present(call_paid(campaign, referee, scene=p.scene, caller=call.caller, cast=call.cast, mode=call.mode),
+                   "the rules record no such event")
+
+
+def audit(campaign: CampaignState[Any], recorded: Recorded) -> list[str]:
+    """A scene just opened whose caller's character is not cast binds the event after it: its price."""
+    number = campaign.timeline.scene
+    call = campaign.rules.drama.scenes.get(number) if number is not None else None
+    if call is None or not call.cost_due or call.opened_at != campaign.sequence:
+        return []
+    p = recorded.payload
+    if isinstance(p, SceneCalled) and p.scene == call.number:
+        return []
+    rule = GREEN_TO_CALL if call.mode == "procedural" else DRAMASYSTEM.cite(CASTING_COST)
+    return [f"scene {call.number}: {call.caller} paid nothing for a scene without her character ({rule.cite()})"]
+
+
+def decide(command: Any, campaign: CampaignState[Any], referee: Referee) -> list[Payload] | None:
+    if type(command) is OpenScene:
+        return call_scene(command, campaign, referee)
+    cast = CAST.decide(command, campaign, referee)  # StartEpisode too: the theme rota's chooser (DS10)
+    if cast is not None:
+        return cast
+    for module in MODULES:
+        payloads = module.decide(command, campaign, referee)
+        if payloads is not None:
+            return payloads
+    return None
+
+
+FOLDS = folds(CampaignCreated, OverrideRecorded, EpisodeEnded, SceneOpened) | PETITIONS.FOLDS | CHALLENGES.FOLDS \
+    | SPENDS.FOLDS | VOTING.FOLDS
+
+
+def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
+    p = recorded.payload
+    if isinstance(p, CampaignCreated):
+        return replace(drama, gm=p.gm)
+    if isinstance(p, OverrideRecorded):
+        return replace(drama, overridden_through=recorded.sequence + p.covers)
+    if isinstance(p, EpisodeEnded):  # "for the duration of the episode" (DS24): its forces are done with
+        return replace(drama, forced=())
+    if isinstance(p, SceneOpened):
+        roster = state.sheets if state is not None else None
+        call = SceneCall(number=p.number, episode=recorded.episode, caller=p.caller, cast=tuple(p.cast),
+                         called=tuple(p.cast), mode=p.mode, kind=p.kind, time_break=p.time_break,
+                         opened_at=recorded.sequence,
+                         cost_due=tracks_characters(roster) and p.caller != drama.gm
+                         and player_character(roster, p.caller) not in p.cast)
+        return replace(drama, scenes=drama.scenes.set(p.number, call))
+    for module in MODULES:
+        if module.FOLDS.handles(type(p)):
+            drama = module.evolve(drama, recorded)
+    return drama
+
+
+PART = Part(name="drama", initial=Drama, evolve=evolve, folds=FOLDS, decide=decide, audit=audit,
+            validators=compose_validators(*(m.VALIDATORS for m in MODULES), CAST.VALIDATORS,
+                                          {SceneCalled: validate_called}))

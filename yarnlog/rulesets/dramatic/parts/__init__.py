@@ -1,0 +1,1 @@
+"""The parts of the dramatic core, composed by each ruleset with its own payloads and :class:`Dramatic`."""

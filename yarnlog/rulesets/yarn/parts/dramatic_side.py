@@ -1,0 +1,31 @@
+"""Yarn's side of the dramatic core (:class:`~yarnlog.rulesets.dramatic.parameters.Dramatic`).
+
+Yarn quotes the shared text under its own name; its characters are the characters part's, and a
+precedence order is drawn by that part ("Order of Precedence").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from yarnlog.core.events import Payload
+from yarnlog.core.referee import Referee
+from yarnlog.core.state import CampaignState
+from yarnlog.rulesets.dramatic.parameters import SHARED_BOOK, Dramatic, Roster
+
+
+def _roster(campaign: CampaignState[Any]) -> Roster:
+    return campaign.rules.characters
+
+
+def _draw_petitioners(campaign: CampaignState[Any], referee: Referee, order: tuple[str, ...],
+                      source: str) -> list[Payload]:
+    from yarnlog.rulesets.yarn.parts.characters import part as characters
+    from yarnlog.rulesets.yarn.parts.characters.supporting_cast import DrawPrecedence, Purpose
+
+    draw = characters.decide(DrawPrecedence(Purpose.PETITIONERS, order, source), campaign, referee)  # type: ignore[arg-type]
+    assert draw is not None  # DrawPrecedence is a command of the characters part
+    return draw
+
+
+YARN = Dramatic(book=SHARED_BOOK, roster=_roster, draw_petitioners=_draw_petitioners)
