@@ -96,8 +96,13 @@ def _connect(url: str) -> Any:
         import psycopg
 
         return psycopg.connect(url, autocommit=True)
+    from yarnlog.persistence.sqlite import HASH_ARGUMENTS, HASH_FUNCTION, _row_hash
+
     conn = sqlite3.connect(url, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")  # as the store opens it (synchronous stays the default, FULL)
+    # The insert trigger recomputes each row's hash with the function every writer registers (the
+    # store does, on each connection): without it no row goes in, the driver's alone included.
+    conn.create_function(HASH_FUNCTION, len(HASH_ARGUMENTS), _row_hash, deterministic=True)
     return conn
 
 
@@ -448,6 +453,84 @@ def op_board_view(url: str, path: Path, campaign: str, args: argparse.Namespace)
     return figures
 
 
+VIEWS = ("tokens", "bennies", "calling-order", "scene-casts")
+
+
+def op_views_upkeep(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """What a write pays to keep the stored views at the head, as ``yarnlog`` does after each move.
+
+    Set-up, untimed: a journal that has folded the campaign, every view of :data:`VIEWS` read once
+    (so stored: a reader has asked for it). Then ``--appends`` rounds, each: the floor, a raw INSERT +
+    COMMIT of a row sealed beforehand; a note through ``Journal.execute`` (untimed) and
+    ``Journal.refresh_views`` (**upkeep**: the views brought to the new head, a view kept in pieces
+    rewriting only what changed); the whole write, ``execute`` and ``refresh_views`` together; and,
+    for comparison, the views worked out whole from the same state and encoded (what every write
+    paid before, writing the rows aside)."""
+    from yarnlog.app.journal import Journal
+    from yarnlog.app.snapshots import encode_view
+    from yarnlog.core.chain import seal
+    from yarnlog.core.envelope import NewEvent
+    from yarnlog.core.timeline import AddNote
+    from yarnlog.persistence.factory import open_store
+
+    store = open_store(_store_url(url), create=False)
+    journal = Journal(store)
+    journal.state(campaign)
+    for view in VIEWS:
+        journal.view(campaign, view)
+    conn = _connect(url)
+    mark = "%s" if url.startswith("postgresql") else "?"
+    sql = f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({_placeholders(url)})"
+    begin = "BEGIN" if url.startswith("postgresql") else "BEGIN IMMEDIATE"
+    times: dict[str, list[float]] = {"floor": [], "upkeep": [], "write": [], "whole": []}
+    cpu = dict.fromkeys(times, 0.0)
+
+    def clocked(kind: str, step: Callable[[], Any]) -> None:
+        c, w = time.process_time(), time.perf_counter()
+        step()
+        times[kind].append(time.perf_counter() - w)
+        cpu[kind] += time.process_time() - c
+
+    def whole() -> None:
+        state = journal.state(campaign)
+        for view in VIEWS:
+            encode_view(state.ruleset.projections[view](state))
+
+    for i in range(args.appends):
+        last, prev = conn.execute(f"SELECT sequence, hash FROM events WHERE campaign_id = {mark} "
+                                  "ORDER BY sequence DESC LIMIT 1", (campaign,)).fetchone()
+        new = NewEvent(str(uuid.uuid4()), "note", 1, "2026-11-21T20:00:00.000000Z", "Maya", "everyone",
+                       {"text": f"a note from the table, {i}"})
+        row = tuple(getattr(seal(campaign, last + 1, new, prev), c) for c in COLUMNS)
+
+        def raw() -> None:
+            conn.execute(begin)
+            conn.execute(sql, row)
+            conn.execute("COMMIT")
+
+        clocked("floor", raw)
+        journal.state(campaign)  # fold in the raw insert (not timed)
+        journal.execute(campaign, AddNote(text=f"a note from the table, {i}"))
+        clocked("upkeep", lambda: journal.refresh_views(campaign))
+
+        def write(i: int = i) -> None:
+            journal.execute(campaign, AddNote(text=f"another note, {i}"))
+            journal.refresh_views(campaign)
+
+        clocked("write", write)
+        clocked("whole", whole)
+    for view in VIEWS:  # the views kept are the projection's (checked, untimed)
+        state = journal.state(campaign)
+        assert journal.view(campaign, view) == json.loads(encode_view(state.ruleset.projections[view](state))), view
+
+    def figures(kind: str) -> dict:
+        ordered = sorted(times[kind])
+        return {"wall": statistics.median(ordered), "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
+                "cpu": cpu[kind] / len(ordered)}
+
+    return {kind: figures(kind) for kind in times}
+
+
 def _snapshot_sizes(store: Any, campaign: str) -> dict[str, int]:
     return {s.kind: len(s.data.encode("utf-8")) for s in store.snapshots(campaign)}
 
@@ -679,6 +762,16 @@ class Run:
             state_size = snap["sizes"].get("state", 0)
             print(f"  {'stored snapshot and views':<34} {sizes} (state: {state_size / events:,.0f} bytes an event)",
                   flush=True)
+        upkeep = m("views_upkeep", db)
+        if isinstance(upkeep, str):
+            print(f"  {'views upkeep after a write':<34} {upkeep}", flush=True)
+        else:
+            for label, kind in (("views upkeep of a write", "upkeep"), ("write + views upkeep", "write"),
+                                ("views worked out whole", "whole")):
+                line(f"{label}: median", upkeep[kind], upkeep["floor"], per_event=False, unit="ms")
+            print(f"      median of {self.args.appends} writes, the views {', '.join(VIEWS)} stored; floor: a raw "
+                  "INSERT + COMMIT on the same database; 'worked out whole': what each write paid before (CPU only, "
+                  "no row written)", flush=True)
         curve = self.board.setdefault(name, {})
         curve[events] = {"first": first, "later": later, "after": after, "floor_board": floor_board,
                          "sqlmodel": floor_sqlmodel, "python": floor_python}

@@ -19,7 +19,7 @@ import uuid
 from urllib.parse import quote
 
 import pytest
-from fold_routes import checking_evolve
+from fold_routes import checking_evolve, checking_thaw
 from sqlalchemy import create_engine, text
 
 from yarnlog.app.journal import Journal
@@ -66,10 +66,12 @@ def _backend_url(request, tmp_path) -> str:
 @pytest.fixture(autouse=True, scope="session")
 def yarn_fold_routes_checked():
     """Every event folded under Yarn in any test also checks its routing (see ``fold_routes.py``)."""
-    routed = YARN.evolve
+    routed, thawed = YARN.evolve, YARN.thaw
     object.__setattr__(YARN, "evolve", checking_evolve)
+    object.__setattr__(YARN, "thaw", checking_thaw)
     yield
     object.__setattr__(YARN, "evolve", routed)
+    object.__setattr__(YARN, "thaw", thawed)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

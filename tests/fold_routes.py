@@ -4,6 +4,7 @@ Yarn's ``evolve`` hands each event only to the parts (and the drama part's modul
 ``folds`` declare its type. :func:`checking_evolve` folds every event as Yarn does, and also
 asks every part and module the event was *not* routed to: each must leave its slice as it is.
 So every event any test folds checks that no fold reacts to a type it does not declare.
+:func:`checking_thaw` does the same for a replay that folds in place (``core.state.Replay``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from yarnlog.rulesets.yarn.parts.drama import part as drama
 from yarnlog.rulesets.yarn.state import YarnState
 
 ROUTED = yarn.evolve
+THAWED = yarn.COMPOSED.thaw
 
 
 class Undeclared(AssertionError):
@@ -37,3 +39,23 @@ def checking_evolve(state: YarnState, recorded: Recorded) -> YarnState:
     if problems:
         raise Undeclared(f"{', '.join(problems)} fold {recorded.event_type} but do not declare it in their folds")
     return ROUTED(state, recorded)
+
+
+class CheckingBuilder:
+    """Yarn's state thawed for a replay, each event's routing checked on the state before it."""
+
+    def __init__(self, state: YarnState):
+        self.inner = THAWED(state)
+
+    def fold(self, recorded: Recorded, before: object = None) -> None:
+        problems = unrouted_changes(self.inner.freeze(), recorded)
+        if problems:
+            raise Undeclared(f"{', '.join(problems)} fold {recorded.event_type} but do not declare it in their folds")
+        self.inner.fold(recorded)
+
+    def freeze(self) -> YarnState:
+        return self.inner.freeze()
+
+
+def checking_thaw(state: YarnState) -> CheckingBuilder:
+    return CheckingBuilder(state)

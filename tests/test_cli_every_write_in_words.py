@@ -274,3 +274,21 @@ def test_the_recap_tells_the_moves_in_the_same_sentences(walked):
         assert sentence and sentence in " ".join(gm.split()), kind
     # The GM's secret side of a gestalt fight and a secret spell stay out of the players' recap.
     assert "Wizard cast" in gm and "Wizard cast" not in players
+
+
+def test_a_replay_in_place_of_every_event_type_equals_the_fold_of_one_event_at_a_time(walked):
+    """The parts' builders (a replay folding in place: ``core.state.Replay``) against their ``evolve``,
+    on a session that records every event type, psychic pools, spells and wounds included."""
+    from dataclasses import replace
+
+    from yarnlog.core.corrections import effective
+    from yarnlog.core.events import Recorded, load_payload
+    from yarnlog.core.state import empty_state, evolve, replay
+
+    history = [Recorded(campaign_id="walk", **{k: v for k, v in e.items() if k != "payload"},
+                        payload=load_payload(e["event_type"], e["schema_version"], e["payload"]))
+               for *_, events in walked for e in events]
+    expected = empty_state()
+    for recorded in effective(history):
+        expected = evolve(expected, recorded)
+    assert replay(history) == replace(expected, sequence=history[-1].sequence)

@@ -58,7 +58,9 @@ def counted(cli, tmp_path, monkeypatch):
     monkeypatch.setattr(SqlStore, "read", counted_read)
     monkeypatch.setattr(SqlStore, "iter_read", counted_iter_read)
     evolve = counting("evolves", state_module.evolve)
-    monkeypatch.setattr(state_module, "evolve", evolve)  # replay's and the journal's fold
+    monkeypatch.setattr(state_module, "evolve", evolve)  # the journal's fold of one event at a time
+    # A replay's fold in place (core.state.Replay): one call an event, as evolve's.
+    monkeypatch.setattr(state_module.Replay, "fold", counting("evolves", state_module.Replay.fold))
     return cli, counts
 
 

@@ -48,7 +48,7 @@ def run_all(cli, commands: list[list[str]]) -> None:
 
 def test_every_bash_block_with_yarnlog_is_run_by_a_test():
     ran = {"Replay and audit the sample campaign", "## A session at the table", "### Recaps",
-           "## A procedural scene in DramaSystem", "## Tamper evidence"}
+           "## A DramaSystem session", "## Tamper evidence"}
     with_yarnlog = [part for part in README.split("```bash\n")[1:] if yarnlog_commands(part.split("\n```")[0])]
     assert len(with_yarnlog) == len(ran), "a new README block with yarnlog commands needs running here"
 
@@ -85,15 +85,39 @@ def test_the_recaps_run_as_written_after_the_session(cli, monkeypatch, tmp_path)
     assert (tmp_path / "recap.md").read_text(encoding="utf-8") and (tmp_path / "ana.html").exists()
 
 
-def test_the_dramasystem_scene_runs_as_written(cli):
-    commands = blocks("## A procedural scene in DramaSystem")
-    assert [c[0] for c in commands][-10:] == ["draw", "draw", "resolve", "procedural-tokens", "ledger", "resolutions",
-                                              "explain", "tokens", "sheet", "recap"]
+def test_the_dramasystem_session_runs_as_written(cli):
+    commands = blocks("## A DramaSystem session")
+    assert [c[0] for c in commands].count("scene") == 7
+    assert [c[0] for c in commands][-7:] == ["procedural-tokens", "ledger", "resolutions", "explain", "tokens", "sheet",
+                                             "recap"]
     run_all(cli, commands)
-    code, out, _ = cli("explain", "11", "--json")  # the README explains Ana's draw
+    explained = next(c for c in commands if c[0] == "explain")[1]
+    code, out, _ = cli("explain", explained, "--json")  # the README explains Ana's draw
     assert code == 0 and json.loads(out)["event"]["payload"]["player"] == "Ana"
     code, out, _ = cli("verify")
     assert code == 0 and out.startswith("ok: storm")
+    # What the block's comments say, worked out from the book: Iris's petition refused, Ben holds
+    # no token, so "the petitioner gains the token [...] from the kitty" (DS21). K♣ against the GM's yellow needs a
+    # club; Ana's 3♣ holds one (SRD 505). Red makes ♠♥♦ up, so K♠ is an up face card (804-808, 905).
+    # Q♦ beats 10♠ (603). Each pile lost the tokens spent: Maya yellow and red, Ana green and
+    # yellow, Ben red and yellow, Cy green (423, 425).
+    code, out, _ = cli("log", "--json")
+    payloads = {}
+    for e in json.loads(out):
+        payloads.setdefault(e["event_type"], []).append(e["payload"])
+    assert [[(t["source"], t["destination"]) for t in p["transfers"]]
+            for p in payloads["dramasystem.petition.resolved"]] == [[("kitty", "Ana")]]
+    assert [p["success"] for p in payloads["dramasystem.procedure.resolved"]] == [True]
+    assert [p["outcome"] for p in payloads["dramasystem.advanced.clinched"]] == ["an especially impressive success"]
+    assert [p["winner"] for p in payloads["dramasystem.contest.ended"]] == ["Iris"]
+    # The vote: Ana 1 + 1 + 1 = 3 less her token = 2, Ben 1 + 2 + 2 = 5, Cy 2 + 2 + 3 = 7: "The two
+    # players with the lowest scores gain bennies" (DS74): Ana and Ben.
+    [tallied] = payloads["dramasystem.bennie.vote_tallied"]
+    assert {line["player"]: line["score"] for line in tallied["tallies"]} == {"Ana": 2, "Ben": 5, "Cy": 7}
+    assert sorted(line["player"] for line in tallied["tallies"] if line["gains_bennie"]) == ["Ana", "Ben"]
+    code, out, _ = cli("procedural-tokens", "--json")
+    assert {p["name"]: p["unspent"] for p in json.loads(out)["participants"]} == {
+        "Maya": ["green"], "Ana": ["red"], "Ben": ["green"], "Cy": ["yellow", "red"]}
 
 
 def test_every_verb_the_readme_names_exists(cli, monkeypatch):

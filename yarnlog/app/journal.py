@@ -89,12 +89,14 @@ class SnapshotCheck(NamedTuple):
 
     kind: str
     sequence: int
-    status: str  # "agrees", "differs", "unreadable", "head-mismatch", "other-fingerprint" (never read, not checked)
+    #: "agrees", "differs", "unreadable", "head-mismatch"; or never read, so not checked: "other-fingerprint",
+    #: "unused" (a block of a view kept in pieces that its manifest does not list)
+    status: str
     detail: str = ""
 
     @property
     def ok(self) -> bool:
-        return self.status in ("agrees", "other-fingerprint")
+        return self.status in ("agrees", "other-fingerprint", "unused")
 
 
 def utc_now() -> str:
@@ -238,26 +240,79 @@ class Journal:
         row, no replay, no import of the ruleset); otherwise computed from the state (snapshot and
         tail) and stored for the next reader.
         """
+        from yarnlog.app.views import manifest_of, served
+
         head = self.store.head(campaign_id)
         invalid(head is not None, f"no campaign {campaign_id!r} in this journal")
         ruleset = self.ruleset_name(campaign_id)
         fingerprint = view_fingerprint(ruleset, name)
         stored = self._load(campaign_id, view_kind(name), fingerprint)
         if stored is not None and (stored.sequence, stored.head_hash) == head:
+            manifest = manifest_of(stored)
             try:
-                return json.loads(stored.data)
-            except ValueError:
-                log.warning("the stored view %r of %s is unreadable; computing it again", name, campaign_id)
+                # A view kept in pieces is assembled from its blocks (one more query), else it is the row.
+                found = json.loads(stored.data) if manifest is None else \
+                    served(self.store, campaign_id, name, fingerprint, manifest)
+            except Exception as exc:  # a cache that cannot be used is a cache missed, whatever went wrong
+                log.warning("the stored view %r of %s is unreadable (%s); computing it again", name, campaign_id, exc)
+                found = None
+            if found is not None:
+                return found
+            stored = None  # a block not as listed: every piece is worked out again, not built on it
         state = self._current(campaign_id)
         projection = state.ruleset.projections.get(name) if state.ruleset is not None else None
         invalid(projection is not None, f"the {ruleset} ruleset has no view called {name!r}")
-        text = encode_view(projection(state))  # type: ignore[misc]
         head_hash = head[1] if head is not None and head[0] == state.sequence else \
             self.store.event_hash(campaign_id, state.sequence)
+        pieces = state.ruleset.view_pieces.get(name) if state.ruleset is not None else None
+        if pieces is not None and head_hash is not None:
+            kept = self._pieces_kept(campaign_id, name, state, head_hash, stored)
+            if kept is not None:
+                return kept
+        text = encode_view(projection(state))  # type: ignore[misc]
         if head_hash is not None:
             self._save(Snapshot(campaign_id, view_kind(name), fingerprint, state.sequence, head_hash, text,
                                 self.clock()))
         return json.loads(text)
+
+    def _pieces_kept(self, campaign_id: str, name: str, state: CampaignState[Any], head_hash: str,
+                     stored: Snapshot | None) -> Any | None:
+        """Bring view ``name``, kept in pieces, to ``state`` (built on the ``stored`` manifest when it
+        can be) and serve it; None if its pieces could not be kept or read back (the caller works the
+        view out whole)."""
+        from yarnlog.app.views import served
+
+        try:
+            rows = self._view_rows(campaign_id, name, state, head_hash, stored)
+            self.store.save_snapshots(rows)
+            fresh = {row.kind.partition("#")[2]: json.loads(row.data) for row in rows[:-1]}
+            return served(self.store, campaign_id, name, rows[-1].fingerprint, json.loads(rows[-1].data), fresh)
+        except Exception as exc:  # a cache that cannot be used is a cache missed, whatever went wrong
+            log.warning("cannot keep the %s view of %s in pieces (%s)", name, campaign_id, exc)
+            return None
+
+    def _view_rows(self, campaign_id: str, name: str, state: CampaignState[Any], head_hash: str,
+                   stored: Snapshot | None) -> list[Snapshot]:
+        """:func:`yarnlog.app.views.rows_to_keep` for view ``name`` of this campaign at ``state``."""
+        from yarnlog.app.views import rows_to_keep
+
+        assert state.ruleset is not None
+        def reaches_back(sequence: int) -> bool:
+            return self._amended_since(campaign_id, sequence, state.sequence)
+
+        return rows_to_keep(self.store, campaign_id, name, view_fingerprint(state.ruleset.name, name),
+                            state.ruleset.view_pieces[name], state, head_hash, stored, reaches_back, self.clock())
+
+    def _amended_since(self, campaign_id: str, after: int, upto: int) -> bool:
+        """Whether an amendment recorded after event ``after`` (up to ``upto``) changes an event at or
+        before it (found by the amendments' type: no other event is read)."""
+        from yarnlog.app.verify import AMENDMENT_TYPES
+
+        if upto <= after:
+            return False
+        tail = [to_recorded(r) for r in self.store.iter_read(campaign_id, after=after, upto=upto,
+                                                              event_types=AMENDMENT_TYPES)]
+        return bool(tail) and self._reach(campaign_id, tail, after) <= after
 
     def check_snapshots(self, campaign_id: str) -> list[SnapshotCheck]:
         """Every stored snapshot and view of the campaign against a full replay at its sequence.
@@ -266,18 +321,26 @@ class Journal:
         is wrong (a bug in a fold, a forged row). One of another fingerprint is never read, so it
         is listed as such and not checked.
         """
+        from yarnlog.core.state import replay
+
         snapshots = self.store.snapshots(campaign_id)
         if not snapshots:
             return []
         history = self.history(campaign_id)
         ruleset = self.ruleset_name(campaign_id)
-        checks = []
-        for snapshot in snapshots:
-            checks.append(self._check(snapshot, history, ruleset))
-        return checks
+        replays: dict[int, CampaignState[Any]] = {}
 
-    def _check(self, snapshot: Snapshot, history: list[Recorded], ruleset: str) -> SnapshotCheck:
-        from yarnlog.core.state import in_context, replay
+        def expected_at(sequence: int) -> CampaignState[Any]:  # one replay for the snapshots of one event
+            if sequence not in replays:
+                replays[sequence] = replay(history[:sequence])
+            return replays[sequence]
+
+        by_kind = {s.kind: s for s in snapshots}
+        return [self._check(snapshot, history, ruleset, expected_at, by_kind) for snapshot in snapshots]
+
+    def _check(self, snapshot: Snapshot, history: list[Recorded], ruleset: str,
+               expected_at: Callable[[int], CampaignState[Any]], by_kind: dict[str, Snapshot]) -> SnapshotCheck:
+        from yarnlog.core.state import in_context
 
         kind, sequence = snapshot.kind, snapshot.sequence
         if not 0 < sequence <= len(history):
@@ -286,7 +349,6 @@ class Journal:
         if stored_hash != snapshot.head_hash:
             return SnapshotCheck(kind, sequence, "head-mismatch",
                                  f"taken at an event hashed {snapshot.head_hash[:12]}, stored {str(stored_hash)[:12]}")
-        expected = replay(history[:sequence])
         if kind in STATE_KINDS:
             codec, fingerprint = state_codec(ruleset)
             if snapshot.fingerprint != fingerprint:
@@ -295,26 +357,79 @@ class Journal:
                 state, timeline = decode_state(codec, snapshot.data)
             except Exception as exc:  # anything a forged text can provoke: it is simply wrong
                 return SnapshotCheck(kind, sequence, "unreadable", str(exc)[:200])
+            expected = expected_at(sequence)
             recorded = in_context(history[:sequence])[1][-1]
             if state != expected or timeline != recorded:
                 return SnapshotCheck(kind, sequence, "differs", _first_difference(state, expected)
                                      if state != expected else "timeline as recorded")
             return SnapshotCheck(kind, sequence, "agrees")
         if kind.startswith(VIEW_PREFIX):
-            name = kind.removeprefix(VIEW_PREFIX)
+            name, _, block = kind.removeprefix(VIEW_PREFIX).partition("#")
             if snapshot.fingerprint != view_fingerprint(ruleset, name):
                 return SnapshotCheck(kind, sequence, "other-fingerprint", snapshot.fingerprint)
+            if block:
+                return self._check_block(snapshot, name, block, by_kind.get(view_kind(name)), expected_at)
+            expected = expected_at(sequence)
             projection = expected.ruleset.projections.get(name) if expected.ruleset is not None else None
             if projection is None:
                 return SnapshotCheck(kind, sequence, "unreadable", f"no view called {name!r}")
-            try:
-                stored = json.loads(snapshot.data)
-            except ValueError as exc:
-                return SnapshotCheck(kind, sequence, "unreadable", str(exc)[:200])
-            if stored != json.loads(encode_view(projection(expected))):
-                return SnapshotCheck(kind, sequence, "differs", f"the {name} view differs from a full replay")
-            return SnapshotCheck(kind, sequence, "agrees")
+            return self._check_view(snapshot, name, projection, expected)
         return SnapshotCheck(kind, sequence, "other-fingerprint", f"unknown kind {kind!r}")
+
+    def _check_view(self, snapshot: Snapshot, name: str, projection: Callable[[CampaignState[Any]], Any],
+                    expected: CampaignState[Any]) -> SnapshotCheck:
+        """A stored view (whole, or the manifest of one kept in pieces, as a reader assembles it)
+        against the projection of the full replay at its event."""
+        from yarnlog.app.views import manifest_of, served
+        from yarnlog.core.views import blocks
+
+        kind, sequence = snapshot.kind, snapshot.sequence
+        manifest = manifest_of(snapshot)
+        try:
+            stored = json.loads(snapshot.data) if manifest is None else \
+                served(self.store, snapshot.campaign_id, name, snapshot.fingerprint, manifest)
+        except Exception as exc:  # anything a forged text can provoke: it is simply wrong
+            return SnapshotCheck(kind, sequence, "unreadable", str(exc)[:200])
+        if stored is None:
+            return SnapshotCheck(kind, sequence, "unreadable", "a block it lists is not stored as listed")
+        if stored != json.loads(encode_view(projection(expected))):
+            return SnapshotCheck(kind, sequence, "differs", f"the {name} view differs from a full replay")
+        pieces = expected.ruleset.view_pieces.get(name) if expected.ruleset is not None else None
+        if manifest is not None and pieces is not None:
+            # What the next write builds on must hold too: the head and the mark of a full update.
+            update = pieces.update(expected, None)
+            whole = json.loads(encode_view({"head": update.head, "mark": update.mark,
+                                            "blocks": blocks(update.pieces)}))
+            if (manifest["head"], manifest["mark"]) != (whole["head"], whole["mark"]):
+                return SnapshotCheck(kind, sequence, "differs", f"the {name} view's mark differs from a full replay")
+        return SnapshotCheck(kind, sequence, "agrees")
+
+    def _check_block(self, snapshot: Snapshot, name: str, block: str, manifest_row: Snapshot | None,
+                     expected_at: Callable[[int], CampaignState[Any]]) -> SnapshotCheck:
+        """A block of a view kept in pieces against the pieces of the full replay at the event of the
+        manifest that lists it (a block it does not list is never read: not checked)."""
+        from yarnlog.app.views import manifest_of
+        from yarnlog.core.views import blocks
+
+        kind, sequence = snapshot.kind, snapshot.sequence
+        manifest = manifest_of(manifest_row) if manifest_row is not None and \
+            manifest_row.fingerprint == snapshot.fingerprint else None
+        if manifest is None or manifest["blocks"].get(block) != sequence:
+            return SnapshotCheck(kind, sequence, "unused", "no manifest lists it: never read")
+        assert manifest_row is not None
+        expected = expected_at(manifest_row.sequence)
+        pieces = expected.ruleset.view_pieces.get(name) if expected.ruleset is not None else None
+        if pieces is None:
+            return SnapshotCheck(kind, sequence, "unreadable", f"no view called {name!r} is kept in pieces")
+        try:
+            stored = json.loads(snapshot.data)
+        except ValueError as exc:
+            return SnapshotCheck(kind, sequence, "unreadable", str(exc)[:200])
+        want = json.loads(encode_view(blocks(pieces.update(expected, None).pieces))).get(block, {})
+        if stored != want:
+            return SnapshotCheck(kind, sequence, "differs", f"block {block} of the {name} view differs from a "
+                                 f"full replay at event {manifest_row.sequence}")
+        return SnapshotCheck(kind, sequence, "agrees")
 
     def _current(self, campaign_id: str) -> CampaignState[Any]:
         """The state at the journal's end, folding in only the events not seen yet.
@@ -346,7 +461,7 @@ class Journal:
         """
         from yarnlog.app.verify import AMENDMENT_TYPES
         from yarnlog.core.corrections import Amendments
-        from yarnlog.core.state import paused_gc, replay_stream, stream_in_context
+        from yarnlog.core.state import paused_gc, replay_stream, stream_stored_in_context
 
         head = self.store.head(campaign_id)
         if head is None:
@@ -355,7 +470,7 @@ class Journal:
         recorded: list[Timeline] = []  # the timeline as recorded after the last event (not amended)
 
         def in_context_streamed() -> Iterator[tuple[Recorded, Timeline]]:
-            for rec, after in stream_in_context(map(to_recorded, self.store.iter_read(campaign_id, upto=end))):
+            for rec, after in stream_stored_in_context(self.store.iter_read(campaign_id, upto=end)):
                 recorded[:] = [after]
                 yield rec, after
 
@@ -465,25 +580,35 @@ class Journal:
         """Bring the campaign's stored views up to the state this journal remembers (after a command).
 
         Only views someone reads (one is stored already) are refreshed, from the state in memory:
-        no event is read, and the next board read is a few rows again. Failures are logged.
+        no event is read but the amendments since a view kept in pieces, and the next board read is a
+        few rows again. A view the ruleset keeps in pieces rewrites only the blocks whose pieces may
+        have changed (:mod:`yarnlog.app.views`), every other view is worked out whole; all are
+        written in one transaction. Failures are logged.
         """
         remembered = self._latest.get(campaign_id)
         ruleset = remembered.state.ruleset if remembered is not None else None
         if remembered is None or ruleset is None:
             return
         state = remembered.state
+        rows: list[Snapshot] = []
         for name, projection in ruleset.projections.items():
             fingerprint = view_fingerprint(ruleset.name, name)
             stored = self._load(campaign_id, view_kind(name), fingerprint)
             if stored is None or stored.sequence == state.sequence:
                 continue
             try:
-                text = encode_view(projection(state))
+                if name in ruleset.view_pieces:
+                    rows += self._view_rows(campaign_id, name, state, remembered.head_hash, stored)
+                else:
+                    rows.append(Snapshot(campaign_id, view_kind(name), fingerprint, state.sequence,
+                                         remembered.head_hash, encode_view(projection(state)), self.clock()))
             except Exception as exc:
                 log.warning("cannot compute the %s view of %s (%s)", name, campaign_id, exc)
-                continue
-            self._save(Snapshot(campaign_id, view_kind(name), fingerprint, state.sequence, remembered.head_hash, text,
-                                self.clock()))
+        if rows:
+            try:
+                self.store.save_snapshots(rows)
+            except Exception as exc:
+                log.warning("cannot keep the views of %s (%s)", campaign_id, exc)
 
     # -- snapshots (caches: a failure is logged, never raised) -----------------------------
 

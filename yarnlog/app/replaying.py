@@ -13,7 +13,7 @@ from yarnlog.app.verify import AMENDMENT_TYPES
 from yarnlog.core.corrections import Amendments
 from yarnlog.core.envelope import to_recorded
 from yarnlog.core.referee import InvalidCommand
-from yarnlog.core.state import CampaignState, paused_gc, replay_stream, stream_in_context
+from yarnlog.core.state import CampaignState, paused_gc, replay_stream, stream_stored_in_context
 from yarnlog.persistence.protocol import EventStore
 
 
@@ -33,5 +33,5 @@ def replay_stored(store: EventStore, campaign_id: str, *, upto: int | None = Non
     with paused_gc():
         amendments = Amendments(map(to_recorded, store.iter_read(campaign_id, upto=end, batch=batch,
                                                                  event_types=AMENDMENT_TYPES)))
-        events = map(to_recorded, store.iter_read(campaign_id, upto=end, batch=batch))
-        return replay_stream(stream_in_context(events), amendments)
+        return replay_stream(stream_stored_in_context(store.iter_read(campaign_id, upto=end, batch=batch)),
+                             amendments)

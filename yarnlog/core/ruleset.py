@@ -19,7 +19,7 @@ import functools
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import InvalidCommand, YarnlogError
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from yarnlog.core.events import Payload, Recorded
     from yarnlog.core.referee import Referee
     from yarnlog.core.state import CampaignState
+    from yarnlog.core.views import ViewPieces
 
 #: The entry-point group a package registers its rulesets in: ``name = "module:RULESET"``.
 ENTRY_POINT_GROUP = "yarnlog.rulesets"
@@ -122,6 +123,21 @@ def _nothing_follows(state: CampaignState[Any]) -> str | None:
     return None
 
 
+class SliceBuilder(Protocol):
+    """A slice of state thawed for a replay: it folds events in place and is frozen once, at the end.
+
+    ``fold(recorded, before)`` is the mutating twin of a fold ``evolve(slice, recorded, before)``:
+    after it, ``freeze()`` equals what ``evolve`` would have returned. ``before`` is the state
+    before the event, as ``evolve`` gets it. ``freeze()`` returns the slice folded so far, as
+    immutable as the fold's own and sharing nothing the builder mutates, so the builder may
+    go on folding after it (a replay freezes a slice another part reads mid-way).
+    """
+
+    def fold(self, recorded: Recorded, before: Any, /) -> None: ...
+
+    def freeze(self) -> Any: ...
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """What a game system adds to a journal.
@@ -149,6 +165,12 @@ class Ruleset:
     the book's words, or ``None`` to leave it to the journal's own sentences (:mod:`yarnlog.core.words`);
     ``follow_up(campaign_state)`` is one sentence on what follows a move (balances, who calls next),
     or ``None``. Both are plain text, read after the move from the state already in memory.
+    ``view_pieces`` (optional) says how a projection that grows with the campaign is kept in pieces,
+    so that a write brings its stored view to the head at a cost flat in the history
+    (:class:`yarnlog.core.views.ViewPieces`); a projection without one is worked out whole.
+    ``thaw(ruleset_state)``, when given, is a :class:`SliceBuilder` of the whole state for a
+    replay of many events (:class:`yarnlog.core.state.Replay`): equal to ``evolve`` event by event,
+    cheaper; a ruleset without one is replayed with ``evolve``.
     """
 
     name: str
@@ -169,6 +191,8 @@ class Ruleset:
     names: Callable[[CampaignState[Any]], Iterable[str]] = _no_names
     narrate: Callable[[Recorded, CampaignState[Any]], str | None] = _no_words
     follow_up: Callable[[CampaignState[Any]], str | None] = _nothing_follows
+    view_pieces: Mapping[str, ViewPieces] = field(default_factory=dict)
+    thaw: Callable[[Any], SliceBuilder] | None = None
 
     def owns(self, event_type: str) -> bool:
         return event_type.startswith(self.event_prefix + ".")
@@ -278,7 +302,12 @@ class Part:
     event); ``decide(command, campaign_state, referee)`` returns payloads or ``None`` if the
     command is not this part's; ``validators`` maps each of the part's payload types to its
     validator (see :class:`Ruleset`); ``audit(campaign_state, recorded)`` lists rules the recorded
-    event broke that span events.
+    event broke that span events. ``thaw(slice)``, when given, is a :class:`SliceBuilder` the part's
+    slice is folded into during a replay (``evolve`` stays the fold of one event at a time); a
+    part without one is replayed with ``evolve``. ``reads`` names the parts whose slices a thawed
+    part's fold reads in the state before the event, its own included if it reads it there (a
+    replay freezes those before they change within the event, and refuses a thawed fold any
+    other read).
     """
 
     name: str
@@ -288,6 +317,8 @@ class Part:
     audit: Callable[[CampaignState[Any], Recorded], list[str]] = _no_audit
     validators: Mapping[type, Validator] = field(default_factory=dict)
     folds: Folds = EVERY_EVENT
+    thaw: Callable[[Any], SliceBuilder] | None = None
+    reads: frozenset[str] = frozenset()
 
 
 def compose_validators(*mappings: Mapping[type, Validator]) -> dict[type, Validator]:
@@ -330,6 +361,10 @@ class Composition(Generic[T]):
                 changed[part.name] = after
         return replace(state, **changed) if changed else state
 
+    def thaw(self, state: T) -> ComposedBuilder[T]:
+        """``state`` thawed for a replay: the parts that offer ``thaw`` fold in place (see :class:`ComposedBuilder`)."""
+        return ComposedBuilder(self, state)
+
     def decide(self, command: Any, campaign: CampaignState[Any], referee: Referee) -> list[Payload] | None:
         for part in self.parts:
             payloads = part.decide(command, campaign, referee)
@@ -343,3 +378,109 @@ class Composition(Generic[T]):
     @functools.cached_property
     def validators(self) -> dict[type, Validator]:
         return compose_validators(*(part.validators for part in self.parts))
+
+
+class _Before:
+    """The composed state before the event being folded, as the parts' folds read it (``before.characters``).
+
+    A persistent part's slice is read as it is; a thawed part's is frozen when first read and kept
+    until that part folds again, so a slice that other parts read at every event is frozen once
+    per change, not once per read.
+    """
+
+    __slots__ = ("_builder",)
+
+    def __init__(self, builder: ComposedBuilder[Any]):
+        self._builder = builder
+
+    def __getattr__(self, name: str) -> Any:
+        return self._builder.slice(name)
+
+
+class UndeclaredRead(RuntimeError):
+    """A thawed part's fold read another part's slice it does not name in its ``reads``."""
+
+
+#: Per payload type, what a :class:`ComposedBuilder` does: the persistent parts routed it, then
+#: the thawed ones, each with its builder and whether it or a later thawed part of the event reads it.
+_Plan = tuple[tuple[Part, ...], tuple[tuple[Part, SliceBuilder, bool], ...]]
+
+
+class ComposedBuilder(Generic[T]):
+    """A :class:`Composition`'s state thawed for a replay (a :class:`SliceBuilder` of the whole state).
+
+    Equal to :meth:`Composition.evolve` event by event. The parts that offer ``thaw`` fold into
+    their builders in place; the others keep their fold, and the state is rebuilt only by
+    :meth:`freeze`. Every part of an event sees the state before it, as in ``evolve``: the
+    persistent parts fold first (their new slices kept aside until the event is folded), then the
+    thawed ones; a thawed slice that a thawed part of the same event reads (its ``reads``) is
+    frozen before it changes, and a thawed fold may read no other part's slice.
+    """
+
+    def __init__(self, composition: Composition[T], state: T):
+        self.composition = composition
+        self.slices: dict[str, Any] = {}  # the persistent parts' slices
+        self.builders: dict[str, SliceBuilder] = {}
+        for part in composition.parts:
+            current = getattr(state, part.name)
+            if part.thaw is None:
+                self.slices[part.name] = current
+            else:
+                self.builders[part.name] = part.thaw(current)
+        self.frozen: dict[str, Any] = {}  # thawed slices frozen since their part last folded
+        self.before = _Before(self)
+        self._folding: Part | None = None  # the thawed part folding now
+        self._plans: dict[type, _Plan] = {}
+
+    def slice(self, name: str) -> Any:
+        """The part ``name``'s slice as folded so far (frozen, for a thawed part)."""
+        if name in self.slices:
+            return self.slices[name]
+        folding = self._folding
+        if folding is not None and name not in folding.reads:
+            raise UndeclaredRead(f"part {folding.name} reads the {name} slice but does not name it in its reads")
+        frozen = self.frozen.get(name)
+        if frozen is None:
+            if name not in self.builders:
+                raise AttributeError(name)
+            frozen = self.frozen[name] = self.builders[name].freeze()
+        return frozen
+
+    def _plan(self, payload_type: type) -> _Plan:
+        route = self.composition.route(payload_type)
+        thawed = [part for part in route if part.name in self.builders]
+        plan = (tuple(part for part in route if part.name in self.slices),
+                tuple((part, self.builders[part.name], any(part.name in later.reads for later in thawed[i:]))
+                      for i, part in enumerate(thawed)))
+        self._plans[payload_type] = plan
+        return plan
+
+    def fold(self, recorded: Recorded, before: Any = None) -> None:
+        """Fold one event (``before`` is unused: the parts see this state before the event)."""
+        kind = type(recorded.payload)
+        persistent, thawed = self._plans.get(kind) or self._plan(kind)
+        slices, frozen = self.slices, self.frozen
+        changed = None
+        for part in persistent:
+            current = slices[part.name]
+            after = part.evolve(current, recorded, self.before)
+            if after is not current:
+                changed = changed or {}
+                changed[part.name] = after
+        if thawed:
+            try:
+                for part, builder, read_later in thawed:
+                    if read_later and part.name not in frozen:
+                        frozen[part.name] = builder.freeze()  # as it was before the event, for whoever reads it
+                    self._folding = part
+                    builder.fold(recorded, self.before)
+            finally:
+                self._folding = None
+            for part, _, _ in thawed:
+                frozen.pop(part.name, None)
+        if changed:
+            slices.update(changed)
+
+    def freeze(self) -> T:
+        """The state folded so far: every thawed slice frozen, in a new state."""
+        return self.composition.state_type(**{part.name: self.slice(part.name) for part in self.composition.parts})

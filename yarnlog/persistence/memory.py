@@ -72,6 +72,14 @@ class MemoryStore:
             found = self._snapshots.get((campaign_id, kind))
         return found if found is not None and found.fingerprint == fingerprint else None
 
+    def save_snapshots(self, snapshots: Sequence[Snapshot]) -> None:
+        for snapshot in snapshots:  # each through save_snapshot, so a store that overrides it is obeyed
+            self.save_snapshot(snapshot)
+
+    def load_snapshots(self, campaign_id: str, kinds: Collection[str], fingerprint: str) -> list[Snapshot]:
+        found = (self.load_snapshot(campaign_id, kind, fingerprint) for kind in set(kinds))
+        return [s for s in found if s is not None]
+
     def snapshots(self, campaign_id: str, *, data: bool = True) -> list[Snapshot]:
         with self._lock:
             kept = sorted((s for (cid, _), s in self._snapshots.items() if cid == campaign_id), key=lambda s: s.kind)

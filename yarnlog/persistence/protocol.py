@@ -185,6 +185,15 @@ class EventStore(Protocol):
         """The campaign's snapshot of ``kind`` if one was written under ``fingerprint`` (one row), else None."""
         ...
 
+    def save_snapshots(self, snapshots: Sequence[Snapshot]) -> None:
+        """Keep several snapshots as :meth:`save_snapshot` does, all in one transaction (a view kept in
+        pieces: the blocks a write changed and the manifest that lists them). May raise :class:`StoreError`."""
+        ...
+
+    def load_snapshots(self, campaign_id: str, kinds: Collection[str], fingerprint: str) -> list[Snapshot]:
+        """The campaign's snapshots of those ``kinds`` written under ``fingerprint`` (one query), in no order."""
+        ...
+
     def snapshots(self, campaign_id: str, *, data: bool = True) -> list[Snapshot]:
         """Every snapshot kept for the campaign, whatever its fingerprint, sorted by kind.
 

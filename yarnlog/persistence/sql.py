@@ -369,31 +369,35 @@ class SqlStore:
     # -- snapshots (caches, replaced at will; never events) ---------------------------------
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
+        self.save_snapshots([snapshot])
+
+    def save_snapshots(self, snapshots: Sequence[Snapshot]) -> None:
+        if not snapshots:
+            return
         try:
-            self._upsert_snapshot(snapshot)
+            self._upsert_snapshots(snapshots)
         except DBAPIError:
             # A journal created before snapshots existed (opened without ``create``): add the
             # table, which touches no event, and try once more.
             try:
                 with self._writing() as conn:
                     SQLModel.metadata.create_all(conn, tables=[SNAPSHOTS])
-                self._upsert_snapshot(snapshot)
+                self._upsert_snapshots(snapshots)
             except DBAPIError as exc:
                 raise StoreError(f"cannot keep a snapshot: {str(exc.orig).strip().splitlines()[0]}") from None
 
-    def _upsert_snapshot(self, snapshot: Snapshot) -> None:
+    def _upsert_snapshots(self, snapshots: Sequence[Snapshot]) -> None:
         # Both dialects spell the upsert alike (INSERT ... ON CONFLICT DO UPDATE), each with its own class.
         from sqlalchemy.dialects import postgresql, sqlite
 
         insert = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
-        row = snapshot._asdict()
-        statement = insert(SNAPSHOTS).values(**row)
+        statement = insert(SNAPSHOTS)
         statement = statement.on_conflict_do_update(
             index_elements=[SNAPSHOTS.c.campaign_id, SNAPSHOTS.c.kind],
-            set_={name: statement.excluded[name] for name in row if name not in ("campaign_id", "kind")},
+            set_={name: statement.excluded[name] for name in Snapshot._fields if name not in ("campaign_id", "kind")},
         )
-        with self._writing() as conn:
-            conn.execute(statement)
+        with self._writing() as conn:  # one transaction, however many rows
+            conn.execute(statement, [s._asdict() for s in snapshots])
 
     def load_snapshot(self, campaign_id: str, kind: str, fingerprint: str) -> Snapshot | None:
         query = select(*(SNAPSHOTS.c[name] for name in Snapshot._fields)).where(
@@ -404,6 +408,19 @@ class SqlStore:
         except DBAPIError:
             return None  # no snapshots table yet (an older journal opened read-only): nothing cached
         return Snapshot(*row) if row is not None else None
+
+    def load_snapshots(self, campaign_id: str, kinds: Collection[str], fingerprint: str) -> list[Snapshot]:
+        wanted, found = sorted(set(kinds)), list[Snapshot]()
+        try:
+            with self._connection() as conn:
+                for start in range(0, len(wanted), 500):  # within every driver's limit on parameters
+                    query = select(*(SNAPSHOTS.c[name] for name in Snapshot._fields)).where(
+                        SNAPSHOTS.c.campaign_id == campaign_id, SNAPSHOTS.c.fingerprint == fingerprint,
+                        SNAPSHOTS.c.kind.in_(wanted[start:start + 500]))
+                    found.extend(Snapshot(*row) for row in conn.execute(query))
+        except DBAPIError:
+            return []  # no snapshots table yet (an older journal opened read-only): nothing cached
+        return found
 
     def snapshots(self, campaign_id: str, *, data: bool = True) -> list[Snapshot]:
         columns = (SNAPSHOTS.c[name] if data or name != "data" else literal("").label(name)

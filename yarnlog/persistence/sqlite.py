@@ -7,7 +7,7 @@ can still be read, verified and exported; a write to it is refused in one line.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -93,10 +93,10 @@ class SqliteStore(SqlStore):
     def _busy(self, exc: OperationalError) -> bool:
         return "locked" in str(exc.orig).lower()
 
-    def save_snapshot(self, snapshot: Snapshot) -> None:
-        """Keep a snapshot, unless the journal is read-only: a cache nobody may write is simply not kept."""
+    def save_snapshots(self, snapshots: Sequence[Snapshot]) -> None:
+        """Keep snapshots, unless the journal is read-only: a cache nobody may write is simply not kept."""
         if not self.read_only:
-            super().save_snapshot(snapshot)
+            super().save_snapshots(snapshots)
 
 
 def _writable(path: Path) -> bool:

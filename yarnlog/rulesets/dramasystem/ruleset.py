@@ -55,12 +55,13 @@ RULESET = Ruleset(
         EndEpisode: drama.PART.decide,  # unspent drama tokens revert to the kitty (DS19)
         OpenScene: drama.PART.decide,  # a call's price (DS12, DS33)
     },
-    projections={"procedural-tokens": piles_view, "tokens": token_board},
+    projections={"procedural-tokens": piles_view, "tokens": token_board, "calling-order": drama.calling_view},
     templates="yarnlog/templates/dramasystem",  # recap and sheet templates, shadowed by --templates DIR
     cli="yarnlog.rulesets.dramasystem.cli:VERBS",
     names=registered_names,
     narrate=narrate,
     follow_up=follow_up,
+    thaw=COMPOSED.thaw,  # a replay folds in place (core.state.Replay); its parts keep their folds
     state_packages=("yarnlog.rulesets.dramasystem.state", "yarnlog.rulesets.dramasystem.parts",
                     "yarnlog.rulesets.dramasystem.rules", "yarnlog.rulesets.dramatic"),
 )

@@ -27,6 +27,19 @@ def _refreshed(spends: list[dict[str, Any]]) -> str:
     return "".join(f" {n}'s procedural tokens refresh." for n in names)
 
 
+def _called(p: dict[str, Any]) -> str:
+    """What a call cost: its price without the caller's character (DS12, DS33), a queue jump (DS76)."""
+    without = p["caller_character"] or "a character of theirs"
+    drama_paid = any(t["currency"] == "drama" for t in p["transfers"])
+    paid = (f"a {p['procedural_spends'][0]['colour']} procedural token (DS33)" if p["procedural_spends"]
+            else "a drama token to the kitty (DS12)" if drama_paid else "")
+    sentences = [f"{p['caller']} pays {paid} to call scene {p['scene']} without {without}."] if paid else []
+    if p.get("bennie_spends"):
+        sentences.append(f"{p['caller']} spends a bennie to jump the queue and call scene {p['scene']}; "
+                         f"{p['caller']}'s next turn is skipped (DS76).")
+    return " ".join(sentences)
+
+
 def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
     """``recorded`` in the SRD's words (``None``: the journal's own words)."""
     kind = recorded.event_type
@@ -56,10 +69,12 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
     if kind.startswith("dramasystem.contest."):
         return _contest(kind.rsplit(".", 1)[1], p)
     if kind == "dramasystem.scene.called":
-        paid = (f"a {p['procedural_spends'][0]['colour']} procedural token (DS33)" if p["procedural_spends"]
-                else "a drama token to the kitty (DS12)")
-        without = p["caller_character"] or "a character of theirs"
-        return f"{p['caller']} pays {paid} to call scene {p['scene']} without {without}."
+        return _called(p)
+    if kind == "dramasystem.character.want_declared":
+        return (f"{p['character']} wants {p['want']} from {p['withholder']}; "
+                f"why not, says {p['withholder']}'s player: {p['why_not']} (DS8-DS9).")
+    if kind == "dramasystem.character.relationship_defined":
+        return f"{p['character']} and {p['other']}: {p['nature']} (relationship map)."
     if kind.startswith(("dramasystem.supporting.", "dramasystem.location.", "dramasystem.theme.",
                         "dramasystem.precedence.")):
         return _cast(kind.split(".", 1)[1], p)

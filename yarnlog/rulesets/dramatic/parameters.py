@@ -77,13 +77,15 @@ class Dramatic:
     lines: Mapping[str, str] = field(default_factory=dict)
     draw_petitioners: Callable[[CampaignState[Any], Referee, tuple[str, ...], str], list[Payload]] = _cannot_draw
     procedural_call_price: CallPrice = CallPrice.DRAMA_TOKEN
+    words: Mapping[Rule, str] = field(default_factory=dict)
 
     def cite(self, rule: Rule) -> Rule:
-        """``rule`` (quoted from the shared text) as this ruleset's book has it."""
+        """``rule`` (quoted from the shared text) as this ruleset's book has it: its place in the
+        book, and its own words where they differ (``words``)."""
         if rule.book != SHARED_BOOK or self.book == SHARED_BOOK:
             return rule
         where = self.lines.get(rule.chapter)
-        return Rule(f"{self.book}{f' ({where})' if where else ''}", rule.chapter, rule.text)
+        return Rule(f"{self.book}{f' ({where})' if where else ''}", rule.chapter, self.words.get(rule, rule.text))
 
     def referee(self, referee: Referee) -> Referee:
         """``referee``, citing this ruleset's book: the same override, notes and collection."""

@@ -15,9 +15,9 @@ from yarnlog.rulesets.yarn.parts.characters import part as characters
 from yarnlog.rulesets.yarn.parts.combat import part as fight
 from yarnlog.rulesets.yarn.parts.drama import part as drama
 from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
-from yarnlog.rulesets.yarn.parts.drama.scene_cast import scene_cast_view
+from yarnlog.rulesets.yarn.parts.drama.scene_cast import SCENE_CAST_PIECES, scene_cast_view
 from yarnlog.rulesets.yarn.parts.economy import part as economy
-from yarnlog.rulesets.yarn.parts.economy.ledger import bennie_report, token_report
+from yarnlog.rulesets.yarn.parts.economy.ledger import BENNIE_PIECES, bennie_report, token_report
 from yarnlog.rulesets.yarn.parts.powers import part as powers
 from yarnlog.rulesets.yarn.parts.procedure import part as procedure
 from yarnlog.rulesets.yarn.recap.words import follow_up, narrate
@@ -65,12 +65,15 @@ RULESET = Ruleset(
     takes_over=TAKES_OVER,
     projections={"tokens": token_report, "bennies": bennie_report, "calling-order": calling_view,
                  "scene-casts": scene_cast_view},
+    # The two views that grow with the campaign, kept in pieces: a write rewrites only what it touched.
+    view_pieces={"bennies": BENNIE_PIECES, "scene-casts": SCENE_CAST_PIECES},
     templates="yarnlog/templates/yarn",  # recap (and sheet) templates, shadowed by --templates DIR
     cli="yarnlog.rulesets.yarn.cli.verbs:VERBS",
     validators=VALIDATORS,
     names=registered_names,
     narrate=narrate,
     follow_up=follow_up,
+    thaw=COMPOSED.thaw,  # a replay folds the parts that offer it in place (core.state.Replay)
     # What YarnState is built of (the snapshot codec's whitelist): the parts, the pure rules' values.
     state_packages=("yarnlog.rulesets.yarn.state", "yarnlog.rulesets.yarn.parts", "yarnlog.rulesets.yarn.rules",
                     "yarnlog.rulesets.dramatic"),

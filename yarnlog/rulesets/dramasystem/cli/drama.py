@@ -8,9 +8,14 @@ show``, ``cast``...) read Yarn's sheets and are not offered here.
 """
 
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any, Optional
 
 import typer
+
+from yarnlog.cli.context import run_command
+from yarnlog.cli.options import ByOpt, CampaignOpt, JsonOpt, OverrideOpt
+
+Names = Optional[list[str]]
 
 
 def _group(help_text: str, verbs: tuple[tuple[str, Callable[..., Any]], ...]) -> typer.Typer:
@@ -20,9 +25,31 @@ def _group(help_text: str, verbs: tuple[tuple[str, Callable[..., Any]], ...]) ->
     return group
 
 
-def register(app: typer.Typer) -> None:
-    from yarnlog.rulesets.yarn.cli import characters, drama
+def call(
+    caller: Annotated[str, typer.Argument(help="Who calls the scene (a player, or the GM).")],
+    cast: Annotated[Names, typer.Option("--cast", help="Characters in the scene (A,B or repeated).")] = None,
+    mode: Annotated[Optional[str], typer.Option("--mode", help="dramatic or procedural")] = None,
+    setting: Annotated[str, typer.Option("--setting", help="Where it takes place.")] = "",
+    situation: Annotated[str, typer.Option("--situation", help="What is happening at the outset.")] = "",
+    time_break: Annotated[str, typer.Option("--time-break", help="How much time has passed, if any.")] = "",
+    title: Annotated[str, typer.Option("--title")] = "",
+    jump_queue: Annotated[bool, typer.Option("--jump-queue", help="Spend a bennie to call out of turn.")] = False,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Call a scene in the calling order (DS11), or out of turn with a bennie (DS76)."""
+    from yarnlog.rulesets.dramasystem.cli.procedure import names
+    from yarnlog.rulesets.dramatic.parts.calling_order import CallInOrder
 
+    run_command(campaign, CallInOrder(caller=caller, title=title, setting=setting, cast=names(cast), mode=mode,
+                                      situation=situation, time_break=time_break, jump_queue=jump_queue),
+                by=by, override_reason=override, as_json=as_json)
+
+
+def register(app: typer.Typer) -> None:
+    from yarnlog.rulesets.yarn.cli import characters, drama, drama_reports
+
+    app.command("call")(call)
+    app.command("calling-order")(drama_reports.calling_order)
     for name, verb in (("petition", drama.petition), ("force", drama.force), ("two-way", drama.two_way),
                        ("quiz", drama.quiz), ("ballot", drama.ballot)):
         app.command(name)(verb)

@@ -15,7 +15,8 @@ from yarnlog.cli.context import run_command
 from yarnlog.cli.options import ByOpt, CampaignOpt, JsonOpt, OverrideOpt
 
 Names = Optional[list[str]]
-character_app = typer.Typer(help="Player characters: create one with its action types.", no_args_is_help=True)
+character_app = typer.Typer(help="Player characters: create one with its action types; relationships, wants.",
+                            no_args_is_help=True)
 
 
 def names(values: Names) -> tuple[str, ...]:
@@ -142,6 +143,10 @@ def odds(
 
 
 def register(app: typer.Typer) -> None:
+    from yarnlog.rulesets.yarn.cli import characters  # Yarn's very verbs: they build the core's commands
+
+    character_app.command("relate")(characters.character_relate)
+    character_app.command("want")(characters.character_want)
     app.add_typer(character_app, name="character")
     app.command("oppose")(oppose)
     app.command("target")(target)

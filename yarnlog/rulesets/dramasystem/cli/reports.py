@@ -112,6 +112,14 @@ def _render_sheet(d: dict) -> None:
     print_table("Action types", ("action type", "grade", "How I Do It"),
                 [(t["name"] + (" (custom)" if t["custom"] else ""), t["grade"].capitalize(), t["how_i_do_it"])
                  for t in d["action_types"]])
+    if d["people_in_my_life"]:
+        print_table("People in my life", ("who", "relationship", "I want", "why I can't get it"),
+                    [(w["withholder"] + (" (fraught)" if w["fraught"] else ""), w["relationship"], w["want"],
+                      w["why_not"]) for w in d["people_in_my_life"]])
+    wanted = {w["withholder"] for w in d["people_in_my_life"]}
+    others = [(r["other"], r["nature"]) for r in d["relationships"] if r["other"] not in wanted]
+    if others:
+        print_table("Other relationships", ("who", "relationship"), others)
     tokens = d["procedural_tokens"]
     _line(f"Procedural tokens: unspent {_colours(tokens['unspent'])}; spent {_colours(tokens['spent'])}.")
     if d["drama_tokens"] is not None:

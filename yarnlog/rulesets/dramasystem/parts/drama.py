@@ -14,6 +14,7 @@ is tallied and every unspent drama token reverts to the kitty (DS19, DS73-DS75).
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from pydantic import Field
@@ -29,24 +30,29 @@ from yarnlog.core.timeline import (
     EpisodeEnded,
     OpenScene,
     SceneOpened,
+    check_timeline,
     decide_timeline,
 )
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralRestore, ProceduralSpend, spends_for
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour, restore
-from yarnlog.rulesets.dramatic.parameters import Dramatic, Roster
+from yarnlog.rulesets.dramatic.parameters import SHARED_BOOK, Dramatic, Roster
 from yarnlog.rulesets.dramatic.parts import (
     bennie_spends,
     bennie_vote,
+    calling_order,
     economy,
     petitions,
+    relationships,
     scene_challenges,
     supporting_cast,
 )
+from yarnlog.rulesets.dramatic.parts.bennie_spends import BennieSpendLine, bennie_paid
+from yarnlog.rulesets.dramatic.parts.calling_order import CALLING_ORDER, CallInOrder
 from yarnlog.rulesets.dramatic.parts.drama_state import Drama, SceneCall
-from yarnlog.rulesets.dramatic.parts.economy import TransferLine, lines
-from yarnlog.rulesets.dramatic.parts.roles import player_character, tracks_characters
-from yarnlog.rulesets.dramatic.rules.bennies import BennieOption, BennieSpend, TokenKind
-from yarnlog.rulesets.dramatic.rules.calling import CallPrice, price_of_call
+from yarnlog.rulesets.dramatic.parts.economy import BENNIE, TransferLine, lines
+from yarnlog.rulesets.dramatic.parts.roles import RECURRING, cast_roles, player_character, tracks_characters
+from yarnlog.rulesets.dramatic.rules.bennies import BennieOption, BennieSpend, TokenKind, spend_bennie
+from yarnlog.rulesets.dramatic.rules.calling import CallPrice, check_dramatic_cast, price_of_call
 from yarnlog.rulesets.dramatic.rules.drama_tokens import CASTING_COST, casting_cost
 
 BOOK = "DramaSystem SRD"
@@ -76,6 +82,8 @@ LINES = {
     "Tied Results": "DS75, lines 714-720",
     "Spending Bennies": "DS76-DS77, lines 722-742",
     "Order of Precedence": "lines 61-65",
+    "Creating Characters › Step By Step": "DS9, lines 23-51",
+    "Creating Characters › What You Want From Others": "DS8, line 115",
     "Themes": "DS10, lines 163-165",
     "Calling Order": "DS11, lines 193-199",
     "Supporting Characters › Introducing Minor Characters": "lines 659-663",
@@ -96,8 +104,18 @@ def _draw_petitioners(campaign: CampaignState[Any], referee: Referee, order: tup
     return drawn
 
 
+#: DS11 (lines 195-197): the GM replaces the theme chooser, where Yarn's GM "usually" does (digest section 5).
+WORDS = {
+    CALLING_ORDER: "The player choosing the episode's theme always calls first. Then comes the player who "
+                   "actually appeared first, in your precedence order. The GM inserts herself into the order, "
+                   "replacing the player who chose the theme. Scenes are then called according to this altered "
+                   "order. Once you reach the end of a calling order, it rolls over, continuing the already "
+                   "established precedence order.",
+}
+
 DRAMASYSTEM = Dramatic(book=BOOK, roster=_roster, lines=LINES, draw_petitioners=_draw_petitioners,
-                       procedural_call_price=CallPrice.GREEN_TOKEN)
+                       procedural_call_price=CallPrice.GREEN_TOKEN, words=WORDS)
+JUMP_THE_QUEUE = DRAMASYSTEM.cite(Rule(SHARED_BOOK, "Spending Bennies", BennieOption.JUMP_THE_QUEUE.effect))
 
 GREEN_TO_CALL = Rule(
     f"{BOOK} (DS33, lines 441, 792)", "Procedural Resolution",
@@ -109,13 +127,15 @@ GREEN_TO_CALL = Rule(
 @event("dramasystem.scene.called")
 class SceneCalled(Payload):
     """What a call cost its caller, whose character is not cast: a drama token to the kitty for a
-    dramatic scene (DS12, line 181), a green procedural token for a procedural one (DS33)."""
+    dramatic scene (DS12, line 181), a green procedural token for a procedural one (DS33); and the
+    bennie spent to jump the queue (DS76, line 734)."""
 
     scene: int
     caller: str
     caller_character: str | None = None
     transfers: list[TransferLine] = Field(default_factory=list)
     procedural_spends: list[ProceduralSpend] = Field(default_factory=list)
+    bennie_spends: list[BennieSpendLine] = Field(default_factory=list, max_length=1)
 
 
 @event("dramasystem.tokens.transferred")
@@ -268,6 +288,20 @@ class PrecedenceDrawn(supporting_cast.PrecedenceDrawn):
     """A precedence order, as the players' index cards came out (lines 61-65)."""
 
 
+@event("dramasystem.character.relationship_defined")
+class RelationshipDefined(relationships.RelationshipDefined):
+    """A relationship defined (or redefined) on the relationship map (lines 73-81)."""
+
+
+@event("dramasystem.character.want_declared")
+class WantDeclared(relationships.WantDeclared):
+    """A want declared, with why the character can't get it (DS8-DS9, lines 45-51, 115)."""
+
+
+#: Relationships and wants, kept on the sheets (:mod:`.sheets`); the first two wants are fraught (DS8).
+RELATIONSHIPS = relationships.Relationships(DRAMASYSTEM, RelationshipDefined, WantDeclared)
+
+
 #: The cast around the PCs, precedence orders and themes, kept in ``campaign.rules.sheets.cast``.
 CAST = supporting_cast.SupportingCast(DRAMASYSTEM, supporting_cast.CastEvents(
     introduced=SupportingIntroduced, promoted=SupportingPromoted, described=SupportingDescribed,
@@ -291,65 +325,117 @@ MODULES = (PETITIONS, CHALLENGES, SPENDS, VOTING)
 
 
 def call_paid(campaign: CampaignState[Any], referee: Referee, *, scene: int, caller: str, cast: tuple[str, ...],
-              mode: str | None) -> SceneCalled | None:
+              mode: str | None, jump_queue: bool = False) -> SceneCalled | None:
     """The price of a call (:func:`price_of_call`, reading 4.18: the specific green token replaces
-    the drama token for a procedural scene; the GM pays neither), or ``None`` when it costs nothing."""
+    the drama token for a procedural scene; the GM pays neither) and the bennie of a queue jump
+    (DS76), or ``None`` when the call costs nothing."""
+    roster = campaign.rules.sheets
+    referee = DRAMASYSTEM.referee(referee)
+    economy, gm = campaign.rules.economy, campaign.table.gm
+    own = player_character(roster, caller) if tracks_characters(roster) else None
+    transfers: list[TransferLine] = []
+    procedural: list[ProceduralSpend] = []
+    if tracks_characters(roster):  # a journal that keeps no characters records the call as told
+        price = price_of_call(mode=mode, caller_is_gm=caller == gm, caller_character_cast=own in cast,
+                              procedural_price=DRAMASYSTEM.procedural_call_price)
+        if price is CallPrice.DRAMA_TOKEN:
+            transfers = lines(casting_cost(referee, economy.tokens, caller=caller, gm=gm, caller_character_cast=False))
+        if price is CallPrice.GREEN_TOKEN:
+            piles = campaign.rules.piles
+            referee.require(Colour.GREEN in piles.available(caller), GREEN_TO_CALL,
+                            f"{caller} has no unspent green token to call a procedural scene without "
+                            f"{own or 'a character of hers'}")
+            procedural = spends_for(piles, [(caller, Colour.GREEN)], referee)
+    jumps: list[BennieSpendLine] = []
+    if jump_queue:
+        jump = spend_bennie(referee, BennieSpend(caller, BennieOption.JUMP_THE_QUEUE, scene),
+                            held=economy.holding(caller, BENNIE), history=campaign.rules.drama.spends_in(scene),
+                            balances_now=economy.tokens, gm=gm)
+        jumps = [BennieSpendLine.of(jump.spend)]
+        transfers.append(bennie_paid(caller, JUMP_THE_QUEUE))
+    if not (transfers or procedural or jumps):
+        return None
+    return SceneCalled(scene=scene, caller=caller, caller_character=own, transfers=transfers,
+                       procedural_spends=procedural, bennie_spends=jumps)
+
+
+def check_cast(campaign: CampaignState[Any], referee: Referee, opened: SceneOpened) -> None:
+    """DS17 (lines 303-305): never a dramatic scene between two recurring characters; a GM's dramatic
+    scene casts a player character. (A journal that keeps no characters records the cast as told.)"""
     roster = campaign.rules.sheets
     if not tracks_characters(roster):
-        return None  # a journal that keeps no characters records the call as told
-    gm, own = campaign.table.gm, player_character(roster, caller)
-    price = price_of_call(mode=mode, caller_is_gm=caller == gm, caller_character_cast=own in cast,
-                          procedural_price=DRAMASYSTEM.procedural_call_price)
-    referee = DRAMASYSTEM.referee(referee)
-    if price is CallPrice.DRAMA_TOKEN:
-        paid = casting_cost(referee, campaign.rules.economy.tokens, caller=caller, gm=gm, caller_character_cast=False)
-        return SceneCalled(scene=scene, caller=caller, caller_character=own, transfers=lines(paid))
-    if price is CallPrice.GREEN_TOKEN:
-        piles = campaign.rules.piles
-        referee.require(Colour.GREEN in piles.available(caller), GREEN_TO_CALL,
-                        f"{caller} has no unspent green token to call a procedural scene without "
-                        f"{own or 'a character of hers'}")
-        return SceneCalled(scene=scene, caller=caller, caller_character=own,
-                           procedural_spends=spends_for(piles, [(caller, Colour.GREEN)], referee))
-    return None
+        return
+    roles = cast_roles(roster, campaign, opened.cast)
+    check_dramatic_cast(DRAMASYSTEM.referee(referee), pcs=sum(role.is_pc for role in roles),
+                        recurring=sum(role.kind == RECURRING for role in roles),
+                        caller_is_gm=opened.caller == campaign.table.gm)
 
 
 def call_scene(command: OpenScene, campaign: CampaignState[Any], referee: Referee) -> list[Payload]:
-    """The journal's scene opening, then what the call cost its caller (DS12, DS33)."""
-    payloads = present(decide_timeline(command, campaign.timeline), "start an episode before calling a scene")
+    """The journal's scene opening by the caller the calling order names (DS11), or by one who jumps
+    the queue with a bennie (DS76), then what the call cost its caller (DS12, DS33)."""
+    jump_queue = isinstance(command, CallInOrder) and command.jump_queue
+    core = OpenScene(**{f.name: getattr(command, f.name) for f in fields(OpenScene)})
+    payloads = present(decide_timeline(core, campaign.timeline), "start an episode before calling a scene")
     opened = payloads[-1]
     assert isinstance(opened, SceneOpened)  # the journal's OpenScene ends with the scene's opening
     table = campaign.table
     invalid(opened.caller == table.gm or opened.caller in table.players,
             f"{opened.caller} is not at the table to call a scene")
+    calling_order.check_turn(DRAMASYSTEM, campaign, referee, opened.caller, jump_queue)
+    if opened.mode == "dramatic":
+        check_cast(campaign, referee, opened)
     paid = call_paid(advance(campaign, payloads, by=opened.caller), referee, scene=opened.number,
-                     caller=opened.caller, cast=tuple(opened.cast), mode=opened.mode)
+                     caller=opened.caller, cast=tuple(opened.cast), mode=opened.mode, jump_queue=jump_queue)
     return [*payloads, *([paid] if paid is not None else [])]
+
+
+def validate_opened(p: SceneOpened, campaign: CampaignState[Any], referee: Referee) -> SceneOpened:
+    """The journal's scene opening, its dramatic cast checked against DS17 (a call's turn is audited)."""
+    if p.mode == "dramatic":
+        check_cast(campaign, referee, p)
+    checked = check_timeline(p, campaign.timeline)
+    assert isinstance(checked, SceneOpened)  # check_timeline gives back the payload it checks, numbered
+    return checked
 
 
 def validate_called(p: SceneCalled, campaign: CampaignState[Any], referee: Referee) -> SceneCalled:
     """The price of the scene just opened, decided again from its call."""
     call = present(campaign.rules.drama.scenes.get(p.scene), f"scene {p.scene} was never opened")
     invalid(call.opened_at == campaign.sequence, f"scene {p.scene} was not just opened: its price follows its opening")
-    return present(call_paid(campaign, referee, scene=p.scene, caller=call.caller, cast=call.cast, mode=call.mode),
+    return present(call_paid(campaign, referee, scene=p.scene, caller=call.caller, cast=call.cast, mode=call.mode,
+                             jump_queue=bool(p.bennie_spends)),
                    "the rules record no such event")
 
 
+def calling_view(campaign: CampaignState[Any]) -> dict[str, Any]:
+    """The episode's calling order (DS11), who calls next, and each scene's caller."""
+    return calling_order.calling_view(campaign, DRAMASYSTEM)
+
+
 def audit(campaign: CampaignState[Any], recorded: Recorded) -> list[str]:
-    """A scene just opened whose caller's character is not cast binds the event after it: its price."""
+    """A scene just opened binds the event after it: its price when the caller's character is not
+    cast, its queue jump when it was called out of turn (DS11, DS76)."""
     number = campaign.timeline.scene
     call = campaign.rules.drama.scenes.get(number) if number is not None else None
-    if call is None or not call.cost_due or call.opened_at != campaign.sequence:
+    if call is None or call.opened_at != campaign.sequence:
         return []
     p = recorded.payload
-    if isinstance(p, SceneCalled) and p.scene == call.number:
-        return []
-    rule = GREEN_TO_CALL if call.mode == "procedural" else DRAMASYSTEM.cite(CASTING_COST)
-    return [f"scene {call.number}: {call.caller} paid nothing for a scene without her character ({rule.cite()})"]
+    paid = isinstance(p, SceneCalled) and p.scene == call.number
+    jumped = isinstance(p, SceneCalled) and paid and bool(p.bennie_spends)
+    problems = []
+    if call.cost_due and not paid:
+        rule = GREEN_TO_CALL if call.mode == "procedural" else DRAMASYSTEM.cite(CASTING_COST)
+        problems.append(f"scene {call.number}: {call.caller} paid nothing for a scene without her character "
+                        f"({rule.cite()})")
+    if not call.in_turn and not jumped:
+        problems.append(f"scene {call.number}: {call.caller} called out of turn "
+                        f"({DRAMASYSTEM.cite(CALLING_ORDER).cite()})")
+    return problems
 
 
 def decide(command: Any, campaign: CampaignState[Any], referee: Referee) -> list[Payload] | None:
-    if type(command) is OpenScene:
+    if type(command) in (OpenScene, CallInOrder):  # not Yarn's own calls, which ask more of a call
         return call_scene(command, campaign, referee)
     cast = CAST.decide(command, campaign, referee)  # StartEpisode too: the theme rota's chooser (DS10)
     if cast is not None:
@@ -358,7 +444,7 @@ def decide(command: Any, campaign: CampaignState[Any], referee: Referee) -> list
         payloads = module.decide(command, campaign, referee)
         if payloads is not None:
             return payloads
-    return None
+    return RELATIONSHIPS.decide(command, campaign, referee)
 
 
 FOLDS = folds(CampaignCreated, OverrideRecorded, EpisodeEnded, SceneOpened) | PETITIONS.FOLDS | CHALLENGES.FOLDS \
@@ -375,12 +461,16 @@ def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
         return replace(drama, forced=())
     if isinstance(p, SceneOpened):
         roster = state.sheets if state is not None else None
+        in_turn, drama = calling_order.called(drama, roster, recorded.episode, p.caller)
         call = SceneCall(number=p.number, episode=recorded.episode, caller=p.caller, cast=tuple(p.cast),
                          called=tuple(p.cast), mode=p.mode, kind=p.kind, time_break=p.time_break,
-                         opened_at=recorded.sequence,
+                         opened_at=recorded.sequence, in_turn=in_turn,
                          cost_due=tracks_characters(roster) and p.caller != drama.gm
                          and player_character(roster, p.caller) not in p.cast)
         return replace(drama, scenes=drama.scenes.set(p.number, call))
+    if isinstance(p, SceneCalled) and p.bennie_spends and p.scene in drama.scenes:
+        drama = calling_order.jumped(drama, recorded.episode, p.caller)  # and a turn bought: in turn
+        drama = replace(drama, scenes=drama.scenes.set(p.scene, replace(drama.scenes[p.scene], in_turn=True)))
     for module in MODULES:
         if module.FOLDS.handles(type(p)):
             drama = module.evolve(drama, recorded)
@@ -388,5 +478,5 @@ def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
 
 
 PART = Part(name="drama", initial=Drama, evolve=evolve, folds=FOLDS, decide=decide, audit=audit,
-            validators=compose_validators(*(m.VALIDATORS for m in MODULES), CAST.VALIDATORS,
-                                          {SceneCalled: validate_called}))
+            validators=compose_validators(*(m.VALIDATORS for m in MODULES), CAST.VALIDATORS, RELATIONSHIPS.VALIDATORS,
+                                          {SceneCalled: validate_called, SceneOpened: validate_opened}))

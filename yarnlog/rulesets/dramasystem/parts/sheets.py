@@ -25,6 +25,7 @@ from yarnlog.rulesets.dramasystem.rules.action_types import (
     check_story,
 )
 from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign
+from yarnlog.rulesets.dramatic.parts.relationships import RelationshipDefined, Want, WantDeclared, fraught
 from yarnlog.rulesets.dramatic.parts.supporting_cast import FOLDS as CAST_FOLDS
 from yarnlog.rulesets.dramatic.parts.supporting_cast import Cast
 from yarnlog.rulesets.dramatic.parts.supporting_cast import evolve as fold_cast
@@ -59,6 +60,12 @@ class Sheet:
     poles: tuple[str, ...] = ()
     story: str = ""
     active: bool = True  # in play (the dramatic core's roster asks)
+    wants: tuple[Want, ...] = ()  # in the order declared: the sooner, the more important (DS8)
+
+    @property
+    def fraught(self) -> tuple[str, ...]:
+        """The first two PCs the character wants something from: its fraught relationships (DS8, line 115)."""
+        return fraught(self.wants)
 
     def action_type_named(self, text: str) -> str:
         """The action type ``text`` names, spelled as on the sheet (case is ignored)."""
@@ -85,6 +92,8 @@ class Sheets:
     #: The supporting cast, locations, precedence orders and themes: the dramatic core's (SRD 61-65,
     #: 159-170, 643-693), kept beside the player characters as Yarn keeps them.
     cast: Cast = field(default_factory=Cast)
+    #: The relationship map's labelled lines, one per pair of characters (the latest label).
+    relationships: Mapping[frozenset[str], Relationship] = field(default_factory=dict)
 
     @property
     def supporting(self) -> Mapping[str, Any]:
@@ -145,6 +154,8 @@ def evolve(sheets: Sheets, recorded: Recorded, _state: Any = None) -> Sheets:
     if CAST_FOLDS.handles(type(p)):
         cast = fold_cast(sheets.cast, recorded)
         sheets = sheets if cast is sheets.cast else replace(sheets, cast=cast)
+    if isinstance(p, (RelationshipDefined, WantDeclared)):
+        return _fold_relationships(sheets, recorded)
     if not isinstance(p, CharacterCreated):
         return sheets
     sheet = Sheet(p.name, p.player, p.role, dict(p.grades), p.custom_type, dict(p.how_i_do_it), p.desire,
@@ -152,10 +163,34 @@ def evolve(sheets: Sheets, recorded: Recorded, _state: Any = None) -> Sheets:
     return replace(sheets, pcs={**sheets.pcs, p.name: sheet}, of_player={**sheets.of_player, p.player: p.name})
 
 
+@dataclass(frozen=True)
+class Relationship:
+    """A labelled line of the relationship map (lines 73-81): who drew it, to whom, and its label."""
+
+    character: str
+    other: str
+    nature: str
+    sequence: int
+
+
+def _fold_relationships(sheets: Sheets, recorded: Recorded) -> Sheets:
+    p = recorded.payload
+    if isinstance(p, RelationshipDefined):
+        line = Relationship(p.character, p.other, p.nature, recorded.sequence)
+        return replace(sheets, relationships={**sheets.relationships, frozenset((p.character, p.other)): line})
+    if isinstance(p, WantDeclared) and p.character in sheets.pcs:
+        sheet = sheets.pcs[p.character]
+        sheet = replace(sheet, wants=(*sheet.wants, Want(p.withholder, p.want, p.why_not)))
+        return replace(sheets, pcs={**sheets.pcs, sheet.name: sheet})
+    return sheets
+
+
 def player_of(campaign: DramaSystemCampaign, character: str) -> str | None:
     sheet = campaign.rules.sheets.pcs.get(character)
     return sheet.player if sheet else None
 
 
-PART = Part(name="sheets", initial=Sheets, evolve=evolve, folds=folds(CharacterCreated) | CAST_FOLDS, decide=decide,
+#: The wants and relationships are the dramatic core's payloads (DramaSystem registers them in :mod:`.drama`).
+PART = Part(name="sheets", initial=Sheets, evolve=evolve,
+            folds=folds(CharacterCreated, RelationshipDefined, WantDeclared) | CAST_FOLDS, decide=decide,
             validators={CharacterCreated: validate_created})

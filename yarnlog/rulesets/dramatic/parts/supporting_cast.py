@@ -276,6 +276,10 @@ class Cast:
     locations_folded: PSet[str] = field(default_factory=pset)
     #: The highest episode started so far (0: none).
     last_episode: int = 0
+    #: The names introduced in each scene, in order, and the recurring characters' names: the read
+    #: models (a scene's cast, the GM's pool) find them without a scan of the whole supporting cast.
+    introduced_in: PMap[int, tuple[str, ...]] = field(default_factory=pmap)
+    recurring: PSet[str] = field(default_factory=pset)
 
     def last_drawn(self, purpose: str, episode: int | None) -> PrecedenceOrder | None:
         """The last precedence order drawn for ``purpose`` in ``episode``."""
@@ -313,12 +317,17 @@ def evolve(cast: Cast, recorded: Recorded) -> Cast:
     if isinstance(payload, SupportingIntroduced):
         new = Supporting(payload.name, payload.kind, payload.description, payload.introduced_by, recorded.scene,
                          petitioner=payload.petitioner, sequence=recorded.sequence)
+        introduced_in = cast.introduced_in if new.scene is None else \
+            cast.introduced_in.set(new.scene, cast.introduced_in.get(new.scene, ()) + (new.name,))
         return replace(cast, supporting=cast.supporting.set(new.name, new),
-                       supporting_folded=cast.supporting_folded.add(new.name.casefold()))
+                       supporting_folded=cast.supporting_folded.add(new.name.casefold()), introduced_in=introduced_in,
+                       recurring=cast.recurring.add(new.name) if new.kind == RECURRING else
+                       cast.recurring.discard(new.name))
     if isinstance(payload, SupportingPromoted) and payload.name in cast.supporting:
         promoted = replace(cast.supporting[payload.name], kind=RECURRING, promoted_by=payload.by_character,
                            need=payload.need)
-        return replace(cast, supporting=cast.supporting.set(payload.name, promoted))
+        return replace(cast, supporting=cast.supporting.set(payload.name, promoted),
+                       recurring=cast.recurring.add(payload.name))
     if isinstance(payload, SupportingDescribed) and payload.name in cast.supporting:
         return replace(cast, supporting=cast.supporting.set(
             payload.name, _detailed(cast.supporting[payload.name], payload.detail)))

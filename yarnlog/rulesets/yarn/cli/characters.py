@@ -157,7 +157,7 @@ def character_relate(
     as_json: JsonOpt = False,
 ) -> None:
     """Define (or redefine) a relationship on the relationship map."""
-    from yarnlog.rulesets.yarn.parts.characters.relationships import DefineRelationship
+    from yarnlog.rulesets.dramatic.parts.relationships import DefineRelationship
 
     run_command(campaign, DefineRelationship(character, other, nature), by=by, override_reason=override,
                 as_json=as_json)
@@ -175,7 +175,7 @@ def character_want(
     as_json: JsonOpt = False,
 ) -> None:
     """Declare what a PC wants from another (the first two named are the fraught relationships)."""
-    from yarnlog.rulesets.yarn.parts.characters.relationships import DeclareWant
+    from yarnlog.rulesets.dramatic.parts.relationships import DeclareWant
 
     run_command(campaign, DeclareWant(character, withholder, want, why_not), by=by, override_reason=override,
                 as_json=as_json)

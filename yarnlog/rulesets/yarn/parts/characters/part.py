@@ -220,7 +220,7 @@ def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] |
 
 
 PART = Part(name="characters", initial=Characters, evolve=evolve, folds=sheets_module.FOLDS, decide=decide,
-            validators=VALIDATORS)
+            validators=VALIDATORS, thaw=sheets_module.CharactersBuilder)
 
 
 # -- projections ----------------------------------------------------------------------------

@@ -5,9 +5,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from yarnlog.core.referee import Referee, Rule, invalid
+from yarnlog.rulesets.dramatic.parts import relationships as core
+from yarnlog.rulesets.dramatic.parts.relationships import (
+    MINOR_HAS_NO_RELATIONSHIP,
+    RECURRING_RELATIONSHIP,
+    WHY_NOT,
+    DeclareWant,
+    DefineRelationship,
+)
 from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_module
 from yarnlog.rulesets.yarn.parts.characters.sheets import (
     CharacterCreated,
@@ -17,10 +24,13 @@ from yarnlog.rulesets.yarn.parts.characters.sheets import (
     WantDeclared,
     active_pcs,
 )
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import require_active_pc
-from yarnlog.rulesets.yarn.parts.drama.scene_cast import cast_in_play
+from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 from yarnlog.rulesets.yarn.rules.traits import BOOK
 from yarnlog.rulesets.yarn.state import YarnCampaign
+
+__all__ = ["MINOR_HAS_NO_RELATIONSHIP", "RECURRING_RELATIONSHIP", "RELATE_TO_ALL", "RELATIONSHIPS", "WHY_NOT",
+           "DeclareWant", "DefineRelationship", "check_relationships", "edges_of", "relationship_map",
+           "validate_relationship", "validate_want"]
 
 RELATE_TO_ALL = Rule(
     BOOK,
@@ -30,39 +40,8 @@ RELATE_TO_ALL = Rule(
 )
 
 
-WHY_NOT = Rule(
-    BOOK, "Creating Characters › Step By Step", "The player of the other character defines why they can't get it."
-)
-
-
-RECURRING_RELATIONSHIP = Rule(
-    BOOK,
-    "Supporting Characters › Recurring Characters",
-    "Players may establish relationships to recurring characters promoted by other players. Do this "
-    "during any scene featuring both your character and the recurring character.",
-)
-
-
-MINOR_HAS_NO_RELATIONSHIP = Rule(
-    BOOK,
-    "Glossary of Game Terms",
-    "Minor character: a named supporting character to whom no PC has an emotional relationship.",
-)
-
-
-@dataclass(frozen=True)
-class DefineRelationship:
-    character: str
-    other: str
-    nature: str
-
-
-@dataclass(frozen=True)
-class DeclareWant:
-    character: str
-    withholder: str
-    want: str
-    why_not: str
+#: Relationships and wants as Yarn records them: the dramatic core's, with Yarn's payloads.
+RELATIONSHIPS = core.Relationships(YARN, RelationshipDefined, WantDeclared)
 
 
 def check_relationships(name: str, p: CharacterCreated, campaign: YarnCampaign, referee: Referee) -> None:
@@ -81,35 +60,11 @@ def check_relationships(name: str, p: CharacterCreated, campaign: YarnCampaign, 
 
 def _check_want(campaign: YarnCampaign, referee: Referee, character: str, withholder: str, want: str,
                 why_not: str) -> None:
-    invalid(withholder != character, "a character wants something from another PC, not from himself")
-    require_active_pc(campaign, withholder)
-    invalid(bool(want.strip()), f"say what {character} wants from {withholder}")
-    referee.require(bool(why_not.strip()), WHY_NOT, f"{withholder}'s player has not said why {character} can't get it")
+    RELATIONSHIPS.check_want(campaign, referee, character, withholder, want, why_not)
 
 
-def validate_relationship(p: RelationshipDefined, campaign: YarnCampaign, referee: Referee) -> RelationshipDefined:
-    """A relationship defined in play: with a PC or a recurring character, never a minor one."""
-    require_active_pc(campaign, p.character)
-    invalid(p.other != p.character, "a relationship joins two characters")
-    invalid(bool(p.nature.strip()), "label the relationship")
-    characters = campaign.rules.characters
-    supporting = characters.supporting.get(p.other)
-    if supporting is None:
-        require_active_pc(campaign, p.other)
-        return p
-    referee.require(supporting.kind == cast_module.RECURRING, MINOR_HAS_NO_RELATIONSHIP,
-                    f"{p.other} is a minor character: promote him or her first")
-    cast = cast_in_play(campaign)  # as it stands after ducks and rushes, not as it was called
-    referee.require(cast is not None and {p.character, p.other} <= set(cast), RECURRING_RELATIONSHIP,
-                    f"no scene in play features both {p.character} and {p.other}")
-    return p
-
-
-def validate_want(p: WantDeclared, campaign: YarnCampaign, referee: Referee) -> WantDeclared:
-    """A want declared in play, with why the character cannot get it."""
-    require_active_pc(campaign, p.character)
-    _check_want(campaign, referee, p.character, p.withholder, p.want, p.why_not)
-    return p
+validate_relationship = RELATIONSHIPS.validate_relationship
+validate_want = RELATIONSHIPS.validate_want
 
 
 def edges_of(characters: Characters, name: str) -> Iterable[Relationship]:

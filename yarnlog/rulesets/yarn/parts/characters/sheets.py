@@ -18,6 +18,7 @@ from yarnlog.core.frozen import replace
 from yarnlog.core.referee import invalid
 from yarnlog.core.ruleset import folds
 from yarnlog.core.timeline import EpisodeStarted
+from yarnlog.rulesets.dramatic.parts import relationships
 from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_module
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import Cast
 from yarnlog.rulesets.yarn.rules import experience, traits
@@ -126,18 +127,13 @@ class CharacterCreated(Payload):
 
 
 @event("yarn.character.relationship_defined")
-class RelationshipDefined(Payload):
-    character: str
-    other: str
-    nature: str
+class RelationshipDefined(relationships.RelationshipDefined):
+    """A relationship defined (or redefined) on the relationship map."""
 
 
 @event("yarn.character.want_declared")
-class WantDeclared(Payload):
-    character: str
-    withholder: str
-    want: str
-    why_not: str
+class WantDeclared(relationships.WantDeclared):
+    """A want declared: from whom, what, and why the character can't get it."""
 
 
 @event("yarn.character.retired")
@@ -200,11 +196,7 @@ class SheetTrait:
     fighting_skill: bool = False
 
 
-@dataclass(frozen=True)
-class Want:
-    withholder: str
-    want: str
-    why_not: str
+Want = relationships.Want
 
 
 @dataclass(frozen=True)
@@ -245,7 +237,7 @@ class Sheet:
     @property
     def fraught(self) -> tuple[str, ...]:
         """"The first and second PCs you name as your withholders of emotional reward"."""
-        return tuple(dict.fromkeys(w.withholder for w in self.wants))[:2]
+        return relationships.fraught(self.wants)
 
     def dice(self, trait: str) -> int:
         return self.traits[trait].dice
@@ -405,3 +397,79 @@ def evolve(characters: Characters, recorded: Recorded, _state=None) -> Character
         characters = replace(characters, experience_used={})
     characters = _fold_mine(characters, p, recorded)
     return _count_experience(characters, p, recorded)
+
+
+class CharactersBuilder:
+    """The slice thawed for a replay (a :class:`~yarnlog.core.ruleset.SliceBuilder`): its dicts set in
+    place, frozen into a new :class:`Characters` by :meth:`freeze` (a copy of the PCs and their
+    relationships, which do not grow with the campaign). Folds as :func:`evolve` does."""
+
+    def __init__(self, characters: Characters):
+        self.pcs = dict(characters.pcs)
+        self.relationships = dict(characters.relationships)
+        self.cast = characters.cast
+        self.experience_used = dict(characters.experience_used)
+        self.awarded = characters.awarded  # persistent: an award a session
+
+    def fold(self, recorded: Recorded, _before: object = None) -> None:
+        p = recorded.payload
+        self.cast = cast_module.evolve(self.cast, recorded)
+        if isinstance(p, EpisodeStarted):
+            self.experience_used = {}
+        self._fold_mine(p, recorded)
+        self._count_experience(p, recorded)
+
+    def _relate(self, character: str, other: str, nature: str, sequence: int) -> None:
+        self.relationships[frozenset((character, other))] = Relationship(character, other, nature, sequence)
+
+    def _fold_mine(self, p: Payload, recorded: Recorded) -> None:
+        pcs = self.pcs
+        if isinstance(p, CharacterCreated):
+            pcs[p.name] = _sheet_of(p, recorded)
+            for rel in p.relationships:
+                self._relate(p.name, rel.other, rel.nature, recorded.sequence)
+        elif isinstance(p, RelationshipDefined):
+            self._relate(p.character, p.other, p.nature, recorded.sequence)
+        elif isinstance(p, WantDeclared) and p.character in pcs:
+            sheet = pcs[p.character]
+            pcs[p.character] = replace(sheet, wants=sheet.wants + (Want(p.withholder, p.want, p.why_not),))
+        elif isinstance(p, CharacterRetired) and p.name in pcs:
+            pcs[p.name] = replace(pcs[p.name], active=False)
+        elif isinstance(p, ExperienceAwarded):
+            session = dict(self.awarded.get(p.episode, {}))
+            for name, dice in p.awards.items():
+                session[name] = session.get(name, 0) + dice
+                if name in pcs:
+                    entry = SheetEntry(recorded.sequence, recorded.episode, recorded.event_type, experience=dice,
+                                       note=p.reason)
+                    pcs[name] = replace(pcs[name], experience_pool=pcs[name].experience_pool + dice,
+                                        history=pcs[name].history.append(entry))
+            self.awarded = self.awarded.set(p.episode, session)
+        elif isinstance(p, TraitDeveloped) and p.character in pcs:
+            t = p.trait
+            trait = SheetTrait(t.name, t.kind, p.score, DEVELOPED, False, tuple(t.signs), t.description,
+                               t.fighting_skill)
+            pcs[p.character] = _advanced(pcs[p.character], p, recorded, trait)
+        elif isinstance(p, TraitRaised) and p.character in pcs and p.trait in pcs[p.character].traits:
+            trait = replace(pcs[p.character].traits[p.trait], dice=p.score)
+            pcs[p.character] = _advanced(pcs[p.character], p, recorded, trait)
+
+    def _count_experience(self, p: Payload, recorded: Recorded) -> None:
+        name = getattr(p, "character", None)
+        if not isinstance(name, str):
+            return
+        used = getattr(p, "experience_dice", 0)
+        if isinstance(used, int) and used > 0:
+            self.experience_used[name] = self.experience_used.get(name, 0) + used
+        spent = getattr(p, "experience_spent", 0)
+        if isinstance(spent, int) and spent > 0 and name in self.pcs:
+            sheet = self.pcs[name]
+            last = sheet.history[-1] if sheet.history and sheet.history[-1].sequence == recorded.sequence else None
+            entry = replace(last, experience=-spent) if last else SheetEntry(
+                recorded.sequence, recorded.episode, recorded.event_type, experience=-spent)
+            history = sheet.history.set(-1, entry) if last else sheet.history.append(entry)
+            self.pcs[name] = replace(sheet, experience_pool=sheet.experience_pool - spent, history=history)
+
+    def freeze(self) -> Characters:
+        return Characters(pcs=dict(self.pcs), relationships=dict(self.relationships), cast=self.cast,
+                          experience_used=dict(self.experience_used), awarded=self.awarded)

@@ -485,3 +485,42 @@ def fight_in_play(campaign: YarnCampaign, mode: str | None = None) -> Combat:
 def is_pc(campaign: YarnCampaign, name: str) -> bool:
     """Whether ``name`` is a player character."""
     return name in campaign.rules.characters.pcs
+
+
+class FightsBuilder:
+    """The slice thawed for a replay (a :class:`~yarnlog.core.ruleset.SliceBuilder`): its fields set in
+    place, frozen into a new :class:`Fights` by :meth:`freeze`. Folds as :func:`evolve` does; the
+    wounds stay persistent (their folds read the state before the event, this slice's included,
+    which the replay freezes before the event: the part's ``reads``)."""
+
+    def __init__(self, fights: Fights):
+        self.in_play = fights.in_play
+        self.fought = fights.fought
+        self.armor = dict(fights.armor)
+        self.wounds = fights.wounds
+
+    def fold(self, recorded: Recorded, rules: YarnState) -> None:
+        p = recorded.payload
+        wounds = wounds_module.evolve(self.wounds, recorded, rules)
+        if isinstance(p, CombatStarted):
+            self.in_play, self.fought, self.wounds = Combat(p.number, p.mode, tuple(p.combatants)), p.number, wounds
+            return
+        if isinstance(p, CombatantRegistered):
+            wounds = wounds_module.register(wounds, p.name, wounds_module.Combatant(p.hit_points, p.description,
+                                                                                    p.supporting))
+        if isinstance(p, ArmorWorn):
+            self.armor[p.character] = tuple(p.armor)
+            self.wounds = wounds
+            return
+        if isinstance(p, AttackMade):
+            d = p.declared
+            if p.damage or p.declared.serious_wound:
+                serious = d.serious_wound.wound() if d.serious_wound else None
+                wounds = wounds_module.wounded(wounds, rules, d.defender, p.damage, temporary=p.temporary,
+                                               serious=serious)
+            self.armor[d.defender] = tuple(p.armor_worn)
+        self.in_play = _evolve_combat(self.in_play, p)
+        self.wounds = wounds
+
+    def freeze(self) -> Fights:
+        return Fights(in_play=self.in_play, fought=self.fought, armor=dict(self.armor), wounds=self.wounds)

@@ -330,4 +330,6 @@ def gestalt_outcome(campaign: YarnCampaign) -> GestaltResult | None:
 
 
 PART = Part(name="combat", initial=Fights, evolve=evolve, folds=fight_records.FOLDS, decide=decide, audit=audit,
-            validators={**fight_validation.VALIDATORS, **wounds_module.VALIDATORS})
+            validators={**fight_validation.VALIDATORS, **wounds_module.VALIDATORS},
+            # A replay folds it in place; the wounds read the sheets and the fight before the event.
+            thaw=fight_records.FightsBuilder, reads=frozenset({"characters", "combat"}))

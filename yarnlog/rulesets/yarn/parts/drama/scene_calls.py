@@ -21,11 +21,12 @@ from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
 from yarnlog.core.timeline import OpenScene, SceneOpened, check_timeline, decide_timeline
+from yarnlog.rulesets.dramatic.parts import calling_order
 from yarnlog.rulesets.dramatic.rules.bennies import BennieOption, BennieSpend, spend_bennie
-from yarnlog.rulesets.dramatic.rules.calling import CallPrice, price_of_call
+from yarnlog.rulesets.dramatic.rules.calling import GM_CASTS as GM_CASTS  # the core's, read here by name
+from yarnlog.rulesets.dramatic.rules.calling import CallPrice, check_dramatic_cast, price_of_call
 from yarnlog.rulesets.dramatic.rules.drama_tokens import (
     CASTING_COST,
-    NO_TWO_RECURRING,
     casting_cost,
     check_not_reversing_force,
 )
@@ -36,7 +37,7 @@ from yarnlog.rulesets.yarn.parts.characters.players import (
     tracks_characters,
 )
 from yarnlog.rulesets.yarn.parts.drama.bennie_spends import BennieSpendLine, bennie_paid
-from yarnlog.rulesets.yarn.parts.drama.calling_order import CALLING_ORDER, advanced, allowed_callers, calling_state
+from yarnlog.rulesets.yarn.parts.drama.calling_order import CALLING_ORDER
 from yarnlog.rulesets.yarn.parts.drama.scene_roles import check_not_after_closer, role_named
 from yarnlog.rulesets.yarn.parts.drama.state import (
     Drama,
@@ -65,11 +66,6 @@ PROCEDURAL_MODE = Rule(
     BOOK, "Calling Scenes",
     "or a procedural scene, in which one or more PCs (possibly aided by supporting characters) pursues "
     "an external, practical goal.",
-)
-GM_CASTS = Rule(
-    BOOK, "Calling Dramatic Scenes",
-    "When the GM calls a dramatic scene, she may cast any participants in the scene, provided at least "
-    "one of them is a player character.",
 )
 SOFT_OPEN = Rule(
     BOOK, "Soft Opens",
@@ -100,16 +96,16 @@ JUMP_THE_QUEUE = Rule(BOOK, "Spending Bennies", BennieOption.JUMP_THE_QUEUE.effe
 
 
 @dataclass(frozen=True)
-class CallScene(OpenScene):
-    """A Yarn scene call: the journal's ``OpenScene`` and what only Yarn asks of a call.
+class CallScene(calling_order.CallInOrder):
+    """A Yarn scene call: the core's call in order (``jump_queue``: the caller spends a bennie to call
+    out of turn) and what only Yarn asks of a call.
 
-    ``duration``: a montage's suggested duration. ``jump_queue``: the caller spends a bennie to call
-    out of turn. ``reverses_force`` with ``new_element``: the caller's answer to "Forcing" when the
-    scene brings back two characters of this episode's force to reverse its result.
+    ``duration``: a montage's suggested duration. ``reverses_force`` with ``new_element``: the
+    caller's answer to "Forcing" when the scene brings back two characters of this episode's force
+    to reverse its result.
     """
 
     duration: str = ""
-    jump_queue: bool = False
     reverses_force: bool = False
     new_element: str = ""
     role: str = ""  # opener, development or closer ("Episodes › Scenes"), when named as it is called
@@ -176,14 +172,10 @@ def check_composition(campaign: YarnCampaign, referee: Referee, opened: SceneOpe
         invalid(not role.is_pc or characters.pcs[role.character].active, f"{role.character} is retired from play")
     pcs = sum(role.is_pc for role in roles)
     recurring = sum(role.kind == "recurring character" for role in roles)
-    if opened.mode == "dramatic":
-        if not pcs and recurring >= 2:
-            referee.require(False, NO_TWO_RECURRING, "this dramatic scene is between recurring characters only")
-        elif not pcs and opened.caller == table.gm:
-            referee.require(False, GM_CASTS, "the GM's dramatic scene casts no player character")
-        else:
-            referee.require(pcs + recurring >= 2, DRAMATIC_MODE,
-                            "a dramatic scene needs a petitioner and a granter: cast two PCs or recurring characters")
+    if opened.mode == "dramatic" and not check_dramatic_cast(referee, pcs=pcs, recurring=recurring,
+                                                             caller_is_gm=opened.caller == table.gm):
+        referee.require(pcs + recurring >= 2, DRAMATIC_MODE,
+                        "a dramatic scene needs a petitioner and a granter: cast two PCs or recurring characters")
     if opened.mode == "procedural":
         referee.require(pcs >= 1, PROCEDURAL_MODE, "a procedural scene casts at least one PC")
     if opened.kind == "conference":
@@ -193,14 +185,7 @@ def check_composition(campaign: YarnCampaign, referee: Referee, opened: SceneOpe
 
 def check_turn(campaign: YarnCampaign, referee: Referee, caller: str, jump_queue: bool) -> None:
     """The calling order ("Calling Order"), and the queue jump a bennie buys ("Spending Bennies")."""
-    allowed = allowed_callers(drama_of(campaign), characters_of(campaign), campaign.timeline.episode)
-    if jump_queue:
-        allowed = present(allowed, "no calling order was drawn this episode: there is no queue to jump")
-        invalid(caller not in allowed, f"{caller} may call this scene without jumping the queue")
-        return
-    if allowed is not None:
-        referee.require(caller in allowed, CALLING_ORDER,
-                        f"{' or '.join(sorted(allowed))} calls the next scene, not {caller}")
+    calling_order.check_turn(YARN, campaign, referee, caller, jump_queue)
 
 
 def check_no_reversal(campaign: YarnCampaign, referee: Referee, cast: tuple[str, ...], command: CallScene) -> None:
@@ -298,11 +283,7 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     if isinstance(p, SceneOpened):
         return opened(drama, recorded, yarn)
     if isinstance(p, SceneCalled) and p.bennie_spends and p.scene in drama.scenes:
-        # A queue jump is a turn bought out of order; the jumper's own next turn is skipped.
-        state = drama.calling_of(recorded.episode)
-        if state is not None and recorded.episode is not None:
-            drama = replace(drama, calling=drama.calling.set(recorded.episode, replace(
-                state, skips=state.skips + (p.caller,))))
+        drama = calling_order.jumped(drama, recorded.episode, p.caller)
         return replace(drama, scenes=drama.scenes.set(p.scene, replace(drama.scenes[p.scene], in_turn=True)))
     if isinstance(p, RuledOffstage):
         return replace(drama, recall=Recall(p.caller, "the shopping scene was ruled off stage"))
@@ -315,20 +296,16 @@ def opened(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     assert isinstance(p, SceneOpened)  # folded for scene.opened only
     episode = recorded.episode
     characters = yarn.characters
-    state = calling_state(drama, characters, episode)
-    allowed = allowed_callers(drama, characters, episode)
+    in_turn, drama = calling_order.called(drama, characters, episode, p.caller)
     own = player_character(characters, p.caller) if tracks_characters(characters) else None
     call = SceneCall(
         number=p.number, episode=episode, caller=p.caller, cast=tuple(p.cast), called=tuple(p.cast), mode=p.mode,
         kind=p.kind, time_break=p.time_break, opened_at=recorded.sequence,
-        in_turn=allowed is None or p.caller in allowed,
+        in_turn=in_turn,
         cost_due=tracks_characters(characters) and p.caller != drama.gm and own not in p.cast,
     )
-    calling = drama.calling
-    if state is not None and episode is not None:
-        calling = calling.set(episode, advanced(state, p.caller, drama.recall))
     recall = Recall(p.caller, "a montage ended") if p.kind == "montage" else None
-    return replace(drama, scenes=drama.scenes.set(p.number, call), calling=calling, recall=recall,
+    return replace(drama, scenes=drama.scenes.set(p.number, call), recall=recall,
                    pending_call=p.number if recorded.sequence > drama.overridden_through else None)
 
 

@@ -9,8 +9,10 @@ cast as it changes (:class:`~.state.SceneCall`). These are the read models over 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
+from yarnlog.core.views import MAP, Update, ViewPieces
 from yarnlog.rulesets.yarn.parts.drama.state import CastChange, SceneCall
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
@@ -56,22 +58,39 @@ class SceneCast:
                 "introduced": list(self.introduced)}
 
 
-def _scene_cast(call: SceneCall, campaign: YarnCampaign) -> SceneCast:
-    introduced = tuple(s.name for s in campaign.rules.characters.cast.supporting_in_order() if s.scene == call.number)
+def _introduced(campaign: YarnCampaign, numbers: Collection[int] | None = None) -> dict[int, tuple[str, ...]]:
+    """The supporting characters first introduced in each scene (of ``numbers``, found by the cast's
+    index, or in every one: one pass over the supporting cast), in the order introduced."""
+    cast = campaign.rules.characters.cast
+    if numbers is None:
+        candidates = iter(cast.supporting.values())
+    else:  # the index names every character introduced there (one may since be another's: checked below)
+        candidates = (cast.supporting[name] for n in numbers for name in cast.introduced_in.get(n, ())
+                      if name in cast.supporting)
+    found = sorted({(s.sequence, s.scene, s.name) for s in candidates
+                    if s.scene is not None and (numbers is None or s.scene in numbers)})
+    by_scene: dict[int, tuple[str, ...]] = {}
+    for _, scene, name in found:
+        by_scene[scene] = by_scene.get(scene, ()) + (name,)
+    return by_scene
+
+
+def _scene_cast(call: SceneCall, introduced: dict[int, tuple[str, ...]]) -> SceneCast:
     return SceneCast(number=call.number, episode=call.episode, caller=call.caller, called=call.called,
-                     cast=call.cast, changes=call.changes, introduced=introduced)
+                     cast=call.cast, changes=call.changes, introduced=introduced.get(call.number, ()))
 
 
 def scene_cast(campaign: YarnCampaign, number: int) -> SceneCast | None:
     """Scene ``number``'s cast as of ``campaign`` (at its end once it has closed); None if never called."""
     call = campaign.rules.drama.scenes.get(number)
-    return _scene_cast(call, campaign) if call is not None else None
+    return _scene_cast(call, _introduced(campaign, {number})) if call is not None else None
 
 
 def scene_casts(campaign: YarnCampaign, episode: int | None = None) -> list[SceneCast]:
     """Every scene's cast in scene order, or only ``episode``'s."""
     calls = sorted(campaign.rules.drama.scenes.items())
-    return [_scene_cast(call, campaign) for _, call in calls if episode is None or call.episode == episode]
+    introduced = _introduced(campaign)
+    return [_scene_cast(call, introduced) for _, call in calls if episode is None or call.episode == episode]
 
 
 def cast_in_play(campaign: YarnCampaign) -> tuple[str, ...] | None:
@@ -84,3 +103,19 @@ def cast_in_play(campaign: YarnCampaign) -> tuple[str, ...] | None:
 def scene_cast_view(campaign: YarnCampaign) -> dict[int, dict]:
     """The ruleset's ``scene-casts`` projection: scene number -> :meth:`SceneCast.to_data`."""
     return {cast.number: cast.to_data() for cast in scene_casts(campaign)}
+
+
+def scene_cast_pieces(campaign: YarnCampaign, mark: dict | None) -> Update:
+    """:func:`scene_cast_view` in pieces (:mod:`yarnlog.core.views`): each scene's cast by its number.
+    Only the scene in play changes (ducks, rushes, characters introduced in it) and scenes are opened
+    after the last, so since ``mark`` only the scenes from the one then in play (or the next) on may
+    have changed."""
+    timeline, scenes = campaign.timeline, campaign.rules.drama.scenes
+    numbers = sorted(scenes) if mark is None else range(mark["from"], timeline.last_scene + 1)
+    introduced = _introduced(campaign, None if mark is None else numbers)
+    pieces = {("", n): _scene_cast(scenes[n], introduced).to_data() if n in scenes else None for n in numbers}
+    in_play = timeline.scene if timeline.scene is not None else timeline.last_scene + 1
+    return Update({}, {"from": in_play}, pieces)
+
+
+SCENE_CAST_PIECES = ViewPieces(scene_cast_pieces, (("", MAP),))

@@ -7,9 +7,11 @@ Pure projections of a replayed campaign; compute them at any point with ``journa
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from yarnlog.core.referee import Referee, Rule
+from yarnlog.core.views import LIST, Update, ViewPieces
 from yarnlog.rulesets.dramatic.parts.bennie_vote import BennieVoteTallied, TallyLine
 from yarnlog.rulesets.dramatic.rules.drama_tokens import KITTY, KittyFlow, Transfer, balances
 from yarnlog.rulesets.yarn.parts.characters.players import characters_of, player_character
@@ -61,7 +63,7 @@ def token_report(campaign: YarnCampaign) -> dict:
     names = [*table.players, table.gm]
     names += sorted((set(economy.tokens) | set(economy.bennies)) - set(names))
     flow = economy.kitty.get(episode, KittyFlow(0, 0))
-    recurring = sorted(n for n, s in characters.supporting.items() if s.kind == "recurring") if characters else []
+    recurring = sorted(characters.cast.recurring) if characters else []  # indexed: no scan of the cast
     return {
         "as_of": campaign.sequence,
         "episode": episode,
@@ -83,17 +85,48 @@ def tally_data(tally: BennieVoteTallied) -> dict:
             "missing": tally.missing, "bennies_to": [t.destination for t in tally.transfers]}
 
 
+def _spend_data(spend) -> dict:
+    return {"spender": spend.spender, "option": spend.option.name.lower(), "scene": spend.scene}
+
+
+def _bennies_head(campaign: YarnCampaign) -> dict:
+    economy = campaign.rules.economy
+    return {"as_of": campaign.sequence, "held": {p: economy.bennies.get(p, 0) for p in campaign.table.players}}
+
+
 def bennie_report(campaign: YarnCampaign) -> dict:
     """Bennies held and spent, and each episode's recorded vote with its arithmetic."""
     drama = drama_of(campaign)
-    economy = campaign.rules.economy
     return {
-        "as_of": campaign.sequence,
-        "held": {p: economy.bennies.get(p, 0) for p in campaign.table.players},
-        "spent": [{"spender": s.spender, "option": s.option.name.lower(), "scene": s.scene}
-                  for s in drama.bennie_spends],
+        **_bennies_head(campaign),
+        "spent": [_spend_data(s) for s in drama.bennie_spends],
         "results": [tally_data(t) for _, t in sorted(drama.tallies.items())],
     }
+
+
+def bennie_pieces(campaign: YarnCampaign, mark: dict | None) -> Update:
+    """:func:`bennie_report` in pieces (:mod:`yarnlog.core.views`): each spend by its place in the
+    order spent, each episode's vote by the episode's number. Spends are only added after the last,
+    and a vote is recorded once, in its episode, so since ``mark`` only the spends after its count
+    and, once a vote was recorded, the votes of the episodes from the one then in play (or last) on
+    may have changed."""
+    drama = drama_of(campaign)
+    spends, tallies = drama.bennie_spends, drama.tallies
+    timeline = campaign.timeline
+    episode = timeline.episode or (timeline.episodes[-1] if timeline.episodes else 0)
+    episodes: Iterable[int]
+    if mark is None:
+        counted, episodes = 0, sorted(tallies)
+    else:
+        voted = len(tallies) != mark["votes"]
+        counted, episodes = mark["spends"], range(mark["episode"], episode + 1) if voted else ()
+    pieces: dict = {("spent", i): _spend_data(spends[i]) if i < len(spends) else None
+                    for i in range(min(counted, len(spends)), max(counted, len(spends)))}
+    pieces.update({("results", e): tally_data(tallies[e]) if e in tallies else None for e in episodes})
+    return Update(_bennies_head(campaign), {"spends": len(spends), "votes": len(tallies), "episode": episode}, pieces)
+
+
+BENNIE_PIECES = ViewPieces(bennie_pieces, (("spent", LIST), ("results", LIST)))
 
 
 def provisional_tally(campaign: YarnCampaign) -> dict | None:

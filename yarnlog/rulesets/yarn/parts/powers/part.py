@@ -230,6 +230,57 @@ def evolve(powers: Powers, recorded: Recorded, _state: object = None) -> Powers:
     return powers
 
 
+class PowersBuilder:
+    """The slice thawed for a replay (a :class:`~yarnlog.core.ruleset.SliceBuilder`): dicts and a set
+    changed in place, frozen into a new :class:`Powers` by :meth:`freeze`. Folds as :func:`evolve` does."""
+
+    def __init__(self, powers: Powers):
+        self.pools = dict(powers.pools)
+        self.spells = dict(powers.spells)
+        self.casts = dict(powers.casts)
+        self.psi_mute = dict(powers.psi_mute)
+        self.tried = set(powers.tried)
+
+    def _gained(self, character: str, shots: int | None) -> None:
+        if shots is not None and character not in self.pools:
+            self.pools[character] = Pool(POOL, shots, shots)
+
+    def fold(self, recorded: Recorded, _before: object = None) -> None:
+        p = recorded.payload
+        character = getattr(p, "character", None)
+        pool = self.pools.get(character) if isinstance(character, str) else None
+        if isinstance(p, RollMade):
+            if p.psychic is not None and pool is not None:
+                self.pools[p.character] = replace(pool, shots=max(0, pool.shots - p.psychic.shots))
+        elif isinstance(p, PsychicPoolGained):
+            powers = {power.name: power.dice for power in p.powers}
+            self.pools[p.character] = Pool(p.pool_name, p.shots, p.shots, powers)
+        elif isinstance(p, ShotsRecovered) and pool is not None:
+            self.pools[p.character] = replace(pool, shots=p.shots)
+        elif isinstance(p, ShotsBought) and pool is not None:
+            self.pools[p.character] = replace(pool, capacity=p.capacity, shots=pool.shots + p.shots)
+        elif isinstance(p, FringePowerStudied):
+            self.tried.add(p.character)
+            if p.psi_mute_roll:
+                self.psi_mute[p.character] = p.psi_mute
+            if p.learned:
+                self._gained(p.character, p.shots)
+                learned_into = self.pools.get(p.character)
+                if learned_into is not None:  # no pool to learn into: verify names the event
+                    self.pools[p.character] = replace(learned_into, powers={**learned_into.powers, p.power: p.dice})
+        elif isinstance(p, SpellStudied):
+            self.spells[(p.character, p.spell)] = SpellProgress(p.level, p.week, p.learned)
+            self._gained(p.character, p.shots if p.learned else None)
+        elif isinstance(p, SpellCast):
+            self.casts[recorded.sequence] = recorded
+            if pool is not None:
+                self.pools[p.character] = replace(pool, shots=max(0, pool.shots - p.shots))
+
+    def freeze(self) -> Powers:
+        return Powers(pools=dict(self.pools), spells=dict(self.spells), casts=pmap(self.casts),
+                      psi_mute=dict(self.psi_mute), tried=frozenset(self.tried))
+
+
 # -- commands -------------------------------------------------------------------------------
 
 
@@ -622,7 +673,8 @@ VALIDATORS: Mapping[type, Validator] = {
 }
 
 
-PART = Part(name="powers", initial=Powers, evolve=evolve, folds=FOLDS, decide=decide, validators=VALIDATORS)
+PART = Part(name="powers", initial=Powers, evolve=evolve, folds=FOLDS, decide=decide, validators=VALIDATORS,
+            thaw=PowersBuilder)
 
 
 # -- projections ----------------------------------------------------------------------------

@@ -167,4 +167,4 @@ VALIDATORS: Mapping[type, Validator] = {
 
 
 PART = Part(name="procedure", initial=Procedure, evolve=evolve, folds=roll_records.FOLDS, decide=decide,
-            validators=VALIDATORS)
+            validators=VALIDATORS, thaw=roll_records.ProcedureBuilder)

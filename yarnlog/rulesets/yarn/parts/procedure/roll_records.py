@@ -437,3 +437,38 @@ def evolve(procedure: Procedure, recorded: Recorded, _state: object = None) -> P
     if isinstance(p, ConsequenceIntroduced):
         return replace(procedure, introduced=procedure.introduced.set(p.roll, recorded))
     return procedure
+
+
+class ProcedureBuilder:
+    """The slice thawed for a replay (a :class:`~yarnlog.core.ruleset.SliceBuilder`): plain dicts,
+    set in place, made persistent maps once by :meth:`freeze`. Folds as :func:`evolve` does."""
+
+    def __init__(self, procedure: Procedure):
+        self.rolls = dict(procedure.rolls)
+        self.readings = dict(procedure.readings)
+        self.answers = dict(procedure.answers)
+        self.groups = dict(procedure.groups)
+        self.grouped = dict(procedure.grouped)
+        self.consequences = dict(procedure.consequences)
+        self.introduced = dict(procedure.introduced)
+
+    def fold(self, recorded: Recorded, _before: object = None) -> None:
+        p, seq = recorded.payload, recorded.sequence
+        if isinstance(p, RollMade):
+            self.rolls[seq] = recorded
+            if p.against is not None and p.against.kind == "opponent" and p.against.roll is not None:
+                self.answers[p.against.roll] = self.answers.get(p.against.roll, ()) + (seq,)
+        elif isinstance(p, RollRead):
+            self.readings[p.roll] = self.readings.get(p.roll, ()) + (recorded,)
+        elif isinstance(p, GroupResolved):
+            self.groups[seq] = recorded
+            self.grouped.update({r: seq for r in p.rolls})
+        elif isinstance(p, ConsequenceRolled):
+            self.consequences[seq] = recorded
+        elif isinstance(p, ConsequenceIntroduced):
+            self.introduced[p.roll] = recorded
+
+    def freeze(self) -> Procedure:
+        return Procedure(rolls=pmap(self.rolls), readings=pmap(self.readings), answers=pmap(self.answers),
+                         groups=pmap(self.groups), grouped=pmap(self.grouped), consequences=pmap(self.consequences),
+                         introduced=pmap(self.introduced))

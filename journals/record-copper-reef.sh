@@ -1,0 +1,287 @@
+#!/usr/bin/env bash
+# The Copper Reef: a two-episode DramaSystem campaign recorded through the yarnlog CLI, command by
+# command, as a GM would record it at the table. See journals/README.md for the story and the
+# figures checked by hand (tests/test_sample_dramasystem.py).
+#
+#   journals/record-copper-reef.sh [DATABASE]     (default: a new temporary SQLite file)
+#
+# Needs `yarnlog` on PATH (activate the virtualenv) or YARNLOG=/path/to/yarnlog. Every card is
+# entered as it was drawn at the table (--card, --cards, --opening, --consequence-card) and every
+# fresh precedence as the index cards fell (--order), so the game recorded is the same on every
+# run; only event ids and timestamps differ. The run ends with `yarnlog verify` and writes
+# journals/copper-reef.jsonl.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+DB=${1:-$(mktemp -d)/copper-reef.db}
+EXPORT="$HERE/copper-reef.jsonl"
+YARNLOG=${YARNLOG:-yarnlog}
+if ! command -v "$YARNLOG" >/dev/null; then
+  echo "record-copper-reef: no '$YARNLOG' on PATH (activate the virtualenv or set YARNLOG)" >&2
+  exit 2
+fi
+if [ -e "$DB" ]; then
+  echo "record-copper-reef: $DB already exists; give a new database path" >&2
+  exit 2
+fi
+export COLUMNS=${COLUMNS:-160}
+SECONDS=0
+
+y() { "$YARNLOG" --db "$DB" "$@"; }
+
+# ---------------------------------------------------------------------------------------------
+# Session zero: the GM, five players, their characters and action types.
+# ---------------------------------------------------------------------------------------------
+y init reef --title "The Copper Reef" --gm Maya --ruleset dramasystem
+y join Ana
+y join Ben
+y join Cy
+y join Dee
+y join Eli
+y note "Series pitch: a salvage crew works the wreck-strewn Copper Reef, where every hull on the bottom belongs to somebody who wants it back."
+
+y character create "Mara Quell" --player Ana --role "captain of the salvage tug Gannet" --desire respect \
+  --poles "the captain who keeps her crew alive,the captain who keeps the cargo" \
+  --strong Talking,Moving --weak Knowing,Making \
+  --how "Talking=a captain's bark that carries over the engines" --how "Moving=rope, rigging and a long jump" \
+  --story "My story is of a woman who bought a tug to be free and now owes everyone on the reef."
+y character create "Otto Brand" --player Ben --role "the Gannet's hard-hat diver" --desire forgiveness \
+  --poles "the loyal hand,the man who left his partner on the bottom" \
+  --strong Enduring,Fighting --weak Talking,Sneaking \
+  --how "Enduring=holds his breath longer than the air lasts" --how "Fighting=a diving knife and no manners" \
+  --story "My story is of a man who left his partner drowning and dives every day to find him."
+y character create "Lio Fenn" --player Cy --role "engineer" --desire approval \
+  --poles "the genius below decks,the boy who wants to be seen" \
+  --custom Engines --strong Making --weak Fighting,Talking,Moving \
+  --how "Engines=listens to the pistons like a doctor to a heart" --how "Making=welds anything to anything" \
+  --story "My story is of a man who can fix any engine and cannot ask his captain for anything."
+y character create "Sable Roux" --player Dee --role "smuggler riding with the crew" --desire love \
+  --poles "the free spirit,the woman who wants a home port" \
+  --strong Sneaking,Moving --weak Enduring,Fighting \
+  --how "Sneaking=goes where the harbour lights do not reach" --how "Moving=swims like an eel" \
+  --story "My story is of a woman who smuggles for the cartel and has fallen for the captain."
+y character create "Hask Morrow" --player Eli --role "salvage-rights clerk" --desire power \
+  --poles "the honest clerk,the man who sells the reef to the highest bidder" \
+  --strong Knowing,Talking --weak Fighting,Moving \
+  --how "Knowing=remembers every deed filed since the war" --how "Talking=speaks the language of forms" \
+  --story "My story is of a man who owns the paperwork to every wreck and none of the courage."
+y procedural-tokens
+
+# =============================================================================================
+# Episode 1: "The Wreck of the Gannet's Sister" (greed)
+# =============================================================================================
+y episode start --title "The Wreck of the Gannet's Sister" --theme greed --theme-by Maya
+
+# --- Scene 1 (Ana): a simple resolution against the GM's yellow; a knock-out waits for a match. -
+y scene open --caller Ana --mode procedural --cast "Mara Quell,Otto Brand,Lio Fenn" \
+  --setting "forty feet down on the Sister's deck" --situation "raise the strongbox before the tide turns"
+y odds red yellow green yellow    # the players' tokens as they plan them: the chance against each GM token
+y oppose yellow
+y target --card 9H --order Ben,Dee,Ana,Eli,Cy
+y draw Ben --token red --cards JS          # no card matches: the knock-out waits for the next match
+y draw Dee --token yellow --cards 2H      # absent, she helps with yellow; her 2♥ is knocked out at once
+y draw Ana --token green --cards QH,7C
+y draw Eli --pass                         # absent, he keeps his tokens
+y draw Cy --token yellow --cards 9D
+y resolve
+y note "Otto's line fouls on the rail and Lio cuts it free just in time; the strongbox comes up."
+y scene close --summary "The strongbox is aboard; Mara owes Lio, and Otto owes a new line"
+
+# --- Scene 2 (Dee): the GM's green; a value match knocked out by a red token. -----------------
+y scene open --caller Dee --mode procedural --cast "Sable Roux,Hask Morrow" \
+  --setting "the records office at midnight" --situation "copy the Sister's salvage deed before dawn"
+y oppose green
+y target --card 6S --order Eli,Ana,Dee,Cy,Ben
+y draw Eli --token green --cards 10S,3C
+y draw Ana --token yellow --cards KH
+y draw Dee --token red --cards 6C         # the 6♣ matches the value, and the GM knocks it out
+y draw Cy --pass
+y draw Ben --token green --cards AS,8D    # absent: an ace, a face card, with green
+y resolve
+y scene close --summary "The watchman comes back early; the deed stays in the drawer"
+
+# --- Scene 3 (Ben): the GM's red; Ben's third token refreshes his pile. -----------------------
+y scene open --caller Ben --mode procedural --cast "Otto Brand,Hask Morrow" \
+  --setting "the harbour master's launch" --situation "keep the harbour master from boarding the Gannet"
+y oppose red
+y target --card 10D --order Ana,Ben,Cy,Dee,Eli
+y draw Ana --pass
+y draw Ben --token yellow --cards 3H
+y draw Cy --pass
+y draw Dee --pass
+y draw Eli --token red --cards KS         # a king with red: an obstacle; the GM knocks out the 3♥
+y resolve
+y procedural-tokens
+y scene close --summary "The harbour master boards and finds the strongbox"
+
+# --- Scene 4 (Ana): an advanced resolution, every kind of redraw. -----------------------------
+y scene open --caller Ana --mode procedural --cast "Mara Quell,Otto Brand,Lio Fenn" \
+  --setting "the harbour master's office" --situation "talk the strongbox back"
+y advanced open "Mara Quell" --type Talking --token yellow --opening 3S,KH,5D
+y advanced primary --cards 2C,QD
+y advanced redraw Ben --token red --card 9C --consequence-card 4D
+y advanced redraw Cy --token green --card 6D --consequence-card AH
+y advanced redraw Ana --cash-in --card JC  # the advantage of her Q♥ in scene 1
+y advanced redraw Dee --absent-green --card KS
+y advanced clinch
+y scene close --summary "The harbour master hands the strongbox back, and asks for a share"
+
+# --- Scene 5 (Eli): an advanced resolution against the GM's red; a Weak primary. --------------
+y scene open --caller Eli --mode procedural --cast "Hask Morrow,Sable Roux" \
+  --setting "the cartel's warehouse" --situation "slip out with the cartel's ledger"
+y advanced open "Hask Morrow" --type Moving --token red --opening 4C
+y advanced primary --cards 5S,9C
+y advanced redraw Dee --token yellow --card 8C
+y advanced clinch
+y scene close --summary "Hask trips on the stair; the cartel knows his face now"
+
+# --- Scenes 6-9: the dramatic side (DS20-DS23): drama tokens from the kitty, a two-way, a force. --
+y scene open --caller Ana --mode dramatic --cast "Mara Quell,Otto Brand" --setting "the Gannet's galley" \
+  --situation "Mara asks Otto to dive the Sister again"
+y petition refused -p "Mara Quell" -g "Otto Brand"
+y scene open --caller Dee --mode dramatic --cast "Sable Roux,Mara Quell" --setting "the wheelhouse at night" \
+  --situation "Sable asks Mara for a berth on the Gannet"
+y petition granted -p "Sable Roux" -g "Mara Quell"
+y scene open --caller Cy --mode dramatic --cast "Lio Fenn,Hask Morrow" --setting "the records office" \
+  --situation "each wants the other to sign the Sister's papers"
+y two-way --denied "Lio Fenn" --denied "Hask Morrow"
+y scene open --caller Ana --mode dramatic --cast "Mara Quell,Hask Morrow" --setting "the quay" \
+  --situation "Mara makes Hask file her claim first"
+y force -p "Mara Quell" -g "Hask Morrow"
+y scene close --summary "Hask files Mara's claim, and hates her for it"
+y procedural-tokens
+# The bennie vote (DS73-DS75): each player ranks the others, #1 best; the GM ranks every player.
+y ballot --voter Ana --visibility gm Ben Dee Cy Eli
+y ballot --voter Ben --visibility gm Ana Cy Dee Eli
+y ballot --voter Cy --visibility gm Ana Ben Eli Dee
+y ballot --voter Dee --visibility gm Ana Eli Ben Cy
+y ballot --voter Eli --visibility gm Cy Ana Ben Dee
+y ballot --voter Maya --visibility gm Ana Ben Cy Dee Eli
+y episode end
+
+# =============================================================================================
+# Episode 2: "Salvage Rights" (loyalty)
+# =============================================================================================
+y episode start --title "Salvage Rights" --theme loyalty --theme-by Dee
+
+# --- Scene 10 (Dee): a simple contest, Strong against Middling, with an assistant. -------------
+y scene open --caller Dee --mode procedural --cast "Mara Quell,Sable Roux,Lio Fenn" \
+  --setting "the Gannet's wheelhouse" --situation "who steers the Gannet to the cartel's buoy"
+y contest start "Mara Quell" --type Talking --token red --against "Sable Roux" --against-type Talking --against-token green
+y contest assist Cy --side "Mara Quell" --type Making --token red
+y contest draw "Mara Quell" --card 7S
+y contest draw "Sable Roux" --card 9H
+y contest draw "Mara Quell" --card JD
+y contest draw "Sable Roux" --card KC
+y contest draw "Mara Quell" --card AS --by Cy
+y contest draw "Sable Roux" --card 10C
+y contest end
+y scene close --summary "Mara keeps the wheel; Sable sulks below with the cartel's radio"
+
+# --- Scene 11 (Ben): an advanced contest; the GM's forced redraw and Ana's interference. --------
+y scene open --caller Ben --mode procedural --cast "Otto Brand,Lio Fenn,Mara Quell,Sable Roux" \
+  --setting "the Gannet's afterdeck" --situation "the salvage bell: overboard or down to the engine room"
+y contest start "Otto Brand" --type Enduring --token yellow --against "Lio Fenn" --against-type Enduring \
+  --against-token red --advanced --stakes "Otto keeps the bell on deck" --stakes "Lio hauls it below"
+y contest draw "Otto Brand" --card 6H
+y contest draw "Lio Fenn" --card 9S
+y contest redraw "Otto Brand" "Otto Brand" --card QC
+y contest redraw "Lio Fenn" "Otto Brand" --card 5H
+y contest redraw "Otto Brand" "Otto Brand" --card 10D
+y contest stop "Otto Brand"
+y contest redraw GM "Otto Brand" --card 4S
+y contest redraw Ana "Lio Fenn" --card JH
+y contest redraw "Otto Brand" "Otto Brand" --card JS
+y contest end
+y scene close --summary "The bell stays on deck, and Lio will not look at Otto"
+
+# --- Scene 12 (Dee): a solo action against the GM. --------------------------------------------
+y scene open --caller Dee --mode procedural --cast "Sable Roux" \
+  --setting "the cartel's launch" --situation "Sable cuts the launch's fuel line unseen"
+y contest start "Sable Roux" --type Sneaking --token red --against GM --against-token green
+y contest draw "Sable Roux" --card AD
+y contest draw GM --card 3C
+y contest draw GM --card KS
+y contest draw GM --card 7H
+y contest end
+y scene close --summary "The launch drifts; Sable cut her hand on the line"
+
+# --- Scene 13 (Ben): Strong against Weak wins outright. ----------------------------------------
+y scene open --caller Ben --mode procedural --cast "Otto Brand,Hask Morrow" \
+  --setting "the quay" --situation "Hask tries to take the deed from Otto by force"
+y contest start "Otto Brand" --type Fighting --token green --against "Hask Morrow" --against-type Fighting \
+  --against-token yellow
+y contest end
+y scene close --summary "Otto keeps the deed; Hask keeps his teeth, just"
+
+# --- Scene 14 (Cy): an advanced resolution against the GM's green; an absent player's green. ----
+y scene open --caller Cy --mode procedural --cast "Lio Fenn,Hask Morrow" \
+  --setting "the Gannet's engine room" --situation "restart the engine with the cartel at the rail"
+y advanced open "Lio Fenn" --type Engines --token green --opening 7H
+y advanced primary --cards 2D,KD
+y advanced redraw Ben --absent-green --card 9S
+y advanced clinch
+y scene close --summary "The engine coughs, then runs; the Gannet pulls away"
+
+# --- Scene 15 (Ana): an advanced resolution against the GM's yellow, a Weak primary. ----------
+y scene open --caller Ana --mode procedural --cast "Mara Quell,Sable Roux" \
+  --setting "the cartel's buoy at night" --situation "Mara reads the cartel's charts"
+y advanced open "Mara Quell" --type Knowing --token yellow --opening QC
+y advanced primary --cards 8S,KD
+y advanced redraw Dee --token red --card JC --consequence-card 3C
+y advanced clinch
+y scene close --summary "Mara reads the wrong chart; the Gannet runs aground on the Copper Reef"
+
+# --- Scenes 16-22: petitions, a two-way both granted, a force supported and blocked, no contest. --
+y scene open --caller Eli --mode dramatic --cast "Hask Morrow,Lio Fenn" --setting "the engine room" \
+  --situation "Hask asks Lio to lie for him"
+y petition refused -p "Hask Morrow" -g "Lio Fenn"
+y scene open --caller Ben --mode dramatic --cast "Otto Brand,Hask Morrow" --setting "the diving locker" \
+  --situation "Hask asks Otto to forget the quay"
+y petition refused -p "Hask Morrow" -g "Otto Brand"
+y scene open --caller Dee --mode dramatic --cast "Sable Roux,Mara Quell" --setting "the Gannet's bow" \
+  --situation "Mara asks Sable to give up the cartel"
+y petition refused -p "Mara Quell" -g "Sable Roux"
+y scene open --caller Cy --mode dramatic --cast "Lio Fenn,Mara Quell" --setting "the engine room" \
+  --situation "Mara asks Lio to take the blame for the reef"
+y petition refused -p "Mara Quell" -g "Lio Fenn"
+y scene open --caller Ben --mode dramatic --cast "Otto Brand,Sable Roux" --setting "the afterdeck at dawn" \
+  --situation "each asks the other to keep a secret"
+y two-way --granted "Otto Brand" --granted "Sable Roux"
+y scene open --caller Eli --mode dramatic --cast "Hask Morrow,Mara Quell,Otto Brand,Sable Roux" \
+  --setting "the harbour court" --situation "Hask makes Mara sign the Gannet over"
+y force -p "Hask Morrow" -g "Mara Quell" --blocked --support "Sable Roux=1" --block-support "Otto Brand=1"
+y scene open --caller Ana --mode dramatic --cast "Mara Quell,Lio Fenn" --setting "the wheelhouse" \
+  --situation "Lio asks Mara whether she trusts him"
+y petition no-contest -p "Lio Fenn" -g "Mara Quell"
+y scene close --summary "Mara says yes before he finishes asking"
+
+# --- Scenes 23-24: calls that cost (DS12, DS33), a challenge, a rush, two bennies spent (DS76). -
+y scene open --caller Eli --mode dramatic --cast "Otto Brand,Sable Roux" --setting "the Gannet's hold" \
+  --time-break "three days later" --situation "Otto asks Sable to run the cartel's blockade with him"
+y challenge time-jump Ben --for-caller Eli,Ana,Dee --for-challenger Ben,Cy
+y challenge rush "Mara Quell" --consent
+y bennie spend Ben burn --target Eli --kind procedural --colour yellow   # Eli's last token: his pile refreshes
+y petition granted -p "Otto Brand" -g "Sable Roux"
+y scene open --caller Cy --mode procedural --cast "Mara Quell,Otto Brand" --setting "the Gannet's hold" \
+  --situation "pump the hold through the night"
+y note "Mara and Otto pump until dawn; nobody objects to the narration, so no card is drawn."
+y bennie spend Ana procedural-token --colour green   # her spent green comes back
+y scene close --summary "The Gannet floats off the reef at high tide"
+y procedural-tokens
+y ballot --voter Ana --visibility gm Eli Ben Cy Dee
+y ballot --voter Ben --visibility gm Cy Dee Ana Eli
+y ballot --voter Cy --visibility gm Dee Ana Ben Eli
+y ballot --voter Dee --visibility gm Cy Ben Eli Ana
+y ballot --voter Eli --visibility gm Dee Cy Ana Ben
+y ballot --voter Maya --visibility gm Cy Dee Eli Ana Ben
+y episode end
+
+y note "End of the first arc: the Gannet sits on the reef, the strongbox in the harbour master's safe."
+
+# =============================================================================================
+# The journal checked and written out.
+# =============================================================================================
+"$YARNLOG" --db "$DB" verify
+"$YARNLOG" --db "$DB" export -o "$EXPORT"
+echo "recorded The Copper Reef in $DB in ${SECONDS}s"
