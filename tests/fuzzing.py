@@ -129,7 +129,10 @@ def check_run(db: Path, args: tuple[str, ...], stdin: bytes = b"", *, terminal_s
     assert code in ALLOWED, shown
     assert "Traceback" not in out + err and "internal error" not in err, shown
     if code:
-        assert err.startswith("error: ") and err.endswith("\n") and err.count("\n") == 1, shown
+        # A move the rules refuse says so ("Refused. ... (Section)."; with --json the rule whole, as an
+        # "error: ..."), any other error "error: ...".
+        assert err.startswith(("Refused. ", "error: ") if code == 3 else "error: "), shown
+        assert err.endswith("\n") and err.count("\n") == 1, shown
         assert events_digest(db) == before, f"{shown}: a rejected command changed the journal"
     if terminal_safe:
         assert not set(out + err) & TERMINAL_UNSAFE, f"{shown}: raw control characters in the output"

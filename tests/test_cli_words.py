@@ -159,3 +159,17 @@ def test_read_commands_are_legible_in_80_columns(cli, monkeypatch, read):
             if roll["outcome"]:
                 assert any(f"{roll['outcome']} by {abs(roll['margin'])}" in line if roll["margin"] else
                            roll["outcome"] in line for line in lines), roll
+
+
+def test_a_refusal_says_the_rule_short_and_json_keeps_it_whole(table):
+    # "Forcing": "the petitioner may, by spending two drama tokens, force the granter [...]"; Ana holds none.
+    said(table, "call", "Ana", "--cast", "Iris,Tomas", "--mode", "dramatic")
+    before = table("log", "--json")[1]
+    code, out, err = table("force", "-p", "Iris", "-g", "Tomas")
+    assert code == 3 and out == ""
+    assert err == "Refused. Ana must pay 2 drama token(s) but holds 0 (Forcing).\n"
+    assert len(err.rstrip("\n")) <= 80
+    code, out, err = table("force", "-p", "Iris", "-g", "Tomas", "--json")
+    assert code == 3 and err.count("\n") == 1
+    assert err.startswith("error: Ana must pay 2") and 'Yarn 0.1, "Forcing": the petitioner may' in err
+    assert table("log", "--json")[1] == before  # nothing written

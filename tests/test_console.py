@@ -106,7 +106,12 @@ def test_a_refused_spend_records_nothing_and_an_override_records_it_with_the_rea
     console.dispatch("call Maya --cast Tomas,Iris --mode dramatic")
     before = len(events())
     assert console.dispatch("challenge duck Tomas --compel --token") == EXIT_CODES["rule"]
-    assert "holds 0" in console.err.getvalue() and "Ducking a Scene" in console.err.getvalue()
+    # One line, as on the command line: what the rule says of this move, and the book's section.
+    refusal = console.err.getvalue().splitlines()[-1]
+    assert refusal.startswith("Refused. Ben") and "holds 0" in refusal and refusal.endswith("(Ducking a Scene).")
+    assert len(refusal) <= 80 and "rule:" not in refusal
+    assert console.dispatch("challenge duck Tomas --compel --token --json") == EXIT_CODES["rule"]
+    assert "rule: Yarn 0.1" in console.err.getvalue().splitlines()[-1]  # --json keeps the rule's whole text
     assert len(events()) == before
     assert console.dispatch("challenge duck Tomas --compel --token --override 'Ben pays next session'") == 0
     recorded = events()[before:]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from yarnlog.cli.main import EXIT_CODES
-from yarnlog.core.names import canonical, did_you_mean, resolve_command
+from yarnlog.core.names import Registered, canonical, did_you_mean, resolve_command
 from yarnlog.core.referee import InvalidCommand
 from yarnlog.core.table import AddParticipant, RemoveParticipant
 from yarnlog.core.timeline import AddNote
@@ -33,6 +33,26 @@ def test_only_name_fields_are_resolved_never_free_text():
     assert resolve_command(AddNote(text="ana"), ["Ana"]) == AddNote(text="ana")
     assert resolve_command(RemoveParticipant(name="ana", reason="ana"), ["Ana"]) == \
         RemoveParticipant(name="Ana", reason="ana")
+
+
+class Unlisted(dict):
+    """A map of names that may be looked up but not walked: walking it fails the test."""
+
+    def __iter__(self):
+        raise AssertionError("the registered names were walked")
+
+
+def test_a_name_typed_as_registered_is_looked_up_not_searched_for():
+    # The console's moves must not grow with the campaign: a long one registers thousands of
+    # supporting characters and locations, and a move that names them as registered walks none.
+    many = Unlisted.fromkeys(f"Extra {i}" for i in range(10_000))
+    names = Registered({"Maya": "gm", "Ana": "player"}, many)
+    assert resolve_command(RemoveParticipant(name="Ana", reason="ana"), names) == \
+        RemoveParticipant(name="Ana", reason="ana")
+    assert resolve_command(RemoveParticipant(name="Extra 9999"), names).name == "Extra 9999"
+    with pytest.raises(AssertionError, match="walked"):  # another case is searched for, among all of them
+        resolve_command(RemoveParticipant(name="extra 9999"), names)
+    assert resolve_command(RemoveParticipant(name="extra 9"), Registered(dict(many))).name == "Extra 9"
 
 
 def test_the_recorded_event_carries_the_name_as_registered(journal, campaign):

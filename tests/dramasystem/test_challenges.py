@@ -128,4 +128,6 @@ def test_the_cli_challenges_a_scene_with_json(cli):
     assert code == 0, err
     assert [e["event_type"] for e in json.loads(out)] == ["dramasystem.challenge.ducked"]
     code, _, err = cli("bennie", "spend", "Ana", "drama-token")
+    assert code == 3 and err == "Refused. Ana has no bennie to spend (Spending Bennies).\n"
+    code, _, err = cli("bennie", "spend", "Ana", "drama-token", "--json")  # the rule whole
     assert code == 3 and "DS76-DS77" in err and len(err.strip().splitlines()) == 1

@@ -48,6 +48,8 @@ def test_a_refused_draw_says_the_rule_on_one_line_and_writes_nothing(table):
     table("target", "--card", "KC", "--order", "Ana,Ben")
     before = table("log", "--json")[1]
     code, out, err = table("draw", "Ben", "--token", "green", "--cards", "2S,3S")
+    assert code == 3 and err == "Refused. It is Ana's turn, not Ben's (Procedural Resolution).\n"
+    code, out, err = table("draw", "Ben", "--token", "green", "--cards", "2S,3S", "--json")  # the rule in full
     assert code == 3 and err.count("\n") == 1 and "it is Ana's turn, not Ben's" in err and "line 468" in err
     code, out, err = table("draw", "Ana", "--token", "green", "--cards", "2S")
     assert code == 2 and "a green token draws 2 cards, not 1" in err

@@ -199,6 +199,8 @@ def test_the_cli_records_petitions_forces_and_two_way_exchanges_with_json(cli):
     assert code == 2 and "already ended" in err and len(err.strip().splitlines()) == 1
     cli("scene", "open", "--caller", "Ben", "--cast", "Iris,Tomas", "--mode", "dramatic")
     code, out, err = cli("force", "-p", "Tomas", "-g", "Iris")
+    assert code == 3 and err.startswith("Refused. ") and len(err.strip().splitlines()) == 1
+    code, out, err = cli("force", "-p", "Tomas", "-g", "Iris", "--json")  # the rule whole
     assert code == 3 and "DramaSystem SRD (DS22-DS24" in err and len(err.strip().splitlines()) == 1
     code, out, _ = cli("two-way", "--granted", "Iris", "--denied", "Tomas")
     assert code == 0 and "Two-way exchange: Iris granted, Tomas denied." in out and "Drama tokens:" in out

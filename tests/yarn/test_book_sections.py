@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from yarnlog.core.referee import heading
 from yarnlog.rulesets.yarn.recap import sentences
-from yarnlog.rulesets.yarn.recap.book_sections import DECIDED_BY, heading, section
+from yarnlog.rulesets.yarn.recap.book_sections import DECIDED_BY, section
 
 #: The book's headings, as its table of contents lists them ("Contents", Yarn 0.1).
 CONTENTS = """Introduction|Components|Order of Precedence|Creating Characters|Character Checklist|Step By Step|

@@ -83,7 +83,9 @@ def test_a_long_story_is_refused_with_the_rule_and_nothing_is_written(table):
     args[args.index("--story") + 1] = story
     code, out, err = table(*args)
     assert code == EXIT_CODES["rule"] and out == ""
-    assert err.count("\n") == 1 and "more than 25 words long" in err
+    assert err == "Refused. The story sentence has 27 words (Your Story).\n"
+    code, out, err = table(*args, "--json")  # the rule's own words, in full
+    assert code == EXIT_CODES["rule"] and err.count("\n") == 1 and "more than 25 words long" in err
     assert table("export")[1] == before
     recorded = run_json(table, *args, "--override", "a long tale, allowed")
     assert [r["event_type"] for r in recorded] == ["override.recorded", "yarn.character.created"]
@@ -140,7 +142,8 @@ def test_the_supporting_cast_locations_and_relationships(table):
     assert relationships["needs"] == [{"character": "Iris", "recurring": "Old Tom", "need": "his blessing"}]
     assert table("cast")[0] == 0 and table("relationships")[0] == 0
     code, _, err = table("character", "relate", "Iris", "Old Tom", "--nature", "godfather")
-    assert code == EXIT_CODES["rule"] and "featuring both" in err
+    assert code == EXIT_CODES["rule"] and "No scene in play features both Iris and Old Tom" in err
+    assert err.rstrip().endswith("(Recurring Characters).")
 
 
 def test_the_sheet_as_of_an_earlier_event(table):

@@ -107,11 +107,13 @@ def test_bennies_are_spent_and_ballots_checked_from_the_command_line(table):
     spent = data(cli("bennie", "spend", "Cy", "drama-token", "--json"))
     assert spent[0]["payload"]["effect"] == "a dramatic token"
     code, _, err = cli("bennie", "spend", "Cy", "extra-card")
+    assert code == 3 and err == "Refused. Cy has already spent a bennie in scene 2 (Spending Bennies).\n"
+    code, _, err = cli("bennie", "spend", "Cy", "extra-card", "--json")  # the rule's own words, in full
     assert code == 3 and "one bennie per scene" in err
     code, _, err = cli("ballot", "--voter", "Ana", "Ana", "Ben")
-    assert code == 3 and "Players do not rank themselves" in err
+    assert code == 3 and err == "Refused. Ana ranks themselves: players do not rank themselves (Gaining Bennies).\n"
     code, _, err = cli("episode", "end")
-    assert code == 3 and "no ballot from" in err
+    assert code == 3 and "No ballot from" in err
 
 
 def test_an_episode_ends_after_an_override_left_a_caller_owing_a_token(table):

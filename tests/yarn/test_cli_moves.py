@@ -86,7 +86,8 @@ def test_each_move_records_with_json(table):
 def test_bad_and_forbidden_entries_write_nothing(table):
     cli = table
     assert "one of opener, development, closer" in refused(cli, ("scene-role", "prologue"), 2)
-    assert "Episodes › Scenes" in refused(cli, ("scene-role", "closer"), 3)
+    assert refused(cli, ("scene-role", "closer"), 3).rstrip().endswith("(Scenes).")
+    assert "Episodes › Scenes" in refused(cli, ("scene-role", "closer", "--json"), 3)  # the rule whole
     assert "Introducing Locations" in refused(cli, ("shift", "the lighthouse"), 3)
     assert "not a montage" in refused(cli, ("montage-action", "Iris", "trains"), 3)
     assert "the moon is not an introduced location" in refused(

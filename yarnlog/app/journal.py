@@ -884,8 +884,8 @@ def _decision(command: Any, history: Callable[[], list[Recorded]], state: Campai
 
     _check_limits(command, by, visibility, override)
     author = canonical(by, state.table.roles) if by else state.table.gm
-    invalid(state.table.knows(author), f"{author} is not at this campaign's table"
-            + did_you_mean(author, state.table.roles))
+    if not state.table.knows(author):  # the suggestion is worked out only for a refusal
+        raise InvalidCommand(f"{author} is not at this campaign's table" + did_you_mean(author, state.table.roles))
     _check_visibility(visibility, state.table)
     if override is not None:  # the GM named as typed, like every other name (yarnlog.core.names)
         override = replace(override, by=canonical(override.by, state.table.roles))

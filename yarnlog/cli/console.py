@@ -495,6 +495,8 @@ class Console:
         from typer.exceptions import Abort
 
         from yarnlog.cli.main import EXIT_CODES, _usage_error
+        from yarnlog.cli.options import SETTINGS
+        from yarnlog.cli.output import error_line
         from yarnlog.core.referee import YarnlogError
 
         args = (["--db", self.db] if self.db else []) + ["-c", self.campaign_id, *words]
@@ -505,8 +507,10 @@ class Console:
             return code if isinstance(code, int) else 0
         except DiceCount:
             raise
-        except YarnlogError as exc:
-            self.fail(str(exc) + self._suggestion(words, str(exc)))
+        except YarnlogError as exc:  # a refusal in one line naming the book's section, as on the command line
+            full = self.as_json or SETTINGS.json or SETTINGS.verbose
+            self.err.write(error_line(exc, full=full) + plain(self._suggestion(words, str(exc))) + "\n")
+            self.err.flush()
             return exc.exit_code
         except NoArgsIsHelpError as exc:  # a bare group: its help is printed, as on the command line
             if exc.format_message().strip():

@@ -165,10 +165,12 @@ def resolve_as_of(journal: "Journal", cid: str, as_of: int | None, end_of_scene:
             raise InvalidCommand(f"{option} is an event or scene number, at most {MAX_NUMBER:,}")
     if end_of_scene is None:
         return as_of
+    from yarnlog.core.state import as_told
     from yarnlog.core.timeline import Note
 
     # A note filed under the scene afterwards belongs to it but was not recorded in it: not its end.
-    in_scene = [r.sequence for r in journal.history(cid)
+    # An order drawn between scenes belongs to the next one (as_told): not the end of the one closed.
+    in_scene = [r.sequence for r in as_told(journal.history(cid))
                 if r.scene == end_of_scene and not (isinstance(r.payload, Note) and r.payload.scene is not None)]
     if not in_scene:
         raise InvalidCommand(f"there is no scene {end_of_scene} in this campaign")

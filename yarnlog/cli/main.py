@@ -29,7 +29,17 @@ from yarnlog.cli.options import (
     OverrideOpt,
     VisibilityOpt,
 )
-from yarnlog.cli.output import console, emit, one_line, print_table, show_recorded, summarize, terminal_text, working
+from yarnlog.cli.output import (
+    console,
+    emit,
+    error_line,
+    one_line,
+    print_table,
+    show_recorded,
+    summarize,
+    terminal_text,
+    working,
+)
 from yarnlog.cli.verbs import CampaignGroup, command_tree
 
 #: Exit codes: 0 ok, 1 verify found faults, 2 invalid input, 3 refused by a rule,
@@ -73,6 +83,7 @@ def _root(
     SETTINGS.db = db
     SETTINGS.campaign = campaign
     SETTINGS.verbose = verbose
+    SETTINGS.json = False  # until the verb's own --json says otherwise (options.JsonOpt)
     SETTINGS.command_id = None  # a write's own --command-id sets it (see options.add_command_id)
 
 
@@ -446,14 +457,14 @@ def log(
     as_json: JsonOpt = False,
 ) -> None:
     """List the campaign's events, as recorded (corrections shown as their own events)."""
-    from yarnlog.core.state import replay, visible_to
+    from yarnlog.core.state import as_told, replay, visible_to
 
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     history = journal.history(cid)
     table = replay(history).table
     rows = [
-        r for r in history
+        r for r in as_told(history)  # a precedence order drawn between scenes: in the scene it was drawn for
         if (episode is None or r.episode == episode)
         and (scene is None or r.scene == scene)
         and (event_type is None or _type_matches(r.event_type, event_type, table.ruleset))
@@ -751,7 +762,7 @@ def main() -> None:
         from yarnlog.core.referee import YarnlogError
 
         if isinstance(exc, YarnlogError):
-            sys.stderr.write(f"error: {one_line(str(exc))}\n")
+            sys.stderr.write(error_line(exc, full=SETTINGS.json or SETTINGS.verbose) + "\n")
             sys.exit(exc.exit_code)
         if type(exc).__module__.startswith("sqlalchemy"):
             # The database could not be reached or refused the work: a storage error, not a bug.

@@ -7,7 +7,16 @@ from typing import Annotated, Optional
 
 import typer
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
+
+def _asked_for_json(value: bool) -> bool:
+    """Note that the verb was asked for JSON: its errors then keep their whole text (a refusal quotes
+    the rule in full, :func:`yarnlog.cli.output.error_line`)."""
+    SETTINGS.json = bool(value)
+    return value
+
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.",
+                                       callback=_asked_for_json)]
 CampaignOpt = Annotated[
     Optional[str],
     typer.Option("--campaign", "-c", envvar="YARNLOG_CAMPAIGN",
@@ -24,6 +33,7 @@ class Settings:
     db: str | None = None
     campaign: str | None = None  # the root's --campaign/-c, for verbs not given their own
     verbose: bool = False  # the root's --verbose: a write shows the payloads it recorded, not sentences
+    json: bool = False  # the verb's --json: what it prints, errors included, is for a program
     command_id: str | None = None  # a write's --command-id, taken (and cleared) by the write that uses it
 
 

@@ -56,6 +56,20 @@ def one_line(text: str) -> str:
     return terminal_text(text).replace("\n", "\u2424").replace("\t", "\u2409")
 
 
+def error_line(exc: Exception, *, full: bool = False) -> str:
+    """The one line an error of the journal is told in on stderr. A move the rules refuse reads
+    ``Refused. Ana must pay 2 drama tokens but holds 0 (Forcing).``: what the rule says of this
+    move, and the heading of the book's section that says it (the section a recorded move names
+    too); ``full`` (``--json``, ``--verbose``) quotes the rule's whole text instead, as the error
+    carries it. Any other error reads ``error: ...``."""
+    from yarnlog.core.referee import RuleViolation
+
+    if isinstance(exc, RuleViolation) and not full:
+        said = exc.message.strip().rstrip(".")
+        return one_line(f"Refused. {said[:1].upper()}{said[1:]} ({exc.rule.section}).")
+    return f"error: {one_line(str(exc))}"
+
+
 def console(stderr: bool = False):
     """A Rich console on stdout (or stderr) that prints user text as text (see the module's doc)."""
     # No markup and no emoji codes: ":lantern:" typed in a note is printed as typed, not as a picture.

@@ -6,7 +6,7 @@ re-checks recorded history for ``verify`` and for amendments.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,7 @@ from yarnlog.core.corrections import (
     validate_amendment,
 )
 from yarnlog.core.events import Payload, Recorded, load_payload
-from yarnlog.core.names import did_you_mean, mentioned, resolve_command
+from yarnlog.core.names import Registered, did_you_mean, mentioned, resolve_command
 from yarnlog.core.referee import InvalidCommand, Referee, Rule, YarnlogError, invalid, present
 from yarnlog.core.state import EVERYONE, CampaignState, empty_state, evolve, paused_gc, replay
 from yarnlog.core.table import AddParticipant, ChangeOptions, RemoveParticipant, decide_table
@@ -52,10 +52,13 @@ class Retract:
     reason: str
 
 
-def known_names(state: CampaignState[Any]) -> list[str]:
-    """Every name registered in the campaign: the participants and the ruleset's own (characters...)."""
+def known_names(state: CampaignState[Any]) -> Registered:
+    """Every name registered in the campaign: the participants and the ruleset's own (characters...),
+    looked up where the state keeps them (not copied: a move's decision does not grow with them)."""
     ruleset_names = state.ruleset.names(state) if state.ruleset is not None else ()
-    return [*state.table.roles, *ruleset_names]
+    if not isinstance(ruleset_names, Collection):
+        ruleset_names = tuple(ruleset_names)
+    return Registered(state.table.roles, ruleset_names)
 
 
 def decide(command: Any, state: CampaignState[Any], referee: Referee) -> list[Payload]:
@@ -75,7 +78,7 @@ def decide(command: Any, state: CampaignState[Any], referee: Referee) -> list[Pa
         raise _with_suggestion(exc, command, known) from None
 
 
-def _with_suggestion(exc: InvalidCommand, command: Any, known: list[str]) -> InvalidCommand:
+def _with_suggestion(exc: InvalidCommand, command: Any, known: Registered) -> InvalidCommand:
     """``exc``, with "did you mean ...?" added when its message names an unregistered name of the command.
 
     Only a plain :class:`InvalidCommand`: a subclass (``DiceNeeded``) carries more than its message.

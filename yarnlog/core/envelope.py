@@ -16,12 +16,14 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, fields
-from typing import Any
+from functools import cache
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from yarnlog.core.events import Payload, Recorded, current_payload_class, load_payload
 from yarnlog.core.referee import InvalidCommand
+
+if TYPE_CHECKING:
+    from yarnlog.core.events import Payload, Recorded
 
 #: What a campaign id may be, on every backend alike: at most 64 characters (PostgreSQL's column
 #: refuses more, SQLite would keep them), lowercase letters, digits, ``.``, ``_``, ``-``.
@@ -108,9 +110,22 @@ def from_line(data: dict[str, Any]) -> StoredEvent:
     return StoredEvent(**{**data, "payload": canonical(data["payload"])})
 
 
+@cache
+def _events() -> ModuleType:
+    """:mod:`yarnlog.core.events`, imported on first use, not with the envelope: the store and a
+    command served from a stored view (a one-shot ``tokens``) build none of its pydantic models.
+    A cached call, not an import statement in each mapper, which would cost more than the call
+    on every event of a replay."""
+    from yarnlog.core import events
+
+    return events
+
+
 def to_recorded(stored: StoredEvent) -> Recorded:
     """The stored event as a typed :class:`Recorded`, its payload upcast and validated."""
-    return Recorded(**{name: getattr(stored, name) for name in HASHED_FIELDS}, payload=stored_payload(stored))
+    recorded: Recorded = _events().Recorded(**{name: getattr(stored, name) for name in HASHED_FIELDS},
+                                            payload=stored_payload(stored))
+    return recorded
 
 
 def stored_payload(stored: StoredEvent) -> Payload:
@@ -120,18 +135,20 @@ def stored_payload(stored: StoredEvent) -> Payload:
     JSON parser, with no ``json.loads`` first (about half the cost). Anything else, and any
     payload that does not validate, takes the general path, which upcasts it and words the error.
     """
-    cls = current_payload_class(stored.event_type)
+    events = _events()
+    cls: type[Payload] | None = events.current_payload_class(stored.event_type)
     if cls is not None and cls.schema_version == stored.schema_version:
         try:
             return cls.model_validate_json(stored.payload)
-        except ValidationError:
+        except events.ValidationError:
             pass  # the general path below raises the error, worded as for any payload
     return parsed_payload(stored, _loads(stored))
 
 
 def parsed_payload(stored: StoredEvent, data: Any) -> Payload:
     """The payload of ``stored`` from ``data``, its text already parsed: upcast and validated."""
-    return load_payload(stored.event_type, stored.schema_version, data)
+    payload: Payload = _events().load_payload(stored.event_type, stored.schema_version, data)
+    return payload
 
 
 def _loads(stored: StoredEvent) -> Any:

@@ -22,6 +22,10 @@ class Payload(BaseModel):
 
     event_type: ClassVar[str]
     schema_version: ClassVar[int] = 1
+    #: Recorded between two scenes of an episode, the event is told with the next scene opened in that
+    #: episode, which it was made for (Yarn's precedence order), not outside every scene: see
+    #: :func:`yarnlog.core.state.as_told`. Where it was recorded is unchanged for the folds.
+    told_with_next_scene: ClassVar[bool] = False
 
     def to_data(self) -> dict[str, Any]:
         """The payload as plain JSON-compatible data (what is stored and hashed)."""

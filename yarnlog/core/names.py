@@ -14,8 +14,9 @@ never touched, even when it happens to read like a name.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import fields, is_dataclass, replace
+from functools import cached_property
 from typing import Any
 
 #: The fields of commands (and of the dataclasses nested in them) that name participants,
@@ -31,6 +32,31 @@ NAME_FIELDS = frozenset({
 })
 
 
+class Registered(Collection[str]):
+    """The names registered in a campaign, looked up where the state keeps them (its maps of
+    participants, characters, locations...), never copied into one list: a name typed as registered
+    is found in a few lookups, so resolving a command does not grow with the campaign. They are
+    walked, once per command, only when a name is typed in another case (:attr:`folded`)."""
+
+    def __init__(self, *groups: Collection[str]):
+        self._groups = groups
+
+    def __contains__(self, name: object) -> bool:
+        return any(name in group for group in self._groups)
+
+    def __iter__(self) -> Iterator[str]:
+        for group in self._groups:
+            yield from group
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    @cached_property
+    def folded(self) -> dict[str, str | None]:
+        """:func:`casefold_index` of the names, built on first use."""
+        return casefold_index(self)
+
+
 def casefold_index(known: Iterable[str]) -> dict[str, str | None]:
     """Registered names by their case-folded form; ``None`` where two differ only in case (ambiguous)."""
     index: dict[str, str | None] = {}
@@ -43,10 +69,7 @@ def casefold_index(known: Iterable[str]) -> dict[str, str | None]:
 def canonical(name: str, known: Iterable[str]) -> str:
     """``name`` as registered: itself when registered exactly, else the one registered name equal to
     it ignoring case (and surrounding spaces), else ``name`` unchanged (the decider refuses it)."""
-    known = set(known)
-    if name in known:
-        return name
-    return casefold_index(known).get(name.strip().casefold()) or name
+    return _one(name, Registered(known if isinstance(known, Collection) else tuple(known)))
 
 
 def did_you_mean(name: str, known: Iterable[str]) -> str:
@@ -65,37 +88,37 @@ def resolve_command(command: Any, known: Iterable[str]) -> Any:
     Walks the command's dataclass fields and the dataclasses nested in them (a fight's combatants);
     returns the very same object when nothing changed.
     """
-    index = casefold_index(known)
-    return _resolve(command, index)
+    names = known if isinstance(known, Registered) else Registered(tuple(known))
+    return _resolve(command, names)
 
 
-def _one(value: str, index: Mapping[str, str | None]) -> str:
-    if value in index.values():
+def _one(value: str, names: Registered) -> str:
+    if value in names:
         return value
-    return index.get(value.strip().casefold()) or value
+    return names.folded.get(value.strip().casefold()) or value
 
 
-def _names(value: Any, index: Mapping[str, str | None]) -> Any:
+def _names(value: Any, names: Registered) -> Any:
     if isinstance(value, str):
-        return _one(value, index)
+        return _one(value, names)
     if isinstance(value, tuple):
-        return tuple(_names(v, index) for v in value)
+        return tuple(_names(v, names) for v in value)
     if isinstance(value, list):
-        return [_names(v, index) for v in value]
+        return [_names(v, names) for v in value]
     if isinstance(value, Mapping):
-        return {(_one(k, index) if isinstance(k, str) else k): v for k, v in value.items()}
-    return _resolve(value, index)
+        return {(_one(k, names) if isinstance(k, str) else k): v for k, v in value.items()}
+    return _resolve(value, names)
 
 
-def _resolve(value: Any, index: Mapping[str, str | None]) -> Any:
+def _resolve(value: Any, names: Registered) -> Any:
     if isinstance(value, tuple):
-        return tuple(_resolve(v, index) for v in value)
+        return tuple(_resolve(v, names) for v in value)
     if not is_dataclass(value) or isinstance(value, type):
         return value
     changes = {}
     for f in fields(value):
         old = getattr(value, f.name)
-        new = _names(old, index) if f.name in NAME_FIELDS else _resolve(old, index)
+        new = _names(old, names) if f.name in NAME_FIELDS else _resolve(old, names)
         if new != old:
             changes[f.name] = new
     return replace(value, **changes) if changes else value

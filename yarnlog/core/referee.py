@@ -31,6 +31,16 @@ class Rule:
     def cite(self) -> str:
         return f'{self.book}, "{self.chapter}": {self.text}'
 
+    @property
+    def section(self) -> str:
+        """The book's heading the rule stands under, as a refusal or a sentence names it (:func:`heading`)."""
+        return heading(self.chapter)
+
+
+def heading(chapter: str) -> str:
+    """The book's heading of a rule's ``chapter``: its last part (``Combat › Initiative`` -> ``Initiative``)."""
+    return chapter.rsplit(" › ", 1)[-1]
+
 
 class YarnlogError(Exception):
     """Base of every error that is shown to a user as one clear line (never a traceback)."""

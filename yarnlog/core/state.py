@@ -17,7 +17,7 @@ from yarnlog.core.envelope import StoredEvent, stored_payload
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.ruleset import Ruleset, SliceBuilder, get_ruleset
 from yarnlog.core.table import CampaignCreated, Table, evolve_table
-from yarnlog.core.timeline import Timeline, context, evolve_timeline
+from yarnlog.core.timeline import EpisodeEnded, EpisodeStarted, SceneOpened, Timeline, context, evolve_timeline
 
 EVERYONE = "everyone"
 GM_ONLY = "gm"
@@ -280,6 +280,30 @@ def _placed(events: Iterable[tuple[Payload, E]], place: Callable[[E, Payload, in
         if entry[2] is not None and entry[0] is not last and last is not None:
             entry[0] = entry[0].model_copy(update={"episode": last.episode, "scene": last.scene})
         yield entry[0], entry[1]
+
+
+def as_told(history: Sequence[Recorded]) -> list[Recorded]:
+    """``history`` (in context, :func:`with_context`) as people read it, scene by scene: an event told
+    with the next scene (:attr:`Payload.told_with_next_scene <yarnlog.core.events.Payload>`) that was
+    recorded between two scenes of an episode (after one closed, or before its first) is placed in
+    the next scene opened in that episode; with none opened after it, it stays outside every scene.
+
+    For the views that show scenes (``log``, ``explain --scene``, ``--end-of-scene``, the ledger).
+    Replay keeps the context each event was recorded in: a fold never looks ahead. One pass from the
+    end, so linear in the history.
+    """
+    told = list(history)
+    upcoming: int | None = None  # the scene opened next in the episode, reading backwards
+    for index in range(len(told) - 1, -1, -1):
+        rec = told[index]
+        payload = rec.payload
+        if isinstance(payload, SceneOpened):
+            upcoming = payload.number
+        elif isinstance(payload, (EpisodeEnded, EpisodeStarted)):
+            upcoming = None
+        elif payload.told_with_next_scene and rec.scene is None and rec.episode is not None and upcoming is not None:
+            told[index] = rec.model_copy(update={"scene": upcoming})
+    return told
 
 
 def visible_to(recorded: Recorded, viewer: str | None, table: Table) -> bool:

@@ -25,7 +25,7 @@ from itertools import starmap
 from operator import attrgetter
 from typing import Any, ClassVar
 
-from sqlalchemy import Connection, Index, Table, Text, UniqueConstraint, func, inspect, literal, select, text
+from sqlalchemy import Connection, Table, Text, UniqueConstraint, func, inspect, literal, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Field, SQLModel
@@ -57,11 +57,10 @@ class EventRecord(SQLModel, table=True):
     """
 
     __tablename__ = "events"
-    __table_args__ = (
-        UniqueConstraint("campaign_id", "sequence", name="events_campaign_sequence"),
-        Index(COMMAND_INDEX, "campaign_id", "command_id", unique=True,
-              sqlite_where=text("command_digest IS NOT NULL"), postgresql_where=text("command_digest IS NOT NULL")),
-    )
+    # The command index is partial, so it is created by ``COMMAND_INDEX_SQL`` (the same statement on
+    # both backends), not declared here: a ``postgresql_where`` would import SQLAlchemy's PostgreSQL
+    # dialect into every process, SQLite's too (~50 ms of a one-shot command).
+    __table_args__ = (UniqueConstraint("campaign_id", "sequence", name="events_campaign_sequence"),)
 
     position: int | None = Field(default=None, primary_key=True)
     campaign_id: str = Field(index=True, max_length=64)

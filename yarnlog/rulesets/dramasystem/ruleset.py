@@ -10,6 +10,7 @@ tokens and the petitions.
 
 from __future__ import annotations
 
+from yarnlog.core.names import Registered
 from yarnlog.core.ruleset import Composition, Part, Ruleset
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.dramasystem.parts import (
@@ -32,10 +33,11 @@ PARTS: tuple[Part, ...] = (sheets.PART, procedural_piles.PART, card_procedure.PA
 COMPOSED: Composition[DramaSystemState] = Composition(PARTS, DramaSystemState)
 
 
-def registered_names(campaign: DramaSystemCampaign) -> list[str]:
-    """The player and supporting characters and the locations (commands name them ignoring case)."""
+def registered_names(campaign: DramaSystemCampaign) -> Registered:
+    """The player and supporting characters and the locations (commands name them ignoring case),
+    looked up in the state's own maps, not copied (:class:`~yarnlog.core.names.Registered`)."""
     sheets = campaign.rules.sheets
-    return [*sheets.pcs, *sheets.cast.supporting, *sheets.cast.locations]
+    return Registered(sheets.pcs, sheets.cast.supporting, sheets.cast.locations)
 
 
 RULESET = Ruleset(

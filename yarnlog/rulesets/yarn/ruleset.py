@@ -8,6 +8,7 @@ Yarn takes over three of the journal's own commands (:data:`TAKES_OVER`); its ve
 
 from __future__ import annotations
 
+from yarnlog.core.names import Registered
 from yarnlog.core.ruleset import Composition, Handler, Part, Router, Ruleset
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.yarn.parts.characters import part as characters
@@ -37,11 +38,12 @@ audit = COMPOSED.audit
 VALIDATORS = COMPOSED.validators
 
 
-def registered_names(campaign: YarnCampaign) -> list[str]:
+def registered_names(campaign: YarnCampaign) -> Registered:
     """The names Yarn registers beside the table's: player and supporting characters, locations, and
-    the combatants the GM registered for a fight (commands name them ignoring case)."""
+    the combatants the GM registered for a fight (commands name them ignoring case). The state's own
+    maps, not a copy: they grow with the campaign, and a move looks a name up in them."""
     characters, wounds = campaign.rules.characters, campaign.rules.combat.wounds
-    return [*characters.pcs, *characters.supporting, *characters.locations, *wounds.registered]
+    return Registered(characters.pcs, characters.supporting, characters.locations, wounds.registered)
 
 
 #: The journal's own commands Yarn decides itself, and the part that does.

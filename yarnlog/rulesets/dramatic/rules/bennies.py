@@ -250,7 +250,8 @@ def _check_ballot(referee: Referee, ballot: Ballot, players: Sequence[str], gm: 
     invalid(ballot.voter in players or ballot.voter == gm, f"{ballot.voter} is not at the table")
     strangers = sorted(set(ballot.ranks) - set(players) - {gm})
     invalid(not strangers, f"{ballot.voter} ranks {', '.join(strangers)}, who is not at the table")
-    referee.require(ballot.voter not in ballot.ranks, NO_SELF_RANK, f"{ballot.voter} ranks themselves")
+    referee.require(ballot.voter not in ballot.ranks, NO_SELF_RANK,
+                    f"{ballot.voter} ranks themselves: players do not rank themselves")
     referee.require(gm not in ballot.ranks, NO_ONE_RANKS_GM, f"{ballot.voter} ranks the GM ({gm})")
     expected = set(players) - {ballot.voter}
     unranked = sorted(expected - set(ballot.ranks))

@@ -67,10 +67,13 @@ def say(*parts: object) -> None:
 
 
 def _history_and_state(campaign: str | None, as_of: int | None, end_of_scene: int | None):
+    from yarnlog.core.state import as_told
+
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     upto = resolve_as_of(journal, cid, as_of, end_of_scene)
-    return journal.history(cid, upto=upto), journal.state(cid, upto=upto)
+    # Scene by scene as people read it: an order drawn between scenes is in the scene it was drawn for.
+    return as_told(journal.history(cid, upto=upto)), journal.state(cid, upto=upto)
 
 
 # -- explain ----------------------------------------------------------------------------------

@@ -46,12 +46,14 @@ def ledger(
     """Every token and bennie movement: its event, both sides of the exchange and what was sought, the rule,
     running drama-token and bennie balances, and movements an amendment removed, struck through with it."""
     from yarnlog.core.referee import invalid
+    from yarnlog.core.state import as_told
     from yarnlog.rulesets.yarn.parts.economy.ledger_trail import filtered, ledger_trail
 
     invalid(currency in (None, "drama", "bennie"), "--currency is drama or bennie")
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
-    trail = ledger_trail(journal.history(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene)))
+    # Each line names its scene as the log does (an order drawn between scenes: the scene it was drawn for).
+    trail = ledger_trail(as_told(journal.history(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))))
     rows = [line.to_data() for line in filtered(trail, episode=episode, scene=scene, participant=participant,
                                                 currency=currency)]
     emit(rows, as_json, lambda data: _render_ledger(data, participant, quotes))

@@ -89,14 +89,10 @@ DECIDED_BY: dict[str, Rule] = {
 }
 
 
-def heading(chapter: str) -> str:
-    """The book's heading of a rule's ``chapter``: its last part (``Combat › Initiative`` -> ``Initiative``)."""
-    return chapter.rsplit(" › ", 1)[-1]
-
-
 def section(move: str) -> str:
-    """The heading of the section that decides ``move`` (a key of :data:`DECIDED_BY`)."""
-    return heading(DECIDED_BY[move].chapter)
+    """The heading of the section that decides ``move`` (a key of :data:`DECIDED_BY`), the one a
+    refusal of the move names too (:attr:`~yarnlog.core.referee.Rule.section`)."""
+    return DECIDED_BY[move].section
 
 
 def cited(move: str) -> str:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from yarnlog.rulesets.yarn.recap.book_sections import cited, heading
+from yarnlog.core.referee import heading
+from yarnlog.rulesets.yarn.recap.book_sections import cited
 
 Data = Mapping[str, Any]
 

@@ -100,6 +100,8 @@ class ThemeChosen(_core.ThemeChosen):
 class PrecedenceDrawn(_core.PrecedenceDrawn):
     """A precedence order, noted as the cards came out: shuffled by the tool or entered from the table."""
 
+    told_with_next_scene = True  # drawn between scenes: for the next one (see scene_of_draw)
+
 
 CAST = SupportingCast(YARN, CastEvents(
     introduced=SupportingIntroduced, promoted=SupportingPromoted, described=SupportingDescribed,
