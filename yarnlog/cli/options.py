@@ -150,3 +150,17 @@ def add_command_id(command) -> None:
     names = {param.name for param in command.params}
     if "by" in names and "command_id" not in names:
         command.params.append(command_id_option())
+
+
+def number_range(text: str, what: str) -> tuple[int, int]:
+    """``3`` or ``3-5`` as a range of numbers from 1 (``--scenes``, ``--episodes``)."""
+    from yarnlog.core.referee import InvalidCommand
+
+    first, _, last = text.partition("-")
+    try:
+        bounds = (int(first), int(last or first))
+    except ValueError:
+        raise InvalidCommand(f"--{what} is a number or a range like 2-4, not {text!r}") from None
+    if bounds[0] < 1 or bounds[1] < bounds[0]:
+        raise InvalidCommand(f"--{what} {text}: give numbers from 1, the first no greater than the last")
+    return bounds

@@ -10,24 +10,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from yarnlog.cli.options import AsOfOpt, CampaignOpt, JsonOpt
+from yarnlog.cli.options import AsOfOpt, CampaignOpt, JsonOpt, number_range
 
 #: The template each format renders with.
 TEMPLATES = {"md": "recap.md.j2", "html": "recap.html.j2"}
 
 
-def _range(text: str, what: str) -> tuple[int, int]:
-    """``3`` or ``3-5`` as a range of numbers from 1."""
-    from yarnlog.core.referee import InvalidCommand
-
-    first, _, last = text.partition("-")
-    try:
-        bounds = (int(first), int(last or first))
-    except ValueError:
-        raise InvalidCommand(f"--{what} is a number or a range like 2-4, not {text!r}") from None
-    if bounds[0] < 1 or bounds[1] < bounds[0]:
-        raise InvalidCommand(f"--{what} {text}: give numbers from 1, the first no greater than the last")
-    return bounds
 
 
 def recap(
@@ -74,10 +62,10 @@ def recap(
 
     numbers = sorted({r.episode for r in history if r.event_type == "episode.started" and r.episode is not None})
     if scenes is not None:
-        first, last = _range(scenes, "scenes")
+        first, last = number_range(scenes, "scenes")
         scope = Scope(scenes=(first, last), label=f"scenes {first}-{last}" if first != last else f"scene {first}")
     elif episodes is not None:
-        first, last = _range(episodes, "episodes")
+        first, last = number_range(episodes, "episodes")
         scope = Scope(episodes=(first, last), label=f"episodes {first}-{last}" if first != last else f"episode {first}")
     elif series:
         scope = Scope()
