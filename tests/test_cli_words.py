@@ -71,6 +71,15 @@ def test_a_scene_answers_in_words(table):
     follow_up_matches_tokens(table, lines[-1])
 
 
+def test_a_summary_that_ends_its_sentence_gets_no_second_full_stop(table):
+    said(table, "call", "Ana", "--cast", "Iris,Tomas", "--mode", "dramatic")
+    assert said(table, "scene", "close", "--summary", "The fog lifts.")[0] == "Scene 1 closed: The fog lifts."
+    said(table, "call", "Maya", "--cast", "Tomas,Iris", "--mode", "dramatic")
+    assert said(table, "scene", "close", "--summary", "Who lit the lamp?")[0] == "Scene 2 closed: Who lit the lamp?"
+    said(table, "call", "Ben", "--cast", "Tomas,Iris", "--mode", "dramatic")
+    assert said(table, "scene", "close", "--summary", "a quiet night")[0] == "Scene 3 closed: a quiet night."
+
+
 def test_an_override_is_said_with_its_reason(table):
     said(table, "call", "Ana", "--cast", "Iris,Tomas", "--mode", "dramatic")
     said(table, "call", "Maya", "--cast", "Tomas,Iris", "--mode", "dramatic")

@@ -16,6 +16,14 @@ def _then(text: str | None, lead: str = ": ") -> str:
 
 def core_sentence(recorded: Recorded) -> str | None:
     """``recorded`` in one sentence, or ``None`` for an event type the journal does not say."""
+    sentence = _sentence(recorded)
+    # User text that ends a sentence already ("the vault is open.") gets no second full stop.
+    if sentence is not None and sentence.endswith(".") and sentence[:-1].endswith((".", "!", "?", "\u2026")):
+        return sentence[:-1]
+    return sentence
+
+
+def _sentence(recorded: Recorded) -> str | None:
     p: dict[str, Any] = recorded.payload.model_dump(mode="json")
     kind, by = recorded.event_type, recorded.recorded_by
     if kind == "note":
