@@ -1,0 +1,105 @@
+"""The shell every ruleset's ``yarnlog recap`` shares: its options, who the recap is for, which part
+of the story it tells, and where it is written. What a recap says is the ruleset's own projection.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from yarnlog.cli.options import number_range
+
+if TYPE_CHECKING:
+    from yarnlog.core.events import Recorded
+    from yarnlog.core.state import CampaignState
+
+#: The template each format renders with.
+TEMPLATES = {"md": "recap.md.j2", "html": "recap.html.j2"}
+
+EpisodeOpt = Annotated[Optional[int], typer.Option("--episode", help="Episode N (default: the last one).")]
+EpisodesOpt = Annotated[Optional[str], typer.Option("--episodes", help="A range of episodes, like 1-2.")]
+ScenesOpt = Annotated[Optional[str], typer.Option("--scenes", help="A range of scenes, like 4-9.")]
+SeriesOpt = Annotated[bool, typer.Option("--series", help="The whole series.")]
+AudienceOpt = Annotated[Optional[str], typer.Option("--as", help="What player NAME may see.")]
+PlayersOpt = Annotated[bool, typer.Option("--players", help="What every player may see (to post to the group).")]
+FormatOpt = Annotated[str, typer.Option("--format", help="md (Markdown) or html (one standalone page).")]
+OutputOpt = Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to FILE instead of stdout.")]
+TemplatesOpt = Annotated[Optional[Path], typer.Option(
+    "--templates", envvar="YARNLOG_TEMPLATES",
+    help="A folder of templates that shadow the defaults file by file (recap.md.j2, recap.html.j2...).")]
+
+
+@dataclass(frozen=True)
+class RecapAsked:
+    """What a ``recap`` command asked for, checked: the history up to ``--as-of``, the state there,
+    the audience (``player`` names one, else ``players`` or the GM) and the span told, as the
+    fields of the ruleset's ``Scope`` (``scenes``, ``episodes``, ``label``; none for the series)."""
+
+    history: list[Recorded]
+    state: CampaignState[Any]
+    player: str | None
+    players: bool
+    scope: dict[str, Any]
+
+
+def recap_asked(*, episode: int | None, episodes: str | None, scenes: str | None, series: bool,
+                as_name: str | None, players: bool, fmt: str, as_json: bool, campaign: str | None,
+                as_of: int | None) -> RecapAsked:
+    """The recap's options checked against the journal, or :class:`InvalidCommand` naming the mistake."""
+    from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
+    from yarnlog.core.referee import InvalidCommand
+
+    if sum(x is not None for x in (episode, episodes, scenes)) + series > 1:
+        raise InvalidCommand("give one of --episode, --episodes, --scenes or --series")
+    if as_name is not None and players:
+        raise InvalidCommand("give --as NAME or --players, not both")
+    if fmt not in TEMPLATES:
+        raise InvalidCommand(f"--format is md or html, not {fmt!r}")
+    if as_json and fmt != "md":
+        raise InvalidCommand("--json prints the recap as data; it takes no --format")
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    history = journal.history(cid, upto=resolve_as_of(journal, cid, as_of, None))
+    state = journal.state(cid, upto=history[-1].sequence if history else None)
+    table = state.table
+    if as_name is not None and not table.knows(as_name):
+        raise InvalidCommand(f"{as_name!r} is not at this table (players: {', '.join(table.players)})")
+    if as_name is not None and table.is_gm(as_name):
+        as_name = None  # the GM's own view is the GM's recap
+
+    def asked(**scope: Any) -> RecapAsked:
+        return RecapAsked(history, state, as_name, players, scope)
+
+    for text, what in ((scenes, "scenes"), (episodes, "episodes")):
+        if text is not None:
+            first, last = number_range(text, what)
+            return asked(**{what: (first, last)},
+                         label=f"{what} {first}-{last}" if first != last else f"{what[:-1]} {first}")
+    if series:
+        return asked()
+    numbers = sorted({r.episode for r in history if r.event_type == "episode.started" and r.episode is not None})
+    if not numbers:
+        raise InvalidCommand("no episode has started yet: nothing to recap ('yarnlog episode start')")
+    n = numbers[-1] if episode is None else episode
+    if n not in numbers:
+        raise InvalidCommand(f"there is no episode {n} (episodes: {', '.join(map(str, numbers))})")
+    return asked(episodes=(n, n), label=f"episode {n}")
+
+
+def write_recap(text: str, output: Path | None, wrote: str) -> None:
+    """The recap on stdout, or in ``output`` with one line on stderr saying what was written."""
+    from yarnlog.core.referee import InvalidCommand
+
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InvalidCommand(f"cannot write {output}: {exc.strerror or exc}") from None
+    from yarnlog.cli.output import one_line
+
+    typer.echo(one_line(f"Wrote {wrote} to {output}"), err=True)
