@@ -139,8 +139,14 @@ def test_book_5_a_two_way_exchange_one_granted_one_denied_costs_the_denier_two(j
 def test_a_scene_ends_with_one_exchange(journal):
     _dramatic(journal)
     journal.execute(CAMPAIGN, ResolvePetition("Iris", "Tomas", "refused"))
-    with pytest.raises(InvalidCommand, match="already ended"):
+    with pytest.raises(InvalidCommand, match=r"already ended with its exchange \(a petition\): call the next scene"):
         journal.execute(CAMPAIGN, ResolvePetition("Iris", "Tomas", "granted"))
+    _give(journal, "Ana", 2)
+    before = len(journal.stored_events(CAMPAIGN))
+    with pytest.raises(InvalidCommand) as refused:
+        journal.execute(CAMPAIGN, Force("Iris", "Tomas"))
+    assert "(a petition)" in str(refused.value) and "dramasystem." not in str(refused.value)
+    assert len(journal.stored_events(CAMPAIGN)) == before  # nothing written
 
 
 def test_several_petitioners_need_a_precedence_order_drawn_which_dramasystem_does_not_record_yet(journal):

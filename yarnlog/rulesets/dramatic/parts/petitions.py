@@ -206,6 +206,11 @@ EXCHANGES = (PetitionResolved, PetitionForced, TwoWayExchanged, PetitionersQuizz
 FOLDS = folds(*EXCHANGES)
 
 
+#: The exchange that ended a scene, said as a move (by its event type without the ruleset's prefix).
+_EXCHANGES = {"petition.resolved": "a petition", "petition.forced": "a force", "petition.two_way": "a two-way exchange",
+              "petition.quizzed": "the quiz of several petitioners"}
+
+
 @dataclass(frozen=True)
 class Petitions:
     """Petitions as one ruleset has them: its :class:`Dramatic` (book, characters, precedence) and
@@ -221,7 +226,10 @@ class Petitions:
     def _ending(self, campaign: Campaign) -> SceneCall:
         """The scene in play, not yet ended by an exchange."""
         scene = scene_in_play(campaign)
-        invalid(scene.settled_by is None, f"scene {scene.number} already ended with its exchange ({scene.settled_by})")
+        if scene.settled_by is not None:
+            # settled_by is an event type ("yarn.petition.forced"): say the move, not the type.
+            move = _EXCHANGES.get(scene.settled_by.split(".", 1)[-1], "an exchange")
+            invalid(False, f"scene {scene.number} already ended with its exchange ({move}): call the next scene")
         return scene
 
     def _parties(self, campaign: Campaign, referee: Referee, scene: SceneCall, *names: str) -> list[Role]:
