@@ -201,6 +201,9 @@ def test_the_cli_records_petitions_forces_and_two_way_exchanges_with_json(cli):
     code, out, _ = cli("petition", "granted", "-p", "Iris", "-g", "Tomas", "--json")
     assert code == 0
     assert [e["event_type"] for e in json.loads(out)] == ["dramasystem.petition.resolved"]
+    code, out, _ = cli("explain", str(json.loads(out)[0]["sequence"]))
+    # DS21, line 319: the granter "earns a drama token ... from the kitty" when the petitioner has none.
+    assert code == 0 and "The kitty gives Ben 1 drama token (Gaining Tokens)." in " ".join(out.split())
     code, _, err = cli("force", "-p", "Iris", "-g", "Tomas")
     assert code == 2 and "already ended" in err and len(err.strip().splitlines()) == 1
     cli("scene", "open", "--caller", "Ben", "--cast", "Iris,Tomas", "--mode", "dramatic")

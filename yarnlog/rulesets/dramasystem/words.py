@@ -96,8 +96,16 @@ def _moves(transfers: list[dict[str, Any]]) -> str:
     said = []
     for t in transfers:
         what = f"{t['amount']} {'drama token' if t['currency'] == 'drama' else 'bennie'}{'s' * (t['amount'] > 1)}"
-        said.append(f"{t['source']} gives {t['destination']} {what} ({t['chapter']})")
-    return "; ".join(said) + "." if said else "No token moves."
+        said.append(f"{_holder(t['source'])} gives {_holder(t['destination'])} {what} ({t['chapter']})")
+    if not said:
+        return "No token moves."
+    text = "; ".join(said) + "."
+    # "The kitty gives ..." starts a sentence; a participant's name stays exactly as typed.
+    return "The" + text[3:] if text.startswith("the kitty") else text
+
+
+def _holder(name: str) -> str:
+    return "the kitty" if name == "kitty" else name
 
 
 def _cast(kind: str, p: dict[str, Any]) -> str:
