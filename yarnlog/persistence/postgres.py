@@ -217,14 +217,15 @@ class PostgresStore(SqlStore):
         sql = self._append_sql if len(rows) == 1 else \
             f"{self._append_into} VALUES {', '.join([self._append_row] * len(rows))}"
         pooled = self.engine.raw_connection()  # the pool's checkout, so a connection long idle is pinged
+        driver: Any = pooled.dbapi_connection
         try:
-            pooled.dbapi_connection.autocommit = True
+            driver.autocommit = True
             with self._pooled_cursor(pooled, sql, pooled.invalidate) as cursor:
                 cursor.execute(sql, [value for row in rows for value in row])
-            pooled.dbapi_connection.autocommit = False  # as the pool hands its connections out
+            driver.autocommit = False  # as the pool hands its connections out
         except BaseException:
-            if not pooled.dbapi_connection.closed:
-                pooled.dbapi_connection.autocommit = False  # the statement rolled itself back: idle again
+            if not driver.closed:
+                driver.autocommit = False  # the statement rolled itself back: idle again
             raise
         finally:
             pooled.close()
