@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -27,8 +28,10 @@ from pathlib import Path
 #: Where each test process writes the refusals it saw (set by the script for the plugin).
 OUT = "YARNLOG_REFUSALS_OUT"
 WIDTH = 80
-#: A word this long in a refusal is a name typed to test the limits (the book's words are shorter).
-LONG_NAME = 20
+#: A run of letters this long in a refusal is a name typed to test the limits (the book's words are shorter).
+LONG_NAME = re.compile(r"\w{20,}")
+#: What a name is counted as when the line is judged without it: a name of ordinary length.
+NAME = 10
 
 
 # -- the plugin ---------------------------------------------------------------------------------
@@ -77,19 +80,33 @@ def refusal_lines(folder: Path) -> list[str]:
 
 
 def cause(line: str) -> str:
-    """Why ``line`` is wide: a long name in it, or its words."""
-    longest = max((len(word.strip(".,:;()'\"")) for word in line.split()), default=0)
-    return "name" if longest >= LONG_NAME else "words"
+    """Why ``line`` is wider than :data:`WIDTH`: a long name in it (the line would fit were every
+    name of ordinary length), or its words."""
+    ordinary = LONG_NAME.sub("x" * NAME, line)
+    return "name" if len(ordinary) <= WIDTH else "words"
+
+
+def kind(line: str) -> str:
+    """``line`` with its numbers as ``#``: the refusals that differ only by the numbers a property
+    test drew are one kind of refusal."""
+    return re.sub(r"\d+", "#", line)
 
 
 def report(folder: Path) -> int:
     lines = refusal_lines(folder)
     wide = sorted((line for line in lines if len(line) > WIDTH), key=len, reverse=True)
     by_words = [line for line in wide if cause(line) == "words"]
+    kinds = {kind(line) for line in lines}
+    wide_kinds = {kind(line) for line in wide}
+    word_kinds = {kind(line) for line in by_words}
     print(f"{len(wide)} of the {len(lines)} refusal lines the tests raise are over {WIDTH} columns "
           f"({len(by_words)} for their words, {len(wide) - len(by_words)} for a long name).")
+    print(f"As kinds (numbers aside): {len(wide_kinds)} of {len(kinds)} ({len(word_kinds)} for their words).")
+    shown = set()
     for line in wide:
-        print(f"{len(line):4} {cause(line):5} {line}")
+        if kind(line) not in shown:
+            shown.add(kind(line))
+            print(f"{len(line):4} {cause(line):5} {line}")
     return 0
 
 

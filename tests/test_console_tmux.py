@@ -104,7 +104,7 @@ def test_a_scene_played_through_yarnlog_play_in_a_real_terminal(campaign, cli, t
         first.type("call Maya --cast Tomas,Iris --mode dramatic")
         first.wait_for("caller Maya")
         first.type("challenge duck Tomas --compel --token")  # a refused spend: Ben holds no token
-        first.wait_for("Refused. Ben must pay 1 drama token(s) but holds 0 (Ducking a Scene).")
+        first.wait_for("Refused. Ben must pay 1 drama token but holds 0 (Ducking a Scene).")
         first.type("challenge duck Tomas --compel --token --override 'Ben pays next session'")
         first.wait_for("Ben/Tomas -1dt 0b")  # the override let it through; the status line says so
 
