@@ -398,6 +398,7 @@ def unanswered_files(history: Path | None, campaign_id: str) -> tuple[Path | Non
 
 
 def _running(pid: int) -> bool:
+    """Whether process ``pid`` is running (signal 0 probes without signalling)."""
     if os.name != "posix":  # no harmless probe: another console's note is left alone
         return True
     try:
@@ -520,9 +521,9 @@ class Console:
     def run(self, words: list[str], executor: Callable[..., list[Any]] | None = None) -> int:
         """Parse and run ``words`` through the command line's own command table, in this process.
 
-        A write is sent with a command id, as on the command line: the line's ``--command-id``, else
-        one minted for the entry, else, when the line is the one whose answer never came
-        (:attr:`unanswered`), that entry's id, so a retried move is recorded once."""
+        A write is sent with a command id, as on the command line: the line's ``--command-id``; else,
+        when the line is the one whose answer never came (:attr:`unanswered`), that entry's id, so a
+        retried move is recorded once; else one minted for the entry."""
         from yarnlog.app.command_ids import new_command_id
         from yarnlog.cli.context import ENTRY_ID, EXECUTOR
 

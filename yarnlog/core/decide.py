@@ -158,7 +158,7 @@ def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], re
             # else (a field the rules derive otherwise) is refused under the rule of corrections.
             broken = fault.problem
             rule, said = (broken.rule, broken.message) if isinstance(broken, Broken) else (CORRECTIONS_RULE, broken)
-            referee.require(False, rule, f"event {fault.sequence} would then break a rule: {said}")
+            referee.require(False, rule, f"event {fault.sequence} would break a rule: {said}")
     return payload
 
 
