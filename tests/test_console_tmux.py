@@ -150,6 +150,8 @@ def test_a_move_sent_again_is_recorded_once_and_one_cut_off_by_a_crash_keeps_its
     and the line typed again (the history's Up, Enter) is sent under the id it was first sent with."""
     import sqlite3
 
+    from yarnlog.cli.console import _running
+
     env = {"TERM": "xterm-256color", "HOME": str(tmp_path), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
     first = Terminal([*yarnlog_command(), "--db", campaign, "play"], env)
     second = None
@@ -169,8 +171,12 @@ def test_a_move_sent_again_is_recorded_once_and_one_cut_off_by_a_crash_keeps_its
         assert len(notes) == 1, first.screen()
         sent = json.loads(notes[0].read_text(encoding="utf-8"))
         assert sent["words"] == ["note", "cut off"]
-        os.kill(first.pid(), signal.SIGKILL)  # before the journal could answer
+        killed = first.pid()
+        os.kill(killed, signal.SIGKILL)  # before the journal could answer
         lock.execute("ROLLBACK")
+        gone_by = time.monotonic() + 30  # the console is started again once the killed one is gone (reaped)
+        while _running(killed) and time.monotonic() < gone_by:
+            time.sleep(0.05)
 
         second = Terminal([*yarnlog_command(), "--db", campaign, "play"], env)
         second.wait_for("The last entry of a console that stopped was never answered:")

@@ -407,6 +407,8 @@ def _running(pid: int) -> bool:
         return False
     except OSError:  # someone else's process: running
         return True
+    with contextlib.suppress(OSError, IndexError):  # a process killed but not yet reaped is a zombie: ended
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     return True
 
 
