@@ -114,7 +114,7 @@ def test_a_state_handed_out_mid_replay_is_not_changed_by_what_the_replay_folds_n
 
 def test_a_replay_of_the_whole_sample_thaws_the_parts_that_offer_it_and_equals_the_fold():
     thawed = {part.name for part in yarn.PARTS if part.thaw is not None}
-    assert thawed == {"characters", "combat", "procedure", "powers"}
+    assert thawed == {"characters", "combat", "procedure", "powers", "economy"}
     assert replay(with_context(EVENTS)) == one_at_a_time(EVENTS)
 
 
