@@ -99,7 +99,6 @@ class Drama:
     spends_by_scene: PMap[int, tuple[BennieSpend, ...]] = field(default_factory=pmap)
     ballots: PMap[int, PMap[str, Ballot]] = field(default_factory=pmap)  # the episode in play's (by episode)
     tallies: PMap[int, Any] = field(default_factory=pmap)  # episode -> its recorded tally
-    pending_call: int | None = None  # a scene just opened whose Yarn call has not been seen yet
     overridden_through: int = 0  # the last event recorded under a GM override
     closers: PMap[int, int] = field(default_factory=pmap)  # episode -> the scene named its closer
 

@@ -11,11 +11,14 @@ and the ledger.
 
 from __future__ import annotations
 
+import functools
+import operator
+
 from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.events import Recorded
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee
-from yarnlog.core.ruleset import EVERY_EVENT, Part, Router, compose_validators, folds
+from yarnlog.core.ruleset import Part, Router, compose_validators, folds
 from yarnlog.core.table import CampaignCreated
 from yarnlog.core.timeline import EpisodeEnded
 from yarnlog.rulesets.yarn.parts.drama import (
@@ -43,7 +46,6 @@ OWN_FOLDS = folds(CampaignCreated, OverrideRecorded, EpisodeEnded)
 
 def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     p = recorded.payload
-    drama = replace(drama, pending_call=None) if drama.pending_call is not None else drama
     if isinstance(p, CampaignCreated):
         drama = replace(drama, gm=p.gm)
     if isinstance(p, OverrideRecorded):
@@ -65,6 +67,8 @@ def decide(command, campaign: YarnCampaign, referee: Referee):
     return None
 
 
-# Every event: a scene just opened is pending only until the next event, whatever its type.
-PART = Part(name="drama", initial=Drama, evolve=evolve, folds=EVERY_EVENT, decide=decide, audit=scene_calls.audit,
+#: The part's own events and its modules'; no other event changes the slice.
+FOLDS = functools.reduce(operator.or_, (module.FOLDS for module in MODULES), OWN_FOLDS)
+
+PART = Part(name="drama", initial=Drama, evolve=evolve, folds=FOLDS, decide=decide, audit=scene_calls.audit,
             validators=compose_validators(*(m.VALIDATORS for m in MODULES)))

@@ -305,11 +305,25 @@ def opened(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
         cost_due=tracks_characters(characters) and p.caller != drama.gm and own not in p.cast,
     )
     recall = Recall(p.caller, "a montage ended") if p.kind == "montage" else None
-    return replace(drama, scenes=drama.scenes.set(p.number, call), recall=recall,
-                   pending_call=p.number if recorded.sequence > drama.overridden_through else None)
+    return replace(drama, scenes=drama.scenes.set(p.number, call), recall=recall)
 
 
 # -- validating and auditing ---------------------------------------------------------------------------------
+
+
+def pending_call(campaign: YarnCampaign) -> SceneCall | None:
+    """The scene whose Yarn call must be the next event: the one the last event folded opened, unless
+    a GM override let that opening through.
+
+    Worked out from the scene's own ``opened_at`` (the state's ``sequence`` is the last event folded),
+    so the drama part folds only the events it handles instead of clearing a mark at every event.
+    """
+    number = campaign.timeline.scene
+    drama = drama_of(campaign)
+    call = drama.scenes.get(number) if number is not None else None
+    if call is None or call.opened_at != campaign.sequence or call.opened_at <= drama.overridden_through:
+        return None
+    return call
 
 
 def validate_opened(p: SceneOpened, campaign: YarnCampaign, referee: Referee) -> SceneOpened:
@@ -323,9 +337,10 @@ def validate_opened(p: SceneOpened, campaign: YarnCampaign, referee: Referee) ->
 
 def validate_called(p: SceneCalled, campaign: YarnCampaign, referee: Referee) -> SceneCalled:
     """The Yarn side of the scene just opened, decided again from the call as it was opened."""
-    drama = drama_of(campaign)
-    invalid(drama.pending_call == p.scene, f"scene {p.scene} was not just opened: its call follows its opening")
-    call = drama.scenes[p.scene]
+    call = pending_call(campaign)
+    invalid(call is not None and call.number == p.scene,
+            f"scene {p.scene} was not just opened: its call follows its opening")
+    assert call is not None  # refused above otherwise
 
     def recalled(c: YarnCampaign, r: Referee, q: SceneCalled) -> SceneCalled | None:
         return scene_called(c, r, scene=q.scene, caller=call.caller, cast=call.cast, kind=call.kind, mode=call.mode,
@@ -341,10 +356,9 @@ VALIDATORS: Mapping[type[Payload], Validator[Any]] = {
 
 def audit(campaign: YarnCampaign, recorded: Recorded) -> list[str]:
     """A scene just opened binds the event after it: its own Yarn call, paid, in turn."""
-    drama = drama_of(campaign)
-    if drama.pending_call is None:
+    call = pending_call(campaign)
+    if call is None:
         return []
-    call = drama.scenes[drama.pending_call]
     payload = recorded.payload
     called = isinstance(payload, SceneCalled) and payload.scene == call.number
     jumped = isinstance(payload, SceneCalled) and called and bool(payload.bennie_spends)
