@@ -64,12 +64,11 @@ class ThawedMap(Generic[K, V]):
     def freeze(self) -> PMap[K, V]:
         """The map as set so far, sharing what did not change with the map frozen before."""
         if self._changed:
-            evolver = self._frozen.evolver()
-            items = self._items
+            evolver, frozen, items = self._frozen.evolver(), self._frozen, self._items
             for key in self._changed:
                 if key in items:
                     evolver[key] = items[key]
-                elif key in evolver:
+                elif key in frozen:  # discarded since the last freeze (and not set again)
                     evolver.remove(key)
             self._frozen = evolver.persistent()
             self._changed.clear()

@@ -41,6 +41,7 @@ from yarnlog.rulesets.yarn.parts.drama.calling_order import CALLING_ORDER
 from yarnlog.rulesets.yarn.parts.drama.scene_roles import check_not_after_closer, role_named
 from yarnlog.rulesets.yarn.parts.drama.state import (
     Drama,
+    DramaBuilder,
     Recall,
     SceneCall,
     Validator,
@@ -286,29 +287,51 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
         drama = calling_order.jumped(drama, recorded.episode, p.caller)
         return replace(drama, scenes=drama.scenes.set(p.scene, replace(drama.scenes[p.scene], in_turn=True)))
     if isinstance(p, RuledOffstage):
-        return replace(drama, recall=Recall(p.caller, "the shopping scene was ruled off stage"))
+        return replace(drama, recall=_offstage(p))
     return drama
+
+
+def fold_in_place(drama: DramaBuilder, recorded: Recorded, yarn: YarnState) -> None:
+    """:func:`evolve` in a replay (``yarn`` is the state before the event, its characters as they were)."""
+    p = recorded.payload
+    if isinstance(p, SceneOpened):
+        characters = yarn.characters
+        in_turn = calling_order.called_in_place(drama, characters, recorded.episode, p.caller)
+        drama.scenes[p.number] = _call(p, recorded, characters, drama.gm, in_turn)
+        drama.recall = _montage_recall(p)
+    elif isinstance(p, SceneCalled) and p.bennie_spends and p.scene in drama.scenes:
+        calling_order.jumped_in_place(drama, recorded.episode, p.caller)
+        drama.scenes[p.scene] = replace(drama.scenes[p.scene], in_turn=True)
+    elif isinstance(p, RuledOffstage):
+        drama.recall = _offstage(p)
+
+
+def _offstage(p: RuledOffstage) -> Recall:
+    return Recall(p.caller, "the shopping scene was ruled off stage")
+
+
+def _montage_recall(p: SceneOpened) -> Recall | None:
+    """A montage's caller calls again once it ends; any other call ends a recall."""
+    return Recall(p.caller, "a montage ended") if p.kind == "montage" else None
+
+
+def _call(p: SceneOpened, recorded: Recorded, characters: Any, gm: str, in_turn: bool) -> SceneCall:
+    """The scene as called: whether it was the caller's turn, whether casting cost her a token."""
+    own = player_character(characters, p.caller) if tracks_characters(characters) else None
+    return SceneCall(
+        number=p.number, episode=recorded.episode, caller=p.caller, cast=tuple(p.cast), called=tuple(p.cast),
+        mode=p.mode, kind=p.kind, time_break=p.time_break, opened_at=recorded.sequence, in_turn=in_turn,
+        cost_due=tracks_characters(characters) and p.caller != gm and own not in p.cast,
+    )
 
 
 def opened(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     """A scene called: whether it was the caller's turn, whether casting cost her a token."""
     p = recorded.payload
     assert isinstance(p, SceneOpened)  # folded for scene.opened only
-    episode = recorded.episode
-    characters = yarn.characters
-    in_turn, drama = calling_order.called(drama, characters, episode, p.caller)
-    own = player_character(characters, p.caller) if tracks_characters(characters) else None
-    call = SceneCall(
-        number=p.number, episode=episode, caller=p.caller, cast=tuple(p.cast), called=tuple(p.cast), mode=p.mode,
-        kind=p.kind, time_break=p.time_break, opened_at=recorded.sequence,
-        in_turn=in_turn,
-        cost_due=tracks_characters(characters) and p.caller != drama.gm and own not in p.cast,
-    )
-    recall = Recall(p.caller, "a montage ended") if p.kind == "montage" else None
-    return replace(drama, scenes=drama.scenes.set(p.number, call), recall=recall)
-
-
-# -- validating and auditing ---------------------------------------------------------------------------------
+    in_turn, drama = calling_order.called(drama, yarn.characters, recorded.episode, p.caller)
+    return replace(drama, scenes=drama.scenes.set(p.number, _call(p, recorded, yarn.characters, drama.gm, in_turn)),
+                   recall=_montage_recall(p))
 
 
 def pending_call(campaign: YarnCampaign) -> SceneCall | None:
