@@ -1,7 +1,7 @@
 """DramaSystem's verbs on the command line, offered only in DramaSystem campaigns.
 
 ``yarnlog character create``, ``yarnlog oppose`` (the GM's secret token), ``yarnlog target``,
-``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens``,
+``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog extra-card`` (DS76), ``yarnlog procedural-tokens``,
 ``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``; and the dramatic verbs
 it shares with Yarn: ``call`` (in the calling order, or ``--jump-queue``),
 ``calling-order``, ``petition``, ``force``, ``two-way``, ``quiz``, ``ballot``, ``challenge ...``,
@@ -26,7 +26,7 @@ def register(app: typer.Typer) -> None:
 
 #: Where each verb is registered, in the order the help lists them (single verbs, then groups of verbs).
 INDEX = {
-    **dict.fromkeys(("oppose", "target", "draw", "resolve", "procedural-tokens", "odds"),
+    **dict.fromkeys(("oppose", "target", "draw", "resolve", "extra-card", "procedural-tokens", "odds"),
                     "yarnlog.rulesets.dramasystem.cli.procedure:register"),
     **dict.fromkeys(("sheet", "tokens", "ledger", "explain", "resolutions", "recap"),
                     "yarnlog.rulesets.dramasystem.cli.reports:register"),
