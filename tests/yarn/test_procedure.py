@@ -341,14 +341,15 @@ def test_verify_flags_rolls_forced_in_behind_the_decider(journal, scene):
     assert [f.sequence for f in faults] == [last - 3, last - 2, last]
     assert "outcome is recorded as 'beats' but the rules give 'fails'" in faults[0].problem
     assert "trait_dice is recorded as 4" in faults[1].problem
-    assert "already used this session" in faults[2].problem
+    assert "of 1 experience dice are used this session" in faults[2].problem
 
 
 def test_retracting_a_roll_another_roll_was_opposed_to_is_refused(journal, scene):
     guard = roll(journal, scene, "guard", "Alert", dice=2, faces=(3, 3))
     roll(journal, scene, "Iris", "Tough", faces=(1, 2, 3, 4), against=Opposed(guard.sequence))
     before = journal.store.last_sequence(scene)
-    with pytest.raises(RuleViolation, match="would break a rule"):
+    broken = f"event {before} would break a rule: event {guard.sequence} is not a roll"
+    with pytest.raises(RuleViolation, match=broken):
         journal.execute(scene, Retract(guard.sequence, reason="wrong guard"))
     assert journal.store.last_sequence(scene) == before
 

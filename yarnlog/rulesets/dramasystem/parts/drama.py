@@ -23,7 +23,7 @@ from pydantic import Field
 from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
-from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid, present
+from yarnlog.core.referee import Broken, InvalidCommand, Referee, Rule, invalid, present
 from yarnlog.core.ruleset import Part, Router, compose_validators, folds
 from yarnlog.core.state import CampaignState, advance
 from yarnlog.core.table import CampaignCreated
@@ -424,14 +424,14 @@ def audit(campaign: CampaignState[Any], recorded: Recorded) -> list[str]:
     p = recorded.payload
     paid = isinstance(p, SceneCalled) and p.scene == call.number
     jumped = isinstance(p, SceneCalled) and paid and bool(p.bennie_spends)
-    problems = []
+    problems: list[str] = []
     if call.cost_due and not paid:
         rule = GREEN_TO_CALL if call.mode == "procedural" else DRAMASYSTEM.cite(CASTING_COST)
-        problems.append(f"scene {call.number}: {call.caller} paid nothing for a scene without her character "
-                        f"({rule.cite()})")
+        problems.append(Broken(rule, f"scene {call.number}: {call.caller} paid nothing for a scene without her "
+                                     "character"))
     if not call.in_turn and not jumped:
-        problems.append(f"scene {call.number}: {call.caller} called out of turn "
-                        f"({DRAMASYSTEM.cite(CALLING_ORDER).cite()})")
+        problems.append(Broken(DRAMASYSTEM.cite(CALLING_ORDER),
+                               f"scene {call.number}: {call.caller} called out of turn"))
     return problems
 
 

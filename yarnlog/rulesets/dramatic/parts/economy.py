@@ -18,7 +18,7 @@ from pyrsistent import PMap, PVector, pmap, pvector
 
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.frozen import replace
-from yarnlog.core.referee import Referee, Rule, invalid, present
+from yarnlog.core.referee import Broken, Referee, Rule, invalid, present
 from yarnlog.core.ruleset import Part, folds
 from yarnlog.core.state import CampaignState
 from yarnlog.core.thawed import ThawedMap, ThawedVector
@@ -224,17 +224,20 @@ class EconomyBuilder:
                        kitty=self.kitty.freeze())
 
 
-def shortfalls(economy: Economy, moves: Sequence[TransferLine]) -> list[str]:
-    """Payments in ``moves`` that their payer cannot make, applying them in order."""
+def shortfalls(economy: Economy, moves: Sequence[TransferLine]) -> list[Broken]:
+    """Payments in ``moves`` that their payer cannot make, applying them in order: each says who pays
+    what and holds how much, citing the rule of its ledger line (in the shared text's words)."""
     problems = []
     held = {DRAMA: dict(economy.tokens), BENNIE: dict(economy.bennies)}
     for line in moves:
         if line.source != KITTY_NAME and held[line.currency].get(line.source, 0) < line.amount:
             what = "drama token" if line.currency == DRAMA else "bennie"
-            problems.append(
+            problems.append(Broken(
+                Rule(drama_tokens.BOOK, line.chapter, line.rule),
                 f"{line.source} pays {line.amount} {what}{'s' if line.amount > 1 else ''} but holds "
-                f"{held[line.currency].get(line.source, 0)} ({line.chapter}: {line.rule})"
-            )
+                f"{held[line.currency].get(line.source, 0)}",
+                cited=f"{line.chapter}: {line.rule}",
+            ))
         held[line.currency] = _apply(held[line.currency], line)
     return problems
 
@@ -242,7 +245,7 @@ def shortfalls(economy: Economy, moves: Sequence[TransferLine]) -> list[str]:
 def audit(campaign: Campaign, recorded: Recorded) -> list[str]:
     """Every payment, whatever the event type that carries it, must be covered by what the payer
     held before the event (a rule across event types, so not any one validator's)."""
-    return shortfalls(campaign.rules.economy, transfers_of(recorded.payload))
+    return [*shortfalls(campaign.rules.economy, transfers_of(recorded.payload))]
 
 
 # -- commands -------------------------------------------------------------------------------
@@ -310,7 +313,7 @@ SPEND_WHAT_YOU_HOLD = Rule(
 def require_payable(referee: Referee, economy: Economy, moves: Sequence[TransferLine]) -> None:
     """Refuse (through the referee) any payment its payer cannot make."""
     for problem in shortfalls(economy, moves):
-        referee.require(False, SPEND_WHAT_YOU_HOLD, problem)
+        referee.require(False, SPEND_WHAT_YOU_HOLD, problem.message)
 
 
 def return_to_kitty(economy: Economy, episode: int,

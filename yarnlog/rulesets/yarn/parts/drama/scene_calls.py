@@ -17,7 +17,7 @@ from pydantic import Field
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
-from yarnlog.core.referee import Referee, Rule, invalid, present
+from yarnlog.core.referee import Broken, Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
 from yarnlog.core.timeline import OpenScene, SceneOpened, check_timeline, decide_timeline
@@ -385,12 +385,12 @@ def audit(campaign: YarnCampaign, recorded: Recorded) -> list[str]:
     payload = recorded.payload
     called = isinstance(payload, SceneCalled) and payload.scene == call.number
     jumped = isinstance(payload, SceneCalled) and called and bool(payload.bennie_spends)
-    problems = []
+    problems: list[str] = []
     if not called:
         if call.cost_due:
-            problems.append(f"scene {call.number}: {call.caller} paid no drama token ({CASTING_COST.cite()})")
+            problems.append(Broken(CASTING_COST, f"scene {call.number}: {call.caller} paid no drama token"))
         if call.kind == "montage":
-            problems.append(f"scene {call.number}: a montage needs a suggested duration ({MONTAGE_CALL.cite()})")
+            problems.append(Broken(MONTAGE_CALL, f"scene {call.number}: a montage needs a suggested duration"))
     if not call.in_turn and not jumped:
-        problems.append(f"scene {call.number}: {call.caller} called out of turn ({CALLING_ORDER.cite()})")
+        problems.append(Broken(CALLING_ORDER, f"scene {call.number}: {call.caller} called out of turn"))
     return problems
