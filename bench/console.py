@@ -100,7 +100,7 @@ def measure(size: int, moves: int, scratch: Path) -> dict:
     from prompt_toolkit.formatted_text import to_formatted_text
     from prompt_toolkit.input import DummyInput
 
-    from yarnlog.cli.console import Console, make_session
+    from yarnlog.cli.console import Console, history_file, make_session, unanswered_files
     from yarnlog.cli.context import close_journal, open_journal
     from yarnlog.cli.options import SETTINGS
 
@@ -109,6 +109,8 @@ def measure(size: int, moves: int, scratch: Path) -> dict:
     SETTINGS.db, SETTINGS.campaign = db, None
     sink = io.StringIO()
     console = Console(open_journal(), db, campaign, out=sink, err=sink)
+    # As in play: each move is noted beside the history until it is answered (its command id kept).
+    console.unanswered_file = unanswered_files(history_file(db, campaign), campaign)[0]
     # The boards a GM reads (``yarnlog tokens``...) are stored as views: the CLI brings them to the
     # head after each of its moves (costly on a long campaign); the console leaves them to their reader.
     for view in ("tokens", "bennies", "calling-order", "scene-casts"):

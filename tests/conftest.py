@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 import pytest
 from fold_routes import checking_evolve, checking_thaw
+from hypothesis import HealthCheck, settings
 from sqlalchemy import create_engine, text
 
 from yarnlog.app.journal import Journal
@@ -29,6 +30,13 @@ from yarnlog.persistence.factory import MEMORY_URL, database_url, open_store
 from yarnlog.persistence.memory import MemoryStore
 from yarnlog.persistence.protocol import EventStore
 from yarnlog.rulesets.yarn.ruleset import RULESET as YARN
+
+#: Every property test runs without Hypothesis's 200 ms deadline and its "too slow" health check: on a
+#: machine shared by many runs an example's time says nothing of the rule it checks, and a property
+#: that failed only for being slow made the suite flaky. The examples and what each asserts are the
+#: same; a test's own ``@settings`` still sets its number of examples.
+settings.register_profile("yarnlog", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("yarnlog")
 
 PG_URL = os.environ.get("YARNLOG_TEST_PG_URL")
 REQUIRE_PG = os.environ.get("YARNLOG_REQUIRE_PG") == "1"

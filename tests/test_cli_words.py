@@ -176,9 +176,27 @@ def test_a_refusal_says_the_rule_short_and_json_keeps_it_whole(table):
     before = table("log", "--json")[1]
     code, out, err = table("force", "-p", "Iris", "-g", "Tomas")
     assert code == 3 and out == ""
-    assert err == "Refused. Ana must pay 2 drama token(s) but holds 0 (Forcing).\n"
+    assert err == "Refused. Ana must pay 2 drama tokens but holds 0 (Forcing).\n"
     assert len(err.rstrip("\n")) <= 80
     code, out, err = table("force", "-p", "Iris", "-g", "Tomas", "--json")
     assert code == 3 and err.count("\n") == 1
     assert err.startswith("error: Ana must pay 2") and 'Yarn 0.1, "Forcing": the petitioner may' in err
+    assert table("log", "--json")[1] == before  # nothing written
+
+
+def test_a_refused_retraction_says_the_rule_it_would_break_in_one_line(table):
+    # "Ducking a Scene": "You can duck this compulsion by spending a drama token, which goes to the caller."
+    # Ana's only token came from the petition she lost; retracting that petition leaves the duck unpaid.
+    said(table, "call", "Ana", "--cast", "Iris,Tomas", "--mode", "dramatic")
+    petition = json.loads(table("petition", "refused", "-p", "Iris", "-g", "Tomas", "--json")[1])[0]["sequence"]
+    said(table, "call", "Maya", "--cast", "Tomas,Iris", "--mode", "dramatic")
+    duck = json.loads(table("challenge", "duck", "Iris", "--compel", "--token", "--json")[1])[-1]["sequence"]
+    before = table("log", "--json")[1]
+    code, out, err = table("retract", str(petition), "--reason", "misheard", "--yes")
+    assert code == 3 and out == ""
+    assert err == (f"Refused. Event {duck} would break a rule: Ana must pay 1 drama token but holds 0 "
+                   "(Ducking a Scene).\n")
+    code, _, err = table("retract", str(petition), "--reason", "misheard", "--yes", "--json")
+    assert code == 3 and err.count("\n") == 1  # --json quotes the rule broken whole, still on one line
+    assert 'Yarn 0.1, "Ducking a Scene": You can duck this compulsion by spending a drama token' in err
     assert table("log", "--json")[1] == before  # nothing written

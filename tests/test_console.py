@@ -213,3 +213,110 @@ def test_a_board_read_after_moves_is_never_stale_and_leaving_keeps_it_at_the_hea
     assert sequence == open_journal().store.head("harbor")[0] and held(board)["Ana"] == 1  # ...leaving brings it on
     capsys.readouterr()  # what the console printed
     assert held(json.loads(table("tokens", "--json")[1]))["Ana"] == 1
+
+
+# -- command ids: a move retried is recorded once -------------------------------------------------
+
+
+def test_each_entry_is_sent_with_a_command_id_of_its_own_as_on_the_command_line(table, tmp_path, capsys, events):
+    capsys.readouterr()
+    made = Console(open_journal(), str(tmp_path / "journal.db"), "harbor", as_json=True, out=io.StringIO())
+
+    def entered(line: str) -> dict:
+        assert made.dispatch(line) == 0
+        [event] = json.loads(capsys.readouterr().out)
+        return event
+
+    first, second = entered("note 'first'"), entered("note 'first'")  # the same words, answered: two moves
+    assert first["command_id"] != second["command_id"] and not second["already_recorded"]
+    store = open_journal().store
+    assert [e.sequence for e in store.recorded_command("harbor", first["command_id"]).events] == [first["sequence"]]
+    typed = entered("note 'typed id' --command-id table-17")
+    again = entered("note 'typed id' --command-id table-17")  # sent again by hand: nothing written
+    assert (typed["command_id"], typed["already_recorded"]) == ("table-17", False)
+    assert (again["command_id"], again["already_recorded"], again["sequence"]) == ("table-17", True, typed["sequence"])
+    assert [e["payload"]["text"] for e in events()[-3:]] == ["first", "first", "typed id"]
+
+
+def test_a_move_whose_answer_was_lost_is_recorded_once_when_typed_again(console, events, monkeypatch):
+    """The database committed the move, but its answer never reached the console (a connection lost
+    on the commit's acknowledgement): the same line typed again is the same command."""
+    from sqlalchemy.exc import OperationalError
+
+    store = console.journal.store
+    appended = store.append
+
+    def committed_then_lost(*args, **kwargs):
+        appended(*args, **kwargs)
+        raise OperationalError("COMMIT", {}, Exception("server closed the connection unexpectedly"))
+
+    before = len(events())
+    monkeypatch.setattr(store, "append", committed_then_lost)
+    assert console.dispatch("note 'lost answer'") == EXIT_CODES["store"]
+    monkeypatch.setattr(store, "append", appended)
+    assert console.out.getvalue().splitlines()[-2:] == [
+        "Not confirmed. Type the same line again: it is sent as the same command",
+        f"({console.unanswered.command_id}), so it is recorded once."]
+    lost = console.unanswered.command_id
+    assert console.dispatch("note 'lost answer'") == 0
+    assert [e["payload"]["text"] for e in events()[before:]] == ["lost answer"]
+    assert console.unanswered is None
+    assert console.dispatch("note 'lost answer'") == 0  # answered now: typed again, it is a new move
+    assert [e["payload"]["text"] for e in events()[before:]] == ["lost answer", "lost answer"]
+    assert open_journal().store.recorded_command("harbor", lost).events[0].sequence == before + 1
+
+
+def test_a_refused_entry_is_answered_and_not_kept_for_a_retry(console):
+    console.dispatch("call Maya --cast Tomas,Iris --mode dramatic")
+    assert console.dispatch("challenge duck Tomas --compel --token") == EXIT_CODES["rule"]
+    assert console.unanswered is None and "Not confirmed" not in console.out.getvalue()
+
+
+def test_an_entry_left_unanswered_by_a_console_that_stopped_is_taken_over(table, tmp_path, capsys, events,
+                                                                          monkeypatch):
+    """A console killed between the commit of an entry and its answer leaves a note beside its
+    history; the next console of the campaign takes it over, and the line typed again is the same
+    command."""
+    from yarnlog.cli.console import unanswered_files
+
+    class Killed(BaseException):
+        """The console's process ends here (as on SIGKILL: nothing after it runs in that console)."""
+
+    db = str(tmp_path / "journal.db")
+    note = history_file(db, "harbor").parent / f".yarnlog-play-harbor.{pid_that_ended()}.unanswered"
+    crashed = Console(open_journal(), db, "harbor", out=io.StringIO(), err=io.StringIO(), unanswered_file=note)
+    store = crashed.journal.store
+    appended = store.append
+
+    def committed_then_killed(*args, **kwargs):
+        appended(*args, **kwargs)
+        raise Killed
+
+    monkeypatch.setattr(store, "append", committed_then_killed)
+    before = len(events())
+    with pytest.raises(Killed):
+        crashed.dispatch("note 'before the crash'")
+    monkeypatch.setattr(store, "append", appended)
+    assert len(events()) == before + 1 and note.exists()
+    assert unanswered_files(history_file(db, "harbor"), "harbor")[1] == [note]
+    sent = json.loads(note.read_text(encoding="utf-8"))["command_id"]
+
+    with create_pipe_input() as typed:
+        typed.send_text("note 'before the crash'\nexit\n")
+        play(db, None, input=typed, output=DummyOutput())
+    shown, err = capsys.readouterr()
+    assert err == ""
+    assert "The last entry of a console that stopped was never answered:\n  note 'before the crash'\n" in shown
+    assert f"Already recorded by command {sent}: nothing written." in " ".join(shown.split())
+    assert [e["payload"]["text"] for e in events()[before:]] == ["before the crash"]
+    assert not note.exists() and not list(note.parent.glob("*.unanswered"))
+
+
+def pid_that_ended() -> int:
+    """The id of a process that has ended (as a killed console's)."""
+    import subprocess
+    import sys
+
+    done = subprocess.Popen([sys.executable, "-c", "pass"])
+    done.wait()
+    return done.pid

@@ -104,7 +104,7 @@ def test_a_scene_played_through_yarnlog_play_in_a_real_terminal(campaign, cli, t
         first.type("call Maya --cast Tomas,Iris --mode dramatic")
         first.wait_for("caller Maya")
         first.type("challenge duck Tomas --compel --token")  # a refused spend: Ben holds no token
-        first.wait_for("Refused. Ben must pay 1 drama token(s) but holds 0 (Ducking a Scene).")
+        first.wait_for("Refused. Ben must pay 1 drama token but holds 0 (Ducking a Scene).")
         first.type("challenge duck Tomas --compel --token --override 'Ben pays next session'")
         first.wait_for("Ben/Tomas -1dt 0b")  # the override let it through; the status line says so
 
@@ -142,3 +142,61 @@ def test_a_scene_played_through_yarnlog_play_in_a_real_terminal(campaign, cli, t
     notes = json.loads(cli("--db", campaign, "log", "--type", "note", "--json")[1])
     assert [(e["sequence"], e["payload"]["text"]) for e in notes] == [
         (13, "a wrong aside"), (16, "confirmed before the crash"), (17, "the second console")]
+
+
+def test_a_move_sent_again_is_recorded_once_and_one_cut_off_by_a_crash_keeps_its_id(campaign, cli, tmp_path):
+    """Each console move carries a command id: one typed by hand and sent twice is recorded once; a
+    move still waiting for the journal when its console is killed is taken over by the next console,
+    and the line typed again (the history's Up, Enter) is sent under the id it was first sent with."""
+    import sqlite3
+
+    from yarnlog.cli.console import _running
+
+    env = {"TERM": "xterm-256color", "HOME": str(tmp_path), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    first = Terminal([*yarnlog_command(), "--db", campaign, "play"], env)
+    second = None
+    lock = sqlite3.connect(campaign, isolation_level=None)
+    try:
+        first.wait_for("caller Ana")
+        first.type("note 'sent twice' --command-id table-1")
+        first.wait_for("harbor #9 ")
+        first.type("note 'sent twice' --command-id table-1")
+        first.wait_for("Already recorded by command table-1: nothing written.")
+
+        lock.execute("BEGIN IMMEDIATE")  # another writer holds the journal: the next move waits for it
+        first.type("note 'cut off'")
+        deadline = time.monotonic() + 30
+        while not (notes := list(tmp_path.glob(".yarnlog-play-harbor.*.unanswered"))) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(notes) == 1, first.screen()
+        sent = json.loads(notes[0].read_text(encoding="utf-8"))
+        assert sent["words"] == ["note", "cut off"]
+        killed = first.pid()
+        os.kill(killed, signal.SIGKILL)  # before the journal could answer
+        lock.execute("ROLLBACK")
+        gone_by = time.monotonic() + 30  # the console is started again once the killed one is gone (reaped)
+        while _running(killed) and time.monotonic() < gone_by:
+            time.sleep(0.05)
+
+        second = Terminal([*yarnlog_command(), "--db", campaign, "play"], env)
+        second.wait_for("The last entry of a console that stopped was never answered:")
+        second.wait_for("  note 'cut off'")
+        second.key("Up")  # the line from the history, as typed in the first console
+        second.wait_for("harbor> note 'cut off'")
+        second.key("Enter")
+        second.wait_for("Note by Maya: cut off")
+        second.wait_for("harbor #10 ")
+    finally:
+        lock.close()
+        first.close()
+        if second is not None:
+            second.close()
+
+    from yarnlog.cli.context import open_journal
+
+    code, _, err = cli("--db", campaign, "verify")
+    assert code == 0, err
+    notes = json.loads(cli("--db", campaign, "log", "--type", "note", "--json")[1])
+    assert [(e["sequence"], e["payload"]["text"]) for e in notes] == [(9, "sent twice"), (10, "cut off")]
+    assert [e.sequence for e in open_journal().store.recorded_command("harbor", sent["command_id"]).events] == [10]
+    assert not list(tmp_path.glob(".yarnlog-play-harbor.*.unanswered"))

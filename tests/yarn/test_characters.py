@@ -571,7 +571,8 @@ def test_corrections_change_a_sheet_but_not_against_the_rules(journal, campaign)
     journal.execute(campaign, Correct(created.sequence, {"desire": "forgiveness"}, "misheard"))
     assert chars(journal, campaign).pcs["Iris"].desire == "forgiveness"
     before = journal.store.last_sequence(campaign)
-    with pytest.raises(RuleViolation, match="would break a rule"):
+    broken = "would break a rule: hit_points is recorded as 30 but the rules give"
+    with pytest.raises(RuleViolation, match=broken):
         journal.execute(campaign, Correct(created.sequence, {"hit_points": 30}, "generous"))
     assert journal.store.last_sequence(campaign) == before
     assert audit(journal.history(campaign)) == []

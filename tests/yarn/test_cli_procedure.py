@@ -79,7 +79,8 @@ def test_illegal_rolls_exit_with_their_code_and_write_nothing(table):
     _, before, _ = table("log", "--json")
     code, _, err = table("roll", "Iris", "-t", "Tough", "--xp", "1", "--why", "again", "--for", "climb",
                          "--faces", "1,2,3,4,5")
-    assert code == EXIT_CODES["rule"] and "already used this session" in err
+    assert code == EXIT_CODES["rule"]
+    assert err == "Refused. 1 of 1 experience dice are used this session (Experience Pool).\n"
     assert table("log", "--json")[1] == before
     code, out, _ = table("roll", "Iris", "-t", "Tough", "--xp", "1", "--why", "again", "--for", "climb",
                          "--faces", "1,2,3,4,5", "--override", "a heroic moment", "--json")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -12,10 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from refusals import refused
 
+from yarnlog.app.interchange import parse_lines
 from yarnlog.app.rolling import execute_rolling
 from yarnlog.app.verify import verify
 from yarnlog.core.decide import Retract
+from yarnlog.core.envelope import to_recorded
 from yarnlog.core.referee import Override, Referee, RuleViolation
+from yarnlog.core.state import replay, with_context
 from yarnlog.core.table import AddParticipant, Table
 from yarnlog.core.timeline import CloseScene, EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.yarn.parts.characters.experience_awards import AwardExperience, experience_dice_available
@@ -337,14 +341,15 @@ def test_verify_flags_rolls_forced_in_behind_the_decider(journal, scene):
     assert [f.sequence for f in faults] == [last - 3, last - 2, last]
     assert "outcome is recorded as 'beats' but the rules give 'fails'" in faults[0].problem
     assert "trait_dice is recorded as 4" in faults[1].problem
-    assert "already used this session" in faults[2].problem
+    assert "of 1 experience dice are used this session" in faults[2].problem
 
 
 def test_retracting_a_roll_another_roll_was_opposed_to_is_refused(journal, scene):
     guard = roll(journal, scene, "guard", "Alert", dice=2, faces=(3, 3))
     roll(journal, scene, "Iris", "Tough", faces=(1, 2, 3, 4), against=Opposed(guard.sequence))
     before = journal.store.last_sequence(scene)
-    with pytest.raises(RuleViolation, match="would break a rule"):
+    broken = f"event {before} would break a rule: event {guard.sequence} is not a roll"
+    with pytest.raises(RuleViolation, match=broken):
         journal.execute(scene, Retract(guard.sequence, reason="wrong guard"))
     assert journal.store.last_sequence(scene) == before
 
@@ -530,3 +535,29 @@ def test_a_recorded_roll_is_the_books_comparison_of_its_kept_dice(count, bonus, 
     chances = (made.odds.beats, made.odds.equals, made.odds.fails)
     assert sum(c.fraction() for c in chances) == 1
     assert made.sixes == (result.kept_faces.count(6) if options["unstoppable_six"] else 0)
+
+
+# -- the scene indexes: a scene's consequence rolls are decided from its own rolls ---------------------
+
+_SAMPLE = Path(__file__).resolve().parents[2] / "journals" / "lantern-harbor.jsonl"
+_SAMPLE_EVENTS = [to_recorded(r) for r in parse_lines(_SAMPLE.read_text(encoding="utf-8").splitlines())]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, len(_SAMPLE_EVENTS)), st.sets(st.integers(1, len(_SAMPLE_EVENTS) - 1), max_size=30))
+def test_each_scene_files_its_own_rolls_and_consequence_rolls_in_the_order_made(length, left_out):
+    # "At the end of a procedural scene, any player who had breaks must roll": a scene's consequence
+    # rolls come from the rolls made in that scene. The slice files them by scene as they are folded;
+    # filed by a pass over every roll of the campaign, they are the same, whatever part of the sample is read.
+    history = [e.model_copy(update={"sequence": i}) for i, e in
+               enumerate((e for i, e in enumerate(_SAMPLE_EVENTS[:length]) if i not in left_out), 1)]
+    procedure = replay(with_context(history)).rules.procedure  # the campaign's creation is never left out
+    by_scene: dict[int, list[int]] = {}
+    for seq in sorted(procedure.rolls):
+        if procedure.rolls[seq].scene is not None:
+            by_scene.setdefault(procedure.rolls[seq].scene, []).append(seq)
+    assert {scene: list(seqs) for scene, seqs in procedure.scene_rolls.items()} == by_scene
+    consequences: dict[int, list[int]] = {}
+    for seq in sorted(procedure.consequences):
+        consequences.setdefault(roll_records.consequence_rolled(procedure.consequences[seq]).scene, []).append(seq)
+    assert {scene: list(seqs) for scene, seqs in procedure.scene_consequences.items()} == consequences

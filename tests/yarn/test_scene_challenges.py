@@ -177,5 +177,5 @@ def test_verify_flags_a_duck_recorded_without_its_token(journal, scene):
                                                  rule=challenges.DUCKING.text)])
     journal._append(scene, journal.store.last_sequence(scene), [forged], by=GM, visibility="everyone")
     problems = [f.problem for f in audit(journal.history(scene))]
-    assert len(problems) == 2 and problems[0].startswith("Ben must pay 1 drama token(s) but holds 0")
+    assert len(problems) == 2 and problems[0].startswith("Ben must pay 1 drama token but holds 0")
     assert problems[1].startswith("transfers is recorded as")

@@ -15,6 +15,11 @@ The console adds only what a long-lived session needs:
 
 **Durability.** A line is answered only after :meth:`Journal.execute` has committed its events
 (a SQLite transaction in WAL mode, synchronous): a killed console loses nothing it confirmed.
+**Command ids.** Each move is sent with a command id (:mod:`yarnlog.app.command_ids`), the line's
+``--command-id`` or one minted for it, as on the command line. An entry whose answer never came (the
+journal failed, or the console was killed first) is noted beside the history until it is answered;
+the same line typed again, in this console or the next one on the campaign, is sent with the same
+id, so it is recorded once whatever became of the first attempt.
 **Other writers.** Before each line the journal reads the events it has not seen (one indexed
 query), so a second console or a CLI command is seen at the next entry; a race lost while
 appending is decided again by :meth:`Journal.execute` on a fresh read, never dropped.
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import json
 import os
 import random
 import shlex
@@ -338,11 +344,13 @@ class DiceCount(Exception):
         self.needs = needs
 
 
-def count_dice(journal: Journal, campaign_id: str, command: Any, **execute: Any) -> list[Any]:
+def count_dice(journal: Journal, campaign_id: str, command: Any, *, command_id: str | None = None,
+               new_command: bool = False, **execute: Any) -> list[Any]:
     """An executor that decides ``command`` without recording and raises :class:`DiceCount`.
 
     Every roll the decision asks for is named (a throw from a fixed seed stands in for each, only so
     the decision can go on to the next roll); a refusal is raised as the move itself would raise it.
+    Nothing is written, so the entry's command id is not used.
     """
     from yarnlog.app.rolling import with_throw
     from yarnlog.core.referee import DiceNeeded
@@ -357,6 +365,51 @@ def count_dice(journal: Journal, campaign_id: str, command: Any, **execute: Any)
             command = with_throw(command, need.roll, need.throw(stand_in))
             continue
         raise DiceCount(tuple(needs))
+
+
+@dataclass(frozen=True)
+class Unanswered:
+    """An entry sent to the journal with ``command_id`` whose answer never came: the journal failed
+    (a storage error, the campaign kept busy, an internal error) or the console was killed first.
+    Whether it was recorded is not known; typed again as it was (``words``), it is sent with the
+    same id, so it is recorded once whatever became of it (:mod:`yarnlog.app.command_ids`)."""
+
+    command_id: str
+    words: tuple[str, ...]
+
+
+#: The exit codes of an entry the journal answered: recorded (0), or refused with nothing written.
+ANSWERED = (0, 2, 3)
+
+
+def unanswered_files(history: Path | None, campaign_id: str) -> tuple[Path | None, list[Path]]:
+    """Where this console notes the entry it is sending (beside its history, one file per console
+    process, so two consoles on one campaign never clear each other's), and the notes left by
+    consoles of this campaign that are no longer running."""
+    if history is None:
+        return None, []
+    prefix = f".yarnlog-play-{campaign_id}."
+    left = []
+    for path in history.parent.glob(f"{prefix}*.unanswered"):
+        pid = path.name[len(prefix):-len(".unanswered")]
+        if pid.isdigit() and not _running(int(pid)):
+            left.append(path)
+    return history.parent / f"{prefix}{os.getpid()}.unanswered", left
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` is running (signal 0 probes without signalling)."""
+    if os.name != "posix":  # no harmless probe: another console's note is left alone
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # someone else's process: running
+        return True
+    with contextlib.suppress(OSError, IndexError):  # a process killed but not yet reaped is a zombie: ended
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    return True
 
 
 @dataclass
@@ -376,6 +429,10 @@ class Console:
     #: Every verb answers in JSON (``yarnlog play --json``), as with ``--json`` on each line.
     as_json: bool = False
     entries: list[list[Recorded]] = field(default_factory=list)
+    #: The entry whose answer never came, if any (see :class:`Unanswered`), and the file that keeps it
+    #: across a crash (None: kept in memory only).
+    unanswered: Unanswered | None = None
+    unanswered_file: Path | None = None
     status_text: str = ""
     _state: Any = None  # the campaign as last read: CampaignState
     _vocabulary: Vocabulary = field(default_factory=Vocabulary)
@@ -464,31 +521,84 @@ class Console:
             self.err.write(f"error: cannot read the campaign: {plain(str(exc))}\n")
 
     def run(self, words: list[str], executor: Callable[..., list[Any]] | None = None) -> int:
-        """Parse and run ``words`` through the command line's own command table, in this process."""
-        from yarnlog.cli.context import EXECUTOR
+        """Parse and run ``words`` through the command line's own command table, in this process.
+
+        A write is sent with a command id, as on the command line: the line's ``--command-id``; else,
+        when the line is the one whose answer never came (:attr:`unanswered`), that entry's id, so a
+        retried move is recorded once; else one minted for the entry."""
+        from yarnlog.app.command_ids import new_command_id
+        from yarnlog.cli.context import ENTRY_ID, EXECUTOR
 
         if words[0] not in self._verbs:
             return self._unknown_verb(words[0])
         recorded: list[Recorded] = []
+        sent: list[Unanswered] = []
 
-        def remembering(journal: Journal, cid: str, command: Any, **execute: Any) -> list[Any]:
-            """Execute as the CLI does, noting what the entry recorded. The stored views (caches for
-            ``yarnlog tokens`` and the like in other processes) are not brought to the head after
-            each move: recomputing them walks the history, and the console reads its state in memory;
-            a view not at the head is recomputed by its next reader (:meth:`Journal.view`)."""
+        def remembering(journal: Journal, cid: str, command: Any, *, command_id: str, new_command: bool,
+                        **execute: Any) -> list[Any]:
+            """Execute as the CLI does, under the entry's command id (noted first, so that a crash
+            before the answer leaves it to retry with), noting what the entry recorded. The stored
+            views (caches for ``yarnlog tokens`` and the like in other processes) are not brought to
+            the head after each move: recomputing them walks the history, and the console reads its
+            state in memory; a view not at the head is recomputed by its next reader (:meth:`Journal.view`)."""
             from yarnlog.app.rolling import execute_rolling
 
-            result = execute_rolling(journal, cid, command, **execute)
+            sent.append(Unanswered(command_id, tuple(words)))
+            self._keep_unanswered(sent[-1])
+            result = execute_rolling(journal, cid, command, command_id=command_id, new_command=new_command, **execute)
             recorded.extend(result)
             return result
 
-        token = EXECUTOR.set(executor or remembering)
+        retried = self.unanswered is not None and self.unanswered.words == tuple(words)
+        entry_id = (self.unanswered.command_id, False) if retried and self.unanswered else (new_command_id(), True)
+        token, id_token = EXECUTOR.set(executor or remembering), ENTRY_ID.set(entry_id)
+        code = None  # not answered: an exception (Ctrl-C while the journal waits) leaves the entry's fate unknown
         try:
-            return self._invoke(words)
+            code = self._invoke(words)
+            return code
         finally:
+            ENTRY_ID.reset(id_token)
             EXECUTOR.reset(token)
             if recorded:
                 self.entries.append(recorded)
+            if sent:
+                self._answered(sent[-1], code)
+
+    def _keep_unanswered(self, entry: Unanswered | None) -> None:
+        """Note ``entry`` as the one awaiting its answer (None: every entry is answered), in memory and
+        in :attr:`unanswered_file`. A note that cannot be kept costs the retry its id, never the entry."""
+        self.unanswered = entry
+        if self.unanswered_file is None:
+            return
+        with contextlib.suppress(OSError):
+            if entry is None:
+                self.unanswered_file.unlink(missing_ok=True)
+            else:
+                self.unanswered_file.write_text(json.dumps({"command_id": entry.command_id,
+                                                            "words": list(entry.words)}), encoding="utf-8")
+
+    def _answered(self, entry: Unanswered, code: int | None) -> None:
+        """After an entry sent to the journal: forget it if the journal answered (recorded or refused),
+        else keep it and say how to retry it."""
+        if code in ANSWERED:
+            self._keep_unanswered(None)
+            return
+        self.say("Not confirmed. Type the same line again: it is sent as the same command")
+        self.say(f"({entry.command_id}), so it is recorded once.")
+
+    def adopt_unanswered(self, notes: Iterable[Path]) -> Unanswered | None:
+        """Take over the newest entry left unanswered by a console of this campaign that stopped
+        (its note is then removed); the entry, or None."""
+        found = None
+        for path in sorted(notes, key=lambda p: p.stat().st_mtime if p.exists() else 0):
+            with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+                data = json.loads(path.read_text(encoding="utf-8"))
+                found = Unanswered(str(data["command_id"]), tuple(str(word) for word in data["words"]))
+            with contextlib.suppress(OSError):
+                path.unlink()
+        if found is not None:
+            self._keep_unanswered(found)
+        return found
 
     def _invoke(self, words: list[str]) -> int:
         from typer._click.exceptions import ClickException, NoArgsIsHelpError
@@ -659,6 +769,12 @@ def play(db: str | None, campaign: str | None, *, as_json: bool = False, input: 
     console.confirm = confirm
     console.say(f"yarnlog play: {cid}. Every entry is saved before the answer; help lists the verbs, "
                 f"exit or Ctrl-D leaves.")
+    console.unanswered_file, left = unanswered_files(history_file(db, cid), cid)
+    left_over = console.adopt_unanswered(left)
+    if left_over is not None:
+        console.say("The last entry of a console that stopped was never answered:")
+        console.say(f"  {shlex.join(left_over.words)}")
+        console.say("Type it again as it is: it is sent as the same command, so it is recorded once.")
     try:
         for line in prompt_lines(session, cid):
             if console.dispatch(line) is None:

@@ -29,6 +29,9 @@ _OPENED = _Opened()
 #: ``yarnlog play`` sets its own for one line, to remember what its entry recorded (for ``undo``) or to
 #: count dice without recording (``dice?``), and leaves the stored views to their next reader.
 EXECUTOR: ContextVar[Callable[..., list[Any]] | None] = ContextVar("yarnlog_executor", default=None)
+#: The id ``yarnlog play`` sends its entry with unless the line gives ``--command-id``, and whether it is
+#: new (:func:`take_command_id`): a line typed again after an answer that never came keeps its first id.
+ENTRY_ID: ContextVar[tuple[str, bool] | None] = ContextVar("yarnlog_entry_id", default=None)
 
 
 def open_journal(*, create: bool = False) -> "Journal":
@@ -72,19 +75,21 @@ def pick_campaign(journal: "Journal", campaign: str | None) -> str:
 
 def take_command_id() -> tuple[str, bool]:
     """The id of the write about to run: the one given with ``--command-id`` (taken: the next write
-    gets its own), else a new one; and whether it is new. A new id is shown on stderr with
-    ``--verbose`` before anything is written, so that a crash leaves it on the screen to re-run with."""
+    gets its own), else the console's for its entry (:data:`ENTRY_ID`), else a new one; and whether
+    it is new. A new id is shown on stderr with ``--verbose`` before anything is written, so that a
+    crash leaves it on the screen to re-run with."""
     from yarnlog.app.command_ids import checked_command_id, new_command_id
 
     given, SETTINGS.command_id = SETTINGS.command_id, None
     if given is not None:
         return checked_command_id(given), False
-    minted = new_command_id()
+    entry = ENTRY_ID.get()
+    minted, new = entry if entry is not None else (new_command_id(), True)
     if SETTINGS.verbose:
         import sys
 
         sys.stderr.write(f"command id {minted}\n")
-    return minted, True
+    return minted, new
 
 
 def execute_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
@@ -97,10 +102,11 @@ def execute_command(campaign: str | None, command, *, by: str | None = None, vis
     override = _override(journal, cid, by, override_reason)
     from yarnlog.app.rolling import execute_rolling
 
+    given, new = command_id if command_id is not None else take_command_id()  # a verb that answers itself
     executor = EXECUTOR.get()
     if executor is not None:
-        return executor(journal, cid, command, by=by, visibility=visibility, override=override)
-    given, new = command_id if command_id is not None else take_command_id()  # a verb that answers itself
+        return executor(journal, cid, command, by=by, visibility=visibility, override=override,
+                        command_id=given, new_command=new)
     recorded = execute_rolling(journal, cid, command, by=by, visibility=visibility, override=override,
                                command_id=given, new_command=new)
     # The boards people read after a move (tokens, bennies...) are brought to the new head now, from
@@ -127,10 +133,10 @@ def preview_command(campaign: str | None, command, *, by: str | None = None,
 def run_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
                 override_reason: str | None = None, as_json: bool = False) -> list:
     """Execute a journal command and show what it recorded (with the write's command id)."""
-    command_id = None if EXECUTOR.get() is not None else take_command_id()
+    command_id = take_command_id()
     recorded = execute_command(campaign, command, by=by, visibility=visibility, override_reason=override_reason,
                                command_id=command_id)
-    answer(recorded, as_json, command_id=command_id[0] if command_id else None)
+    answer(recorded, as_json, command_id=command_id[0])
     return recorded
 
 

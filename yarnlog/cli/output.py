@@ -21,6 +21,10 @@ from typing import Any
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
+#: The width a move's answer is wrapped to, and a refusal's line is made to fit.
+WIDTH = 80
+
+
 def _shown(match: re.Match[str]) -> str:
     code = ord(match.group())
     if code < 0x20:
@@ -56,17 +60,50 @@ def one_line(text: str) -> str:
     return terminal_text(text).replace("\n", "\u2424").replace("\t", "\u2409")
 
 
+#: A rule's number in its book's citation, as DramaSystem's are ("DramaSystem SRD (DS22-DS24, lines 325-333)").
+_RULE_NUMBER = re.compile(r"DS\d+(?:-DS\d+)?(?:, DS\d+(?:-DS\d+)?)*")
+
+
+def citations(rule) -> list[str]:
+    """How a refusal may name ``rule``'s place in its book, longest first: the heading of its
+    section (``Supporting or Blocking a Force``), the rule's number where its book numbers its
+    rules (``DS25``), the heading's last part where it is a sub-heading
+    (``Advanced Procedural System: Player vs. Player`` -> ``Player vs. Player``)."""
+    section = rule.section
+    found = [section]
+    number = _RULE_NUMBER.search(rule.book)
+    if number is not None:
+        found.append(number.group())
+    if ": " in section:
+        found.append(section.rsplit(": ", 1)[-1])
+    return sorted(dict.fromkeys(found), key=len, reverse=True)
+
+
+def refusal_line(message: str, rule) -> str:
+    """A refusal in one line: ``Refused. Ana must pay 2 drama tokens but holds 0 (Forcing).``, what the
+    rule says of this move and where the book says it. The section is named whole when the line fits
+    :data:`WIDTH` columns, else by its shortest citation (:func:`citations`); the message is never
+    cut, so a name typed very long may still make the line wider."""
+    said = message.strip().rstrip(".")
+    said = f"{said[:1].upper()}{said[1:]}"
+    options = citations(rule)
+    for cite in options:
+        line = f"Refused. {said} ({cite})."
+        if len(line) <= WIDTH:
+            break
+    return one_line(line)
+
+
 def error_line(exc: Exception, *, full: bool = False) -> str:
     """The one line an error of the journal is told in on stderr. A move the rules refuse reads
-    ``Refused. Ana must pay 2 drama tokens but holds 0 (Forcing).``: what the rule says of this
-    move, and the heading of the book's section that says it (the section a recorded move names
-    too); ``full`` (``--json``, ``--verbose``) quotes the rule's whole text instead, as the error
-    carries it. Any other error reads ``error: ...``."""
+    ``Refused. Ana must pay 2 drama tokens but holds 0 (Forcing).`` (:func:`refusal_line`): what
+    the rule says of this move, and where the book says it (the section a recorded move names too);
+    ``full`` (``--json``, ``--verbose``) quotes the rule's whole text instead, as the error carries
+    it. Any other error reads ``error: ...``."""
     from yarnlog.core.referee import RuleViolation
 
     if isinstance(exc, RuleViolation) and not full:
-        said = exc.message.strip().rstrip(".")
-        return one_line(f"Refused. {said[:1].upper()}{said[1:]} ({exc.rule.section}).")
+        return refusal_line(exc.message, exc.rule)
     return f"error: {one_line(str(exc))}"
 
 
@@ -110,10 +147,6 @@ def summarize(payload: dict, limit: int | None = 110) -> str:
         parts.append(f"{key}={value}")
     text = " ".join(parts)
     return text if limit is None or len(text) <= limit else text[:limit - 3] + "..."
-
-
-#: The width a move's answer is wrapped to.
-WIDTH = 80
 
 
 def _payload_table(rows: list[dict], title: str) -> None:

@@ -20,7 +20,7 @@ from yarnlog.core.corrections import (
 )
 from yarnlog.core.events import Payload, Recorded, load_payload
 from yarnlog.core.names import Registered, did_you_mean, mentioned, resolve_command
-from yarnlog.core.referee import InvalidCommand, Referee, Rule, YarnlogError, invalid, present
+from yarnlog.core.referee import Broken, InvalidCommand, Referee, Rule, YarnlogError, invalid, present
 from yarnlog.core.state import EVERYONE, CampaignState, empty_state, evolve, paused_gc, replay
 from yarnlog.core.table import AddParticipant, ChangeOptions, RemoveParticipant, decide_table
 from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode, decide_timeline
@@ -154,9 +154,11 @@ def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], re
     known = {(f.sequence, f.problem) for f in audit(history)}
     for fault in audit([*history, amended]):
         if (fault.sequence, fault.problem) not in known:
-            referee.require(False, CORRECTIONS_RULE,
-                            f"after this amendment event {fault.sequence} ({fault.event_type}) would break a rule: "
-                            f"{fault.problem}")
+            # A rule the audit names is the one refused (and overridden), said in one line; anything
+            # else (a field the rules derive otherwise) is refused under the rule of corrections.
+            broken = fault.problem
+            rule, said = (broken.rule, broken.message) if isinstance(broken, Broken) else (CORRECTIONS_RULE, broken)
+            referee.require(False, rule, f"event {fault.sequence} would break a rule: {said}")
     return payload
 
 

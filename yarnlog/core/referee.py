@@ -42,6 +42,21 @@ def heading(chapter: str) -> str:
     return chapter.rsplit(" › ", 1)[-1]
 
 
+class Broken(str):
+    """A broken rule as an audit tells it, ``message (the rule quoted whole)``: a string (verify
+    prints it, faults compare it), which keeps its ``rule`` and ``message`` apart so that a refusal
+    built on it (an amendment that would break it) can say it in one line and cite the rule.
+    ``cited`` replaces the quotation where the rule is told otherwise (a ledger line's own words)."""
+
+    rule: Rule
+    message: str
+
+    def __new__(cls, rule: Rule, message: str, cited: str | None = None) -> Broken:
+        told = super().__new__(cls, f"{message} ({rule.cite() if cited is None else cited})")
+        told.rule, told.message = rule, message
+        return told
+
+
 class YarnlogError(Exception):
     """Base of every error that is shown to a user as one clear line (never a traceback)."""
 
@@ -107,8 +122,8 @@ class Referee:
             self.overridden.append((rule, message))
 
     def broken_messages(self) -> list[str]:
-        """Each broken rule: the message, then the rule quoted."""
-        return [f"{message} ({rule.cite()})" for rule, message in self.broken]
+        """Each broken rule: the message, then the rule quoted (a :class:`Broken`)."""
+        return [Broken(rule, message) for rule, message in self.broken]
 
 
 class DiceNeeded(InvalidCommand):

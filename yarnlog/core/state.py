@@ -16,6 +16,7 @@ from yarnlog.core.corrections import Amendments, OverrideRecorded, effective
 from yarnlog.core.envelope import StoredEvent, stored_payload
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.ruleset import Ruleset, SliceBuilder, get_ruleset
+from yarnlog.core.shared_fields import share_fields_sets
 from yarnlog.core.table import CampaignCreated, Table, evolve_table
 from yarnlog.core.timeline import EpisodeEnded, EpisodeStarted, SceneOpened, Timeline, context, evolve_timeline
 
@@ -244,10 +245,19 @@ def _copied(rec: Recorded, payload: Payload, episode: int | None, scene: int | N
 
 
 def _built(row: StoredEvent, payload: Payload, episode: int | None, scene: int | None) -> Recorded:
-    return Recorded(campaign_id=row.campaign_id, sequence=row.sequence, event_id=row.event_id,
-                    event_type=row.event_type, schema_version=row.schema_version, recorded_at=row.recorded_at,
-                    recorded_by=row.recorded_by, visibility=row.visibility, payload=payload, episode=episode,
-                    scene=scene)
+    recorded = Recorded(campaign_id=row.campaign_id, sequence=row.sequence, event_id=row.event_id,
+                        event_type=row.event_type, schema_version=row.schema_version, recorded_at=row.recorded_at,
+                        recorded_by=row.recorded_by, visibility=row.visibility, payload=payload, episode=episode,
+                        scene=scene)
+    share_fields_sets(recorded)  # a replay keeps many of them in the state: see core.shared_fields
+    return recorded
+
+
+def _moved(rec: Recorded, episode: int | None, scene: int | None) -> Recorded:
+    """``rec`` placed in another context (an override's), sharing its given fields as a replay's events do."""
+    moved = rec.model_copy(update={"episode": episode, "scene": scene})
+    share_fields_sets(moved)
+    return moved
 
 
 def _placed(events: Iterable[tuple[Payload, E]], place: Callable[[E, Payload, int | None, int | None], Recorded],
@@ -268,7 +278,7 @@ def _placed(events: Iterable[tuple[Payload, E]], place: Callable[[E, Payload, in
         # The overrides waiting for this event take its context (as recorded, not an override's own).
         for entry in held:
             if entry[2] == index:
-                entry[0] = entry[0].model_copy(update={"episode": episode, "scene": scene})
+                entry[0] = _moved(entry[0], episode, scene)
                 entry[2] = None
         held.append([placed, after, target])
         while held and held[0][2] is None:
@@ -278,7 +288,7 @@ def _placed(events: Iterable[tuple[Payload, E]], place: Callable[[E, Payload, in
     last = held[-1][0] if held else None
     for entry in held:
         if entry[2] is not None and entry[0] is not last and last is not None:
-            entry[0] = entry[0].model_copy(update={"episode": last.episode, "scene": last.scene})
+            entry[0] = _moved(entry[0], last.episode, last.scene)
         yield entry[0], entry[1]
 
 

@@ -255,7 +255,8 @@ def require_affordable(referee: Referee, start: Balances, transfers: Sequence[Tr
             referee.require(
                 held >= transfer.amount,
                 transfer.rule,
-                f"{transfer.source} must pay {transfer.amount} drama token(s) but holds {held}",
+                f"{transfer.source} must pay {transfer.amount} drama token{'s' if transfer.amount != 1 else ''} "
+                f"but holds {held}",
             )
         running = balances((transfer,), running)
 

@@ -105,7 +105,7 @@ def check_award(referee: Referee, awards: Mapping[str, int], active_pcs: Collect
     """
     invalid(all(dice >= 0 for dice in awards.values()), "an award is zero or more dice")
     given = {awards.get(pc, 0) for pc in active_pcs}
-    referee.require(len(given) <= 1, SAME_AWARD, f"active PCs would receive different awards: {sorted(given)}")
+    referee.require(len(given) <= 1, SAME_AWARD, f"awards differ among active PCs: {sorted(given)}")
 
 
 def use_experience_dice(
@@ -128,7 +128,7 @@ def use_experience_dice(
     referee.require(
         used_this_session + dice <= pool,
         ONCE_PER_SESSION,
-        f"{used_this_session} of {pool} experience dice are already used this session",
+        f"{used_this_session} of {pool} experience dice are used this session",
     )
     referee.require(dice == 1 or multiple_dice_rule, ONE_DIE_PER_ROLL, f"{dice} experience dice on one roll")
     rule = ONE_JUSTIFICATION_PER_DIE if dice > 1 else JUSTIFY_USE

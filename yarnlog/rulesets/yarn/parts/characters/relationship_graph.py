@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_module
-from yarnlog.rulesets.yarn.parts.characters.sheets import Characters
+from yarnlog.rulesets.yarn.parts.characters.sheets import Characters, in_definition_order
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
 PC = "pc"
@@ -77,7 +77,7 @@ def graph_of(characters: Characters) -> RelationshipGraph:
     # A relationship is kept once per pair (the later definition replaces the earlier): order them
     # as they were defined, which is also the order of their sequence numbers.
     relationships = tuple(RelationshipEdge(r.character, r.other, r.nature)
-                          for r in sorted(characters.relationships.values(), key=lambda r: r.sequence)
+                          for r in sorted(in_definition_order(characters.relationships), key=lambda r: r.sequence)
                           if r.character in shown and r.other in shown)
     wants = [WantEdge(s.name, w.withholder, w.want, w.withholder in s.fraught)
              for s in in_play for w in s.wants if w.withholder in shown]

@@ -23,6 +23,7 @@ from yarnlog.rulesets.yarn.parts.characters.sheets import (
     RelationshipDefined,
     WantDeclared,
     active_pcs,
+    in_definition_order,
 )
 from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 from yarnlog.rulesets.yarn.rules.traits import BOOK
@@ -69,7 +70,7 @@ validate_want = RELATIONSHIPS.validate_want
 
 def edges_of(characters: Characters, name: str) -> Iterable[Relationship]:
     """The relationships ``name`` is part of."""
-    return [r for key, r in characters.relationships.items() if name in key]
+    return [r for r in in_definition_order(characters.relationships) if name in (r.character, r.other)]
 
 
 def relationship_map(characters: Characters) -> dict:
@@ -87,7 +88,7 @@ def relationship_map(characters: Characters) -> dict:
         "characters": [s.name for s in in_play] + [c.name for c in characters.cast.supporting_in_order()
                                                    if c.kind == cast_module.RECURRING],
         "relationships": [{"character": r.character, "other": r.other, "nature": r.nature}
-                          for r in characters.relationships.values()],
+                          for r in in_definition_order(characters.relationships)],
         "wants": [{"character": s.name, "withholder": w.withholder, "want": w.want, "why_not": w.why_not,
                    "fraught": w.withholder in s.fraught} for s in in_play for w in s.wants],
         "needs": [{"character": c.promoted_by, "recurring": c.name, "need": c.need}

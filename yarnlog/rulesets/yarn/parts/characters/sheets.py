@@ -249,6 +249,22 @@ class Relationship:
     other: str
     nature: str
     sequence: int
+    position: int  # the pair's place among the relationships, in the order first defined (kept when redefined)
+
+
+def related(relationships: PMap[frozenset, Relationship], character: str, other: str, nature: str,
+            sequence: int) -> PMap[frozenset, Relationship]:
+    """``relationships`` with the pair's relationship defined: a later definition replaces the earlier one
+    and keeps its place."""
+    key = frozenset((character, other))
+    earlier = relationships.get(key)
+    position = earlier.position if earlier is not None else len(relationships)
+    return relationships.set(key, Relationship(character, other, nature, sequence, position))
+
+
+def in_definition_order(relationships: PMap[frozenset, Relationship]) -> list[Relationship]:
+    """The relationships in the order their pairs were first defined."""
+    return sorted(relationships.values(), key=lambda r: r.position)
 
 
 @dataclass(frozen=True)
@@ -256,7 +272,9 @@ class Characters:
     """The part's slice: PCs, the relationship map, the cast, and experience dice in play."""
 
     pcs: dict[str, Sheet] = field(default_factory=dict)
-    relationships: dict[frozenset, Relationship] = field(default_factory=dict)
+    # Persistent: it grows with the campaign (supporting characters), and a replay hands this slice
+    # to other parts' folds after each change, so it must be shared then, not copied.
+    relationships: PMap[frozenset, Relationship] = field(default_factory=pmap)
     cast: Cast = field(default_factory=Cast)
     experience_used: dict[str, int] = field(default_factory=dict)  # this episode, by character
     awarded: PMap[int, dict[str, int]] = field(default_factory=pmap)  # episode -> PC -> dice; grows by episodes
@@ -302,8 +320,7 @@ def _sheet_of(p: CharacterCreated, recorded: Recorded) -> Sheet:
 
 
 def _relate(characters: Characters, character: str, other: str, nature: str, sequence: int) -> Characters:
-    edge = Relationship(character, other, nature, sequence)
-    return replace(characters, relationships={**characters.relationships, frozenset((character, other)): edge})
+    return replace(characters, relationships=related(characters.relationships, character, other, nature, sequence))
 
 
 def _advanced(sheet: Sheet, p: TraitDeveloped | TraitRaised, recorded: Recorded, trait: SheetTrait) -> Sheet:
@@ -401,12 +418,14 @@ def evolve(characters: Characters, recorded: Recorded, _state=None) -> Character
 
 class CharactersBuilder:
     """The slice thawed for a replay (a :class:`~yarnlog.core.ruleset.SliceBuilder`): its dicts set in
-    place, frozen into a new :class:`Characters` by :meth:`freeze` (a copy of the PCs and their
-    relationships, which do not grow with the campaign). Folds as :func:`evolve` does."""
+    place, frozen into a new :class:`Characters` by :meth:`freeze`: a copy of the PCs and the experience
+    used this episode, which do not grow with the campaign; what grows (the relationships, the cast,
+    the awards) is persistent and shared. Other parts read this slice after each change of it, so a
+    freeze that copied what grows made replay quadratic. Folds as :func:`evolve` does."""
 
     def __init__(self, characters: Characters):
         self.pcs = dict(characters.pcs)
-        self.relationships = dict(characters.relationships)
+        self.relationships = characters.relationships  # persistent
         self.cast = characters.cast
         self.experience_used = dict(characters.experience_used)
         self.awarded = characters.awarded  # persistent: an award a session
@@ -420,7 +439,7 @@ class CharactersBuilder:
         self._count_experience(p, recorded)
 
     def _relate(self, character: str, other: str, nature: str, sequence: int) -> None:
-        self.relationships[frozenset((character, other))] = Relationship(character, other, nature, sequence)
+        self.relationships = related(self.relationships, character, other, nature, sequence)
 
     def _fold_mine(self, p: Payload, recorded: Recorded) -> None:
         pcs = self.pcs
@@ -471,5 +490,5 @@ class CharactersBuilder:
             self.pcs[name] = replace(sheet, experience_pool=sheet.experience_pool - spent, history=history)
 
     def freeze(self) -> Characters:
-        return Characters(pcs=dict(self.pcs), relationships=dict(self.relationships), cast=self.cast,
+        return Characters(pcs=dict(self.pcs), relationships=self.relationships, cast=self.cast,
                           experience_used=dict(self.experience_used), awarded=self.awarded)

@@ -391,7 +391,7 @@ def _desperate_entries(campaign: YarnCampaign, combat: Combat, d: AttackDeclarat
                        referee: Referee) -> list[DiceEntry]:
     if d.desperate_defense:
         referee.require(bool(campaign.table.options.get("desperate_defense")), DESPERATE_DEFENSE,
-                        "this campaign does not use the optional Desperate Defense rule")
+                        "this campaign does not use this optional rule")
         referee.require(not combat.by(d.defender), DESPERATE_DEFENSE, f"{d.defender} already attacked this round")
     bonus = desperate_defense_bonus_dice(gives_up_attack=d.desperate_defense or d.defender in combat.desperate)
     return [DiceEntry.of(DEFENSE, DESPERATE_DEFENSE, f"{d.defender} gives up attacking", bonus=bonus)] if bonus else []
@@ -432,7 +432,7 @@ def _damage(campaign: YarnCampaign, d: AttackDeclaration, dice: AttackDice, atta
     damage_roll = None
     if d.alternate_damage:
         referee.require(bool(campaign.table.options.get("alternate_damage")), ALTERNATE_DAMAGE,
-                        "this campaign does not use the optional Alternate Damage rule")
+                        "this campaign does not use this optional rule")
         damage_roll = dice.take("damage", RollSpec(factor), NO_OPTIONS)
     kind = attack_kind(d.weapon, d.ammunition)
     regular_dice, bullet_proof_dice = sum(a.dice for a in worn), sum(a.bullet_proof_dice for a in worn)

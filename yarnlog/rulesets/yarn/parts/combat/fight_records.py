@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pyrsistent import PMap, pmap
 
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
@@ -369,7 +370,9 @@ class Fights:
 
     in_play: Combat | None = None
     fought: int = 0
-    armor: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Persistent: it grows with everyone who ever fought, and a replay hands this slice to the wounds'
+    # folds after each change of it, so it must be shared then, not copied.
+    armor: PMap[str, tuple[str, ...]] = field(default_factory=pmap)
     wounds: Wounds = field(default_factory=Wounds)
 
 
@@ -443,13 +446,13 @@ def evolve(fights: Fights, recorded: Recorded, rules: YarnState) -> Fights:
         wounds = wounds_module.register(wounds, p.name, wounds_module.Combatant(p.hit_points, p.description,
                                                                                 p.supporting))
     if isinstance(p, ArmorWorn):
-        return replace(fights, armor={**fights.armor, p.character: tuple(p.armor)}, wounds=wounds)
+        return replace(fights, armor=fights.armor.set(p.character, tuple(p.armor)), wounds=wounds)
     if isinstance(p, AttackMade):
         d = p.declared
         if p.damage or p.declared.serious_wound:
             serious = d.serious_wound.wound() if d.serious_wound else None
             wounds = wounds_module.wounded(wounds, rules, d.defender, p.damage, temporary=p.temporary, serious=serious)
-        fights = replace(fights, armor={**fights.armor, d.defender: tuple(p.armor_worn)})
+        fights = replace(fights, armor=fights.armor.set(d.defender, tuple(p.armor_worn)))
     return replace(fights, in_play=_evolve_combat(fights.in_play, p), wounds=wounds)
 
 
@@ -489,14 +492,15 @@ def is_pc(campaign: YarnCampaign, name: str) -> bool:
 
 class FightsBuilder:
     """The slice thawed for a replay (a :class:`~yarnlog.core.ruleset.SliceBuilder`): its fields set in
-    place, frozen into a new :class:`Fights` by :meth:`freeze`. Folds as :func:`evolve` does; the
-    wounds stay persistent (their folds read the state before the event, this slice's included,
-    which the replay freezes before the event: the part's ``reads``)."""
+    place, frozen into a new :class:`Fights` by :meth:`freeze`. Folds as :func:`evolve` does. The
+    wounds and the armor stay persistent: the wounds' folds read the state before the event, this
+    slice's included, which the replay freezes before each event the part folds (its ``reads``), so
+    a freeze shares what grows with the campaign instead of copying it."""
 
     def __init__(self, fights: Fights):
         self.in_play = fights.in_play
         self.fought = fights.fought
-        self.armor = dict(fights.armor)
+        self.armor = fights.armor  # persistent: a freeze shares it
         self.wounds = fights.wounds
 
     def fold(self, recorded: Recorded, rules: YarnState) -> None:
@@ -509,7 +513,7 @@ class FightsBuilder:
             wounds = wounds_module.register(wounds, p.name, wounds_module.Combatant(p.hit_points, p.description,
                                                                                     p.supporting))
         if isinstance(p, ArmorWorn):
-            self.armor[p.character] = tuple(p.armor)
+            self.armor = self.armor.set(p.character, tuple(p.armor))
             self.wounds = wounds
             return
         if isinstance(p, AttackMade):
@@ -518,9 +522,9 @@ class FightsBuilder:
                 serious = d.serious_wound.wound() if d.serious_wound else None
                 wounds = wounds_module.wounded(wounds, rules, d.defender, p.damage, temporary=p.temporary,
                                                serious=serious)
-            self.armor[d.defender] = tuple(p.armor_worn)
+            self.armor = self.armor.set(d.defender, tuple(p.armor_worn))
         self.in_play = _evolve_combat(self.in_play, p)
         self.wounds = wounds
 
     def freeze(self) -> Fights:
-        return Fights(in_play=self.in_play, fought=self.fought, armor=dict(self.armor), wounds=self.wounds)
+        return Fights(in_play=self.in_play, fought=self.fought, armor=self.armor, wounds=self.wounds)

@@ -95,7 +95,7 @@ def serious_wound_facts(referee: Referee, options: Mapping[str, bool],
     if wound is None:
         return None
     referee.require(bool(options.get("serious_wounds")), SERIOUS_WOUNDS,
-                    "this campaign does not use the optional Serious Wounds rule")
+                    "this campaign does not use this optional rule")
     return SeriousWoundFacts(description=wound.description, kind=wound.kind, daily_loss=wound.daily_loss)
 
 

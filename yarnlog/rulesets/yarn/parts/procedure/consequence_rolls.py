@@ -14,6 +14,7 @@ from yarnlog.rulesets.yarn.parts.procedure.dice_facts import take_dice
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
     ConsequenceIntroduced,
     ConsequenceRolled,
+    Procedure,
     RollConsequences,
     consequence_rolled,
     roll_made,
@@ -87,6 +88,11 @@ class Due:
     breaks: tuple[int, ...]
 
 
+def scene_consequences(procedure: Procedure, scene: int) -> list[Recorded]:
+    """The consequence rolls made for ``scene``, in the order made."""
+    return [procedure.consequences[seq] for seq in procedure.scene_consequences.get(scene, ())]
+
+
 def consequences_due(campaign: YarnCampaign, scene: int) -> list[Due]:
     """The 1d6 rolls still to make for ``scene``'s breaks ("Resulting Personal Consequences").
 
@@ -94,10 +100,10 @@ def consequences_due(campaign: YarnCampaign, scene: int) -> list[Due]:
     """
     procedure = campaign.rules.procedure
     rolls: dict[str, list[Recorded]] = {}
-    for rec in procedure.rolls.values():
-        if rec.scene == scene and not roll_made(rec).gmc:
+    for rec in map(procedure.rolls.__getitem__, procedure.scene_rolls.get(scene, ())):  # in the order made
+        if not roll_made(rec).gmc:
             rolls.setdefault(roll_made(rec).character, []).append(rec)
-    made = {(c.character, c.kind) for c in map(consequence_rolled, procedure.consequences.values()) if c.scene == scene}
+    made = {(c.character, c.kind) for c in map(consequence_rolled, scene_consequences(procedure, scene))}
     due = []
     for character, theirs in rolls.items():
         for kind in dice.consequence_rolls(dice.Breaks(roll_made(r).breaks.good, roll_made(r).breaks.bad)

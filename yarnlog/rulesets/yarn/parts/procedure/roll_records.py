@@ -382,6 +382,10 @@ class Procedure:
     grouped: PMap[int, int] = field(default_factory=pmap)  # roll -> its group effort
     consequences: PMap[int, Recorded] = field(default_factory=pmap)
     introduced: PMap[int, Recorded] = field(default_factory=pmap)  # consequence roll -> what it turned out to be
+    # By scene, in the order made: what a scene's consequence rolls are decided from, looked up
+    # instead of passing over every roll of the campaign at each consequence roll.
+    scene_rolls: PMap[int, tuple[int, ...]] = field(default_factory=pmap)  # scene -> the rolls made in it
+    scene_consequences: PMap[int, tuple[int, ...]] = field(default_factory=pmap)  # scene -> its consequence rolls
 
 
 _P = TypeVar("_P", bound=Payload)
@@ -418,10 +422,19 @@ def consequence_rolled(recorded: Recorded) -> ConsequenceRolled:
 FOLDS = folds(RollMade, RollRead, GroupResolved, ConsequenceRolled, ConsequenceIntroduced)
 
 
+def _filed(index: PMap[int, tuple[int, ...]], scene: int | None, seq: int) -> PMap[int, tuple[int, ...]]:
+    """``index`` with event ``seq`` filed under ``scene`` (an event outside every scene is not filed)."""
+    if scene is None:
+        return index
+    filed = index.get(scene, ())
+    return index if seq in filed else index.set(scene, filed + (seq,))
+
+
 def evolve(procedure: Procedure, recorded: Recorded, _state: object = None) -> Procedure:
     p, seq = recorded.payload, recorded.sequence
     if isinstance(p, RollMade):
-        procedure = replace(procedure, rolls=procedure.rolls.set(seq, recorded))
+        procedure = replace(procedure, rolls=procedure.rolls.set(seq, recorded),
+                            scene_rolls=_filed(procedure.scene_rolls, recorded.scene, seq))
         if p.against is not None and p.against.kind == "opponent" and p.against.roll is not None:
             answered = procedure.answers.get(p.against.roll, ())
             procedure = replace(procedure, answers=procedure.answers.set(p.against.roll, answered + (seq,)))
@@ -433,7 +446,8 @@ def evolve(procedure: Procedure, recorded: Recorded, _state: object = None) -> P
         return replace(procedure, groups=procedure.groups.set(seq, recorded),
                        grouped=procedure.grouped.update({r: seq for r in p.rolls}))
     if isinstance(p, ConsequenceRolled):
-        return replace(procedure, consequences=procedure.consequences.set(seq, recorded))
+        return replace(procedure, consequences=procedure.consequences.set(seq, recorded),
+                       scene_consequences=_filed(procedure.scene_consequences, p.scene, seq))
     if isinstance(p, ConsequenceIntroduced):
         return replace(procedure, introduced=procedure.introduced.set(p.roll, recorded))
     return procedure
@@ -451,11 +465,20 @@ class ProcedureBuilder:
         self.grouped = dict(procedure.grouped)
         self.consequences = dict(procedure.consequences)
         self.introduced = dict(procedure.introduced)
+        self.scene_rolls = dict(procedure.scene_rolls)
+        self.scene_consequences = dict(procedure.scene_consequences)
+
+    @staticmethod
+    def _file(index: dict[int, tuple[int, ...]], scene: int | None, seq: int) -> None:
+        """As :func:`_filed`, in place."""
+        if scene is not None and seq not in (filed := index.get(scene, ())):
+            index[scene] = filed + (seq,)
 
     def fold(self, recorded: Recorded, _before: object = None) -> None:
         p, seq = recorded.payload, recorded.sequence
         if isinstance(p, RollMade):
             self.rolls[seq] = recorded
+            self._file(self.scene_rolls, recorded.scene, seq)
             if p.against is not None and p.against.kind == "opponent" and p.against.roll is not None:
                 self.answers[p.against.roll] = self.answers.get(p.against.roll, ()) + (seq,)
         elif isinstance(p, RollRead):
@@ -465,10 +488,12 @@ class ProcedureBuilder:
             self.grouped.update({r: seq for r in p.rolls})
         elif isinstance(p, ConsequenceRolled):
             self.consequences[seq] = recorded
+            self._file(self.scene_consequences, p.scene, seq)
         elif isinstance(p, ConsequenceIntroduced):
             self.introduced[p.roll] = recorded
 
     def freeze(self) -> Procedure:
         return Procedure(rolls=pmap(self.rolls), readings=pmap(self.readings), answers=pmap(self.answers),
                          groups=pmap(self.groups), grouped=pmap(self.grouped), consequences=pmap(self.consequences),
-                         introduced=pmap(self.introduced))
+                         introduced=pmap(self.introduced), scene_rolls=pmap(self.scene_rolls),
+                         scene_consequences=pmap(self.scene_consequences))

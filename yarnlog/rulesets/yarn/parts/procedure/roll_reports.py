@@ -10,7 +10,11 @@ from typing import Any
 
 from yarnlog.core.events import Recorded
 from yarnlog.core.referee import present
-from yarnlog.rulesets.yarn.parts.procedure.consequence_rolls import consequence_scene, consequences_due
+from yarnlog.rulesets.yarn.parts.procedure.consequence_rolls import (
+    consequence_scene,
+    consequences_due,
+    scene_consequences,
+)
 from yarnlog.rulesets.yarn.parts.procedure.roll_making import options_of
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
     Against,
@@ -159,8 +163,7 @@ def group_rows(campaign: YarnCampaign, *, scene: int | None = None, viewer: str 
 def consequence_data(campaign: YarnCampaign, scene: int | None = None) -> dict[str, Any]:
     """The consequence rolls due at the end of ``scene`` and those made, with what they brought."""
     number = consequence_scene(campaign, scene)
-    made = [(c, consequence_rolled(c)) for c in campaign.rules.procedure.consequences.values()
-            if consequence_rolled(c).scene == number]
+    made = [(c, consequence_rolled(c)) for c in scene_consequences(campaign.rules.procedure, number)]
     return {
         "scene": number,
         "in_play": campaign.timeline.scene == number,
