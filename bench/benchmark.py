@@ -313,7 +313,8 @@ def op_floor_export(url: str, path: Path, campaign: str, args: argparse.Namespac
 def op_appends(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
     """Single durable appends, the three kinds taken in turn so that each meets the same disk.
 
-    Each round: a raw INSERT + COMMIT of a row sealed beforehand (the floor), an
+    Each round: a raw INSERT + COMMIT of a row sealed beforehand (the floor), the same INSERT alone
+    in autocommit (one statement, its own transaction: the floor in one exchange with a server), an
     ``EventStore.append`` of a note, and a ``Journal.execute`` of a note on a journal that has
     already folded in everything before it (start-up and catching up are not timed).
     """
@@ -330,8 +331,8 @@ def op_appends(url: str, path: Path, campaign: str, args: argparse.Namespace) ->
     mark = "%s" if url.startswith("postgresql") else "?"
     sql = f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({_placeholders(url)})"
     begin = "BEGIN" if url.startswith("postgresql") else "BEGIN IMMEDIATE"
-    times: dict[str, list[float]] = {"floor": [], "store": [], "journal": []}
-    cpu: dict[str, float] = {"floor": 0.0, "store": 0.0, "journal": 0.0}
+    times: dict[str, list[float]] = {"floor": [], "floor_one": [], "store": [], "journal": []}
+    cpu: dict[str, float] = {"floor": 0.0, "floor_one": 0.0, "store": 0.0, "journal": 0.0}
 
     def note(i: int) -> NewEvent:
         return NewEvent(str(uuid.uuid4()), "note", 1, "2026-11-21T20:00:00.000000Z", "Maya", "everyone",
@@ -355,6 +356,11 @@ def op_appends(url: str, path: Path, campaign: str, args: argparse.Namespace) ->
             conn.execute("COMMIT")
 
         clocked("floor", raw)
+        last += 1
+        # The other floor: the same INSERT alone in autocommit, its own transaction (one exchange with a server).
+        sealed = seal(campaign, last + 1, note(i), sealed.hash)
+        one = tuple(getattr(sealed, c) for c in COLUMNS)
+        clocked("floor_one", lambda: conn.execute(sql, one))
         last += 1
         store.read(campaign, after=last - 1)  # the store sees the raw insert (untimed, as the journal catches up)
         clocked("store", lambda: store.append(campaign, last, [note(i)]))
@@ -451,6 +457,64 @@ def op_board_view(url: str, path: Path, campaign: str, args: argparse.Namespace)
     figures["ruleset_imported"] = any(name.startswith("yarnlog.rulesets.") and name.count(".") > 2
                                       for name in sys.modules)
     return figures
+
+
+#: The floor of a one-shot write: a bare interpreter that connects, inserts one sealed row and commits
+#: (the driver and the standard library alone; on SQLite it registers the hash function the insert
+#: trigger calls, as every writer does, in the standard library's words).
+WRITE_FLOOR = """
+import hashlib, json, sys
+url, row = sys.argv[1], json.loads(sys.argv[2])
+columns = list(row)
+if url.startswith("postgresql"):
+    import psycopg
+    conn = psycopg.connect(url, autocommit=True)
+    mark = "%s"
+else:
+    import sqlite3
+    conn = sqlite3.connect(url, isolation_level=None, timeout=30)
+    mark = "?"
+    def row_hash(*values):
+        *header, payload, prev_hash = values
+        fields = dict(zip(sys.argv[3].split(","), header), prev_hash=prev_hash)
+        canonical = lambda v: json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        body = ",".join(canonical(k) + ":" + (payload if k == "payload" else canonical(fields[k]))
+                        for k in sorted([*fields, "payload"]))
+        return hashlib.sha256(("{" + body + "}").encode("utf-8")).hexdigest()
+    conn.create_function(sys.argv[4], int(sys.argv[5]), row_hash, deterministic=True)
+conn.execute("BEGIN")
+conn.execute(f"INSERT INTO events ({', '.join(columns)}) VALUES ({', '.join([mark] * len(columns))})",
+             [row[c] for c in columns])
+conn.execute("COMMIT")
+"""
+
+
+def op_oneshot_write(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """A fresh ``yarnlog note`` process, whole: start-up, the state (from the state snapshot and the
+    events after it), deciding, the append, the stored views brought to the head, the answer."""
+    yarnlog = Path(sys.executable).with_name("yarnlog")
+    command = [str(yarnlog)] if yarnlog.exists() else [sys.executable, "-m", "yarnlog"]
+    return _child([*command, "--db", _store_url(url) if url.startswith("postgresql") else url, "-c", campaign,
+                   "note", f"a one-shot note {uuid.uuid4()}"], output=False)
+
+
+def op_floor_oneshot_write(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """A bare ``python -c`` that inserts one row sealed here (untimed) and commits: :data:`WRITE_FLOOR`."""
+    from yarnlog.core.chain import seal
+    from yarnlog.core.envelope import NewEvent
+    from yarnlog.persistence.sqlite import HASH_ARGUMENTS, HASH_FUNCTION
+
+    conn = _connect(url)
+    mark = "%s" if url.startswith("postgresql") else "?"
+    last, prev = conn.execute(f"SELECT sequence, hash FROM events WHERE campaign_id = {mark} "
+                              "ORDER BY sequence DESC LIMIT 1", (campaign,)).fetchone()
+    conn.close()
+    sealed = seal(campaign, last + 1, NewEvent(str(uuid.uuid4()), "note", 1, "2026-11-21T20:00:00.000000Z", "Maya",
+                                               "everyone", {"text": "a one-shot note"}), prev)
+    row = json.dumps({c: getattr(sealed, c) for c in COLUMNS})
+    hashed = ",".join(HASH_ARGUMENTS[:-2])
+    return _child([sys.executable, "-c", WRITE_FLOOR, url, row, hashed, HASH_FUNCTION, str(len(HASH_ARGUMENTS))],
+                  output=False)
 
 
 VIEWS = ("tokens", "bennies", "calling-order", "scene-casts")
@@ -584,7 +648,7 @@ OPERATIONS: dict[str, Callable[[str, Path, str, argparse.Namespace], dict]] = {
 
 
 def worker(args: argparse.Namespace) -> None:
-    if not args.worker.startswith(("floor_", "board", "eventsourcing", "clear_")):
+    if not args.worker.startswith(("floor_", "board", "eventsourcing", "clear_", "oneshot_")):
         # Load the ruleset's modules (Yarn's parts are imported on first use, about a second) before
         # any clock starts: start-up is the board's figure, not replay's, verify's or an import's.
         from yarnlog.core.ruleset import get_ruleset
@@ -607,6 +671,7 @@ class Run:
         self.scratch = scratch
         self.board: dict[str, dict[int, dict[str, Any]]] = {}
         self.replays: dict[tuple[str, int], dict | str] = {}
+        self.writes: dict[int, dict[str, tuple[dict, dict]]] = {}
 
     def measure(self, op: str, url: str, path: Path, campaign: str, events: int) -> dict | str:
         """One measurement in a subprocess: its figures, or why there are none."""
@@ -716,6 +781,12 @@ class Run:
             for label, kind in (("append via Journal.execute", "journal"), ("append via EventStore.append", "store")):
                 for stat, key in (("median", "wall"), ("p99", "p99")):
                     line(f"{label}: {stat}", appends[kind], appends["floor"], key=key, per_event=False, unit="ms")
+            line("  floor in one statement: median", appends["floor_one"], appends["floor"], per_event=False,
+                 unit="ms")
+            journal, one = appends["journal"], appends["floor_one"]
+            print(f"      floor: BEGIN + INSERT + COMMIT; in one statement: the INSERT alone in autocommit; "
+                  f"Journal.execute x{journal['wall'] / one['wall']:.1f} the one-statement floor; CPU a write "
+                  f"{journal['cpu'] * 1e3:.2f} ms (floor {appends['floor']['cpu'] * 1e3:.2f} ms)", flush=True)
 
     def repeated(self, m: Callable[[str, str], dict | str], op: str, db: str) -> dict | str:
         """The median of ``--repeat`` measurements (each its own process), wall and CPU taken apart."""
@@ -772,9 +843,30 @@ class Run:
             print(f"      median of {self.args.appends} writes, the views {', '.join(VIEWS)} stored; floor: a raw "
                   "INSERT + COMMIT on the same database; 'worked out whole': what each write paid before (CPU only, "
                   "no row written)", flush=True)
+        self.oneshot_write(events, db, m, line)
         curve = self.board.setdefault(name, {})
         curve[events] = {"first": first, "later": later, "after": after, "floor_board": floor_board,
                          "sqlmodel": floor_sqlmodel, "python": floor_python}
+
+    def oneshot_write(self, events: int, db: str, m: Callable[[str, str], dict | str],
+                      line: Callable[..., None]) -> None:
+        """A one-shot write (a fresh ``yarnlog note``) beside its floor (a bare interpreter's INSERT +
+        COMMIT), in ``--repeat`` interleaved rounds; the state snapshot is the one the board's first
+        read kept at the head, so each write folds only the few events after it."""
+        runs: dict[str, list[dict]] = {"oneshot_write": [], "floor_oneshot_write": []}
+        for _ in range(self.args.repeat):
+            for op, done in runs.items():
+                figures = m(op, db)
+                if isinstance(figures, str):
+                    print(f"  {'one-shot write':<34} {op}: {figures}", flush=True)
+                    return
+                done.append(figures)
+        write, floor = ({"wall": statistics.median(f["wall"] for f in done),
+                         "cpu": statistics.median(f["cpu"] for f in done)} for done in runs.values())
+        line("one-shot write (yarnlog note)", write, floor, per_event=False)
+        print(f"      fresh processes, median of {self.args.repeat} interleaved rounds; floor: a bare python -c "
+              f"that inserts one sealed row and commits; CPU {write['cpu']:.3f} / {floor['cpu']:.3f} s", flush=True)
+        self.writes.setdefault(events, {})[db] = (write, floor)
 
     def size(self, events: int) -> None:
         progress(f"generating a campaign of {events:,} events (cached) ...")
@@ -795,7 +887,8 @@ class Run:
         import psycopg
 
         base = urlsplit(self.args.pg)
-        names = {role: f"yarnlog_bench_{role}_{events}" for role in ("import", "floor")}
+        # This run's own (another engineer's benchmark may be using the same server): dropped at the end.
+        names = {role: f"yarnlog_bench_{role}_{events}_{os.getpid()}" for role in ("import", "floor")}
 
         @contextlib.contextmanager
         def made():

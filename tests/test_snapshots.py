@@ -391,6 +391,37 @@ def test_reading_a_stored_view_imports_no_rules(tmp_path):
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+def test_a_state_snapshot_kept_by_one_process_is_the_start_of_the_next(tmp_path):
+    """The state's fingerprint is the same in every process (no memory address of a validator in
+    the structure it hashes), so a fresh process, as every one-shot command is, starts from the
+    snapshot the last one kept: it reads no event before it but the first (its ruleset's name).
+    Both are fresh processes: this one's fingerprint also covers the event types tests register."""
+    db = tmp_path / "journal.db"
+    store = open_store(db)
+    import_records(store, records("sample"))
+    store.close()
+    code = (
+        "import json, sys\n"
+        "from yarnlog.app.journal import Journal\n"
+        "from yarnlog.app.snapshots import state_codec\n"
+        "from yarnlog.persistence.factory import open_store\n"
+        f"store = open_store({str(db)!r})\n"
+        "reads = []\n"
+        "read, iter_read = store.read, store.iter_read\n"
+        "store.read = lambda c, **kw: reads.append([kw.get('after', 0), kw.get('upto')]) or read(c, **kw)\n"
+        "store.iter_read = lambda c, **kw: reads.append([kw.get('after', 0), kw.get('upto')]) or iter_read(c, **kw)\n"
+        "keeps = sys.argv[1] == 'keep'\n"
+        "assert Journal(store, snapshot_every=1 if keeps else 500).state('lantern').sequence == 206\n"
+        "print(json.dumps([state_codec('yarn')[1], reads]))\n"
+    )
+    (kept_under, _), (read_under, reads) = (
+        json.loads(subprocess.run([sys.executable, "-c", code, mode], check=True, capture_output=True,
+                                  text=True).stdout) for mode in ("keep", "read"))
+    assert kept_under == read_under
+    # the events after the snapshot (none), and the first event alone (the ruleset's name)
+    assert reads and all(after == 206 or upto == 1 for after, upto in reads), reads
+
+
 def test_on_every_database_a_read_starts_from_the_snapshot_and_a_view_from_its_row(db_url):
     store = open_store(db_url)
     try:

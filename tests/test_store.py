@@ -18,7 +18,7 @@ from yarnlog.core.chain import event_hash
 from yarnlog.core.envelope import NewEvent
 from yarnlog.core.timeline import AddNote
 from yarnlog.persistence.factory import open_store
-from yarnlog.persistence.protocol import ConcurrencyConflict
+from yarnlog.persistence.protocol import ConcurrencyConflict, StoreError
 from yarnlog.persistence.sqlite import SqliteStore
 
 
@@ -168,3 +168,36 @@ def test_a_pooled_postgresql_connection_that_died_while_idle_is_replaced(sql_sto
     monkeypatch.setattr(type(sql_store), "PING_AFTER_IDLE", 0.0)  # whatever sat in the pool is pinged
     sql_store.append("c", 1, [note("b")])
     assert [r.sequence for r in sql_store.read("c")] == [1, 2]
+
+
+def test_a_postgresql_append_is_one_statement_that_is_its_own_transaction(sql_store, monkeypatch):
+    """Outside a turn an append of any number of events is one INSERT run in autocommit: one exchange
+    with the server, no BEGIN or COMMIT of its own; all its events or none (a reused id refuses all)."""
+    if isinstance(sql_store, SqliteStore):
+        pytest.skip("PostgreSQL's round trips")
+    import psycopg
+
+    sql_store.append("c", 0, [note("a")])
+    sent: list[tuple[str, bool]] = []
+    execute, commit = psycopg.Cursor.execute, psycopg.Connection.commit
+
+    def traced_execute(cursor, query, *args, **kwargs):
+        sent.append((str(query).split()[0], cursor.connection.autocommit))
+        return execute(cursor, query, *args, **kwargs)
+
+    def traced_commit(connection):
+        sent.append(("COMMIT", connection.autocommit))
+        return commit(connection)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", traced_execute)
+    monkeypatch.setattr(psycopg.Connection, "commit", traced_commit)
+    sql_store.append("c", 1, [note("b"), note("c"), note("d")])
+    assert sent == [("INSERT", True)]
+    assert [r.sequence for r in sql_store.read("c")] == [1, 2, 3, 4]
+    reused = sql_store.read("c")[-1].event_id
+    with pytest.raises(StoreError):
+        sql_store.append("c", 4, [note("e"), NewEvent(reused, "note", 1, "2026-11-21T20:00:00.000000Z", "Maya",
+                                                      "everyone", {"text": "f"})])
+    assert sql_store.last_sequence("c") == 4
+    with sql_store.engine.connect() as conn:  # the pooled connection is handed out as the pool hands them
+        assert conn.connection.dbapi_connection.autocommit is False

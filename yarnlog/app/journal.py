@@ -449,7 +449,7 @@ class Journal:
             self._latest[campaign_id] = remembered
             return remembered.state
         with paused_gc():  # a first read may replay the whole history: see paused_gc
-            return self._fold(campaign_id, remembered, [to_recorded(r) for r in records], records[-1].hash)[0]
+            return self._fold(campaign_id, remembered, records)[0]
 
     def _replay_from_log(self, campaign_id: str) -> CampaignState[Any]:
         """Remember a campaign seen for the first time, with no sound snapshot: its stored events
@@ -488,23 +488,26 @@ class Journal:
         return state
 
     def _fold(self, campaign_id: str, remembered: _Remembered | None,
-              new: list[Recorded], head_hash: str) -> tuple[CampaignState[Any], list[Recorded]]:
-        """Remember the campaign with ``new`` events (the ones right after ``remembered``; the last
-        is stored with ``head_hash``) folded in: the state, and the new events in context.
+              stored: Sequence[StoredEvent]) -> tuple[CampaignState[Any], list[Recorded]]:
+        """Remember the campaign with the ``stored`` events (the ones right after ``remembered``)
+        folded in: the state, and the new events in context (each typed once, with its context).
 
         Equal to a full replay (property tests check it): new events are evolved onto the
         remembered state; with amendments among them, from the latest state that no amendment
         reaches back before (:meth:`_amended`).
         """
         from yarnlog.core.corrections import Correction, Retraction
-        from yarnlog.core.state import empty_state, evolve, in_context
+        from yarnlog.core.state import empty_state, evolve, paused_gc, stream_stored_in_context
 
         if remembered is None:
             state = empty_state()
             timeline = state.timeline
         else:
             state, timeline = remembered.state, remembered.timeline
-        new, afters = in_context(new, timeline)
+        with paused_gc():
+            placed = list(stream_stored_in_context(stored, timeline))
+        new, afters = [rec for rec, _ in placed], [after for _, after in placed]
+        head_hash = stored[-1].hash
         if any(isinstance(r.payload, (Correction, Retraction)) for r in new):
             state = self._amended(campaign_id, remembered, new, afters)
         else:
@@ -860,16 +863,16 @@ class Journal:
         from yarnlog.core.state import with_context
         from yarnlog.core.timeline import Timeline
 
-        appended = [to_recorded(r) for r in stored]
         remembered = self._latest.get(campaign_id)
         if (remembered.state.sequence if remembered else 0) == expected:
             # The append follows what this journal remembers: fold it in rather than read it back.
-            folded = self._fold(campaign_id, remembered, appended, stored[-1].hash)[1]
+            folded = self._fold(campaign_id, remembered, stored)[1]
             recorded_in = remembered.timeline if remembered else Timeline()
             # An event's context depends only on the episode and scene in play before it: when the
             # remembered timeline has the same as ``context``, the events just folded are in context.
             if context is not None and (recorded_in.episode, recorded_in.scene) == (context.episode, context.scene):
                 return folded
+        appended = [to_recorded(r) for r in stored]
         return appended if context is None else with_context(appended, context)
 
 

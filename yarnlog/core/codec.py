@@ -33,6 +33,7 @@ import dataclasses
 import enum
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any, cast
@@ -238,6 +239,16 @@ class Codec:
 # -- the schema fingerprint -----------------------------------------------------------------
 
 
+#: A memory address in a repr (``<function check at 0x7f...>``): it differs in every process.
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _annotation(text: str) -> str:
+    """A field's annotation as written, without the addresses its metadata's reprs carry (a
+    validator function in ``Annotated``), so that every process works out the same structure."""
+    return _ADDRESS.sub("", text)
+
+
 def class_structure(cls: type) -> list[Any]:
     """What a snapshot's reader relies on in ``cls``: its name, kind and fields with their types
     (members with their values for an enum). A field's type is the annotation as written."""
@@ -246,9 +257,9 @@ def class_structure(cls: type) -> list[Any]:
         return [class_name(cls), "e", [[m.name, repr(m.value)] for m in cast(type[enum.Enum], cls)]]
     if kind == "m":
         fields = cast(type[BaseModel], cls).model_fields
-        return [class_name(cls), "m", [[n, repr(f.annotation)] for n, f in fields.items()]]
+        return [class_name(cls), "m", [[n, _annotation(repr(f.annotation))] for n, f in fields.items()]]
     if kind == "c":
-        return [class_name(cls), "c", [[f.name, str(f.type)] for f in dataclasses.fields(cls)]]
+        return [class_name(cls), "c", [[f.name, _annotation(str(f.type))] for f in dataclasses.fields(cls)]]
     raise CodecError(f"{class_name(cls)} is not a dataclass, an enum or a pydantic model")
 
 

@@ -138,8 +138,10 @@ class SqlStore:
         campaign, sequence = quote("campaign_id"), quote("sequence")
         self._insert_sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join([mark] * len(STORED_FIELDS))})"
         command_columns = ", ".join(quote(name) for name in COMMAND_COLUMNS)
-        self._append_sql = (f"INSERT INTO {table} ({columns}, {command_columns}) "
-                            f"VALUES ({', '.join([mark] * (len(STORED_FIELDS) + len(COMMAND_COLUMNS)))})")
+        # An append's row: the envelope and the command columns (``_append_row`` is one row's values).
+        self._append_into = f"INSERT INTO {table} ({columns}, {command_columns})"
+        self._append_row = f"({', '.join([mark] * (len(STORED_FIELDS) + len(COMMAND_COLUMNS)))})"
+        self._append_sql = f"{self._append_into} VALUES {self._append_row}"
         self._command_sql = (f"SELECT {sequence}, {quote('command_digest')} FROM {table} WHERE {campaign} = {mark} "
                              f"AND {quote('command_id')} = {mark} AND {quote('command_digest')} IS NOT NULL")
         self._command_events_sql = (f"SELECT {columns}, {quote('command_id')} FROM {table} WHERE {campaign} = {mark} "
@@ -263,14 +265,21 @@ class SqlStore:
         A driver error is raised as SQLAlchemy's wrapper of it (``IntegrityError``,
         ``OperationalError``...), exactly what running the statement through SQLAlchemy raises.
         """
-        pooled = conn.connection
+        with self._pooled_cursor(conn.connection, sql, conn.invalidate, many=many, streaming=streaming) as cursor:
+            yield cursor
+
+    @contextmanager
+    def _pooled_cursor(self, pooled: Any, sql: str, invalidate: Callable[[BaseException], None], *,
+                       many: bool = False, streaming: bool = False) -> Iterator[Any]:
+        """:meth:`_driver` on a pooled DB-API connection (``invalidate`` discards it when the error
+        says it is dead)."""
         cursor = self._streaming_cursor(pooled.dbapi_connection) if streaming else pooled.cursor()
         try:
             yield cursor
         except self._dbapi_error as exc:
             invalidated = self.engine.dialect.is_disconnect(exc, pooled.dbapi_connection, cursor)
             if invalidated:
-                conn.invalidate(exc)
+                invalidate(exc)
             raise DBAPIError.instance(sql, None, exc, self._dbapi_error, connection_invalidated=invalidated,
                                       dialect=self.engine.dialect, ismulti=many) from exc
         finally:
@@ -489,8 +498,7 @@ class SqlStore:
         if events and prev_hash is not None:
             records = _sealed(campaign_id, expected_sequence, events, prev_hash)
             try:
-                with self._writing() as conn:
-                    self._run(conn, self._append_sql, _rows(records, command), many=True)
+                self._insert_appended(_rows(records, command))
             except IntegrityError:
                 if getattr(self._turn, "conn", None) is not None:  # a refused statement ends a PostgreSQL transaction
                     raise ConcurrencyConflict(campaign_id, expected_sequence, None) from None
@@ -520,6 +528,12 @@ class SqlStore:
         if records:
             self._remember(campaign_id, records[-1], sealed_here=True)
         return records
+
+    def _insert_appended(self, rows: Sequence[tuple[Any, ...]]) -> None:
+        """Insert an append's rows (:func:`_rows`) atomically: in the turn's transaction inside a turn,
+        else in a transaction of their own (a backend may do it in fewer exchanges with the server)."""
+        with self._writing() as conn:
+            self._run(conn, self._append_sql, rows, many=True)
 
     def append_verbatim(self, records: Sequence[StoredEvent], expected_sequence: int) -> None:
         if not records:
