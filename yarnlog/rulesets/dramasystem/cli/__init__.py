@@ -3,8 +3,8 @@
 ``yarnlog character create``, ``yarnlog oppose`` (the GM's secret token), ``yarnlog target``,
 ``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens``,
 ``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``; and the dramatic verbs
-it shares with Yarn: ``call`` (in the calling order, or ``--jump-queue``),
-``calling-order``, ``petition``, ``force``, ``two-way``, ``quiz``, ``ballot``, ``challenge ...``,
+it shares with Yarn: ``call`` (in the calling order, or ``--jump-queue``), ``calling-order``,
+``relationships`` (the map), ``petition``, ``force``, ``two-way``, ``quiz``, ``ballot``, ``challenge ...``,
 ``bennie spend``, ``supporting ...``, ``location ...``, ``precedence draw`` and ``theme choose``. Cards
 are entered as drawn at the table (``--cards QH,10S``) or drawn by the tool from the cards left. What
 people read of the campaign: ``yarnlog sheet``, ``yarnlog tokens``, ``yarnlog ledger``, ``yarnlog
@@ -30,7 +30,7 @@ INDEX = {
                     "yarnlog.rulesets.dramasystem.cli.procedure:register"),
     **dict.fromkeys(("sheet", "tokens", "ledger", "explain", "resolutions", "recap"),
                     "yarnlog.rulesets.dramasystem.cli.reports:register"),
-    **dict.fromkeys(("call", "calling-order", "petition", "force", "two-way", "quiz", "ballot"),
+    **dict.fromkeys(("call", "calling-order", "relationships", "petition", "force", "two-way", "quiz", "ballot"),
                     "yarnlog.rulesets.dramasystem.cli.drama:register"),
     **dict.fromkeys(("character", "advanced", "contest"), "yarnlog.rulesets.dramasystem.cli.procedure:register"),
     **dict.fromkeys(("challenge", "bennie", "supporting", "location", "precedence", "theme"),

@@ -3,8 +3,9 @@ and :mod:`yarnlog.rulesets.yarn.cli.characters`).
 
 Each verb only builds a plain command of the dramatic core (``ResolvePetition``, ``Duck``,
 ``SpendBennie``, ``IntroduceSupporting``, ``DrawPrecedence`` ...), which DramaSystem's own
-composition of the core decides; so the verbs are written once. Yarn's read verbs (``precedence
-show``, ``cast``...) read Yarn's sheets and are not offered here.
+composition of the core decides; so the verbs are written once. So is ``relationships``, the
+relationship map read from either state's roster; Yarn's other read verbs (``precedence show``,
+``cast``...) read Yarn's sheets and are not offered here.
 """
 
 from collections.abc import Callable
@@ -50,6 +51,7 @@ def register(app: typer.Typer) -> None:
 
     app.command("call")(call)
     app.command("calling-order")(drama_reports.calling_order)
+    app.command("relationships")(characters.relationships)  # the map, read from either ruleset's roster
     for name, verb in (("petition", drama.petition), ("force", drama.force), ("two-way", drama.two_way),
                        ("quiz", drama.quiz), ("ballot", drama.ballot)):
         app.command(name)(verb)

@@ -340,13 +340,15 @@ def recap(
     as_name: AudienceOpt = None, players: PlayersOpt = False, fmt: FormatOpt = "md", output: OutputOpt = None,
     templates: TemplatesOpt = None, campaign: CampaignOpt = None, as_of: AsOfOpt = None, as_json: JsonOpt = False,
 ) -> None:
-    """The recap: per scene the call, notes, every move in the book's words and each resolution in
-    short; per episode the theme and everyone's procedural tokens at its end.
+    """The recap: the relationship map (the whole series); per scene the call, notes, every move in the
+    book's words and each resolution in short; per episode the theme and everyone's procedural tokens
+    at its end.
 
     Alone it is the GM's recap (everything); --as NAME and --players leave out all a player may not see.
     """
     from yarnlog.core.referee import InvalidCommand
-    from yarnlog.rulesets.dramasystem.recap import Audience, Scope, build_recap
+    from yarnlog.render.diagrams import relationship_map_picture
+    from yarnlog.rulesets.dramasystem.recap import Audience, Scope, build_recap, relationship_graph
 
     asked = recap_asked(episode=episode, episodes=episodes, scenes=scenes, series=series, as_name=as_name,
                         players=players, fmt=fmt, as_json=as_json, campaign=campaign, as_of=as_of)
@@ -362,8 +364,9 @@ def recap(
 
         text = json_text(told) + "\n"
     else:
+        diagrams = {"relationships": relationship_map_picture(relationship_graph(told), fmt)}
         text = render_template(TEMPLATES[fmt], state.ruleset.templates if state.ruleset else None, templates,
-                               recap=told)
+                               recap=told, diagrams=diagrams)
     write_recap(text, output, f"{told['audience_label']} of {told['scope']}")
 
 

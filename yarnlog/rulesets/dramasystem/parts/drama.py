@@ -113,8 +113,10 @@ WORDS = {
                    "established precedence order.",
 }
 
+#: DS9 (line 51) is a condition of play here: the first episode waits until every PC is the object of
+#: two other PCs' wants, unless the GM overrides it with a reason.
 DRAMASYSTEM = Dramatic(book=BOOK, roster=_roster, lines=LINES, draw_petitioners=_draw_petitioners,
-                       procedural_call_price=CallPrice.GREEN_TOKEN, words=WORDS)
+                       procedural_call_price=CallPrice.GREEN_TOKEN, words=WORDS, wants_before_play=True)
 JUMP_THE_QUEUE = DRAMASYSTEM.cite(Rule(SHARED_BOOK, "Spending Bennies", BennieOption.JUMP_THE_QUEUE.effect))
 
 GREEN_TO_CALL = Rule(
