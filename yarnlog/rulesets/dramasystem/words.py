@@ -40,6 +40,10 @@ def _called(p: dict[str, Any]) -> str:
     return " ".join(sentences)
 
 
+#: How user text that already ends its sentence ends (no second full stop after it).
+SENTENCE_ENDS = (".", "!", "?", "\u2026")
+
+
 def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
     """``recorded`` in the SRD's words (``None``: the journal's own words)."""
     kind = recorded.event_type
@@ -73,6 +77,8 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
     if kind == "dramasystem.character.want_declared":
         return (f"{p['character']} wants {p['want']} from {p['withholder']}; "
                 f"why not, says {p['withholder']}'s player: {p['why_not']} (DS8-DS9).")
+    if kind == "dramasystem.ruling.recorded":
+        return f"The GM rules on {p['rule']}: {p['ruling']}" + ("" if p["ruling"].endswith(SENTENCE_ENDS) else ".")
     if kind == "dramasystem.character.relationship_defined":
         return f"{p['character']} and {p['other']}: {p['nature']} (relationship map)."
     if kind.startswith(("dramasystem.supporting.", "dramasystem.location.", "dramasystem.theme.",

@@ -1,14 +1,15 @@
 """DramaSystem's verbs on the command line, offered only in DramaSystem campaigns.
 
 ``yarnlog character create``, ``yarnlog oppose`` (the GM's secret token), ``yarnlog target``,
-``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens``,
-``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``; and the dramatic verbs
-it shares with Yarn: ``call`` (in the calling order, or ``--jump-queue``), ``calling-order``,
-``relationships`` (the map), ``petition``, ``force``, ``two-way``, ``quiz``, ``ballot``, ``challenge ...``,
-``bennie spend``, ``supporting ...``, ``location ...``, ``precedence draw`` and ``theme choose``. Cards
-are entered as drawn at the table (``--cards QH,10S``) or drawn by the tool from the cards left. What
-people read of the campaign: ``yarnlog sheet``, ``yarnlog tokens``, ``yarnlog ledger``, ``yarnlog
-explain``, ``yarnlog resolutions`` and ``yarnlog recap``.
+``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens`` (an alias of
+``tokens``), ``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``; and the dramatic
+verbs it shares with Yarn: ``call`` (in the calling order, or ``--jump-queue``), ``calling-order``,
+``relationships`` (the map), ``petition``, ``force``, ``two-way``, ``quiz``, ``ballot``,
+``challenge ...``, ``bennie spend``, ``ruling tokens|note``, ``supporting ...``, ``location ...``,
+``precedence draw`` and ``theme choose``. Cards are entered as drawn at the table (``--cards
+QH,10S``) or drawn by the tool from the cards left. What people read of the campaign: ``yarnlog
+sheet``, ``yarnlog tokens``, ``yarnlog ledger``, ``yarnlog explain``, ``yarnlog resolutions`` and
+``yarnlog recap``.
 """
 
 import typer
@@ -33,7 +34,7 @@ INDEX = {
     **dict.fromkeys(("call", "calling-order", "relationships", "petition", "force", "two-way", "quiz", "ballot"),
                     "yarnlog.rulesets.dramasystem.cli.drama:register"),
     **dict.fromkeys(("character", "advanced", "contest"), "yarnlog.rulesets.dramasystem.cli.procedure:register"),
-    **dict.fromkeys(("challenge", "bennie", "supporting", "location", "precedence", "theme"),
+    **dict.fromkeys(("challenge", "bennie", "ruling", "supporting", "location", "precedence", "theme"),
                     "yarnlog.rulesets.dramasystem.cli.drama:register"),
 }
 

@@ -47,7 +47,7 @@ def call(
 
 
 def register(app: typer.Typer) -> None:
-    from yarnlog.rulesets.yarn.cli import characters, drama, drama_reports
+    from yarnlog.rulesets.yarn.cli import characters, drama, drama_reports, rulings
 
     app.command("call")(call)
     app.command("calling-order")(drama_reports.calling_order)
@@ -62,6 +62,7 @@ def register(app: typer.Typer) -> None:
                           ("procedural", drama.procedural), ("narration", drama.narration),
                           ("location", drama.location))), name="challenge")
     app.add_typer(_group("Spend a bennie.", (("spend", drama.bennie_spend),)), name="bennie")
+    rulings.register(app)  # ruling tokens, ruling note
     app.add_typer(_group("Supporting characters (the GM plays them).",
                          (("add", characters.supporting_add), ("promote", characters.supporting_promote),
                           ("detail", characters.supporting_detail))), name="supporting")

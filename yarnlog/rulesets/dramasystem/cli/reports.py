@@ -204,10 +204,17 @@ def ledger(
         print_table(f"Ledger{f' of {participant}' if participant else ''} (pile after: unspent tokens)",
                     ("#/sc", "who", "move", "rule", "pile after"),
                     [(f"{r['sequence']}/{r['scene']}" if r["scene"] else r["sequence"], _who(r), _move(r),
-                      f"{r['rule_number'] or r['chapter']}: {r['rule']}" if quotes
-                      else r["rule_number"] or r["chapter"], _after(r)) for r in lines])
+                      _rule(r, quotes), _after(r)) for r in lines])
 
     emit(rows, as_json, render)
+
+
+def _rule(line: dict, quotes: bool) -> str:
+    """The rule that moved a line (DS37, Gaining Tokens...), quoted with --quotes; a GM ruling with its reason."""
+    name = line["rule_number"] or line["chapter"]
+    if line.get("reason"):
+        return f"{name}: {line['reason']}"
+    return f"{name}: {line['rule']}" if quotes else name
 
 
 def _who(line: dict) -> str:

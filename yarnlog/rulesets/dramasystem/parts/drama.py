@@ -43,6 +43,7 @@ from yarnlog.rulesets.dramatic.parts import (
     economy,
     petitions,
     relationships,
+    rulings,
     scene_challenges,
     supporting_cast,
 )
@@ -300,6 +301,16 @@ class WantDeclared(relationships.WantDeclared):
     """A want declared, with why the character can't get it (DS8-DS9, lines 45-51, 115)."""
 
 
+@event("dramasystem.ruling.recorded")
+class RulingRecorded(rulings.RulingRecorded):
+    """A GM's ruling on what the SRD leaves to her (the digest's move 25, "GM ruling (generic)"): the
+    rule it settles (e.g. DS5's How I Do It advantage, reading 7) and what she ruled; it moves nothing."""
+
+
+#: GM rulings that move nothing (a ruling that moves tokens is the economy's ``TransferTokens``).
+RULINGS = rulings.Rulings(RulingRecorded)
+
+
 #: Relationships and wants, kept on the sheets (:mod:`.sheets`); the first two wants are fraught (DS8).
 RELATIONSHIPS = relationships.Relationships(DRAMASYSTEM, RelationshipDefined, WantDeclared)
 
@@ -446,6 +457,9 @@ def decide(command: Any, campaign: CampaignState[Any], referee: Referee) -> list
         payloads = module.decide(command, campaign, referee)
         if payloads is not None:
             return payloads
+    ruled = RULINGS.decide(command, campaign, referee)
+    if ruled is not None:
+        return ruled
     return RELATIONSHIPS.decide(command, campaign, referee)
 
 
@@ -481,4 +495,5 @@ def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
 
 PART = Part(name="drama", initial=Drama, evolve=evolve, folds=FOLDS, decide=decide, audit=audit,
             validators=compose_validators(*(m.VALIDATORS for m in MODULES), CAST.VALIDATORS, RELATIONSHIPS.VALIDATORS,
+                                          RULINGS.VALIDATORS,
                                           {SceneCalled: validate_called, SceneOpened: validate_opened}))
