@@ -7,6 +7,7 @@ from typing import Any
 
 from yarnlog.core.events import Recorded
 from yarnlog.core.state import CampaignState
+from yarnlog.rulesets.dramasystem.parts.player_views import resolution_pending
 from yarnlog.rulesets.dramasystem.rules.cards import Card
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
 from yarnlog.rulesets.dramasystem.rules.simple_resolution import OPPOSITION, Match
@@ -309,14 +310,16 @@ def _resolved(p: dict[str, Any]) -> str:
 
 def follow_up(state: CampaignState[Any]) -> str | None:
     """``Procedural tokens unspent: Ana green, yellow; Ben all three; ...``; the GM's pile is left out while a
-    resolution is open, since it would hint at her secret token (reading 16)."""
+    resolution may be open, since it would hint at her secret token (reading 16): from the call of a
+    procedural scene, before she spends it (``oppose``: her pile would show which colour went) until the
+    resolution ends, as in a player's ``tokens --as`` (:func:`.parts.player_views.resolution_pending`)."""
     rules = state.rules
     if rules is None:
         return None
     held = {name: n for name, n in rules.economy.tokens.items() if n}
     drama = f"Drama tokens: {', '.join(f'{n} {k}' for n, k in held.items())}. " if held else ""
     piles = rules.piles
-    hide_gm = bool(rules.procedure.open)
+    hide_gm = resolution_pending(state)
     shown = [n for n in piles.piles if not (hide_gm and state.table.is_gm(n))]
     if not shown:
         return drama.strip() or None

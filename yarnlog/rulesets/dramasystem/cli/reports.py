@@ -380,6 +380,10 @@ def recap(
 def register(app: typer.Typer) -> None:
     app.command("sheet")(sheet)
     app.command("tokens")(tokens)
+    # The same board under the name the SRD's procedural side suggests: one view, one visibility rule
+    # (a player's --as leaves the GM's pile out while a resolution may be open, reading 16).
+    app.command("procedural-tokens", help="An alias of tokens: every participant's procedural tokens (and drama "
+                "tokens and bennies), with --as, --as-of and --end-of-scene.")(tokens)
     app.command("ledger")(ledger)
     app.command("explain")(explain)
     app.command("resolutions")(resolutions)
