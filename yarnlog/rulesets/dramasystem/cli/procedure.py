@@ -110,8 +110,25 @@ def resolve(
     run_command(campaign, Resolve(), override_reason=override, as_json=as_json)
 
 
+def extra_card(
+    player: Annotated[str, typer.Argument(help="The player who draws it.")],
+    card: Annotated[Optional[str], typer.Option("--card", help="The card drawn (QH); omit: the tool draws it. "
+                                                "In a contest the card is drawn in turn (contest draw).")] = None,
+    ruling: Annotated[Optional[str], typer.Option("--ruling", help="The GM grants it for a How I Do It "
+                                                  "specialty, with this reason; omit: a bennie pays.")] = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """An additional card: one more card (simple), a redraw (advanced), one more draw in a contest."""
+    from yarnlog.rulesets.dramasystem.parts.extra_cards import DrawExtraCard
+
+    run_command(campaign, DrawExtraCard(player, card, ruling), by=by, override_reason=override, as_json=as_json)
+
+
 def odds(
     tokens: Annotated[Names, typer.Argument(help="The players' tokens in precedence order (green yellow ...).")] = None,
+    extra_cards: Annotated[int, typer.Option("--extra-cards", min=0, max=10, help=(
+        "Additional cards drawn after the tokens: bennies' or GM rulings' (DS76, line 732).")
+    )] = 0,
     campaign: CampaignOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """The exact chance that the players succeed a simple resolution, against each GM token."""
@@ -122,10 +139,11 @@ def odds(
 
     del campaign  # the odds depend on the tokens only; the GM's secret token is never read
     spent = tuple(colour(t) for t in names(tokens))
-    rows = [{"gm_token": gm.value, "chance": str(simple_success(spent, gm)),
-             "percent": round(float(simple_success(spent, gm)) * 100)} for gm in (Colour.RED, Colour.YELLOW,
-                                                                                  Colour.GREEN)]
-    emit({"players": [c.value for c in spent], "against": rows}, as_json, lambda data: print_table(
+    chances = {gm: simple_success(spent, gm, extra_cards) for gm in (Colour.RED, Colour.YELLOW, Colour.GREEN)}
+    rows = [{"gm_token": gm.value, "chance": str(chance), "percent": round(float(chance) * 100)}
+            for gm, chance in chances.items()]
+    data = {"players": [c.value for c in spent], "extra_cards": extra_cards, "against": rows}
+    emit(data, as_json, lambda data: print_table(
         "Chance of success, against each GM token", ("GM token", "chance", "%"),
         [(r["gm_token"], r["chance"], f"{r['percent']}%") for r in data["against"]]))
 
@@ -140,6 +158,7 @@ def register(app: typer.Typer) -> None:
     app.command("target")(target)
     app.command("draw")(draw)
     app.command("resolve")(resolve)
+    app.command("extra-card")(extra_card)
     app.command("odds")(odds)
     app.add_typer(advanced_app, name="advanced")
     app.add_typer(contest_app, name="contest")
