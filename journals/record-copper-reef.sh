@@ -65,6 +65,33 @@ y character create "Hask Morrow" --player Eli --role "salvage-rights clerk" --de
   --strong Knowing,Talking --weak Fighting,Moving \
   --how "Knowing=remembers every deed filed since the war" --how "Talking=speaks the language of forms" \
   --story "My story is of a man who owns the paperwork to every wreck and none of the courage."
+
+# The relationship map, and the wants around the table until every PC is the object of two other
+# PCs' wants: DS9 (line 51) holds the first episode to it. The first two named are fraught (DS8).
+y character relate "Mara Quell" "Otto Brand" --nature "captain and diver"
+y character relate "Sable Roux" "Mara Quell" --nature "lovers in secret"
+y character relate "Hask Morrow" "Mara Quell" --nature "her creditor"
+y character want "Mara Quell" --from "Otto Brand" --want "that he stop diving alone" \
+  --why-not "the bottom is where his partner is"
+y character want "Mara Quell" --from "Sable Roux" --want "the truth about the cartel" \
+  --why-not "telling it would sink them both"
+y character want "Otto Brand" --from "Lio Fenn" --want "forgiveness for the engine-room fire" \
+  --why-not "Lio will not say it was nobody's fault"
+y character want "Otto Brand" --from "Mara Quell" --want "her word she will not sell the wreck" \
+  --why-not "she owes too much to promise"
+y character want "Lio Fenn" --from "Mara Quell" --want "a word of praise" \
+  --why-not "she thinks praise makes a crew soft"
+y character want "Lio Fenn" --from "Hask Morrow" --want "respect for what he builds" \
+  --why-not "Hask respects only paper"
+y character want "Sable Roux" --from "Lio Fenn" --want "a hiding place below decks" \
+  --why-not "the engine room is the first place customs look"
+y character want "Sable Roux" --from "Hask Morrow" --want "his silence about her cargo" \
+  --why-not "silence is the one thing he sells"
+y character want "Hask Morrow" --from "Otto Brand" --want "the truth about the partner he left" \
+  --why-not "Otto cannot say it aloud"
+y character want "Hask Morrow" --from "Sable Roux" --want "her trust" \
+  --why-not "she knows he sells what he is told"
+y relationships
 y procedural-tokens
 
 # =============================================================================================

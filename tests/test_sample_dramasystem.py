@@ -122,6 +122,22 @@ def test_the_table_a_gm_and_five_players(reef):
     assert [data(r)["number"] for r in reef.events("scene.opened")] == list(range(1, 25))
 
 
+def test_every_pc_is_wanted_by_two_others_before_the_first_episode(reef):
+    # DS9, line 51: "Repeat steps 9-12 until all characters are named as objects of at least two other
+    # characters' wants." Mara is wanted by Otto and Lio, Otto by Mara and Hask, Lio by Otto and Sable,
+    # Sable by Mara and Hask, Hask by Lio and Sable (journals/README.md).
+    first_episode = reef.one("episode.started", number=1).sequence
+    wants = [data(r) for r in reef.events("dramasystem.character.want_declared") if r.sequence < first_episode]
+    wanted_by: dict[str, set[str]] = {}
+    for want in wants:
+        wanted_by.setdefault(want["withholder"], set()).add(want["character"])
+    assert wanted_by == {"Mara Quell": {"Otto Brand", "Lio Fenn"}, "Otto Brand": {"Mara Quell", "Hask Morrow"},
+                         "Lio Fenn": {"Otto Brand", "Sable Roux"}, "Sable Roux": {"Mara Quell", "Hask Morrow"},
+                         "Hask Morrow": {"Lio Fenn", "Sable Roux"}}
+    # ... and play began without the GM setting DS9 aside: no override just before the episode.
+    assert all(r.sequence != first_episode - 1 for r in reef.events("override.recorded"))
+
+
 def test_five_characters_with_their_action_types(reef):
     sheets = {d["name"]: d for d in map(data, reef.events("dramasystem.character.created"))}
     assert {name: sheet["player"] for name, sheet in sheets.items()} == PLAYED_BY
