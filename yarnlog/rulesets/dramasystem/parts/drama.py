@@ -457,11 +457,12 @@ def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
         return replace(drama, gm=p.gm)
     if isinstance(p, OverrideRecorded):
         return replace(drama, overridden_through=recorded.sequence + p.covers)
-    if isinstance(p, EpisodeEnded):  # "for the duration of the episode" (DS24): its forces are done with
-        return replace(drama, forced=())
+    if isinstance(p, EpisodeEnded):  # "for the duration of the episode" (DS24): its forces are done with,
+        return replace(drama, forced=(), recall=None)  # and a call owed in it (DS11: the next starts afresh)
     if isinstance(p, SceneOpened):
         roster = state.sheets if state is not None else None
         in_turn, drama = calling_order.called(drama, roster, recorded.episode, p.caller)
+        drama = replace(drama, recall=None)  # a second call owed is made, or passed over, by this one
         call = SceneCall(number=p.number, episode=recorded.episode, caller=p.caller, cast=tuple(p.cast),
                          called=tuple(p.cast), mode=p.mode, kind=p.kind, time_break=p.time_break,
                          opened_at=recorded.sequence, in_turn=in_turn,
