@@ -10,7 +10,7 @@ from yarnlog.core.timeline import StartEpisode
 from yarnlog.persistence.memory import MemoryStore
 from yarnlog.rulesets.dramasystem.parts.sheets import CreateCharacter
 
-from .storm_table import CAMPAIGN, _grades
+from .storm_table import CAMPAIGN, _grades, declare_wants
 
 
 @pytest.fixture
@@ -23,6 +23,7 @@ def journal():
                                        ("Tomas", "Ben", ("Moving", "Sneaking"), ("Talking", "Enduring")),
                                        ("Vel", "Cy", ("Knowing", "Making"), ("Fighting", "Moving"))):
         journal.execute(CAMPAIGN, CreateCharacter(name, player, _grades(strong, weak)))
+    declare_wants(journal)  # play begins once each PC is wanted by two others (DS9)
     journal.execute(CAMPAIGN, StartEpisode(title="Fog", theme="trust"))
     return journal
 

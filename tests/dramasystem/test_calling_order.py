@@ -15,7 +15,7 @@ from yarnlog.rulesets.dramatic.parts.calling_order import CallInOrder, calling_o
 from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
 from yarnlog.rulesets.dramatic.parts.supporting_cast import DrawPrecedence, Purpose
 
-from .storm_table import CAMPAIGN
+from .storm_table import CAMPAIGN, want_args
 
 
 def _call(journal, caller: str, **more) -> list:
@@ -104,6 +104,7 @@ def test_the_cli_calls_in_order_and_shows_the_calling_order(cli):
                   "--weak", "Knowing,Making"),
                  ("character", "create", "Tomas", "--player", "Ben", "--strong", "Moving,Sneaking",
                   "--weak", "Talking,Enduring"),
+                 *want_args(("Iris", "Tomas")),
                  ("episode", "start", "--title", "Fog", "--theme", "trust"),
                  ("precedence", "draw", "--purpose", "calling-order", "--order", "Ben,Ana")):
         code, _, err = cli(*args)

@@ -13,7 +13,7 @@ from yarnlog.rulesets.dramatic.parts.bennie_spends import SpendBennie
 from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
 from yarnlog.rulesets.dramatic.parts.scene_challenges import ChallengeByVote, DemandProcedural, Duck, Rush
 
-from .storm_table import CAMPAIGN
+from .storm_table import CAMPAIGN, want_args
 
 
 def _give(journal, name: str, amount: int, currency: str = "drama") -> None:
@@ -126,6 +126,7 @@ def test_the_cli_challenges_a_scene_with_json(cli):
                   "--weak", "Knowing,Making"),
                  ("character", "create", "Tomas", "--player", "Ben", "--strong", "Moving,Sneaking",
                   "--weak", "Talking,Enduring"),
+                 *want_args(("Iris", "Tomas")),
                  ("episode", "start", "--title", "Fog", "--theme", "trust"),
                  ("scene", "open", "--caller", "Ana", "--cast", "Iris,Tomas", "--mode", "dramatic")):
         code, _, err = cli(*args)

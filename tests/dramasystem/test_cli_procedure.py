@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from .storm_table import want_args
+
 
 @pytest.fixture
 def table(cli):
@@ -15,6 +17,7 @@ def table(cli):
                   "--weak", "Knowing,Making", "--how", "Fighting=dirty tricks"),
                  ("character", "create", "Tomas", "--player", "Ben", "--strong", "Moving,Sneaking",
                   "--weak", "Talking,Enduring"),
+                 *want_args(("Iris", "Tomas")),
                  ("episode", "start", "--title", "Fog", "--theme", "trust"),
                  ("scene", "open", "--caller", "Ana", "--cast", "iris,Tomas", "--mode", "procedural")):
         code, out, err = cli(*args)

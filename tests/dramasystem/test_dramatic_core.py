@@ -16,7 +16,7 @@ from yarnlog.rulesets.dramatic.parts.bennie_vote import CastBallot
 from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
 from yarnlog.rulesets.dramatic.parts.petitions import Force, QuizPetitioners, ResolvePetition, TwoWay
 
-from .storm_table import CAMPAIGN
+from .storm_table import CAMPAIGN, want_args
 
 
 def _tokens(journal) -> dict[str, int]:
@@ -194,6 +194,7 @@ def test_the_cli_records_petitions_forces_and_two_way_exchanges_with_json(cli):
                   "--weak", "Knowing,Making"),
                  ("character", "create", "Tomas", "--player", "Ben", "--strong", "Moving,Sneaking",
                   "--weak", "Talking,Enduring"),
+                 *want_args(("Iris", "Tomas")),
                  ("episode", "start", "--title", "Fog", "--theme", "trust"),
                  ("scene", "open", "--caller", "Ana", "--cast", "Iris,Tomas", "--mode", "dramatic")):
         code, _, err = cli(*args)

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 
+from .storm_table import want_args
+
 SETUP = (
     ("init", "storm", "--title", "Storm", "--gm", "Maya", "--ruleset", "dramasystem"),
     ("join", "Ana"), ("join", "Ben"), ("join", "Cy"),
     ("character", "create", "Iris", "--player", "Ana", "--strong", "Fighting,Talking", "--weak", "Knowing,Making"),
     ("character", "create", "Tomas", "--player", "Ben", "--strong", "Moving,Sneaking", "--weak", "Talking,Enduring"),
     ("character", "create", "Vel", "--player", "Cy", "--strong", "Knowing,Making", "--weak", "Fighting,Moving"),
+    *want_args(),
     ("episode", "start", "--title", "Fog", "--theme", "trust"),
     ("call", "Ana", "--cast", "Iris,Tomas", "--mode", "dramatic"),
 )

@@ -23,6 +23,8 @@ from yarnlog.persistence.factory import open_store
 from yarnlog.rulesets.dramasystem.parts.card_procedure import DrawTarget, Oppose, PlayCards
 from yarnlog.rulesets.dramasystem.parts.sheets import CreateCharacter
 
+from .storm_table import declare_wants
+
 get_ruleset("dramasystem")
 TYPES = [payload_class(t) for t in known_event_types() if t.startswith("dramasystem.")]
 
@@ -35,6 +37,7 @@ def prefix():
     for player, pc in (("Ana", "Iris"), ("Ben", "Tomas")):
         journal.execute("storm", AddParticipant(name=player))
         journal.execute("storm", CreateCharacter(pc, player, grades))
+    declare_wants(journal, ("Iris", "Tomas"), "storm")  # each wanted by the other before play (DS9)
     journal.execute("storm", StartEpisode(title="Fog", theme="trust"))
     journal.execute("storm", OpenScene(caller="Ana", cast=("Iris", "Tomas"), mode="procedural"))
     journal.execute("storm", Oppose("yellow"), visibility=GM_ONLY)

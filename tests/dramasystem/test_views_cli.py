@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from .storm_table import want_args
+
 SETUP = (
     ("init", "storm", "--title", "Storm", "--gm", "Maya", "--ruleset", "dramasystem"),
     ("join", "Ana"), ("join", "Ben"), ("join", "Cy"),
@@ -16,6 +18,7 @@ SETUP = (
     ("character", "create", "Tomas", "--player", "Ben", "--strong", "Moving,Sneaking", "--weak", "Talking,Enduring"),
     ("character", "create", "Vel", "--player", "Cy", "--custom", "Lockpicking", "--strong", "Making",
      "--weak", "Fighting,Moving,Talking"),
+    *want_args(),
     ("episode", "start", "--title", "Fog", "--theme", "trust"),
     ("scene", "open", "--caller", "Ana", "--cast", "Iris,Tomas", "--mode", "procedural"),
 )
@@ -61,7 +64,7 @@ def test_the_sheet_shows_grades_how_i_do_it_the_story_and_the_procedural_pile(cl
     assert custom["custom_type"] == "Lockpicking" and custom["action_types"][0] == {
         "name": "Lockpicking", "grade": "strong", "custom": True, "how_i_do_it": ""}
     # The sheet as it stood before the resolution: every token unspent.
-    before = json.loads(_run(cli, db, "sheet", "Iris", "--as-of", "11", "--json"))
+    before = json.loads(_run(cli, db, "sheet", "Iris", "--as-of", "17", "--json"))
     assert before["procedural_tokens"] == {"unspent": ["green", "yellow", "red"], "spent": []}
     out = _run(cli, db, "sheet", "Iris")
     assert "dirty tricks" in out and all(len(line) <= 80 for line in out.splitlines())
@@ -94,14 +97,14 @@ def test_the_ledger_ties_each_token_to_its_event_scene_rule_and_the_pile_after(c
     moves = [(line["sequence"], line["scene"], line["participant"], line["move"], line["colour"],
               line["rule_number"], line["unspent_after"]) for line in lines]
     assert moves == [
-        (10, 1, "Maya", "set aside", "yellow", "DS35", None),  # the GM's own view shows her secret
-        (12, 1, "Ana", "spent", "green", "DS37", ["yellow", "red"]),
-        (13, 1, "Ben", "spent", "yellow", "DS37", ["green", "red"]),
-        (15, 1, "Maya", "spent", "yellow", "DS35", ["green", "red"]),
+        (16, 1, "Maya", "set aside", "yellow", "DS35", None),  # the GM's own view shows her secret
+        (18, 1, "Ana", "spent", "green", "DS37", ["yellow", "red"]),
+        (19, 1, "Ben", "spent", "yellow", "DS37", ["green", "red"]),
+        (21, 1, "Maya", "spent", "yellow", "DS35", ["green", "red"]),
     ]
     # A player's ledger never has the line of the secret token.
     seen = json.loads(_run(cli, db, "ledger", "--as", "Ana", "--json"))
-    assert [line["sequence"] for line in seen] == [12, 13, 15]
+    assert [line["sequence"] for line in seen] == [18, 19, 21]
     ana = json.loads(_run(cli, db, "ledger", "--participant", "ana", "--json"))
     assert [line["participant"] for line in ana] == ["Ana"]
     out = _run(cli, db, "ledger", "--participant", "Ana", "--quotes")
@@ -142,18 +145,18 @@ def test_spending_the_last_token_is_a_refresh_line_with_all_three_back(cli, tmp_
 
 def test_explain_says_why_the_piles_are_what_they_are_after_an_event(cli, table):
     db = table()
-    data = json.loads(_run(cli, db, "explain", "12", "--json"))
+    data = json.loads(_run(cli, db, "explain", "18", "--json"))
     before = {p["name"]: p["unspent"] for p in data["piles_before"]}
     after = {p["name"]: p["unspent"] for p in data["piles_after"]}
     assert before["Ana"] == ["green", "yellow", "red"] and after["Ana"] == ["yellow", "red"]
     assert before["Ben"] == after["Ben"]
     assert [(r["number"], r["chapter"]) for r in data["rules"]] == [("DS37", "Procedural Resolution")]
     assert data["said"].startswith("Ana spends green and draws")
-    _run(cli, db, "retract", "13", "--reason", "Ben misread the card", "--yes")
-    retracted = json.loads(_run(cli, db, "explain", "13", "--json"))
+    _run(cli, db, "retract", "19", "--reason", "Ben misread the card", "--yes")
+    retracted = json.loads(_run(cli, db, "explain", "19", "--json"))
     assert retracted["standing"] == "retracted" and retracted["lines"] == []
     assert retracted["amendments"][0]["reason"] == "Ben misread the card"
-    code, _, err = cli("--db", db, "explain", "10", "--as", "Ana")
+    code, _, err = cli("--db", db, "explain", "16", "--as", "Ana")
     assert code == 2 and "not visible to Ana" in err and err.count("\n") == 1
 
 
@@ -171,7 +174,7 @@ def test_resolutions_list_each_in_two_lines_at_80_columns_with_the_book_s_words_
     assert "the characters prevail (impressive)" in report["result"]
     out = _run(cli, db, "resolutions")
     first, *rest = out.splitlines()
-    assert first.startswith("#11 scene 1. Simple: target K♣") and all(len(line) <= 80 for line in out.splitlines())
+    assert first.startswith("#17 scene 1. Simple: target K♣") and all(len(line) <= 80 for line in out.splitlines())
     assert len(rest) <= 2 and all(line.startswith("  ") for line in rest)
     assert "Q♥ 3♣" in out and "23/35" in out
 
@@ -212,7 +215,7 @@ def test_resolutions_of_advanced_and_contests_say_cards_results_and_policy(cli, 
 def test_a_player_sees_nothing_of_the_gm_s_secret_token_before_its_reveal(cli, table):
     """SRD 445, digest 4.16: every view a player reads is the same whichever token the GM spent."""
     views = (("tokens", "--json"), ("ledger", "--json"), ("resolutions", "--json"), ("resolutions",),
-             ("explain", "12", "--json"), ("sheet", "Iris", "--json"), ("recap", "--json"), ("recap",),
+             ("explain", "18", "--json"), ("sheet", "Iris", "--json"), ("recap", "--json"), ("recap",),
              ("recap", "--format", "html"), ("tokens",))
     seen = {}
     for token in ("green", "red"):
@@ -283,13 +286,13 @@ def test_explain_a_scene_tells_each_event_the_tokens_it_moved_and_the_piles_arou
     assert before["Maya"] == ["green", "yellow", "red"] and after["Maya"] == ["green", "red"]
     moved = {e["sequence"]: [(line["participant"], line["rule_number"]) for line in e["lines"]]
              for e in data["events"]}
-    assert moved[12] == [("Ana", "DS37")] and moved[15] == [("Maya", "DS35")]
-    assert moved[10] == [("Maya", "DS35")]  # the GM's view: her token set aside
+    assert moved[18] == [("Ana", "DS37")] and moved[21] == [("Maya", "DS35")]
+    assert moved[16] == [("Maya", "DS35")]  # the GM's view: her token set aside
     seen = json.loads(_run(cli, db, "explain", "--scene", "1", "--as", "Ana", "--json"))
-    assert 10 not in [e["sequence"] for e in seen["events"]]
+    assert 16 not in [e["sequence"] for e in seen["events"]]
     out = _run(cli, db, "explain", "--scene", "1")
     assert "Scene 1 called by Ana" in out and all(len(line) <= 80 for line in out.splitlines())
-    code, _, err = cli("--db", db, "explain", "12", "--scene", "1")
+    code, _, err = cli("--db", db, "explain", "18", "--scene", "1")
     assert code == 2 and "one of them" in err
 
 
@@ -318,4 +321,4 @@ def test_an_outright_win_lists_no_token_and_no_card(cli, tmp_path):
     assert report["tokens"] == [] and report["cards"] == [] and report["odds"] == []
     assert report["result"].startswith("Iris wins outright") and not report["open"]
     assert json.loads(_run(cli, db, "ledger", "--json")) == []
-    assert _run(cli, db, "resolutions").startswith("#10 scene 1. Contest: Iris v Tomas\n  Iris wins outright")
+    assert _run(cli, db, "resolutions").startswith("#16 scene 1. Contest: Iris v Tomas\n  Iris wins outright")

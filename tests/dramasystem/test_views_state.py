@@ -30,7 +30,7 @@ def test_drama_tokens_and_bennies_are_shown_beside_the_procedural_piles(journal)
     assert plain["drama"] is True and plain["participants"][0]["drama_tokens"] == 0  # the dramatic core's economy
     assert all(line["currency"] == "procedural" for line in token_ledger(campaign, journal.history(CAMPAIGN)))
     # "Everyone, including the GM, starts each episode with no drama tokens." (SRD 273)
-    petition = LedgerEntry(sequence=16, event_type="dramasystem.petition.resolved", recorded_by="Maya", episode=1,
+    petition = LedgerEntry(sequence=22, event_type="dramasystem.petition.resolved", recorded_by="Maya", episode=1,
                            scene=1, currency="drama", amount=1, source="kitty", destination="Ana",
                            chapter="Gaining Tokens", rule="the petitioner gains a token")
     economy = Economy(tokens={"Ana": 1}, bennies={"Ben": 1}, ledger=pvector([petition]))
@@ -40,7 +40,7 @@ def test_drama_tokens_and_bennies_are_shown_beside_the_procedural_piles(journal)
     assert (board["Ana"]["drama_tokens"], board["Ben"]["bennies"], board["Maya"]["drama_tokens"]) == (1, 1, 0)
     assert board["Ana"]["unspent"] == plain["participants"][1]["unspent"]  # the procedural pile beside them
     lines = token_ledger(with_drama, journal.history(CAMPAIGN), participant="Ana")
-    assert [(line["currency"], line["sequence"]) for line in lines][-1] == ("drama", 16)
+    assert [(line["currency"], line["sequence"]) for line in lines][-1] == ("drama", 22)
     sheet = printable_sheet(with_drama, "Iris")
     assert (sheet["drama_tokens"], sheet["bennies"]) == (1, 0)
     assert printable_sheet(campaign, "Iris")["drama_tokens"] == 0

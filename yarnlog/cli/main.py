@@ -245,12 +245,14 @@ def episode_start(
     theme_by: Annotated[Optional[str], typer.Option("--theme-by", help="Who chose the theme.")] = None,
     campaign: CampaignOpt = None,
     by: ByOpt = None,
+    override: OverrideOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Start the next episode."""
+    """Start the next episode (its system may ask first: the theme rota's chooser, DramaSystem's DS9)."""
     from yarnlog.core.timeline import StartEpisode
 
-    run_command(campaign, StartEpisode(title=title, theme=theme, theme_chosen_by=theme_by), by=by, as_json=as_json)
+    run_command(campaign, StartEpisode(title=title, theme=theme, theme_chosen_by=theme_by), by=by,
+                override_reason=override, as_json=as_json)
 
 
 @episode_app.command("end")

@@ -1,8 +1,9 @@
 """Pictures of a campaign: the relationship map and the drama tokens of an episode, as Mermaid
 (for Markdown) and as inline SVG (for HTML: no script, no style sheet, no external reference).
 
-Pure functions over the plain data of the Yarn projections
-(:class:`~yarnlog.rulesets.yarn.parts.characters.relationship_graph.RelationshipGraph`,
+Pure functions over the plain data of the read models (the dramatic core's
+:class:`~yarnlog.rulesets.dramatic.parts.relationship_map.RelationshipGraph`, which Yarn and
+DramaSystem both draw, and Yarn's
 :class:`~yarnlog.rulesets.yarn.parts.economy.token_series.TokenSeries`). Every name and label is
 user text, so it is data: in Mermaid each character outside a small safe set becomes an entity
 code (``#60;``) inside a quoted label, in SVG it is XML-escaped; node and marker ids are made
@@ -17,7 +18,7 @@ import re
 import unicodedata
 from xml.sax.saxutils import escape
 
-from yarnlog.rulesets.yarn.parts.characters.relationship_graph import (
+from yarnlog.rulesets.dramatic.parts.relationship_map import (
     RECURRING,
     CharacterNode,
     RelationshipGraph,
@@ -405,3 +406,27 @@ def token_series_svg(series: TokenSeries) -> str:
     out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+# -- pictures for templates -------------------------------------------------------------------
+
+
+def mermaid_block(body: str) -> str:
+    """A Mermaid drawing as a fenced Markdown block."""
+    return f"```mermaid\n{body}```\n"
+
+
+def relationship_map_picture(graph: RelationshipGraph | None, fmt: str) -> str | None:
+    """The relationship map a recap template places (``diagrams.relationships``): inline SVG for
+    ``html``, a fenced Mermaid block for Markdown, each marked safe for its template (it was built
+    here from escaped text); ``None`` when there is no character to draw. Yarn's and DramaSystem's
+    recaps both take it."""
+    from markupsafe import Markup
+
+    from yarnlog.render.text import MarkdownSafe
+
+    if graph is None or not graph.nodes:
+        return None
+    if fmt == "html":
+        return Markup(relationship_map_svg(graph))
+    return MarkdownSafe(mermaid_block(relationship_map_mermaid(graph)))

@@ -5,13 +5,15 @@ see into plain data; ``yarnlog recap`` renders it with ``yarnlog/templates/drama
 ``recap.md.j2`` or ``recap.html.j2`` (user text made literal in Markdown, escaped and sanitized in
 HTML, as Yarn's recaps are).
 
-Per episode: its theme, its calling order (DS11) and the moves before its first scene, notes,
-scenes, the moves made between its scenes (a calling order drawn,
-the bennie vote) and after its end (the theme rota, the next theme), and every participant's
-procedural pile at its end (drama tokens and bennies beside them when the state keeps them). Per
-scene: the call (caller, mode, setting, cast, situation), notes, each move in the SRD's words, and
-each card resolution or contest in short (:mod:`.parts.resolution_reports`). Before the first
-episode, the series' own moves: precedence orders, relationships and wants (the whole series only).
+A whole-series recap opens with the relationship map as the audience may see it at the recap's
+end (the dramatic core's :func:`~yarnlog.rulesets.dramatic.parts.relationship_map.graph_of`, drawn
+as Yarn's is), then the series' own moves before the first episode: precedence orders,
+relationships and wants. Per episode: its theme, its calling order (DS11) and the moves before its
+first scene, notes, scenes, the moves made between its scenes (the bennie vote) and after its end
+(the theme rota, the next theme), and every participant's procedural pile at its end (drama tokens
+and bennies beside them when the state keeps them). Per scene: the call (caller, mode, setting,
+cast, situation), notes, each move in the SRD's words, and each card resolution or contest in
+short (:mod:`.parts.resolution_reports`).
 
 The audience is the GM (everything), one player (what that player may see) or every player at
 once (only what everyone may see, to post to the group). Filtering comes first, so the GM's secret
@@ -22,7 +24,7 @@ through the odds; and while a resolution may still be open the GM's pile is left
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from yarnlog.core.corrections import effective
@@ -35,6 +37,13 @@ from yarnlog.rulesets.dramasystem.parts.resolution_reports import describe, reso
 from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board
 from yarnlog.rulesets.dramasystem.words import narrate
 from yarnlog.rulesets.dramatic.parts.calling_order import current_order
+from yarnlog.rulesets.dramatic.parts.relationship_map import (
+    CharacterNode,
+    RelationshipEdge,
+    RelationshipGraph,
+    WantEdge,
+    graph_of,
+)
 
 
 @dataclass(frozen=True)
@@ -146,8 +155,22 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
         episode.update(piles=board["participants"], drama=board["drama"], as_of=board["as_of"],
                        calling_order=list(current_order(at_end.rules.sheets, table.gm, number) or ()))
         told.append(episode)
+    whole_series = scope.episodes == (None, None) and scope.scenes == (None, None)
+    at_last = replay(seen) if whole_series and seen else None
+    graph = graph_of(at_last.rules.roster) if at_last is not None and at_last.rules is not None else None
     return {"campaign": table.campaign_id, "title": table.title, "gm": table.gm, "scope": scope.label,
             "audience_label": audience.label(), "as_of": history[-1].sequence if history else 0,
-            "series_notes": series_notes if scope.episodes == (None, None) and scope.scenes == (None, None) else [],
-            "before_play": before_play if scope.episodes == (None, None) and scope.scenes == (None, None) else [],
+            "series_notes": series_notes if whole_series else [], "whole_series": whole_series,
+            "before_play": before_play if whole_series else [],
+            "relationships": asdict(graph) if graph is not None and graph.nodes else None,
             "episodes": told}
+
+
+def relationship_graph(told: dict[str, Any]) -> RelationshipGraph | None:
+    """The relationship map of a recap's data (``told["relationships"]``), for the diagrams to draw."""
+    data = told.get("relationships")
+    if not data:
+        return None
+    return RelationshipGraph(nodes=tuple(CharacterNode(**n) for n in data["nodes"]),
+                             relationships=tuple(RelationshipEdge(**r) for r in data["relationships"]),
+                             wants=tuple(WantEdge(**w) for w in data["wants"]))

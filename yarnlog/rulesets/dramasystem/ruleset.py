@@ -21,7 +21,6 @@ from yarnlog.rulesets.dramasystem.parts import (
     procedural_piles,
     sheets,
 )
-from yarnlog.rulesets.dramasystem.parts.procedural_piles import piles_view
 from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board
 from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign, DramaSystemState
 from yarnlog.rulesets.dramasystem.words import follow_up, narrate
@@ -55,7 +54,8 @@ RULESET = Ruleset(
         EndEpisode: drama.PART.decide,  # unspent drama tokens revert to the kitty (DS19)
         OpenScene: drama.PART.decide,  # a call's price (DS12, DS33)
     },
-    projections={"procedural-tokens": piles_view, "tokens": token_board, "calling-order": drama.calling_view},
+    # ``procedural-tokens`` is an alias of ``tokens`` (the same board, with its --as visibility, reading 16).
+    projections={"tokens": token_board, "calling-order": drama.calling_view},
     templates="yarnlog/templates/dramasystem",  # recap and sheet templates, shadowed by --templates DIR
     cli="yarnlog.rulesets.dramasystem.cli:VERBS",
     names=registered_names,

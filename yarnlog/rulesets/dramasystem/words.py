@@ -7,6 +7,7 @@ from typing import Any
 
 from yarnlog.core.events import Recorded
 from yarnlog.core.state import CampaignState
+from yarnlog.rulesets.dramasystem.parts.player_views import resolution_pending
 from yarnlog.rulesets.dramasystem.rules.cards import Card
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
 from yarnlog.rulesets.dramasystem.rules.simple_resolution import OPPOSITION, Match
@@ -38,6 +39,10 @@ def _called(p: dict[str, Any]) -> str:
         sentences.append(f"{p['caller']} spends a bennie to jump the queue and call scene {p['scene']}; "
                          f"{p['caller']}'s next turn is skipped (DS76).")
     return " ".join(sentences)
+
+
+#: How user text that already ends its sentence ends (no second full stop after it).
+SENTENCE_ENDS = (".", "!", "?", "\u2026")
 
 
 def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
@@ -73,6 +78,8 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
     if kind == "dramasystem.character.want_declared":
         return (f"{p['character']} wants {p['want']} from {p['withholder']}; "
                 f"why not, says {p['withholder']}'s player: {p['why_not']} (DS8-DS9).")
+    if kind == "dramasystem.ruling.recorded":
+        return f"The GM rules on {p['rule']}: {p['ruling']}" + ("" if p["ruling"].endswith(SENTENCE_ENDS) else ".")
     if kind == "dramasystem.character.relationship_defined":
         return f"{p['character']} and {p['other']}: {p['nature']} (relationship map)."
     if kind.startswith(("dramasystem.supporting.", "dramasystem.location.", "dramasystem.theme.",
@@ -309,14 +316,16 @@ def _resolved(p: dict[str, Any]) -> str:
 
 def follow_up(state: CampaignState[Any]) -> str | None:
     """``Procedural tokens unspent: Ana green, yellow; Ben all three; ...``; the GM's pile is left out while a
-    resolution is open, since it would hint at her secret token (reading 16)."""
+    resolution may be open, since it would hint at her secret token (reading 16): from the call of a
+    procedural scene, before she spends it (``oppose``: her pile would show which colour went) until the
+    resolution ends, as in a player's ``tokens --as`` (:func:`.parts.player_views.resolution_pending`)."""
     rules = state.rules
     if rules is None:
         return None
     held = {name: n for name, n in rules.economy.tokens.items() if n}
     drama = f"Drama tokens: {', '.join(f'{n} {k}' for n, k in held.items())}. " if held else ""
     piles = rules.piles
-    hide_gm = bool(rules.procedure.open)
+    hide_gm = resolution_pending(state)
     shown = [n for n in piles.piles if not (hide_gm and state.table.is_gm(n))]
     if not shown:
         return drama.strip() or None

@@ -53,6 +53,9 @@ class Roster(Protocol):
     @property
     def cast(self) -> Any: ...
 
+    @property
+    def relationships(self) -> Mapping[frozenset[str], Any]: ...
+
 
 def _cannot_draw(campaign: CampaignState[Any], referee: Referee, order: tuple[str, ...], source: str) -> list[Payload]:
     return []
@@ -70,6 +73,11 @@ class Dramatic:
     ("Multiple Petitioners": "in a newly drawn precedence order"). ``procedural_call_price`` is what
     calling a procedural scene without your character costs (:mod:`..rules.calling`): a drama
     token in Yarn (Yarn 788), a green procedural token in DramaSystem (DS33, lines 441, 792).
+    ``wants_before_play``: whether the first episode is refused while a PC is the object of fewer than
+    two other PCs' wants (Step 14 of character creation, the same words in both books: Yarn 273, DS9
+    line 51; :mod:`..parts.relationship_map`). DramaSystem holds play to it; Yarn only says so in its
+    ``relationships`` report, because its journals (its tests' among them) have started play without
+    wants since long before the check existed, and a refusal would make them fail ``verify``.
     """
 
     book: str
@@ -78,6 +86,7 @@ class Dramatic:
     draw_petitioners: Callable[[CampaignState[Any], Referee, tuple[str, ...], str], list[Payload]] = _cannot_draw
     procedural_call_price: CallPrice = CallPrice.DRAMA_TOKEN
     words: Mapping[Rule, str] = field(default_factory=dict)
+    wants_before_play: bool = False
 
     def cite(self, rule: Rule) -> Rule:
         """``rule`` (quoted from the shared text) as this ruleset's book has it: its place in the

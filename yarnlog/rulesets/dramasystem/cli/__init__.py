@@ -1,14 +1,15 @@
 """DramaSystem's verbs on the command line, offered only in DramaSystem campaigns.
 
 ``yarnlog character create``, ``yarnlog oppose`` (the GM's secret token), ``yarnlog target``,
-``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens``,
-``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``; and the dramatic verbs
-it shares with Yarn: ``call`` (in the calling order, or ``--jump-queue``),
-``calling-order``, ``petition``, ``force``, ``two-way``, ``quiz``, ``ballot``, ``challenge ...``,
-``bennie spend``, ``supporting ...``, ``location ...``, ``precedence draw`` and ``theme choose``. Cards
-are entered as drawn at the table (``--cards QH,10S``) or drawn by the tool from the cards left. What
-people read of the campaign: ``yarnlog sheet``, ``yarnlog tokens``, ``yarnlog ledger``, ``yarnlog
-explain``, ``yarnlog resolutions`` and ``yarnlog recap``.
+``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens`` (an alias of
+``tokens``), ``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``; and the dramatic
+verbs it shares with Yarn: ``call`` (in the calling order, or ``--jump-queue``), ``calling-order``,
+``relationships`` (the map), ``petition``, ``force``, ``two-way``, ``quiz``, ``ballot``,
+``challenge ...``, ``bennie spend``, ``ruling tokens|note``, ``supporting ...``, ``location ...``,
+``precedence draw`` and ``theme choose``. Cards are entered as drawn at the table (``--cards
+QH,10S``) or drawn by the tool from the cards left. What people read of the campaign: ``yarnlog
+sheet``, ``yarnlog tokens``, ``yarnlog ledger``, ``yarnlog explain``, ``yarnlog resolutions`` and
+``yarnlog recap``.
 """
 
 import typer
@@ -26,14 +27,14 @@ def register(app: typer.Typer) -> None:
 
 #: Where each verb is registered, in the order the help lists them (single verbs, then groups of verbs).
 INDEX = {
-    **dict.fromkeys(("oppose", "target", "draw", "resolve", "procedural-tokens", "odds"),
+    **dict.fromkeys(("oppose", "target", "draw", "resolve", "odds"),
                     "yarnlog.rulesets.dramasystem.cli.procedure:register"),
-    **dict.fromkeys(("sheet", "tokens", "ledger", "explain", "resolutions", "recap"),
+    **dict.fromkeys(("sheet", "tokens", "procedural-tokens", "ledger", "explain", "resolutions", "recap"),
                     "yarnlog.rulesets.dramasystem.cli.reports:register"),
-    **dict.fromkeys(("call", "calling-order", "petition", "force", "two-way", "quiz", "ballot"),
+    **dict.fromkeys(("call", "calling-order", "relationships", "petition", "force", "two-way", "quiz", "ballot"),
                     "yarnlog.rulesets.dramasystem.cli.drama:register"),
     **dict.fromkeys(("character", "advanced", "contest"), "yarnlog.rulesets.dramasystem.cli.procedure:register"),
-    **dict.fromkeys(("challenge", "bennie", "supporting", "location", "precedence", "theme"),
+    **dict.fromkeys(("challenge", "bennie", "ruling", "supporting", "location", "precedence", "theme"),
                     "yarnlog.rulesets.dramasystem.cli.drama:register"),
 }
 

@@ -3,8 +3,9 @@ and :mod:`yarnlog.rulesets.yarn.cli.characters`).
 
 Each verb only builds a plain command of the dramatic core (``ResolvePetition``, ``Duck``,
 ``SpendBennie``, ``IntroduceSupporting``, ``DrawPrecedence`` ...), which DramaSystem's own
-composition of the core decides; so the verbs are written once. Yarn's read verbs (``precedence
-show``, ``cast``...) read Yarn's sheets and are not offered here.
+composition of the core decides; so the verbs are written once. So is ``relationships``, the
+relationship map read from either state's roster; Yarn's other read verbs (``precedence show``,
+``cast``...) read Yarn's sheets and are not offered here.
 """
 
 from collections.abc import Callable
@@ -46,10 +47,11 @@ def call(
 
 
 def register(app: typer.Typer) -> None:
-    from yarnlog.rulesets.yarn.cli import characters, drama, drama_reports
+    from yarnlog.rulesets.yarn.cli import characters, drama, drama_reports, rulings
 
     app.command("call")(call)
     app.command("calling-order")(drama_reports.calling_order)
+    app.command("relationships")(characters.relationships)  # the map, read from either ruleset's roster
     for name, verb in (("petition", drama.petition), ("force", drama.force), ("two-way", drama.two_way),
                        ("quiz", drama.quiz), ("ballot", drama.ballot)):
         app.command(name)(verb)
@@ -60,6 +62,7 @@ def register(app: typer.Typer) -> None:
                           ("procedural", drama.procedural), ("narration", drama.narration),
                           ("location", drama.location))), name="challenge")
     app.add_typer(_group("Spend a bennie.", (("spend", drama.bennie_spend),)), name="bennie")
+    rulings.register(app)  # ruling tokens, ruling note
     app.add_typer(_group("Supporting characters (the GM plays them).",
                          (("add", characters.supporting_add), ("promote", characters.supporting_promote),
                           ("detail", characters.supporting_detail))), name="supporting")

@@ -110,18 +110,6 @@ def resolve(
     run_command(campaign, Resolve(), override_reason=override, as_json=as_json)
 
 
-def procedural_tokens(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
-    """Every participant's unspent procedural tokens."""
-    from yarnlog.cli.context import campaign_view
-    from yarnlog.cli.output import emit, print_table
-
-    view = campaign_view(campaign, "procedural-tokens")
-    emit(view, as_json, lambda data: print_table(
-        "Procedural tokens", ("participant", "unspent"),
-        [(p["name"] + (" (GM)" if p["gm"] else ""), ", ".join(p["unspent"]) or "none")
-         for p in data["participants"]]))
-
-
 def odds(
     tokens: Annotated[Names, typer.Argument(help="The players' tokens in precedence order (green yellow ...).")] = None,
     campaign: CampaignOpt = None, as_json: JsonOpt = False,
@@ -152,7 +140,6 @@ def register(app: typer.Typer) -> None:
     app.command("target")(target)
     app.command("draw")(draw)
     app.command("resolve")(resolve)
-    app.command("procedural-tokens")(procedural_tokens)
     app.command("odds")(odds)
     app.add_typer(advanced_app, name="advanced")
     app.add_typer(contest_app, name="contest")

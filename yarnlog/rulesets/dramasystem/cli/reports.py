@@ -204,10 +204,17 @@ def ledger(
         print_table(f"Ledger{f' of {participant}' if participant else ''} (pile after: unspent tokens)",
                     ("#/sc", "who", "move", "rule", "pile after"),
                     [(f"{r['sequence']}/{r['scene']}" if r["scene"] else r["sequence"], _who(r), _move(r),
-                      f"{r['rule_number'] or r['chapter']}: {r['rule']}" if quotes
-                      else r["rule_number"] or r["chapter"], _after(r)) for r in lines])
+                      _rule(r, quotes), _after(r)) for r in lines])
 
     emit(rows, as_json, render)
+
+
+def _rule(line: dict, quotes: bool) -> str:
+    """The rule that moved a line (DS37, Gaining Tokens...), quoted with --quotes; a GM ruling with its reason."""
+    name = line["rule_number"] or line["chapter"]
+    if line.get("reason"):
+        return f"{name}: {line['reason']}"
+    return f"{name}: {line['rule']}" if quotes else name
 
 
 def _who(line: dict) -> str:
@@ -340,13 +347,15 @@ def recap(
     as_name: AudienceOpt = None, players: PlayersOpt = False, fmt: FormatOpt = "md", output: OutputOpt = None,
     templates: TemplatesOpt = None, campaign: CampaignOpt = None, as_of: AsOfOpt = None, as_json: JsonOpt = False,
 ) -> None:
-    """The recap: per scene the call, notes, every move in the book's words and each resolution in
-    short; per episode the theme and everyone's procedural tokens at its end.
+    """The recap: the relationship map (the whole series); per scene the call, notes, every move in the
+    book's words and each resolution in short; per episode the theme and everyone's procedural tokens
+    at its end.
 
     Alone it is the GM's recap (everything); --as NAME and --players leave out all a player may not see.
     """
     from yarnlog.core.referee import InvalidCommand
-    from yarnlog.rulesets.dramasystem.recap import Audience, Scope, build_recap
+    from yarnlog.render.diagrams import relationship_map_picture
+    from yarnlog.rulesets.dramasystem.recap import Audience, Scope, build_recap, relationship_graph
 
     asked = recap_asked(episode=episode, episodes=episodes, scenes=scenes, series=series, as_name=as_name,
                         players=players, fmt=fmt, as_json=as_json, campaign=campaign, as_of=as_of)
@@ -362,14 +371,19 @@ def recap(
 
         text = json_text(told) + "\n"
     else:
+        diagrams = {"relationships": relationship_map_picture(relationship_graph(told), fmt)}
         text = render_template(TEMPLATES[fmt], state.ruleset.templates if state.ruleset else None, templates,
-                               recap=told)
+                               recap=told, diagrams=diagrams)
     write_recap(text, output, f"{told['audience_label']} of {told['scope']}")
 
 
 def register(app: typer.Typer) -> None:
     app.command("sheet")(sheet)
     app.command("tokens")(tokens)
+    # The same board under the name the SRD's procedural side suggests: one view, one visibility rule
+    # (a player's --as leaves the GM's pile out while a resolution may be open, reading 16).
+    app.command("procedural-tokens", help="An alias of tokens: every participant's procedural tokens (and drama "
+                "tokens and bennies), with --as, --as-of and --end-of-scene.")(tokens)
     app.command("ledger")(ledger)
     app.command("explain")(explain)
     app.command("resolutions")(resolutions)

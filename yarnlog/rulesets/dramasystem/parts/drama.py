@@ -43,6 +43,7 @@ from yarnlog.rulesets.dramatic.parts import (
     economy,
     petitions,
     relationships,
+    rulings,
     scene_challenges,
     supporting_cast,
 )
@@ -113,8 +114,10 @@ WORDS = {
                    "established precedence order.",
 }
 
+#: DS9 (line 51) is a condition of play here: the first episode waits until every PC is the object of
+#: two other PCs' wants, unless the GM overrides it with a reason.
 DRAMASYSTEM = Dramatic(book=BOOK, roster=_roster, lines=LINES, draw_petitioners=_draw_petitioners,
-                       procedural_call_price=CallPrice.GREEN_TOKEN, words=WORDS)
+                       procedural_call_price=CallPrice.GREEN_TOKEN, words=WORDS, wants_before_play=True)
 JUMP_THE_QUEUE = DRAMASYSTEM.cite(Rule(SHARED_BOOK, "Spending Bennies", BennieOption.JUMP_THE_QUEUE.effect))
 
 GREEN_TO_CALL = Rule(
@@ -298,6 +301,16 @@ class WantDeclared(relationships.WantDeclared):
     """A want declared, with why the character can't get it (DS8-DS9, lines 45-51, 115)."""
 
 
+@event("dramasystem.ruling.recorded")
+class RulingRecorded(rulings.RulingRecorded):
+    """A GM's ruling on what the SRD leaves to her (the digest's move 25, "GM ruling (generic)"): the
+    rule it settles (e.g. DS5's How I Do It advantage, reading 7) and what she ruled; it moves nothing."""
+
+
+#: GM rulings that move nothing (a ruling that moves tokens is the economy's ``TransferTokens``).
+RULINGS = rulings.Rulings(RulingRecorded)
+
+
 #: Relationships and wants, kept on the sheets (:mod:`.sheets`); the first two wants are fraught (DS8).
 RELATIONSHIPS = relationships.Relationships(DRAMASYSTEM, RelationshipDefined, WantDeclared)
 
@@ -444,6 +457,9 @@ def decide(command: Any, campaign: CampaignState[Any], referee: Referee) -> list
         payloads = module.decide(command, campaign, referee)
         if payloads is not None:
             return payloads
+    ruled = RULINGS.decide(command, campaign, referee)
+    if ruled is not None:
+        return ruled
     return RELATIONSHIPS.decide(command, campaign, referee)
 
 
@@ -480,4 +496,5 @@ def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
 
 PART = Part(name="drama", initial=Drama, evolve=evolve, folds=FOLDS, decide=decide, audit=audit,
             validators=compose_validators(*(m.VALIDATORS for m in MODULES), CAST.VALIDATORS, RELATIONSHIPS.VALIDATORS,
+                                          RULINGS.VALIDATORS,
                                           {SceneCalled: validate_called, SceneOpened: validate_opened}))

@@ -21,7 +21,6 @@ from yarnlog.core.referee import Referee
 from yarnlog.core.ruleset import Part, folds
 from yarnlog.core.table import CampaignCreated, ParticipantJoined
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import SPEND, Colour, TokenPile, settle
-from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign
 
 
 class ProceduralSpend(BaseModel):
@@ -121,14 +120,6 @@ def evolve(piles: Piles, recorded: Recorded, _state: Any = None) -> Piles:
         lines.append(PileLine(recorded.sequence, recorded.scene, spend.participant, spend.colour,
                               spend.refreshed, recorded.event_type, after.unspent))
     return replace(piles, piles=current, ledger=tuple(lines), held=held)
-
-
-def piles_view(campaign: DramaSystemCampaign) -> dict[str, Any]:
-    """Each participant's unspent procedural tokens (the board beside the drama tokens)."""
-    piles = campaign.rules.piles
-    return {"participants": [{"name": name, "unspent": [c.value for c in Colour if c in pile.unspent],
-                              "gm": campaign.table.is_gm(name)}
-                             for name, pile in piles.piles.items()]}
 
 
 PART = Part(name="piles", initial=Piles, evolve=evolve, folds=FOLDS)

@@ -32,6 +32,10 @@ from yarnlog.rulesets.dramasystem.rules.advanced_resolution import RedrawMeans
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import ALL_COLOURS, Colour
 from yarnlog.rulesets.dramasystem.rules.token_causes import REASONS, Cause
 from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign
+from yarnlog.rulesets.dramatic.parts.economy import TokensTransferred
+
+#: How the ledger names a movement of tokens or bennies the GM ruled.
+GM_RULING = "GM ruling"
 
 #: The cause of a spend by the event type that recorded it (those that need the payload are below).
 _CAUSE_OF_EVENT = {
@@ -94,7 +98,7 @@ def token_ledger(campaign: DramaSystemCampaign, history: Sequence[Recorded], *, 
     lines += _held_lines(campaign, by_sequence.values())
     for move in drama_movements(campaign):
         lines.append({**move, "participant": None, "move": "moved", "colour": None, "cause": None,
-                      "rule_number": None, "unspent_after": None})
+                      "rule_number": None, "unspent_after": None, **_ruling(by_sequence.get(move["sequence"]))})
     lines.sort(key=lambda line: line["sequence"])  # stable: an event's lines keep their order
 
     def kept(line: dict[str, Any]) -> bool:
@@ -104,6 +108,13 @@ def token_ledger(campaign: DramaSystemCampaign, history: Sequence[Recorded], *, 
         return (scene is None or line["scene"] == scene) and (episode is None or line["episode"] == episode)
 
     return [line for line in lines if kept(line)]
+
+
+def _ruling(recorded: Recorded | None) -> dict[str, Any]:
+    """A movement the GM ruled (``ruling tokens``): named "GM ruling" in the ledger, with her reason."""
+    if recorded is None or not isinstance(recorded.payload, TokensTransferred):
+        return {}
+    return {"rule_number": GM_RULING, "reason": recorded.payload.reason}
 
 
 def _spend_lines(spend: PileLine, recorded: Recorded | None, gm: str, hide_gm: bool) -> list[dict[str, Any]]:

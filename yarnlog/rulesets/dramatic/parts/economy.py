@@ -223,19 +223,34 @@ class EconomyEvents:
 
 def transferred(command: TransferTokens, campaign: Campaign, referee: Referee,
                 kind: type[TokensTransferred] = TokensTransferred) -> TokensTransferred:
-    """A GM ruling that moves tokens or bennies, recorded as ``kind``."""
+    """A GM ruling that moves tokens or bennies, recorded as ``kind``; refused (unless overridden)
+    when it would take the payer below zero."""
     table = campaign.table
-    for who in (command.source, command.destination):
+    source, destination = (_account_named(who, campaign) for who in (command.source, command.destination))
+    for who in (source, destination):
         invalid(who == KITTY_NAME or table.knows(who), f"{who} is neither at the table nor the kitty")
     invalid(command.amount >= 1, "transfer at least 1")
-    invalid(command.source != command.destination, "a transfer needs two different accounts")
+    invalid(source != destination, "a transfer needs two different accounts")
     invalid(command.currency in (DRAMA, BENNIE), "currency is 'drama' or 'bennie'")
     invalid(bool(command.reason.strip()), "a GM ruling needs a reason")
-    line = TransferLine.of(Transfer(command.amount, _account(command.source), _account(command.destination),
-                                    GM_RULING), command.currency)
-    payload = validate_transferred(kind(transfers=[line], reason=command.reason), campaign, referee)
-    require_payable(referee, campaign.rules.economy, payload.transfers)
-    return payload
+    if source != KITTY_NAME:
+        held = campaign.rules.economy.holding(source, command.currency)
+        what = "drama token" if command.currency == DRAMA else "bennie"
+        referee.require(held >= command.amount, SPEND_WHAT_YOU_HOLD,
+                        f"{source} holds {held} {what}{'' if held == 1 else 's'}: paying {command.amount} would take "
+                        f"{source} below zero (--override with the GM's reason to rule it anyway)")
+    line = TransferLine.of(Transfer(command.amount, _account(source), _account(destination), GM_RULING),
+                           command.currency)
+    return validate_transferred(kind(transfers=[line], reason=command.reason.strip()), campaign, referee)
+
+
+def _account_named(name: str, campaign: Campaign) -> str:
+    """``name`` as registered at the table, or the kitty, matched ignoring case."""
+    typed = name.strip()
+    if typed.casefold() == KITTY_NAME:
+        return KITTY_NAME
+    table = campaign.table
+    return next((n for n in (*table.gms, *table.players) if n.casefold() == typed.casefold()), typed)
 
 
 def validate_transferred(p: TokensTransferred, campaign: Campaign, referee: Referee) -> TokensTransferred:

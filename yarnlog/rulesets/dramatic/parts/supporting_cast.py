@@ -656,10 +656,15 @@ class SupportingCast:
         return payload
 
     def _validate_theme_chooser(self, payload: EpisodeStarted, campaign: Campaign, referee: Referee) -> EpisodeStarted:
-        """The journal's episode start, whose theme is chosen by the player the rota names."""
+        """The journal's episode start, whose theme is chosen by the player the rota names; the first
+        one also waits for every PC to be wanted by two others where the ruleset says so (step 14, DS9)."""
+        # Imported here: the relationship map reads this module's kinds of supporting character.
+        from yarnlog.rulesets.dramatic.parts.relationship_map import check_wants_before_play
+
         checked = check_timeline(payload, campaign.timeline)
         assert isinstance(checked, EpisodeStarted)  # check_timeline gives back the payload it checks, numbered
         payload = checked
+        check_wants_before_play(self.dramatic, campaign, referee, payload.number)
         chooser = theme_chooser(self.cast(campaign), payload.number)
         if chooser is not None and payload.theme_chosen_by is not None:
             referee.require(payload.theme_chosen_by == chooser, THEMES,

@@ -583,12 +583,34 @@ def _render_sheet(d: dict) -> None:
     say(f"{d['player']} holds {holds['drama_tokens']} drama token(s) and {holds['bennies']} bennie(s)")
 
 
-def relationships(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
-                  as_json: JsonOpt = False) -> None:
-    """The relationship map: labelled lines, wants (fraught ones marked), needs of recurring characters."""
-    from yarnlog.rulesets.yarn.parts.characters.relationships import relationship_map
+#: Where the books ask that every PC be the object of two wants (Yarn 273; DramaSystem's DS9, line 51).
+TWO_WANTS_STEP = "Creating Characters, step 14"
 
-    data = relationship_map(campaign_state(campaign, as_of, end_of_scene).rules.characters)
+
+def relationships(
+    viewer: Annotated[Optional[str], typer.Option("--as", help="Show only what player NAME may see.")] = None,
+    campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The relationship map: labelled lines, wants (fraught ones marked), needs of recurring characters,
+    and the PCs not yet the object of two other PCs' wants (creation's step 14)."""
+    from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
+    from yarnlog.core.referee import invalid
+    from yarnlog.core.state import replay, visible_to
+    from yarnlog.rulesets.dramatic.parts.relationship_map import relationship_map
+
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    upto = resolve_as_of(journal, cid, as_of, end_of_scene)
+    state = journal.state(cid, upto=upto)
+    if viewer is not None:  # a name is matched ignoring case, as everywhere
+        viewer = next((n for n in (*state.table.gms, *state.table.players) if n.casefold() == viewer.casefold()),
+                      viewer)
+        invalid(state.table.knows(viewer),
+                f"{viewer!r} is not at this table (players: {', '.join(state.table.players)})")
+    if viewer is not None and not state.table.is_gm(viewer):  # a player's map: replayed from what she may see
+        state = replay([r for r in journal.history(cid, upto=upto) if visible_to(r, viewer, state.table)])
+    data = relationship_map(state.rules.roster)
 
     def render(d):
         _table("Relationships", ("character", "other", "nature"),
@@ -597,9 +619,9 @@ def relationships(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_sc
         _table("Wants", ("character", "wants from", "what", "why not"),
                [(w["character"], w["withholder"] + (" (fraught)" if w["fraught"] else ""), w["want"], w["why_not"])
                 for w in d["wants"]])
-        if d["wanted_by_fewer_than_two"]:
-            console().print(f"Not yet the object of two wants: {', '.join(d['wanted_by_fewer_than_two'])}",
-                            markup=False)
+        if d["wanted_by_fewer_than_two"]:  # step 14; DramaSystem refuses its first episode until it holds
+            console().print(f"Not yet the object of two other PCs' wants: {', '.join(d['wanted_by_fewer_than_two'])} "
+                            f"({TWO_WANTS_STEP}).", markup=False)
 
     emit(data, as_json, render)
 

@@ -89,16 +89,14 @@ def _diagrams(told, fmt: str) -> dict:
     from yarnlog.render import MarkdownSafe
     from yarnlog.render import diagrams as draw
 
-    def mermaid(body: str) -> str:
-        return f"```mermaid\n{body}```\n"
-
     series = {e.number: e.token_series for e in told.episodes if e.token_series and e.token_series.scenes}
-    graph = told.relationships if told.relationships and told.relationships.nodes else None
+    relationships = draw.relationship_map_picture(told.relationships, fmt)
     if fmt == "html":
-        return {"relationships": Markup(draw.relationship_map_svg(graph)) if graph else None,
+        return {"relationships": relationships,
                 "tokens": {n: Markup(draw.token_series_svg(s)) for n, s in series.items()}}
-    return {"relationships": MarkdownSafe(mermaid(draw.relationship_map_mermaid(graph))) if graph else None,
-            "tokens": {n: MarkdownSafe(mermaid(draw.token_series_mermaid(s)) + "\n" + draw.token_series_table(s))
+    return {"relationships": relationships,
+            "tokens": {n: MarkdownSafe(draw.mermaid_block(draw.token_series_mermaid(s)) + "\n"
+                                       + draw.token_series_table(s))
                        for n, s in series.items()}}
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from yarnlog.core.referee import Referee, Rule, invalid
+from yarnlog.rulesets.dramatic.parts import relationship_map as shared_map
 from yarnlog.rulesets.dramatic.parts import relationships as core
 from yarnlog.rulesets.dramatic.parts.relationships import (
     MINOR_HAS_NO_RELATIONSHIP,
@@ -15,7 +16,6 @@ from yarnlog.rulesets.dramatic.parts.relationships import (
     DeclareWant,
     DefineRelationship,
 )
-from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_module
 from yarnlog.rulesets.yarn.parts.characters.sheets import (
     CharacterCreated,
     Characters,
@@ -73,24 +73,8 @@ def edges_of(characters: Characters, name: str) -> Iterable[Relationship]:
 
 
 def relationship_map(characters: Characters) -> dict:
-    """The relationship map: labelled lines, wants (fraught ones marked), needs of recurring characters.
-
-    ``wanted_by_fewer_than_two`` lists the PCs in play not yet "named as objects of at least two
-    other characters' wants" (Step By Step, 14).
-    """
-    in_play = [s for s in characters.pcs.values() if s.active]
-    wanted_by: dict[str, set[str]] = {s.name: set() for s in in_play}
-    for sheet in in_play:
-        for want in sheet.wants:
-            wanted_by.setdefault(want.withholder, set()).add(sheet.name)
-    return {
-        "characters": [s.name for s in in_play] + [c.name for c in characters.cast.supporting_in_order()
-                                                   if c.kind == cast_module.RECURRING],
-        "relationships": [{"character": r.character, "other": r.other, "nature": r.nature}
-                          for r in characters.relationships.values()],
-        "wants": [{"character": s.name, "withholder": w.withholder, "want": w.want, "why_not": w.why_not,
-                   "fraught": w.withholder in s.fraught} for s in in_play for w in s.wants],
-        "needs": [{"character": c.promoted_by, "recurring": c.name, "need": c.need}
-                  for c in characters.cast.supporting_in_order() if c.promoted_by],
-        "wanted_by_fewer_than_two": [s.name for s in in_play if len(wanted_by[s.name]) < 2],
-    }
+    """The relationship map: labelled lines, wants (fraught ones marked), needs of recurring characters,
+    and the PCs in play not yet "named as objects of at least two other characters' wants" (Step By
+    Step, 14): the dramatic core's report
+    (:func:`~yarnlog.rulesets.dramatic.parts.relationship_map.relationship_map`)."""
+    return shared_map.relationship_map(characters)

@@ -3,7 +3,8 @@
 Composes the modules that each own one concern of Yarn 0.1's "Episodes" and "Dramatic Scenes"
 chapters and of its "Bennies" chapter: :mod:`.scene_calls`, :mod:`.scene_challenges`,
 :mod:`.petitions`, :mod:`.bennie_spends`, :mod:`.bennie_vote`, :mod:`.scene_roles` (opener,
-development, closer), :mod:`.setting_shifts` (a scene moving place) and :mod:`.montage_actions`.
+development, closer), :mod:`.setting_shifts` (a scene moving place), :mod:`.montage_actions` and
+:mod:`.rulings` (a GM's ruling that moves nothing).
 They share one slice of state, :class:`~.drama_state.Drama` (``campaign.rules.drama``). Token and
 bennie movements travel in each payload's ``transfers``, which the economy part folds into balances
 and the ledger.
@@ -23,6 +24,7 @@ from yarnlog.rulesets.yarn.parts.drama import (
     bennie_vote,
     montage_actions,
     petitions,
+    rulings,
     scene_calls,
     scene_challenges,
     scene_roles,
@@ -32,7 +34,7 @@ from yarnlog.rulesets.yarn.parts.drama.state import Drama
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 MODULES = (scene_calls, scene_challenges, petitions, bennie_spends, bennie_vote, scene_roles, setting_shifts,
-           montage_actions)
+           montage_actions, rulings)
 
 #: Each event goes to the modules that fold its type, in the order of :data:`MODULES`.
 ROUTE = Router((module.FOLDS, module.evolve) for module in MODULES)

@@ -1,0 +1,27 @@
+"""A GM's ruling that moves nothing, tied to the rule it settles: the dramatic core's
+(:mod:`yarnlog.rulesets.dramatic.parts.rulings`), recorded under Yarn's prefix."""
+
+from __future__ import annotations
+
+from yarnlog.core.events import event
+from yarnlog.core.ruleset import folds
+from yarnlog.rulesets.dramatic.parts import rulings as _core
+from yarnlog.rulesets.dramatic.parts.rulings import RecordRuling
+
+__all__ = ["FOLDS", "RULINGS", "VALIDATORS", "RecordRuling", "RulingRecorded", "decide", "evolve"]
+
+
+@event("yarn.ruling.recorded")
+class RulingRecorded(_core.RulingRecorded):
+    """A GM's ruling on a rule the book leaves to her ("as ruled by the GM"), moving nothing."""
+
+
+RULINGS = _core.Rulings(RulingRecorded)
+decide = RULINGS.decide
+VALIDATORS = RULINGS.VALIDATORS
+#: A ruling changes no standing: nothing folds it.
+FOLDS = folds()
+
+
+def evolve(drama, recorded, yarn):
+    return drama
