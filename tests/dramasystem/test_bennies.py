@@ -97,9 +97,9 @@ def test_ds76_burning_a_procedural_token_spends_it_and_the_last_one_refreshes_th
     _ok(journal)
 
 
-def test_ds76_an_additional_card_is_refused_in_one_line_until_resolutions_record_it(journal):
+def test_ds76_bennie_spend_sends_an_additional_card_to_the_verb_that_draws_it(journal):
     _give(journal, "Ana", 1, "bennie")
     journal.execute(CAMPAIGN, OpenScene(caller="Ana", cast=("Iris",), mode="procedural"))
-    with pytest.raises(InvalidCommand, match="additional card"):
+    with pytest.raises(InvalidCommand, match="additional card .*: yarnlog extra-card PLAYER"):
         journal.execute(CAMPAIGN, SpendBennie("Ana", "extra-card"))
     assert dict(journal.state(CAMPAIGN).rules.economy.bennies) == {"Ana": 1}

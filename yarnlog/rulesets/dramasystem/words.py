@@ -69,6 +69,8 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
         return _played(p)
     if kind == "dramasystem.procedure.resolved":
         return _resolved(p)
+    if kind == "dramasystem.procedure.extra_card":
+        return _extra_card(p)
     if kind.startswith("dramasystem.advanced."):
         return _advanced(kind.rsplit(".", 1)[1], p)
     if kind.startswith("dramasystem.contest."):
@@ -270,7 +272,8 @@ def _advanced(step: str, p: dict[str, Any]) -> str | None:
         how = {"token": f"spends {p['token']} to force a redraw",
                "absent": "spends green from afar to force a redraw",
                "cash-in": "cashes in a positive consequence for a redraw",
-               "bennie": "spends a bennie on a redraw"}[p["means"]]
+               "bennie": "spends a bennie on a redraw",
+               "ruling": "redraws by the GM's ruling"}[p["means"]]
         tool = " (drawn by the tool)" if p["drawn_by_tool"] else ""
         text = f"{p['player']} {how}: {_card(p['card'])}{tool}, {_band(p['band'])}."
         if p["consequence_card"]:
@@ -287,6 +290,24 @@ def _advanced(step: str, p: dict[str, Any]) -> str | None:
         teller = p["narrator"] if p["success"] else "the GM"
         return f"The clincher is {_card(p['clincher'])}: {p['outcome']}; {teller} describes it."
     return None
+
+
+def _extra_card(p: dict[str, Any]) -> str:
+    """An additional card (DS76, line 732; reading 5), bought with a bennie or granted by the GM (149)."""
+    from yarnlog.rulesets.dramasystem.parts.extra_cards import WHAT_IT_IS
+
+    what = WHAT_IT_IS.get(p["procedure"], "an additional card")
+    head = (f"The GM grants {p['player']} {what} (How I Do It: {p['ruling']})" if p["ruling"] is not None
+            else f"{p['player']} spends a bennie on {what} (DS76)")
+    if p["card"] is None:
+        return f"{head}. {p['side']} may draw it in turn."
+    tool = " (drawn by the tool)" if p["drawn_by_tool"] else ""
+    if p["band"] is not None:
+        return f"{head}: {_card(p['card'])}{tool}, {_band(p['band'])}."
+    text = f"{head}: {_card(p['card'])}{tool} ({Match(p['match']).narration})."
+    if p["knocked_out"]:
+        text += " The waiting knock-out takes it."
+    return text
 
 
 def _played(p: dict[str, Any]) -> str:

@@ -1,7 +1,8 @@
 """DramaSystem's verbs on the command line, offered only in DramaSystem campaigns.
 
 ``yarnlog character create``, ``yarnlog oppose`` (the GM's secret token), ``yarnlog target``,
-``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog procedural-tokens`` (an alias of
+``yarnlog draw`` (a player's turn), ``yarnlog resolve``, ``yarnlog extra-card`` (DS76, reading 7),
+``yarnlog procedural-tokens`` (an alias of
 ``tokens``), ``yarnlog odds``, ``yarnlog advanced ...`` and ``yarnlog contest ...``; and the dramatic
 verbs it shares with Yarn: ``call`` (in the calling order, or ``--jump-queue``), ``calling-order``,
 ``relationships`` (the map), ``petition``, ``force``, ``two-way``, ``quiz``, ``ballot``,
@@ -27,7 +28,7 @@ def register(app: typer.Typer) -> None:
 
 #: Where each verb is registered, in the order the help lists them (single verbs, then groups of verbs).
 INDEX = {
-    **dict.fromkeys(("oppose", "target", "draw", "resolve", "odds"),
+    **dict.fromkeys(("oppose", "target", "draw", "resolve", "extra-card", "odds"),
                     "yarnlog.rulesets.dramasystem.cli.procedure:register"),
     **dict.fromkeys(("sheet", "tokens", "procedural-tokens", "ledger", "explain", "resolutions", "recap"),
                     "yarnlog.rulesets.dramasystem.cli.reports:register"),

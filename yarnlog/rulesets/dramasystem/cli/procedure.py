@@ -110,6 +110,20 @@ def resolve(
     run_command(campaign, Resolve(), override_reason=override, as_json=as_json)
 
 
+def extra_card(
+    player: Annotated[str, typer.Argument(help="The player who draws it.")],
+    card: Annotated[Optional[str], typer.Option("--card", help="The card drawn (QH); omit: the tool draws it. "
+                                                "In a contest the card is drawn in turn (contest draw).")] = None,
+    ruling: Annotated[Optional[str], typer.Option("--ruling", help="The GM grants it for a How I Do It "
+                                                  "specialty, with this reason; omit: a bennie pays.")] = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """An additional card: one more card (simple), a redraw (advanced), one more draw in a contest."""
+    from yarnlog.rulesets.dramasystem.parts.extra_cards import DrawExtraCard
+
+    run_command(campaign, DrawExtraCard(player, card, ruling), by=by, override_reason=override, as_json=as_json)
+
+
 def odds(
     tokens: Annotated[Names, typer.Argument(help="The players' tokens in precedence order (green yellow ...).")] = None,
     campaign: CampaignOpt = None, as_json: JsonOpt = False,
@@ -140,6 +154,7 @@ def register(app: typer.Typer) -> None:
     app.command("target")(target)
     app.command("draw")(draw)
     app.command("resolve")(resolve)
+    app.command("extra-card")(extra_card)
     app.command("odds")(odds)
     app.add_typer(advanced_app, name="advanced")
     app.add_typer(contest_app, name="contest")

@@ -36,6 +36,7 @@ from yarnlog.rulesets.dramasystem.parts.card_procedure import (
     colour,
     present_players,
 )
+from yarnlog.rulesets.dramasystem.parts.extra_cards import ADVANCED, ExtraCard, folded_advanced
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralSpend, spends_for
 from yarnlog.rulesets.dramasystem.rules.action_types import Grade
 from yarnlog.rulesets.dramasystem.rules.advanced_resolution import (
@@ -321,6 +322,10 @@ def evolve(advanced: Advanced, recorded: Recorded, _state: Any = None) -> Advanc
     resolution = advanced.open.get(getattr(p, "scene", 0))
     if resolution is None:
         return advanced
+    if isinstance(p, ExtraCard):
+        if p.procedure != ADVANCED:
+            return advanced
+        return replace(advanced, open={**advanced.open, p.scene: folded_advanced(resolution, p)})
     if isinstance(p, PrimaryDrew):
         cards = parse_cards(p.cards)
         after = replace(resolution, primary_cards=cards, active=Card.parse(p.kept),
@@ -354,7 +359,7 @@ def _gain(advanced: Advanced, players: list[str], sequence: int) -> Advanced:
     return replace(advanced, advantages=gains)
 
 
-FOLDS = folds(ProcedureResolved, AdvancedOpened, PrimaryDrew, Redrawn, Clinched)
+FOLDS = folds(ProcedureResolved, AdvancedOpened, PrimaryDrew, Redrawn, ExtraCard, Clinched)
 
 PART = Part(name="advanced", initial=Advanced, evolve=evolve, folds=FOLDS, decide=decide,
             validators={AdvancedOpened: validate_opened, PrimaryDrew: validate_primary, Redrawn: validate_redrawn,

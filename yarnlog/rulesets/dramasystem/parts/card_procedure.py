@@ -24,6 +24,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import DiceNeeded, Referee, Rule, invalid, present
 from yarnlog.core.ruleset import Part, folds
+from yarnlog.rulesets.dramasystem.parts import extra_cards
+from yarnlog.rulesets.dramasystem.parts.extra_cards import ExtraCard, folded_simple
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralSpend, spends_for
 from yarnlog.rulesets.dramasystem.rules import BOOK
 from yarnlog.rulesets.dramasystem.rules.cards import Card, Deck, parse_cards
@@ -259,7 +261,7 @@ def decide(command: Any, campaign: DramaSystemCampaign, referee: Referee) -> lis
                         "the GM has not spent her token for this scene's resolution")
         resolved = ProcedureResolved(scene=scene, gm=campaign.table.gm, gm_token=token)
         return [validate_resolved(resolved, campaign, referee)]
-    return None
+    return extra_cards.decide(command, campaign, referee)
 
 
 # -- validators -----------------------------------------------------------------------------
@@ -358,6 +360,11 @@ def evolve(procedure: Procedure, recorded: Recorded, _state: Any = None) -> Proc
         if playing is None:
             return procedure
         return replace(procedure, open={**procedure.open, p.scene: _folded_play(playing, p)})
+    if isinstance(p, ExtraCard):
+        playing = procedure.open.get(p.scene)
+        if playing is None or p.procedure != extra_cards.SIMPLE:
+            return procedure
+        return replace(procedure, open={**procedure.open, p.scene: folded_simple(playing, p)})
     if isinstance(p, ProcedureResolved):
         resolution = procedure.open.get(p.scene)
         open_ = {k: v for k, v in procedure.open.items() if k != p.scene}
@@ -389,8 +396,9 @@ def _folded_play(resolution: SimpleResolution, p: CardsPlayed) -> SimpleResoluti
                    pending_knock_outs=p.waiting_knock_outs, deck=deck)
 
 
-FOLDS = folds(OppositionSet, TargetDrawn, CardsPlayed, ProcedureResolved)
+FOLDS = folds(OppositionSet, TargetDrawn, CardsPlayed, ExtraCard, ProcedureResolved)
 
 PART = Part(name="procedure", initial=Procedure, evolve=evolve, folds=FOLDS, decide=decide, audit=audit,
             validators={OppositionSet: validate_opposed, TargetDrawn: validate_target,
-                        CardsPlayed: validate_played, ProcedureResolved: validate_resolved})
+                        CardsPlayed: validate_played, ProcedureResolved: validate_resolved,
+                        **extra_cards.VALIDATORS})

@@ -26,6 +26,7 @@ from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid, present
 from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.dramasystem.parts.card_procedure import CardsNeeded, colour
+from yarnlog.rulesets.dramasystem.parts.extra_cards import CONTEST, ExtraCard
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralSpend, spends_for
 from yarnlog.rulesets.dramasystem.rules.action_types import Grade
 from yarnlog.rulesets.dramasystem.rules.cards import Card, Deck
@@ -411,6 +412,10 @@ def evolve(contests: Contests, recorded: Recorded, state: Any = None) -> Contest
     if isinstance(p, ContestAssisted):
         after = replace(open_, contest=assist(open_.contest, p.side, p.extra),
                         assistants={**open_.assistants, p.assistant: p.token})
+    elif isinstance(p, ExtraCard):
+        if p.side is None:
+            return contests
+        after = _one_more(open_, p.side) if p.procedure == CONTEST else _one_more_redraw(open_, p.side)
     elif isinstance(p, (ContestDrew, ContestRedrew)) and open_.duel is not None:
         actor, target = (p.side, p.side) if isinstance(p, ContestDrew) else (p.actor, p.target)
         after = replace(open_, duel=_folded_duel(open_.duel, actor, target, Card.parse(p.card)),
@@ -431,6 +436,23 @@ def evolve(contests: Contests, recorded: Recorded, state: Any = None) -> Contest
     else:
         return contests
     return replace(contests, open={**contests.open, scene: after})
+
+
+def _one_more(open_: OpenContest, side: str) -> OpenContest:
+    """A simple contest's extra draw for ``side`` (DS76, line 732; reading 5), taken in turn."""
+    if side not in (open_.contest.first, open_.contest.second):
+        return open_
+    return replace(open_, contest=assist(open_.contest, side, 1))
+
+
+def _one_more_redraw(open_: OpenContest, side: str) -> OpenContest:
+    """An advanced contest's extra redraw for ``side`` (reading 5), used in turn."""
+    duel = open_.duel
+    if duel is None or side not in (duel.first, duel.second):
+        return open_
+    redraws = list(duel.redraws)
+    redraws[duel.index(side)] += 1
+    return replace(open_, duel=replace(duel, redraws=(redraws[0], redraws[1])))
 
 
 def _folded_duel(duel: AdvancedContest, actor: str, target: str, card: Card) -> AdvancedContest:
@@ -460,7 +482,7 @@ def _at(values: list[Grade | None], index: int) -> Grade | None:
     return values[index] if index < len(values) else None
 
 
-FOLDS = folds(ContestStarted, ContestAssisted, ContestDrew, ContestRedrew, ContestStopped, ContestEnded)
+FOLDS = folds(ContestStarted, ContestAssisted, ContestDrew, ContestRedrew, ExtraCard, ContestStopped, ContestEnded)
 
 PART = Part(name="contests", initial=Contests, evolve=evolve, folds=FOLDS, decide=decide,
             validators={ContestStarted: validate_started, ContestAssisted: validate_assisted,

@@ -230,8 +230,8 @@ def bennie_effects(campaign: CampaignState[Any], referee: Referee, spend: Bennie
         burned = _colour(colour, "burned")
         return {"procedural_spends": spends_for(piles, [(target, burned)], referee)}
     invalid(spend.option is not BennieOption.EXTRA_CARD,
-            "a bennie's additional card is drawn within the resolution it serves (DS76, line 732; reading 5), "
-            "which DramaSystem does not record yet: the GM records it as a ruling")
+            "a bennie's additional card is drawn within the resolution it serves (DS76, line 732; reading 5): "
+            "yarnlog extra-card PLAYER")
     invalid(colour is None, f"a bennie spent on {spend.option.effect!r} names no procedural token")
     return {}
 

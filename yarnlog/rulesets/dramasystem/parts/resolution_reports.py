@@ -32,6 +32,7 @@ from yarnlog.rulesets.dramasystem.parts.contests import (
     ContestStarted,
     ContestStopped,
 )
+from yarnlog.rulesets.dramasystem.parts.extra_cards import ADVANCED, SIMPLE, ExtraCard
 from yarnlog.rulesets.dramasystem.parts.player_views import check_viewer, seen_by
 from yarnlog.rulesets.dramasystem.rules.action_types import Grade
 from yarnlog.rulesets.dramasystem.rules.advanced_resolution import Band
@@ -59,13 +60,17 @@ def _said(o: dict[str, Any]) -> str:
     return f"{exact} ({o['percent']}%)" if exact else f"{o['percent']}%"
 
 
-def _simple_odds(tokens: list[Colour], gm_token: Colour | None) -> list[dict[str, Any]]:
-    """P(the players succeed) with ``tokens`` against the GM's token, or against each one when it is
-    unknown; none before any player has spent a token."""
+def _simple_odds(tokens: list[Colour], gm_token: Colour | None, extra_cards: int = 0) -> list[dict[str, Any]]:
+    """P(the players succeed) with ``tokens`` (and ``extra_cards``, reading 5) against the GM's token, or
+    against each one when it is unknown; none before any player has spent a token."""
     if not tokens:
         return []
     against = [gm_token] if gm_token is not None else [Colour.RED, Colour.YELLOW, Colour.GREEN]
-    return [{"against": c.value, **_chance(simple_success(tokens, c))} for c in against]
+    return [{"against": c.value, **_chance(simple_success(tokens, c, extra_cards))} for c in against]
+
+
+def _extras(report: dict[str, Any]) -> int:
+    return sum(1 for c in report["cards"] if c.get("extra"))
 
 
 def _base(kind: str, rec: Recorded, scene: int) -> dict[str, Any]:
@@ -87,10 +92,14 @@ def resolution_reports(history: Sequence[Recorded], table: Table, *, viewer: str
         p = rec.payload
         if isinstance(p, OppositionSet):  # only the GM's view holds it
             secret[p.scene] = p.token
-        elif isinstance(p, (TargetDrawn, CardsPlayed, ProcedureResolved)):
+        elif isinstance(p, (TargetDrawn, CardsPlayed, ProcedureResolved)) or (
+                isinstance(p, ExtraCard) and p.procedure == SIMPLE):
             _simple_step(simple, reports, rec, secret)
-        elif isinstance(p, (AdvancedOpened, PrimaryDrew, Redrawn, Clinched)):
+        elif isinstance(p, (AdvancedOpened, PrimaryDrew, Redrawn, Clinched)) or (
+                isinstance(p, ExtraCard) and p.procedure == ADVANCED):
             _advanced_step(advanced, reports, rec)
+        elif isinstance(p, ExtraCard):
+            _contest_step(contests, reports, rec)
         elif isinstance(p, (ContestStarted, ContestAssisted, ContestDrew, ContestRedrew, ContestStopped,
                             ContestEnded)):
             _contest_step(contests, reports, rec)
@@ -98,7 +107,7 @@ def resolution_reports(history: Sequence[Recorded], table: Table, *, viewer: str
         if report["kind"] == "simple" and report["open"]:
             token = secret.get(report["scene"])
             report["gm_token"] = token.value if token is not None else None
-            report["odds"] = _simple_odds([Colour(c) for _, c in report["tokens"] if c], token)
+            report["odds"] = _simple_odds([Colour(c) for _, c in report["tokens"] if c], token, _extras(report))
     return [r for r in reports if scene is None or r["scene"] == scene]
 
 
@@ -121,6 +130,11 @@ def _simple_step(open_: dict[int, dict[str, Any]], reports: list[dict[str, Any]]
         for card, found in zip(p.cards, p.matches):
             report["cards"].append({"by": p.player, "card": card, "match": found.value, "token": _value(p.token)})
         report["knocked_out"] += p.knocked_out
+    elif isinstance(p, ExtraCard) and p.card is not None:
+        report["cards"].append({"by": p.player, "card": p.card, "match": _value(p.match), "token": None,
+                                "extra": _paid_by(p)})
+        if p.knocked_out:
+            report["knocked_out"].append(p.card)
     elif isinstance(p, ProcedureResolved):
         secret.pop(p.scene, None)
         del open_[p.scene]
@@ -132,11 +146,17 @@ def _simple_step(open_: dict[int, dict[str, Any]], reports: list[dict[str, Any]]
                              f"{prevail} ({best.narration})",
                       success=p.success,
                       consequences=[{"player": c.player, "card": c.card, "kind": c.kind} for c in p.consequences],
-                      odds=_simple_odds([Colour(c) for _, c in report["tokens"] if c], p.gm_token))
+                      odds=_simple_odds([Colour(c) for _, c in report["tokens"] if c], p.gm_token,
+                                        _extras(report)))
 
 
-def _value(token: Colour | None) -> str | None:
+def _value(token: Any) -> str | None:
     return token.value if token is not None else None
+
+
+def _paid_by(p: ExtraCard) -> str:
+    """What bought an additional card: a bennie (DS76) or the GM's ruling (How I Do It, 149)."""
+    return "bennie" if p.ruling is None else "ruling"
 
 
 def _advanced_step(open_: dict[int, dict[str, Any]], reports: list[dict[str, Any]], rec: Recorded) -> None:
@@ -169,6 +189,10 @@ def _advanced_step(open_: dict[int, dict[str, Any]], reports: list[dict[str, Any
         if p.consequence_card:
             report["consequences"].append({"player": p.player, "card": p.consequence_card,
                                            "kind": p.consequence or "none"})
+    elif isinstance(p, ExtraCard) and p.card is not None:
+        if p.player not in report["who"]:
+            report["who"].append(p.player)
+        report["cards"].append({"by": p.player, "card": p.card, "redraw": _paid_by(p), "extra": _paid_by(p)})
     elif isinstance(p, Clinched):
         del open_[p.scene]
         teller = p.narrator if p.success else "the GM"
@@ -203,6 +227,11 @@ def _contest_step(open_: dict[int, dict[str, Any]], reports: list[dict[str, Any]
         side = 0 if p.side == report["who"][0] else 1
         report["allowance"][side] += p.extra
         report.setdefault("assists", []).append({"assistant": p.assistant, "side": p.side, "extra": p.extra})
+        _contest_odds(report)
+    elif isinstance(p, ExtraCard) and p.side is not None:
+        side = 0 if p.side == report["who"][0] else 1
+        report["allowance"][side] += 1
+        report.setdefault("extras", []).append({"player": p.player, "side": p.side, "paid_by": _paid_by(p)})
         _contest_odds(report)
     elif isinstance(p, ContestDrew):
         report["cards"].append({"by": p.side, "card": p.card, "drawn_by": p.drawn_by})
@@ -262,13 +291,14 @@ def describe(report: dict[str, Any]) -> tuple[str, str]:
     cards, out = report["cards"], report["knocked_out"]
 
     def of(who: str) -> str:
-        return " ".join(_card_words(c, out) for c in cards if c["by"] == who)
+        return " ".join(_card_words(c, out) for c in cards if c["by"] == who and not c.get("extra"))
 
     kind = report["kind"]
     head = f"{kind[0].upper()}{kind[1:]}: "
     if kind == "simple":
         turns = [f"{who} {token} {of(who)}".rstrip() if token else f"{who} passes" for who, token in report["tokens"]]
         first = head + f"target {_card(report['target'])}" + "".join(f"; {t}" for t in turns)
+        first += "".join(f"; {c['by']} extra {_card_words(c, out)} ({c['extra']})" for c in cards if c.get("extra"))
     elif kind == "advanced":
         first = (head + f"{report['primary']} ({report['action_type']}, {report['grade']}), GM {report['gm_token']}; "
                  f"run {of('opening run')}")

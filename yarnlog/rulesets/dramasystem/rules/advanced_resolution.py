@@ -89,6 +89,7 @@ class RedrawMeans(Enum):
     ABSENT_GREEN = "absent"    # an absent player's green token (885)
     CASH_IN = "cash-in"        # a positive consequence not yet used (893)
     BENNIE = "bennie"          # a bennie's additional card (732)
+    RULING = "ruling"          # the GM's ruling for a "How I Do It" specialty (149; reading 7)
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ def redraw(resolution: AdvancedResolution, player: str, means: RedrawMeans, toke
         referee.require(unused_positive_consequence, CASH_IN,
                         f"{player} has no positive consequence yet to gain from")
     else:
-        invalid(token is None, "a bennie's redraw spends no token")
+        invalid(token is None, "a redraw bought with a bennie or granted by the GM spends no token")
     draws_consequence = means is RedrawMeans.TOKEN and token in (Colour.RED, Colour.GREEN)
     if draws_consequence:
         invalid(consequence_card is not None,
