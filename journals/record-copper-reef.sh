@@ -400,7 +400,19 @@ y call Dee --mode dramatic --cast "Sable Roux,Mara Quell" --setting "the Gannet'
   --situation "Sable asks Mara, for the last time, for a home port"
 y challenge rush "Hask Morrow" --token --blocked
 y petition granted -p "Sable Roux" -g "Mara Quell"
+y ruling tokens --from kitty --to Dee --amount 1 --reason "Sable's speech at the bow, which the whole table cheered"
 y scene close --summary "Sable signs on as the Gannet's mate; the court sits at noon"
+
+# --- Scene 33 (Ben, the order rolled over past Cy's skipped turn): the GM grants Otto's How I Do
+# It an additional card (DS5, reading 7), a redraw in an advanced resolution; her red refreshes her.
+y calling-order
+y call Ben --mode procedural --cast "Otto Brand,Nan Pell" --setting "the Sister's wreck" \
+  --situation "Otto dives the Sister at slack water for his partner's diving plate"
+y advanced open "Otto Brand" --type Enduring --token red --opening 5H,QC
+y advanced primary --cards JC,2C
+y extra-card Ben --card 9S --ruling "Otto holds his breath longer than the air lasts"
+y advanced clinch
+y scene close --summary "Otto brings the plate up; Nan Pell hangs it over her door"
 y calling-order
 y theme choose debts   # the rota's third player, Ana, chooses the fourth episode's theme
 y ballot --voter Ana --visibility gm Dee Cy Ben Eli

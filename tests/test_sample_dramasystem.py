@@ -126,7 +126,7 @@ def test_the_table_a_gm_and_five_players(reef):
     assert [data(r)["name"] for r in reef.events("participant.joined")] == PLAYERS
     assert [data(r)["number"] for r in reef.events("episode.started")] == [1, 2, 3]
     assert [data(r)["number"] for r in reef.events("episode.ended")] == [1, 2, 3]
-    assert [data(r)["number"] for r in reef.events("scene.opened")] == list(range(1, 33))
+    assert [data(r)["number"] for r in reef.events("scene.opened")] == list(range(1, 34))
 
 
 def test_five_characters_with_their_action_types(reef):
@@ -298,6 +298,25 @@ def test_scene_15_a_down_face_clincher_and_a_bad_consequence(reef):
         ("Dee", "red", "JC", "3C", "bad")]
     # "A down face card ... a disastrous setback" (909).
     assert (clinched["clincher"], clinched["outcome"], clinched["success"]) == ("JC", "a disastrous setback", False)
+
+
+def test_scene_33_the_gms_how_i_do_it_card_and_her_refresh(reef):
+    opened, primary, redraws, clinched = _advanced(reef, 33)
+    # Red: "Up suits: spades, hearts, diamonds. Down suit: clubs." (804-808): 5♥ up, Q♣ down. The
+    # red is the GM's last token (G in 12, Y in 15): "When you've spent all three of them, they
+    # immediately refresh." (423)
+    assert (opened["gm_token"], opened["opening"], opened["grade"]) == ("red", ["5H", "QC"], "strong")
+    assert opened["procedural_spends"] == [{"participant": GM, "colour": "red", "refreshed": True}]
+    # Otto's Enduring is Strong: of J♣ (down face) and 2♣ (down number) the better, 2♣ (847, 861-863).
+    assert (primary["cards"], primary["kept"]) == (["JC", "2C"], "2C")
+    assert redraws == []
+    # How I Do It: "you gain an additional advantage" (149); the GM rules it an additional card
+    # (reading 7), in an advanced resolution a redraw (reading 5), with no bennie spent: 9♠, an up
+    # number, and "An up number card ... a thrilling squeaker victory" (907).
+    extra = data(reef.one("dramasystem.procedure.extra_card", scene=33))
+    assert (extra["player"], extra["card"], extra["bennie_spends"], bool(extra["ruling"])) == ("Ben", "9S", [], True)
+    assert (clinched["clincher"], clinched["outcome"], clinched["narrator"]) == (
+        "9S", "a thrilling squeaker victory", "Ben")
 
 
 # -- contests, worked out by hand -------------------------------------------------------------
@@ -520,9 +539,10 @@ def test_every_refresh_is_a_third_token_spent(reef):
                  for s in data(r).get("procedural_spends", []) if s["refreshed"]]
     # The other path: in scene 23 Ben's bennie burns Eli's yellow, "treated as spent" (740; reading
     # 6), and it is Eli's last (G in 2, R in 3): his pile refreshes.
+    # In scene 33 the GM spends her red, her last (G in 12, Y in 15): her pile refreshes.
     assert refreshed == [(3, "Ben", "yellow"), (3, GM, "red"), (4, "Dee", "green"), (10, "Ana", "red"),
                          (10, "Cy", "red"), (12, "Dee", "red"), (12, GM, "green"), (14, "Ben", "green"),
-                         (23, "Eli", "yellow")]
+                         (23, "Eli", "yellow"), (33, GM, "red")]
 
 
 def test_the_piles_at_each_step(reef):
@@ -542,11 +562,13 @@ def test_the_piles_at_each_step(reef):
     # After scene 10: Ana and Cy refreshed on their reds; Dee spent G.
     assert reef.piles(reef.one("scene.closed", number=10).sequence) == {
         GM: "G", "Ana": "GYR", "Ben": "GY", "Cy": "GYR", "Dee": "R", "Eli": "Y"}
-    # The end: Ana spent G interfering and her bennie brought it back in scene 24 ("a procedural
+    # The end of episode 2: Ana spent G interfering and her bennie brought it back in scene 24 ("a procedural
     # token", 730; reading 5), Ben Y then refreshed, Cy R in scene 11 and G to call scene 24, Dee
     # refreshed then R, Eli refreshed by the burn, Maya refreshed then G and Y.
-    assert reef.piles(reef.history[-1].sequence) == {
-        GM: "R", "Ana": "GYR", "Ben": "GYR", "Cy": "Y", "Dee": "GY", "Eli": "GYR"}
+    end_2 = {GM: "R", "Ana": "GYR", "Ben": "GYR", "Cy": "Y", "Dee": "GY", "Eli": "GYR"}
+    assert reef.piles(reef.one("episode.ended", number=2).sequence) == end_2
+    # Episode 3 spends one token, the GM's red in scene 33, and it refreshes her pile.
+    assert reef.piles(reef.history[-1].sequence) == {**end_2, GM: "GYR"}
 
 
 # -- session zero: precedence, relationships and wants, worked out by hand ---------------------
@@ -662,7 +684,7 @@ def test_episode_3_the_calling_order_and_who_may_call_next(reef):
     # then Dee (32).
     callers = [(d["number"], d["caller"]) for d in map(data, reef.events("scene.opened")) if d["number"] >= 25]
     assert callers == [(25, "Cy"), (26, "Ben"), (27, "Ben"), (28, "Ana"), (29, GM), (30, "Eli"), (31, "Cy"),
-                       (32, "Dee")]
+                       (32, "Dee"), (33, "Ben")]
     after_26 = calling_view(reef.state(reef.one("dramasystem.challenge.ducked", scene=26).sequence))
     assert after_26["may_call_next"] == ["Ana", "Ben"]  # Ben's new scene, or Ana's turn
     after_30 = calling_view(reef.state(reef.one("scene.closed", number=30).sequence))
@@ -671,6 +693,8 @@ def test_episode_3_the_calling_order_and_who_may_call_next(reef):
     # skipped" (734): Ben calls next.
     after_32 = calling_view(reef.state(reef.one("scene.closed", number=32).sequence))
     assert after_32["may_call_next"] == ["Ben"]
+    after_33 = calling_view(reef.state(reef.one("scene.closed", number=33).sequence))
+    assert after_33["may_call_next"] == ["Ana"]
 
 
 # -- the third episode's drama tokens, worked out by hand -------------------------------------
@@ -742,6 +766,10 @@ def test_episode_3_drama_tokens_scene_by_scene(reef):
     assert [(t["source"], t["currency"]) for t in blocked["transfers"]] == [("Dee", "bennie")]
     assert moves(reef, 32) == [("kitty", "Ana", 1)]
     assert held_after(reef, 32) == {"Ana": 1, "Cy": 2, "Eli": 1, GM: 1}
+    # Then the GM rules that Dee's speech earns her a token from the kitty (a GM ruling, digest move 25).
+    [ruling] = [r for r in reef.events("dramasystem.tokens.transferred") if r.scene == 32]
+    assert [(t["source"], t["destination"], t["amount"]) for t in data(ruling)["transfers"]] == [("kitty", "Dee", 1)]
+    assert tokens_at(reef, ruling.sequence) == {"Ana": 1, "Cy": 2, "Dee": 1, "Eli": 1, GM: 1}
     # The GM's pool reverts with everyone else's (275).
     ended = reef.one("episode.ended", number=3).sequence
     assert not any(reef.state(ended).rules.economy.tokens.values())
@@ -755,10 +783,11 @@ def test_episode_3_bennies_spent_and_the_vote(reef):
         "bennie_spends"]] == [("Dee", "block_jump_in")]
     # Ballots: Ana Dee Cy Ben Eli; Ben Dee Ana Cy Eli; Cy Ana Dee Eli Ben; Dee Ana Ben Cy Eli;
     # Eli Cy Ana Dee Ben; Maya Dee Ana Cy Ben Eli. Ranks received: Ana 2+1+1+2+2 = 8, 1 token: 7;
-    # Ben 3+4+2+4+4 = 17; Cy 2+3+3+1+3 = 12, 2 tokens: 10; Dee 1+1+2+3+1 = 8; Eli 4+4+3+4+5 = 20,
-    # 1 token: 19. "The two players with the lowest scores gain one bennie each" (709): Ana, Dee.
+    # Ben 3+4+2+4+4 = 17; Cy 2+3+3+1+3 = 12, 2 tokens: 10; Dee 1+1+2+3+1 = 8, 1 token (the GM's
+    # ruling): 7; Eli 4+4+3+4+5 = 20, 1 token: 19. "If two players are tied for the lowest score,
+    # each gets a bennie. The second place finisher(s) does not." (716): Ana and Dee, not Cy.
     assert tally(reef, 3) == {"Ana": (8, 1, 7, True), "Ben": (17, 0, 17, False), "Cy": (12, 2, 10, False),
-                              "Dee": (8, 0, 8, True), "Eli": (20, 1, 19, False)}
+                              "Dee": (8, 1, 7, True), "Eli": (20, 1, 19, False)}
     end = reef.history[-1].sequence
     assert {n: k for n, k in reef.state(end).rules.economy.bennies.items() if k} == {"Ana": 1, "Dee": 1}
 
@@ -802,9 +831,9 @@ def test_the_regenerated_recap_is_valid_inert_html_and_markdown(regenerated):
     md = regenerated["md"]
     assert md.startswith("# The Copper Reef: recap of the whole series\n")
     assert [line for line in md.splitlines() if line.startswith("## ")] == [
-        "## Before play", "## Episode 1: The Wreck of the Gannet's Sister", "## Episode 2: Salvage Rights",
+        "## Relationship map", "## Before play", "## Episode 1: The Wreck of the Gannet's Sister", "## Episode 2: Salvage Rights",
         "## Episode 3: Home Port"]
-    assert [int(line.split()[2]) for line in md.splitlines() if line.startswith("### Scene ")] == list(range(1, 33))
+    assert [int(line.split()[2]) for line in md.splitlines() if line.startswith("### Scene ")] == list(range(1, 34))
 
 
 def test_the_regenerated_recap_tells_the_hand_checked_figures(regenerated):
@@ -824,12 +853,13 @@ def test_the_regenerated_recap_tells_the_hand_checked_figures(regenerated):
     votes = {n: _scores(next(m for m in e["moves"] if m.startswith("The bennie vote: "))) for n, e in episodes.items()}
     assert votes == {1: {"Ana": 6, "Ben": 11, "Cy": 12, "Dee": 17, "Eli": 15},
                      2: {"Ana": 16, "Ben": 16, "Cy": 8, "Dee": 8, "Eli": 11},
-                     3: {"Ana": 7, "Ben": 17, "Cy": 10, "Dee": 8, "Eli": 19}}
+                     3: {"Ana": 7, "Ben": 17, "Cy": 10, "Dee": 7, "Eli": 19}}
     # The piles and bennies at each episode's end, as worked out by hand (423-425).
     letters = {n: {p["name"]: "".join(LETTER[c] for c in p["unspent"]) for p in e["piles"]}
                for n, e in episodes.items()}
     assert letters[1] == {GM: "G", "Ana": "R", "Ben": "GY", "Cy": "R", "Dee": "GR", "Eli": "Y"}
-    assert letters[2] == letters[3] == {GM: "R", "Ana": "GYR", "Ben": "GYR", "Cy": "Y", "Dee": "GY", "Eli": "GYR"}
+    assert letters[2] == {GM: "R", "Ana": "GYR", "Ben": "GYR", "Cy": "Y", "Dee": "GY", "Eli": "GYR"}
+    assert letters[3] == {**letters[2], GM: "GYR"}
     bennies = {n: {p["name"]: p["bennies"] for p in e["piles"] if p["bennies"]} for n, e in episodes.items()}
     assert bennies == {1: {"Ana": 1, "Ben": 1}, 2: {"Cy": 1, "Dee": 1}, 3: {"Ana": 1, "Dee": 1}}
     # Every PC the object of two wants (51), told before play.
