@@ -831,8 +831,8 @@ def test_the_regenerated_recap_is_valid_inert_html_and_markdown(regenerated):
     md = regenerated["md"]
     assert md.startswith("# The Copper Reef: recap of the whole series\n")
     assert [line for line in md.splitlines() if line.startswith("## ")] == [
-        "## Relationship map", "## Before play", "## Episode 1: The Wreck of the Gannet's Sister", "## Episode 2: Salvage Rights",
-        "## Episode 3: Home Port"]
+        "## Relationship map", "## Before play", "## Episode 1: The Wreck of the Gannet's Sister",
+        "## Episode 2: Salvage Rights", "## Episode 3: Home Port"]
     assert [int(line.split()[2]) for line in md.splitlines() if line.startswith("### Scene ")] == list(range(1, 34))
 
 
