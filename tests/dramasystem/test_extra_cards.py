@@ -16,7 +16,9 @@ from yarnlog.rulesets.dramasystem.parts.advanced_procedure import Clinch, OpenAd
 from yarnlog.rulesets.dramasystem.parts.card_procedure import DrawTarget, Oppose, PlayCards, Resolve
 from yarnlog.rulesets.dramasystem.parts.contests import DrawInContest, EndContest, RedrawInContest, StartContest
 from yarnlog.rulesets.dramasystem.parts.extra_cards import DrawExtraCard
+from yarnlog.rulesets.dramasystem.parts.player_views import campaign_seen_by, seen_by
 from yarnlog.rulesets.dramasystem.parts.resolution_reports import describe, resolution_reports
+from yarnlog.rulesets.dramasystem.parts.token_ledger import token_ledger
 from yarnlog.rulesets.dramasystem.rules.odds import simple_success
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
 from yarnlog.rulesets.dramasystem.ruleset import RULESET
@@ -101,6 +103,41 @@ def test_the_odds_of_an_open_resolution_count_the_extra_cards(journal):
     assert simple_success([Colour.YELLOW], Colour.RED, 1) > simple_success([Colour.YELLOW], Colour.RED)
     first, _ = describe(report)
     assert first.endswith("; Ben extra 5♦ (bennie)")
+
+
+def test_the_player_view_keeps_the_gm_token_secret_and_the_ledger_shows_the_bennie(journal):
+    # SRD 445: the GM spends "concealing it so that it can be revealed with a flourish at the conclusion".
+    _bennie(journal, "Ana")
+    _scene(journal)
+    journal.execute(CAMPAIGN, Oppose("green"), visibility=GM_ONLY)
+    journal.execute(CAMPAIGN, DrawTarget("KC", ("Ana", "Ben", "Cy")))
+    journal.execute(CAMPAIGN, PlayCards("Ana", "yellow", ("4H",)))
+    [extra] = journal.execute(CAMPAIGN, DrawExtraCard("Ana", "5D"))
+    history, table = journal.history(CAMPAIGN), journal.state(CAMPAIGN).table
+    [seen] = resolution_reports(history, table, viewer="Ana")
+    [gm] = resolution_reports(history, table)
+    assert seen["gm_token"] is None and {o["against"] for o in seen["odds"]} == {c.value for c in Colour}
+    assert gm["gm_token"] == "green" and [o["against"] for o in gm["odds"]] == ["green"]
+    # The GM's odds against green are the player's figure for green: the extra card counts in both.
+    assert [o for o in seen["odds"] if o["against"] == "green"] == gm["odds"]
+    ledger = token_ledger(campaign_seen_by(history, table, "Ana"), seen_by(history, table, "Ana"), viewer="Ana")
+    assert not any(line["participant"] == table.gm for line in ledger)
+    [paid] = [line for line in ledger if line["sequence"] == extra.sequence]
+    assert (paid["currency"], paid["source"], paid["destination"], paid["chapter"]) == (
+        "bennie", "Ana", "kitty", "Spending Bennies")
+
+
+def test_no_card_is_drawn_in_a_dramatic_scene(journal):
+    # DS76, line 732: "to draw an additional card in a procedural scene".
+    _bennie(journal, "Ana")
+    journal.execute(CAMPAIGN, OpenScene(caller="Ana", cast=("Iris", "Tomas"), mode="dramatic"))
+    before = len(journal.stored_events(CAMPAIGN))
+    with pytest.raises(RuleViolation, match="dramatic scene"):
+        journal.execute(CAMPAIGN, DrawExtraCard("Ana", "5C"))
+    with pytest.raises(RuleViolation, match="dramatic scene"):
+        journal.execute(CAMPAIGN, DrawExtraCard("Ana", "5C", ruling="dirty tricks"))
+    assert len(journal.stored_events(CAMPAIGN)) == before
+    assert _bennies(journal) == {"Ana": 1}
 
 
 def test_no_bennie_no_resolution_or_a_reasonless_ruling_is_refused_and_nothing_is_written(journal):
@@ -259,3 +296,10 @@ def test_the_verb_answers_in_words_and_json_and_refuses_with_the_rule(cli):
     assert code == 0, err
     code, out, err = cli("resolutions")
     assert code == 0 and "Ana extra 5♣ (ruling)" in out
+    # The odds calculator with Ana's yellow and two extra cards gives the open resolution's figures.
+    [report] = json.loads(cli("resolutions", "--as", "Ben", "--json")[1])
+    code, out, err = cli("odds", "yellow", "--extra-cards", "2", "--json")
+    assert code == 0, err
+    assert [(r["gm_token"], r["chance"]) for r in json.loads(out)["against"]] == [
+        (o["against"], o["chance"]) for o in report["odds"]]
+    assert json.loads(cli("odds", "yellow", "--json")[1])["against"] != json.loads(out)["against"]

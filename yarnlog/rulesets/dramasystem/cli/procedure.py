@@ -126,6 +126,9 @@ def extra_card(
 
 def odds(
     tokens: Annotated[Names, typer.Argument(help="The players' tokens in precedence order (green yellow ...).")] = None,
+    extra_cards: Annotated[int, typer.Option("--extra-cards", min=0, max=10, help=(
+        "Additional cards drawn after the tokens: bennies' or GM rulings' (DS76, line 732).")
+    )] = 0,
     campaign: CampaignOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """The exact chance that the players succeed a simple resolution, against each GM token."""
@@ -136,10 +139,10 @@ def odds(
 
     del campaign  # the odds depend on the tokens only; the GM's secret token is never read
     spent = tuple(colour(t) for t in names(tokens))
-    rows = [{"gm_token": gm.value, "chance": str(simple_success(spent, gm)),
-             "percent": round(float(simple_success(spent, gm)) * 100)} for gm in (Colour.RED, Colour.YELLOW,
-                                                                                  Colour.GREEN)]
-    emit({"players": [c.value for c in spent], "against": rows}, as_json, lambda data: print_table(
+    chances = {gm: simple_success(spent, gm, extra_cards) for gm in (Colour.RED, Colour.YELLOW, Colour.GREEN)}
+    rows = [{"gm_token": gm.value, "chance": str(chance), "percent": round(float(chance) * 100)}
+            for gm, chance in chances.items()]
+    emit({"players": [c.value for c in spent], "extra_cards": extra_cards, "against": rows}, as_json, lambda data: print_table(
         "Chance of success, against each GM token", ("GM token", "chance", "%"),
         [(r["gm_token"], r["chance"], f"{r['percent']}%") for r in data["against"]]))
 

@@ -124,6 +124,9 @@ def validate(p: ExtraCard, campaign: DramaSystemCampaign, referee: Referee) -> E
     """The procedure open in the scene takes the extra card as reading 5 says; the bennie is paid (one a
     scene, DS77) or the GM's ruling names its reason (reading 7)."""
     invalid(campaign.timeline.scene == p.scene, f"scene {p.scene} is not the scene in play")
+    opened = campaign.timeline.scenes.get(p.scene)
+    referee.require(opened is not None and opened.mode == "procedural", IN_A_PROCEDURAL_SCENE,
+                    f"scene {p.scene} is a dramatic scene: no card is drawn in it")
     which = present(procedure_in(campaign, p.scene), (
         "no resolution or contest is open in this scene: an additional card is drawn in a procedural "
         "scene (DS76, line 732)"))
