@@ -160,6 +160,9 @@ def storm(tmp_path_factory) -> Journals:
                   "--weak", "Knowing,Making"),
                  ("character", "create", "Tomas", "--player", "Ben", "--strong", "Moving,Sneaking",
                   "--weak", "Talking,Enduring"),
+                 # DS9: play begins once each PC is the object of the other's want.
+                 ("character", "want", "Iris", "--from", "Tomas", "--want", "respect", "--why-not", "pride"),
+                 ("character", "want", "Tomas", "--from", "Iris", "--want", "trust", "--why-not", "fear"),
                  ("episode", "start", "--title", "Fog"),
                  ("scene", "open", "--caller", "Ana", "--cast", "Iris,Tomas", "--mode", "procedural"),
                  ("oppose", "yellow")):

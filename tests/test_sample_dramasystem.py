@@ -129,6 +129,22 @@ def test_the_table_a_gm_and_five_players(reef):
     assert [data(r)["number"] for r in reef.events("scene.opened")] == list(range(1, 34))
 
 
+def test_every_pc_is_wanted_by_two_others_before_the_first_episode(reef):
+    # DS9, line 51: "Repeat steps 9-12 until all characters are named as objects of at least two other
+    # characters' wants." Mara is wanted by Lio and Sable, Otto by Sable and Hask, Lio by Hask and
+    # Otto, Sable by Mara and Otto, Hask by Mara and Lio (journals/README.md).
+    first_episode = reef.one("episode.started", number=1).sequence
+    wants = [data(r) for r in reef.events("dramasystem.character.want_declared") if r.sequence < first_episode]
+    wanted_by: dict[str, set[str]] = {}
+    for want in wants:
+        wanted_by.setdefault(want["withholder"], set()).add(want["character"])
+    assert wanted_by == {"Mara Quell": {"Lio Fenn", "Sable Roux"}, "Otto Brand": {"Sable Roux", "Hask Morrow"},
+                         "Lio Fenn": {"Hask Morrow", "Otto Brand"}, "Sable Roux": {"Mara Quell", "Otto Brand"},
+                         "Hask Morrow": {"Mara Quell", "Lio Fenn"}}
+    # ... and play began without the GM setting DS9 aside: no override just before the episode.
+    assert all(r.sequence != first_episode - 1 for r in reef.events("override.recorded"))
+
+
 def test_five_characters_with_their_action_types(reef):
     sheets = {d["name"]: d for d in map(data, reef.events("dramasystem.character.created"))}
     assert {name: sheet["player"] for name, sheet in sheets.items()} == PLAYED_BY

@@ -24,7 +24,7 @@ from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
 from yarnlog.rulesets.dramasystem.ruleset import RULESET
 from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
 
-from .storm_table import CAMPAIGN
+from .storm_table import CAMPAIGN, want_args
 
 
 def _bennie(journal, *names: str) -> None:
@@ -272,6 +272,7 @@ def test_the_verb_answers_in_words_and_json_and_refuses_with_the_rule(cli):
                   "--weak", "Knowing,Making", "--how", "Fighting=dirty tricks"),
                  ("character", "create", "Tomas", "--player", "Ben", "--strong", "Moving,Sneaking",
                   "--weak", "Talking,Enduring"),
+                 *want_args(("Iris", "Tomas")),  # DS9: each wanted by the other before play
                  ("episode", "start", "--title", "Fog", "--theme", "trust"),
                  ("scene", "open", "--caller", "Ana", "--cast", "Iris,Tomas", "--mode", "procedural"),
                  ("oppose", "yellow"), ("target", "--card", "KC", "--order", "Ana,Ben"),

@@ -142,8 +142,8 @@ def odds(
     chances = {gm: simple_success(spent, gm, extra_cards) for gm in (Colour.RED, Colour.YELLOW, Colour.GREEN)}
     rows = [{"gm_token": gm.value, "chance": str(chance), "percent": round(float(chance) * 100)}
             for gm, chance in chances.items()]
-    view = {"players": [c.value for c in spent], "extra_cards": extra_cards, "against": rows}
-    emit(view, as_json, lambda data: print_table(
+    data = {"players": [c.value for c in spent], "extra_cards": extra_cards, "against": rows}
+    emit(data, as_json, lambda data: print_table(
         "Chance of success, against each GM token", ("GM token", "chance", "%"),
         [(r["gm_token"], r["chance"], f"{r['percent']}%") for r in data["against"]]))
 
