@@ -14,8 +14,8 @@ from yarnlog.rulesets.yarn.rules.drama_tokens import Support
 
 def test_it_equals_dataclasses_replace_and_leaves_the_original_as_it_was():
     before = Drama(gm="Maya")
-    after = replace(before, recall=Recall("Ana", "a montage ended"), pending_call=3)
-    assert after == dataclasses.replace(before, recall=Recall("Ana", "a montage ended"), pending_call=3)
+    after = replace(before, recall=Recall("Ana", "a montage ended"), overridden_through=3)
+    assert after == dataclasses.replace(before, recall=Recall("Ana", "a montage ended"), overridden_through=3)
     assert before == Drama(gm="Maya")
     with pytest.raises(dataclasses.FrozenInstanceError):
         after.gm = "Ben"  # type: ignore[misc]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
-from pyrsistent import PMap, pmap
+from pyrsistent import PMap, PVector, pmap, pvector
 
 from yarnlog.core.events import Payload, event, upcaster
 from yarnlog.core.frozen import replace
@@ -81,13 +81,14 @@ def _note_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
 class Timeline:
     """Where the campaign stands: the episode and scene in play, and those already played.
 
-    ``scenes`` and ``scene_episode`` are persistent maps (equal to the dicts they hold): a scene
-    opened shares the rest of the map instead of copying it, so a fold stays linear in the history.
+    ``episodes`` is a persistent vector and ``scenes`` and ``scene_episode`` persistent maps (equal
+    to the sequences and dicts they hold): an episode started or a scene opened shares the rest
+    instead of copying it, so a fold stays linear in the history.
     """
 
     episode: int | None = None
     scene: int | None = None
-    episodes: tuple[int, ...] = ()
+    episodes: PVector[int] = field(default_factory=pvector)
     scenes: PMap[int, SceneOpened] = field(default_factory=pmap)
     scene_episode: PMap[int, int | None] = field(default_factory=pmap)
     last_scene: int = 0
@@ -99,7 +100,7 @@ class Timeline:
 
 def evolve_timeline(timeline: Timeline, payload: Payload) -> Timeline:
     if isinstance(payload, EpisodeStarted):
-        return replace(timeline, episode=payload.number, episodes=timeline.episodes + (payload.number,))
+        return replace(timeline, episode=payload.number, episodes=timeline.episodes.append(payload.number))
     if isinstance(payload, EpisodeEnded):
         return replace(timeline, episode=None, scene=None)
     if isinstance(payload, SceneOpened):

@@ -14,6 +14,7 @@ is tallied and every unspent drama token reverts to the kitty (DS19, DS73-DS75).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import fields
 from typing import Any
 
@@ -23,7 +24,7 @@ from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid, present
-from yarnlog.core.ruleset import Part, compose_validators, folds
+from yarnlog.core.ruleset import Part, Router, compose_validators, folds
 from yarnlog.core.state import CampaignState, advance
 from yarnlog.core.table import CampaignCreated
 from yarnlog.core.timeline import (
@@ -49,7 +50,7 @@ from yarnlog.rulesets.dramatic.parts import (
 )
 from yarnlog.rulesets.dramatic.parts.bennie_spends import BennieSpendLine, bennie_paid
 from yarnlog.rulesets.dramatic.parts.calling_order import CALLING_ORDER, CallInOrder
-from yarnlog.rulesets.dramatic.parts.drama_state import Drama, SceneCall
+from yarnlog.rulesets.dramatic.parts.drama_state import Drama, DramaBuilder, SceneCall
 from yarnlog.rulesets.dramatic.parts.economy import BENNIE, TransferLine, lines
 from yarnlog.rulesets.dramatic.parts.roles import RECURRING, cast_roles, player_character, tracks_characters
 from yarnlog.rulesets.dramatic.rules.bennies import BennieOption, BennieSpend, TokenKind, spend_bennie
@@ -479,22 +480,54 @@ def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
         roster = state.sheets if state is not None else None
         in_turn, drama = calling_order.called(drama, roster, recorded.episode, p.caller)
         drama = replace(drama, recall=None)  # a second call owed is made, or passed over, by this one
-        call = SceneCall(number=p.number, episode=recorded.episode, caller=p.caller, cast=tuple(p.cast),
-                         called=tuple(p.cast), mode=p.mode, kind=p.kind, time_break=p.time_break,
-                         opened_at=recorded.sequence, in_turn=in_turn,
-                         cost_due=tracks_characters(roster) and p.caller != drama.gm
-                         and player_character(roster, p.caller) not in p.cast)
-        return replace(drama, scenes=drama.scenes.set(p.number, call))
+        return replace(drama, scenes=drama.scenes.set(p.number, _call(p, recorded, roster, drama.gm, in_turn)))
     if isinstance(p, SceneCalled) and p.bennie_spends and p.scene in drama.scenes:
         drama = calling_order.jumped(drama, recorded.episode, p.caller)  # and a turn bought: in turn
         drama = replace(drama, scenes=drama.scenes.set(p.scene, replace(drama.scenes[p.scene], in_turn=True)))
-    for module in MODULES:
-        if module.FOLDS.handles(type(p)):
-            drama = module.evolve(drama, recorded)
+    for fold in ROUTE(type(p)):
+        drama = fold(drama, recorded)
     return drama
 
 
+def _call(p: SceneOpened, recorded: Recorded, roster: Any, gm: str, in_turn: bool) -> SceneCall:
+    """The scene as called: whether it was the caller's turn, whether it cost the caller (DS12, DS33)."""
+    return SceneCall(number=p.number, episode=recorded.episode, caller=p.caller, cast=tuple(p.cast),
+                     called=tuple(p.cast), mode=p.mode, kind=p.kind, time_break=p.time_break,
+                     opened_at=recorded.sequence, in_turn=in_turn,
+                     cost_due=tracks_characters(roster) and p.caller != gm
+                     and player_character(roster, p.caller) not in p.cast)
+
+
+def fold_in_place(drama: DramaBuilder, recorded: Recorded, state: Any) -> None:
+    """:func:`evolve` in a replay: the slice thawed (``state`` is the state before the event)."""
+    p = recorded.payload
+    if isinstance(p, CampaignCreated):
+        drama.gm = p.gm
+    elif isinstance(p, OverrideRecorded):
+        drama.overridden_through = recorded.sequence + p.covers
+    elif isinstance(p, EpisodeEnded):
+        drama.forced = ()
+        drama.recall = None
+    elif isinstance(p, SceneOpened):
+        roster = state.sheets
+        in_turn = calling_order.called_in_place(drama, roster, recorded.episode, p.caller)
+        drama.recall = None
+        drama.scenes[p.number] = _call(p, recorded, roster, drama.gm, in_turn)
+    else:
+        if isinstance(p, SceneCalled) and p.bennie_spends and p.scene in drama.scenes:
+            calling_order.jumped_in_place(drama, recorded.episode, p.caller)
+            drama.scenes[p.scene] = replace(drama.scenes[p.scene], in_turn=True)
+        for fold in ROUTE_IN_PLACE(type(p)):
+            fold(drama, recorded)
+
+
+#: Each event goes to the core's modules that fold its type, in the order of :data:`MODULES`.
+ROUTE = Router((module.FOLDS, module.evolve) for module in MODULES)
+ROUTE_IN_PLACE = Router((module.FOLDS, module.fold_in_place) for module in MODULES)
+
+# A replay folds the slice in place; a scene called reads the sheets as they were (its caller's character).
 PART = Part(name="drama", initial=Drama, evolve=evolve, folds=FOLDS, decide=decide, audit=audit,
+            thaw=functools.partial(DramaBuilder, fold=fold_in_place), reads=frozenset({"sheets"}),
             validators=compose_validators(*(m.VALIDATORS for m in MODULES), CAST.VALIDATORS, RELATIONSHIPS.VALIDATORS,
                                           RULINGS.VALIDATORS,
                                           {SceneCalled: validate_called, SceneOpened: validate_opened}))

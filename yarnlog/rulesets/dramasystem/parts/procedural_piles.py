@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
+from pyrsistent import PVector, pvector
 
 from yarnlog.core.events import Recorded
 from yarnlog.core.referee import Referee
@@ -62,7 +63,7 @@ class Piles:
     piles: Mapping[str, TokenPile] = field(default_factory=dict)
     #: The GM's secret token held for the resolution of a scene (GM's replay only), by scene.
     held: Mapping[int, tuple[str, Colour]] = field(default_factory=dict)
-    ledger: tuple[PileLine, ...] = ()
+    ledger: PVector[PileLine] = field(default_factory=pvector)  # persistent: a line added shares the rest
 
     def pile(self, participant: str) -> TokenPile:
         return self.piles.get(participant, TokenPile())
@@ -104,14 +105,14 @@ def evolve(piles: Piles, recorded: Recorded, _state: Any = None) -> Piles:
     for back in getattr(p, "procedural_restores", None) or ():
         restored = TokenPile(piles.pile(back.participant).unspent | {back.colour})
         piles = replace(piles, piles={**piles.piles, back.participant: restored},
-                        ledger=(*piles.ledger, PileLine(recorded.sequence, recorded.scene, back.participant,
-                                                        back.colour, False, recorded.event_type, restored.unspent,
-                                                        restored=True)))
+                        ledger=piles.ledger.append(PileLine(recorded.sequence, recorded.scene, back.participant,
+                                                            back.colour, False, recorded.event_type,
+                                                            restored.unspent, restored=True)))
     spends = getattr(p, "procedural_spends", None) or ()
     if not spends:
         return piles
     current, held = dict(piles.piles), dict(piles.held)
-    lines = list(piles.ledger)
+    lines = piles.ledger.evolver()
     for spend in spends:
         after = settle(current.get(spend.participant, TokenPile()).unspent - {spend.colour}).pile
         current[spend.participant] = after
@@ -119,7 +120,7 @@ def evolve(piles: Piles, recorded: Recorded, _state: Any = None) -> Piles:
             del held[scene]  # the secret token, revealed and spent
         lines.append(PileLine(recorded.sequence, recorded.scene, spend.participant, spend.colour,
                               spend.refreshed, recorded.event_type, after.unspent))
-    return replace(piles, piles=current, ledger=tuple(lines), held=held)
+    return replace(piles, piles=current, ledger=lines.persistent(), held=held)
 
 
 PART = Part(name="piles", initial=Piles, evolve=evolve, folds=FOLDS)

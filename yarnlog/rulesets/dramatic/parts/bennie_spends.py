@@ -21,7 +21,7 @@ from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.dramatic.parameters import Dramatic
-from yarnlog.rulesets.dramatic.parts.drama_state import Campaign, Drama, drama_of, rebuilt, scene_in_play
+from yarnlog.rulesets.dramatic.parts.drama_state import Campaign, Drama, DramaBuilder, drama_of, rebuilt, scene_in_play
 from yarnlog.rulesets.dramatic.parts.economy import BENNIE, TransferLine, lines
 from yarnlog.rulesets.dramatic.rules.bennies import HAVE_A_BENNIE, BennieOption, BennieSpend, TokenKind, spend_bennie
 from yarnlog.rulesets.dramatic.rules.drama_tokens import KITTY, Account, Transfer
@@ -132,6 +132,14 @@ def evolve(drama: Drama, recorded: Recorded, _state: Any = None) -> Drama:
     return replace(drama, bennie_spends=drama.bennie_spends.extend(spends), spends_by_scene=by_scene)
 
 
+def fold_in_place(drama: DramaBuilder, recorded: Recorded, _before: Any = None) -> None:
+    """:func:`evolve` in a replay."""
+    spends = spends_of(recorded.payload)
+    for spend in spends:
+        drama.spends_by_scene[spend.scene] = (drama.spends_by_scene.get(spend.scene) or ()) + (spend,)
+    drama.bennie_spends.extend(spends)
+
+
 @dataclass(frozen=True)
 class BennieSpends:
     """Bennies spent as one ruleset has them: its :class:`Dramatic` and its :class:`BennieSpent`."""
@@ -146,6 +154,7 @@ class BennieSpends:
 
     FOLDS = FOLDS
     evolve = staticmethod(evolve)
+    fold_in_place = staticmethod(fold_in_place)
 
     def spent(self, campaign: Campaign, referee: Referee, *, spender: str, option: BennieOption,
               burn_target: str | None, burn_kind: TokenKind | None, colour: str | None = None) -> BennieSpent:

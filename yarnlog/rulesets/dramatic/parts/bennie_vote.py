@@ -24,7 +24,7 @@ from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
 from yarnlog.core.timeline import EndEpisode, EpisodeEnded, check_timeline, decide_timeline
 from yarnlog.rulesets.dramatic.parameters import Dramatic
-from yarnlog.rulesets.dramatic.parts.drama_state import Campaign, Drama, drama_of, rebuilt
+from yarnlog.rulesets.dramatic.parts.drama_state import Campaign, Drama, DramaBuilder, drama_of, rebuilt
 from yarnlog.rulesets.dramatic.parts.economy import BENNIE, TokensReturned, TransferLine, return_to_kitty
 from yarnlog.rulesets.dramatic.rules import bennies
 from yarnlog.rulesets.dramatic.rules.bennies import ALL_VOTE, Ballot, PlayerTally, tally_bennie_vote
@@ -105,6 +105,15 @@ def evolve(drama: Drama, recorded: Recorded, _state: Any = None) -> Drama:
     return drama
 
 
+def fold_in_place(drama: DramaBuilder, recorded: Recorded, _before: Any = None) -> None:
+    """:func:`evolve` in a replay (an episode's ballots stay a persistent map: a handful of voters)."""
+    p = recorded.payload
+    if isinstance(p, BallotCast):
+        drama.ballots[p.episode] = (drama.ballots.get(p.episode) or pmap()).set(p.voter, Ballot(p.voter, dict(p.ranks)))
+    elif isinstance(p, BennieVoteTallied):
+        drama.tallies[p.episode] = p
+
+
 
 # -- deciding and validating ----------------------------------------------------------------------
 
@@ -128,6 +137,7 @@ class BennieVoting:
 
     FOLDS = FOLDS
     evolve = staticmethod(evolve)
+    fold_in_place = staticmethod(fold_in_place)
 
     def ballot_cast(self, campaign: Campaign, referee: Referee, *, voter: str, ranks: dict[str, int]) -> BallotCast:
         """One participant's ballot, checked against "Gaining Bennies"."""

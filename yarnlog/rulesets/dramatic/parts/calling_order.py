@@ -18,7 +18,7 @@ from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.state import CampaignState
 from yarnlog.core.timeline import OpenScene
 from yarnlog.rulesets.dramatic.parameters import SHARED_BOOK, Dramatic
-from yarnlog.rulesets.dramatic.parts.drama_state import CallingOrder, Drama, Recall
+from yarnlog.rulesets.dramatic.parts.drama_state import CallingOrder, Drama, DramaBuilder, Recall
 from yarnlog.rulesets.dramatic.parts.supporting_cast import Purpose
 
 CALLING_ORDER = Rule(
@@ -58,7 +58,7 @@ def current_order(roster: Any, gm: str, episode: int | None) -> tuple[str, ...] 
     return calling_order(drawn.order, gm=gm, theme_chooser=theme.chosen_by if theme else None)
 
 
-def calling_state(drama: Drama, roster: Any, episode: int | None) -> CallingOrder | None:
+def calling_state(drama: Drama | DramaBuilder, roster: Any, episode: int | None) -> CallingOrder | None:
     """How far round the episode's calling order the scenes have gone (a fresh draw starts it over)."""
     order = current_order(roster, drama.gm, episode)
     if order is None:
@@ -67,12 +67,14 @@ def calling_state(drama: Drama, roster: Any, episode: int | None) -> CallingOrde
     return known if known is not None and known.order == order else CallingOrder(order)
 
 
-def allowed_callers(drama: Drama, roster: Any, episode: int | None) -> frozenset[str] | None:
+def allowed_callers(drama: Drama | DramaBuilder, roster: Any, episode: int | None) -> frozenset[str] | None:
     """Who may call the next scene: the next in the calling order, or a caller allowed to call again."""
     state = calling_state(drama, roster, episode)
-    if state is None:
-        return None
-    return frozenset({state.next_caller, *([drama.recall.caller] if drama.recall else [])})
+    return None if state is None else _allowed(state, drama.recall)
+
+
+def _allowed(state: CallingOrder, recall: Recall | None) -> frozenset[str]:
+    return frozenset({state.next_caller, *([recall.caller] if recall else [])})
 
 
 def advanced(state: CallingOrder, caller: str, recall: Recall | None) -> CallingOrder:
@@ -107,11 +109,23 @@ def check_turn(dramatic: Dramatic, campaign: CampaignState[Any], referee: Refere
 def called(drama: Drama, roster: Any, episode: int | None, caller: str) -> tuple[bool, Drama]:
     """Whether ``caller`` called in turn, and the drama with the calling order advanced past her call."""
     state = calling_state(drama, roster, episode)
-    allowed = allowed_callers(drama, roster, episode)
+    if state is None or episode is None:  # no calling order drawn: any caller is in turn
+        return True, drama
+    in_turn = caller in _allowed(state, drama.recall)
+    return in_turn, replace(drama, calling=drama.calling.set(episode, advanced(state, caller, drama.recall)))
+
+
+def called_in_place(drama: DramaBuilder, roster: Any, episode: int | None, caller: str) -> bool:
+    """:func:`called` in a replay: whether ``caller`` called in turn; the calling order advanced in place."""
+    state = calling_state(drama, roster, episode)
     if state is None or episode is None:
-        return allowed is None or caller in allowed, drama
-    return caller in (allowed or ()), replace(drama, calling=drama.calling.set(episode, advanced(state, caller,
-                                                                                                  drama.recall)))
+        return True
+    drama.calling[episode] = advanced(state, caller, drama.recall)
+    return caller in _allowed(state, drama.recall)
+
+
+def _skipping(state: CallingOrder, caller: str) -> CallingOrder:
+    return replace(state, skips=state.skips + (caller,))
 
 
 def jumped(drama: Drama, episode: int | None, caller: str) -> Drama:
@@ -119,7 +133,14 @@ def jumped(drama: Drama, episode: int | None, caller: str) -> Drama:
     state = drama.calling_of(episode)
     if state is None or episode is None:
         return drama
-    return replace(drama, calling=drama.calling.set(episode, replace(state, skips=state.skips + (caller,))))
+    return replace(drama, calling=drama.calling.set(episode, _skipping(state, caller)))
+
+
+def jumped_in_place(drama: DramaBuilder, episode: int | None, caller: str) -> None:
+    """:func:`jumped` in a replay."""
+    state = drama.calling_of(episode)
+    if state is not None and episode is not None:
+        drama.calling[episode] = _skipping(state, caller)
 
 
 def calling_view(campaign: CampaignState[Any], dramatic: Dramatic) -> dict[str, Any]:

@@ -13,9 +13,10 @@ from typing import Any, TypeVar
 
 from pyrsistent import PMap, PVector, pmap, pvector
 
-from yarnlog.core.events import Payload
+from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.referee import Referee, present
 from yarnlog.core.state import CampaignState
+from yarnlog.core.thawed import ThawedMap, ThawedVector
 from yarnlog.rulesets.dramatic.rules.bennies import Ballot, BennieSpend
 from yarnlog.rulesets.dramatic.rules.drama_tokens import ForcedScene
 
@@ -99,7 +100,6 @@ class Drama:
     spends_by_scene: PMap[int, tuple[BennieSpend, ...]] = field(default_factory=pmap)
     ballots: PMap[int, PMap[str, Ballot]] = field(default_factory=pmap)  # the episode in play's (by episode)
     tallies: PMap[int, Any] = field(default_factory=pmap)  # episode -> its recorded tally
-    pending_call: int | None = None  # a scene just opened whose Yarn call has not been seen yet
     overridden_through: int = 0  # the last event recorded under a GM override
     closers: PMap[int, int] = field(default_factory=pmap)  # episode -> the scene named its closer
 
@@ -110,6 +110,47 @@ class Drama:
     def calling_of(self, episode: int | None) -> CallingOrder | None:
         """The calling order of ``episode`` as followed so far (none outside an episode)."""
         return self.calling.get(episode) if episode is not None else None
+
+
+class DramaBuilder:
+    """The drama slice thawed for a replay (a :class:`~yarnlog.core.ruleset.SliceBuilder`): its fields
+    set in place, its growing maps and the spends thawed (:mod:`yarnlog.core.thawed`), frozen into a
+    new :class:`Drama` by :meth:`freeze`.
+
+    ``fold(drama_builder, recorded, before)`` is the ruleset's drama part folded in place (each
+    module's ``fold_in_place``, the twin of its ``evolve``); ``before`` is the state before the event.
+    The calling order's helpers read it as they read a :class:`Drama` (``gm``, ``recall``,
+    :meth:`calling_of`).
+    """
+
+    def __init__(self, drama: Drama, fold: Callable[[DramaBuilder, Recorded, Any], None]):
+        self._fold = fold
+        self.gm = drama.gm
+        self.theme_choosers = drama.theme_choosers
+        self.calling: ThawedMap[int, CallingOrder] = ThawedMap(drama.calling)
+        self.scenes: ThawedMap[int, SceneCall] = ThawedMap(drama.scenes)
+        self.recall = drama.recall
+        self.forced = drama.forced
+        self.bennie_spends: ThawedVector[BennieSpend] = ThawedVector(drama.bennie_spends)
+        self.spends_by_scene: ThawedMap[int, tuple[BennieSpend, ...]] = ThawedMap(drama.spends_by_scene)
+        self.ballots: ThawedMap[int, PMap[str, Ballot]] = ThawedMap(drama.ballots)
+        self.tallies: ThawedMap[int, Any] = ThawedMap(drama.tallies)
+        self.overridden_through = drama.overridden_through
+        self.closers: ThawedMap[int, int] = ThawedMap(drama.closers)
+
+    def calling_of(self, episode: int | None) -> CallingOrder | None:
+        """As :meth:`Drama.calling_of`."""
+        return self.calling.get(episode) if episode is not None else None
+
+    def fold(self, recorded: Recorded, before: Any) -> None:
+        self._fold(self, recorded, before)
+
+    def freeze(self) -> Drama:
+        return Drama(gm=self.gm, theme_choosers=self.theme_choosers, calling=self.calling.freeze(),
+                     scenes=self.scenes.freeze(), recall=self.recall, forced=self.forced,
+                     bennie_spends=self.bennie_spends.freeze(), spends_by_scene=self.spends_by_scene.freeze(),
+                     ballots=self.ballots.freeze(), tallies=self.tallies.freeze(),
+                     overridden_through=self.overridden_through, closers=self.closers.freeze())
 
 
 P = TypeVar("P", bound=Payload)

@@ -21,6 +21,7 @@ from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import Part, folds
 from yarnlog.core.state import CampaignState
+from yarnlog.core.thawed import ThawedMap, ThawedVector
 from yarnlog.rulesets.dramatic.rules import drama_tokens
 from yarnlog.rulesets.dramatic.rules.drama_tokens import KITTY, KittyFlow, Transfer
 
@@ -170,12 +171,57 @@ def evolve(economy: Economy, recorded: Recorded, _state=None) -> Economy:
             kitty = _flowed(kitty, recorded.episode, transfer)
         else:
             bennies = drama_tokens.balances([transfer], bennies)
-        ledger = ledger.append(LedgerEntry(
-            sequence=recorded.sequence, event_type=recorded.event_type, recorded_by=recorded.recorded_by,
-            episode=recorded.episode, scene=recorded.scene, currency=line.currency, amount=line.amount,
-            source=line.source, destination=line.destination, chapter=line.chapter, rule=line.rule,
-        ))
+        ledger = ledger.append(_entry(recorded, line))
     return replace(economy, tokens=tokens, bennies=bennies, ledger=ledger, kitty=kitty)
+
+
+def _entry(recorded: Recorded, line: TransferLine) -> LedgerEntry:
+    return LedgerEntry(
+        sequence=recorded.sequence, event_type=recorded.event_type, recorded_by=recorded.recorded_by,
+        episode=recorded.episode, scene=recorded.scene, currency=line.currency, amount=line.amount,
+        source=line.source, destination=line.destination, chapter=line.chapter, rule=line.rule,
+    )
+
+
+def _moved(held: dict[str, int], name: str, amount: int) -> None:
+    """``amount`` tokens added to (or, negative, taken from) ``name``'s holding; a holder of zero is left out
+    (as :func:`~yarnlog.rulesets.dramatic.rules.drama_tokens.balances` leaves them out)."""
+    after = held.get(name, 0) + amount
+    if after:
+        held[name] = after
+    else:
+        held.pop(name, None)
+
+
+class EconomyBuilder:
+    """The slice thawed for a replay (a :class:`~yarnlog.core.ruleset.SliceBuilder`): balances set in
+    place, the ledger and the kitty's flows thawed (:mod:`yarnlog.core.thawed`). Folds as :func:`evolve`
+    does, from the stored lines (already checked: at least one token, two different accounts)
+    without building a :class:`~yarnlog.rulesets.dramatic.rules.drama_tokens.Transfer` each."""
+
+    def __init__(self, economy: Economy):
+        self.tokens = dict(economy.tokens)
+        self.bennies = dict(economy.bennies)
+        self.ledger = ThawedVector(economy.ledger)
+        self.kitty = ThawedMap(economy.kitty)
+
+    def fold(self, recorded: Recorded, _before: object = None) -> None:
+        for line in transfers_of(recorded.payload):
+            held = self.tokens if line.currency == DRAMA else self.bennies
+            if line.source != KITTY_NAME:
+                _moved(held, line.source, -line.amount)
+            if line.destination != KITTY_NAME:
+                _moved(held, line.destination, line.amount)
+            if line.currency == DRAMA and KITTY_NAME in (line.source, line.destination):
+                before = self.kitty.get(recorded.episode) or KittyFlow(0, 0)
+                paid_out = line.amount if line.source == KITTY_NAME else 0
+                self.kitty[recorded.episode] = KittyFlow(before.paid_out + paid_out,
+                                                         before.taken_in + line.amount - paid_out)
+            self.ledger.append(_entry(recorded, line))
+
+    def freeze(self) -> Economy:
+        return Economy(tokens=dict(self.tokens), bennies=dict(self.bennies), ledger=self.ledger.freeze(),
+                       kitty=self.kitty.freeze())
 
 
 def shortfalls(economy: Economy, moves: Sequence[TransferLine]) -> list[str]:
@@ -299,4 +345,5 @@ def economy_part(events: EconomyEvents, cite: Callable[[Referee], Referee] = lam
         return [transferred(command, campaign, cite(referee), events.transferred)]
 
     return Part(name="economy", initial=Economy, evolve=evolve, folds=FOLDS, decide=decide, audit=audit,
-                validators={events.transferred: validate_transferred, events.returned: validate_returned})
+                validators={events.transferred: validate_transferred, events.returned: validate_returned},
+                thaw=EconomyBuilder)

@@ -24,7 +24,15 @@ from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.dramatic.parameters import Dramatic, Roster
-from yarnlog.rulesets.dramatic.parts.drama_state import Campaign, Drama, Recall, SceneCall, rebuilt, scene_in_play
+from yarnlog.rulesets.dramatic.parts.drama_state import (
+    Campaign,
+    Drama,
+    DramaBuilder,
+    Recall,
+    SceneCall,
+    rebuilt,
+    scene_in_play,
+)
 from yarnlog.rulesets.dramatic.parts.economy import TransferLine, lines
 from yarnlog.rulesets.dramatic.parts.roles import Role, holders_present, require_character, require_party
 from yarnlog.rulesets.dramatic.parts.supporting_cast import Purpose, latest_precedence
@@ -211,6 +219,17 @@ _EXCHANGES = {"petition.resolved": "a petition", "petition.forced": "a force", "
               "petition.quizzed": "the quiz of several petitioners"}
 
 
+def _settled(scene: SceneCall, p: Payload) -> tuple[Recall | None, ForcedScene | None]:
+    """What the exchange that ends ``scene`` leaves besides its end: a recall after a scene of no
+    contest ("No Contest Scenes"), the force remembered for the episode ("Forcing": no re-runs)."""
+    recall = Recall(scene.caller, "the scene was no contest") \
+        if isinstance(p, PetitionResolved) and p.outcome == "no contest" else None
+    # A scene is always called in an episode.
+    forced = ForcedScene(scene.episode, p.petitioner, p.granter) \
+        if isinstance(p, PetitionForced) and scene.episode is not None else None
+    return recall, forced
+
+
 @dataclass(frozen=True)
 class Petitions:
     """Petitions as one ruleset has them: its :class:`Dramatic` (book, characters, precedence) and
@@ -364,11 +383,26 @@ class Petitions:
             return drama
         scene = drama.scenes[p.scene]
         drama = replace(drama, scenes=drama.scenes.set(p.scene, replace(scene, settled_by=recorded.event_type)))
-        if isinstance(p, PetitionResolved) and p.outcome == "no contest":
-            drama = replace(drama, recall=Recall(scene.caller, "the scene was no contest"))
-        if isinstance(p, PetitionForced) and scene.episode is not None:  # a scene is always called in an episode
-            drama = replace(drama, forced=drama.forced + (ForcedScene(scene.episode, p.petitioner, p.granter),))
+        recall, forced = _settled(scene, p)
+        if recall is not None:
+            drama = replace(drama, recall=recall)
+        if forced is not None:
+            drama = replace(drama, forced=drama.forced + (forced,))
         return drama
+
+    @staticmethod
+    def fold_in_place(drama: DramaBuilder, recorded: Recorded, _before: Any = None) -> None:
+        """:meth:`evolve` in a replay."""
+        p = recorded.payload
+        if not isinstance(p, EXCHANGES) or p.scene not in drama.scenes:
+            return
+        scene = drama.scenes[p.scene]
+        drama.scenes[p.scene] = replace(scene, settled_by=recorded.event_type)
+        recall, forced = _settled(scene, p)
+        if recall is not None:
+            drama.recall = recall
+        if forced is not None:
+            drama.forced = drama.forced + (forced,)
 
     def _validate_quizzed(self, p: PetitionersQuizzed, campaign: Campaign, referee: Referee) -> PetitionersQuizzed:
         """A quiz follows the precedence order drawn for it in the same scene, and is settled again

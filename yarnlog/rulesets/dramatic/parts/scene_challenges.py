@@ -26,7 +26,9 @@ from yarnlog.rulesets.dramatic.parts.drama_state import (
     Campaign,
     CastChange,
     Drama,
+    DramaBuilder,
     Recall,
+    SceneCall,
     drama_of,
     forces_among,
     rebuilt,
@@ -211,13 +213,6 @@ class ProceduralDemanded(Payload):
 # -- folding ---------------------------------------------------------------------------------
 
 
-def _recast(drama: Drama, number: int, cast: tuple[str, ...], **changes) -> Drama:
-    scene = drama.scenes.get(number)
-    if scene is None:
-        return drama
-    return replace(drama, scenes=drama.scenes.set(number, replace(scene, cast=cast, **changes)))
-
-
 def _rush_kind(p: SceneRushed) -> str:
     """How a rush changed the cast (see :class:`~.state.CastChange`)."""
     if not p.joined:
@@ -227,31 +222,54 @@ def _rush_kind(p: SceneRushed) -> str:
 
 
 FOLDS = folds(SceneDucked, SceneRushed, ChallengeVoted, NoveltyRuled)
+CHALLENGE_TYPES = (SceneDucked, SceneRushed, ChallengeVoted, NoveltyRuled)
+
+
+def challenged(scene: SceneCall, p: Payload, sequence: int) -> tuple[SceneCall, Recall | None]:
+    """What a challenge of ``scene`` (recorded as event ``sequence``) does: the scene after it (its
+    cast, its changes, its time break), and the caller it allows to call again (``None``: no recall).
+    :func:`evolve` and :func:`fold_in_place` both apply it."""
+    if isinstance(p, SceneDucked):
+        if not p.in_scene:
+            scene = replace(scene, cast=tuple(c for c in scene.cast if c != p.character),
+                            changes=scene.changes + (CastChange(p.character, "ducked", sequence),))
+        recall = Recall(p.caller, f"{p.character} ducked a scene with a cast of two") if p.caller_starts_over else None
+        return scene, recall
+    if isinstance(p, SceneRushed):
+        change = CastChange(p.character, _rush_kind(p), sequence)
+        return replace(scene, cast=scene.cast + (p.character,) if p.joined else scene.cast,
+                       changes=scene.changes + (change,)), None
+    if isinstance(p, ChallengeVoted) and p.winner == "challenger":
+        if p.kind == "time jump":
+            scene = replace(scene, time_break="")
+        return scene, Recall(p.caller, "the scene re-ran a force of this episode") if p.kind == "reversal" else None
+    if isinstance(p, NoveltyRuled) and p.ruling == NoveltyRuling.CALL_ANOTHER_SCENE.name.lower():
+        return scene, Recall(p.caller, "the novelty challenge asks for an entirely different scene")
+    return scene, None
 
 
 def evolve(drama: Drama, recorded: Recorded, _state: Any = None) -> Drama:
     p = recorded.payload
-    if not isinstance(p, (SceneDucked, SceneRushed, ChallengeVoted, NoveltyRuled)) or p.scene not in drama.scenes:
+    if not isinstance(p, CHALLENGE_TYPES) or p.scene not in drama.scenes:
         return drama
-    scene = drama.scenes[p.scene]
-    if isinstance(p, SceneDucked):
-        if not p.in_scene:
-            drama = _recast(drama, p.scene, tuple(c for c in scene.cast if c != p.character),
-                            changes=scene.changes + (CastChange(p.character, "ducked", recorded.sequence),))
-        if p.caller_starts_over:
-            drama = replace(drama, recall=Recall(p.caller, f"{p.character} ducked a scene with a cast of two"))
-    elif isinstance(p, SceneRushed):
-        change = CastChange(p.character, _rush_kind(p), recorded.sequence)
-        cast = scene.cast + (p.character,) if p.joined else scene.cast
-        drama = _recast(drama, p.scene, cast, changes=scene.changes + (change,))
-    elif isinstance(p, ChallengeVoted) and p.winner == "challenger":
-        if p.kind == "time jump":
-            drama = _recast(drama, p.scene, scene.cast, time_break="")
-        if p.kind == "reversal":
-            drama = replace(drama, recall=Recall(p.caller, "the scene re-ran a force of this episode"))
-    elif isinstance(p, NoveltyRuled) and p.ruling == NoveltyRuling.CALL_ANOTHER_SCENE.name.lower():
-        drama = replace(drama, recall=Recall(p.caller, "the novelty challenge asks for an entirely different scene"))
-    return drama
+    before = drama.scenes[p.scene]
+    scene, recall = challenged(before, p, recorded.sequence)
+    if scene is not before:
+        drama = replace(drama, scenes=drama.scenes.set(p.scene, scene))
+    return drama if recall is None else replace(drama, recall=recall)
+
+
+def fold_in_place(drama: DramaBuilder, recorded: Recorded, _before: Any = None) -> None:
+    """:func:`evolve` in a replay."""
+    p = recorded.payload
+    if not isinstance(p, CHALLENGE_TYPES) or p.scene not in drama.scenes:
+        return
+    before = drama.scenes[p.scene]
+    scene, recall = challenged(before, p, recorded.sequence)
+    if scene is not before:
+        drama.scenes[p.scene] = scene
+    if recall is not None:
+        drama.recall = recall
 
 
 # -- deciding ---------------------------------------------------------------------------------
@@ -281,6 +299,7 @@ class SceneChallenges:
 
     FOLDS = FOLDS
     evolve = staticmethod(evolve)
+    fold_in_place = staticmethod(fold_in_place)
 
     def ducked(self, campaign: Campaign, referee: Referee, *, character: str, compel: bool, token: bool) -> SceneDucked:
         """"Ducking a Scene"."""

@@ -475,7 +475,7 @@ def _validate_precedence(p: PrecedenceDrawn, campaign: Campaign, referee: Refere
         referee.require(not missing, ONE_CARD_PER_PLAYER, f"no card drawn for {', '.join(missing)}")
     timeline = campaign.timeline
     if p.purpose == Purpose.THEME_ROTA:
-        referee.require(timeline.episodes[-1:] == (1,), THEME_ROTA,
+        referee.require(list(timeline.episodes[-1:]) == [1], THEME_ROTA,
                         f"the theme rota is drawn at the end of the first session, not after episode "
                         f"{timeline.episodes[-1] if timeline.episodes else 0}")
     if p.purpose == Purpose.CALLING_ORDER:

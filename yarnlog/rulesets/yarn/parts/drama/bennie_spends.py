@@ -20,7 +20,7 @@ from yarnlog.rulesets.dramatic.parts.bennie_spends import (
 from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 
 __all__ = ["ELSEWHERE", "FOLDS", "SPEND_OPTIONS", "BennieSpendLine", "BennieSpent", "SpendBennie", "SPENDS",
-           "VALIDATORS", "bennie_paid", "decide", "evolve", "spends_of", "spent"]
+           "VALIDATORS", "bennie_paid", "decide", "evolve", "fold_in_place", "spends_of", "spent"]
 
 
 @event("yarn.bennie.spent")
@@ -31,6 +31,7 @@ class BennieSpent(_core.BennieSpent):
 SPENDS = BennieSpends(YARN, BennieSpent)
 decide = SPENDS.decide
 evolve = SPENDS.evolve
+fold_in_place = SPENDS.fold_in_place
 spent = SPENDS.spent
 VALIDATORS = SPENDS.VALIDATORS
 

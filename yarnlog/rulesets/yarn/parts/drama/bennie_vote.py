@@ -23,7 +23,7 @@ from yarnlog.rulesets.yarn.parts.economy.part import TokensReturned
 
 __all__ = ["FOLDS", "BallotCast", "BennieVoteTallied", "CastBallot", "RankReceived", "TallyLine", "VOTING",
            "VALIDATORS", "ballot_cast", "ballots_view", "current_vote", "decide", "end_episode", "episode_ballots",
-           "evolve", "validate_episode_end", "vote_tallied"]
+           "evolve", "fold_in_place", "validate_episode_end", "vote_tallied"]
 
 
 @event("yarn.bennie.ballot_cast")
@@ -40,6 +40,7 @@ VOTING = BennieVoting(YARN, VoteEvents(ballot_cast=BallotCast, vote_tallied=Benn
                                        returned=TokensReturned))
 decide = VOTING.decide
 evolve = VOTING.evolve
+fold_in_place = VOTING.fold_in_place
 ballot_cast = VOTING.ballot_cast
 current_vote = VOTING.current_vote
 vote_tallied = VOTING.vote_tallied

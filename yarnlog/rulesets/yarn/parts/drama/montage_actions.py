@@ -14,7 +14,7 @@ from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.yarn.parts.characters.players import require_character
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, rebuilt, scene_in_play
+from yarnlog.rulesets.yarn.parts.drama.state import Drama, DramaBuilder, rebuilt, scene_in_play
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 BOOK = "Yarn 0.1"
@@ -79,6 +79,14 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     scene = drama.scenes[p.scene]
     return replace(drama, scenes=drama.scenes.set(p.scene, replace(
         scene, montage_actions=scene.montage_actions + ((p.character, p.action),))))
+
+
+def fold_in_place(drama: DramaBuilder, recorded: Recorded, yarn: YarnState) -> None:
+    """:func:`evolve` in a replay."""
+    p = recorded.payload
+    if isinstance(p, MontageActionCalled) and p.scene in drama.scenes:
+        scene = drama.scenes[p.scene]
+        drama.scenes[p.scene] = replace(scene, montage_actions=scene.montage_actions + ((p.character, p.action),))
 
 
 def _called_again(campaign: YarnCampaign, referee: Referee, p: MontageActionCalled) -> MontageActionCalled:

@@ -12,11 +12,14 @@ and the ledger.
 
 from __future__ import annotations
 
+import functools
+import operator
+
 from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.events import Recorded
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee
-from yarnlog.core.ruleset import EVERY_EVENT, Part, Router, compose_validators, folds
+from yarnlog.core.ruleset import Part, Router, compose_validators, folds
 from yarnlog.core.table import CampaignCreated
 from yarnlog.core.timeline import EpisodeEnded
 from yarnlog.rulesets.yarn.parts.drama import (
@@ -30,7 +33,7 @@ from yarnlog.rulesets.yarn.parts.drama import (
     scene_roles,
     setting_shifts,
 )
-from yarnlog.rulesets.yarn.parts.drama.state import Drama
+from yarnlog.rulesets.yarn.parts.drama.state import Drama, DramaBuilder
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 MODULES = (scene_calls, scene_challenges, petitions, bennie_spends, bennie_vote, scene_roles, setting_shifts,
@@ -38,6 +41,8 @@ MODULES = (scene_calls, scene_challenges, petitions, bennie_spends, bennie_vote,
 
 #: Each event goes to the modules that fold its type, in the order of :data:`MODULES`.
 ROUTE = Router((module.FOLDS, module.evolve) for module in MODULES)
+#: The same route to the modules' folds in place (a replay's, :class:`~.state.DramaBuilder`).
+ROUTE_IN_PLACE = Router((module.FOLDS, module.fold_in_place) for module in MODULES)
 
 #: The events the part itself folds, besides its modules'.
 OWN_FOLDS = folds(CampaignCreated, OverrideRecorded, EpisodeEnded)
@@ -45,7 +50,6 @@ OWN_FOLDS = folds(CampaignCreated, OverrideRecorded, EpisodeEnded)
 
 def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     p = recorded.payload
-    drama = replace(drama, pending_call=None) if drama.pending_call is not None else drama
     if isinstance(p, CampaignCreated):
         drama = replace(drama, gm=p.gm)
     if isinstance(p, OverrideRecorded):
@@ -59,6 +63,20 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     return drama
 
 
+def fold_in_place(drama: DramaBuilder, recorded: Recorded, yarn: YarnState) -> None:
+    """:func:`evolve` in a replay: the slice thawed (``yarn`` is the state before the event)."""
+    p = recorded.payload
+    if isinstance(p, CampaignCreated):
+        drama.gm = p.gm
+    elif isinstance(p, OverrideRecorded):
+        drama.overridden_through = recorded.sequence + p.covers
+    elif isinstance(p, EpisodeEnded):
+        drama.recall, drama.forced = None, ()
+        drama.ballots.discard(p.number)
+    for fold in ROUTE_IN_PLACE(type(p)):
+        fold(drama, recorded, yarn)
+
+
 def decide(command, campaign: YarnCampaign, referee: Referee):
     for module in MODULES:
         payloads = module.decide(command, campaign, referee)
@@ -67,6 +85,10 @@ def decide(command, campaign: YarnCampaign, referee: Referee):
     return None
 
 
-# Every event: a scene just opened is pending only until the next event, whatever its type.
-PART = Part(name="drama", initial=Drama, evolve=evolve, folds=EVERY_EVENT, decide=decide, audit=scene_calls.audit,
-            validators=compose_validators(*(m.VALIDATORS for m in MODULES)))
+#: The part's own events and its modules'; no other event changes the slice.
+FOLDS = functools.reduce(operator.or_, (module.FOLDS for module in MODULES), OWN_FOLDS)
+
+# A replay folds the slice in place; a scene called reads the characters as they were (its caller's own).
+PART = Part(name="drama", initial=Drama, evolve=evolve, folds=FOLDS, decide=decide, audit=scene_calls.audit,
+            validators=compose_validators(*(m.VALIDATORS for m in MODULES)),
+            thaw=functools.partial(DramaBuilder, fold=fold_in_place), reads=frozenset({"characters"}))

@@ -27,8 +27,8 @@ from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 
 __all__ = ["ANSWERS", "EXCHANGES", "FOLDS", "AnswerLine", "Force", "GrantVoteData", "PetitionForced",
            "PetitionResolved", "PetitionersQuizzed", "QuizPetitioners", "ResolvePetition", "SupportLine", "TwoWay",
-           "TwoWayExchanged", "PETITIONS", "VALIDATORS", "decide", "drawn_for_quiz", "evolve", "forced",
-           "players_to_draw_for_quiz", "quizzed", "resolved", "two_way"]
+           "TwoWayExchanged", "PETITIONS", "VALIDATORS", "decide", "drawn_for_quiz", "evolve", "fold_in_place",
+           "forced", "players_to_draw_for_quiz", "quizzed", "resolved", "two_way"]
 
 
 @event("yarn.petition.resolved")
@@ -55,6 +55,7 @@ PETITIONS = Petitions(YARN, PetitionEvents(resolved=PetitionResolved, forced=Pet
                                            two_way=TwoWayExchanged, quizzed=PetitionersQuizzed))
 decide = PETITIONS.decide
 evolve = PETITIONS.evolve
+fold_in_place = PETITIONS.fold_in_place
 resolved = PETITIONS.resolved
 forced = PETITIONS.forced
 two_way = PETITIONS.two_way

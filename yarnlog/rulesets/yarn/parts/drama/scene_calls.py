@@ -41,6 +41,7 @@ from yarnlog.rulesets.yarn.parts.drama.calling_order import CALLING_ORDER
 from yarnlog.rulesets.yarn.parts.drama.scene_roles import check_not_after_closer, role_named
 from yarnlog.rulesets.yarn.parts.drama.state import (
     Drama,
+    DramaBuilder,
     Recall,
     SceneCall,
     Validator,
@@ -286,30 +287,66 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
         drama = calling_order.jumped(drama, recorded.episode, p.caller)
         return replace(drama, scenes=drama.scenes.set(p.scene, replace(drama.scenes[p.scene], in_turn=True)))
     if isinstance(p, RuledOffstage):
-        return replace(drama, recall=Recall(p.caller, "the shopping scene was ruled off stage"))
+        return replace(drama, recall=_offstage(p))
     return drama
+
+
+def fold_in_place(drama: DramaBuilder, recorded: Recorded, yarn: YarnState) -> None:
+    """:func:`evolve` in a replay (``yarn`` is the state before the event, its characters as they were)."""
+    p = recorded.payload
+    if isinstance(p, SceneOpened):
+        characters = yarn.characters
+        in_turn = calling_order.called_in_place(drama, characters, recorded.episode, p.caller)
+        drama.scenes[p.number] = _call(p, recorded, characters, drama.gm, in_turn)
+        drama.recall = _montage_recall(p)
+    elif isinstance(p, SceneCalled) and p.bennie_spends and p.scene in drama.scenes:
+        calling_order.jumped_in_place(drama, recorded.episode, p.caller)
+        drama.scenes[p.scene] = replace(drama.scenes[p.scene], in_turn=True)
+    elif isinstance(p, RuledOffstage):
+        drama.recall = _offstage(p)
+
+
+def _offstage(p: RuledOffstage) -> Recall:
+    return Recall(p.caller, "the shopping scene was ruled off stage")
+
+
+def _montage_recall(p: SceneOpened) -> Recall | None:
+    """A montage's caller calls again once it ends; any other call ends a recall."""
+    return Recall(p.caller, "a montage ended") if p.kind == "montage" else None
+
+
+def _call(p: SceneOpened, recorded: Recorded, characters: Any, gm: str, in_turn: bool) -> SceneCall:
+    """The scene as called: whether it was the caller's turn, whether casting cost her a token."""
+    own = player_character(characters, p.caller) if tracks_characters(characters) else None
+    return SceneCall(
+        number=p.number, episode=recorded.episode, caller=p.caller, cast=tuple(p.cast), called=tuple(p.cast),
+        mode=p.mode, kind=p.kind, time_break=p.time_break, opened_at=recorded.sequence, in_turn=in_turn,
+        cost_due=tracks_characters(characters) and p.caller != gm and own not in p.cast,
+    )
 
 
 def opened(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     """A scene called: whether it was the caller's turn, whether casting cost her a token."""
     p = recorded.payload
     assert isinstance(p, SceneOpened)  # folded for scene.opened only
-    episode = recorded.episode
-    characters = yarn.characters
-    in_turn, drama = calling_order.called(drama, characters, episode, p.caller)
-    own = player_character(characters, p.caller) if tracks_characters(characters) else None
-    call = SceneCall(
-        number=p.number, episode=episode, caller=p.caller, cast=tuple(p.cast), called=tuple(p.cast), mode=p.mode,
-        kind=p.kind, time_break=p.time_break, opened_at=recorded.sequence,
-        in_turn=in_turn,
-        cost_due=tracks_characters(characters) and p.caller != drama.gm and own not in p.cast,
-    )
-    recall = Recall(p.caller, "a montage ended") if p.kind == "montage" else None
-    return replace(drama, scenes=drama.scenes.set(p.number, call), recall=recall,
-                   pending_call=p.number if recorded.sequence > drama.overridden_through else None)
+    in_turn, drama = calling_order.called(drama, yarn.characters, recorded.episode, p.caller)
+    return replace(drama, scenes=drama.scenes.set(p.number, _call(p, recorded, yarn.characters, drama.gm, in_turn)),
+                   recall=_montage_recall(p))
 
 
-# -- validating and auditing ---------------------------------------------------------------------------------
+def pending_call(campaign: YarnCampaign) -> SceneCall | None:
+    """The scene whose Yarn call must be the next event: the one the last event folded opened, unless
+    a GM override let that opening through.
+
+    Worked out from the scene's own ``opened_at`` (the state's ``sequence`` is the last event folded),
+    so the drama part folds only the events it handles instead of clearing a mark at every event.
+    """
+    number = campaign.timeline.scene
+    drama = drama_of(campaign)
+    call = drama.scenes.get(number) if number is not None else None
+    if call is None or call.opened_at != campaign.sequence or call.opened_at <= drama.overridden_through:
+        return None
+    return call
 
 
 def validate_opened(p: SceneOpened, campaign: YarnCampaign, referee: Referee) -> SceneOpened:
@@ -323,9 +360,10 @@ def validate_opened(p: SceneOpened, campaign: YarnCampaign, referee: Referee) ->
 
 def validate_called(p: SceneCalled, campaign: YarnCampaign, referee: Referee) -> SceneCalled:
     """The Yarn side of the scene just opened, decided again from the call as it was opened."""
-    drama = drama_of(campaign)
-    invalid(drama.pending_call == p.scene, f"scene {p.scene} was not just opened: its call follows its opening")
-    call = drama.scenes[p.scene]
+    call = pending_call(campaign)
+    invalid(call is not None and call.number == p.scene,
+            f"scene {p.scene} was not just opened: its call follows its opening")
+    assert call is not None  # refused above otherwise
 
     def recalled(c: YarnCampaign, r: Referee, q: SceneCalled) -> SceneCalled | None:
         return scene_called(c, r, scene=q.scene, caller=call.caller, cast=call.cast, kind=call.kind, mode=call.mode,
@@ -341,10 +379,9 @@ VALIDATORS: Mapping[type[Payload], Validator[Any]] = {
 
 def audit(campaign: YarnCampaign, recorded: Recorded) -> list[str]:
     """A scene just opened binds the event after it: its own Yarn call, paid, in turn."""
-    drama = drama_of(campaign)
-    if drama.pending_call is None:
+    call = pending_call(campaign)
+    if call is None:
         return []
-    call = drama.scenes[drama.pending_call]
     payload = recorded.payload
     called = isinstance(payload, SceneCalled) and payload.scene == call.number
     jumped = isinstance(payload, SceneCalled) and called and bool(payload.bennie_spends)

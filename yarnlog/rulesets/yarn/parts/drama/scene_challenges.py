@@ -31,7 +31,8 @@ from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 __all__ = ["BLOCK_RUSH", "FOLDS", "NARRATION", "PLOT_JUMP", "REPLIES", "REVISED", "RUSH_PAYMENTS", "TIME_JUMP",
            "VOTED_CHALLENGES", "ChallengeByVote", "ChallengeNovelty", "ChallengeVoted", "DemandProcedural", "Duck",
            "NoveltyRuled", "ProceduralDemanded", "Rush", "SceneDucked", "SceneRushed", "CHALLENGES", "VALIDATORS",
-           "decide", "ducked", "evolve", "novelty_ruled", "procedural_demanded", "rushed", "vote_sides", "voted"]
+           "decide", "ducked", "evolve", "fold_in_place", "novelty_ruled", "procedural_demanded", "rushed",
+           "vote_sides", "voted"]
 
 
 @event("yarn.challenge.ducked")
@@ -63,6 +64,7 @@ CHALLENGES = SceneChallenges(YARN, ChallengeEvents(ducked=SceneDucked, rushed=Sc
                                                    novelty_ruled=NoveltyRuled, procedural_demanded=ProceduralDemanded))
 decide = CHALLENGES.decide
 evolve = CHALLENGES.evolve
+fold_in_place = CHALLENGES.fold_in_place
 ducked = CHALLENGES.ducked
 rushed = CHALLENGES.rushed
 voted = CHALLENGES.voted

@@ -14,7 +14,7 @@ from typing import Literal
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, SceneCall, drama_of, rebuilt
+from yarnlog.rulesets.yarn.parts.drama.state import Drama, DramaBuilder, SceneCall, drama_of, rebuilt
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 BOOK = "Yarn 0.1"
@@ -105,6 +105,17 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     if p.role == "closer" and scene.episode is not None:
         drama = replace(drama, closers=drama.closers.set(scene.episode, p.scene))
     return drama
+
+
+def fold_in_place(drama: DramaBuilder, recorded: Recorded, yarn: YarnState) -> None:
+    """:func:`evolve` in a replay."""
+    p = recorded.payload
+    if not isinstance(p, SceneRoleNamed) or p.scene not in drama.scenes:
+        return
+    scene = drama.scenes[p.scene]
+    drama.scenes[p.scene] = replace(scene, role=p.role)
+    if p.role == "closer" and scene.episode is not None:
+        drama.closers[scene.episode] = p.scene
 
 
 def _named_again(campaign: YarnCampaign, referee: Referee, p: SceneRoleNamed) -> SceneRoleNamed:

@@ -20,7 +20,7 @@ from yarnlog.rulesets.yarn.parts.characters.supporting_cast import (
     require_participant,
     validate_location,
 )
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, rebuilt, scene_in_play
+from yarnlog.rulesets.yarn.parts.drama.state import Drama, DramaBuilder, rebuilt, scene_in_play
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 BOOK = "Yarn 0.1"
@@ -96,6 +96,14 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
         return drama
     scene = drama.scenes[p.scene]
     return replace(drama, scenes=drama.scenes.set(p.scene, replace(scene, places=scene.places + (p.location,))))
+
+
+def fold_in_place(drama: DramaBuilder, recorded: Recorded, yarn: YarnState) -> None:
+    """:func:`evolve` in a replay."""
+    p = recorded.payload
+    if isinstance(p, SceneShifted) and p.scene in drama.scenes:
+        scene = drama.scenes[p.scene]
+        drama.scenes[p.scene] = replace(scene, places=scene.places + (p.location,))
 
 
 def _shifted_again(campaign: YarnCampaign, referee: Referee, p: SceneShifted) -> SceneShifted:

@@ -6,6 +6,7 @@ from yarnlog.rulesets.dramatic.parts.drama_state import (
     CallingOrder,
     CastChange,
     Drama,
+    DramaBuilder,
     Recall,
     SceneCall,
     Validator,
@@ -15,5 +16,5 @@ from yarnlog.rulesets.dramatic.parts.drama_state import (
     scene_in_play,
 )
 
-__all__ = ["CallingOrder", "CastChange", "Drama", "Recall", "SceneCall", "Validator", "drama_of", "forces_among",
-           "rebuilt", "scene_in_play"]
+__all__ = ["CallingOrder", "CastChange", "Drama", "DramaBuilder", "Recall", "SceneCall", "Validator", "drama_of",
+           "forces_among", "rebuilt", "scene_in_play"]
