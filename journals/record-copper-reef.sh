@@ -40,6 +40,9 @@ y join Dee
 y join Eli
 y note "Series pitch: a salvage crew works the wreck-strewn Copper Reef, where every hull on the bottom belongs to somebody who wants it back."
 
+# "GM determines precedence" (step 2); in that order each player proclaims a character and its
+# relationship to every character already proclaimed (steps 3-6).
+y precedence draw --purpose creation --order Ana,Ben,Cy,Dee,Eli
 y character create "Mara Quell" --player Ana --role "captain of the salvage tug Gannet" --desire respect \
   --poles "the captain who keeps her crew alive,the captain who keeps the cargo" \
   --strong Talking,Moving --weak Knowing,Making \
@@ -65,33 +68,41 @@ y character create "Hask Morrow" --player Eli --role "salvage-rights clerk" --de
   --strong Knowing,Talking --weak Fighting,Moving \
   --how "Knowing=remembers every deed filed since the war" --how "Talking=speaks the language of forms" \
   --story "My story is of a man who owns the paperwork to every wreck and none of the courage."
-
-# The relationship map, and the wants around the table until every PC is the object of two other
-# PCs' wants: DS9 (line 51) holds the first episode to it. The first two named are fraught (DS8).
-y character relate "Mara Quell" "Otto Brand" --nature "captain and diver"
-y character relate "Sable Roux" "Mara Quell" --nature "lovers in secret"
-y character relate "Hask Morrow" "Mara Quell" --nature "her creditor"
-y character want "Mara Quell" --from "Otto Brand" --want "that he stop diving alone" \
-  --why-not "the bottom is where his partner is"
-y character want "Mara Quell" --from "Sable Roux" --want "the truth about the cartel" \
-  --why-not "telling it would sink them both"
-y character want "Otto Brand" --from "Lio Fenn" --want "forgiveness for the engine-room fire" \
-  --why-not "Lio will not say it was nobody's fault"
-y character want "Otto Brand" --from "Mara Quell" --want "her word she will not sell the wreck" \
-  --why-not "she owes too much to promise"
-y character want "Lio Fenn" --from "Mara Quell" --want "a word of praise" \
-  --why-not "she thinks praise makes a crew soft"
-y character want "Lio Fenn" --from "Hask Morrow" --want "respect for what he builds" \
-  --why-not "Hask respects only paper"
-y character want "Sable Roux" --from "Lio Fenn" --want "a hiding place below decks" \
-  --why-not "the engine room is the first place customs look"
-y character want "Sable Roux" --from "Hask Morrow" --want "his silence about her cargo" \
-  --why-not "silence is the one thing he sells"
-y character want "Hask Morrow" --from "Otto Brand" --want "the truth about the partner he left" \
-  --why-not "Otto cannot say it aloud"
-y character want "Hask Morrow" --from "Sable Roux" --want "her trust" \
-  --why-not "she knows he sells what he is told"
-y relationships
+y character relate "Otto Brand" "Mara Quell" --nature "his captain, who took him on after the accident"
+y character relate "Lio Fenn" "Mara Quell" --nature "his captain"
+y character relate "Lio Fenn" "Otto Brand" --nature "the diver who blames the Gannet's engines"
+y character relate "Sable Roux" "Mara Quell" --nature "the captain she has fallen for"
+y character relate "Sable Roux" "Otto Brand" --nature "her cover on the cartel's night runs"
+y character relate "Sable Roux" "Lio Fenn" --nature "the boy who keeps her radio working"
+y character relate "Hask Morrow" "Mara Quell" --nature "the captain whose claims he files last"
+y character relate "Hask Morrow" "Otto Brand" --nature "the only witness to his forged deed"
+y character relate "Hask Morrow" "Lio Fenn" --nature "his sister's boy"
+y character relate "Hask Morrow" "Sable Roux" --nature "the smuggler who pays him to look away"
+# "GM chooses a new precedence order" (step 9); in it each player names a want and its holder says
+# why it can't be had (10-13), twice round, until every PC is the object of two wants (14; DS9).
+y precedence draw --purpose wants --order Dee,Eli,Ben,Ana,Cy
+y character want "Sable Roux" --from "Mara Quell" --want "a home port on the Gannet" \
+  --why-not "Mara will not berth a cartel smuggler"
+y character want "Hask Morrow" --from "Lio Fenn" --want "a lie to cover the Sister's papers" \
+  --why-not "Lio cannot lie to his captain"
+y character want "Otto Brand" --from "Sable Roux" --want "silence about the partner he left below" \
+  --why-not "Sable trades in secrets"
+y character want "Mara Quell" --from "Hask Morrow" --want "her claim filed first" \
+  --why-not "Hask files the cartel's claims first, for a fee"
+y character want "Lio Fenn" --from "Mara Quell" --want "to be seen as more than the engine" \
+  --why-not "Mara only looks below decks when the engine stops"
+y character want "Sable Roux" --from "Otto Brand" --want "a partner on the cartel's runs" \
+  --why-not "Otto will not leave another partner on the bottom"
+y character want "Hask Morrow" --from "Otto Brand" --want "the Sister's deed kept quiet" \
+  --why-not "Otto saw him forge it"
+y character want "Otto Brand" --from "Lio Fenn" --want "the truth about the engine the day his partner drowned" \
+  --why-not "Lio rebuilt that engine and is afraid of the answer"
+y character want "Mara Quell" --from "Sable Roux" --want "Sable out of the cartel" \
+  --why-not "the cartel does not let go"
+y character want "Lio Fenn" --from "Hask Morrow" --want "his uncle's signature on the Sister's papers" \
+  --why-not "Hask signs nothing he can be hanged for"
+# "With a renewed order of precedence and an initial scene framing, play begins." (step 18)
+y precedence draw --purpose play-begins --order Cy,Ana,Eli,Dee,Ben
 y procedural-tokens
 
 # =============================================================================================
@@ -102,6 +113,8 @@ y episode start --title "The Wreck of the Gannet's Sister" --theme greed --theme
 # --- Scene 1 (Ana): a simple resolution against the GM's yellow; a knock-out waits for a match. -
 y scene open --caller Ana --mode procedural --cast "Mara Quell,Otto Brand,Lio Fenn" \
   --setting "forty feet down on the Sister's deck" --situation "raise the strongbox before the tide turns"
+y location add "the Sister's wreck" --introduced-by Ana \
+  --description "a copper-hulled freighter on her side, forty feet down, her hold still sealed"
 y odds red yellow green yellow    # the players' tokens as they plan them: the chance against each GM token
 y oppose yellow
 y target --card 9H --order Ben,Dee,Ana,Eli,Cy
@@ -130,6 +143,8 @@ y scene close --summary "The watchman comes back early; the deed stays in the dr
 # --- Scene 3 (Ben): the GM's red; Ben's third token refreshes his pile. -----------------------
 y scene open --caller Ben --mode procedural --cast "Otto Brand,Hask Morrow" \
   --setting "the harbour master's launch" --situation "keep the harbour master from boarding the Gannet"
+y supporting add "Harbour Master Quint" --introduced-by Ben \
+  --description "the harbour master, who takes a cut of every salvage on the reef"
 y oppose red
 y target --card 10D --order Ana,Ben,Cy,Dee,Eli
 y draw Ana --pass
@@ -144,6 +159,7 @@ y scene close --summary "The harbour master boards and finds the strongbox"
 # --- Scene 4 (Ana): an advanced resolution, every kind of redraw. -----------------------------
 y scene open --caller Ana --mode procedural --cast "Mara Quell,Otto Brand,Lio Fenn" \
   --setting "the harbour master's office" --situation "talk the strongbox back"
+y supporting detail "Harbour Master Quint" "keeps the strongbox under his desk and his price in his head"
 y advanced open "Mara Quell" --type Talking --token yellow --opening 3S,KH,5D
 y advanced primary --cards 2C,QD
 y advanced redraw Ben --token red --card 9C --consequence-card 4D
@@ -156,6 +172,9 @@ y scene close --summary "The harbour master hands the strongbox back, and asks f
 # --- Scene 5 (Eli): an advanced resolution against the GM's red; a Weak primary. --------------
 y scene open --caller Eli --mode procedural --cast "Hask Morrow,Sable Roux" \
   --setting "the cartel's warehouse" --situation "slip out with the cartel's ledger"
+y location add "the cartel's warehouse" --introduced-by Eli \
+  --description "a tin shed on the north quay where the cartel's launches unload after dark"
+y supporting add Vargas --introduced-by Dee --description "the cartel's quartermaster, who never forgets a face"
 y advanced open "Hask Morrow" --type Moving --token red --opening 4C
 y advanced primary --cards 5S,9C
 y advanced redraw Dee --token yellow --card 8C
@@ -165,6 +184,8 @@ y scene close --summary "Hask trips on the stair; the cartel knows his face now"
 # --- Scenes 6-9: the dramatic side (DS20-DS23): drama tokens from the kitty, a two-way, a force. --
 y scene open --caller Ana --mode dramatic --cast "Mara Quell,Otto Brand" --setting "the Gannet's galley" \
   --situation "Mara asks Otto to dive the Sister again"
+y supporting add "Nan Pell" --introduced-by Ben \
+  --description "the widow of Otto's drowned partner, who mends nets on the quay"
 y petition refused -p "Mara Quell" -g "Otto Brand"
 y scene open --caller Dee --mode dramatic --cast "Sable Roux,Mara Quell" --setting "the wheelhouse at night" \
   --situation "Sable asks Mara for a berth on the Gannet"
@@ -185,6 +206,10 @@ y ballot --voter Dee --visibility gm Ana Eli Ben Cy
 y ballot --voter Eli --visibility gm Cy Ana Ben Dee
 y ballot --voter Maya --visibility gm Ana Ben Cy Dee Eli
 y episode end
+# The theme rota (DS10): "At the end of the first session, the GM chooses the next precedence
+# ranking"; its first player, Dee, chooses the second episode's theme, its second the third's.
+y precedence draw --purpose theme-rota --order Dee,Cy,Ana,Eli,Ben
+y theme choose loyalty
 
 # =============================================================================================
 # Episode 2: "Salvage Rights" (loyalty)
@@ -304,7 +329,100 @@ y ballot --voter Eli --visibility gm Dee Cy Ana Ben
 y ballot --voter Maya --visibility gm Cy Dee Eli Ana Ben
 y episode end
 
+y theme choose home   # the rota's second player, Cy, chooses the third episode's theme
 y note "End of the first arc: the Gannet sits on the reef, the strongbox in the harbour master's safe."
+
+# =============================================================================================
+# Episode 3: "Home Port" (home, Cy's choice by the rota): the calling order, a quiz of several
+# petitioners, a duck, a rush paid and one blocked, a queue jumped, the challenges not yet seen,
+# a recurring character and the GM's pool, a location detail struck.
+# =============================================================================================
+y episode start --title "Home Port" --theme home --theme-by Cy
+# "Before the episode's first scene, the GM picks the next precedence order." The calling order
+# (DS11): Cy, who chose the theme, then the order with Maya in Cy's place: Cy Ben Ana Maya Eli Dee.
+y precedence draw --purpose calling-order --order Ben,Ana,Cy,Eli,Dee
+y calling-order
+
+# --- Scene 25 (Cy): a conference; three players sought an emotional payoff: the GM's quiz. ------
+y call Cy --mode dramatic --cast "Mara Quell,Otto Brand,Lio Fenn,Sable Roux,Hask Morrow" \
+  --setting "the Gannet's mess" --situation "the cartel offers to buy the Gannet off the reef"
+y location add "the Gannet's mess" --introduced-by Cy \
+  --description "a table bolted to the deck, six stools, and the smell of diesel in the coffee"
+y precedence draw --purpose petitioners --order Ana,Ben,Eli
+y quiz --missed "Mara Quell:Otto Brand" --got "Otto Brand:Lio Fenn" --missed "Hask Morrow:Mara Quell"
+y scene close --summary "The crew votes to keep the Gannet; nobody is happy about it"
+
+# --- Scenes 26-27 (Ben): Sable ducks a scene of two, so Ben calls again; Nan Pell grants. ------
+y call Ben --mode dramatic --cast "Otto Brand,Sable Roux" --setting "the diving locker" \
+  --situation "Otto asks Sable to take his place on the cartel's run"
+y challenge duck "Sable Roux"
+y supporting promote "Nan Pell" --pc "Otto Brand" --need "forgiveness for leaving her husband on the bottom"
+y call Ben --mode dramatic --cast "Otto Brand,Nan Pell" --setting "the net lofts on the north quay" \
+  --situation "Otto brings Nan Pell her husband's diving knife"
+y challenge rush "Lio Fenn" --token   # Ben wants Lio out; Cy pays him a drama token to come in
+y petition granted -p "Otto Brand" -g "Nan Pell"
+y scene close --summary "Nan takes the knife, and Otto's hand"
+
+# --- Scene 28 (Ana): a plot jump challenged; a disputed 'no' goes to a vote. --------------------
+y call Ana --mode dramatic --cast "Mara Quell,Hask Morrow" --setting "the Harbour Office" \
+  --situation "the harbour court has already given the Gannet to Hask"
+y challenge plot-jump Eli --for-caller Ana,Ben --for-challenger Eli,Cy,Dee \
+  --revised "the court sits tomorrow; tonight Hask holds the only copy of the deed"
+y petition refused -p "Mara Quell" -g "Hask Morrow" --for-grant Ana,Ben,Dee --for-refusal Eli,Cy,Maya --tie granted
+
+# --- Scene 29 (Maya): a location detail struck, and a narration that goes to procedural. --------
+y call Maya --mode procedural --cast "Sable Roux,Lio Fenn" --setting "the cartel's warehouse" \
+  --situation "Sable and Lio steal back the copy of the deed"
+y location detail "the cartel's warehouse" "a seaplane moored inside, fuelled and waiting"
+y challenge location Eli "the cartel's warehouse" --ground believability --allowed --detail 1 \
+  --for-challenger Eli,Ana,Ben --for-detail Dee,Cy
+y supporting detail Vargas "sleeps in the warehouse office with the deed under his pillow"
+y challenge procedural Dee --objector Ben --reply adjust \
+  --narration "Sable walks past the guards and lifts the deed from under Vargas's pillow"
+y note "Dee adjusts: Sable waits for Vargas to wake, and buys the deed from him with the cartel's own money."
+y scene close --summary "The deed is back aboard the Gannet, and Vargas is richer"
+
+# --- Scene 30 (Eli): a challenge for novelty met by a change; Lio grants. ----------------------
+y call Eli --mode dramatic --cast "Hask Morrow,Lio Fenn" --setting "the Gannet's engine room" \
+  --situation "Hask asks Lio, again, to lie for him"
+y challenge novelty Cy --too-similar --earlier-scene 16 \
+  --change "the court sits tomorrow, and Lio's signature is on the deed"
+y petition granted -p "Hask Morrow" -g "Lio Fenn"
+
+# --- Scene 31 (Cy): Cy spends his bennie to jump the queue; Ana challenges his narration. -------
+y call Cy --jump-queue --mode dramatic --cast "Lio Fenn,Mara Quell" --setting "the Gannet's wheelhouse" \
+  --situation "Lio tells Mara he will lie to the court for Hask"
+y challenge narration Ana --for-caller Cy,Ben,Dee --for-challenger Ana,Eli
+y petition refused -p "Lio Fenn" -g "Mara Quell"
+
+# --- Scene 32 (Dee): the closer; Dee blocks Hask's rush with her bennie. -----------------------
+y call Dee --mode dramatic --cast "Sable Roux,Mara Quell" --setting "the Gannet's bow at dawn" \
+  --situation "Sable asks Mara, for the last time, for a home port"
+y challenge rush "Hask Morrow" --token --blocked
+y petition granted -p "Sable Roux" -g "Mara Quell"
+y ruling tokens --from kitty --to Dee --amount 1 --reason "Sable's speech at the bow, which the whole table cheered"
+y scene close --summary "Sable signs on as the Gannet's mate; the court sits at noon"
+
+# --- Scene 33 (Ben, the order rolled over past Cy's skipped turn): the GM grants Otto's How I Do
+# It an additional card (DS5, reading 7), a redraw in an advanced resolution; her red refreshes her.
+y calling-order
+y call Ben --mode procedural --cast "Otto Brand,Nan Pell" --setting "the Sister's wreck" \
+  --situation "Otto dives the Sister at slack water for his partner's diving plate"
+y advanced open "Otto Brand" --type Enduring --token red --opening 5H,QC
+y advanced primary --cards JC,2C
+y extra-card Ben --card 9S --ruling "Otto holds his breath longer than the air lasts"
+y advanced clinch
+y scene close --summary "Otto brings the plate up; Nan Pell hangs it over her door"
+y calling-order
+y theme choose debts   # the rota's third player, Ana, chooses the fourth episode's theme
+y ballot --voter Ana --visibility gm Dee Cy Ben Eli
+y ballot --voter Ben --visibility gm Dee Ana Cy Eli
+y ballot --voter Cy --visibility gm Ana Dee Eli Ben
+y ballot --voter Dee --visibility gm Ana Ben Cy Eli
+y ballot --voter Eli --visibility gm Cy Ana Dee Ben
+y ballot --voter Maya --visibility gm Dee Ana Cy Ben Eli
+y episode end
+y note "End of the second arc: the Gannet is home, and the court has yet to sit."
 
 # =============================================================================================
 # The journal checked and written out.

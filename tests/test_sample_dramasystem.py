@@ -1,5 +1,6 @@
 """The DramaSystem sample campaign in ``journals/``: The Copper Reef, two episodes recorded through
-the command line by ``journals/record-copper-reef.sh`` and exported to ``journals/copper-reef.jsonl``.
+the command line by ``journals/record-copper-reef.sh`` and exported to ``journals/copper-reef.jsonl``,
+and a third episode that plays the dramatic moves the first two leave out.
 
 The export is imported into a fresh journal, verified, and checked against figures worked out by
 hand from the SRD (``../shared/seeds/001_d92eeb8e25f80b6a.txt``; the digest
@@ -7,6 +8,7 @@ hand from the SRD (``../shared/seeds/001_d92eeb8e25f80b6a.txt``; the digest
 match and knock-out, each result and consequence, each clincher, each contest's winner and every
 procedural token spent and refreshed. Each expected figure is written out literally with the
 sentence of the book that gives it; nothing here recomputes a rule with the tool's own code.
+The recap the README's command writes of it is checked the same way, against these figures.
 
 Who plays whom: Ana plays Mara Quell, Ben Otto Brand, Cy Lio Fenn, Dee Sable Roux and Eli Hask
 Morrow; Maya is the GM. A pile is written as its unspent colours, G, Y and R.
@@ -15,10 +17,15 @@ Morrow; Maya is the GM. A pile is written as its unspent colours, G, Y and R.
 from __future__ import annotations
 
 import json
+import os
+import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from htmlcheck import assert_inert, assert_not_blank, assert_valid_html
 
 from yarnlog.app.interchange import export_lines, import_records, parse_lines
 from yarnlog.app.journal import Journal
@@ -117,23 +124,23 @@ def test_the_table_a_gm_and_five_players(reef):
     created = data(reef.one("campaign.created"))
     assert (created["title"], created["ruleset"], created["gm"]) == ("The Copper Reef", "dramasystem", GM)
     assert [data(r)["name"] for r in reef.events("participant.joined")] == PLAYERS
-    assert [data(r)["number"] for r in reef.events("episode.started")] == [1, 2]
-    assert [data(r)["number"] for r in reef.events("episode.ended")] == [1, 2]
-    assert [data(r)["number"] for r in reef.events("scene.opened")] == list(range(1, 25))
+    assert [data(r)["number"] for r in reef.events("episode.started")] == [1, 2, 3]
+    assert [data(r)["number"] for r in reef.events("episode.ended")] == [1, 2, 3]
+    assert [data(r)["number"] for r in reef.events("scene.opened")] == list(range(1, 34))
 
 
 def test_every_pc_is_wanted_by_two_others_before_the_first_episode(reef):
     # DS9, line 51: "Repeat steps 9-12 until all characters are named as objects of at least two other
-    # characters' wants." Mara is wanted by Otto and Lio, Otto by Mara and Hask, Lio by Otto and Sable,
-    # Sable by Mara and Hask, Hask by Lio and Sable (journals/README.md).
+    # characters' wants." Mara is wanted by Lio and Sable, Otto by Sable and Hask, Lio by Hask and
+    # Otto, Sable by Mara and Otto, Hask by Mara and Lio (journals/README.md).
     first_episode = reef.one("episode.started", number=1).sequence
     wants = [data(r) for r in reef.events("dramasystem.character.want_declared") if r.sequence < first_episode]
     wanted_by: dict[str, set[str]] = {}
     for want in wants:
         wanted_by.setdefault(want["withholder"], set()).add(want["character"])
-    assert wanted_by == {"Mara Quell": {"Otto Brand", "Lio Fenn"}, "Otto Brand": {"Mara Quell", "Hask Morrow"},
-                         "Lio Fenn": {"Otto Brand", "Sable Roux"}, "Sable Roux": {"Mara Quell", "Hask Morrow"},
-                         "Hask Morrow": {"Lio Fenn", "Sable Roux"}}
+    assert wanted_by == {"Mara Quell": {"Lio Fenn", "Sable Roux"}, "Otto Brand": {"Sable Roux", "Hask Morrow"},
+                         "Lio Fenn": {"Hask Morrow", "Otto Brand"}, "Sable Roux": {"Mara Quell", "Otto Brand"},
+                         "Hask Morrow": {"Mara Quell", "Lio Fenn"}}
     # ... and play began without the GM setting DS9 aside: no override just before the episode.
     assert all(r.sequence != first_episode - 1 for r in reef.events("override.recorded"))
 
@@ -309,6 +316,25 @@ def test_scene_15_a_down_face_clincher_and_a_bad_consequence(reef):
     assert (clinched["clincher"], clinched["outcome"], clinched["success"]) == ("JC", "a disastrous setback", False)
 
 
+def test_scene_33_the_gms_how_i_do_it_card_and_her_refresh(reef):
+    opened, primary, redraws, clinched = _advanced(reef, 33)
+    # Red: "Up suits: spades, hearts, diamonds. Down suit: clubs." (804-808): 5♥ up, Q♣ down. The
+    # red is the GM's last token (G in 12, Y in 15): "When you've spent all three of them, they
+    # immediately refresh." (423)
+    assert (opened["gm_token"], opened["opening"], opened["grade"]) == ("red", ["5H", "QC"], "strong")
+    assert opened["procedural_spends"] == [{"participant": GM, "colour": "red", "refreshed": True}]
+    # Otto's Enduring is Strong: of J♣ (down face) and 2♣ (down number) the better, 2♣ (847, 861-863).
+    assert (primary["cards"], primary["kept"]) == (["JC", "2C"], "2C")
+    assert redraws == []
+    # How I Do It: "you gain an additional advantage" (149); the GM rules it an additional card
+    # (reading 7), in an advanced resolution a redraw (reading 5), with no bennie spent: 9♠, an up
+    # number, and "An up number card ... a thrilling squeaker victory" (907).
+    extra = data(reef.one("dramasystem.procedure.extra_card", scene=33))
+    assert (extra["player"], extra["card"], extra["bennie_spends"], bool(extra["ruling"])) == ("Ben", "9S", [], True)
+    assert (clinched["clincher"], clinched["outcome"], clinched["narrator"]) == (
+        "9S", "a thrilling squeaker victory", "Ben")
+
+
 # -- contests, worked out by hand -------------------------------------------------------------
 
 
@@ -379,7 +405,8 @@ def test_scene_13_strong_against_weak_wins_outright_and_spends_nothing(reef):
 # -- drama tokens, worked out by hand ---------------------------------------------------------
 
 
-EXCHANGES = ("dramasystem.petition.resolved", "dramasystem.petition.forced", "dramasystem.petition.two_way")
+EXCHANGES = ("dramasystem.petition.resolved", "dramasystem.petition.forced", "dramasystem.petition.two_way",
+             "dramasystem.petition.quizzed")
 
 
 def held_after(reef: Reef, scene: int) -> dict[str, int]:
@@ -463,9 +490,10 @@ def test_a_procedural_scene_called_without_the_callers_character_costs_a_green_t
     called = data(reef.one("dramasystem.scene.called", scene=24))
     assert (called["transfers"], called["procedural_spends"]) == (
         [], [{"participant": "Cy", "colour": "green", "refreshed": False}])
-    # Every other scene's caller is in it: no other call costs anything.
+    # Every other scene's caller is in it: no other call costs a token (scene 31's queue jump costs
+    # Cy a bennie, not a token: see the third episode).
     costly = [d["scene"] for d in map(data, reef.events("dramasystem.scene.called"))
-              if d["transfers"] or d["procedural_spends"]]
+              if [t for t in d["transfers"] if t["currency"] == "drama"] or d["procedural_spends"]]
     assert costly == [23, 24]
 
 
@@ -489,7 +517,7 @@ def test_episode_1_bennie_vote(reef):
     # Dee 2+3+4+4+4 = 17; Eli 4+4+3+2+5 = 18, 3 tokens: 15. Lowest: Ana 6 and Ben 11.
     assert tally(reef, 1) == {"Ana": (6, 0, 6, True), "Ben": (11, 0, 11, True), "Cy": (13, 1, 12, False),
                               "Dee": (17, 0, 17, False), "Eli": (18, 3, 15, False)}
-    assert [r.visibility for r in reef.events("dramasystem.bennie.ballot_cast")] == ["gm"] * 12
+    assert [r.visibility for r in reef.events("dramasystem.bennie.ballot_cast")] == ["gm"] * 18  # three votes
     ended = reef.one("episode.ended", number=1).sequence
     assert {n: k for n, k in reef.state(ended).rules.economy.bennies.items() if k} == {"Ana": 1, "Ben": 1}
 
@@ -510,8 +538,8 @@ def test_episode_2_bennies_spent_and_the_vote_with_a_tie(reef):
     # does" (716): Cy and Dee, not Eli.
     assert tally(reef, 2) == {"Ana": (16, 0, 16, False), "Ben": (16, 0, 16, False), "Cy": (8, 0, 8, True),
                               "Dee": (10, 2, 8, True), "Eli": (15, 4, 11, False)}
-    end = reef.history[-1].sequence
-    assert {n: k for n, k in reef.state(end).rules.economy.bennies.items() if k} == {"Cy": 1, "Dee": 1}
+    end_2 = reef.one("episode.ended", number=2).sequence
+    assert {n: k for n, k in reef.state(end_2).rules.economy.bennies.items() if k} == {"Cy": 1, "Dee": 1}
 
 
 # -- procedural tokens, worked out by hand ----------------------------------------------------
@@ -527,9 +555,10 @@ def test_every_refresh_is_a_third_token_spent(reef):
                  for s in data(r).get("procedural_spends", []) if s["refreshed"]]
     # The other path: in scene 23 Ben's bennie burns Eli's yellow, "treated as spent" (740; reading
     # 6), and it is Eli's last (G in 2, R in 3): his pile refreshes.
+    # In scene 33 the GM spends her red, her last (G in 12, Y in 15): her pile refreshes.
     assert refreshed == [(3, "Ben", "yellow"), (3, GM, "red"), (4, "Dee", "green"), (10, "Ana", "red"),
                          (10, "Cy", "red"), (12, "Dee", "red"), (12, GM, "green"), (14, "Ben", "green"),
-                         (23, "Eli", "yellow")]
+                         (23, "Eli", "yellow"), (33, GM, "red")]
 
 
 def test_the_piles_at_each_step(reef):
@@ -549,11 +578,319 @@ def test_the_piles_at_each_step(reef):
     # After scene 10: Ana and Cy refreshed on their reds; Dee spent G.
     assert reef.piles(reef.one("scene.closed", number=10).sequence) == {
         GM: "G", "Ana": "GYR", "Ben": "GY", "Cy": "GYR", "Dee": "R", "Eli": "Y"}
-    # The end: Ana spent G interfering and her bennie brought it back in scene 24 ("a procedural
+    # The end of episode 2: Ana spent G interfering and her bennie brought it back in scene 24 ("a procedural
     # token", 730; reading 5), Ben Y then refreshed, Cy R in scene 11 and G to call scene 24, Dee
     # refreshed then R, Eli refreshed by the burn, Maya refreshed then G and Y.
-    assert reef.piles(reef.history[-1].sequence) == {
-        GM: "R", "Ana": "GYR", "Ben": "GYR", "Cy": "Y", "Dee": "GY", "Eli": "GYR"}
+    end_2 = {GM: "R", "Ana": "GYR", "Ben": "GYR", "Cy": "Y", "Dee": "GY", "Eli": "GYR"}
+    assert reef.piles(reef.one("episode.ended", number=2).sequence) == end_2
+    # Episode 3 spends one token, the GM's red in scene 33, and it refreshes her pile.
+    assert reef.piles(reef.history[-1].sequence) == {**end_2, GM: "GYR"}
+
+
+# -- session zero: precedence, relationships and wants, worked out by hand ---------------------
+
+
+def orders(reef: Reef, purpose: str) -> list[list[str]]:
+    return [data(r)["order"] for r in reef.events("dramasystem.precedence.drawn", purpose=purpose)]
+
+
+def test_session_zero_precedence_relationships_and_wants(reef):
+    # "GM determines precedence" (step 2, line 27); "Whenever you need a precedence order, shuffle
+    # them and note the result" (65): the creation order, the wants order (step 9, line 41) and the
+    # order play begins in (step 18, line 59), each typed as the cards fell.
+    assert orders(reef, "creation") == [["Ana", "Ben", "Cy", "Dee", "Eli"]]
+    assert orders(reef, "wants") == [["Dee", "Eli", "Ben", "Ana", "Cy"]]
+    assert orders(reef, "play-begins") == [["Cy", "Ana", "Eli", "Dee", "Ben"]]
+    # "Third player proclaims [...] relationship to all other proclaimed characters" (step 5, line
+    # 31): each character relates to every one proclaimed before it, 1 + 2 + 3 + 4 = 10 lines.
+    lines = [(d["character"], d["other"]) for d in map(data, reef.events("dramasystem.character.relationship_defined"))]
+    proclaimed = ["Mara Quell", "Otto Brand", "Lio Fenn", "Sable Roux", "Hask Morrow"]
+    assert lines == [(later, earlier) for i, later in enumerate(proclaimed) for earlier in proclaimed[:i]]
+
+
+def test_every_pc_is_the_object_of_two_other_pcs_wants(reef):
+    wants = [(d["character"], d["withholder"]) for d in map(data, reef.events("dramasystem.character.want_declared"))]
+    # Two rounds in the wants order Dee, Eli, Ben, Ana, Cy: "Repeat steps 9-12 until all characters
+    # are named as objects of at least two other characters' wants" (step 14, line 51; DS9).
+    assert [PLAYED_BY[c] for c, _ in wants] == ["Dee", "Eli", "Ben", "Ana", "Cy"] * 2
+    assert {name: sorted(c for c, w in wants if w == name) for name in PLAYED_BY} == {
+        "Mara Quell": ["Lio Fenn", "Sable Roux"], "Otto Brand": ["Hask Morrow", "Sable Roux"],
+        "Lio Fenn": ["Hask Morrow", "Otto Brand"], "Sable Roux": ["Mara Quell", "Otto Brand"],
+        "Hask Morrow": ["Lio Fenn", "Mara Quell"]}
+    # "The first and second PCs you name [...] are your fraught relationships" (115; DS8): each
+    # character's two wants, in the order named.
+    assert {c: [w for c2, w in wants if c2 == c] for c in PLAYED_BY} == {
+        "Mara Quell": ["Hask Morrow", "Sable Roux"], "Otto Brand": ["Sable Roux", "Lio Fenn"],
+        "Lio Fenn": ["Mara Quell", "Hask Morrow"], "Sable Roux": ["Mara Quell", "Otto Brand"],
+        "Hask Morrow": ["Lio Fenn", "Otto Brand"]}
+
+
+# -- supporting characters and locations ------------------------------------------------------
+
+
+def test_supporting_characters_introduced_promoted_and_played(reef):
+    # "Characters are introduced for the first time either by the caller, at the top of a scene,
+    # or by any participant, while a scene is already in progress" (661): Ben introduces Quint in
+    # the scene he calls, Dee Vargas in Eli's, Ben Nan Pell in Ana's.
+    introduced = [(r.scene, d["name"], d["introduced_by"], d["kind"])
+                  for r in reef.events("dramasystem.supporting.introduced") for d in [data(r)]]
+    assert introduced == [(3, "Harbour Master Quint", "Ben", "minor"), (5, "Vargas", "Dee", "minor"),
+                          (6, "Nan Pell", "Ben", "minor")]
+    # "A player can promote a minor character to recurring status by making him or her the object
+    # of his character's emotional needs." (667): Otto, before scene 27.
+    promoted = data(reef.one("dramasystem.supporting.promoted"))
+    assert (promoted["name"], promoted["by_character"]) == ("Nan Pell", "Otto Brand")
+    # Nan Pell grants Otto's petition in scene 27: "The GM plays all recurring characters drawing
+    # on a single pool of drama tokens" (403), so the GM earns the token; Ben holds the one Cy paid
+    # him for the rush: Ben -> Maya.
+    assert moves(reef, 27) == [("Ben", GM, 1)]
+    assert [d["name"] for d in map(data, reef.events("dramasystem.supporting.described"))] == [
+        "Harbour Master Quint", "Vargas"]
+
+
+def test_locations_introduced_elaborated_and_a_detail_struck(reef):
+    # "Any participant can introduce a new location" (679), by the caller at the top of a scene.
+    introduced = [(r.scene, d["name"], d["introduced_by"])
+                  for r in reef.events("dramasystem.location.introduced") for d in [data(r)]]
+    assert introduced == [(1, "the Sister's wreck", "Ana"), (5, "the cartel's warehouse", "Eli"),
+                          (25, "the Gannet's mess", "Cy")]
+    # Scene 29 returns to the warehouse, where Dee's detail (a seaplane inside) is challenged on
+    # "Believability: The description defies common sense" (691); "If the GM agrees [...] she allows
+    # a challenge, as per the standard rules" (693): a show of hands, 3 to 2 for Eli: struck.
+    challenged = data(reef.one("dramasystem.location.challenged"))
+    assert (challenged["name"], challenged["detail"], challenged["ground"], challenged["gm_allows"]) == (
+        "the cartel's warehouse", 1, "believability", True)
+    assert (sorted(challenged["for_challenger"]), sorted(challenged["for_detail"]), challenged["upheld"]) == (
+        ["Ana", "Ben", "Eli"], ["Cy", "Dee"], True)
+    end = reef.history[-1].sequence
+    assert reef.state(end).rules.sheets.cast.locations["the cartel's warehouse"].struck == (1,)
+
+
+# -- the theme rota and the calling order, worked out by hand ---------------------------------
+
+
+def test_the_theme_rota_across_the_episodes(reef):
+    # "At the end of the first session, the GM chooses the next precedence ranking. [...] The first
+    # player in the precedence order chooses the theme for the second session, the second choose for
+    # the third session, and so on." (165; DS10). Drawn after episode 1 ends: Dee, Cy, Ana, Eli, Ben.
+    [rota] = reef.events("dramasystem.precedence.drawn", purpose="theme-rota")
+    assert data(rota)["order"] == ["Dee", "Cy", "Ana", "Eli", "Ben"]
+    assert reef.one("episode.ended", number=1).sequence < rota.sequence < reef.one("episode.started", number=2).sequence
+    chosen = [(d["episode"], d["theme"], d["chosen_by"]) for d in map(data, reef.events("dramasystem.theme.chosen"))]
+    assert chosen == [(2, "loyalty", "Dee"), (3, "home", "Cy"), (4, "debts", "Ana")]
+    # The first episode's theme is the GM's (reading 9); the next two the rota's.
+    started = [(d["theme"], d["theme_chosen_by"]) for d in map(data, reef.events("episode.started"))]
+    assert started == [("greed", GM), ("loyalty", "Dee"), ("home", "Cy")]
+
+
+def test_episode_3_the_calling_order_and_who_may_call_next(reef):
+    from yarnlog.rulesets.dramasystem.parts.drama import calling_view
+
+    # "Before the episode's first scene, the GM picks the next precedence order" (195): Ben, Ana,
+    # Cy, Eli, Dee. "The player choosing the episode's theme always calls first [...] The GM inserts
+    # herself into the order, replacing the player who chose the theme." (197): Cy, then Ben, Ana,
+    # Maya (in Cy's place), Eli, Dee.
+    assert orders(reef, "calling-order") == [["Ben", "Ana", "Cy", "Eli", "Dee"]]
+    before = calling_view(reef.state(reef.one("scene.opened", number=25).sequence - 1))
+    assert (before["calling_order"], before["may_call_next"]) == (["Cy", "Ben", "Ana", GM, "Eli", "Dee"], ["Cy"])
+    # The callers by hand: Cy (25), Ben (26); Sable ducks that scene of two, so "the caller starts
+    # over, calling a new scene that does not include your character" (217): Ben again (27), which
+    # takes no turn; Ana (28), Maya (29), Eli (30). Dee is next, but Cy spends his bennie on "the
+    # right to jump the queue and call a scene immediately after any other scene" (734): Cy (31),
+    # then Dee (32).
+    callers = [(d["number"], d["caller"]) for d in map(data, reef.events("scene.opened")) if d["number"] >= 25]
+    assert callers == [(25, "Cy"), (26, "Ben"), (27, "Ben"), (28, "Ana"), (29, GM), (30, "Eli"), (31, "Cy"),
+                       (32, "Dee"), (33, "Ben")]
+    after_26 = calling_view(reef.state(reef.one("dramasystem.challenge.ducked", scene=26).sequence))
+    assert after_26["may_call_next"] == ["Ana", "Ben"]  # Ben's new scene, or Ana's turn
+    after_30 = calling_view(reef.state(reef.one("scene.closed", number=30).sequence))
+    assert after_30["may_call_next"] == ["Dee"]
+    # After Dee the order rolls over (199) to its top, Cy, but "The queue-jumper's next scene is
+    # skipped" (734): Ben calls next.
+    after_32 = calling_view(reef.state(reef.one("scene.closed", number=32).sequence))
+    assert after_32["may_call_next"] == ["Ben"]
+    after_33 = calling_view(reef.state(reef.one("scene.closed", number=33).sequence))
+    assert after_33["may_call_next"] == ["Ana"]
+
+
+# -- the third episode's drama tokens, worked out by hand -------------------------------------
+
+
+def test_scene_25_the_quiz_of_several_petitioners(reef):
+    # "If multiple players feel they sought emotional reward [...] The GM quizzes each participating
+    # player, in a newly drawn precedence order" (379-381): Ana, Ben, Eli, drawn in the scene.
+    [drawn] = reef.events("dramasystem.precedence.drawn", purpose="petitioners")
+    assert (drawn.scene, data(drawn)["order"]) == (25, ["Ana", "Ben", "Eli"])
+    quiz = data(reef.one("dramasystem.petition.quizzed", scene=25))
+    assert quiz["precedence"] == ["Ana", "Ben", "Eli"]
+    assert sorted((a["petitioner"], a["wanted_from"], a["got_it"]) for a in quiz["answers"]) == [
+        ("Hask Morrow", "Mara Quell", False), ("Mara Quell", "Otto Brand", False), ("Otto Brand", "Lio Fenn", True)]
+    # Everyone starts the episode at 0 (273). In that order: Mara did not get it from Otto: "The
+    # petitioner earns a drama token—from the refuser of the grant if he or she has one, or from
+    # the kitty if not" (391): Ben holds none, kitty -> Ana. Otto got it from Lio: "the specified
+    # player granted their petition and earns a drama token—from the petitioning player if he or
+    # she has one, or from the kitty if not" (389): kitty -> Cy. Hask did not get it from Mara, and
+    # Ana now holds one: Ana -> Eli.
+    assert moves(reef, 25) == [("kitty", "Ana", 1), ("kitty", "Cy", 1), ("Ana", "Eli", 1)]
+    assert held_after(reef, 25) == {"Cy": 1, "Eli": 1}
+
+
+def tokens_at(reef: Reef, sequence: int) -> dict[str, int]:
+    return {name: n for name, n in reef.state(sequence).rules.economy.tokens.items() if n}
+
+
+def test_episode_3_drama_tokens_scene_by_scene(reef):
+    # Scene 26: Sable ducks and Ben acquiesces (213): no token moves.
+    duck = data(reef.one("dramasystem.challenge.ducked", scene=26))
+    assert (duck["caller_compels"], duck["caller_starts_over"], duck["transfers"]) == (False, True, [])
+    # Scene 27: Lio rushes in: "spend a drama token [...] The caller receives the token" (221):
+    # Cy -> Ben. Then Nan Pell grants, for the GM's pool: Ben -> Maya (see above).
+    rush = data(reef.one("dramasystem.challenge.rushed", scene=27))
+    assert [(t["source"], t["destination"], t["amount"]) for t in rush["transfers"]] == [("Cy", "Ben", 1)]
+    assert held_after(reef, 27) == {"Eli": 1, GM: 1}
+    # Scene 28: Eli's plot-jump challenge carries 3 to 2, so the caller "must then revise her
+    # situation" (237). Hask says no; Ana, Ben and Dee see a shift of power, Cy, Eli and the GM do
+    # not: 3 to 3, and the caller's tie-breaking vote (DS20, 309-315) makes it a grant: Ana holds
+    # none, kitty -> Eli.
+    jump = data(reef.one("dramasystem.challenge.voted", scene=28))
+    assert (jump["kind"], jump["winner"], bool(jump["revised_situation"])) == ("plot jump", "challenger", True)
+    petition = data(reef.one("dramasystem.petition.resolved", scene=28))
+    assert (petition["answer"], petition["outcome"]) == ("refused", "granted")
+    assert moves(reef, 28) == [("kitty", "Eli", 1)]
+    assert held_after(reef, 28) == {"Eli": 2, GM: 1}
+    # Scene 29 is procedural: Ben demands a procedural resolution of Dee's narration ("it takes
+    # only one objector", 251) and Dee adjusts it instead; no token moves.
+    demanded = data(reef.one("dramasystem.challenge.procedural_demanded", scene=29))
+    assert (demanded["objectors"], demanded["reply"]) == (["Ben"], "adjust")
+    # Scene 30: Cy's novelty challenge (241): the GM finds it too similar to scene 16, and Eli
+    # points to "an intervening scene that changed the situation" (245): the call stands. Lio grants:
+    # Eli holds two, Eli -> Cy.
+    novelty = data(reef.one("dramasystem.challenge.novelty_ruled", scene=30))
+    assert (novelty["too_similar"], novelty["earlier_scene"], novelty["ruling"]) == (True, 16, "call_stands")
+    assert moves(reef, 30) == [("Eli", "Cy", 1)]
+    assert held_after(reef, 30) == {"Cy": 1, "Eli": 1, GM: 1}
+    # Scene 31: Ana's challenge to Cy's narration loses 2 to 3. Mara refuses Lio; Ana holds none:
+    # kitty -> Cy.
+    narration = data(reef.one("dramasystem.challenge.voted", scene=31))
+    assert (narration["kind"], narration["challenger"], narration["winner"]) == ("narration", "Ana", "caller")
+    assert moves(reef, 31) == [("kitty", "Cy", 1)]
+    assert held_after(reef, 31) == {"Cy": 2, "Eli": 1, GM: 1}
+    # Scene 32: Dee blocks Hask's rush with her bennie: "Blocked players keep the bennies they would
+    # have spent" (738), and Eli his token. Mara grants Sable; Dee holds none: kitty -> Ana.
+    blocked = data(reef.one("dramasystem.challenge.rushed", scene=32))
+    assert (blocked["caller_blocks"], blocked["joined"]) == (True, False)
+    assert [(t["source"], t["currency"]) for t in blocked["transfers"]] == [("Dee", "bennie")]
+    assert moves(reef, 32) == [("kitty", "Ana", 1)]
+    assert held_after(reef, 32) == {"Ana": 1, "Cy": 2, "Eli": 1, GM: 1}
+    # Then the GM rules that Dee's speech earns her a token from the kitty (a GM ruling, digest move 25).
+    [ruling] = [r for r in reef.events("dramasystem.tokens.transferred") if r.scene == 32]
+    assert [(t["source"], t["destination"], t["amount"]) for t in data(ruling)["transfers"]] == [("kitty", "Dee", 1)]
+    assert tokens_at(reef, ruling.sequence) == {"Ana": 1, "Cy": 2, "Dee": 1, "Eli": 1, GM: 1}
+    # The GM's pool reverts with everyone else's (275).
+    ended = reef.one("episode.ended", number=3).sequence
+    assert not any(reef.state(ended).rules.economy.tokens.values())
+
+
+def test_episode_3_bennies_spent_and_the_vote(reef):
+    # Cy's bennie jumps the queue (734), Dee's blocks a rush (738): one each, in their own scenes.
+    jumped = data(reef.one("dramasystem.scene.called", scene=31))["bennie_spends"]
+    assert [(b["spender"], b["option"]) for b in jumped] == [("Cy", "jump_the_queue")]
+    assert [(b["spender"], b["option"]) for b in data(reef.one("dramasystem.challenge.rushed", scene=32))[
+        "bennie_spends"]] == [("Dee", "block_jump_in")]
+    # Ballots: Ana Dee Cy Ben Eli; Ben Dee Ana Cy Eli; Cy Ana Dee Eli Ben; Dee Ana Ben Cy Eli;
+    # Eli Cy Ana Dee Ben; Maya Dee Ana Cy Ben Eli. Ranks received: Ana 2+1+1+2+2 = 8, 1 token: 7;
+    # Ben 3+4+2+4+4 = 17; Cy 2+3+3+1+3 = 12, 2 tokens: 10; Dee 1+1+2+3+1 = 8, 1 token (the GM's
+    # ruling): 7; Eli 4+4+3+4+5 = 20, 1 token: 19. "If two players are tied for the lowest score,
+    # each gets a bennie. The second place finisher(s) does not." (716): Ana and Dee, not Cy.
+    assert tally(reef, 3) == {"Ana": (8, 1, 7, True), "Ben": (17, 0, 17, False), "Cy": (12, 2, 10, False),
+                              "Dee": (8, 1, 7, True), "Eli": (20, 1, 19, False)}
+    end = reef.history[-1].sequence
+    assert {n: k for n, k in reef.state(end).rules.economy.bennies.items() if k} == {"Ana": 1, "Dee": 1}
+
+
+# -- the recap, regenerated by the README's command -------------------------------------------
+
+RECAP = ROOT / "journals" / "copper-reef-recap"
+GIVES = re.compile(r"(\w+) gives (\w+) (\d+) drama tokens?")
+
+
+def _scores(sentence: str) -> dict[str, int]:
+    """'The bennie vote: Ana 7, Dee 8, ... A bennie each to ...' as {player: score}."""
+    listed = sentence.removeprefix("The bennie vote: ").split(".")[0]
+    return {name: int(score) for name, score in (item.split() for item in listed.split(", "))}
+
+
+@pytest.fixture(scope="module")
+def regenerated(tmp_path_factory) -> dict:
+    """The GM's recap of the whole series, written again from the export by the README's commands
+    (`yarnlog recap --series`, as Markdown, HTML and data), each run as its own process."""
+    where = tmp_path_factory.mktemp("recap")
+    db = str(where / "reef.db")
+
+    def yarnlog(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "yarnlog", "--db", db, *args], capture_output=True,
+                              text=True, env={**os.environ, "COLUMNS": "80"}, check=False)
+        assert done.returncode == 0, (args, done.stderr)
+        return done.stdout
+
+    yarnlog("import", str(JOURNAL))
+    yarnlog("recap", "--series", "-o", str(where / "recap.md"))
+    yarnlog("recap", "--series", "--format", "html", "-o", str(where / "recap.html"))
+    return {"md": (where / "recap.md").read_text(encoding="utf-8"),
+            "html": (where / "recap.html").read_text(encoding="utf-8"),
+            "data": json.loads(yarnlog("recap", "--series", "--json"))}
+
+
+def test_the_regenerated_recap_is_valid_inert_html_and_markdown(regenerated):
+    assert_valid_html(regenerated["html"])
+    assert_inert(regenerated["html"])
+    md = regenerated["md"]
+    assert md.startswith("# The Copper Reef: recap of the whole series\n")
+    assert [line for line in md.splitlines() if line.startswith("## ")] == [
+        "## Relationship map", "## Before play", "## Episode 1: The Wreck of the Gannet's Sister",
+        "## Episode 2: Salvage Rights", "## Episode 3: Home Port"]
+    assert [int(line.split()[2]) for line in md.splitlines() if line.startswith("### Scene ")] == list(range(1, 34))
+
+
+def test_the_regenerated_recap_tells_the_hand_checked_figures(regenerated):
+    recap = regenerated["data"]
+    episodes = {e["number"]: e for e in recap["episodes"]}
+    # The theme rota and its choices (165), the third episode's calling order (197).
+    assert "Precedence for theme-rota: Dee, Cy, Ana, Eli, Ben." in episodes[1]["after"]
+    assert [(e["theme"], e["theme_chosen_by"]) for e in episodes.values()] == [
+        ("greed", GM), ("loyalty", "Dee"), ("home", "Cy")]
+    assert episodes[3]["calling_order"] == ["Cy", "Ben", "Ana", GM, "Eli", "Dee"]
+    assert episodes[1]["calling_order"] == episodes[2]["calling_order"] == []  # none drawn
+    # The quiz's token flows, in the order the precedence set (389-391).
+    [scene_25] = [s for s in episodes[3]["scenes"] if s["number"] == 25]
+    [quiz] = [m for m in scene_25["moves"] if m.startswith("The GM quizzed")]
+    assert GIVES.findall(quiz) == [("kitty", "Ana", "1"), ("kitty", "Cy", "1"), ("Ana", "Eli", "1")]
+    # The three bennie votes: the scores worked out by hand above (707-720).
+    votes = {n: _scores(next(m for m in e["moves"] if m.startswith("The bennie vote: "))) for n, e in episodes.items()}
+    assert votes == {1: {"Ana": 6, "Ben": 11, "Cy": 12, "Dee": 17, "Eli": 15},
+                     2: {"Ana": 16, "Ben": 16, "Cy": 8, "Dee": 8, "Eli": 11},
+                     3: {"Ana": 7, "Ben": 17, "Cy": 10, "Dee": 7, "Eli": 19}}
+    # The piles and bennies at each episode's end, as worked out by hand (423-425).
+    letters = {n: {p["name"]: "".join(LETTER[c] for c in p["unspent"]) for p in e["piles"]}
+               for n, e in episodes.items()}
+    assert letters[1] == {GM: "G", "Ana": "R", "Ben": "GY", "Cy": "R", "Dee": "GR", "Eli": "Y"}
+    assert letters[2] == {GM: "R", "Ana": "GYR", "Ben": "GYR", "Cy": "Y", "Dee": "GY", "Eli": "GYR"}
+    assert letters[3] == {**letters[2], GM: "GYR"}
+    bennies = {n: {p["name"]: p["bennies"] for p in e["piles"] if p["bennies"]} for n, e in episodes.items()}
+    assert bennies == {1: {"Ana": 1, "Ben": 1}, 2: {"Cy": 1, "Dee": 1}, 3: {"Ana": 1, "Dee": 1}}
+    # Every PC the object of two wants (51), told before play.
+    wants = [m for m in recap["before_play"] if " wants " in m]
+    assert len(wants) == 10 and all(sum(f" from {pc};" in m for m in wants) == 2 for pc in PLAYED_BY)
+
+
+def test_the_committed_recap_is_valid_and_drawn():
+    # journals/copper-reef-recap.md and .html were written by the README's command; the picture
+    # is headless Chromium's (`python tests/htmlcheck.py journals/copper-reef-recap.html`).
+    html = RECAP.with_suffix(".html").read_text(encoding="utf-8")
+    assert_valid_html(html)
+    assert_inert(html)
+    assert RECAP.with_suffix(".md").read_text(encoding="utf-8").startswith("# The Copper Reef: recap")
+    assert_not_blank(RECAP.with_suffix(".png"))
 
 
 # -- the script, run again --------------------------------------------------------------------

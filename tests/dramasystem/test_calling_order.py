@@ -123,3 +123,20 @@ def test_the_cli_calls_in_order_and_shows_the_calling_order(cli):
     assert view["calling_order"] == ["Maya", "Ben", "Ana"] and view["next_caller"] == "Ben"
     code, out, _ = cli("calling-order")
     assert code == 0 and "Maya, Ben, Ana" in out and "Next to call: Ben" in out
+
+
+def test_a_second_call_owed_is_made_once(journal):
+    # "The caller may then call a new scene" after a no-contest scene (line 351), a replacement
+    # that takes no turn. Once she has called it, the calling order alone says who calls next: the
+    # replacement is not owed a second time.
+    from yarnlog.rulesets.dramatic.parts.petitions import ResolvePetition
+
+    journal.execute(CAMPAIGN, DrawPrecedence(Purpose.CALLING_ORDER, ("Ben", "Ana", "Cy")))
+    journal.execute(CAMPAIGN, CallInOrder(caller="Maya", cast=("Iris", "Tomas"), mode="dramatic"))
+    journal.execute(CAMPAIGN, ResolvePetition(petitioner="Iris", granter="Tomas", answer="no contest"))
+    assert journal.state(CAMPAIGN).rules.drama.recall.caller == "Maya"
+    journal.execute(CAMPAIGN, CallInOrder(caller="Maya", cast=("Iris", "Vel"), mode="dramatic"))
+    journal.execute(CAMPAIGN, CloseScene())
+    assert journal.state(CAMPAIGN).rules.drama.recall is None and _next(journal) == "Ben"
+    with pytest.raises(RuleViolation, match="Ben calls the next scene, not Maya"):
+        journal.execute(CAMPAIGN, CallInOrder(caller="Maya", cast=("Iris", "Tomas"), mode="dramatic"))

@@ -8,6 +8,7 @@ import pytest
 from yarnlog.app.verify import verify
 from yarnlog.core.referee import RuleViolation
 from yarnlog.core.timeline import OpenScene
+from yarnlog.rulesets.dramasystem.words import narrate
 from yarnlog.rulesets.dramatic.parts.bennie_spends import SpendBennie
 from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
 from yarnlog.rulesets.dramatic.parts.scene_challenges import ChallengeByVote, DemandProcedural, Duck, Rush
@@ -95,6 +96,11 @@ def test_ds16_one_objector_is_enough_to_go_to_procedural(journal):
     _scene(journal)
     [demanded] = journal.execute(CAMPAIGN, DemandProcedural("Ana", ("Cy",), "procedural", "I climb the cliff"))
     assert demanded.event_type == "dramasystem.challenge.procedural_demanded"
+    assert narrate(demanded, None) == "Cy demands a procedural resolution of Ana's narration: the cards decide."
+    # "The narrating player may avoid the procedural resolution by either withdrawing the description
+    # entirely, or adjusting it to satisfy the objector(s)." (251)
+    [adjusted] = journal.execute(CAMPAIGN, DemandProcedural("Ana", ("Cy", "Ben"), "adjust", "I climb the cliff"))
+    assert narrate(adjusted, None) == "Ben and Cy demand a procedural resolution of Ana's narration: Ana adjusts it."
     _ok(journal)
 
 

@@ -7,10 +7,13 @@ HTML, as Yarn's recaps are).
 
 A whole-series recap opens with the relationship map as the audience may see it at the recap's
 end (the dramatic core's :func:`~yarnlog.rulesets.dramatic.parts.relationship_map.graph_of`, drawn
-as Yarn's is). Per episode: its theme, notes, scenes and every participant's procedural pile at its
-end (drama tokens and bennies beside them when the state keeps them). Per scene: the call (caller, mode,
-setting, cast, situation), notes, each move in the SRD's words, and each card resolution or contest
-in short (:mod:`.parts.resolution_reports`).
+as Yarn's is), then the series' own moves before the first episode: precedence orders,
+relationships and wants. Per episode: its theme, its calling order (DS11) and the moves before its
+first scene, notes, scenes, the moves made between its scenes (the bennie vote) and after its end
+(the theme rota, the next theme), and every participant's procedural pile at its end (drama tokens
+and bennies beside them when the state keeps them). Per scene: the call (caller, mode, setting,
+cast, situation), notes, each move in the SRD's words, and each card resolution or contest in
+short (:mod:`.parts.resolution_reports`).
 
 The audience is the GM (everything), one player (what that player may see) or every player at
 once (only what everyone may see, to post to the group). Filtering comes first, so the GM's secret
@@ -33,6 +36,7 @@ from yarnlog.rulesets.dramasystem.parts.player_views import resolution_pending
 from yarnlog.rulesets.dramasystem.parts.resolution_reports import describe, resolution_reports
 from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board
 from yarnlog.rulesets.dramasystem.words import narrate
+from yarnlog.rulesets.dramatic.parts.calling_order import current_order
 from yarnlog.rulesets.dramatic.parts.relationship_map import (
     CharacterNode,
     RelationshipEdge,
@@ -94,6 +98,8 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
     scenes: dict[int, dict[str, Any]] = {}
     last_of_episode: dict[int, int] = {}
     series_notes: list[dict[str, Any]] = []
+    before_play: list[str] = []  # moves before the first episode: session zero
+    last_started: int | None = None
     for rec in events:
         p = rec.payload
         if rec.episode is not None:
@@ -101,7 +107,8 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
         if isinstance(p, EpisodeStarted):
             episodes[p.number] = {"number": p.number, "title": p.title, "theme": p.theme,
                                   "theme_chosen_by": p.theme_chosen_by, "notes": [], "scenes": [], "piles": [],
-                                  "drama": False}
+                                  "drama": False, "opening": [], "moves": [], "after": [], "calling_order": []}
+            last_started = p.number
         elif isinstance(p, SceneOpened):
             scene = _new_scene(p)
             scenes[p.number] = scene
@@ -118,10 +125,19 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
                 episodes[rec.episode]["notes"].append(note)
             else:
                 series_notes.append(note)
-        elif rec.event_type.startswith("dramasystem.") and rec.scene in scenes:
+        elif rec.event_type.startswith("dramasystem."):
             said = narrate(rec, None)  # type: ignore[arg-type]  # DramaSystem's sentences read the payload only
-            if said:
+            if not said:
+                continue
+            if rec.scene in scenes:
                 scenes[rec.scene]["moves"].append(said)
+            elif rec.episode in episodes:  # before its first scene (a calling order), or between them
+                episode = episodes[rec.episode]
+                episode["opening" if not episode["scenes"] else "moves"].append(said)
+            elif last_started in episodes:  # between episodes: after the last one's end
+                episodes[last_started]["after"].append(said)
+            else:
+                before_play.append(said)
     viewer = audience.name if audience.kind == "player" else None
     for report in resolution_reports(seen, table, viewer=viewer):
         if report["scene"] in scenes:
@@ -136,7 +152,8 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
         at_end = replay([r for r in seen if r.sequence <= last_of_episode.get(number, 0)])
         hide_gm = audience.kind != "gm" and resolution_pending(at_end)
         board = token_board(at_end, hide_gm=hide_gm)
-        episode.update(piles=board["participants"], drama=board["drama"], as_of=board["as_of"])
+        episode.update(piles=board["participants"], drama=board["drama"], as_of=board["as_of"],
+                       calling_order=list(current_order(at_end.rules.sheets, table.gm, number) or ()))
         told.append(episode)
     whole_series = scope.episodes == (None, None) and scope.scenes == (None, None)
     at_last = replay(seen) if whole_series and seen else None
@@ -144,6 +161,7 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
     return {"campaign": table.campaign_id, "title": table.title, "gm": table.gm, "scope": scope.label,
             "audience_label": audience.label(), "as_of": history[-1].sequence if history else 0,
             "series_notes": series_notes if whole_series else [], "whole_series": whole_series,
+            "before_play": before_play if whole_series else [],
             "relationships": asdict(graph) if graph is not None and graph.nodes else None,
             "episodes": told}
 

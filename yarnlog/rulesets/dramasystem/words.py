@@ -154,7 +154,13 @@ def _challenge(verb: str, p: dict[str, Any]) -> str:
     elif verb == "novelty_ruled":
         head = f"The GM rules on {p['challenger']}'s novelty challenge: {p['ruling'].replace('_', ' ')}."
     elif verb == "procedural_demanded":
-        head = f"{', '.join(p['objectors'])} demand a procedural of {p['narrator']}: {p['reply']}."
+        # "The narrating player may avoid the procedural resolution by either withdrawing the
+        # description entirely, or adjusting it" (DS16, line 251), or let the cards decide.
+        reply = {"withdraw": f"{p['narrator']} withdraws it", "adjust": f"{p['narrator']} adjusts it"}.get(
+            p["reply"], "the cards decide")
+        demand = "demands" if len(p["objectors"]) == 1 else "demand"
+        head = (f"{' and '.join(p['objectors'])} {demand} a procedural resolution of {p['narrator']}'s "
+                f"narration: {reply}.")
     else:
         head = f"{p['bennie_spends'][0]['spender']} spends a bennie: {p['effect']}."
         for back in p.get("procedural_restores", []):

@@ -474,11 +474,12 @@ def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
         return replace(drama, gm=p.gm)
     if isinstance(p, OverrideRecorded):
         return replace(drama, overridden_through=recorded.sequence + p.covers)
-    if isinstance(p, EpisodeEnded):  # "for the duration of the episode" (DS24): its forces are done with
-        return replace(drama, forced=())
+    if isinstance(p, EpisodeEnded):  # "for the duration of the episode" (DS24): its forces are done with,
+        return replace(drama, forced=(), recall=None)  # and a call owed in it (DS11: the next starts afresh)
     if isinstance(p, SceneOpened):
         roster = state.sheets if state is not None else None
         in_turn, drama = calling_order.called(drama, roster, recorded.episode, p.caller)
+        drama = replace(drama, recall=None)  # a second call owed is made, or passed over, by this one
         return replace(drama, scenes=drama.scenes.set(p.number, _call(p, recorded, roster, drama.gm, in_turn)))
     if isinstance(p, SceneCalled) and p.bennie_spends and p.scene in drama.scenes:
         drama = calling_order.jumped(drama, recorded.episode, p.caller)  # and a turn bought: in turn
@@ -506,9 +507,11 @@ def fold_in_place(drama: DramaBuilder, recorded: Recorded, state: Any) -> None:
         drama.overridden_through = recorded.sequence + p.covers
     elif isinstance(p, EpisodeEnded):
         drama.forced = ()
+        drama.recall = None
     elif isinstance(p, SceneOpened):
         roster = state.sheets
         in_turn = calling_order.called_in_place(drama, roster, recorded.episode, p.caller)
+        drama.recall = None
         drama.scenes[p.number] = _call(p, recorded, roster, drama.gm, in_turn)
     else:
         if isinstance(p, SceneCalled) and p.bennie_spends and p.scene in drama.scenes:
