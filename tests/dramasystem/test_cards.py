@@ -28,12 +28,12 @@ def test_a_card_that_is_not_one_is_refused_with_the_format(text):
 
 
 def test_aces_are_face_cards():
-    # SRD 531: "In DramaSystem, aces always count as face cards, along with the Jack, Queen and King."
+    # Book example book-9, SRD 531: "In DramaSystem, aces always count as face cards, along with the Jack, Queen and King."
     assert [c.face for c in parse_cards("AS,KH,QD,JC,10S,2H")] == [True] * 4 + [False] * 2
 
 
 def test_the_suit_order_breaks_ties_of_value():
-    # SRD 605: "the suit order (from best to worst): spades, hearts, diamonds, clubs."
+    # Book example book-11, SRD 605: "the suit order (from best to worst): spades, hearts, diamonds, clubs."
     sevens = parse_cards("7C,7D,7H,7S")
     assert sorted(sevens, key=lambda c: c.strength) == list(sevens)
     assert Card.parse("8C").beats(Card.parse("7S"))  # value first
