@@ -28,7 +28,8 @@ def test_a_card_that_is_not_one_is_refused_with_the_format(text):
 
 
 def test_aces_are_face_cards():
-    # Book example book-9, SRD 531: "In DramaSystem, aces always count as face cards, along with the Jack, Queen and King."
+    # Book example book-9, SRD 531: "In DramaSystem, aces always count as face cards, along with the
+    # Jack, Queen and King."
     assert [c.face for c in parse_cards("AS,KH,QD,JC,10S,2H")] == [True] * 4 + [False] * 2
 
 
