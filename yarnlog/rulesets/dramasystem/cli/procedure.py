@@ -124,18 +124,6 @@ def extra_card(
     run_command(campaign, DrawExtraCard(player, card, ruling), by=by, override_reason=override, as_json=as_json)
 
 
-def procedural_tokens(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
-    """Every participant's unspent procedural tokens."""
-    from yarnlog.cli.context import campaign_view
-    from yarnlog.cli.output import emit, print_table
-
-    view = campaign_view(campaign, "procedural-tokens")
-    emit(view, as_json, lambda data: print_table(
-        "Procedural tokens", ("participant", "unspent"),
-        [(p["name"] + (" (GM)" if p["gm"] else ""), ", ".join(p["unspent"]) or "none")
-         for p in data["participants"]]))
-
-
 def odds(
     tokens: Annotated[Names, typer.Argument(help="The players' tokens in precedence order (green yellow ...).")] = None,
     extra_cards: Annotated[int, typer.Option("--extra-cards", min=0, max=10, help=(
@@ -154,8 +142,8 @@ def odds(
     chances = {gm: simple_success(spent, gm, extra_cards) for gm in (Colour.RED, Colour.YELLOW, Colour.GREEN)}
     rows = [{"gm_token": gm.value, "chance": str(chance), "percent": round(float(chance) * 100)}
             for gm, chance in chances.items()]
-    answer = {"players": [c.value for c in spent], "extra_cards": extra_cards, "against": rows}
-    emit(answer, as_json, lambda data: print_table(
+    data = {"players": [c.value for c in spent], "extra_cards": extra_cards, "against": rows}
+    emit(data, as_json, lambda data: print_table(
         "Chance of success, against each GM token", ("GM token", "chance", "%"),
         [(r["gm_token"], r["chance"], f"{r['percent']}%") for r in data["against"]]))
 
@@ -171,7 +159,6 @@ def register(app: typer.Typer) -> None:
     app.command("draw")(draw)
     app.command("resolve")(resolve)
     app.command("extra-card")(extra_card)
-    app.command("procedural-tokens")(procedural_tokens)
     app.command("odds")(odds)
     app.add_typer(advanced_app, name="advanced")
     app.add_typer(contest_app, name="contest")

@@ -100,7 +100,7 @@ def graph_of(roster: Roster) -> RelationshipGraph:
     # A relationship is kept once per pair (the later definition replaces the earlier): order them
     # as they were defined, which is also the order of their sequence numbers.
     relationships = tuple(RelationshipEdge(r.character, r.other, r.nature)
-                          for r in sorted(roster.relationships.values(), key=lambda r: r.sequence)
+                          for r in sorted(in_definition_order(roster.relationships), key=lambda r: r.sequence)
                           if r.character in shown and r.other in shown)
     wants = [WantEdge(s.name, w.withholder, w.want, w.withholder in s.fraught)
              for s in in_play for w in s.wants if w.withholder in shown]
