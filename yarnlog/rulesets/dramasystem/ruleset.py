@@ -16,6 +16,7 @@ from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.dramasystem.parts import (
     advanced_procedure,
     card_procedure,
+    consequences,
     contests,
     drama,
     procedural_piles,
@@ -26,7 +27,7 @@ from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign, DramaSystemS
 from yarnlog.rulesets.dramasystem.words import follow_up, narrate
 
 PARTS: tuple[Part, ...] = (sheets.PART, procedural_piles.PART, card_procedure.PART, advanced_procedure.PART,
-                           contests.PART, drama.ECONOMY, drama.PART)
+                           contests.PART, consequences.PART, drama.ECONOMY, drama.PART)
 
 
 COMPOSED: Composition[DramaSystemState] = Composition(PARTS, DramaSystemState)

@@ -9,6 +9,7 @@ if TYPE_CHECKING:
     from yarnlog.core.state import CampaignState
     from yarnlog.rulesets.dramasystem.parts.advanced_procedure import Advanced
     from yarnlog.rulesets.dramasystem.parts.card_procedure import Procedure
+    from yarnlog.rulesets.dramasystem.parts.consequences import Consequences
     from yarnlog.rulesets.dramasystem.parts.contests import Contests
     from yarnlog.rulesets.dramasystem.parts.procedural_piles import Piles
     from yarnlog.rulesets.dramasystem.parts.sheets import Sheets
@@ -25,6 +26,7 @@ class DramaSystemState:
     procedure: Procedure
     advanced: Advanced
     contests: Contests
+    consequences: Consequences
     economy: Economy  # the dramatic core's slices, named as in Yarn's state
     drama: Drama
 

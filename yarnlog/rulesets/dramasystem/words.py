@@ -69,6 +69,12 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
         return _played(p)
     if kind == "dramasystem.procedure.resolved":
         return _resolved(p)
+    if kind == "dramasystem.consequence.invoked":
+        return (f"{p['player']} works their {p['kind']} ({_card(p['card'])}, event {p['source']}) into "
+                f"scene {p['scene']}.")
+    if kind == "dramasystem.consequence.faded":
+        why = f" ({p['reason']})" if p["reason"] else ""
+        return f"{p['player']}'s {p['kind']} ({_card(p['card'])}, event {p['source']}) fades{why}."
     if kind == "dramasystem.procedure.extra_card":
         return _extra_card(p)
     if kind.startswith("dramasystem.advanced."):

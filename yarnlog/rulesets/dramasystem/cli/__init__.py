@@ -27,13 +27,14 @@ def register(app: typer.Typer) -> None:
 
 #: Where each verb is registered, in the order the help lists them (single verbs, then groups of verbs).
 INDEX = {
-    **dict.fromkeys(("oppose", "target", "draw", "resolve", "extra-card", "odds"),
+    **dict.fromkeys(("oppose", "target", "draw", "resolve", "extra-card", "odds", "consequences"),
                     "yarnlog.rulesets.dramasystem.cli.procedure:register"),
     **dict.fromkeys(("sheet", "tokens", "procedural-tokens", "ledger", "explain", "resolutions", "recap"),
                     "yarnlog.rulesets.dramasystem.cli.reports:register"),
     **dict.fromkeys(("call", "calling-order", "relationships", "petition", "force", "two-way", "quiz", "ballot"),
                     "yarnlog.rulesets.dramasystem.cli.drama:register"),
-    **dict.fromkeys(("character", "advanced", "contest"), "yarnlog.rulesets.dramasystem.cli.procedure:register"),
+    **dict.fromkeys(("character", "advanced", "contest", "consequence"),
+                    "yarnlog.rulesets.dramasystem.cli.procedure:register"),
     **dict.fromkeys(("challenge", "bennie", "ruling", "supporting", "location", "precedence", "theme"),
                     "yarnlog.rulesets.dramasystem.cli.drama:register"),
 }

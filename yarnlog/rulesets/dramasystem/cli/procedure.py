@@ -162,6 +162,8 @@ def register(app: typer.Typer) -> None:
     app.command("odds")(odds)
     app.add_typer(advanced_app, name="advanced")
     app.add_typer(contest_app, name="contest")
+    app.add_typer(consequence_app, name="consequence")
+    app.command("consequences")(consequences)
 
 
 advanced_app = typer.Typer(help="The advanced procedural resolution: open, primary, redraw, clinch.",
@@ -323,3 +325,55 @@ def contest_end(
     from yarnlog.rulesets.dramasystem.parts.contests import EndContest
 
     run_command(campaign, EndContest(surprise), as_json=as_json)
+
+
+consequence_app = typer.Typer(help="A consequence noted from a procedural scene: invoke it in a later scene, or let "
+                              "it fade (SRD 637-641).", no_args_is_help=True)
+SourceArg = Annotated[int, typer.Argument(help="The event that brought the consequence (see yarnlog consequences).")]
+ConsequenceCardOpt = Annotated[Optional[str], typer.Option("--card", help="Its card, when that event brought "
+                                                           "the player two.")]
+
+
+@consequence_app.command("invoke")
+def consequence_invoke(
+    player: Annotated[str, typer.Argument(help="The player whose character's consequence it is.")],
+    source: SourceArg, card: ConsequenceCardOpt = None,
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Work a consequence into the scene in play (a later scene than it arose in; as often as you like)."""
+    from yarnlog.rulesets.dramasystem.parts.consequences import InvokeConsequence
+
+    run_command(campaign, InvokeConsequence(player, source, card), by=by, override_reason=override, as_json=as_json)
+
+
+@consequence_app.command("fade")
+def consequence_fade(
+    player: Annotated[str, typer.Argument(help="The player whose character's consequence it is.")],
+    source: SourceArg, card: ConsequenceCardOpt = None,
+    reason: Annotated[str, typer.Option("--reason", help="What replaced it, in a few words.")] = "",
+    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """A consequence fades into the background (SRD 641)."""
+    from yarnlog.rulesets.dramasystem.parts.consequences import FadeConsequence
+
+    run_command(campaign, FadeConsequence(player, source, card, reason), by=by, override_reason=override,
+                as_json=as_json)
+
+
+def consequences(
+    player: Annotated[Optional[str], typer.Option("--player", help="Only this player's.")] = None,
+    campaign: CampaignOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Every consequence noted: whose, advantage or obstacle, its card and event, where it was invoked, its fate."""
+    from yarnlog.cli.context import open_journal, pick_campaign
+    from yarnlog.cli.output import emit, print_table
+    from yarnlog.rulesets.dramasystem.parts.consequences import consequence_rows
+    from yarnlog.rulesets.dramasystem.rules.cards import Card
+
+    journal = open_journal()
+    state = journal.state(pick_campaign(journal, campaign))
+    rows = consequence_rows(state, player)
+    emit({"consequences": rows}, as_json, lambda data: print_table(
+        "Consequences", ("player", "kind", "card", "event", "scene", "invoked in", "now"),
+        [(r["player"], r["kind"], Card.parse(r["card"]).display, str(r["source"]), str(r["scene"]),
+          ", ".join(map(str, r["invoked_in"])) or "-", r["state"]) for r in data["consequences"]]))
