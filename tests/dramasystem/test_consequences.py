@@ -104,5 +104,9 @@ def test_the_verbs_answer_in_words_and_json(cli):
     assert code == 2 and err.count("\n") == 1 and "no consequence" in err
     code, out, err = cli("consequences")
     assert code == 0 and "Q♥" in out and "in play" in out
+    # As of the event before the resolution nothing was noted yet; a player sees the same list.
+    assert json.loads(cli("consequences", "--as-of", str(row["source"] - 1), "--json")[1])["consequences"] == []
+    seen = json.loads(cli("consequences", "--as", "Ben", "--json")[1])
+    assert seen["viewer"] == "Ben" and [r["invoked_in"] for r in seen["consequences"]] == [[2]]
     assert all(len(line) <= 80 for line in out.splitlines())
     assert cli("verify")[0] == 0

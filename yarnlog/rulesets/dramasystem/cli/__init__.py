@@ -27,9 +27,10 @@ def register(app: typer.Typer) -> None:
 
 #: Where each verb is registered, in the order the help lists them (single verbs, then groups of verbs).
 INDEX = {
-    **dict.fromkeys(("oppose", "target", "draw", "resolve", "extra-card", "odds", "consequences"),
+    **dict.fromkeys(("oppose", "target", "draw", "resolve", "extra-card", "odds"),
                     "yarnlog.rulesets.dramasystem.cli.procedure:register"),
-    **dict.fromkeys(("sheet", "tokens", "procedural-tokens", "ledger", "explain", "resolutions", "recap"),
+    **dict.fromkeys(("sheet", "tokens", "procedural-tokens", "ledger", "explain", "resolutions", "consequences",
+                     "recap"),
                     "yarnlog.rulesets.dramasystem.cli.reports:register"),
     **dict.fromkeys(("call", "calling-order", "relationships", "petition", "force", "two-way", "quiz", "ballot"),
                     "yarnlog.rulesets.dramasystem.cli.drama:register"),

@@ -163,7 +163,6 @@ def register(app: typer.Typer) -> None:
     app.add_typer(advanced_app, name="advanced")
     app.add_typer(contest_app, name="contest")
     app.add_typer(consequence_app, name="consequence")
-    app.command("consequences")(consequences)
 
 
 advanced_app = typer.Typer(help="The advanced procedural resolution: open, primary, redraw, clinch.",
@@ -359,21 +358,3 @@ def consequence_fade(
     run_command(campaign, FadeConsequence(player, source, card, reason), by=by, override_reason=override,
                 as_json=as_json)
 
-
-def consequences(
-    player: Annotated[Optional[str], typer.Option("--player", help="Only this player's.")] = None,
-    campaign: CampaignOpt = None, as_json: JsonOpt = False,
-) -> None:
-    """Every consequence noted: whose, advantage or obstacle, its card and event, where it was invoked, its fate."""
-    from yarnlog.cli.context import open_journal, pick_campaign
-    from yarnlog.cli.output import emit, print_table
-    from yarnlog.rulesets.dramasystem.parts.consequences import consequence_rows
-    from yarnlog.rulesets.dramasystem.rules.cards import Card
-
-    journal = open_journal()
-    state = journal.state(pick_campaign(journal, campaign))
-    rows = consequence_rows(state, player)
-    emit({"consequences": rows}, as_json, lambda data: print_table(
-        "Consequences", ("player", "kind", "card", "event", "scene", "invoked in", "now"),
-        [(r["player"], r["kind"], Card.parse(r["card"]).display, str(r["source"]), str(r["scene"]),
-          ", ".join(map(str, r["invoked_in"])) or "-", r["state"]) for r in data["consequences"]]))

@@ -316,6 +316,25 @@ def _render_scene(d: dict) -> None:
 # -- resolutions ------------------------------------------------------------------------------------
 
 
+def consequences(
+    player: Annotated[Optional[str], typer.Option("--player", help="Only this player's.")] = None,
+    viewer: AsOpt = None, campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Every consequence noted: whose, advantage or obstacle, its card and event, where it was invoked,
+    and whether it is still in play (SRD 637-641)."""
+    from yarnlog.cli.output import emit, print_table
+    from yarnlog.rulesets.dramasystem.parts.consequences import consequence_rows
+    from yarnlog.rulesets.dramasystem.rules.cards import Card
+
+    _, state, seen_as = _seen(campaign, as_of, end_of_scene, viewer)
+    data = {"as_of": state.sequence, "viewer": seen_as, "consequences": consequence_rows(state, player)}
+    emit(data, as_json, lambda data: print_table(
+        "Consequences", ("player", "kind", "card", "event", "scene", "invoked in", "now"),
+        [(r["player"], r["kind"], Card.parse(r["card"]).display, str(r["source"]), str(r["scene"]),
+          ", ".join(map(str, r["invoked_in"])) or "-", r["state"]) for r in data["consequences"]]))
+
+
 def resolutions(
     scene: Annotated[Optional[int], typer.Option("--scene", help="Only scene N.")] = None,
     viewer: AsOpt = None, campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
@@ -387,4 +406,5 @@ def register(app: typer.Typer) -> None:
     app.command("ledger")(ledger)
     app.command("explain")(explain)
     app.command("resolutions")(resolutions)
+    app.command("consequences")(consequences)
     app.command("recap")(recap)
