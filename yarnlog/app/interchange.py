@@ -334,7 +334,8 @@ def import_records(store: EventStore, records: list[StoredEvent], *,
     if len(records) < stored:
         return len(records), 0
     new = records[stored:]
-    checked: Iterable[StoredEvent | Parsed] = new if payloads is None else (Parsed(record, payload, limits_checked=True) for record, payload in zip(new, payloads[stored:]))
+    checked: Iterable[StoredEvent | Parsed] = new if payloads is None else (
+        Parsed(record, payload, limits_checked=True) for record, payload in zip(new, payloads[stored:]))
     combined = chain(store.iter_read(campaign_id, upto=stored), checked)
     amendments = chain(store.iter_read(campaign_id, upto=stored, event_types=AMENDMENT_TYPES),
                        (r for r in new if r.event_type in AMENDMENT_TYPES))
