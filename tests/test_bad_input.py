@@ -13,10 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from yarnlog.app.interchange import MAX_LINE_BYTES, file_lines
+from yarnlog.app.interchange import MAX_LINE_BYTES, file_lines, import_records, parse_lines
+from yarnlog.app.verify import verify_stored
 from yarnlog.cli.main import EXIT_CODES
 from yarnlog.core.chain import GENESIS, event_hash
+from yarnlog.core.envelope import from_line
 from yarnlog.core.limits import MAX_NAME, MAX_TEXT
+from yarnlog.core.referee import InvalidCommand
+from yarnlog.persistence.factory import open_store
 from yarnlog.rulesets.yarn.rules.dice import MAX_DICE
 from yarnlog.rulesets.yarn.rules.experience import MAX_AWARD
 
@@ -65,6 +69,9 @@ def export_of(cli) -> list[dict]:
     code, out, err = cli("export")
     assert code == 0, err
     return [json.loads(line) for line in out.splitlines() if not line.startswith('{"trailer"')]
+
+
+SAMPLE = Path(__file__).resolve().parent.parent / "journals" / "lantern-harbor.jsonl"
 
 
 def resealed(lines: list[dict]) -> str:
@@ -270,6 +277,27 @@ def test_a_forged_import_cannot_carry_what_no_command_could(played, db, tmp_path
              "event_id": "00000000-0000-4000-8000-00000000a3a4",  # an id of its own: ids are unique
              "payload": {"episode": 1, "awards": {"Iris": MAX_AWARD + 1}, "reason": ""}}
     assert f"an award is at most {MAX_AWARD}" in import_refused(played, db, tmp_path, resealed([*lines, award]))
+
+
+def test_what_no_command_could_carry_is_found_once_stored_however_it_was_written():
+    """A journal written by another program (not by a command, not by an import) is held to the same
+    limits by ``verify``: a number of a trillion passes the award's schema, and is the event's fault."""
+    lines = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    lines = [line for line in lines if "trailer" not in line]
+    award = {**lines[-1], "sequence": len(lines) + 1, "event_type": "yarn.experience.awarded",
+             "event_id": "00000000-0000-4000-8000-00000000a3a5",
+             "payload": {"episode": 1, "awards": {"Mara": 10 ** 12}, "reason": ""}}
+    records = [from_line(json.loads(line)) for line in resealed([*lines, award]).splitlines()]
+    store = open_store("sqlite://", create=True)
+    store.append_verbatim(records, expected_sequence=0)
+    report = verify_stored(store, records[0].campaign_id)
+    assert [(f.sequence, f.problem) for f in report.faults] == \
+        [(award["sequence"], "awards.Mara: a number is at most 1,000,000,000")]
+    # The same file, imported, is refused at the parser's check of the line, naming it.
+    export = "".join(f"{line}\n" for line in resealed([*lines, award]).splitlines())
+    refusal = rf"^line {len(lines) + 1}, field payload.awards.Mara: a number is at most"
+    with pytest.raises(InvalidCommand, match=refusal):
+        import_records(open_store("sqlite://", create=True), parse_lines(export.splitlines()))
 
 
 @pytest.mark.postgres

@@ -311,8 +311,9 @@ def import_records(store: EventStore, records: list[StoredEvent], *,
     payloads, rules), then the new ones are written in one transaction (the store's batched
     insert). Messages name the file's line (``line_numbers``, one per record; by default the
     records' positions).
-    ``payloads``, if given, are the records' payloads as parsed from their lines (:func:`read_export`):
-    the check reads those instead of parsing and serializing each payload again.
+    ``payloads``, if given, are the records' payloads as parsed from their lines by :func:`read_export`,
+    which held them to the limits: the check reads those instead of parsing and serializing each
+    payload again, and does not hold them to the limits a second time.
     """
     def line(index: int) -> int:
         return line_numbers[index] if line_numbers is not None else index + 1
@@ -333,7 +334,8 @@ def import_records(store: EventStore, records: list[StoredEvent], *,
     if len(records) < stored:
         return len(records), 0
     new = records[stored:]
-    checked: Iterable[StoredEvent | Parsed] = new if payloads is None else map(Parsed, new, payloads[stored:])
+    checked: Iterable[StoredEvent | Parsed] = new if payloads is None else (
+        Parsed(record, payload, limits_checked=True) for record, payload in zip(new, payloads[stored:]))
     combined = chain(store.iter_read(campaign_id, upto=stored), checked)
     amendments = chain(store.iter_read(campaign_id, upto=stored, event_types=AMENDMENT_TYPES),
                        (r for r in new if r.event_type in AMENDMENT_TYPES))

@@ -13,6 +13,8 @@ from yarnlog.core.corrections import Amendments, Correction, Retraction
 from yarnlog.core.decide import Fault, audit_stream
 from yarnlog.core.envelope import HASHED_FIELDS, StoredEvent, parsed_payload, to_recorded
 from yarnlog.core.events import Recorded
+from yarnlog.core.limits import check_data
+from yarnlog.core.names import NAME_FIELDS
 from yarnlog.core.referee import YarnlogError
 from yarnlog.core.ruleset import Ruleset, get_ruleset
 from yarnlog.core.state import CORE_EVENT_TYPES, stream_in_context
@@ -49,10 +51,15 @@ AMENDMENT_TYPES = frozenset({Correction.event_type, Retraction.event_type})
 
 class Parsed(NamedTuple):
     """A stored event made from parsed data (an import's line), and that data: its payload text is
-    ``canonical(payload)`` by construction, so the check neither parses it again nor compares its form."""
+    ``canonical(payload)`` by construction, so the check neither parses it again nor compares its form.
+
+    ``limits_checked``: the payload's data was already held to the limits (an import's lines are,
+    by :func:`~yarnlog.app.interchange.read_export`), so the check does not walk it again.
+    """
 
     record: StoredEvent
     payload: Any
+    limits_checked: bool = False
 
 
 #: What :meth:`_ChainCheck.check` returns for a payload that is not JSON.
@@ -193,20 +200,31 @@ def verify(records: Iterable[StoredEvent | Parsed], campaign_id: str, *,
     report = Report(campaign_id=campaign_id)
     chain, types = _ChainCheck(campaign_id), _TypeCheck()
 
+    # The limit each payload's stored data breaks, by sequence, checked on the data the chain check
+    # parsed (not the typed payload dumped again) and handed to the audit, which takes it out.
+    limits: dict[int, str | None] = {}
+
     def typed() -> Iterator[Recorded]:
         """Every record checked; the typed ones passed on while no payload has failed to check."""
         for item in records:
-            record, parsed = item if isinstance(item, Parsed) else (item, _NOT_PARSED)
+            if isinstance(item, Parsed):
+                record, parsed, checked = item
+            else:
+                record, parsed, checked = item, _NOT_PARSED, False
             report.events += 1
             report.head = record.hash
-            rec = types.check(record, chain.check(record, parsed))
+            data = chain.check(record, parsed)
+            rec = types.check(record, data)
             if rec is not None and not types.faults:
+                # An older schema's data is upcast: its fields are not the payload's, so the typed one is checked.
+                if data is not _UNREADABLE and record.schema_version == type(rec.payload).schema_version:
+                    limits[record.sequence] = None if checked else check_data(data, NAME_FIELDS)
                 yield rec
 
     events = typed()
     failure: Exception | None = None
     try:
-        rule_faults = audit_stream((rec for rec, _ in stream_in_context(events)), gathered)
+        rule_faults = audit_stream((rec for rec, _ in stream_in_context(events)), gathered, limits=limits)
     except Exception as exc:  # noqa: BLE001 - raised below, as the whole-history audit raised it, if it is run
         failure, rule_faults = exc, []
     deque(events, maxlen=0)  # the rest (if the audit stopped early) is still checked

@@ -33,15 +33,16 @@ def stored_event_hash(header: Mapping[str, Any], payload_text: str, prev_hash: s
     database triggers compute this one, so they hash exactly the bytes a row holds (a payload
     stored in another spelling gets another hash, and ``verify`` says it is not canonical).
     """
-    values = {**header, "prev_hash": prev_hash}
-    # canonical()'s own layout (keys sorted, no white space), with the payload's text set in as it is.
-    body = ",".join(key + (payload_text if name == "payload" else canonical(values[name]))
-                    for name, key in _BODY_KEYS)
-    return hashlib.sha256(("{" + body + "}").encode("utf-8")).hexdigest()
+    # canonical()'s own layout (keys sorted, no white space) in two encodings of the fields either
+    # side of "payload", with the payload's text set in between as it is: an import hashes every event.
+    before = canonical({name: header[name] for name in _BEFORE_PAYLOAD})
+    after = canonical({name: prev_hash if name == "prev_hash" else header[name] for name in _AFTER_PAYLOAD})
+    return hashlib.sha256(f"{before[:-1]},\"payload\":{payload_text},{after[1:]}".encode()).hexdigest()
 
 
-#: The hashed body's fields in canonical (sorted) order, each with its key as canonical JSON writes it.
-_BODY_KEYS = tuple((name, canonical(name) + ":") for name in sorted((*HASHED_FIELDS, "payload", "prev_hash")))
+#: The hashed body's fields sorted as canonical JSON sorts them, those before "payload" and those after.
+_BEFORE_PAYLOAD = tuple(sorted(name for name in HASHED_FIELDS if name < "payload"))
+_AFTER_PAYLOAD = tuple(sorted(name for name in (*HASHED_FIELDS, "prev_hash") if name > "payload"))
 
 
 def seal(campaign_id: str, sequence: int, new: NewEvent, prev_hash: str) -> StoredEvent:

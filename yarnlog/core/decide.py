@@ -24,7 +24,7 @@ from yarnlog.core.referee import Broken, InvalidCommand, Referee, Rule, YarnlogE
 from yarnlog.core.state import EVERYONE, CampaignState, empty_state, evolve, paused_gc, replay
 from yarnlog.core.table import AddParticipant, ChangeOptions, RemoveParticipant, decide_table
 from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode, decide_timeline
-from yarnlog.core.validation import problems, validator_of
+from yarnlog.core.validation import UNCHECKED, Unchecked, problems, validator_of
 
 #: The journal's own commands, by exact type: a ruleset decides one of them only when its
 #: ``takes_over`` says so (a subclass such as Yarn's ``CallScene`` is the ruleset's own command).
@@ -209,11 +209,16 @@ def audit(history: Sequence[Recorded]) -> list[Fault]:
     return audit_stream(history, Amendments(history))
 
 
-def audit_stream(history: Iterable[Recorded], amendments: Amendments) -> list[Fault]:
+def audit_stream(history: Iterable[Recorded], amendments: Amendments, *,
+                 limits: dict[int, str | None] | None = None) -> list[Fault]:
     """:func:`audit` of events that arrive one at a time (in context) and are not kept.
 
     ``amendments`` are the corrections and retractions among them, gathered beforehand. The
     iterable is always read to its end, even once a fold has failed and checking has stopped.
+    ``limits`` holds, by sequence, the limit each event's stored payload breaks (``None`` for
+    none) as its caller checked it on the stored data; each entry is taken out when its event
+    arrives (so it holds only events not yet audited), and an event without one, or corrected,
+    has its typed payload checked here.
     """
     faults: list[Fault] = []
     state = empty_state()
@@ -225,17 +230,20 @@ def audit_stream(history: Iterable[Recorded], amendments: Amendments) -> list[Fa
     with paused_gc():
         for rec in history:
             last = rec.sequence
+            known: str | None | Unchecked = UNCHECKED if limits is None else limits.pop(last, UNCHECKED)
             if not checking:
                 continue
             if amendments:
                 amended = amendments.apply(rec)
                 if amended is None:
                     continue
+                if amended is not rec:
+                    known = UNCHECKED  # corrected: its payload is no longer the stored data checked
                 rec = amended
             if still_open:
                 still_open = [(first, end) for first, end in still_open if end >= rec.sequence]
             if not any(first <= rec.sequence for first, _ in still_open):
-                faults.extend(Fault(rec.sequence, rec.event_type, p) for p in check_event(state, rec))
+                faults.extend(Fault(rec.sequence, rec.event_type, p) for p in check_event(state, rec, limits=known))
             if isinstance(rec.payload, OverrideRecorded):
                 covered = (rec.sequence + 1, rec.sequence + rec.payload.covers)
                 overridden.append(covered)
@@ -258,13 +266,16 @@ def _reason(exc: Exception) -> str:
     return str(exc) if isinstance(exc, YarnlogError) else f"{type(exc).__name__}: {exc}"
 
 
-def check_event(state: CampaignState[Any], rec: Recorded) -> list[str]:
-    """What is wrong with ``rec`` given ``state``, the campaign just before it (each problem once)."""
+def check_event(state: CampaignState[Any], rec: Recorded, *,
+                limits: str | None | Unchecked = UNCHECKED) -> list[str]:
+    """What is wrong with ``rec`` given ``state``, the campaign just before it (each problem once).
+
+    ``limits``: the limit its stored payload breaks, if the caller checked it (:func:`problems`)."""
     validate = validator_of(type(rec.payload), state.ruleset)
     if validate is None:
         found = [f"no validator checks {rec.event_type} events, so no rule of them can be verified"]
     else:
-        found = problems(validate, rec.payload, state, schema_version=rec.schema_version)
+        found = problems(validate, rec.payload, state, schema_version=rec.schema_version, limits=limits)
     if state.ruleset is not None:
         try:
             found += state.ruleset.audit(state, rec)

@@ -114,37 +114,64 @@ def check_data(value: Any, name_keys: Iterable[str] = (), *, where: str = "") ->
     ``name_keys`` (and the keys of mappings under them) valid names. Iterative: no depth can
     exhaust the stack.
     """
-    names = frozenset(name_keys)
-    stack: list[tuple[Any, str, int, bool]] = [(value, where, 0, False)]
+    names = name_keys if isinstance(name_keys, frozenset) else frozenset(name_keys)
+    # A place is kept as (parent place, key) and spelt out only for the problem found: every
+    # value of every imported or audited payload passes here, nearly always within its limits.
+    stack: list[tuple[Any, Any, int, bool]] = [(value, None, 0, False)]
+    pop, push = stack.pop, stack.append
     while stack:
-        item, place, depth, is_name = stack.pop()
-        at = f"{place}: " if place else ""
-        if isinstance(item, str):
-            problem = name_problem(item) if is_name else text_problem(item)
-        elif isinstance(item, bool) or item is None:
-            problem = None
-        elif isinstance(item, int):
-            problem = number_problem(item)
-        elif isinstance(item, float):
-            problem = (None if abs(item) <= MAX_NUMBER else f"a number is at most {MAX_NUMBER:,}") \
-                if math.isfinite(item) else "a number is finite"
-        elif isinstance(item, (list, tuple, Mapping)):
+        item, place, depth, is_name = pop()
+        kind = type(item)
+        if kind is str:
+            # An ASCII text holds no lone surrogate; an ASCII name is one if printable (no C0, no DEL).
+            if is_name:
+                if item.isascii() and len(item) <= MAX_NAME and item.isprintable():
+                    continue
+                problem = name_problem(item)
+            else:
+                if len(item) <= MAX_TEXT and item.isascii():
+                    continue
+                problem = text_problem(item)
+        elif kind is int:
+            problem = None if -MAX_NUMBER <= item <= MAX_NUMBER else number_problem(item)
+        elif kind is bool or item is None:
+            continue
+        elif kind is dict or kind is list or isinstance(item, (list, tuple, Mapping)):
             problem = _container_problem(item, depth)
             if problem is None and isinstance(item, Mapping):
                 for key, child in item.items():
                     if is_name and isinstance(key, str) and name_problem(key) is not None:
                         problem = name_problem(key)  # a mapping keyed by names (awards by PC)
                         break
-                    stack.append((child, f"{place}.{key}" if place else str(key), depth + 1, key in names))
+                    push((child, (place, key), depth + 1, key in names))
             elif problem is None:
                 # The items of a list of names are names (a cast); nested records say their own.
-                stack.extend((child, f"{place}.{i}" if place else str(i), depth + 1, is_name)
-                             for i, child in enumerate(item))
+                stack.extend((child, (place, i), depth + 1, is_name) for i, child in enumerate(item))
+        elif isinstance(item, str):
+            problem = name_problem(item) if is_name else text_problem(item)
+        elif isinstance(item, int):
+            problem = number_problem(item)
+        elif isinstance(item, float):
+            problem = (None if abs(item) <= MAX_NUMBER else f"a number is at most {MAX_NUMBER:,}") \
+                if math.isfinite(item) else "a number is finite"
         else:
             problem = None
         if problem is not None:
-            return f"{at}{problem}"
+            spelt = _place(place, where)
+            return f"{spelt}: {problem}" if spelt else problem
     return None
+
+
+def _place(place: Any, where: str) -> str:
+    """A place kept as nested (parent, key) pairs, spelt ``where.key.key``."""
+    keys: list[Any] = []
+    while place is not None:
+        place, key = place
+        keys.append(key)
+    spelt = where
+    for key in reversed(keys):
+        spelt = f"{spelt}.{key}" if spelt else str(key)
+    return spelt
 
 
 def _container_problem(item: Any, depth: int) -> str | None:

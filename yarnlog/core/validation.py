@@ -15,6 +15,7 @@ and may take over a journal type it decides differently (Yarn's scenes and episo
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from yarnlog.core.corrections import Correction, OverrideRecorded, Retraction, validate_amendment, validate_override
@@ -55,6 +56,15 @@ CORE_VALIDATORS: Mapping[type[Payload], Validator] = {
 }
 
 
+class Unchecked(Enum):
+    """The limits of a payload's data not checked yet (:func:`problems` checks them)."""
+
+    UNCHECKED = "unchecked"
+
+
+UNCHECKED = Unchecked.UNCHECKED
+
+
 def validator_of(payload_type: type[Payload], ruleset: Ruleset | None) -> Validator | None:
     """The ruleset's validator of ``payload_type`` if it has one, else the journal's own."""
     own = ruleset.validators if ruleset is not None else {}
@@ -62,13 +72,17 @@ def validator_of(payload_type: type[Payload], ruleset: Ruleset | None) -> Valida
 
 
 def problems(validate: Validator, payload: Payload, campaign: CampaignState[Any], *,
-             schema_version: int | None = None) -> list[str]:
+             schema_version: int | None = None, limits: str | None | Unchecked = UNCHECKED) -> list[str]:
     """Every rule ``payload`` breaks given ``campaign`` (the state before it), then every field
-    recorded otherwise than the rules derive it. Nonsense stops the check at the first problem."""
+    recorded otherwise than the rules derive it. Nonsense stops the check at the first problem.
+
+    ``limits`` is the limit the payload's stored data breaks (``None`` for none), when the caller
+    has already checked that data: it is then not checked again.
+    """
     # What no command could carry (a name of 81 characters, a note of a megabyte) is named first,
     # whatever the type: the limits a command is checked against (yarnlog.core.limits) hold for
     # every payload, however it was written.
-    beyond = check_data(payload.to_data(), NAME_FIELDS)
+    beyond = check_data(payload.to_data(), NAME_FIELDS) if limits is UNCHECKED else limits
     if beyond is not None:
         return [beyond]
     referee = Referee.collecting()
