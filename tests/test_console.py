@@ -15,8 +15,9 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from prompt_toolkit.utils import get_cwidth
 
-from yarnlog.cli.console import Console, Seat, Status, history_file, plain, play, render_status
+from yarnlog.cli.console import Console, Seat, Status, fit_status, history_file, plain, play, render_status
 from yarnlog.cli.context import open_journal
 from yarnlog.cli.main import EXIT_CODES
 
@@ -169,6 +170,22 @@ def test_the_status_line_is_plain_text():
     line = render_status(status)
     assert "\x1b" not in line and "\x07" not in line and "T[bold]x 1dt 0b 3/9hp" in line
     assert "\u202e" not in plain("a\u202eb") and "\n" not in plain("a\nb")
+
+
+def test_the_status_line_fits_the_terminal_with_every_seat_in_view():
+    seats = tuple(Seat(name, 2, 1, character, (22, 28)) for name, character in
+                  (("Anastasia", "Iris Vantongeren"), ("Benedikt", "Tomas"), ("Cordelia", "Vel"),
+                   ("Dmitri", "Quill"), ("渡辺", "桜"), ("Maya", None)))
+    line = render_status(Status("lantern-harbor", 1204, 3, 27, "Cordelia", "Dmitri", seats))
+    for width in (80, 60, 120):
+        lines = fit_status(line, width).split("\n")
+        assert all(get_cwidth(one) <= width for one in lines), (width, lines)
+        # Broken between parts only (the head between its items at 60): nothing lost, nothing repeated.
+        shown = [p for one in lines for part in one.split(" | ") for p in part.split(" · ")]
+        assert shown == [p for part in line.split(" | ") for p in part.split(" · ")]
+    assert fit_status(line, 80).split("\n")[0] == line.split(" | ")[0]  # the head whole on its line
+    assert len(fit_status(line, 80).split("\n")) > 1 and "\n" not in fit_status(line, 400)
+    assert fit_status("x" * 100, 20) == "x" * 19 + "…"  # a part wider than the terminal is cut
 
 
 def test_a_whole_prompt_session_plays_lines_typed(table, tmp_path, capsys, events):

@@ -38,10 +38,11 @@ def yarnlog_command() -> list[str]:
 class Terminal:
     """One tmux session running one command."""
 
-    def __init__(self, command: list[str], env: dict[str, str]):
+    def __init__(self, command: list[str], env: dict[str, str], columns: int = 200):
         self.name = f"yarnlog-play-{uuid.uuid4().hex[:8]}"
         line = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()) + " exec " + shlex.join(command)
-        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", "200", "-y", "50", line], check=True)
+        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", str(columns), "-y", "50", line],
+                       check=True)
 
     def screen(self) -> str:
         done = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
@@ -142,6 +143,21 @@ def test_a_scene_played_through_yarnlog_play_in_a_real_terminal(campaign, cli, t
     notes = json.loads(cli("--db", campaign, "log", "--type", "note", "--json")[1])
     assert [(e["sequence"], e["payload"]["text"]) for e in notes] == [
         (13, "a wrong aside"), (16, "confirmed before the crash"), (17, "the second console")]
+
+
+def test_the_status_line_keeps_every_seat_in_view_in_an_80_column_terminal(campaign, cli, tmp_path):
+    env = {"TERM": "xterm-256color", "HOME": str(tmp_path), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    for args in (["join", "Cordelia"], ["join", "Dmitri"]):  # five seats: one line of them is over 80 columns
+        assert cli("--db", campaign, *args)[0] == 0, args
+    terminal = Terminal([*yarnlog_command(), "--db", campaign, "play"], env, columns=80)
+    try:
+        screen = terminal.wait_for("Maya 0dt 0b")  # the last seat, in view
+        status = screen[screen.index("harbor #"):].rstrip("\n").split("\n")
+        assert status[0] == "harbor #10 · episode 1 · scene 1 · caller Ana · next Maya"
+        assert status[1:] == ["Ana/Iris 0dt 0b 22/22hp | Ben/Tomas 0dt 0b 28/28hp | Cordelia 0dt 0b",
+                              "Dmitri 0dt 0b | Maya 0dt 0b"]
+    finally:
+        terminal.close()
 
 
 def test_a_move_sent_again_is_recorded_once_and_one_cut_off_by_a_crash_keeps_its_id(campaign, cli, tmp_path):

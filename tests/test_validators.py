@@ -234,3 +234,8 @@ def test_differences_name_each_field_recorded_otherwise_and_nothing_when_the_rul
     assert differences(recorded, EpisodeStarted(number=1, title="Fog")) == [
         "number is recorded as 4 but the rules give 1"]
     assert differences(recorded, Note(text="Fog")) == ["the rules record note, not episode.started"]
+    # A long value (a list of transfers, a sheet) is quoted cut, so a refusal stays one readable line.
+    long = EpisodeStarted(number=4, title="Fog " * 100)
+    [found] = differences(long, EpisodeStarted(number=4, title="Fog"))
+    assert found == f"title is recorded as {repr('Fog ' * 100)[:39]}… but the rules give 'Fog'"
+    assert len(found) < 100

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+from prompt_toolkit.utils import get_cwidth
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
@@ -208,6 +209,38 @@ def render_status(status: Status) -> str:
             words.append(f"{seat.hit_points[0]}/{seat.hit_points[1]}hp")
         seats.append(" ".join(words))
     return plain(" | ".join([" · ".join(head), *seats]))
+
+
+def fit_status(line: str, width: int) -> str:
+    """The status line (:func:`render_status`) packed into lines of at most ``width`` columns, broken
+    between its parts (the head, then one seat each; the head between its own items if it must), so
+    every seat stays in view at the table; an item wider than the terminal by itself is cut with an
+    ellipsis."""
+    width = max(width, 10)
+    lines: list[str] = []
+    for part in line.split(" | "):
+        pieces = _packed(part.split(" · "), " · ", width) if get_cwidth(part) > width else [part]
+        for piece in pieces:
+            if lines and get_cwidth(lines[-1]) + 3 + get_cwidth(piece) <= width:
+                lines[-1] = f"{lines[-1]} | {piece}"
+            else:
+                lines.append(piece)
+    return "\n".join(lines)
+
+
+def _packed(items: list[str], separator: str, width: int) -> list[str]:
+    """``items`` joined by ``separator`` into as few lines of at most ``width`` columns as they go."""
+    lines: list[str] = []
+    for item in items:
+        if get_cwidth(item) > width:
+            while item and get_cwidth(item) > width - 1:
+                item = item[:-1]
+            item += "…"
+        if lines and get_cwidth(lines[-1]) + get_cwidth(separator) + get_cwidth(item) <= width:
+            lines[-1] = f"{lines[-1]}{separator}{item}"
+        else:
+            lines.append(item)
+    return lines
 
 
 # -- the command table -------------------------------------------------------------------------
@@ -734,9 +767,15 @@ def make_session(console: Console, *, history: Path | None, input: Any = None, o
         with contextlib.suppress(OSError):
             history.parent.mkdir(parents=True, exist_ok=True)
             store = FileHistory(str(history))
-    # The toolbar is called at every redraw (each keystroke): it returns the line already worked out.
+    from prompt_toolkit.application import get_app
+
+    # The toolbar is called at every redraw (each keystroke): the line is already worked out, only
+    # packed to the terminal's width (which may change between two redraws).
+    def toolbar() -> str:
+        return fit_status(console.status_text, get_app().output.get_size().columns)
+
     return PromptSession(history=store, completer=console.completer(), complete_while_typing=False,
-                         bottom_toolbar=lambda: console.status_text, input=input, output=output)
+                         bottom_toolbar=toolbar, input=input, output=output)
 
 
 def prompt_lines(session: PromptSession, campaign_id: str) -> Iterator[str]:

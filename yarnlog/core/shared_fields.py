@@ -39,15 +39,12 @@ def _nested_fields(kind: type[BaseModel]) -> tuple[str, ...]:
     return tuple(name for name, info in kind.model_fields.items() if _holds_models(info.annotation))
 
 
-def _shared(kind: type, names: set[str]) -> set[str]:
-    """The set of ``names`` shared by the models of ``kind``: an equal one seen before, or ``names``."""
-    known = _SHARED.setdefault(kind, [])
-    for shared in known:
-        if shared == names:
-            return shared
-    if len(known) < _MOST:
-        known.append(names)
-    return names
+@functools.cache
+def _plan(kind: type[BaseModel]) -> tuple[list[set[str]] | None, tuple[str, ...]]:
+    """For ``kind``, once: the sets of names its models share (None if it is not frozen), and the
+    fields that may hold models. Every event a replay builds asks this, so it is one lookup."""
+    shared = _SHARED.setdefault(kind, []) if kind.model_config.get("frozen") else None
+    return shared, _nested_fields(kind)
 
 
 def share_fields_sets(model: BaseModel) -> None:
@@ -56,16 +53,23 @@ def share_fields_sets(model: BaseModel) -> None:
     pending: list[BaseModel] = [model]
     while pending:
         item = pending.pop()
-        kind = type(item)
-        if kind.model_config.get("frozen"):
+        known, nested = _plan(type(item))
+        if known is not None:
             names = item.__pydantic_fields_set__
-            shared = _shared(kind, names)
-            if shared is not names:
-                object.__setattr__(item, "__pydantic_fields_set__", shared)
-        values = item.__dict__
-        for name in _nested_fields(kind):
-            value = values.get(name)
-            if isinstance(value, BaseModel):
-                pending.append(value)
-            elif isinstance(value, (list, tuple)):
-                pending.extend(v for v in value if isinstance(v, BaseModel))
+            for shared in known:
+                if shared is names:
+                    break
+                if shared == names:
+                    object.__setattr__(item, "__pydantic_fields_set__", shared)
+                    break
+            else:
+                if len(known) < _MOST:
+                    known.append(names)
+        if nested:
+            values = item.__dict__
+            for name in nested:
+                value = values.get(name)
+                if isinstance(value, BaseModel):
+                    pending.append(value)
+                elif isinstance(value, (list, tuple)):
+                    pending.extend(v for v in value if isinstance(v, BaseModel))

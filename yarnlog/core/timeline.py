@@ -7,6 +7,7 @@ An episode is one session of play; scenes are numbered through the whole campaig
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
@@ -98,7 +99,15 @@ class Timeline:
         return (self.episodes[-1] if self.episodes else 0) + 1
 
 
+@cache
+def _moves_the_timeline(kind: type) -> bool:
+    # Most events leave the timeline as it is: a replay asks once per payload type, not four times an event.
+    return issubclass(kind, (EpisodeStarted, EpisodeEnded, SceneOpened, SceneClosed))
+
+
 def evolve_timeline(timeline: Timeline, payload: Payload) -> Timeline:
+    if not _moves_the_timeline(type(payload)):
+        return timeline
     if isinstance(payload, EpisodeStarted):
         return replace(timeline, episode=payload.number, episodes=timeline.episodes.append(payload.number))
     if isinstance(payload, EpisodeEnded):

@@ -111,5 +111,16 @@ def differences(recorded: Payload, derived: Payload, schema_version: int | None 
     added_in = getattr(type(recorded), "added_in", {})
     version = type(recorded).schema_version if schema_version is None else schema_version
     unstated = {key for key, since in added_in.items() if version < since}
-    return [f"{key} is recorded as {got.get(key)!r} but the rules give {want[key]!r}"
+    return [f"{key} is recorded as {_brief(got.get(key))} but the rules give {_brief(want[key])}"
             for key in want if key not in unstated and got.get(key) != want[key]]
+
+
+#: The longest value a difference quotes whole: a list of transfers or a sheet is cut, so the
+#: sentence stays readable in a refusal's one line (the event itself shows it all).
+_BRIEF = 40
+
+
+def _brief(value: Any) -> str:
+    """``value``'s repr, cut to :data:`_BRIEF` characters with an ellipsis when longer."""
+    text = repr(value)
+    return text if len(text) <= _BRIEF else text[:_BRIEF - 1] + "…"

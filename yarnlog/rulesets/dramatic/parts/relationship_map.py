@@ -150,10 +150,10 @@ def check_wants_before_play(dramatic: Dramatic, campaign: Campaign, referee: Ref
     if episode != 1 or not dramatic.wants_before_play:
         return
     short = wanted_by_too_few(dramatic.roster(campaign))
-    number = (dramatic.lines.get(TWO_WANTS.chapter) or "step 14").split(",")[0]  # "DS9" in DramaSystem
+    # The rule is cited after the sentence (DS9, step 14): the names short of two wants say the rest.
     dramatic.referee(referee).require(
         not short, TWO_WANTS,
-        f"play begins once every PC is the object of two other PCs' wants ({number}): {shortfall_text(short)}")
+        "play waits for two wants on each PC: " + ", ".join(f"{name} has {n}" for name, n in short.items()))
 
 
 def relationship_map(roster: Roster) -> dict[str, Any]:

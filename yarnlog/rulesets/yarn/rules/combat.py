@@ -405,8 +405,8 @@ def ganging_up_bonus(
     referee.require(
         len(set(chosen_by_defender)) == extra,
         GANGING_UP,
-        f"{len(attackers)} attackers against {defender_fighting_dice} dice of fighting ability: "
-        f"the defender names {extra} attacker(s) to get the bonus die",
+        f"{len(attackers)} attackers, {defender_fighting_dice} fighting dice: the defender names "
+        f"{extra} to get the bonus die",
     )
     return frozenset(chosen_by_defender)
 
