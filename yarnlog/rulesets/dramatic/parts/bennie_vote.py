@@ -10,6 +10,7 @@ Each ruleset registers the two payloads under its own prefix (:class:`VoteEvents
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -84,6 +85,24 @@ class BennieVoteTallied(Payload):
     transfers: list[TransferLine] = Field(default_factory=list)
 
 
+def tally_data(tally: BennieVoteTallied) -> dict:
+    """An episode's recorded vote as the bennies report lists it."""
+    return {"episode": tally.episode, "tallies": [line.model_dump() for line in tally.tallies],
+            "missing": tally.missing, "bennies_to": [t.destination for t in tally.transfers]}
+
+
+def kept_tally(tally: BennieVoteTallied) -> str:
+    """What the state keeps of an episode's tally: the rules ask only whether the episode was
+    tallied, and the bennies report lists its figures, so those are kept as compact JSON text, in
+    the report's order (a few hundred bytes, where the payload's models took kilobytes an episode)."""
+    return json.dumps(tally_data(tally), separators=(",", ":"), ensure_ascii=False)
+
+
+def tallied(drama: Drama) -> list[dict]:
+    """Every episode's recorded vote (:func:`tally_data`), by episode."""
+    return [json.loads(text) for _, text in sorted(drama.tallies.items())]
+
+
 def episode_ballots(drama: Drama, episode: int | None) -> Mapping[str, Ballot]:
     """The ballots cast in ``episode`` (none outside an episode)."""
     return drama.ballots.get(episode, {}) if episode is not None else {}
@@ -101,7 +120,7 @@ def evolve(drama: Drama, recorded: Recorded, _state: Any = None) -> Drama:
         cast = drama.ballots.get(p.episode, pmap()).set(p.voter, Ballot(p.voter, dict(p.ranks)))
         return replace(drama, ballots=drama.ballots.set(p.episode, cast))
     if isinstance(p, BennieVoteTallied):
-        return replace(drama, tallies=drama.tallies.set(p.episode, p))
+        return replace(drama, tallies=drama.tallies.set(p.episode, kept_tally(p)))
     return drama
 
 
@@ -111,7 +130,7 @@ def fold_in_place(drama: DramaBuilder, recorded: Recorded, _before: Any = None) 
     if isinstance(p, BallotCast):
         drama.ballots[p.episode] = (drama.ballots.get(p.episode) or pmap()).set(p.voter, Ballot(p.voter, dict(p.ranks)))
     elif isinstance(p, BennieVoteTallied):
-        drama.tallies[p.episode] = p
+        drama.tallies[p.episode] = kept_tally(p)
 
 
 

@@ -99,7 +99,7 @@ class Drama:
     #: The bennies spent in each scene, so "one bennie per scene" is checked without a scan of them all.
     spends_by_scene: PMap[int, tuple[BennieSpend, ...]] = field(default_factory=pmap)
     ballots: PMap[int, PMap[str, Ballot]] = field(default_factory=pmap)  # the episode in play's (by episode)
-    tallies: PMap[int, Any] = field(default_factory=pmap)  # episode -> its recorded tally
+    tallies: PMap[int, str] = field(default_factory=pmap)  # episode -> its tally's figures (bennie_vote.kept_tally)
     overridden_through: int = 0  # the last event recorded under a GM override
     closers: PMap[int, int] = field(default_factory=pmap)  # episode -> the scene named its closer
 
@@ -134,7 +134,7 @@ class DramaBuilder:
         self.bennie_spends: ThawedVector[BennieSpend] = ThawedVector(drama.bennie_spends)
         self.spends_by_scene: ThawedMap[int, tuple[BennieSpend, ...]] = ThawedMap(drama.spends_by_scene)
         self.ballots: ThawedMap[int, PMap[str, Ballot]] = ThawedMap(drama.ballots)
-        self.tallies: ThawedMap[int, Any] = ThawedMap(drama.tallies)
+        self.tallies: ThawedMap[int, str] = ThawedMap(drama.tallies)
         self.overridden_through = drama.overridden_through
         self.closers: ThawedMap[int, int] = ThawedMap(drama.closers)
 

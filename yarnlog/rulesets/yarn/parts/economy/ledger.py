@@ -7,12 +7,13 @@ Pure projections of a replayed campaign; compute them at any point with ``journa
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from yarnlog.core.referee import Referee, Rule
 from yarnlog.core.views import LIST, Update, ViewPieces
-from yarnlog.rulesets.dramatic.parts.bennie_vote import BennieVoteTallied, TallyLine
+from yarnlog.rulesets.dramatic.parts.bennie_vote import BennieVoteTallied, TallyLine, tallied, tally_data
 from yarnlog.rulesets.dramatic.rules.drama_tokens import KITTY, KittyFlow, Transfer, balances
 from yarnlog.rulesets.yarn.parts.characters.players import characters_of, player_character
 from yarnlog.rulesets.yarn.parts.drama.bennie_vote import current_vote, vote_tallied
@@ -80,11 +81,6 @@ def token_report(campaign: YarnCampaign) -> dict:
     }
 
 
-def tally_data(tally: BennieVoteTallied) -> dict:
-    return {"episode": tally.episode, "tallies": [line.model_dump() for line in tally.tallies],
-            "missing": tally.missing, "bennies_to": [t.destination for t in tally.transfers]}
-
-
 def _spend_data(spend) -> dict:
     return {"spender": spend.spender, "option": spend.option.name.lower(), "scene": spend.scene}
 
@@ -100,7 +96,7 @@ def bennie_report(campaign: YarnCampaign) -> dict:
     return {
         **_bennies_head(campaign),
         "spent": [_spend_data(s) for s in drama.bennie_spends],
-        "results": [tally_data(t) for _, t in sorted(drama.tallies.items())],
+        "results": tallied(drama),
     }
 
 
@@ -122,7 +118,7 @@ def bennie_pieces(campaign: YarnCampaign, mark: dict | None) -> Update:
         counted, episodes = mark["spends"], range(mark["episode"], episode + 1) if voted else ()
     pieces: dict = {("spent", i): _spend_data(spends[i]) if i < len(spends) else None
                     for i in range(min(counted, len(spends)), max(counted, len(spends)))}
-    pieces.update({("results", e): tally_data(tallies[e]) if e in tallies else None for e in episodes})
+    pieces.update({("results", e): json.loads(tallies[e]) if e in tallies else None for e in episodes})
     return Update(_bennies_head(campaign), {"spends": len(spends), "votes": len(tallies), "episode": episode}, pieces)
 
 
