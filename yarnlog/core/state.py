@@ -10,6 +10,7 @@ import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from sys import intern
 from typing import Any, Generic, TypeVar
 
 from yarnlog.core.corrections import Amendments, OverrideRecorded, effective
@@ -245,10 +246,12 @@ def _copied(rec: Recorded, payload: Payload, episode: int | None, scene: int | N
 
 
 def _built(row: StoredEvent, payload: Payload, episode: int | None, scene: int | None) -> Recorded:
-    recorded = Recorded(campaign_id=row.campaign_id, sequence=row.sequence, event_id=row.event_id,
-                        event_type=row.event_type, schema_version=row.schema_version, recorded_at=row.recorded_at,
-                        recorded_by=row.recorded_by, visibility=row.visibility, payload=payload, episode=episode,
-                        scene=scene)
+    # The texts every event repeats (campaign, type, who, visibility) are interned: a replay keeps
+    # many events in the state, and the driver gives each row its own copies.
+    recorded = Recorded(campaign_id=intern(row.campaign_id), sequence=row.sequence, event_id=row.event_id,
+                        event_type=intern(row.event_type), schema_version=row.schema_version,
+                        recorded_at=row.recorded_at, recorded_by=intern(row.recorded_by),
+                        visibility=intern(row.visibility), payload=payload, episode=episode, scene=scene)
     share_fields_sets(recorded)  # a replay keeps many of them in the state: see core.shared_fields
     return recorded
 

@@ -10,7 +10,8 @@ payloads below under its own prefix (:class:`EconomyEvents`) and composes :func:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from sys import intern
 from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -103,9 +104,13 @@ class TokensReturned(Payload):
 # -- state ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LedgerEntry:
-    """One line of the ledger: a movement and everything that explains it."""
+    """One line of the ledger: a movement and everything that explains it.
+
+    The state keeps one for every movement of the campaign's history: slotted (no ``__dict__`` an
+    entry), its texts interned (:func:`_entry`: the names, rules and event types recur on every line).
+    """
 
     sequence: int
     event_type: str
@@ -120,7 +125,10 @@ class LedgerEntry:
     rule: str
 
     def to_data(self) -> dict:
-        return dict(self.__dict__)
+        return {name: getattr(self, name) for name in _ENTRY_FIELDS}
+
+
+_ENTRY_FIELDS = tuple(f.name for f in fields(LedgerEntry))
 
 
 @dataclass(frozen=True)
@@ -177,9 +185,10 @@ def evolve(economy: Economy, recorded: Recorded, _state=None) -> Economy:
 
 def _entry(recorded: Recorded, line: TransferLine) -> LedgerEntry:
     return LedgerEntry(
-        sequence=recorded.sequence, event_type=recorded.event_type, recorded_by=recorded.recorded_by,
-        episode=recorded.episode, scene=recorded.scene, currency=line.currency, amount=line.amount,
-        source=line.source, destination=line.destination, chapter=line.chapter, rule=line.rule,
+        sequence=recorded.sequence, event_type=intern(recorded.event_type), recorded_by=intern(recorded.recorded_by),
+        episode=recorded.episode, scene=recorded.scene, currency=intern(line.currency), amount=line.amount,
+        source=intern(line.source), destination=intern(line.destination), chapter=intern(line.chapter),
+        rule=intern(line.rule),
     )
 
 
