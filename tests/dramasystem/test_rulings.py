@@ -120,3 +120,39 @@ def test_yarn_records_the_same_rulings(cli):
     code, out, _ = cli("ledger", "--participant", "Ana")
     assert "GM ruling; carried over from the" in out
     assert cli("verify")[0] == 0
+
+
+def test_a_ruling_is_the_gms_a_player_cannot_record_one(storm):
+    """Move 25 is the GM's ruling ("as ruled by the GM"): recorded ``--by`` a player it would move
+    tokens on that player's word, so it is refused in one line and nothing is written."""
+    before = _events(storm)
+    for args in (("ruling", "tokens", "--from", "kitty", "--to", "Ana", "--amount", "3", "--reason", "I earned it"),
+                 ("ruling", "note", "Ana may redraw", "--rule", "DS5")):
+        code, out, err = storm(*args, "--by", "Ana")
+        assert code == 2 and out == "" and err.count("\n") == 1, (args, err)
+        assert err == "error: a ruling is the GM's: record it --by Maya, not Ana\n"
+    assert _events(storm) == before
+    code, _, err = storm("ruling", "note", "Ana may redraw", "--rule", "DS5", "--by", "Maya")
+    assert code == 0, err
+
+
+def test_a_ruling_recorded_by_a_player_is_an_audit_fault_so_an_import_refuses_it(storm, tmp_path):
+    """A journal written by other means (an edited export, resealed) is held to the same rule by the
+    audit that `verify` and `import` run."""
+    from yarnlog.core.chain import GENESIS, event_hash
+
+    assert storm("ruling", "tokens", "--from", "kitty", "--to", "Ana", "--amount", "1", "--reason", "cheered")[0] == 0
+    code, out, _ = storm("export")
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    lines = [line for line in lines if "trailer" not in line]
+    assert lines[-1]["event_type"] == "dramasystem.tokens.transferred"
+    lines[-1]["recorded_by"] = "Ana"
+    prev = GENESIS
+    for line in lines:
+        line["prev_hash"] = prev
+        line["hash"] = prev = event_hash(line, line["payload"], prev)
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    code, _, err = storm("--db", str(tmp_path / "other.db"), "import", "--without-trailer", str(forged))
+    assert code != 0 and "only a GM records dramasystem.tokens.transferred, and Ana is not one" in err

@@ -47,7 +47,10 @@ def test_a_gm_override_records_the_rule_set_aside(journal, scene):
 
 
 def test_only_a_gm_may_override(journal, scene):
-    with pytest.raises(InvalidCommand, match="only a GM"):
+    with pytest.raises(InvalidCommand, match="only a GM may override"):  # the GM's ruling, a player's override
+        journal.execute(scene, TransferTokens(source="Ana", destination="Ben", amount=1, reason="x"),
+                        by="Maya", override=Override(by="Ana", reason="please"))
+    with pytest.raises(InvalidCommand, match="a ruling is the GM's: record it --by Maya, not Ana"):
         journal.execute(scene, TransferTokens(source="Ana", destination="Ben", amount=1, reason="x"),
                         by="Ana", override=Override(by="Ana", reason="please"))
 

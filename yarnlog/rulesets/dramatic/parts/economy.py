@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from sys import intern
-from typing import Any, Final, Literal
+from typing import Any, ClassVar, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pyrsistent import PMap, PVector, pmap, pvector
@@ -89,6 +89,8 @@ class TokensTransferred(Payload):
     """Tokens or bennies moved outside any other event: a GM ruling, with its reason.
 
     Each ruleset registers it under its own prefix (``yarn.tokens.transferred``)."""
+
+    gm_records: ClassVar[bool] = True
 
     transfers: list[TransferLine] = Field(min_length=1)
     reason: str = Field(min_length=1)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from yarnlog.core.events import Payload
 from yarnlog.core.limits import Name, Text
@@ -33,6 +33,8 @@ class RecordRuling:
 
 class RulingRecorded(Payload):
     """A GM's ruling on a rule the book leaves to her, moving nothing."""
+
+    gm_records: ClassVar[bool] = True
 
     rule: Name
     ruling: Text
