@@ -111,6 +111,12 @@ def test_experience_at_the_table(table):
     table(*IRIS)
     table("episode", "start")
     table("call", "Ana", "--cast", "Iris", "--kind", "training")
+    # Line 1465: "Awarding these dice is entirely up to the GM." A player's award is refused, nothing written.
+    before = run_json(table, "xp", "status")
+    code, out, err = table("xp", "award", "5", "--reason", "we earned it", "--by", "Ana")
+    assert (code, out, err) == (EXIT_CODES["invalid"], "", "error: an experience award is the GM's: record it --by "
+                                "Maya, not Ana\n")
+    assert run_json(table, "xp", "status") == before
     run_json(table, "xp", "award", "5", "--reason", "a session's play")
     code, _, err = table("xp", "develop", "Iris", "Brawling", "--sign", "Split knuckles")
     assert code == EXIT_CODES["rule"] and "approve" in err

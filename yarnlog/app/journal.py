@@ -901,9 +901,9 @@ def _decision(command: Any, history: Callable[[], list[Recorded]], state: Campai
     except ValidationError as exc:  # a payload's own schema refused what the command carried
         raise InvalidCommand(_first_error(exc)) from None
     for payload in payloads:
-        # A ruling is the GM's: recorded --by anyone else, it would move tokens on a player's word.
+        # A ruling or an award is the GM's: recorded --by anyone else, it would move tokens on a player's word.
         invalid(not payload.gm_records or state.table.is_gm(author),
-                f"a ruling is the GM's: record it --by {state.table.gm}, not {author}")
+                f"{payload.gm_records} is the GM's: record it --by {state.table.gm}, not {author}")
     if referee.overridden:
         override = present(override, "only a GM may override the rules")
         invalid(state.table.is_gm(override.by), "only a GM may override the rules")

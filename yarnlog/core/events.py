@@ -26,9 +26,10 @@ class Payload(BaseModel):
     #: episode, which it was made for (Yarn's precedence order), not outside every scene: see
     #: :func:`yarnlog.core.state.as_told`. Where it was recorded is unchanged for the folds.
     told_with_next_scene: ClassVar[bool] = False
-    #: Only a GM records it (a ruling, "as ruled by the GM"): a command recorded ``--by`` anyone else
-    #: is refused, and ``verify`` names such an event (:func:`yarnlog.core.decide.check_event`).
-    gm_records: ClassVar[bool] = False
+    #: What it is, when only a GM records it ("a ruling": "as ruled by the GM"; "an experience award":
+    #: "entirely up to the GM"): a command recorded ``--by`` anyone else is refused, and ``verify``
+    #: names such an event (:func:`yarnlog.core.decide.check_event`). Empty: anyone at the table may.
+    gm_records: ClassVar[str] = ""
 
     def to_data(self) -> dict[str, Any]:
         """The payload as plain JSON-compatible data (what is stored and hashed)."""

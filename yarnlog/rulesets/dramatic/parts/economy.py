@@ -90,7 +90,7 @@ class TokensTransferred(Payload):
 
     Each ruleset registers it under its own prefix (``yarn.tokens.transferred``)."""
 
-    gm_records: ClassVar[bool] = True
+    gm_records: ClassVar[str] = "a ruling"
 
     transfers: list[TransferLine] = Field(min_length=1)
     reason: str = Field(min_length=1)

@@ -34,7 +34,7 @@ class RecordRuling:
 class RulingRecorded(Payload):
     """A GM's ruling on a rule the book leaves to her, moving nothing."""
 
-    gm_records: ClassVar[bool] = True
+    gm_records: ClassVar[str] = "a ruling"
 
     rule: Name
     ruling: Text

@@ -8,7 +8,7 @@ relationships, wants, retirement and experience, and the state they build (:clas
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pyrsistent import PMap, PVector, pmap, pvector
@@ -147,6 +147,9 @@ class CharacterRetired(Payload):
 @event("yarn.experience.awarded")
 class ExperienceAwarded(Payload):
     """End of session: dice for each PC active in it (absent PCs are not listed)."""
+
+    # Line 1465: "Awarding these dice is entirely up to the GM."
+    gm_records: ClassVar[str] = "an experience award"
 
     episode: int
     awards: dict[str, int]
