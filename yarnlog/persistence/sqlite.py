@@ -100,6 +100,7 @@ class SqliteStore(SqlStore):
             super()._insert_appended(rows)  # (read-only: refused there, in one line)
             return
         pooled = self.engine.raw_connection()
+        driver: Any = pooled.dbapi_connection
         try:
             with self._pooled_cursor(pooled, self._append_sql, pooled.invalidate, many=len(rows) > 1) as cursor:
                 if len(rows) == 1:
@@ -110,7 +111,7 @@ class SqliteStore(SqlStore):
                     cursor.executemany(self._append_sql, rows)
                     cursor.execute("COMMIT")
                 except BaseException:
-                    if pooled.dbapi_connection.in_transaction:
+                    if driver.in_transaction:
                         cursor.execute("ROLLBACK")
                     raise
         finally:
