@@ -170,6 +170,38 @@ def test_a_pooled_postgresql_connection_that_died_while_idle_is_replaced(sql_sto
     assert [r.sequence for r in sql_store.read("c")] == [1, 2]
 
 
+def test_a_sqlite_append_of_one_event_is_one_statement_and_of_several_one_immediate_transaction(sql_store):
+    """Outside a turn one event is one INSERT in autocommit (SQLite's own transaction for a statement);
+    several are inserted between BEGIN IMMEDIATE and COMMIT; a reused id refuses them all."""
+    if not isinstance(sql_store, SqliteStore):
+        pytest.skip("SQLite's statements")
+    from sqlalchemy import event
+
+    sql_store.append("c", 0, [note("a")])
+    sent: list[tuple[str, str]] = []
+
+    def traced(sql: str) -> None:
+        # SQLite traces a statement again for each trigger program it runs: one statement sent, once.
+        if not sent or sent[-1][1] != sql:
+            sent.append((sql.split()[0], sql))
+
+    sql_store.engine.dispose()  # connections made from here on are traced
+    event.listen(sql_store.engine, "connect", lambda dbapi, _record: dbapi.set_trace_callback(traced))
+    sql_store.append("c", 1, [note("b")])
+    assert [word for word, _ in sent] == ["INSERT"]
+    sent.clear()
+    sql_store.append("c", 2, [note("c"), note("d")])
+    assert [word for word, _ in sent] == ["BEGIN", "INSERT", "INSERT", "COMMIT"]
+    reused = sql_store.read("c")[-1].event_id
+    sent.clear()
+    with pytest.raises(StoreError):
+        sql_store.append("c", 4, [note("e"), NewEvent(reused, "note", 1, "2026-11-21T20:00:00.000000Z", "Maya",
+                                                      "everyone", {"text": "f"})])
+    assert sent[0][0] == "BEGIN" and sent[-1][0] == "ROLLBACK"
+    assert sql_store.last_sequence("c") == 4
+    assert [r.sequence for r in sql_store.read("c")] == [1, 2, 3, 4]
+
+
 def test_a_postgresql_append_is_one_statement_that_is_its_own_transaction(sql_store, monkeypatch):
     """Outside a turn an append of any number of events is one INSERT run in autocommit: one exchange
     with the server, no BEGIN or COMMIT of its own; all its events or none (a reused id refuses all)."""

@@ -227,7 +227,7 @@ def stream_in_context(history: Iterable[Recorded], timeline: Timeline | None = N
     the last event keeps its own context). So an override is held back, with the events after
     it, until that event has arrived; every other event passes straight through.
     """
-    return _placed(((rec.payload, rec) for rec in history), _copied, timeline)
+    return _placed(((rec.payload, rec) for rec in history), _built, timeline)
 
 
 def stream_stored_in_context(rows: Iterable[StoredEvent], timeline: Timeline | None = None,
@@ -241,13 +241,10 @@ def stream_stored_in_context(rows: Iterable[StoredEvent], timeline: Timeline | N
     return _placed(((stored_payload(row), row) for row in rows), _built, timeline)
 
 
-def _copied(rec: Recorded, payload: Payload, episode: int | None, scene: int | None) -> Recorded:
-    return rec.model_copy(update={"episode": episode, "scene": scene})
-
-
-def _built(row: StoredEvent, payload: Payload, episode: int | None, scene: int | None) -> Recorded:
-    # The texts every event repeats (campaign, type, who, visibility) are interned: a replay keeps
-    # many events in the state, and the driver gives each row its own copies.
+def _built(row: StoredEvent | Recorded, payload: Payload, episode: int | None, scene: int | None) -> Recorded:
+    # The texts every event repeats (campaign, type, who, visibility) are interned: a replay or an
+    # audit keeps many events in the state, and the driver gives each row its own copies. An event
+    # typed before (verify's, an import's) is built again in its context the same way.
     recorded = Recorded(campaign_id=intern(row.campaign_id), sequence=row.sequence, event_id=row.event_id,
                         event_type=intern(row.event_type), schema_version=row.schema_version,
                         recorded_at=row.recorded_at, recorded_by=intern(row.recorded_by),
