@@ -594,9 +594,16 @@ class Journal:
             return
         state = remembered.state
         rows: list[Snapshot] = []
+        fingerprints = {name: view_fingerprint(ruleset.name, name) for name in ruleset.projections}
+        try:  # every view's row in one query
+            kept = {s.kind: s for s in self.store.load_each(
+                campaign_id, {view_kind(name): fingerprint for name, fingerprint in fingerprints.items()})}
+        except Exception as exc:
+            log.warning("cannot read the views of %s (%s)", campaign_id, exc)
+            return
         for name, projection in ruleset.projections.items():
-            fingerprint = view_fingerprint(ruleset.name, name)
-            stored = self._load(campaign_id, view_kind(name), fingerprint)
+            fingerprint = fingerprints[name]
+            stored = kept.get(view_kind(name))
             if stored is None or stored.sequence == state.sequence:
                 continue
             try:
