@@ -359,6 +359,20 @@ def test_a_snapshot_is_kept_per_campaign_and_kind_and_read_back_under_its_finger
     assert any_store.snapshots("c", data=False) == [s._replace(data="") for s in any_store.snapshots("c")]
 
 
+def test_several_snapshots_are_read_at_once_each_under_its_own_fingerprint(any_store):
+    any_store.save_snapshot(snap("c", kind="view:tokens", fingerprint="tok", data="[1]"))
+    any_store.save_snapshot(snap("c", kind="view:bennies", fingerprint="ben-old", data="[2]"))
+    any_store.save_snapshot(snap("c", kind="view:scene-casts", fingerprint="cast", data="[3]"))
+    any_store.save_snapshot(snap("d", kind="view:tokens", fingerprint="tok", data="[4]"))
+    found = any_store.load_each("c", {"view:tokens": "tok", "view:bennies": "ben", "view:calling-order": "order",
+                                      "view:scene-casts": "cast"})
+    # the bennies view kept by another code is not the one wanted; none is kept for the calling order
+    assert sorted((s.kind, s.data) for s in found) == [("view:scene-casts", "[3]"), ("view:tokens", "[1]")]
+    assert any_store.load_each("c", {}) == [] and any_store.load_each("e", {"view:tokens": "tok"}) == []
+    assert sorted(s.kind for s in any_store.load_snapshots("c", ["view:tokens", "view:bennies"], "tok")) == [
+        "view:tokens"]
+
+
 def test_a_snapshot_is_a_cache_replaced_by_the_next_one_while_events_stay(any_store):
     records = any_store.append("c", 0, [note("a"), note("b")])
     any_store.save_snapshot(snap("c", sequence=1, head_hash=records[0].hash))

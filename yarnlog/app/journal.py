@@ -292,16 +292,20 @@ class Journal:
             return None
 
     def _view_rows(self, campaign_id: str, name: str, state: CampaignState[Any], head_hash: str,
-                   stored: Snapshot | None) -> list[Snapshot]:
-        """:func:`yarnlog.app.views.rows_to_keep` for view ``name`` of this campaign at ``state``."""
+                   stored: Snapshot | None, event_hash: Callable[[int], str | None] | None = None,
+                   reaches_back: Callable[[int], bool] | None = None) -> list[Snapshot]:
+        """:func:`yarnlog.app.views.rows_to_keep` for view ``name`` of this campaign at ``state``
+        (``event_hash`` and ``reaches_back`` given by a caller that asks them of several views)."""
         from yarnlog.app.views import rows_to_keep
 
         assert state.ruleset is not None
-        def reaches_back(sequence: int) -> bool:
-            return self._amended_since(campaign_id, sequence, state.sequence)
+        if reaches_back is None:
+            def reaches_back(sequence: int) -> bool:
+                return self._amended_since(campaign_id, sequence, state.sequence)
 
         return rows_to_keep(self.store, campaign_id, name, view_fingerprint(state.ruleset.name, name),
-                            state.ruleset.view_pieces[name], state, head_hash, stored, reaches_back, self.clock())
+                            state.ruleset.view_pieces[name], state, head_hash, stored, reaches_back, self.clock(),
+                            event_hash)
 
     def _amended_since(self, campaign_id: str, after: int, upto: int) -> bool:
         """Whether an amendment recorded after event ``after`` (up to ``upto``) changes an event at or
@@ -594,14 +598,36 @@ class Journal:
             return
         state = remembered.state
         rows: list[Snapshot] = []
+        fingerprints = {name: view_fingerprint(ruleset.name, name) for name in ruleset.projections}
+        try:  # every view's row in one query
+            kept = {s.kind: s for s in self.store.load_each(
+                campaign_id, {view_kind(name): fingerprint for name, fingerprint in fingerprints.items()})}
+        except Exception as exc:
+            log.warning("cannot read the views of %s (%s)", campaign_id, exc)
+            return
+        # The views were mostly kept at the same event: what is asked of it is asked of the store once.
+        hashes: dict[int, str | None] = {}
+        reaching: dict[int, bool] = {}
+
+        def event_hash(sequence: int) -> str | None:
+            if sequence not in hashes:
+                hashes[sequence] = self.store.event_hash(campaign_id, sequence)
+            return hashes[sequence]
+
+        def reaches_back(sequence: int) -> bool:
+            if sequence not in reaching:
+                reaching[sequence] = self._amended_since(campaign_id, sequence, state.sequence)
+            return reaching[sequence]
+
         for name, projection in ruleset.projections.items():
-            fingerprint = view_fingerprint(ruleset.name, name)
-            stored = self._load(campaign_id, view_kind(name), fingerprint)
+            fingerprint = fingerprints[name]
+            stored = kept.get(view_kind(name))
             if stored is None or stored.sequence == state.sequence:
                 continue
             try:
                 if name in ruleset.view_pieces:
-                    rows += self._view_rows(campaign_id, name, state, remembered.head_hash, stored)
+                    rows += self._view_rows(campaign_id, name, state, remembered.head_hash, stored,
+                                            event_hash, reaches_back)
                 else:
                     rows.append(Snapshot(campaign_id, view_kind(name), fingerprint, state.sequence,
                                          remembered.head_hash, encode_view(projection(state)), self.clock()))

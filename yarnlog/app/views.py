@@ -88,21 +88,26 @@ def served(store: EventStore, campaign_id: str, name: str, fingerprint: str, man
 
 def rows_to_keep(store: EventStore, campaign_id: str, name: str, fingerprint: str, pieces: ViewPieces,
                  state: CampaignState[Any], head_hash: str, previous: Snapshot | None,
-                 reaches_back: Callable[[int], bool], now: str) -> list[Snapshot]:
+                 reaches_back: Callable[[int], bool], now: str,
+                 event_hash: Callable[[int], str | None] | None = None) -> list[Snapshot]:
     """The rows that bring view ``name`` to ``state`` (whose last event is stored with ``head_hash``):
     the blocks that changed, then the manifest.
 
     Built on ``previous`` (the stored manifest) when it is of this history, at or before ``state``,
     and no amendment since reaches back to it or before (``reaches_back(sequence)``): only the
     pieces the ruleset's mark points to are worked out, and only their blocks read and rewritten.
-    Otherwise every piece is worked out and every block written.
+    Otherwise every piece is worked out and every block written. ``event_hash(sequence)`` is the
+    stored hash of an event of the campaign (the store's, unless the caller remembers it).
     """
     sequence = state.sequence
+    if event_hash is None:
+        def event_hash(at: int) -> str | None:
+            return store.event_hash(campaign_id, at)
     found = manifest_of(previous)
     changed: dict[str, Block] | None = None
     listed: dict[str, int] = {}
     if (found is not None and previous is not None and previous.sequence <= sequence
-            and store.event_hash(campaign_id, previous.sequence) == previous.head_hash
+            and event_hash(previous.sequence) == previous.head_hash
             and not reaches_back(previous.sequence)):
         update = pieces.update(state, found["mark"])
         touched = {block_of(key) for key in update.pieces}

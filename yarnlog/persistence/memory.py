@@ -8,7 +8,7 @@ triggers check, so code that passes on it does not lean on a weaker store.
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 from yarnlog.core.chain import GENESIS, seal, stored_event_hash
@@ -77,7 +77,10 @@ class MemoryStore:
             self.save_snapshot(snapshot)
 
     def load_snapshots(self, campaign_id: str, kinds: Collection[str], fingerprint: str) -> list[Snapshot]:
-        found = (self.load_snapshot(campaign_id, kind, fingerprint) for kind in set(kinds))
+        return self.load_each(campaign_id, dict.fromkeys(kinds, fingerprint))
+
+    def load_each(self, campaign_id: str, wanted: Mapping[str, str]) -> list[Snapshot]:
+        found = (self.load_snapshot(campaign_id, kind, fingerprint) for kind, fingerprint in wanted.items())
         return [s for s in found if s is not None]
 
     def snapshots(self, campaign_id: str, *, data: bool = True) -> list[Snapshot]:

@@ -16,7 +16,7 @@ Every implementation (:mod:`~yarnlog.persistence.memory`, :mod:`~yarnlog.persist
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -192,6 +192,11 @@ class EventStore(Protocol):
 
     def load_snapshots(self, campaign_id: str, kinds: Collection[str], fingerprint: str) -> list[Snapshot]:
         """The campaign's snapshots of those ``kinds`` written under ``fingerprint`` (one query), in no order."""
+        ...
+
+    def load_each(self, campaign_id: str, wanted: Mapping[str, str]) -> list[Snapshot]:
+        """The campaign's snapshots of the kinds ``wanted`` names, each written under the fingerprint it
+        names for that kind (one query: the stored views a write brings to the head), in no order."""
         ...
 
     def snapshots(self, campaign_id: str, *, data: bool = True) -> list[Snapshot]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from itertools import starmap
 from operator import attrgetter
@@ -419,14 +419,17 @@ class SqlStore:
         return Snapshot(*row) if row is not None else None
 
     def load_snapshots(self, campaign_id: str, kinds: Collection[str], fingerprint: str) -> list[Snapshot]:
-        wanted, found = sorted(set(kinds)), list[Snapshot]()
+        return self.load_each(campaign_id, dict.fromkeys(kinds, fingerprint))
+
+    def load_each(self, campaign_id: str, wanted: Mapping[str, str]) -> list[Snapshot]:
+        kinds, found = sorted(wanted), list[Snapshot]()
         try:
             with self._connection() as conn:
-                for start in range(0, len(wanted), 500):  # within every driver's limit on parameters
+                for start in range(0, len(kinds), 500):  # within every driver's limit on parameters
                     query = select(*(SNAPSHOTS.c[name] for name in Snapshot._fields)).where(
-                        SNAPSHOTS.c.campaign_id == campaign_id, SNAPSHOTS.c.fingerprint == fingerprint,
-                        SNAPSHOTS.c.kind.in_(wanted[start:start + 500]))
-                    found.extend(Snapshot(*row) for row in conn.execute(query))
+                        SNAPSHOTS.c.campaign_id == campaign_id, SNAPSHOTS.c.kind.in_(kinds[start:start + 500]))
+                    # One row a kind (its key): one written under another fingerprint is not the one wanted.
+                    found.extend(s for s in map(Snapshot._make, conn.execute(query)) if s.fingerprint == wanted[s.kind])
         except DBAPIError:
             return []  # no snapshots table yet (an older journal opened read-only): nothing cached
         return found
