@@ -138,9 +138,10 @@ def wanted_by_too_few(roster: Roster) -> dict[str, int]:
     return {name: len(by) for name, by in wanted_by.items() if len(by) < needed}
 
 
-def shortfall_text(short: dict[str, int]) -> str:
-    """``Iris (wanted by 1), Tomas (wanted by none)``."""
-    return ", ".join(f"{name} (wanted by {n or 'none'})" for name, n in short.items())
+def shortfall_text(short: dict[str, int], needed: int) -> str:
+    """``play waits for two wants on each PC: Iris has 1, Tomas has 0`` (``needed``: :func:`wants_needed`)."""
+    return (f"play waits for {'two wants' if needed == 2 else 'one want'} on each PC: "
+            + ", ".join(f"{name} has {n}" for name, n in short.items()))
 
 
 def check_wants_before_play(dramatic: Dramatic, campaign: Campaign, referee: Referee, episode: int) -> None:
@@ -149,11 +150,11 @@ def check_wants_before_play(dramatic: Dramatic, campaign: Campaign, referee: Ref
     are not held to it: "Any unaddressed relationships are defined during play"."""
     if episode != 1 or not dramatic.wants_before_play:
         return
-    short = wanted_by_too_few(dramatic.roster(campaign))
-    # The rule is cited after the sentence (DS9, step 14): the names short of two wants say the rest.
-    dramatic.referee(referee).require(
-        not short, TWO_WANTS,
-        "play waits for two wants on each PC: " + ", ".join(f"{name} has {n}" for name, n in short.items()))
+    roster = dramatic.roster(campaign)
+    short = wanted_by_too_few(roster)
+    # The rule is cited after the sentence (DS9, step 14): the names short of their wants say the rest.
+    dramatic.referee(referee).require(not short, TWO_WANTS,
+                                      shortfall_text(short, wants_needed(len(_in_play(roster)))))
 
 
 def relationship_map(roster: Roster) -> dict[str, Any]:
