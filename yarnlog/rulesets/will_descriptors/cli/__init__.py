@@ -1,0 +1,30 @@
+"""Will & Descriptors' verbs on the command line, offered only in its campaigns.
+
+Moves: ``setup`` (the campaign's track, Will and die), ``character create``, ``opposed`` (an opposed roll),
+``recover`` (a Recovery roll), ``describe`` (a Scene Descriptor), ``stick``, ``harm``, ``heal``,
+``refresh``, ``shift``, ``xp``, ``advance`` and ``ruling``. Reads: ``sheet``, ``board``, ``ledger``,
+``rolls`` and ``odds``. Only typer and :mod:`yarnlog.cli` are imported at start-up.
+"""
+
+import typer
+
+from yarnlog.cli.verbs import Verbs
+
+
+def register(app: typer.Typer) -> None:
+    from yarnlog.rulesets.will_descriptors.cli import moves, reports
+
+    moves.register(app)
+    reports.register(app)
+
+
+_MOVES = "yarnlog.rulesets.will_descriptors.cli.moves:register"
+_READS = "yarnlog.rulesets.will_descriptors.cli.reports:register"
+INDEX = {
+    **dict.fromkeys(("setup", "opposed", "recover", "describe", "stick", "harm", "heal", "refresh", "shift", "xp",
+                     "advance", "ruling"), _MOVES),
+    **dict.fromkeys(("sheet", "board", "ledger", "rolls", "odds"), _READS),
+    "character": _MOVES,
+}
+
+VERBS = Verbs(register=register, title="Will & Descriptors (draft)", index=INDEX)
