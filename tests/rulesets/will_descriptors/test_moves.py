@@ -109,7 +109,7 @@ def test_zero_will_is_out_until_refreshment(journal):
     assert rules(journal).characters["Poor"].out
     with pytest.raises(RuleViolation, match="Poor is out of the scene: 0 Will"):
         roll(journal, a="Poor", uses_a=(), fa=())
-    with pytest.raises(RuleViolation, match="between scenes"):
+    with pytest.raises(RuleViolation, match="middle of a scene"):
         journal.execute(CAMPAIGN, HaveRefreshment("Poor"))
     journal.execute(CAMPAIGN, CloseScene())
     journal.execute(CAMPAIGN, HaveRefreshment("Poor", escalation="The harbour watch arrives."))

@@ -179,7 +179,7 @@ def test_scene_descriptor_dice_are_the_successes():
 def test_no_refreshment_in_the_middle_of_a_scene():
     """W21, line 14: "you can't get one in the middle of a scene."."""
     scenes.check_between_scenes(False, Referee())
-    with pytest.raises(RuleViolation, match="between scenes"):
+    with pytest.raises(RuleViolation, match="middle of a scene"):
         scenes.check_between_scenes(True, Referee())
 
 

@@ -17,6 +17,7 @@ from yarnlog.core.ruleset import Router, Ruleset, compose_validators, folds
 from yarnlog.rulesets.will_descriptors import reads
 from yarnlog.rulesets.will_descriptors.parts import harm, keys, rolls, scenes, sheets
 from yarnlog.rulesets.will_descriptors.state import WillCampaign, WillState
+from yarnlog.rulesets.will_descriptors.words import follow_up, narrate
 
 MODULES = (sheets, rolls, harm, scenes, keys)
 ROUTE = Router((folds(*module.TYPES), module) for module in MODULES)
@@ -51,6 +52,8 @@ RULESET = Ruleset(
     decide=decide,
     validators=compose_validators(*(module.VALIDATORS for module in MODULES)),
     names=registered_names,
+    narrate=narrate,
+    follow_up=follow_up,
     projections={"board": reads.board, "ledger": reads.ledger},
     templates="yarnlog/templates/will-descriptors",  # sheet templates, shadowed by --templates DIR
     cli="yarnlog.rulesets.will_descriptors.cli:VERBS",

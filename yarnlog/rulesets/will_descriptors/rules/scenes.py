@@ -40,4 +40,4 @@ def check_scene_descriptor(dice: int, successes: int, referee: Referee) -> None:
 
 def check_between_scenes(in_scene: bool, referee: Referee) -> None:
     """No Refreshment scene in the middle of a scene (W21, line 14)."""
-    referee.require(not in_scene, REFRESHMENT, "a Refreshment scene comes between scenes, not in the middle of one")
+    referee.require(not in_scene, REFRESHMENT, "no Refreshment scene in the middle of a scene")
