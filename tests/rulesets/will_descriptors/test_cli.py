@@ -103,3 +103,26 @@ def test_odds_are_exact(table):
     code, out, _ = table("odds", "2", "1", "--json")
     rows = json.loads(out)
     assert sum(Fraction(r["chance"]) for r in rows if r["outcome"] == "A wins") == Fraction(143, 200)
+
+
+def test_recap_for_a_player_leaves_out_what_only_the_gm_sees(table):
+    table("opposed", "Christopher", "--against", "Bob", "--use", "Knots", "--oppose", "Slippery", "--faces",
+          "9,8,7", "--against-faces", "6,2")
+    table("note", "The sea god watches <Bob>", "--visibility", "gm")
+    code, out, _ = table("recap", "--as", "Ana")
+    assert code == 0 and "Christopher wins with 3 successes over 6" in out and "sea god" not in out
+    code, out, _ = table("recap")
+    assert "sea god" in out
+    code, out, _ = table("recap", "--format", "html")
+    assert code == 0 and "&lt;Bob&gt;" in out and "<Bob>" not in out
+
+
+def test_explain_quotes_the_rule_and_the_odds(table):
+    code, out, _ = table("opposed", "Christopher", "--against", "Bob", "--use", "Strong", "--oppose", "Slippery",
+                         "--faces", "7,4", "--against-faces", "4,7", "--json")
+    event = json.loads(out)[0]["sequence"]
+    code, out, _ = table("explain", str(event), "--json")
+    data = json.loads(out)
+    assert any("real stalemate" in line for line in data["lines"])
+    assert any(line.startswith("The rule: If both sides have the same size pools") for line in data["lines"])
+    assert Fraction([o for o in data["odds"] if o["side"] == "stalemate"][0]["chance"]) == Fraction(19, 1000)

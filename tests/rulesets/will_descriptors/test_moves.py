@@ -261,3 +261,22 @@ def test_verify_rechecks_every_move(journal):
     journal.execute(CAMPAIGN, RecordRuling("Three sides: pairwise rolls."))
     report = verify(journal.store.read(CAMPAIGN), CAMPAIGN)
     assert report.ok, report.faults
+
+
+def test_state_snapshots_read_back_equal_to_the_replay():
+    """A state snapshot (the codec's whitelist: the state and rules packages) reads back as the replay."""
+    from yarnlog.app.journal import Journal
+
+    journal = table()
+    roll(journal, uses_a=("Knots", "Bob:Proud"), fa=(9, 8, 7, 3, 1))
+    journal.execute(CAMPAIGN, CreateSceneDescriptor("Bob is tied up", about="Bob"))
+    journal.execute(CAMPAIGN, TakeHarm("Bob", injury_instead=True, injury_name="Rope burns"))
+    journal.execute(CAMPAIGN, AwardXp("Bob", "The lost heir", "progresses"))
+    fresh = Journal(journal.store, snapshot_every=1)
+    replayed = fresh.state(CAMPAIGN)
+    journal.execute(CAMPAIGN, RecordRuling("A ruling after the snapshot."))
+    again = Journal(journal.store, snapshot_every=1).state(CAMPAIGN)
+    assert again.rules == Journal(journal.store).state(CAMPAIGN, upto=again.sequence).rules
+    assert replayed.rules.characters == again.rules.characters
+    checks = fresh.check_snapshots(CAMPAIGN)
+    assert checks and {c.status for c in checks} == {"agrees"}, checks

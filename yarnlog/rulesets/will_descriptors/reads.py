@@ -83,3 +83,27 @@ def rolls(history: Any) -> list[dict[str, Any]]:
                      "p_a": float(chance["a"]), "p_b": float(chance["b"]), "p_stalemate": float(chance["stalemate"]),
                      "odds": [line.model_dump() for line in p.odds]})
     return rows
+
+
+def explanation(recorded: Any, campaign: WillCampaign) -> dict[str, Any]:
+    """Event ``recorded`` explained with the state after it: its sentence, its rule quoted, every
+    movement of Will, XP or Advances with its rule, and a roll's prior odds of each outcome."""
+    from yarnlog.core.words import core_sentence
+    from yarnlog.rulesets.will_descriptors.words import narrate
+
+    p = recorded.payload
+    lines = [f"Event {recorded.sequence} ({recorded.event_type}), recorded by {recorded.recorded_by}"
+             + (f" in scene {recorded.scene}" if recorded.scene else "") + ":",
+             narrate(recorded, campaign) or core_sentence(recorded) or "(no sentence)"]
+    rule = getattr(p, "rule", "")
+    if rule:
+        lines.append(f"The rule: {rule}")
+    movements = getattr(p, "movements", [])
+    for m in movements:
+        lines.append(f"{m.character} {m.amount:+d} {m.currency} ({m.rule}): {m.what}")
+    odds = getattr(p, "odds", [])
+    for line in odds:
+        who = "stalemate" if line.side == "stalemate" else f"side {line.side.upper()} wins with {line.successes}"
+        lines.append(f"Prior odds, {who}: {line.chance}")
+    return {"event": recorded.sequence, "type": recorded.event_type, "lines": lines,
+            "movements": [m.model_dump() for m in movements], "odds": [o.model_dump() for o in odds]}

@@ -31,7 +31,8 @@ def _roll(p: RollMade) -> str:
     said = f"{p.a.character} {_pool(p.a)} against {b} {_pool(p.b)}."
     chance = sum(float(Fraction(line.chance)) for line in p.odds if line.side == "a")
     if p.winner is None:
-        return f"{said} A real stalemate: the GM shifts the situation (W11). Prior odds: {chance:.0%} to win."
+        return (f"{said} A real stalemate: the GM shifts the situation (W11). Prior odds: {chance:.0%} "
+                f"for {p.a.character}.")
     winner = p.a.character if p.winner == "a" else b
     versus = f" over {p.tn}" if p.tn is not None else " by more dice"
     tied = f" after {p.cancelled} tied pair{'s' if p.cancelled != 1 else ''}" if p.cancelled else ""

@@ -3,7 +3,7 @@
 Moves: ``setup`` (the campaign's track, Will and die), ``character create``, ``opposed`` (an opposed roll),
 ``recover`` (a Recovery roll), ``describe`` (a Scene Descriptor), ``stick``, ``harm``, ``heal``,
 ``refresh``, ``shift``, ``xp``, ``advance`` and ``ruling``. Reads: ``sheet``, ``board``, ``ledger``,
-``rolls`` and ``odds``. Only typer and :mod:`yarnlog.cli` are imported at start-up.
+``rolls``, ``odds``, ``recap`` and ``explain``. Only typer and :mod:`yarnlog.cli` are imported at start-up.
 """
 
 import typer
@@ -23,7 +23,7 @@ _READS = "yarnlog.rulesets.will_descriptors.cli.reports:register"
 INDEX = {
     **dict.fromkeys(("setup", "opposed", "recover", "describe", "stick", "harm", "heal", "refresh", "shift", "xp",
                      "advance", "ruling"), _MOVES),
-    **dict.fromkeys(("sheet", "board", "ledger", "rolls", "odds"), _READS),
+    **dict.fromkeys(("sheet", "board", "ledger", "rolls", "odds", "recap", "explain"), _READS),
     "character": _MOVES,
 }
 

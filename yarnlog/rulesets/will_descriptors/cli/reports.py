@@ -149,6 +149,61 @@ def odds(
     emit(rows, as_json, render)
 
 
+def recap(
+    fmt: Annotated[str, typer.Option("--format", "-f", help="md or html.")] = "md",
+    viewer: Annotated[Optional[str], typer.Option("--as", help="The recap a player may read (nothing GM-only); "
+                                                  "omit: the GM's.")] = None,
+    templates: Annotated[Optional[Path], typer.Option("--templates", envvar="YARNLOG_TEMPLATES",
+                                                      help="A folder whose recap.md.j2 or recap.html.j2 "
+                                                           "replaces the default.")] = None,
+    campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """The campaign's recap, scene by scene, for the GM or for one player."""
+    from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
+    from yarnlog.cli.output import emit
+    from yarnlog.core.referee import invalid
+    from yarnlog.rulesets.will_descriptors.recap import recap_data
+
+    invalid(fmt in ("md", "html"), f"--format is md or html, not {fmt!r}")
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    upto = resolve_as_of(journal, cid, as_of, end_of_scene)
+    state = journal.state(cid, upto=upto)
+    if viewer is not None:
+        seated = next((n for n in (state.table.gm, *state.table.players) if n.lower() == viewer.lower()), None)
+        invalid(seated is not None, f"{viewer!r} is not at this table")
+        viewer = None if seated is None or state.table.is_gm(seated) else seated
+    data = recap_data(journal.history(cid, upto=state.sequence), state, viewer)
+    if as_json:
+        emit(data, True)
+        return
+    typer.echo(_rendered(f"recap.{fmt}.j2", state.ruleset.templates if state.ruleset else None, templates,
+                         recap=data), nl=False)
+
+
+def explain(
+    event: Annotated[int, typer.Argument(help="The event's number (yarnlog log).")],
+    campaign: CampaignOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """One event explained: what it did, the rule that decided it, what it moved, and a roll's prior odds."""
+    from yarnlog.cli.context import open_journal, pick_campaign
+    from yarnlog.cli.output import emit, wrapped
+    from yarnlog.core.referee import invalid
+    from yarnlog.rulesets.will_descriptors.reads import explanation
+
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    history = journal.history(cid, upto=event)
+    invalid(bool(history) and history[-1].sequence == event, f"there is no event {event}")
+    data = explanation(history[-1], journal.state(cid, upto=event))
+
+    def render(d: dict) -> None:
+        for line in d["lines"]:
+            typer.echo(wrapped(line))
+
+    emit(data, as_json, render)
+
+
 def register(app: typer.Typer) -> None:
-    for verb in (sheet, board, ledger, rolls, odds):
+    for verb in (sheet, board, ledger, rolls, odds, recap, explain):
         app.command()(verb)
