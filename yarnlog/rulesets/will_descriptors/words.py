@@ -48,14 +48,18 @@ def narrate(recorded: Recorded, campaign: WillCampaign) -> str | None:
         dice = ", ".join(f"{d.name} {d.dice}D" for d in p.descriptors) or "no descriptors"
         return f"{p.name} ({p.player}): Will {p.starting_will}, {p.track} boxes; {dice}."
     if isinstance(p, RollMade):
+        if p.recovery is not None and p.winner == "a":
+            left = max(0, len(p.b.faces) - p.successes)
+            after = f"{p.recovery.injury} is {left}D" if left else f"{p.recovery.injury} is gone"
+            return f"{_roll(p)} Recovery: {after} (W20)."
         return _roll(p)
     if isinstance(p, HarmTaken):
         parts = [f"crosses off box {p.box}"] if p.box is not None else []
         if p.injury:
             parts.append(f"takes the Injury {p.injury_name} {p.injury}D")
-        tail = " and is out of the scene (W18)" if p.out else ""
+        tail = " and is out of the scene" if p.out else ""
         rule = "W17" if p.collided else "W16" if p.injury_instead else "W15"
-        return f"{p.character} {' and '.join(parts)}{tail} ({rule})."
+        return f"{p.character} {' and '.join(parts)}{tail} ({rule}{', W18' if p.out else ''})."
     if isinstance(p, InjuryRemoved):
         return f"{p.character}'s Injury {p.injury} is gone: {p.reason} (W19)."
     if isinstance(p, SceneDescriptorCreated):
