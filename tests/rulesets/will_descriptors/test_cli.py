@@ -126,3 +126,24 @@ def test_explain_quotes_the_rule_and_the_odds(table):
     assert any("real stalemate" in line for line in data["lines"])
     assert any(line.startswith("The rule: If both sides have the same size pools") for line in data["lines"])
     assert Fraction([o for o in data["odds"] if o["side"] == "stalemate"][0]["chance"]) == Fraction(19, 1000)
+
+
+def test_the_readme_session_runs_as_written(cli):
+    """README.md, "A Will & Descriptors session": every command succeeds; the comments' figures hold."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from test_readme_examples import blocks, run_all
+
+    commands = blocks("## A Will & Descriptors session")
+    run_all(cli, commands)
+    code, out, _ = cli("explain", "9", "--json")
+    assert any("Christopher wins with 3 successes over 6" in line for line in json.loads(out)["lines"])
+    code, out, _ = cli("sheet", "Bob", "--json")
+    bob = json.loads(out)
+    assert bob["crossed"] == [] and bob["will"] == 9  # box 3 crossed, then restored with Christopher (W22)
+    code, out, _ = cli("sheet", "Christopher", "--json")
+    assert json.loads(out)["advances"] == 0 and json.loads(out)["xp"] == 13
+    code, out, _ = cli("verify")
+    assert code == 0 and out.startswith("ok: ropes")
