@@ -119,3 +119,31 @@ def test_the_recap_shipped_is_the_recap_of_the_export(sea, tmp_path):
     assert "Christopher wins with 3 successes over 6" in text
     assert "Bob crosses off box 4 and is out of the scene (W15, W18)." in text
     assert "| Abigail | 4/9 |" in text
+
+
+def test_the_committed_recap_is_valid_and_drawn():
+    """The HTML recap (and its picture, headless Chromium's) is valid, inert and not blank."""
+    from htmlcheck import assert_inert, assert_not_blank, assert_valid_html
+
+    html = (ROOT / "journals" / "knotted-sea-recap.html").read_text(encoding="utf-8")
+    assert_valid_html(html)
+    assert_inert(html)
+    assert_not_blank(ROOT / "journals" / "knotted-sea-recap.png")
+
+
+def test_a_sheet_page_as_chromium_draws_it(cli, tmp_path):
+    """A printable sheet in headless Chromium: the user's text shown as text, never as markup."""
+    from htmlcheck import assert_inert, assert_valid_html, rendered_dom, visible_text
+
+    for args in (("init", "t", "--title", "T", "--gm", "Maya", "--ruleset", "will-descriptors"),
+                 ("setup", "--track", "3"),
+                 ("character", "create", "Eve <script>alert(1)</script>", "-d", "Sly & <i>quick</i>=2")):
+        assert cli(*args)[0] == 0
+    code, out, _ = cli("sheet", "Eve <script>alert(1)</script>", "--format", "html")
+    assert code == 0
+    assert_valid_html(out)
+    assert_inert(out)
+    page = tmp_path / "eve.html"
+    page.write_text(out, encoding="utf-8")
+    shown = visible_text(rendered_dom(page))
+    assert "Eve <script>alert(1)</script>" in shown and "Sly & <i>quick</i>" in shown and "[1][2][3]" in shown
