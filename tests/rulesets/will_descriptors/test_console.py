@@ -27,7 +27,8 @@ def completions(console: Console, text: str) -> list[str]:
 
 
 def test_the_completer_offers_the_systems_verbs(console):
-    assert {"opposed", "describe", "stick", "harm", "refresh", "xp", "advance", "board"} <= set(completions(console, ""))
+    verbs = {"opposed", "describe", "stick", "harm", "refresh", "xp", "advance", "board"}
+    assert verbs <= set(completions(console, ""))
     assert "--against" in completions(console, "opposed Christopher --ag")
 
 

@@ -6,6 +6,8 @@ import itertools
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from yarnlog.core.referee import Referee, RuleViolation
 from yarnlog.rulesets.will_descriptors.rules import harm, keys, opposed, scenes, will
@@ -225,3 +227,27 @@ def test_raising_or_lowering_costs_the_rating():
     assert keys.path_cost(1, 3) == 3 and keys.path_cost(3, 1) == 5  # digest, section 2
     with pytest.raises(RuleViolation, match="has 1 unspent Advances and this costs 2"):
         keys.check_can_afford(1, 2, Referee(), "Bob")
+
+
+# --- properties of the resolution, over any faces ---
+
+faces = st.lists(st.integers(1, 10), max_size=8)
+
+
+@given(faces, faces)
+def test_swapping_the_sides_swaps_the_winner(a, b):
+    """W7-W11 name no side first: the same faces the other way round give the mirrored outcome."""
+    one, other = resolve(a, b), resolve(b, a)
+    assert one.successes == other.successes and one.tn == other.tn
+    assert (one.winner is None and other.winner is None) or one.winner is other.winner.other  # type: ignore[union-attr]
+
+
+@given(faces, faces)
+def test_a_winner_has_one_success_or_more_and_no_more_than_its_dice(a, b):
+    """Reading 4: every win has at least one success (the loser's highest die left is beaten)."""
+    out = resolve(a, b)
+    if out.winner is None:
+        assert sorted(a) == sorted(b)  # W11: the same size, the same roll
+    else:
+        won = a if out.winner is Side.A else b
+        assert 1 <= out.successes <= len(won)
