@@ -70,7 +70,8 @@ def narrate(recorded: Recorded, campaign: WillCampaign) -> str | None:
         gained = sum(m.amount for m in p.movements)
         track = f" with {p.partner}: the Power track is restored (W22)" if p.track_restored else ""
         escalation = f" The GM escalates: {p.escalation}" if p.escalation else ""
-        return f"{p.character} has a Refreshment scene{track}; Will +{gained} (W23).{escalation}"
+        will = f"Will +{gained} (W23)" if gained else "Will is not below its start (W23)"
+        return f"{p.character} has a Refreshment scene{track}; {will}.{escalation}"
     if isinstance(p, StalemateShifted):
         return f"The GM shifts the situation: {p.shift} (W11)."
     if isinstance(p, XpAwarded):

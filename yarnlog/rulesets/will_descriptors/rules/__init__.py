@@ -6,4 +6,17 @@ team's digest (``W1`` ...) and the line it decides; the digest's readings of the
 (``shared/rules/004-will-descriptors.md``, section 4) are cited as "reading N".
 """
 
+import re
+
+from yarnlog.core.referee import Rule
+
 BOOK = "Will & Descriptors (draft)"
+
+_NUMBER = re.compile(r"\((W\d+(?:-W\d+)?|reading \d+)")
+
+
+def rule(heading: str, text: str) -> Rule:
+    """A rule of the draft under ``heading``, its chapter ending in the digest's number quoted in
+    ``text`` ("Refreshment scenes: W21"), so a refusal too short for the heading names the number."""
+    found = _NUMBER.search(text)
+    return Rule(BOOK, f"{heading}: {found.group(1)}" if found else heading, text)

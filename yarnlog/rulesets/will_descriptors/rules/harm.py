@@ -13,21 +13,21 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from yarnlog.core.referee import Referee, Rule
-from yarnlog.rulesets.will_descriptors.rules import BOOK
+from yarnlog.rulesets.will_descriptors.rules import rule
 
 CHAPTER = "What does success do?"
-CROSS_OFF = Rule(BOOK, CHAPTER, "the loser crosses off the box on their Power track equal to the number of "
+CROSS_OFF = rule(CHAPTER, "the loser crosses off the box on their Power track equal to the number of "
                                 "successes that the winner rolled. (W15, line 11; reading 3)")
-INJURY_INSTEAD = Rule(BOOK, CHAPTER, "If the loser would rather not cross off a box, they can create an Injury "
+INJURY_INSTEAD = rule(CHAPTER, "If the loser would rather not cross off a box, they can create an Injury "
                                      "for their character instead. (W16, line 11; reading 3)")
-COLLISION = Rule(BOOK, CHAPTER, "If the box is already crossed off, cross off the next highest available box "
+COLLISION = rule(CHAPTER, "If the box is already crossed off, cross off the next highest available box "
                                 "AND create an Injury equal to the box that was crossed off! (W17, line 11; "
                                 "reading 2)")
-OUT_AT_TOP = Rule(BOOK, CHAPTER, "If the last (highest) box of the Power track is crossed off, you're out of "
+OUT_AT_TOP = rule(CHAPTER, "If the last (highest) box of the Power track is crossed off, you're out of "
                                  "the scene. (W18, line 11)")
-INJURY = Rule(BOOK, "Injuries", "You make a Recovery roll against an Injury to get rid of it; just reduce the "
+INJURY = rule("Injuries", "You make a Recovery roll against an Injury to get rid of it; just reduce the "
                                 "Injury by the number of successes you roll. (W20, line 12; reading 10)")
-TRACK_LENGTH = Rule(BOOK, CHAPTER, "The Power track's boxes are numbered; the draft never says how many: a "
+TRACK_LENGTH = rule(CHAPTER, "The Power track's boxes are numbered; the draft never says how many: a "
                                    "campaign setting (reading 1)")
 
 

@@ -5,22 +5,22 @@ from __future__ import annotations
 from enum import Enum
 
 from yarnlog.core.referee import Referee, Rule
-from yarnlog.rulesets.will_descriptors.rules import BOOK
+from yarnlog.rulesets.will_descriptors.rules import rule
 
 CHAPTER = "Keys"
-DRAMATIC = Rule(BOOK, CHAPTER, "1 XP - The dramatic issue is involved in a scene 2 XP - The character encounters "
+DRAMATIC = rule(CHAPTER, "1 XP - The dramatic issue is involved in a scene 2 XP - The character encounters "
                                "significant challenges related to the theme. 5 XP - The motif progresses. Buyoff "
                                "(10XP) - The theme is discarded from the game. (W25, line 21; reading 12)")
-MOTIVATION = Rule(BOOK, CHAPTER, "1 XP - The character expresses the motivation 3 XP - The character follows the "
+MOTIVATION = rule(CHAPTER, "1 XP - The character expresses the motivation 3 XP - The character follows the "
                                  "motivation despite risk, personal cost, or other considerations Buyoff (10XP) - "
                                  "The character opts to let go of the trait represented by the Key (W26, line 23; "
                                  "reading 12)")
-ADVANCE = Rule(BOOK, "Advances", "Every 5 XP is an Advance. You can spend your Advances right away, or save them. "
+ADVANCE = rule("Advances", "Every 5 XP is an Advance. You can spend your Advances right away, or save them. "
                                  "(W27, lines 24-25)")
-COST = Rule(BOOK, "Advances", "In general, it costs 1 Advance per die to change your character. ... It costs 2 "
+COST = rule("Advances", "In general, it costs 1 Advance per die to change your character. ... It costs 2 "
                               "Advances to raise or lower a 2D Descriptor one die, 3 Advances to raise or lower a 3D "
                               "Descriptor one die, and so on. (W28-W30, lines 26-28; reading 13)")
-ONE_ADVANCE = Rule(BOOK, "Advances", "1 Advance can move a 1D Descriptor to your Background (or promote a "
+ONE_ADVANCE = rule("Advances", "1 Advance can move a 1D Descriptor to your Background (or promote a "
                                      "Background to a 1D Descriptor), or promote a 1D Descriptor to 2D, or create a "
                                      "new 1D Descriptor out of thin air (well, out of fictional positioning). A new "
                                      "Key also costs 1 Advance. (W29, line 27)")

@@ -15,16 +15,16 @@ from dataclasses import dataclass
 from enum import Enum
 
 from yarnlog.core.referee import Rule
-from yarnlog.rulesets.will_descriptors.rules import BOOK
+from yarnlog.rulesets.will_descriptors.rules import rule
 
 CHAPTER = "Opposed rolls"
-HIGHEST_WINS = Rule(BOOK, CHAPTER, "You and your opponent both roll; whoever rolls the highest number on a "
+HIGHEST_WINS = rule(CHAPTER, "You and your opponent both roll; whoever rolls the highest number on a "
                                    "single die wins. The number of successes is the number of dice that beat "
                                    "the loser's highest die. (W7-W8, line 5; reading 4)")
-TIED_PAIRS = Rule(BOOK, CHAPTER, "If both sides have the same highest die, ignore that pair and look at the "
+TIED_PAIRS = rule(CHAPTER, "If both sides have the same highest die, ignore that pair and look at the "
                                  "next two dice. If all the dice are tied, the side who rolled more dice wins, "
                                  "with one success. (W9-W10, line 6)")
-STALEMATE = Rule(BOOK, CHAPTER, "If both sides have the same size pools and rolled exactly the same roll then "
+STALEMATE = rule(CHAPTER, "If both sides have the same size pools and rolled exactly the same roll then "
                                 "it's a real stalemate, and the GM shifts the situation. (W11, line 7)")
 
 

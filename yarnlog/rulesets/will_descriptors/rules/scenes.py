@@ -10,23 +10,23 @@ track (W22; reading 11), and any one raises Will to its starting value (W23); th
 
 from __future__ import annotations
 
-from yarnlog.core.referee import Referee, Rule
-from yarnlog.rulesets.will_descriptors.rules import BOOK
+from yarnlog.core.referee import Referee
+from yarnlog.rulesets.will_descriptors.rules import rule
 
 CHAPTER = "What does success do?"
-SCENE_DESCRIPTOR = Rule(BOOK, CHAPTER, "the winner can turn the number of successes they rolled into a Scene "
+SCENE_DESCRIPTOR = rule(CHAPTER, "the winner can turn the number of successes they rolled into a Scene "
                                        "Descriptor. (W13, line 10)")
-INVOKE = Rule(BOOK, CHAPTER, "These can be invoked (at the cost of 1 Will point) to contribute dice to a pool. "
+INVOKE = rule(CHAPTER, "These can be invoked (at the cost of 1 Will point) to contribute dice to a pool. "
                              "(W13, line 10; reading 9)")
-STICK = Rule(BOOK, CHAPTER, "A Scene Descriptor disappears when the scene ends, unless someone wants to pay a "
+STICK = rule(CHAPTER, "A Scene Descriptor disappears when the scene ends, unless someone wants to pay a "
                             "Will point to make it stick to a character. (W14, line 10)")
-REFRESHMENT = Rule(BOOK, "Refreshment scenes", "You can get one whenever you want, between scenes, but you "
+REFRESHMENT = rule("Refreshment scenes", "You can get one whenever you want, between scenes, but you "
                                                "can't get one in the middle of a scene. (W21, line 14)")
-TRACK_RESTORED = Rule(BOOK, "Refreshment scenes", "The Power track is fully restored by having a Refreshment "
+TRACK_RESTORED = rule("Refreshment scenes", "The Power track is fully restored by having a Refreshment "
                                                   "scene with another character. (W22, line 15; reading 11)")
-WILL_RESTORED = Rule(BOOK, "Refreshment scenes", "Refreshment scenes also restore your Will if it has fallen "
+WILL_RESTORED = rule("Refreshment scenes", "Refreshment scenes also restore your Will if it has fallen "
                                                  "below its starting value. (W23, line 16)")
-ESCALATION = Rule(BOOK, "Refreshment scenes", "when you have a refreshment scene you're letting your guard down. "
+ESCALATION = rule("Refreshment scenes", "when you have a refreshment scene you're letting your guard down. "
                                               "So you get to heal up whenever you want, but when you do the GM "
                                               "gets to escalate the situation. (W24, line 17)")
 STICK_COST = 1  # W14, line 10

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-from yarnlog.core.referee import Referee, Rule
-from yarnlog.rulesets.will_descriptors.rules import BOOK
+from yarnlog.core.referee import Referee
+from yarnlog.rulesets.will_descriptors.rules import rule
 
 CHAPTER = "Will"
 DEFAULT_STARTING_WILL = 9  # W1, line 2 ("pending playtest": a campaign setting, reading 15)
 DEFAULT_SIDES = 10  # W4, line 3 ("for now, the default is d10": a campaign setting, reading 15)
 
-STARTING_WILL = Rule(BOOK, CHAPTER, "Each character has a fund of Will points, arbitrarily set to start "
+STARTING_WILL = rule(CHAPTER, "Each character has a fund of Will points, arbitrarily set to start "
                                     "at 9 (pending playtest). (W1, line 2)")
-OUT_AT_ZERO = Rule(BOOK, CHAPTER, "If a character ever has 0 Will points, they are out of the scene and "
+OUT_AT_ZERO = rule(CHAPTER, "If a character ever has 0 Will points, they are out of the scene and "
                                   "must have a Refreshment Scene to restore their Will fund before they "
                                   "can participate in other future scenes. (W3, line 2)")
-ACTIVATION = Rule(BOOK, "Descriptors", "Before rolling, spend one point of your Will for each Descriptor "
+ACTIVATION = rule("Descriptors", "Before rolling, spend one point of your Will for each Descriptor "
                                        "that contributes dice to your pool. (W5, line 4; reading 8)")
-USED_AGAINST = Rule(BOOK, "Descriptors", "When one of your Descriptors is used against you in this way, "
+USED_AGAINST = rule("Descriptors", "When one of your Descriptors is used against you in this way, "
                                          "add one to your Will. (W6, line 4)")
-RATING = Rule(BOOK, "Descriptors", "Die ratings are number of dice, not type/sides. (W4, line 3)")
+RATING = rule("Descriptors", "Die ratings are number of dice, not type/sides. (W4, line 3)")
 
 ACTIVATION_COST = 1  # W5, line 4; also invoking a Scene Descriptor (W13, line 10)
 USED_AGAINST_GAIN = 1  # W6, line 4
