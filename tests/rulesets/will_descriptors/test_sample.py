@@ -147,3 +147,28 @@ def test_a_sheet_page_as_chromium_draws_it(cli, tmp_path):
     page.write_text(out, encoding="utf-8")
     shown = visible_text(rendered_dom(page))
     assert "Eve <script>alert(1)</script>" in shown and "Sly & <i>quick</i>" in shown and "[1][2][3]" in shown
+
+
+def test_the_script_run_again_records_the_same_events(cli, tmp_path):
+    """journals/record-knotted-sea.sh, command by command: the export it makes is the one committed."""
+    import json
+    import shlex
+
+    text = (ROOT / "journals" / "record-knotted-sea.sh").read_text(encoding="utf-8").replace("\\\n", " ")
+    commands = [words[1:] for line in text.splitlines()
+                if (words := shlex.split(line, comments=True)) and words[0] == "y"]
+    assert commands[0][:2] == ["init", "sea"]
+    for args in commands:
+        code, _, err = cli(*args)
+        assert code == 0, f"yarnlog {' '.join(args)} -> {code}: {err}"
+    out = tmp_path / "again.jsonl"
+    assert cli("export", "-o", str(out))[0] == 0
+
+    def facts(line: str) -> tuple:
+        record = json.loads(line)
+        if "trailer" in record:
+            return ("trailer", record["trailer"]["events"])
+        return tuple(record[k] for k in ("sequence", "event_type", "payload", "recorded_by", "visibility"))
+
+    assert [facts(line) for line in out.read_text(encoding="utf-8").splitlines()] == \
+        [facts(line) for line in JOURNAL.read_text(encoding="utf-8").splitlines()]

@@ -29,6 +29,8 @@ def _pool(side: SideEntry) -> str:
 def _roll(p: RollMade) -> str:
     b = p.b.character or (f"the Injury {p.recovery.injury}" if p.recovery else "")
     said = f"{p.a.character} {_pool(p.a)} against {b} {_pool(p.b)}."
+    if not p.a.faces or not p.b.faces:
+        said += " A pool of no dice is the all-tied case (reading 5): a GM's ruling may say more."
     chance = sum(float(Fraction(line.chance)) for line in p.odds if line.side == "a")
     if p.winner is None:
         return (f"{said} A real stalemate: the GM shifts the situation (W11). Prior odds: {chance:.0%} "
