@@ -280,3 +280,26 @@ def test_state_snapshots_read_back_equal_to_the_replay():
     assert replayed.rules.characters == again.rules.characters
     checks = fresh.check_snapshots(CAMPAIGN)
     assert checks and {c.status for c in checks} == {"agrees"}, checks
+
+
+def test_an_injury_used_against_its_owner_gives_the_owner_will(journal):
+    """W19, line 12: "An Injury works just like a Scene Descriptor that's stuck to a character"; so W6, line 4:
+    "When one of your Descriptors is used against you in this way, add one to your Will." (reading 9)."""
+    roll(journal, uses_a=("Knots", "Strong"), fa=(9, 8, 7, 3, 1))
+    journal.execute(CAMPAIGN, TakeHarm("Bob", injury_instead=True, injury_name="Rope burns"))
+    [made] = roll(journal, uses_a=("Bob:Rope burns",), fa=(6, 5, 4), fb=(9, 1))
+    assert [(c.kind, c.dice, c.payer) for c in made.payload.a.contributions] == [("injury", 3, "Christopher")]
+    assert (made.payload.winner, made.payload.successes) == ("b", 1)  # 9 beats the TN 6
+    assert rules(journal).characters["Bob"].will == 9 - 1 - 1 + 1
+
+
+def test_a_recovery_roll_the_injury_wins_changes_nothing(journal):
+    """Reading 10: if the Injury wins nothing happens ("Injuries don't have Power tracks", line 12)."""
+    roll(journal, uses_a=("Knots", "Strong"), fa=(9, 8, 7, 3, 1))
+    journal.execute(CAMPAIGN, TakeHarm("Bob", injury_instead=True, injury_name="Rope burns"))
+    [made] = journal.execute(CAMPAIGN, OpposedRoll("Bob", None, ("Slippery",), (), (5, 2), (8, 3, 1),
+                                                   recovery=("Bob", "Rope burns")))
+    assert made.payload.winner == "b" and made.payload.movements[0].character == "Bob"
+    assert rules(journal).characters["Bob"].injuries == {"Rope burns": 3}
+    with pytest.raises(InvalidCommand, match="Recovery roll harms nobody"):
+        journal.execute(CAMPAIGN, TakeHarm("Bob"))
