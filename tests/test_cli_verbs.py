@@ -82,7 +82,7 @@ def test_episode_end_is_the_one_verb_that_ends_an_episode(two_systems):
     code, out, _ = two_systems("episode", "end", "-c", "lantern", "--override", "no ballots", "--json")
     types = [e["event_type"] for e in json.loads(out)]
     assert code == 0 and types[0] == "override.recorded" and types[-1] == "episode.ended"  # Yarn's vote rule
-    # DramaSystem's episodes end with the same bennie vote (DS73), from the dramatic core both compose.
+    # DramaSystem's episodes end with the same bennie vote (DS73), from the shared core both compose.
     assert two_systems("episode", "end", "-c", "ds")[0] == 3
     code, out, _ = two_systems("episode", "end", "-c", "ds", "--override", "no ballots", "--json")
     types = [e["event_type"] for e in json.loads(out)]

@@ -34,7 +34,7 @@ def test_every_ruleset_takes_over_only_journal_commands_and_names_loadable_verbs
 
 def test_yarn_takes_over_episodes_and_scene_calls_explicitly():
     assert set(get_ruleset("yarn").takes_over) == {StartEpisode, OpenScene, EndEpisode}
-    # DramaSystem takes over what its dramatic core decides: the theme rota (DS10), a call's price (DS12,
+    # DramaSystem takes over what its shared core decides: the theme rota (DS10), a call's price (DS12,
     # DS33), the episode's end (DS19, DS73).
     assert set(get_ruleset("dramasystem").takes_over) == {StartEpisode, OpenScene, EndEpisode}
 

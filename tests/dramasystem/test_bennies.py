@@ -10,9 +10,9 @@ from yarnlog.core.referee import InvalidCommand, Referee, RuleViolation
 from yarnlog.core.timeline import OpenScene
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
 from yarnlog.rulesets.dramasystem.ruleset import RULESET
-from yarnlog.rulesets.dramatic.parts.bennie_spends import SpendBennie
-from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
-from yarnlog.rulesets.dramatic.rules.bennies import Ballot, tally_bennie_vote
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import SpendBennie
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.rules.bennies import Ballot, tally_bennie_vote
 
 from .storm_table import CAMPAIGN
 

@@ -12,9 +12,9 @@ from yarnlog.core.events import Payload
 from yarnlog.core.referee import InvalidCommand, RuleViolation
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.dramasystem.ruleset import RULESET
-from yarnlog.rulesets.dramatic.parts.bennie_vote import CastBallot
-from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
-from yarnlog.rulesets.dramatic.parts.petitions import Force, QuizPetitioners, ResolvePetition, TwoWay
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.parts.petitions import Force, QuizPetitioners, ResolvePetition, TwoWay
 
 from .storm_table import CAMPAIGN, want_args
 
@@ -174,7 +174,7 @@ def test_unspent_tokens_return_to_the_kitty_and_each_episode_starts_at_zero(jour
 def test_verify_names_a_petition_recorded_with_the_wrong_exchange(journal):
     from yarnlog.core.decide import audit
     from yarnlog.rulesets.dramasystem.parts.drama import PetitionResolved
-    from yarnlog.rulesets.dramatic.parts.economy import TransferLine
+    from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferLine
 
     _dramatic(journal)
     forged = PetitionResolved(scene=1, petitioner="Iris", granter="Tomas", petitioner_holder="Ana",
@@ -220,7 +220,7 @@ def test_the_cli_records_petitions_forces_and_two_way_exchanges_with_json(cli):
 
 def test_the_core_payloads_are_declared_once_and_subclassed_per_ruleset():
     from yarnlog.rulesets.dramasystem.parts import drama
-    from yarnlog.rulesets.dramatic.parts import petitions
+    from yarnlog.rulesets.scenes_and_tokens.parts import petitions
     from yarnlog.rulesets.yarn.parts.drama import petitions as yarn_petitions
 
     for ds, yarn in ((drama.PetitionResolved, yarn_petitions.PetitionResolved),

@@ -22,7 +22,7 @@ from yarnlog.rulesets.dramasystem.parts.token_ledger import token_ledger
 from yarnlog.rulesets.dramasystem.rules.odds import simple_success
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
 from yarnlog.rulesets.dramasystem.ruleset import RULESET
-from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 
 from .storm_table import CAMPAIGN, want_args
 

@@ -60,7 +60,7 @@ def test_a_session_recorded_end_to_end_verifies_and_every_point_replays(journal,
     state = journal.state(campaign)
     # Ana: refused (+1), forced by Kit (+2): 3 in hand; ranks 2 + 1 + 2 = 5, score 2. Cy spent his
     # bennie on a token and paid 2 for the force: ranks 1 + 1 + 1 = 3. Ben: 2 + 2 + 3 = 7.
-    from yarnlog.rulesets.dramatic.parts.bennie_vote import tallied
+    from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import tallied
 
     [tally] = tallied(state.rules.drama)  # the episode's vote as the state keeps it for the bennies report
     assert tally["episode"] == 1

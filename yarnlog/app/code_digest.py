@@ -39,7 +39,7 @@ def cache_dir() -> Path:
 def source_roots(ruleset_name: str) -> list[Path]:
     """The folders whose source makes a campaign's state: the core's and the ruleset's package's,
     found from its entry point without importing it (``yarnlog.rulesets.yarn.ruleset:RULESET``
-    names ``yarnlog/rulesets/yarn/``), and the dramatic core's, which Yarn and DramaSystem compose."""
+    names ``yarnlog/rulesets/yarn/``), and the shared core's, which Yarn and DramaSystem compose."""
     from yarnlog.core.ruleset import RULESETS
 
     package = Path(__file__).resolve().parent.parent

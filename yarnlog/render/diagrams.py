@@ -1,8 +1,8 @@
 """Pictures of a campaign: the relationship map and the drama tokens of an episode, as Mermaid
 (for Markdown) and as inline SVG (for HTML: no script, no style sheet, no external reference).
 
-Pure functions over the plain data of the read models (the dramatic core's
-:class:`~yarnlog.rulesets.dramatic.parts.relationship_map.RelationshipGraph`, which Yarn and
+Pure functions over the plain data of the read models (the shared core's
+:class:`~yarnlog.rulesets.scenes_and_tokens.parts.relationship_map.RelationshipGraph`, which Yarn and
 DramaSystem both draw, and Yarn's
 :class:`~yarnlog.rulesets.yarn.parts.economy.token_series.TokenSeries`). Every name and label is
 user text, so it is data: in Mermaid each character outside a small safe set becomes an entity
@@ -18,7 +18,7 @@ import re
 import unicodedata
 from xml.sax.saxutils import escape
 
-from yarnlog.rulesets.dramatic.parts.relationship_map import (
+from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
     RECURRING,
     CharacterNode,
     RelationshipGraph,

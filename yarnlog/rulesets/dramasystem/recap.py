@@ -6,7 +6,7 @@ see into plain data; ``yarnlog recap`` renders it with ``yarnlog/templates/drama
 HTML, as Yarn's recaps are).
 
 A whole-series recap opens with the relationship map as the audience may see it at the recap's
-end (the dramatic core's :func:`~yarnlog.rulesets.dramatic.parts.relationship_map.graph_of`, drawn
+end (the shared core's :func:`~yarnlog.rulesets.scenes_and_tokens.parts.relationship_map.graph_of`, drawn
 as Yarn's is), then the series' own moves before the first episode: precedence orders,
 relationships and wants. Per episode: its theme, its calling order (DS11) and the moves before its
 first scene, notes, scenes, the moves made between its scenes (the bennie vote) and after its end
@@ -36,8 +36,8 @@ from yarnlog.rulesets.dramasystem.parts.player_views import resolution_pending
 from yarnlog.rulesets.dramasystem.parts.resolution_reports import describe, resolution_reports
 from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board
 from yarnlog.rulesets.dramasystem.words import narrate
-from yarnlog.rulesets.dramatic.parts.calling_order import current_order
-from yarnlog.rulesets.dramatic.parts.relationship_map import (
+from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import current_order
+from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
     CharacterNode,
     RelationshipEdge,
     RelationshipGraph,

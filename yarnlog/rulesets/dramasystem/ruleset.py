@@ -4,7 +4,7 @@ What DramaSystem adds to the journal: characters with action types (:mod:`.parts
 procedural tokens (:mod:`.parts.procedural_piles`), simple card resolution
 (:mod:`.parts.card_procedure`), the advanced one (:mod:`.parts.advanced_procedure`) and simple
 player-versus-player contests (:mod:`.parts.contests`); its dramatic side is the core it shares
-with Yarn (:mod:`yarnlog.rulesets.dramatic`), composed in :mod:`.parts.drama`: the economy of drama
+with Yarn (:mod:`yarnlog.rulesets.scenes_and_tokens`), composed in :mod:`.parts.drama`: the economy of drama
 tokens and the petitions.
 """
 
@@ -64,5 +64,5 @@ RULESET = Ruleset(
     follow_up=follow_up,
     thaw=COMPOSED.thaw,  # a replay folds in place (core.state.Replay); its parts keep their folds
     state_packages=("yarnlog.rulesets.dramasystem.state", "yarnlog.rulesets.dramasystem.parts",
-                    "yarnlog.rulesets.dramasystem.rules", "yarnlog.rulesets.dramatic"),
+                    "yarnlog.rulesets.dramasystem.rules", "yarnlog.rulesets.scenes_and_tokens"),
 )

@@ -13,8 +13,8 @@ if TYPE_CHECKING:
     from yarnlog.rulesets.dramasystem.parts.contests import Contests
     from yarnlog.rulesets.dramasystem.parts.procedural_piles import Piles
     from yarnlog.rulesets.dramasystem.parts.sheets import Sheets
-    from yarnlog.rulesets.dramatic.parts.drama_state import Drama
-    from yarnlog.rulesets.dramatic.parts.economy import Economy
+    from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Drama
+    from yarnlog.rulesets.scenes_and_tokens.parts.economy import Economy
 
 
 @dataclass(frozen=True)
@@ -27,12 +27,12 @@ class DramaSystemState:
     advanced: Advanced
     contests: Contests
     consequences: Consequences
-    economy: Economy  # the dramatic core's slices, named as in Yarn's state
+    economy: Economy  # the shared core's slices, named as in Yarn's state
     drama: Drama
 
     @property
     def roster(self) -> Sheets:
-        """The characters as the dramatic core reads them (Yarn's state has one too)."""
+        """The characters as the shared core reads them (Yarn's state has one too)."""
         return self.sheets
 
 

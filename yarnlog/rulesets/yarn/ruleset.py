@@ -76,7 +76,7 @@ RULESET = Ruleset(
     thaw=COMPOSED.thaw,  # a replay folds the parts that offer it in place (core.state.Replay)
     # What YarnState is built of (the snapshot codec's whitelist): the parts, the pure rules' values.
     state_packages=("yarnlog.rulesets.yarn.state", "yarnlog.rulesets.yarn.parts", "yarnlog.rulesets.yarn.rules",
-                    "yarnlog.rulesets.dramatic"),
+                    "yarnlog.rulesets.scenes_and_tokens"),
     options={
         "botch": "Optional Procedural Rules: Botch",
         "blowing_the_top_off": "Optional Procedural Rules: Blowing the Top Off",

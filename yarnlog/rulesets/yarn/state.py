@@ -34,7 +34,7 @@ class YarnState:
 
     @property
     def roster(self) -> Characters:
-        """The characters as the dramatic core reads them (DramaSystem's state has one too)."""
+        """The characters as the shared core reads them (DramaSystem's state has one too)."""
         return self.characters
 
 

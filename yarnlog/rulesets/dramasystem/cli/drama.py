@@ -1,7 +1,7 @@
 """DramaSystem's dramatic verbs: the very functions Yarn registers (:mod:`yarnlog.rulesets.yarn.cli.drama`
 and :mod:`yarnlog.rulesets.yarn.cli.characters`).
 
-Each verb only builds a plain command of the dramatic core (``ResolvePetition``, ``Duck``,
+Each verb only builds a plain command of the shared core (``ResolvePetition``, ``Duck``,
 ``SpendBennie``, ``IntroduceSupporting``, ``DrawPrecedence`` ...), which DramaSystem's own
 composition of the core decides; so the verbs are written once. So is ``relationships``, the
 relationship map read from either state's roster; Yarn's other read verbs (``precedence show``,
@@ -39,7 +39,7 @@ def call(
 ) -> None:
     """Call a scene in the calling order (DS11), or out of turn with a bennie (DS76)."""
     from yarnlog.rulesets.dramasystem.cli.procedure import names
-    from yarnlog.rulesets.dramatic.parts.calling_order import CallInOrder
+    from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import CallInOrder
 
     run_command(campaign, CallInOrder(caller=caller, title=title, setting=setting, cast=names(cast), mode=mode,
                                       situation=situation, time_break=time_break, jump_queue=jump_queue),

@@ -1,4 +1,4 @@
-"""DramaSystem's dramatic side: the dramatic core Yarn shares (:mod:`yarnlog.rulesets.dramatic`),
+"""DramaSystem's dramatic side: the shared core Yarn shares (:mod:`yarnlog.rulesets.scenes_and_tokens`),
 composed with DramaSystem's book, characters and payloads.
 
 The SRD's dramatic chapters are Yarn's nearly word for word (digest 001, section 5), so this module
@@ -7,7 +7,7 @@ only its own prefix), names the SRD's numbers for the shared text (:data:`LINES`
 cites "DS21, lines 319-323"), reads the characters from :mod:`.sheets`, and records each scene
 opened so it can be challenged (ducked, rushed, voted on) and a dramatic scene can end with its
 exchange; bennies are voted and spent as in Yarn. A call costs what the core's
-:func:`~yarnlog.rulesets.dramatic.rules.calling.price_of_call` says with DramaSystem's price of a
+:func:`~yarnlog.rulesets.scenes_and_tokens.rules.calling.price_of_call` says with DramaSystem's price of a
 procedural scene, a green procedural token (DS12, DS33). At the end of an episode the bennie vote
 is tallied and every unspent drama token reverts to the kitty (DS19, DS73-DS75).
 """
@@ -36,8 +36,8 @@ from yarnlog.core.timeline import (
 )
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralRestore, ProceduralSpend, spends_for
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour, restore
-from yarnlog.rulesets.dramatic.parameters import SHARED_BOOK, Dramatic, Roster
-from yarnlog.rulesets.dramatic.parts import (
+from yarnlog.rulesets.scenes_and_tokens.parameters import SHARED_BOOK, Dramatic, Roster
+from yarnlog.rulesets.scenes_and_tokens.parts import (
     bennie_spends,
     bennie_vote,
     calling_order,
@@ -48,14 +48,14 @@ from yarnlog.rulesets.dramatic.parts import (
     scene_challenges,
     supporting_cast,
 )
-from yarnlog.rulesets.dramatic.parts.bennie_spends import BennieSpendLine, bennie_paid
-from yarnlog.rulesets.dramatic.parts.calling_order import CALLING_ORDER, CallInOrder
-from yarnlog.rulesets.dramatic.parts.drama_state import Drama, DramaBuilder, SceneCall
-from yarnlog.rulesets.dramatic.parts.economy import BENNIE, TransferLine, lines
-from yarnlog.rulesets.dramatic.parts.roles import RECURRING, cast_roles, player_character, tracks_characters
-from yarnlog.rulesets.dramatic.rules.bennies import BennieOption, BennieSpend, TokenKind, spend_bennie
-from yarnlog.rulesets.dramatic.rules.calling import CallPrice, check_dramatic_cast, price_of_call
-from yarnlog.rulesets.dramatic.rules.drama_tokens import CASTING_COST, casting_cost
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import BennieSpendLine, bennie_paid
+from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import CALLING_ORDER, CallInOrder
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Drama, DramaBuilder, SceneCall
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import BENNIE, TransferLine, lines
+from yarnlog.rulesets.scenes_and_tokens.parts.roles import RECURRING, cast_roles, player_character, tracks_characters
+from yarnlog.rulesets.scenes_and_tokens.rules.bennies import BennieOption, BennieSpend, TokenKind, spend_bennie
+from yarnlog.rulesets.scenes_and_tokens.rules.calling import CallPrice, check_dramatic_cast, price_of_call
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import CASTING_COST, casting_cost
 
 BOOK = "DramaSystem SRD"
 

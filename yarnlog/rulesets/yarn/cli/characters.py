@@ -157,7 +157,7 @@ def character_relate(
     as_json: JsonOpt = False,
 ) -> None:
     """Define (or redefine) a relationship on the relationship map."""
-    from yarnlog.rulesets.dramatic.parts.relationships import DefineRelationship
+    from yarnlog.rulesets.scenes_and_tokens.parts.relationships import DefineRelationship
 
     run_command(campaign, DefineRelationship(character, other, nature), by=by, override_reason=override,
                 as_json=as_json)
@@ -175,7 +175,7 @@ def character_want(
     as_json: JsonOpt = False,
 ) -> None:
     """Declare what a PC wants from another (the first two named are the fraught relationships)."""
-    from yarnlog.rulesets.dramatic.parts.relationships import DeclareWant
+    from yarnlog.rulesets.scenes_and_tokens.parts.relationships import DeclareWant
 
     run_command(campaign, DeclareWant(character, withholder, want, why_not), by=by, override_reason=override,
                 as_json=as_json)
@@ -217,7 +217,7 @@ def supporting_add(
     as_json: JsonOpt = False,
 ) -> None:
     """Introduce a supporting character: minor, or recurring from a petition scene."""
-    from yarnlog.rulesets.dramatic.parts.supporting_cast import IntroduceSupporting
+    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import IntroduceSupporting
 
     command = IntroduceSupporting(name, description, _gm_or(campaign, introduced_by or by), recurring, petitioner)
     run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
@@ -234,7 +234,7 @@ def supporting_promote(
     as_json: JsonOpt = False,
 ) -> None:
     """Promote a minor character to recurring."""
-    from yarnlog.rulesets.dramatic.parts.supporting_cast import PromoteSupporting
+    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import PromoteSupporting
 
     run_command(campaign, PromoteSupporting(name, pc, need), by=by, override_reason=override, as_json=as_json)
 
@@ -248,7 +248,7 @@ def supporting_detail(
     as_json: JsonOpt = False,
 ) -> None:
     """Flesh out a supporting character."""
-    from yarnlog.rulesets.dramatic.parts.supporting_cast import DescribeSupporting
+    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import DescribeSupporting
 
     run_command(campaign, DescribeSupporting(name, detail), by=by, as_json=as_json)
 
@@ -264,7 +264,7 @@ def location_add(
     as_json: JsonOpt = False,
 ) -> None:
     """Introduce a location."""
-    from yarnlog.rulesets.dramatic.parts.supporting_cast import IntroduceLocation
+    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import IntroduceLocation
 
     command = IntroduceLocation(name, description, _gm_or(campaign, introduced_by or by))
     run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
@@ -279,7 +279,7 @@ def location_detail(
     as_json: JsonOpt = False,
 ) -> None:
     """Elaborate on a location."""
-    from yarnlog.rulesets.dramatic.parts.supporting_cast import ElaborateLocation
+    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import ElaborateLocation
 
     run_command(campaign, ElaborateLocation(name, detail), by=by, as_json=as_json)
 
@@ -306,7 +306,7 @@ def precedence_draw(
 ) -> None:
     """Note a precedence order: shuffled by the tool, or entered as drawn."""
     from yarnlog.core.referee import invalid
-    from yarnlog.rulesets.dramatic.parts.supporting_cast import DrawPrecedence, Purpose, shuffled
+    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import DrawPrecedence, Purpose, shuffled
 
     invalid(purpose in {p.value for p in Purpose}, f"--purpose is one of {PURPOSES}")
     if order:
@@ -339,7 +339,7 @@ def theme_choose(
     as_json: JsonOpt = False,
 ) -> None:
     """Record the next episode's theme ('episode start' then takes it)."""
-    from yarnlog.rulesets.dramatic.parts.supporting_cast import ChooseTheme
+    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import ChooseTheme
 
     run_command(campaign, ChooseTheme(theme, chooser), by=by, override_reason=override, as_json=as_json)
 
@@ -597,7 +597,7 @@ def relationships(
     from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
     from yarnlog.core.referee import invalid
     from yarnlog.core.state import replay, visible_to
-    from yarnlog.rulesets.dramatic.parts.relationship_map import relationship_map
+    from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import relationship_map
 
     journal = open_journal()
     cid = pick_campaign(journal, campaign)

@@ -36,7 +36,7 @@ def _run(campaign, command, by, override, as_json, visibility: str = "everyone")
 
 def _sides(campaign: str | None, for_caller: Names, for_challenger: Names) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Both sides of a show of hands (the rule for a side left out: :func:`vote_sides`)."""
-    from yarnlog.rulesets.dramatic.parts.scene_challenges import vote_sides
+    from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import vote_sides
 
     caller_side, challenger_side = names(for_caller), names(for_challenger)
     if bool(caller_side) == bool(challenger_side):  # nothing to fill in: spare the replay
@@ -129,7 +129,7 @@ def duck(
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Duck your casting: the caller acquiesces, or compels you (a drama token to her ducks it)."""
-    from yarnlog.rulesets.dramatic.parts.scene_challenges import Duck
+    from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import Duck
 
     _run(campaign, Duck(character, compel, token), by, override, as_json)
 
@@ -145,7 +145,7 @@ def rush(
 ) -> None:
     """Rush the scene in play: with the caller's consent, or a drama token or bennie to the caller."""
     from yarnlog.core.referee import invalid
-    from yarnlog.rulesets.dramatic.parts.scene_challenges import Rush
+    from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import Rush
 
     invalid(consent + token + bennie == 1, "rush with exactly one of --consent, --token, --bennie")
     payment: Literal["token", "bennie"] | None = "token" if token else "bennie" if bennie else None
@@ -153,7 +153,7 @@ def rush(
 
 
 def _voted(kind: str, challenger, for_caller, for_challenger, tie, revised, campaign, by, override, as_json):
-    from yarnlog.rulesets.dramatic.parts.scene_challenges import ChallengeByVote
+    from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import ChallengeByVote
 
     caller_side, challenger_side = _sides(campaign, for_caller, for_challenger)
     _run(campaign, ChallengeByVote(kind, challenger, caller_side, challenger_side, tie, revised), by, override,
@@ -200,7 +200,7 @@ def novelty(
     campaign: CampaignOpt = None, by: ByOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Challenge for novelty: the GM judges (no vote)."""
-    from yarnlog.rulesets.dramatic.parts.scene_challenges import ChallengeNovelty
+    from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import ChallengeNovelty
 
     _run(campaign, ChallengeNovelty(challenger, too_similar, change, earlier_scene), by, None, as_json)
 
@@ -214,7 +214,7 @@ def procedural(
     campaign: CampaignOpt = None, by: ByOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Going to procedural: an objection to narration, and the narrator's reply."""
-    from yarnlog.rulesets.dramatic.parts.scene_challenges import DemandProcedural
+    from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import DemandProcedural
 
     _run(campaign, DemandProcedural(narrator, names(objector), reply, narration), by, None, as_json)
 
@@ -245,7 +245,7 @@ def location(
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Challenge a location detail as out of bounds: the GM allows it, then the players vote."""
-    from yarnlog.rulesets.dramatic.parts.supporting_cast import ChallengeLocation
+    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import ChallengeLocation
 
     detail_side, challenger_side = (_sides(campaign, for_detail, for_challenger) if allowed
                                     else (names(for_detail), names(for_challenger)))
@@ -266,7 +266,7 @@ def petition(
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """End a dramatic scene: the petition granted, refused (or voted on), or no contest."""
-    from yarnlog.rulesets.dramatic.parts.petitions import GrantVoteData, ResolvePetition
+    from yarnlog.rulesets.scenes_and_tokens.parts.petitions import GrantVoteData, ResolvePetition
 
     vote = None
     if for_grant or for_refusal or tie:
@@ -295,7 +295,7 @@ def force(
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """End a dramatic scene with a force (two tokens), perhaps blocked (three), perhaps supported."""
-    from yarnlog.rulesets.dramatic.parts.petitions import Force
+    from yarnlog.rulesets.scenes_and_tokens.parts.petitions import Force
 
     _run(campaign, Force(petitioner, granter, blocked, _supporters(support), _supporters(block_support)), by,
          override, as_json)
@@ -308,7 +308,7 @@ def two_way(
 ) -> None:
     """End a two-way exchange: name each of the two characters once, as granted or denied."""
     from yarnlog.core.referee import invalid
-    from yarnlog.rulesets.dramatic.parts.petitions import TwoWay
+    from yarnlog.rulesets.scenes_and_tokens.parts.petitions import TwoWay
 
     parties = [(n, True) for n in names(granted)] + [(n, False) for n in names(denied)]
     invalid(len(parties) == 2, "a two-way exchange names two characters, each --granted or --denied")
@@ -325,7 +325,7 @@ def quiz(
 ) -> None:
     """Multiple petitioners: the GM quizzes each player in a newly drawn precedence order."""
     from yarnlog.core.referee import invalid
-    from yarnlog.rulesets.dramatic.parts.petitions import QuizPetitioners
+    from yarnlog.rulesets.scenes_and_tokens.parts.petitions import QuizPetitioners
 
     answers = []
     for items, got_it in ((got, True), (missed, False)):
@@ -343,8 +343,8 @@ def quiz(
 
 def _drawn_or_shuffled(campaign, answers) -> tuple[tuple[str, ...] | None, Literal["shuffled", "entered"]]:
     """The order already drawn this scene, or the cards the rules say to shuffle, shuffled here."""
-    from yarnlog.rulesets.dramatic.parts.petitions import players_to_draw_for_quiz
-    from yarnlog.rulesets.dramatic.parts.supporting_cast import shuffled
+    from yarnlog.rulesets.scenes_and_tokens.parts.petitions import players_to_draw_for_quiz
+    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import shuffled
 
     state = campaign_state(campaign)
     players = players_to_draw_for_quiz(state.rules.roster, state, answers)
@@ -361,7 +361,7 @@ def ballot(
     visibility: VisibilityOpt = "everyone", as_json: JsonOpt = False,
 ) -> None:
     """Cast a bennie ballot: rank the other players, #1 the best (the GM ranks them all)."""
-    from yarnlog.rulesets.dramatic.parts.bennie_vote import CastBallot
+    from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot
 
     _run(campaign, CastBallot(voter, names(ranking)), by, override, as_json, visibility)
 
@@ -378,7 +378,7 @@ def bennie_spend(
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Cash in a bennie (one per scene). Queue jumps: 'call --jump-queue'; rushes: 'challenge rush --bennie'."""
-    from yarnlog.rulesets.dramatic.parts.bennie_spends import SpendBennie
+    from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import SpendBennie
 
     _run(campaign, SpendBennie(spender, option, target, kind, colour), by, override, as_json)
 

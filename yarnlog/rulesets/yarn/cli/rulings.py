@@ -26,7 +26,7 @@ def ruling_tokens(
 ) -> None:
     """Move drama tokens or bennies by the GM's ruling; refused when the payer holds too few, unless
     --override gives the GM's reason for taking an account below zero."""
-    from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
+    from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 
     run_command(campaign, TransferTokens(source=source.strip(), destination=destination.strip(), amount=amount,
                                          reason=reason, currency=currency.strip().lower()),  # type: ignore[arg-type]
@@ -40,7 +40,7 @@ def ruling_note(
     campaign: CampaignOpt = None, by: ByOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Record a GM's ruling on a rule the book leaves to her, moving nothing."""
-    from yarnlog.rulesets.dramatic.parts.rulings import RecordRuling
+    from yarnlog.rulesets.scenes_and_tokens.parts.rulings import RecordRuling
 
     run_command(campaign, RecordRuling(rule=rule, ruling=ruling), by=by, as_json=as_json)
 

@@ -1,4 +1,4 @@
-"""Yarn's side of the dramatic core (:class:`~yarnlog.rulesets.dramatic.parameters.Dramatic`).
+"""Yarn's side of the shared core (:class:`~yarnlog.rulesets.scenes_and_tokens.parameters.Dramatic`).
 
 Yarn quotes the shared text under its own name; its characters are the characters part's, and a
 precedence order is drawn by that part ("Order of Precedence").
@@ -11,7 +11,7 @@ from typing import Any
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee
 from yarnlog.core.state import CampaignState
-from yarnlog.rulesets.dramatic.parameters import SHARED_BOOK, Dramatic, Roster
+from yarnlog.rulesets.scenes_and_tokens.parameters import SHARED_BOOK, Dramatic, Roster
 
 
 def _roster(campaign: CampaignState[Any]) -> Roster:

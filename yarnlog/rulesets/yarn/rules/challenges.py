@@ -1,9 +1,9 @@
-"""Moved to :mod:`yarnlog.rulesets.dramatic.rules.challenges`: Yarn's dramatic side is the core it shares
+"""Moved to :mod:`yarnlog.rulesets.scenes_and_tokens.rules.challenges`: Yarn's dramatic side is the core it shares
 with DramaSystem. This name stays so that code written against it keeps working."""
 
 from typing import Any
 
-from yarnlog.rulesets.dramatic.rules import challenges as _moved
+from yarnlog.rulesets.scenes_and_tokens.rules import challenges as _moved
 
 
 def __getattr__(name: str) -> Any:

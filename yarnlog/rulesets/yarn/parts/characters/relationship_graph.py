@@ -1,11 +1,11 @@
-"""Yarn's relationship map as plain data, for pictures: the dramatic core's
-(:mod:`yarnlog.rulesets.dramatic.parts.relationship_map`, which DramaSystem reads too), over
+"""Yarn's relationship map as plain data, for pictures: the shared core's
+(:mod:`yarnlog.rulesets.scenes_and_tokens.parts.relationship_map`, which DramaSystem reads too), over
 Yarn's characters part.
 """
 
 from __future__ import annotations
 
-from yarnlog.rulesets.dramatic.parts.relationship_map import (
+from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
     PC,
     RECURRING,
     CharacterNode,

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from yarnlog.core.referee import Referee, Rule, invalid
-from yarnlog.rulesets.dramatic.parts import relationship_map as shared_map
-from yarnlog.rulesets.dramatic.parts import relationships as core
-from yarnlog.rulesets.dramatic.parts.relationships import (
+from yarnlog.rulesets.scenes_and_tokens.parts import relationship_map as shared_map
+from yarnlog.rulesets.scenes_and_tokens.parts import relationships as core
+from yarnlog.rulesets.scenes_and_tokens.parts.relationships import (
     MINOR_HAS_NO_RELATIONSHIP,
     RECURRING_RELATIONSHIP,
     WHY_NOT,
@@ -40,7 +40,7 @@ RELATE_TO_ALL = Rule(
 )
 
 
-#: Relationships and wants as Yarn records them: the dramatic core's, with Yarn's payloads.
+#: Relationships and wants as Yarn records them: the shared core's, with Yarn's payloads.
 RELATIONSHIPS = core.Relationships(YARN, RelationshipDefined, WantDeclared)
 
 
@@ -75,6 +75,6 @@ def edges_of(characters: Characters, name: str) -> Iterable[Relationship]:
 def relationship_map(characters: Characters) -> dict:
     """The relationship map: labelled lines, wants (fraught ones marked), needs of recurring characters,
     and the PCs in play not yet "named as objects of at least two other characters' wants" (Step By
-    Step, 14): the dramatic core's report
-    (:func:`~yarnlog.rulesets.dramatic.parts.relationship_map.relationship_map`)."""
+    Step, 14): the shared core's report
+    (:func:`~yarnlog.rulesets.scenes_and_tokens.parts.relationship_map.relationship_map`)."""
     return shared_map.relationship_map(characters)

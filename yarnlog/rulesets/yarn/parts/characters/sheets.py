@@ -18,7 +18,7 @@ from yarnlog.core.frozen import replace
 from yarnlog.core.referee import invalid
 from yarnlog.core.ruleset import folds
 from yarnlog.core.timeline import EpisodeStarted
-from yarnlog.rulesets.dramatic.parts import relationships
+from yarnlog.rulesets.scenes_and_tokens.parts import relationships
 from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_module
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import Cast
 from yarnlog.rulesets.yarn.rules import experience, traits

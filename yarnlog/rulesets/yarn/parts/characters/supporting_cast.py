@@ -1,5 +1,5 @@
-"""The cast around Yarn's player characters, and the order of the players: the dramatic core's
-(:mod:`yarnlog.rulesets.dramatic.parts.supporting_cast`), recorded under Yarn's prefix.
+"""The cast around Yarn's player characters, and the order of the players: the shared core's
+(:mod:`yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast`), recorded under Yarn's prefix.
 
 This is one half of the ``characters`` part: :mod:`.part` composes it with the player characters,
 so its state is ``campaign.rules.characters.cast``. The core's names are re-exported here.
@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from yarnlog.core.events import event
-from yarnlog.rulesets.dramatic.parts import supporting_cast as _core
-from yarnlog.rulesets.dramatic.parts.supporting_cast import (
+from yarnlog.rulesets.scenes_and_tokens.parts import supporting_cast as _core
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import (
     CALLING_ORDER,
     FOLDS,
     GROUNDS,

@@ -1,4 +1,4 @@
-"""Spending bennies in a Yarn campaign: the dramatic core's (:mod:`yarnlog.rulesets.dramatic.parts.bennie_spends`),
+"""Spending bennies in a Yarn campaign: the shared core's (:mod:`yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends`),
 recorded as ``yarn.bennie.spent``. The core's names are re-exported here."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from yarnlog.core.events import event
-from yarnlog.rulesets.dramatic.parts import bennie_spends as _core
-from yarnlog.rulesets.dramatic.parts.bennie_spends import (
+from yarnlog.rulesets.scenes_and_tokens.parts import bennie_spends as _core
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import (
     ELSEWHERE,
     FOLDS,
     SPEND_OPTIONS,

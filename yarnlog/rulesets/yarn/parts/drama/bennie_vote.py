@@ -1,5 +1,5 @@
-"""The bennie vote and the end of a Yarn episode: the dramatic core's
-(:mod:`yarnlog.rulesets.dramatic.parts.bennie_vote`), recorded under Yarn's prefix. The core's names
+"""The bennie vote and the end of a Yarn episode: the shared core's
+(:mod:`yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote`), recorded under Yarn's prefix. The core's names
 are re-exported here."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from yarnlog.core.events import event
-from yarnlog.rulesets.dramatic.parts import bennie_vote as _core
-from yarnlog.rulesets.dramatic.parts.bennie_vote import (
+from yarnlog.rulesets.scenes_and_tokens.parts import bennie_vote as _core
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import (
     FOLDS,
     BennieVoting,
     CastBallot,

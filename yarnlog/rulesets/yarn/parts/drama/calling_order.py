@@ -1,5 +1,5 @@
-"""The order in which scenes are called in a Yarn campaign: the dramatic core's
-(:mod:`yarnlog.rulesets.dramatic.parts.calling_order`), read from Yarn's characters part.
+"""The order in which scenes are called in a Yarn campaign: the shared core's
+(:mod:`yarnlog.rulesets.scenes_and_tokens.parts.calling_order`), read from Yarn's characters part.
 
 The precedence order is the characters part's (``yarnlog precedence draw --purpose calling-order``).
 """
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from yarnlog.rulesets.dramatic.parts import calling_order as _core
-from yarnlog.rulesets.dramatic.parts.calling_order import (
+from yarnlog.rulesets.scenes_and_tokens.parts import calling_order as _core
+from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import (
     CALLING_ORDER,
     advanced,
     allowed_callers,

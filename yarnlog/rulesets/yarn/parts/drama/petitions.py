@@ -1,5 +1,5 @@
-"""How a Yarn dramatic scene ends: the dramatic core's petitions
-(:mod:`yarnlog.rulesets.dramatic.parts.petitions`), recorded under Yarn's prefix.
+"""How a Yarn dramatic scene ends: the shared core's petitions
+(:mod:`yarnlog.rulesets.scenes_and_tokens.parts.petitions`), recorded under Yarn's prefix.
 
 The payloads keep the event types Yarn's journals hold (``yarn.petition.resolved`` ...); the
 commands and the core's functions are re-exported here, bound to Yarn's side of the core.
@@ -8,8 +8,8 @@ commands and the core's functions are re-exported here, bound to Yarn's side of 
 from __future__ import annotations
 
 from yarnlog.core.events import event
-from yarnlog.rulesets.dramatic.parts import petitions as _core
-from yarnlog.rulesets.dramatic.parts.petitions import (
+from yarnlog.rulesets.scenes_and_tokens.parts import petitions as _core
+from yarnlog.rulesets.scenes_and_tokens.parts.petitions import (
     ANSWERS,
     EXCHANGES,
     FOLDS,

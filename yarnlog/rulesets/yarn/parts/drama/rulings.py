@@ -1,12 +1,12 @@
-"""A GM's ruling that moves nothing, tied to the rule it settles: the dramatic core's
-(:mod:`yarnlog.rulesets.dramatic.parts.rulings`), recorded under Yarn's prefix."""
+"""A GM's ruling that moves nothing, tied to the rule it settles: the shared core's
+(:mod:`yarnlog.rulesets.scenes_and_tokens.parts.rulings`), recorded under Yarn's prefix."""
 
 from __future__ import annotations
 
 from yarnlog.core.events import event
 from yarnlog.core.ruleset import folds
-from yarnlog.rulesets.dramatic.parts import rulings as _core
-from yarnlog.rulesets.dramatic.parts.rulings import RecordRuling
+from yarnlog.rulesets.scenes_and_tokens.parts import rulings as _core
+from yarnlog.rulesets.scenes_and_tokens.parts.rulings import RecordRuling
 
 __all__ = ["FOLDS", "RULINGS", "VALIDATORS", "RecordRuling", "RulingRecorded", "decide", "evolve"]
 

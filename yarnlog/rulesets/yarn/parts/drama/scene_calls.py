@@ -21,11 +21,11 @@ from yarnlog.core.referee import Broken, Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
 from yarnlog.core.timeline import OpenScene, SceneOpened, check_timeline, decide_timeline
-from yarnlog.rulesets.dramatic.parts import calling_order
-from yarnlog.rulesets.dramatic.rules.bennies import BennieOption, BennieSpend, spend_bennie
-from yarnlog.rulesets.dramatic.rules.calling import GM_CASTS as GM_CASTS  # the core's, read here by name
-from yarnlog.rulesets.dramatic.rules.calling import CallPrice, check_dramatic_cast, price_of_call
-from yarnlog.rulesets.dramatic.rules.drama_tokens import (
+from yarnlog.rulesets.scenes_and_tokens.parts import calling_order
+from yarnlog.rulesets.scenes_and_tokens.rules.bennies import BennieOption, BennieSpend, spend_bennie
+from yarnlog.rulesets.scenes_and_tokens.rules.calling import GM_CASTS as GM_CASTS  # the core's, read here by name
+from yarnlog.rulesets.scenes_and_tokens.rules.calling import CallPrice, check_dramatic_cast, price_of_call
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import (
     CASTING_COST,
     casting_cost,
     check_not_reversing_force,

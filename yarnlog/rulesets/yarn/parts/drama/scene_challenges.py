@@ -1,4 +1,4 @@
-"""Challenges to a called Yarn scene: the dramatic core's (:mod:`yarnlog.rulesets.dramatic.parts.scene_challenges`),
+"""Challenges to a called Yarn scene: the shared core's (:mod:`yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges`),
 recorded under Yarn's prefix (``yarn.challenge.ducked`` ...). The core's names are re-exported here."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from yarnlog.core.events import event
-from yarnlog.rulesets.dramatic.parts import scene_challenges as _core
-from yarnlog.rulesets.dramatic.parts.scene_challenges import (
+from yarnlog.rulesets.scenes_and_tokens.parts import scene_challenges as _core
+from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import (
     BLOCK_RUSH,
     FOLDS,
     NARRATION,

@@ -1,8 +1,8 @@
-"""Yarn's drama slice is the dramatic core's (:mod:`yarnlog.rulesets.dramatic.parts.drama_state`)."""
+"""Yarn's drama slice is the shared core's (:mod:`yarnlog.rulesets.scenes_and_tokens.parts.drama_state`)."""
 
 from __future__ import annotations
 
-from yarnlog.rulesets.dramatic.parts.drama_state import (
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import (
     CallingOrder,
     CastChange,
     Drama,

@@ -22,8 +22,8 @@ from yarnlog.core.corrections import Amendments, Correction, Retraction
 from yarnlog.core.events import Payload, Recorded, load_payload
 from yarnlog.core.referee import Rule
 from yarnlog.core.timeline import SceneOpened
-from yarnlog.rulesets.dramatic.rules import drama_tokens
-from yarnlog.rulesets.dramatic.rules.drama_tokens import KITTY, Transfer
+from yarnlog.rulesets.scenes_and_tokens.rules import drama_tokens
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import KITTY, Transfer
 from yarnlog.rulesets.yarn.parts.characters.sheets import CharacterCreated, WantDeclared
 from yarnlog.rulesets.yarn.parts.drama.bennie_spends import BennieSpent
 from yarnlog.rulesets.yarn.parts.drama.bennie_vote import BennieVoteTallied

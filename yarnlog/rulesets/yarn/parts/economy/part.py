@@ -1,4 +1,4 @@
-"""Yarn's economy of drama tokens and bennies: the dramatic core's (:mod:`yarnlog.rulesets.dramatic.parts.economy`),
+"""Yarn's economy of drama tokens and bennies: the shared core's (:mod:`yarnlog.rulesets.scenes_and_tokens.parts.economy`),
 with its two payloads registered under Yarn's prefix. The core's names are re-exported here."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from yarnlog.core.events import event
-from yarnlog.rulesets.dramatic.parts import economy as _core
-from yarnlog.rulesets.dramatic.parts.economy import (
+from yarnlog.rulesets.scenes_and_tokens.parts import economy as _core
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import (
     BENNIE,
     DRAMA,
     FOLDS,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from yarnlog.core.referee import Referee, Rule, invalid, present
-from yarnlog.rulesets.dramatic.rules.drama_tokens import KITTY, Balances, Transfer, holding, require_affordable
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import KITTY, Balances, Transfer, holding, require_affordable
 
 BOOK = "Yarn 0.1"
 

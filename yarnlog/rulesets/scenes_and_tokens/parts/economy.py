@@ -23,8 +23,8 @@ from yarnlog.core.referee import Broken, Referee, Rule, invalid, present
 from yarnlog.core.ruleset import Part, folds
 from yarnlog.core.state import CampaignState
 from yarnlog.core.thawed import ThawedMap, ThawedVector
-from yarnlog.rulesets.dramatic.rules import drama_tokens
-from yarnlog.rulesets.dramatic.rules.drama_tokens import KITTY, KittyFlow, Transfer
+from yarnlog.rulesets.scenes_and_tokens.rules import drama_tokens
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import KITTY, KittyFlow, Transfer
 
 Campaign = CampaignState[Any]
 
@@ -196,7 +196,7 @@ def _entry(recorded: Recorded, line: TransferLine) -> LedgerEntry:
 
 def _moved(held: dict[str, int], name: str, amount: int) -> None:
     """``amount`` tokens added to (or, negative, taken from) ``name``'s holding; a holder of zero is left out
-    (as :func:`~yarnlog.rulesets.dramatic.rules.drama_tokens.balances` leaves them out)."""
+    (as :func:`~yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens.balances` leaves them out)."""
     after = held.get(name, 0) + amount
     if after:
         held[name] = after
@@ -208,7 +208,7 @@ class EconomyBuilder:
     """The slice thawed for a replay (a :class:`~yarnlog.core.ruleset.SliceBuilder`): balances set in
     place, the ledger and the kitty's flows thawed (:mod:`yarnlog.core.thawed`). Folds as :func:`evolve`
     does, from the stored lines (already checked: at least one token, two different accounts)
-    without building a :class:`~yarnlog.rulesets.dramatic.rules.drama_tokens.Transfer` each."""
+    without building a :class:`~yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens.Transfer` each."""
 
     def __init__(self, economy: Economy):
         self.tokens = dict(economy.tokens)
@@ -351,7 +351,7 @@ def return_to_kitty(economy: Economy, episode: int,
 
 def economy_part(events: EconomyEvents, cite: Callable[[Referee], Referee] = lambda referee: referee) -> Part:
     """The economy part of a ruleset that records ``events``; ``cite`` makes its referee name the
-    ruleset's book (:meth:`~yarnlog.rulesets.dramatic.parameters.Dramatic.referee`)."""
+    ruleset's book (:meth:`~yarnlog.rulesets.scenes_and_tokens.parameters.Dramatic.referee`)."""
 
     def decide(command: Any, campaign: Campaign, referee: Referee) -> list[Payload] | None:
         if not isinstance(command, TransferTokens):

@@ -23,8 +23,8 @@ from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, invalid, present
 from yarnlog.core.ruleset import folds
-from yarnlog.rulesets.dramatic.parameters import Dramatic, Roster
-from yarnlog.rulesets.dramatic.parts.drama_state import (
+from yarnlog.rulesets.scenes_and_tokens.parameters import Dramatic, Roster
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import (
     Campaign,
     Drama,
     DramaBuilder,
@@ -33,11 +33,11 @@ from yarnlog.rulesets.dramatic.parts.drama_state import (
     rebuilt,
     scene_in_play,
 )
-from yarnlog.rulesets.dramatic.parts.economy import TransferLine, lines
-from yarnlog.rulesets.dramatic.parts.roles import Role, holders_present, require_character, require_party
-from yarnlog.rulesets.dramatic.parts.supporting_cast import Purpose, latest_precedence
-from yarnlog.rulesets.dramatic.rules.challenges import grant_vote, petition_outcome
-from yarnlog.rulesets.dramatic.rules.drama_tokens import (
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferLine, lines
+from yarnlog.rulesets.scenes_and_tokens.parts.roles import Role, holders_present, require_character, require_party
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose, latest_precedence
+from yarnlog.rulesets.scenes_and_tokens.rules.challenges import grant_vote, petition_outcome
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import (
     MULTIPLE_PETITIONERS,
     ForcedScene,
     PetitionAnswer,

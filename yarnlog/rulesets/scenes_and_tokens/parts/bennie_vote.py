@@ -24,12 +24,12 @@ from yarnlog.core.referee import Referee, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
 from yarnlog.core.timeline import EndEpisode, EpisodeEnded, check_timeline, decide_timeline
-from yarnlog.rulesets.dramatic.parameters import Dramatic
-from yarnlog.rulesets.dramatic.parts.drama_state import Campaign, Drama, DramaBuilder, drama_of, rebuilt
-from yarnlog.rulesets.dramatic.parts.economy import BENNIE, TokensReturned, TransferLine, return_to_kitty
-from yarnlog.rulesets.dramatic.rules import bennies
-from yarnlog.rulesets.dramatic.rules.bennies import ALL_VOTE, Ballot, PlayerTally, tally_bennie_vote
-from yarnlog.rulesets.dramatic.rules.drama_tokens import EPISODE_END, KITTY, Transfer
+from yarnlog.rulesets.scenes_and_tokens.parameters import Dramatic
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Campaign, Drama, DramaBuilder, drama_of, rebuilt
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import BENNIE, TokensReturned, TransferLine, return_to_kitty
+from yarnlog.rulesets.scenes_and_tokens.rules import bennies
+from yarnlog.rulesets.scenes_and_tokens.rules.bennies import ALL_VOTE, Ballot, PlayerTally, tally_bennie_vote
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import EPISODE_END, KITTY, Transfer
 
 
 class _Data(BaseModel):

@@ -5,7 +5,7 @@ The precedence order is the cast's (``yarnlog precedence draw --purpose calling-
 module derives the episode's calling order from it, checks who may call next, and follows the order
 round as scenes are called. Yarn says the GM "usually" replaces the theme chooser, DramaSystem that
 she replaces her: the order is the same (Yarn's default is DramaSystem's rule), only the words
-quoted differ (:attr:`~yarnlog.rulesets.dramatic.parameters.Dramatic.quotes`).
+quoted differ (:attr:`~yarnlog.rulesets.scenes_and_tokens.parameters.Dramatic.quotes`).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.state import CampaignState
 from yarnlog.core.timeline import OpenScene
-from yarnlog.rulesets.dramatic.parameters import SHARED_BOOK, Dramatic
-from yarnlog.rulesets.dramatic.parts.drama_state import CallingOrder, Drama, DramaBuilder, Recall
-from yarnlog.rulesets.dramatic.parts.supporting_cast import Purpose
+from yarnlog.rulesets.scenes_and_tokens.parameters import SHARED_BOOK, Dramatic
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import CallingOrder, Drama, DramaBuilder, Recall
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose
 
 CALLING_ORDER = Rule(
     SHARED_BOOK, "Calling Order",
@@ -46,7 +46,7 @@ def calling_order(precedence: tuple[str, ...], *, gm: str, theme_chooser: str | 
 def current_order(roster: Any, gm: str, episode: int | None) -> tuple[str, ...] | None:
     """The calling order of ``episode``, if a calling-order precedence was drawn in it.
 
-    ``roster`` is a ruleset's :class:`~yarnlog.rulesets.dramatic.parameters.Roster` (its ``cast``
+    ``roster`` is a ruleset's :class:`~yarnlog.rulesets.scenes_and_tokens.parameters.Roster` (its ``cast``
     keeps precedence orders and themes), or ``None`` in a journal that keeps no characters.
     """
     if roster is None or episode is None:

@@ -5,7 +5,7 @@ DramaSystem DS13-DS16 in the same words.
 Each move is decided by the pure functions of :mod:`.challenges` and recorded with the facts
 that decided it, so ``verify`` can decide it again. Ducks and rushes change the scene's cast.
 Each ruleset registers the five payloads under its own prefix (:class:`ChallengeEvents`) and
-composes :class:`SceneChallenges` with its :class:`~yarnlog.rulesets.dramatic.parameters.Dramatic`.
+composes :class:`SceneChallenges` with its :class:`~yarnlog.rulesets.scenes_and_tokens.parameters.Dramatic`.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.core.ruleset import folds
-from yarnlog.rulesets.dramatic.parameters import Dramatic
-from yarnlog.rulesets.dramatic.parts.bennie_spends import BennieSpendLine, bennie_paid
-from yarnlog.rulesets.dramatic.parts.drama_state import (
+from yarnlog.rulesets.scenes_and_tokens.parameters import Dramatic
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import BennieSpendLine, bennie_paid
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import (
     Campaign,
     CastChange,
     Drama,
@@ -34,10 +34,10 @@ from yarnlog.rulesets.dramatic.parts.drama_state import (
     rebuilt,
     scene_in_play,
 )
-from yarnlog.rulesets.dramatic.parts.economy import TransferLine, lines
-from yarnlog.rulesets.dramatic.parts.roles import require_character
-from yarnlog.rulesets.dramatic.rules.bennies import BennieOption
-from yarnlog.rulesets.dramatic.rules.challenges import (
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferLine, lines
+from yarnlog.rulesets.scenes_and_tokens.parts.roles import require_character
+from yarnlog.rulesets.scenes_and_tokens.rules.bennies import BennieOption
+from yarnlog.rulesets.scenes_and_tokens.rules.challenges import (
     RUSHING,
     DuckReply,
     NarrationReply,
@@ -50,7 +50,7 @@ from yarnlog.rulesets.dramatic.rules.challenges import (
     novelty_challenge,
     rush_scene,
 )
-from yarnlog.rulesets.dramatic.rules.drama_tokens import KITTY, NO_REVERSAL
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import KITTY, NO_REVERSAL
 
 BOOK = "Yarn 0.1"
 TIME_JUMP = Rule(

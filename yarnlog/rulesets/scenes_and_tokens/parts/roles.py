@@ -5,7 +5,7 @@ A scene's cast names characters; drama tokens belong to participants. A player c
 tokens are its player's; every supporting character is played by the GM, and "The GM plays all
 recurring characters drawing on a single pool of drama tokens", so their tokens are the GM's.
 The characters themselves are the ruleset's: the core reads them as a
-:class:`~yarnlog.rulesets.dramatic.parameters.Roster` (its player characters and supporting cast).
+:class:`~yarnlog.rulesets.scenes_and_tokens.parameters.Roster` (its player characters and supporting cast).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from yarnlog.core.referee import Referee, Rule, present
-from yarnlog.rulesets.dramatic.parameters import Roster
-from yarnlog.rulesets.dramatic.parts.drama_state import Campaign
+from yarnlog.rulesets.scenes_and_tokens.parameters import Roster
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Campaign
 
 BOOK = "Yarn 0.1"
 PC = "player character"

@@ -16,9 +16,9 @@ from typing import Any
 
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee, Rule, invalid, present
-from yarnlog.rulesets.dramatic.parameters import SHARED_BOOK, Dramatic
-from yarnlog.rulesets.dramatic.parts.drama_state import Campaign
-from yarnlog.rulesets.dramatic.parts.supporting_cast import RECURRING
+from yarnlog.rulesets.scenes_and_tokens.parameters import SHARED_BOOK, Dramatic
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Campaign
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import RECURRING
 
 WHY_NOT = Rule(
     SHARED_BOOK, "Creating Characters › Step By Step",

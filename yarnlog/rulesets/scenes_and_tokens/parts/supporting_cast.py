@@ -30,9 +30,9 @@ from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.core.table import RESERVED_NAMES
 from yarnlog.core.timeline import EpisodeStarted, StartEpisode, check_timeline, decide_timeline
-from yarnlog.rulesets.dramatic.parameters import Dramatic
-from yarnlog.rulesets.dramatic.parts.drama_state import Campaign
-from yarnlog.rulesets.dramatic.rules.challenges import Side, challenge_vote
+from yarnlog.rulesets.scenes_and_tokens.parameters import Dramatic
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Campaign
+from yarnlog.rulesets.scenes_and_tokens.rules.challenges import Side, challenge_vote
 
 BOOK = "Yarn 0.1"
 
@@ -659,7 +659,7 @@ class SupportingCast:
         """The journal's episode start, whose theme is chosen by the player the rota names; the first
         one also waits for every PC to be wanted by two others where the ruleset says so (step 14, DS9)."""
         # Imported here: the relationship map reads this module's kinds of supporting character.
-        from yarnlog.rulesets.dramatic.parts.relationship_map import check_wants_before_play
+        from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import check_wants_before_play
 
         checked = check_timeline(payload, campaign.timeline)
         assert isinstance(checked, EpisodeStarted)  # check_timeline gives back the payload it checks, numbered

@@ -1,4 +1,4 @@
-"""The dramatic core that Yarn 0.1 and DramaSystem share (digest 001, section 5).
+"""The shared core that Yarn 0.1 and DramaSystem share (digest 001, section 5).
 
 Yarn took DramaSystem's dramatic text nearly word for word, so both rulesets compose one
 implementation of it: the pure rules (:mod:`.rules`: drama tokens, challenges and votes, bennies),

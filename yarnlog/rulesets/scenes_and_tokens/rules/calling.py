@@ -14,8 +14,8 @@ from __future__ import annotations
 from enum import Enum
 
 from yarnlog.core.referee import Referee, Rule
-from yarnlog.rulesets.dramatic.rules.drama_tokens import BOOK as SHARED_BOOK
-from yarnlog.rulesets.dramatic.rules.drama_tokens import NO_TWO_RECURRING
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import BOOK as SHARED_BOOK
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import NO_TWO_RECURRING
 
 
 class CallPrice(Enum):

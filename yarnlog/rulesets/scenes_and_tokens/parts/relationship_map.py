@@ -19,7 +19,7 @@ Step 14 of character creation is a condition on the whole map: "Repeat steps 9-1
 characters are named as objects of at least two other characters' wants" (Yarn 273; SRD 51, DS9).
 :func:`wanted_by_too_few` lists the PCs it is not yet true of, and :func:`check_wants_before_play`
 holds the first episode to it where the ruleset makes it a condition of play
-(:attr:`~yarnlog.rulesets.dramatic.parameters.Dramatic.wants_before_play`).
+(:attr:`~yarnlog.rulesets.scenes_and_tokens.parameters.Dramatic.wants_before_play`).
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from yarnlog.core.referee import Referee, Rule
-from yarnlog.rulesets.dramatic.parameters import SHARED_BOOK, Dramatic, Roster
-from yarnlog.rulesets.dramatic.parts.drama_state import Campaign
-from yarnlog.rulesets.dramatic.parts.supporting_cast import RECURRING
+from yarnlog.rulesets.scenes_and_tokens.parameters import SHARED_BOOK, Dramatic, Roster
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Campaign
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import RECURRING
 
 PC = "pc"
 

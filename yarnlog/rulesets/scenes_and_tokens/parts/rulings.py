@@ -4,7 +4,7 @@ Both books leave things to the GM: DramaSystem's How I Do It gives "an additiona
 number (DS5, line 149; digest reading 7), the custom type counts as Strong only for actions that
 "directly relate" to it (line 143, reading 8), who picks the first session's theme is not said (line
 165, reading 9); Yarn's "as ruled by the GM" (the digest's move 25, "GM ruling (generic)"). A ruling
-that moves tokens is the economy's (:class:`~yarnlog.rulesets.dramatic.parts.economy.TransferTokens`);
+that moves tokens is the economy's (:class:`~yarnlog.rulesets.scenes_and_tokens.parts.economy.TransferTokens`);
 this one is a note tied to a rule: which rule (``rule``, as the table names it: "DS5", "How I Do
 It", "reading 7") and what the GM ruled. Each ruleset registers :class:`RulingRecorded` under its
 own prefix and composes :class:`Rulings`; nothing folds it (it changes no standing), the recap and
@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from yarnlog.core.events import Payload
 from yarnlog.core.limits import Name, Text
 from yarnlog.core.referee import Referee, invalid
-from yarnlog.rulesets.dramatic.parts.drama_state import Campaign
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Campaign
 
 
 @dataclass(frozen=True)

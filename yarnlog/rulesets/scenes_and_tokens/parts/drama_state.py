@@ -1,4 +1,4 @@
-"""The drama slice of the dramatic core: scenes as called, the calling order, forces, bennies and ballots.
+"""The drama slice of the shared core: scenes as called, the calling order, forces, bennies and ballots.
 
 Shared by the modules of a ruleset's drama part (scene calls, challenges, petitions, bennie spends
 and the bennie vote), which each fold and decide their own events over this one slice, held as
@@ -17,10 +17,10 @@ from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.referee import Referee, present
 from yarnlog.core.state import CampaignState
 from yarnlog.core.thawed import ThawedMap, ThawedVector
-from yarnlog.rulesets.dramatic.rules.bennies import Ballot, BennieSpend
-from yarnlog.rulesets.dramatic.rules.drama_tokens import ForcedScene
+from yarnlog.rulesets.scenes_and_tokens.rules.bennies import Ballot, BennieSpend
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import ForcedScene
 
-#: A campaign of any ruleset that composes the dramatic core (its state has ``drama`` and ``economy``).
+#: A campaign of any ruleset that composes the shared core (its state has ``drama`` and ``economy``).
 Campaign = CampaignState[Any]
 
 

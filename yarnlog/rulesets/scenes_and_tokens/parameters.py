@@ -1,4 +1,4 @@
-"""What differs between the rulesets that compose the dramatic core (digest 001, section 5).
+"""What differs between the rulesets that compose the shared core (digest 001, section 5).
 
 Yarn 0.1 took DramaSystem's dramatic text nearly word for word; the few differences are the
 fields of one frozen :class:`Dramatic`, given by each ruleset, so the core's deciders never ask
@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee, Rule
 from yarnlog.core.state import CampaignState
-from yarnlog.rulesets.dramatic.rules.calling import CallPrice
+from yarnlog.rulesets.scenes_and_tokens.rules.calling import CallPrice
 
 #: The name under which the core's rules quote the text both books share (Yarn's journals store it).
 SHARED_BOOK = "Yarn 0.1"
@@ -42,7 +42,7 @@ class SupportingCharacter(Protocol):
 class Roster(Protocol):
     """The characters of a campaign as the core sees them (Yarn's ``Characters`` is one, DramaSystem's
     ``Sheets`` another): the player characters, the supporting cast, and the
-    :class:`~yarnlog.rulesets.dramatic.parts.supporting_cast.Cast` (locations, precedence, themes)."""
+    :class:`~yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast.Cast` (locations, precedence, themes)."""
 
     @property
     def pcs(self) -> Mapping[str, Any]: ...
@@ -63,7 +63,7 @@ def _cannot_draw(campaign: CampaignState[Any], referee: Referee, order: tuple[st
 
 @dataclass(frozen=True)
 class Dramatic:
-    """One ruleset's side of the dramatic core.
+    """One ruleset's side of the shared core.
 
     ``book`` names the book in refusals; ``lines`` maps a chapter of the shared text to where the
     ruleset's own book says it (``"Gaining Tokens": "DS21, lines 319-323"``), so a refusal cites
