@@ -20,7 +20,9 @@ from yarnlog.core.table import CampaignCreated
 from yarnlog.core.timeline import Note, SceneOpened
 from yarnlog.rulesets.yarn import ruleset as yarn
 from yarnlog.rulesets.yarn.parts.drama import part as drama
-from yarnlog.rulesets.yarn.parts.economy.part import TokensTransferred
+from yarnlog.rulesets.yarn.parts.economy.part import EVENTS
+
+TokensTransferred = EVENTS.transferred
 
 SAMPLE = Path(__file__).resolve().parent.parent / "journals" / "lantern-harbor.jsonl"
 

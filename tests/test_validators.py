@@ -30,7 +30,7 @@ from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     CombatStarted,
     RoundStarted,
 )
-from yarnlog.rulesets.yarn.parts.economy.part import TokensReturned, TokensTransferred, TransferLine
+from yarnlog.rulesets.yarn.parts.economy.part import EVENTS, TransferLine
 from yarnlog.rulesets.yarn.parts.powers.part import FringePowerStudied
 
 BOGUS_COMBAT = (RoundStarted(number=7), CombatEnded(number=3), CombatantLeft(name="Nobody"))
@@ -181,8 +181,8 @@ ARBITRARY = st.one_of(
     st.builds(EpisodeStarted, number=st.integers(2, 9)),
     st.builds(ParticipantLeft, name=names),
     st.builds(ParticipantJoined, name=names.filter(str.strip)),
-    st.builds(TokensReturned, episode=numbers, transfers=st.lists(transfer_lines, max_size=2)),
-    st.builds(TokensTransferred, transfers=st.lists(transfer_lines, min_size=1, max_size=2), reason=st.just("r")),
+    st.builds(EVENTS.returned, episode=numbers, transfers=st.lists(transfer_lines, max_size=2)),
+    st.builds(EVENTS.transferred, transfers=st.lists(transfer_lines, min_size=1, max_size=2), reason=st.just("r")),
     st.builds(Note, text=st.sampled_from([" ", "\n"])),
 )
 

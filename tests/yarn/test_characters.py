@@ -16,10 +16,10 @@ from yarnlog.core.events import Payload, event
 from yarnlog.core.referee import Override, RuleViolation
 from yarnlog.core.table import AddParticipant, RemoveParticipant
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
+from yarnlog.rulesets.scenes_and_tokens.parts import supporting_cast as cast_rules
 from yarnlog.rulesets.yarn.parts.characters import part as pcs_rules
 from yarnlog.rulesets.yarn.parts.characters import relationships
 from yarnlog.rulesets.yarn.parts.characters import sheets as character_sheets
-from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_rules
 from yarnlog.rulesets.yarn.parts.characters.experience_awards import (
     AwardExperience,
     DevelopTrait,

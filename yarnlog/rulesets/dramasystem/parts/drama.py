@@ -53,6 +53,7 @@ from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import CALLING_ORDER
 from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Drama, DramaBuilder, SceneCall
 from yarnlog.rulesets.scenes_and_tokens.parts.economy import BENNIE, TransferLine, lines
 from yarnlog.rulesets.scenes_and_tokens.parts.roles import RECURRING, cast_roles, player_character, tracks_characters
+from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix
 from yarnlog.rulesets.scenes_and_tokens.rules.bennies import BennieOption, BennieSpend, TokenKind, spend_bennie
 from yarnlog.rulesets.scenes_and_tokens.rules.calling import CallPrice, check_dramatic_cast, price_of_call
 from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import CASTING_COST, casting_cost
@@ -142,61 +143,6 @@ class SceneCalled(Payload):
     bennie_spends: list[BennieSpendLine] = Field(default_factory=list, max_length=1)
 
 
-@event("dramasystem.tokens.transferred")
-class TokensTransferred(economy.TokensTransferred):
-    """Drama tokens or bennies moved by a GM ruling, with its reason."""
-
-
-@event("dramasystem.tokens.returned")
-class TokensReturned(economy.TokensReturned):
-    """End of episode: unspent drama tokens revert to the kitty (DS19, line 275)."""
-
-
-@event("dramasystem.petition.resolved")
-class PetitionResolved(petitions.PetitionResolved):
-    """A petition granted, refused (perhaps by the group's vote) or no contest (DS20-DS21)."""
-
-
-@event("dramasystem.petition.forced")
-class PetitionForced(petitions.PetitionForced):
-    """A force, perhaps blocked, with its supporters (DS22-DS25)."""
-
-
-@event("dramasystem.petition.two_way")
-class TwoWayExchanged(petitions.TwoWayExchanged):
-    """A two-way exchange (DS26)."""
-
-
-@event("dramasystem.petition.quizzed")
-class PetitionersQuizzed(petitions.PetitionersQuizzed):
-    """Several petitioners quizzed in a newly drawn precedence order (DS27)."""
-
-
-@event("dramasystem.challenge.ducked")
-class SceneDucked(scene_challenges.SceneDucked):
-    """A player challenged her casting (DS14, lines 209-217)."""
-
-
-@event("dramasystem.challenge.rushed")
-class SceneRushed(scene_challenges.SceneRushed):
-    """A character rushed a scene (DS15, lines 219-227)."""
-
-
-@event("dramasystem.challenge.voted")
-class ChallengeVoted(scene_challenges.ChallengeVoted):
-    """A challenge settled by the players' show of hands, the GM breaking a tie (DS13, line 205)."""
-
-
-@event("dramasystem.challenge.novelty_ruled")
-class NoveltyRuled(scene_challenges.NoveltyRuled):
-    """The GM's ruling on a challenge for novelty (lines 235-243)."""
-
-
-@event("dramasystem.challenge.procedural_demanded")
-class ProceduralDemanded(scene_challenges.ProceduralDemanded):
-    """Going to procedural: one objector is enough (DS16, lines 245-251)."""
-
-
 @event("dramasystem.bennie.spent")
 class BennieSpent(bennie_spends.BennieSpent):
     """A bennie cashed in (DS76-DS77, lines 722-742), with what it does to procedural tokens: one spent
@@ -242,98 +188,24 @@ def _chosen_colour(payload: Any) -> str | None:
     return chosen[0].colour.value if chosen else None
 
 
-@event("dramasystem.bennie.ballot_cast")
-class BallotCast(bennie_vote.BallotCast):
-    """One participant's ranking of the other players (DS73, line 705)."""
-
-
-@event("dramasystem.bennie.vote_tallied")
-class BennieVoteTallied(bennie_vote.BennieVoteTallied):
-    """The vote's result, with the bennies it awards (DS74-DS75, lines 707-720)."""
-
-
-@event("dramasystem.supporting.introduced")
-class SupportingIntroduced(supporting_cast.SupportingIntroduced):
-    """A supporting character enters the series: minor, or recurring (lines 659-675)."""
-
-
-@event("dramasystem.supporting.promoted")
-class SupportingPromoted(supporting_cast.SupportingPromoted):
-    """A minor character made the object of a PC's emotional needs (line 667)."""
-
-
-@event("dramasystem.supporting.described")
-class SupportingDescribed(supporting_cast.SupportingDescribed):
-    """A participant fleshes out a supporting character."""
-
-
-@event("dramasystem.location.introduced")
-class LocationIntroduced(supporting_cast.LocationIntroduced):
-    """A location introduced (lines 677-681)."""
-
-
-@event("dramasystem.location.elaborated")
-class LocationElaborated(supporting_cast.LocationElaborated):
-    """A participant elaborates on a location."""
-
-
-@event("dramasystem.location.challenged")
-class LocationChallenged(supporting_cast.LocationChallenged):
-    """A location detail challenged on one of four grounds (lines 683-693)."""
-
-
-@event("dramasystem.theme.chosen")
-class ThemeChosen(supporting_cast.ThemeChosen):
-    """The next episode's theme, by the player the theme rota names (DS10)."""
-
-
-@event("dramasystem.precedence.drawn")
-class PrecedenceDrawn(supporting_cast.PrecedenceDrawn):
-    """A precedence order, as the players' index cards came out (lines 61-65)."""
-
-
-@event("dramasystem.character.relationship_defined")
-class RelationshipDefined(relationships.RelationshipDefined):
-    """A relationship defined (or redefined) on the relationship map (lines 73-81)."""
-
-
-@event("dramasystem.character.want_declared")
-class WantDeclared(relationships.WantDeclared):
-    """A want declared, with why the character can't get it (DS8-DS9, lines 45-51, 115)."""
-
-
-@event("dramasystem.ruling.recorded")
-class RulingRecorded(rulings.RulingRecorded):
-    """A GM's ruling on what the SRD leaves to her (the digest's move 25, "GM ruling (generic)"): the
-    rule it settles (e.g. DS5's How I Do It advantage, reading 7) and what she ruled; it moves nothing."""
-
-
 #: GM rulings that move nothing (a ruling that moves tokens is the economy's ``TransferTokens``).
-RULINGS = rulings.Rulings(RulingRecorded)
+RULINGS = rulings.Rulings(under_prefix(rulings.RulingRecorded, "dramasystem", "ruling.recorded"))
 
 
 #: Relationships and wants, kept on the sheets (:mod:`.sheets`); the first two wants are fraught (DS8).
-RELATIONSHIPS = relationships.Relationships(DRAMASYSTEM, RelationshipDefined, WantDeclared)
+RELATIONSHIPS = relationships.Relationships.under(DRAMASYSTEM, "dramasystem")
 
 
 #: The cast around the PCs, precedence orders and themes, kept in ``campaign.rules.sheets.cast``.
-CAST = supporting_cast.SupportingCast(DRAMASYSTEM, supporting_cast.CastEvents(
-    introduced=SupportingIntroduced, promoted=SupportingPromoted, described=SupportingDescribed,
-    location_introduced=LocationIntroduced, location_elaborated=LocationElaborated,
-    location_challenged=LocationChallenged, theme_chosen=ThemeChosen, precedence_drawn=PrecedenceDrawn))
+CAST = supporting_cast.SupportingCast(DRAMASYSTEM, supporting_cast.CastEvents.under("dramasystem"))
 
 
-ECONOMY = economy.economy_part(economy.EconomyEvents(transferred=TokensTransferred, returned=TokensReturned),
-                               DRAMASYSTEM.referee)
-PETITIONS = petitions.Petitions(DRAMASYSTEM, petitions.PetitionEvents(
-    resolved=PetitionResolved, forced=PetitionForced, two_way=TwoWayExchanged, quizzed=PetitionersQuizzed))
-CHALLENGES = scene_challenges.SceneChallenges(DRAMASYSTEM, scene_challenges.ChallengeEvents(
-    ducked=SceneDucked, rushed=SceneRushed, voted=ChallengeVoted, novelty_ruled=NoveltyRuled,
-    procedural_demanded=ProceduralDemanded))
+ECONOMY = economy.economy_part(economy.EconomyEvents.under("dramasystem"), DRAMASYSTEM.referee)
+PETITIONS = petitions.Petitions(DRAMASYSTEM, petitions.PetitionEvents.under("dramasystem"))
+CHALLENGES = scene_challenges.SceneChallenges(DRAMASYSTEM, scene_challenges.ChallengeEvents.under("dramasystem"))
 SPENDS = bennie_spends.BennieSpends(DRAMASYSTEM, BennieSpent, effects=bennie_effects, chosen_colour=_chosen_colour)
 #: At the end of an episode: the bennie vote, unspent drama tokens back to the kitty (DS19, DS73-DS75).
-VOTING = bennie_vote.BennieVoting(DRAMASYSTEM, bennie_vote.VoteEvents(
-    ballot_cast=BallotCast, vote_tallied=BennieVoteTallied, returned=TokensReturned))
+VOTING = bennie_vote.BennieVoting(DRAMASYSTEM, bennie_vote.VoteEvents.under("dramasystem"))
 #: The core's drama modules DramaSystem composes, each deciding, folding and validating its own payloads.
 MODULES = (PETITIONS, CHALLENGES, SPENDS, VOTING)
 

@@ -21,9 +21,22 @@ from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.scenes_and_tokens.parameters import Dramatic
-from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Campaign, Drama, DramaBuilder, drama_of, rebuilt, scene_in_play
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import (
+    Campaign,
+    Drama,
+    DramaBuilder,
+    drama_of,
+    rebuilt,
+    scene_in_play,
+)
 from yarnlog.rulesets.scenes_and_tokens.parts.economy import BENNIE, TransferLine, lines
-from yarnlog.rulesets.scenes_and_tokens.rules.bennies import HAVE_A_BENNIE, BennieOption, BennieSpend, TokenKind, spend_bennie
+from yarnlog.rulesets.scenes_and_tokens.rules.bennies import (
+    HAVE_A_BENNIE,
+    BennieOption,
+    BennieSpend,
+    TokenKind,
+    spend_bennie,
+)
 from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import KITTY, Account, Transfer
 
 #: What the ``yarnlog bennie spend`` command cashes a bennie in for (the other options have their own moves).

@@ -27,6 +27,7 @@ from yarnlog.core.timeline import EndEpisode, EpisodeEnded, check_timeline, deci
 from yarnlog.rulesets.scenes_and_tokens.parameters import Dramatic
 from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Campaign, Drama, DramaBuilder, drama_of, rebuilt
 from yarnlog.rulesets.scenes_and_tokens.parts.economy import BENNIE, TokensReturned, TransferLine, return_to_kitty
+from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix
 from yarnlog.rulesets.scenes_and_tokens.rules import bennies
 from yarnlog.rulesets.scenes_and_tokens.rules.bennies import ALL_VOTE, Ballot, PlayerTally, tally_bennie_vote
 from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import EPISODE_END, KITTY, Transfer
@@ -144,6 +145,15 @@ class VoteEvents:
     ballot_cast: type[BallotCast]
     vote_tallied: type[BennieVoteTallied]
     returned: type[TokensReturned]
+
+    @classmethod
+    def under(cls, prefix: str) -> VoteEvents:
+        """The payloads as the ruleset of ``prefix`` records them."""
+        return cls(
+            ballot_cast=under_prefix(BallotCast, prefix, "bennie.ballot_cast"),
+            vote_tallied=under_prefix(BennieVoteTallied, prefix, "bennie.vote_tallied"),
+            returned=under_prefix(TokensReturned, prefix, "tokens.returned"),
+        )
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from yarnlog.core.referee import Broken, Referee, Rule, invalid, present
 from yarnlog.core.ruleset import Part, folds
 from yarnlog.core.state import CampaignState
 from yarnlog.core.thawed import ThawedMap, ThawedVector
+from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix
 from yarnlog.rulesets.scenes_and_tokens.rules import drama_tokens
 from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import KITTY, KittyFlow, Transfer
 
@@ -279,6 +280,14 @@ class EconomyEvents:
 
     transferred: type[TokensTransferred]
     returned: type[TokensReturned]
+
+    @classmethod
+    def under(cls, prefix: str) -> EconomyEvents:
+        """The payloads as the ruleset of ``prefix`` records them."""
+        return cls(
+            transferred=under_prefix(TokensTransferred, prefix, "tokens.transferred"),
+            returned=under_prefix(TokensReturned, prefix, "tokens.returned"),
+        )
 
 
 def transferred(command: TransferTokens, campaign: Campaign, referee: Referee,

@@ -36,6 +36,7 @@ from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import (
 from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferLine, lines
 from yarnlog.rulesets.scenes_and_tokens.parts.roles import Role, holders_present, require_character, require_party
 from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose, latest_precedence
+from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix
 from yarnlog.rulesets.scenes_and_tokens.rules.challenges import grant_vote, petition_outcome
 from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import (
     MULTIPLE_PETITIONERS,
@@ -208,6 +209,16 @@ class PetitionEvents:
     forced: type[PetitionForced]
     two_way: type[TwoWayExchanged]
     quizzed: type[PetitionersQuizzed]
+
+    @classmethod
+    def under(cls, prefix: str) -> PetitionEvents:
+        """The payloads as the ruleset of ``prefix`` records them."""
+        return cls(
+            resolved=under_prefix(PetitionResolved, prefix, "petition.resolved"),
+            forced=under_prefix(PetitionForced, prefix, "petition.forced"),
+            two_way=under_prefix(TwoWayExchanged, prefix, "petition.two_way"),
+            quizzed=under_prefix(PetitionersQuizzed, prefix, "petition.quizzed"),
+        )
 
 
 EXCHANGES = (PetitionResolved, PetitionForced, TwoWayExchanged, PetitionersQuizzed)

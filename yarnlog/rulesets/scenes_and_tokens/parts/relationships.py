@@ -19,6 +19,7 @@ from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.rulesets.scenes_and_tokens.parameters import SHARED_BOOK, Dramatic
 from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Campaign
 from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import RECURRING
+from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix
 
 WHY_NOT = Rule(
     SHARED_BOOK, "Creating Characters › Step By Step",
@@ -101,6 +102,12 @@ class Relationships:
     dramatic: Dramatic
     defined: type[RelationshipDefined]
     declared: type[WantDeclared]
+
+    @classmethod
+    def under(cls, dramatic: Dramatic, prefix: str) -> Relationships:
+        """Relationships and wants as the ruleset of ``prefix`` records them."""
+        return cls(dramatic, under_prefix(RelationshipDefined, prefix, "character.relationship_defined"),
+                   under_prefix(WantDeclared, prefix, "character.want_declared"))
 
     def _require_active_pc(self, campaign: Campaign, name: str) -> None:
         sheet = present(self.dramatic.roster(campaign).pcs.get(name), f"{name} is not a player character")

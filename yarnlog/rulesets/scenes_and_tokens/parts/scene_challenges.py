@@ -36,6 +36,7 @@ from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import (
 )
 from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferLine, lines
 from yarnlog.rulesets.scenes_and_tokens.parts.roles import require_character
+from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix
 from yarnlog.rulesets.scenes_and_tokens.rules.bennies import BennieOption
 from yarnlog.rulesets.scenes_and_tokens.rules.challenges import (
     RUSHING,
@@ -287,6 +288,17 @@ class ChallengeEvents:
     voted: type[ChallengeVoted]
     novelty_ruled: type[NoveltyRuled]
     procedural_demanded: type[ProceduralDemanded]
+
+    @classmethod
+    def under(cls, prefix: str) -> ChallengeEvents:
+        """The payloads as the ruleset of ``prefix`` records them."""
+        return cls(
+            ducked=under_prefix(SceneDucked, prefix, "challenge.ducked"),
+            rushed=under_prefix(SceneRushed, prefix, "challenge.rushed"),
+            voted=under_prefix(ChallengeVoted, prefix, "challenge.voted"),
+            novelty_ruled=under_prefix(NoveltyRuled, prefix, "challenge.novelty_ruled"),
+            procedural_demanded=under_prefix(ProceduralDemanded, prefix, "challenge.procedural_demanded"),
+        )
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from yarnlog.core.table import RESERVED_NAMES
 from yarnlog.core.timeline import EpisodeStarted, StartEpisode, check_timeline, decide_timeline
 from yarnlog.rulesets.scenes_and_tokens.parameters import Dramatic
 from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Campaign
+from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix
 from yarnlog.rulesets.scenes_and_tokens.rules.challenges import Side, challenge_vote
 
 BOOK = "Yarn 0.1"
@@ -506,6 +507,22 @@ class CastEvents:
     location_challenged: type[LocationChallenged]
     theme_chosen: type[ThemeChosen]
     precedence_drawn: type[PrecedenceDrawn]
+
+    @classmethod
+    def under(cls, prefix: str, precedence_told_with_next_scene: bool = False) -> CastEvents:
+        """The payloads as the ruleset of ``prefix`` records them; a precedence order drawn between
+        scenes is told with the next scene if the ruleset says so."""
+        return cls(
+            introduced=under_prefix(SupportingIntroduced, prefix, "supporting.introduced"),
+            promoted=under_prefix(SupportingPromoted, prefix, "supporting.promoted"),
+            described=under_prefix(SupportingDescribed, prefix, "supporting.described"),
+            location_introduced=under_prefix(LocationIntroduced, prefix, "location.introduced"),
+            location_elaborated=under_prefix(LocationElaborated, prefix, "location.elaborated"),
+            location_challenged=under_prefix(LocationChallenged, prefix, "location.challenged"),
+            theme_chosen=under_prefix(ThemeChosen, prefix, "theme.chosen"),
+            precedence_drawn=under_prefix(PrecedenceDrawn, prefix, "precedence.drawn",
+                                          told_with_next_scene=precedence_told_with_next_scene),
+        )
 
 
 @dataclass(frozen=True)

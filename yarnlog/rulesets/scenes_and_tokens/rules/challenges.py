@@ -14,8 +14,19 @@ from enum import Enum
 from typing import TypeVar
 
 from yarnlog.core.referee import Referee, Rule, invalid, present
-from yarnlog.rulesets.scenes_and_tokens.rules.bennies import BennieGain, BennieOption, BennieSpend, check_can_spend, spend_bennie
-from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import Balances, PetitionOutcome, Transfer, require_affordable
+from yarnlog.rulesets.scenes_and_tokens.rules.bennies import (
+    BennieGain,
+    BennieOption,
+    BennieSpend,
+    check_can_spend,
+    spend_bennie,
+)
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import (
+    Balances,
+    PetitionOutcome,
+    Transfer,
+    require_affordable,
+)
 
 BOOK = "Yarn 0.1"
 

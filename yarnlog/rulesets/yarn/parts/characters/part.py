@@ -39,6 +39,7 @@ from yarnlog.rulesets.yarn.parts.characters.experience_awards import (
     validate_raised,
 )
 from yarnlog.rulesets.yarn.parts.characters.relationships import (
+    RELATIONSHIPS,
     DeclareWant,
     DefineRelationship,
     check_relationships,
@@ -54,12 +55,10 @@ from yarnlog.rulesets.yarn.parts.characters.sheets import (
     FlawData,
     HitPointBasis,
     RelationshipData,
-    RelationshipDefined,
     TraitData,
     TraitDeveloped,
     TraitRaised,
     WantData,
-    WantDeclared,
     character_of,
     evolve,
 )
@@ -185,8 +184,8 @@ def _validate_retired(p: CharacterRetired, campaign: YarnCampaign, referee: Refe
 
 COMMANDS: Mapping[type, Callable[[Any, Any], Payload]] = {
     CreateCharacter: payload_of(CharacterCreated),
-    DefineRelationship: payload_of(RelationshipDefined),
-    DeclareWant: payload_of(WantDeclared),
+    DefineRelationship: payload_of(RELATIONSHIPS.defined),
+    DeclareWant: payload_of(RELATIONSHIPS.declared),
     RetireCharacter: payload_of(CharacterRetired),
     AwardExperience: experience_awarded,
     DevelopTrait: payload_of(TraitDeveloped),
@@ -197,8 +196,8 @@ COMMANDS: Mapping[type, Callable[[Any, Any], Payload]] = {
 
 VALIDATORS: Mapping[type, Callable[[Any, Any, Referee], Payload]] = {
     CharacterCreated: _validate_created,
-    RelationshipDefined: validate_relationship,
-    WantDeclared: validate_want,
+    RELATIONSHIPS.defined: validate_relationship,
+    RELATIONSHIPS.declared: validate_want,
     CharacterRetired: _validate_retired,
     ExperienceAwarded: validate_award,
     TraitDeveloped: validate_developed,

@@ -20,8 +20,6 @@ from yarnlog.rulesets.yarn.parts.characters.sheets import (
     CharacterCreated,
     Characters,
     Relationship,
-    RelationshipDefined,
-    WantDeclared,
     active_pcs,
 )
 from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
@@ -41,7 +39,7 @@ RELATE_TO_ALL = Rule(
 
 
 #: Relationships and wants as Yarn records them: the shared core's, with Yarn's payloads.
-RELATIONSHIPS = core.Relationships(YARN, RelationshipDefined, WantDeclared)
+RELATIONSHIPS = core.Relationships.under(YARN, "yarn")
 
 
 def check_relationships(name: str, p: CharacterCreated, campaign: YarnCampaign, referee: Referee) -> None:

@@ -4,10 +4,6 @@ are re-exported here."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from yarnlog.core.events import event
-from yarnlog.rulesets.scenes_and_tokens.parts import bennie_vote as _core
 from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import (
     FOLDS,
     BennieVoting,
@@ -19,25 +15,13 @@ from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import (
     episode_ballots,
 )
 from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
-from yarnlog.rulesets.yarn.parts.economy.part import TokensReturned
 
-__all__ = ["FOLDS", "BallotCast", "BennieVoteTallied", "CastBallot", "RankReceived", "TallyLine", "VOTING",
-           "VALIDATORS", "ballot_cast", "ballots_view", "current_vote", "decide", "end_episode", "episode_ballots",
-           "evolve", "fold_in_place", "validate_episode_end", "vote_tallied"]
-
-
-@event("yarn.bennie.ballot_cast")
-class BallotCast(_core.BallotCast):
-    """One participant's ranking of the other players."""
+__all__ = ["FOLDS", "CastBallot", "RankReceived", "TallyLine", "VOTING", "VALIDATORS", "ballot_cast", "ballots_view",
+           "current_vote", "decide", "end_episode", "episode_ballots", "evolve", "fold_in_place",
+           "validate_episode_end", "vote_tallied"]
 
 
-@event("yarn.bennie.vote_tallied")
-class BennieVoteTallied(_core.BennieVoteTallied):
-    """The result of the vote, lowest score first, with the bennies it awards (from the kitty)."""
-
-
-VOTING = BennieVoting(YARN, VoteEvents(ballot_cast=BallotCast, vote_tallied=BennieVoteTallied,
-                                       returned=TokensReturned))
+VOTING = BennieVoting(YARN, VoteEvents.under("yarn"))
 decide = VOTING.decide
 evolve = VOTING.evolve
 fold_in_place = VOTING.fold_in_place
@@ -48,6 +32,3 @@ end_episode = VOTING.end_episode
 validate_episode_end = VOTING.validate_episode_end
 VALIDATORS = VOTING.VALIDATORS
 
-
-def __getattr__(name: str) -> Any:
-    return getattr(_core, name)

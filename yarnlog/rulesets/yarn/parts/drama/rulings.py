@@ -3,20 +3,15 @@
 
 from __future__ import annotations
 
-from yarnlog.core.events import event
 from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.scenes_and_tokens.parts import rulings as _core
 from yarnlog.rulesets.scenes_and_tokens.parts.rulings import RecordRuling
+from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix
 
-__all__ = ["FOLDS", "RULINGS", "VALIDATORS", "RecordRuling", "RulingRecorded", "decide", "evolve"]
-
-
-@event("yarn.ruling.recorded")
-class RulingRecorded(_core.RulingRecorded):
-    """A GM's ruling on a rule the book leaves to her ("as ruled by the GM"), moving nothing."""
+__all__ = ["FOLDS", "RULINGS", "VALIDATORS", "RecordRuling", "decide", "evolve"]
 
 
-RULINGS = _core.Rulings(RulingRecorded)
+RULINGS = _core.Rulings(under_prefix(_core.RulingRecorded, "yarn", "ruling.recorded"))
 decide = RULINGS.decide
 VALIDATORS = RULINGS.VALIDATORS
 #: A ruling changes no standing: nothing folds it.

@@ -15,8 +15,8 @@ from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import (
+    CAST,
     LOCATIONS,
-    LocationIntroduced,
     require_participant,
     validate_location,
 )
@@ -74,8 +74,8 @@ def shift_scene(command: ShiftScene, campaign: YarnCampaign, referee: Referee) -
     scene_in_play(campaign)
     introduced: list[Payload] = []
     if command.description.strip() and _known(campaign, command.location) is None:
-        introduced = [validate_location(LocationIntroduced(name=command.location, description=command.description,
-                                                           introduced_by=command.by), campaign, referee)]
+        introduced = [validate_location(CAST.events.location_introduced(
+            name=command.location, description=command.description, introduced_by=command.by), campaign, referee)]
     after = advance(campaign, introduced, by=command.by) if introduced else campaign
     return [*introduced, shifted(after, referee, location=command.location, by=command.by,
                                  time_shift=command.time_shift)]
