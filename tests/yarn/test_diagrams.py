@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from sample_harbor import CID, harbor_journal
 
+from yarnlog.core.charts import TokenLine, TokenSeries
 from yarnlog.render.diagrams import (
     PALETTE,
     SVG_NS,
@@ -31,7 +32,7 @@ from yarnlog.rulesets.yarn.parts.characters.relationship_graph import (
     WantEdge,
     relationship_graph,
 )
-from yarnlog.rulesets.yarn.parts.economy.token_series import TokenLine, TokenSeries, token_series
+from yarnlog.rulesets.yarn.parts.economy.token_series import token_series
 
 HOSTILE = [
     'Bob "the Knife"',

@@ -24,15 +24,13 @@ holds the first episode to it where the ruleset makes it a condition of play
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from yarnlog.core.charts import PC, CharacterNode, RelationshipEdge, RelationshipGraph, WantEdge
 from yarnlog.core.referee import Referee, Rule
 from yarnlog.rulesets.scenes_and_tokens.parameters import SHARED_BOOK, Dramatic, Roster
 from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Campaign
 from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import RECURRING
-
-PC = "pc"
 
 #: Step 14 of "Creating Characters › Step By Step" (Yarn 273; DramaSystem's DS9, line 51).
 TWO_WANTS = Rule(
@@ -40,47 +38,6 @@ TWO_WANTS = Rule(
     "Repeat steps 9-12 until all characters are named as objects of at least two other characters' wants. "
     "(Any unaddressed relationships are defined during play.)",
 )
-
-
-@dataclass(frozen=True)
-class CharacterNode:
-    """A character on the map. ``player`` is None for a recurring character (the GM plays it)."""
-
-    name: str
-    player: str | None
-    kind: str  # PC or RECURRING
-
-
-@dataclass(frozen=True)
-class RelationshipEdge:
-    """A labelled line: ``source`` defined the relationship to ``target`` as ``nature``."""
-
-    source: str
-    target: str
-    nature: str
-
-
-@dataclass(frozen=True)
-class WantEdge:
-    """``source`` wants ``want`` from ``target``; ``fraught`` when ``target`` is one of the first two
-    PCs ``source`` named as withholders. A recurring character's ``need`` (the emotional need that
-    promoted it) is a want too, never fraught (the book's fraught relationships are with PCs)."""
-
-    source: str
-    target: str
-    want: str
-    fraught: bool
-
-
-@dataclass(frozen=True)
-class RelationshipGraph:
-    """The whole map, every sequence in a stable order (PCs as created, then recurring characters
-    as introduced; relationships as defined; wants by character in the order of ``nodes``, each
-    character's as declared, then the needs of recurring characters), so a drawing is stable too."""
-
-    nodes: tuple[CharacterNode, ...] = ()
-    relationships: tuple[RelationshipEdge, ...] = ()
-    wants: tuple[WantEdge, ...] = ()
 
 
 def _in_play(roster: Roster) -> list[Any]:

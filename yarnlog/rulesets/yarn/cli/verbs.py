@@ -12,7 +12,8 @@ from yarnlog.cli.verbs import Verbs
 
 def register(app: typer.Typer) -> None:
     """Add every Yarn verb to ``app``."""
-    from yarnlog.rulesets.yarn.cli import audit_trail, characters, combat, drama, procedure, recap, rulings
+    from yarnlog.rulesets.scenes_and_tokens.cli import rulings
+    from yarnlog.rulesets.yarn.cli import audit_trail, characters, combat, drama, procedure, recap
 
     for module in (characters, drama, procedure, combat, audit_trail, recap, rulings):
         module.register(app)
@@ -38,7 +39,7 @@ INDEX = {
     **dict.fromkeys(("challenge", "bennie"), _DRAMA),
     **dict.fromkeys(("group", "psychic", "spell"), _PROCEDURE),
     **dict.fromkeys(("fight", "death"), _COMBAT),
-    "ruling": _CLI + "rulings:register",
+    "ruling": "yarnlog.rulesets.scenes_and_tokens.cli.rulings:register",
 }
 
 VERBS = Verbs(register=register, replaces={"scene open": "call"}, title="Yarn 0.1", index=INDEX)
