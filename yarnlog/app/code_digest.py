@@ -37,17 +37,19 @@ def cache_dir() -> Path:
 
 
 def source_roots(ruleset_name: str) -> list[Path]:
-    """The folders whose source makes a campaign's state: the core's and the ruleset's package's,
-    found from its entry point without importing it (``yarnlog.rulesets.yarn.ruleset:RULESET``
-    names ``yarnlog/rulesets/yarn/``), and the shared core's, which Yarn and DramaSystem compose."""
+    """The folders whose source makes a campaign's state: the core's, every package under
+    ``yarnlog/rulesets/`` (a ruleset may compose the shared ones), and the ruleset's own package,
+    found from its entry point without importing it (``pkg.ruleset:RULESET`` names ``pkg/``)."""
     from yarnlog.core.ruleset import RULESETS
 
     package = Path(__file__).resolve().parent.parent
-    roots = [package / "core", package / "rulesets" / "dramatic"]
+    roots = [package / "core", package / "rulesets"]
     try:
         spec = importlib.util.find_spec(RULESETS[ruleset_name].split(":")[0])
         if spec is not None and spec.origin:
-            roots.append(Path(spec.origin).resolve().parent)
+            own = Path(spec.origin).resolve().parent
+            if not own.is_relative_to(package / "rulesets"):
+                roots.append(own)
     except (KeyError, ImportError, ValueError):
         pass
     return roots

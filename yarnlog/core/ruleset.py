@@ -27,6 +27,7 @@ from yarnlog.core.referee import InvalidCommand, YarnlogError
 if TYPE_CHECKING:
     from yarnlog.core.events import Payload, Recorded
     from yarnlog.core.referee import Referee
+    from yarnlog.core.seats import Seats
     from yarnlog.core.state import CampaignState
     from yarnlog.core.views import ViewPieces
 
@@ -123,6 +124,12 @@ def _nothing_follows(state: CampaignState[Any]) -> str | None:
     return None
 
 
+def _names_only(state: CampaignState[Any], names: list[str]) -> Seats:
+    from yarnlog.core.seats import names_only
+
+    return names_only(state, names)
+
+
 class SliceBuilder(Protocol):
     """A slice of state thawed for a replay: it folds events in place and is frozen once, at the end.
 
@@ -171,6 +178,8 @@ class Ruleset:
     ``thaw(ruleset_state)``, when given, is a :class:`SliceBuilder` of the whole state for a
     replay of many events (:class:`yarnlog.core.state.Replay`): equal to ``evolve`` event by event,
     cheaper; a ruleset without one is replayed with ``evolve``.
+    ``seats(campaign_state, names)`` is what the console's status line shows of each participant
+    named, and who calls next (:class:`yarnlog.core.seats.Seats`); by default, only the names.
     """
 
     name: str
@@ -193,6 +202,7 @@ class Ruleset:
     follow_up: Callable[[CampaignState[Any]], str | None] = _nothing_follows
     view_pieces: Mapping[str, ViewPieces] = field(default_factory=dict)
     thaw: Callable[[Any], SliceBuilder] | None = None
+    seats: Callable[[CampaignState[Any], list[str]], Seats] = _names_only
 
     def owns(self, event_type: str) -> bool:
         return event_type.startswith(self.event_prefix + ".")

@@ -22,6 +22,7 @@ from yarnlog.rulesets.yarn.parts.powers import part as powers
 from yarnlog.rulesets.yarn.parts.procedure import part as procedure
 from yarnlog.rulesets.yarn.recap.words import follow_up, narrate
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
+from yarnlog.rulesets.yarn.status import seats
 
 PARTS = (economy.PART, characters.PART, drama.PART, fight.PART, procedure.PART, powers.PART)
 
@@ -73,6 +74,7 @@ RULESET = Ruleset(
     names=registered_names,
     narrate=narrate,
     follow_up=follow_up,
+    seats=seats,
     thaw=COMPOSED.thaw,  # a replay folds the parts that offer it in place (core.state.Replay)
     # What YarnState is built of (the snapshot codec's whitelist): the parts, the pure rules' values.
     state_packages=("yarnlog.rulesets.yarn.state", "yarnlog.rulesets.yarn.parts", "yarnlog.rulesets.yarn.rules",

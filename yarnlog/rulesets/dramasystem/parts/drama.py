@@ -20,15 +20,12 @@ from typing import Any
 
 from pydantic import Field
 
-from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Broken, InvalidCommand, Referee, Rule, invalid, present
 from yarnlog.core.ruleset import Part, Router, compose_validators, folds
 from yarnlog.core.state import CampaignState, advance
-from yarnlog.core.table import CampaignCreated
 from yarnlog.core.timeline import (
-    EpisodeEnded,
     OpenScene,
     SceneOpened,
     check_timeline,
@@ -50,7 +47,14 @@ from yarnlog.rulesets.scenes_and_tokens.parts import (
 )
 from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import BennieSpendLine, bennie_paid
 from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import CALLING_ORDER, CallInOrder
-from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Drama, DramaBuilder, SceneCall
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import (
+    JOURNAL_FOLDS,
+    Drama,
+    DramaBuilder,
+    SceneCall,
+    journal_fold,
+    journal_fold_in_place,
+)
 from yarnlog.rulesets.scenes_and_tokens.parts.economy import BENNIE, TransferLine, lines
 from yarnlog.rulesets.scenes_and_tokens.parts.roles import RECURRING, cast_roles, player_character, tracks_characters
 from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix
@@ -336,18 +340,14 @@ def decide(command: Any, campaign: CampaignState[Any], referee: Referee) -> list
     return RELATIONSHIPS.decide(command, campaign, referee)
 
 
-FOLDS = folds(CampaignCreated, OverrideRecorded, EpisodeEnded, SceneOpened) | PETITIONS.FOLDS | CHALLENGES.FOLDS \
+FOLDS = folds(*JOURNAL_FOLDS, SceneOpened) | PETITIONS.FOLDS | CHALLENGES.FOLDS \
     | SPENDS.FOLDS | VOTING.FOLDS
 
 
 def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
     p = recorded.payload
-    if isinstance(p, CampaignCreated):
-        return replace(drama, gm=p.gm)
-    if isinstance(p, OverrideRecorded):
-        return replace(drama, overridden_through=recorded.sequence + p.covers)
-    if isinstance(p, EpisodeEnded):  # "for the duration of the episode" (DS24): its forces are done with,
-        return replace(drama, forced=(), recall=None)  # and a call owed in it (DS11: the next starts afresh)
+    if isinstance(p, JOURNAL_FOLDS):
+        return journal_fold(drama, recorded)
     if isinstance(p, SceneOpened):
         roster = state.sheets if state is not None else None
         in_turn, drama = calling_order.called(drama, roster, recorded.episode, p.caller)
@@ -373,13 +373,8 @@ def _call(p: SceneOpened, recorded: Recorded, roster: Any, gm: str, in_turn: boo
 def fold_in_place(drama: DramaBuilder, recorded: Recorded, state: Any) -> None:
     """:func:`evolve` in a replay: the slice thawed (``state`` is the state before the event)."""
     p = recorded.payload
-    if isinstance(p, CampaignCreated):
-        drama.gm = p.gm
-    elif isinstance(p, OverrideRecorded):
-        drama.overridden_through = recorded.sequence + p.covers
-    elif isinstance(p, EpisodeEnded):
-        drama.forced = ()
-        drama.recall = None
+    if isinstance(p, JOURNAL_FOLDS):
+        journal_fold_in_place(drama, recorded)
     elif isinstance(p, SceneOpened):
         roster = state.sheets
         in_turn = calling_order.called_in_place(drama, roster, recorded.episode, p.caller)

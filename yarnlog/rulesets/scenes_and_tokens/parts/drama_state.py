@@ -13,10 +13,14 @@ from typing import Any, TypeVar
 
 from pyrsistent import PMap, PVector, pmap, pvector
 
+from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.events import Payload, Recorded
+from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, present
 from yarnlog.core.state import CampaignState
+from yarnlog.core.table import CampaignCreated
 from yarnlog.core.thawed import ThawedMap, ThawedVector
+from yarnlog.core.timeline import EpisodeEnded
 from yarnlog.rulesets.scenes_and_tokens.rules.bennies import Ballot, BennieSpend
 from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import ForcedScene
 
@@ -185,3 +189,31 @@ def rebuilt(build: Callable[[Campaign, Referee, P], Payload | None]) -> Validato
         return present(build(campaign, referee, recorded), "the rules record no such event")
 
     return validate
+
+
+#: The journal's own events that change the drama slice (:func:`journal_fold`).
+JOURNAL_FOLDS = (CampaignCreated, OverrideRecorded, EpisodeEnded)
+
+
+def journal_fold(drama: Drama, recorded: Recorded) -> Drama:
+    """What the journal's own events change in the slice: the GM, how far an override reaches, and
+    at an episode's end its forces done with and any call owed forgotten (DS11, DS24)."""
+    p = recorded.payload
+    if isinstance(p, CampaignCreated):
+        return replace(drama, gm=p.gm)
+    if isinstance(p, OverrideRecorded):
+        return replace(drama, overridden_through=recorded.sequence + p.covers)
+    if isinstance(p, EpisodeEnded):
+        return replace(drama, recall=None, forced=())
+    return drama
+
+
+def journal_fold_in_place(drama: DramaBuilder, recorded: Recorded) -> None:
+    """:func:`journal_fold` in a replay, on the thawed slice."""
+    p = recorded.payload
+    if isinstance(p, CampaignCreated):
+        drama.gm = p.gm
+    elif isinstance(p, OverrideRecorded):
+        drama.overridden_through = recorded.sequence + p.covers
+    elif isinstance(p, EpisodeEnded):
+        drama.recall, drama.forced = None, ()
