@@ -9,7 +9,7 @@ import pytest
 
 from yarnlog.core.decide import CORE_COMMANDS, decide
 from yarnlog.core.referee import InvalidCommand, Referee
-from yarnlog.core.ruleset import ENTRY_POINT_GROUP, RULESETS, Ruleset, get_ruleset, import_object, ruleset_problems
+from yarnlog.core.ruleset import ENTRY_POINT_GROUP, RULESETS, Ruleset, get_ruleset, ruleset_problems
 from yarnlog.core.timeline import AddNote, EndEpisode, Note, OpenScene, StartEpisode
 
 
@@ -22,14 +22,13 @@ def test_registered_rulesets_have_unique_names_equal_to_their_event_prefix():
         assert ruleset_problems(name, ruleset) == []
 
 
-def test_every_ruleset_takes_over_only_journal_commands_and_names_loadable_verbs():
-    from yarnlog.cli.verbs import Verbs
+def test_every_ruleset_takes_over_only_journal_commands_and_has_loadable_verbs():
+    from yarnlog.cli.verbs import Verbs, verbs_of
 
     for name in RULESETS:
         ruleset = get_ruleset(name)
         assert set(ruleset.takes_over) <= CORE_COMMANDS
-        if ruleset.cli is not None:
-            assert isinstance(import_object(ruleset.cli), Verbs)
+        assert isinstance(verbs_of(name), Verbs)
 
 
 def test_yarn_takes_over_episodes_and_scene_calls_explicitly():

@@ -5,8 +5,8 @@ classes registered under its own prefix, which is also its name), a decider for 
 an explicit map of the journal's own commands it takes over (Yarn decides ``OpenScene`` as a
 scene call), an ``evolve`` fold for its state, a validator per event type
 (:mod:`yarnlog.core.validation`) that its decider and ``verify`` both run, an ``audit`` for the
-rules that span events, named projections, a folder of recap/sheet templates and the
-command-line verbs it adds (named by import path, so the domain never imports the shell). The
+rules that span events, named projections and a folder of recap/sheet templates; the
+command-line verbs it adds live beside it in its ``cli`` module, which the domain never imports. The
 store knows none of this: it keeps envelopes and JSON payloads.
 
 Rulesets are found through the ``yarnlog.rulesets`` entry-point group, so a third party can ship
@@ -162,8 +162,8 @@ class Ruleset:
     binding one event to the next, and rules on the envelope (who may see it). ``verify`` skips
     both for events recorded under a GM override. ``projections`` name read models
     ``(campaign_state) -> data``; ``templates`` is the ``package/folder`` of its recap and sheet
-    templates; ``cli`` the ``module:attribute`` of its command-line verbs (a
-    :class:`yarnlog.cli.verbs.Verbs`), imported by the shell only. ``state_packages`` name the
+    templates (its verbs are ``VERBS`` in the ``cli`` module beside it, found by the shell:
+    :func:`yarnlog.cli.verbs.verbs_of`). ``state_packages name the
     modules and packages whose dataclasses, enums and pydantic models may appear in its state:
     the snapshot codec (:mod:`yarnlog.core.codec`) rebuilds those classes and no others.
     ``names(campaign_state)`` lists the names it registers beside the table's (characters,
@@ -194,7 +194,6 @@ class Ruleset:
     takes_over: Mapping[type, Handler] = field(default_factory=dict)
     projections: Mapping[str, Callable[[CampaignState[Any]], Any]] = field(default_factory=dict)
     templates: str | None = None
-    cli: str | None = None
     validators: Mapping[type, Validator] = field(default_factory=dict)
     state_packages: tuple[str, ...] = ()
     names: Callable[[CampaignState[Any]], Iterable[str]] = _no_names
@@ -209,7 +208,7 @@ class Ruleset:
 
 
 def import_object(target: str) -> Any:
-    """The object a ``module:attribute`` path names (how entry points and ``Ruleset.cli`` name things)."""
+    """The object a ``module:attribute`` path names (how entry points name things)."""
     module, attribute = target.split(":")
     return getattr(importlib.import_module(module), attribute.strip())
 

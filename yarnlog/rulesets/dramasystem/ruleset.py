@@ -58,7 +58,6 @@ RULESET = Ruleset(
     # ``procedural-tokens`` is an alias of ``tokens`` (the same board, with its --as visibility, reading 16).
     projections={"tokens": token_board, "calling-order": drama.calling_view},
     templates="yarnlog/templates/dramasystem",  # recap and sheet templates, shadowed by --templates DIR
-    cli="yarnlog.rulesets.dramasystem.cli:VERBS",
     names=registered_names,
     narrate=narrate,
     follow_up=follow_up,

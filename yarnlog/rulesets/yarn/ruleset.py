@@ -69,7 +69,6 @@ RULESET = Ruleset(
     # The two views that grow with the campaign, kept in pieces: a write rewrites only what it touched.
     view_pieces={"bennies": BENNIE_PIECES, "scene-casts": SCENE_CAST_PIECES},
     templates="yarnlog/templates/yarn",  # recap (and sheet) templates, shadowed by --templates DIR
-    cli="yarnlog.rulesets.yarn.cli.verbs:VERBS",
     validators=VALIDATORS,
     names=registered_names,
     narrate=narrate,
