@@ -1,7 +1,7 @@
 """DramaSystem's recap: what happened in an episode, a range of scenes or the series, for one audience.
 
 A pure projection (no storage, no templates): :func:`build_recap` turns the history an audience may
-see into plain data; ``yarnlog recap`` renders it with ``yarnlog/templates/dramasystem``'s
+see into plain data; ``yarnlog recap`` renders it with ``templates/dramasystem``'s
 ``recap.md.j2`` or ``recap.html.j2`` (user text made literal in Markdown, escaped and sanitized in
 HTML, as Yarn's recaps are).
 
