@@ -12,8 +12,9 @@ from yarnlog.core.referee import InvalidCommand, RuleViolation
 from yarnlog.core.timeline import CloseScene, OpenScene
 from yarnlog.rulesets.dramasystem.words import narrate
 from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import CallInOrder, calling_order
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import DrawPrecedence
 from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
-from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import DrawPrecedence, Purpose
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose
 
 from .storm_table import CAMPAIGN, want_args
 

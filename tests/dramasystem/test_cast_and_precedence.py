@@ -9,16 +9,16 @@ from yarnlog.app.verify import verify
 from yarnlog.core.referee import RuleViolation
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot
-from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
-from yarnlog.rulesets.scenes_and_tokens.parts.petitions import Force, QuizPetitioners, ResolvePetition
-from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import (
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import (
     ChooseTheme,
     DrawPrecedence,
     IntroduceLocation,
     IntroduceSupporting,
     PromoteSupporting,
-    Purpose,
 )
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.parts.petitions import Force, QuizPetitioners, ResolvePetition
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose
 
 from .storm_table import CAMPAIGN
 

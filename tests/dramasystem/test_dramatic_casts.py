@@ -8,7 +8,7 @@ import pytest
 from yarnlog.app.verify import verify
 from yarnlog.core.referee import RuleViolation
 from yarnlog.core.timeline import CloseScene, OpenScene
-from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import IntroduceSupporting, PromoteSupporting
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import IntroduceSupporting, PromoteSupporting
 
 from .storm_table import CAMPAIGN
 

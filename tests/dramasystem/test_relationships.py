@@ -11,8 +11,8 @@ from yarnlog.app.verify import verify
 from yarnlog.core.referee import InvalidCommand, RuleViolation
 from yarnlog.core.timeline import OpenScene
 from yarnlog.rulesets.dramasystem.words import narrate
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import IntroduceSupporting
 from yarnlog.rulesets.scenes_and_tokens.parts.relationships import DeclareWant, DefineRelationship
-from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import IntroduceSupporting
 
 from .storm_table import CAMPAIGN
 

@@ -16,6 +16,7 @@ from yarnlog.core.events import Payload, event
 from yarnlog.core.referee import Override, RuleViolation
 from yarnlog.core.table import AddParticipant, RemoveParticipant
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
+from yarnlog.rulesets.scenes_and_tokens.parts import cast_moves
 from yarnlog.rulesets.scenes_and_tokens.parts import supporting_cast as cast_rules
 from yarnlog.rulesets.yarn.parts.characters import part as pcs_rules
 from yarnlog.rulesets.yarn.parts.characters import relationships
@@ -363,7 +364,7 @@ def test_the_theme_is_chosen_by_the_player_the_rota_names(journal, campaign):
     journal.execute(campaign, StartEpisode())
     end_episode(journal, campaign)
     journal.execute(campaign, DrawPrecedence(Purpose.THEME_ROTA, ("Ben", "Cy", "Ana")))
-    refused(journal, campaign, StartEpisode(theme="Debts", theme_chosen_by="Cy"), cast_rules.THEMES)
+    refused(journal, campaign, StartEpisode(theme="Debts", theme_chosen_by="Cy"), cast_moves.THEMES)
     started = journal.execute(campaign, StartEpisode(theme="Debts"))[-1]
     assert started.payload.theme_chosen_by == "Ben"  # named from the rota when nobody is given
     end_episode(journal, campaign)

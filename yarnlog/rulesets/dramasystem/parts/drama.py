@@ -38,6 +38,7 @@ from yarnlog.rulesets.scenes_and_tokens.parts import (
     bennie_spends,
     bennie_vote,
     calling_order,
+    cast_moves,
     economy,
     petitions,
     relationships,
@@ -105,7 +106,7 @@ def _roster(campaign: CampaignState[Any]) -> Roster:
 
 def _draw_petitioners(campaign: CampaignState[Any], referee: Referee, order: tuple[str, ...],
                       source: str) -> list[Payload]:
-    drawn = CAST.decide(supporting_cast.DrawPrecedence(supporting_cast.Purpose.PETITIONERS, order, source),  # type: ignore[arg-type]
+    drawn = CAST.decide(cast_moves.DrawPrecedence(supporting_cast.Purpose.PETITIONERS, order, source),  # type: ignore[arg-type]
                         campaign, referee)
     assert drawn is not None  # DrawPrecedence is a command of the cast
     return drawn
@@ -201,7 +202,7 @@ RELATIONSHIPS = relationships.Relationships.under(DRAMASYSTEM, "dramasystem")
 
 
 #: The cast around the PCs, precedence orders and themes, kept in ``campaign.rules.sheets.cast``.
-CAST = supporting_cast.SupportingCast(DRAMASYSTEM, supporting_cast.CastEvents.under("dramasystem"))
+CAST = cast_moves.SupportingCast(DRAMASYSTEM, cast_moves.CastEvents.under("dramasystem"))
 
 
 ECONOMY = economy.economy_part(economy.EconomyEvents.under("dramasystem"), DRAMASYSTEM.referee)

@@ -77,7 +77,7 @@ def supporting_add(
     as_json: JsonOpt = False,
 ) -> None:
     """Introduce a supporting character: minor, or recurring from a petition scene."""
-    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import IntroduceSupporting
+    from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import IntroduceSupporting
 
     command = IntroduceSupporting(name, description, _gm_or(campaign, introduced_by or by), recurring, petitioner)
     run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
@@ -93,7 +93,7 @@ def supporting_promote(
     as_json: JsonOpt = False,
 ) -> None:
     """Promote a minor character to recurring."""
-    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import PromoteSupporting
+    from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import PromoteSupporting
 
     run_command(campaign, PromoteSupporting(name, pc, need), by=by, override_reason=override, as_json=as_json)
 
@@ -106,7 +106,7 @@ def supporting_detail(
     as_json: JsonOpt = False,
 ) -> None:
     """Flesh out a supporting character."""
-    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import DescribeSupporting
+    from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import DescribeSupporting
 
     run_command(campaign, DescribeSupporting(name, detail), by=by, as_json=as_json)
 
@@ -121,7 +121,7 @@ def location_add(
     as_json: JsonOpt = False,
 ) -> None:
     """Introduce a location."""
-    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import IntroduceLocation
+    from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import IntroduceLocation
 
     command = IntroduceLocation(name, description, _gm_or(campaign, introduced_by or by))
     run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
@@ -135,7 +135,7 @@ def location_detail(
     as_json: JsonOpt = False,
 ) -> None:
     """Elaborate on a location."""
-    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import ElaborateLocation
+    from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import ElaborateLocation
 
     run_command(campaign, ElaborateLocation(name, detail), by=by, as_json=as_json)
 
@@ -154,7 +154,8 @@ def precedence_draw(
 ) -> None:
     """Note a precedence order: shuffled by the tool, or entered as drawn."""
     from yarnlog.core.referee import invalid
-    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import DrawPrecedence, Purpose, shuffled
+    from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import DrawPrecedence, shuffled
+    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose
 
     invalid(purpose in {p.value for p in Purpose}, f"--purpose is one of {PURPOSES}")
     if order:
@@ -183,7 +184,7 @@ def theme_choose(
     as_json: JsonOpt = False,
 ) -> None:
     """Record the next episode's theme ('episode start' then takes it)."""
-    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import ChooseTheme
+    from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import ChooseTheme
 
     run_command(campaign, ChooseTheme(theme, chooser), by=by, override_reason=override, as_json=as_json)
 

@@ -165,7 +165,7 @@ def location(
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Challenge a location detail as out of bounds: the GM allows it, then the players vote."""
-    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import ChallengeLocation
+    from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import ChallengeLocation
 
     detail_side, challenger_side = (_sides(campaign, for_detail, for_challenger) if allowed
                                     else (names(for_detail), names(for_challenger)))
@@ -260,8 +260,8 @@ def quiz(
 
 def _drawn_or_shuffled(campaign, answers) -> tuple[tuple[str, ...] | None, Literal["shuffled", "entered"]]:
     """The order already drawn this scene, or the cards the rules say to shuffle, shuffled here."""
+    from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import shuffled
     from yarnlog.rulesets.scenes_and_tokens.parts.petitions import players_to_draw_for_quiz
-    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import shuffled
 
     state = campaign_state(campaign)
     players = players_to_draw_for_quiz(state.rules.roster, state, answers)
