@@ -33,7 +33,7 @@ def sample_history():
 
 
 def test_the_check_is_installed_for_every_test():
-    assert yarn.RULESET.evolve is checking_evolve
+    assert yarn.RULESET.rules.evolve is checking_evolve
 
 
 def test_no_part_of_the_sample_campaign_folds_an_undeclared_type():

@@ -92,7 +92,7 @@ def test_ds76_burning_a_procedural_token_spends_it_and_the_last_one_refreshes_th
                                                    colour="yellow"))
     assert last.payload.procedural_spends[0].refreshed and _unspent(journal, "Ben") == set(Colour)
     # The UI flags that the burn helped its victim (reading 6).
-    said = RULESET.narrate(last, journal.state(CAMPAIGN))
+    said = RULESET.words.narrate(last, journal.state(CAMPAIGN))
     assert "Ben's yellow token is burned: spent. It was the last: Ben's tokens refresh at once" in said
     _ok(journal)
 

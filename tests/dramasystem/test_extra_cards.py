@@ -47,7 +47,7 @@ def _verified(journal) -> None:
 
 
 def _said(journal, recorded) -> str:
-    return RULESET.narrate(recorded, journal.state(CAMPAIGN))
+    return RULESET.words.narrate(recorded, journal.state(CAMPAIGN))
 
 
 def test_a_bennie_buys_one_more_card_in_a_simple_resolution_once_a_scene(journal):

@@ -234,7 +234,7 @@ class Journal:
         return replay(self.history(campaign_id, upto))
 
     def view(self, campaign_id: str, name: str) -> Any:
-        """The ruleset's projection ``name`` (``Ruleset.projections``) at the campaign's end, as JSON data.
+        """The ruleset's projection ``name`` (``Views.projections``) at the campaign's end, as JSON data.
 
         Served from the stored view when it was taken at the campaign's head (two rows and the view's
         row, no replay, no import of the ruleset); otherwise computed from the state (snapshot and
@@ -260,11 +260,11 @@ class Journal:
                 return found
             stored = None  # a block not as listed: every piece is worked out again, not built on it
         state = self._current(campaign_id)
-        projection = state.ruleset.projections.get(name) if state.ruleset is not None else None
+        projection = state.ruleset.views.projections.get(name) if state.ruleset is not None else None
         invalid(projection is not None, f"the {ruleset} ruleset has no view called {name!r}")
         head_hash = head[1] if head is not None and head[0] == state.sequence else \
             self.store.event_hash(campaign_id, state.sequence)
-        pieces = state.ruleset.view_pieces.get(name) if state.ruleset is not None else None
+        pieces = state.ruleset.views.pieces.get(name) if state.ruleset is not None else None
         if pieces is not None and head_hash is not None:
             kept = self._pieces_kept(campaign_id, name, state, head_hash, stored)
             if kept is not None:
@@ -304,7 +304,7 @@ class Journal:
                 return self._amended_since(campaign_id, sequence, state.sequence)
 
         return rows_to_keep(self.store, campaign_id, name, view_fingerprint(state.ruleset.name, name),
-                            state.ruleset.view_pieces[name], state, head_hash, stored, reaches_back, self.clock(),
+                            state.ruleset.views.pieces[name], state, head_hash, stored, reaches_back, self.clock(),
                             event_hash)
 
     def _amended_since(self, campaign_id: str, after: int, upto: int) -> bool:
@@ -374,7 +374,7 @@ class Journal:
             if block:
                 return self._check_block(snapshot, name, block, by_kind.get(view_kind(name)), expected_at)
             expected = expected_at(sequence)
-            projection = expected.ruleset.projections.get(name) if expected.ruleset is not None else None
+            projection = expected.ruleset.views.projections.get(name) if expected.ruleset is not None else None
             if projection is None:
                 return SnapshotCheck(kind, sequence, "unreadable", f"no view called {name!r}")
             return self._check_view(snapshot, name, projection, expected)
@@ -398,7 +398,7 @@ class Journal:
             return SnapshotCheck(kind, sequence, "unreadable", "a block it lists is not stored as listed")
         if stored != json.loads(encode_view(projection(expected))):
             return SnapshotCheck(kind, sequence, "differs", f"the {name} view differs from a full replay")
-        pieces = expected.ruleset.view_pieces.get(name) if expected.ruleset is not None else None
+        pieces = expected.ruleset.views.pieces.get(name) if expected.ruleset is not None else None
         if manifest is not None and pieces is not None:
             # What the next write builds on must hold too: the head and the mark of a full update.
             update = pieces.update(expected, None)
@@ -422,7 +422,7 @@ class Journal:
             return SnapshotCheck(kind, sequence, "unused", "no manifest lists it: never read")
         assert manifest_row is not None
         expected = expected_at(manifest_row.sequence)
-        pieces = expected.ruleset.view_pieces.get(name) if expected.ruleset is not None else None
+        pieces = expected.ruleset.views.pieces.get(name) if expected.ruleset is not None else None
         if pieces is None:
             return SnapshotCheck(kind, sequence, "unreadable", f"no view called {name!r} is kept in pieces")
         try:
@@ -598,7 +598,7 @@ class Journal:
             return
         state = remembered.state
         rows: list[Snapshot] = []
-        fingerprints = {name: view_fingerprint(ruleset.name, name) for name in ruleset.projections}
+        fingerprints = {name: view_fingerprint(ruleset.name, name) for name in ruleset.views.projections}
         try:  # every view's row in one query
             kept = {s.kind: s for s in self.store.load_each(
                 campaign_id, {view_kind(name): fingerprint for name, fingerprint in fingerprints.items()})}
@@ -619,13 +619,13 @@ class Journal:
                 reaching[sequence] = self._amended_since(campaign_id, sequence, state.sequence)
             return reaching[sequence]
 
-        for name, projection in ruleset.projections.items():
+        for name, projection in ruleset.views.projections.items():
             fingerprint = fingerprints[name]
             stored = kept.get(view_kind(name))
             if stored is None or stored.sequence == state.sequence:
                 continue
             try:
-                if name in ruleset.view_pieces:
+                if name in ruleset.views.pieces:
                     rows += self._view_rows(campaign_id, name, state, remembered.head_hash, stored,
                                             event_hash, reaches_back)
                 else:

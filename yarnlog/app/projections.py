@@ -21,7 +21,7 @@ def projection_at(journal: Journal, campaign_id: str, name: str, upto: int | Non
     if upto is None:
         return journal.view(campaign_id, name)
     state = journal.state(campaign_id, upto=upto)
-    projection = state.ruleset.projections.get(name) if state.ruleset is not None else None
+    projection = state.ruleset.views.projections.get(name) if state.ruleset is not None else None
     invalid(projection is not None, f"this campaign's ruleset has no view called {name!r}")
     # As plain JSON, exactly as a stored view comes back (tuples as lists), whichever way it was read.
     return json.loads(json.dumps(projection(state)))  # type: ignore[misc]

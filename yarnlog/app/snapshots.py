@@ -3,7 +3,7 @@
 A **state snapshot** (kind ``"state"``) is a :class:`~yarnlog.core.state.CampaignState` encoded by
 the safe codec (:mod:`yarnlog.core.codec`), whose whitelist is the core's classes and those of the
 ruleset's ``state_packages``. A **view** (kind ``"view:NAME"``) is the JSON of one of the
-ruleset's named projections (``Ruleset.projections``) at some sequence.
+ruleset's named projections (``Views.projections``) at some sequence.
 
 Both are keyed by a fingerprint; one written under any other fingerprint is treated as missing:
 
@@ -84,7 +84,7 @@ def state_classes(ruleset: Ruleset) -> list[type]:
     """The codec's whitelist for ``ruleset``: the dataclasses, enums and pydantic models defined in
     the core's state modules and in the ruleset's ``state_packages`` (nothing imported from elsewhere)."""
     classes: dict[str, type] = {}
-    for module in _modules(CORE_STATE_MODULES + tuple(ruleset.state_packages)):
+    for module in _modules(CORE_STATE_MODULES + tuple(ruleset.rules.state_packages)):
         for obj in vars(module).values():
             if _stateful(obj) and obj.__module__ == module.__name__:
                 classes[f"{obj.__module__}:{obj.__qualname__}"] = obj

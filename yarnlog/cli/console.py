@@ -156,7 +156,7 @@ def status_of(campaign_id: str, state: CampaignState[Any]) -> Status:
     names = [*table.players, table.gm]
     from yarnlog.core.ruleset import get_ruleset
 
-    shown = get_ruleset(state.table.ruleset).seats(state, names)
+    shown = get_ruleset(state.table.ruleset).words.seats(state, names)
     return Status(campaign_id, state.sequence, timeline.episode, scene, caller, shown.next_caller, shown.seats)
 
 

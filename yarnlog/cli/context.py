@@ -191,7 +191,7 @@ def campaign_state(campaign: str | None, as_of: int | None = None, end_of_scene:
 
 
 def campaign_view(campaign: str | None, name: str, as_of: int | None = None, end_of_scene: int | None = None):
-    """The ruleset's projection ``name`` (``Ruleset.projections``) of the campaign, as JSON data.
+    """The ruleset's projection ``name`` (``Views.projections``) of the campaign, as JSON data.
 
     At the campaign's end it is the stored view (a few rows, no replay, no import of the rules:
     :meth:`Journal.view`); as of an event or the end of a scene it is computed from the replay.

@@ -55,7 +55,7 @@ class Retract:
 def known_names(state: CampaignState[Any]) -> Registered:
     """Every name registered in the campaign: the participants and the ruleset's own (characters...),
     looked up where the state keeps them (not copied: a move's decision does not grow with them)."""
-    ruleset_names = state.ruleset.names(state) if state.ruleset is not None else ()
+    ruleset_names = state.ruleset.rules.names(state) if state.ruleset is not None else ()
     if not isinstance(ruleset_names, Collection):
         ruleset_names = tuple(ruleset_names)
     return Registered(state.table.roles, ruleset_names)
@@ -98,7 +98,7 @@ def _with_suggestion(exc: InvalidCommand, command: Any, known: Registered) -> In
 def _decide(command: Any, state: CampaignState[Any], referee: Referee, ruleset: Any) -> list[Payload]:
     payloads: list[Payload] | None
     if type(command) in CORE_COMMANDS:
-        takeover = ruleset.takes_over.get(type(command))
+        takeover = ruleset.rules.takes_over.get(type(command))
         if takeover is None:
             payloads = decide_table(command, state.table) or decide_timeline(command, state.timeline)
         else:
@@ -107,7 +107,7 @@ def _decide(command: Any, state: CampaignState[Any], referee: Referee, ruleset: 
                 raise RuntimeError(f"the {ruleset.name} ruleset takes over {type(command).__name__} "
                                    "but its handler decided nothing")
     else:
-        payloads = ruleset.decide(command, state, referee)
+        payloads = ruleset.rules.decide(command, state, referee)
         if payloads is None:
             raise InvalidCommand(f"{type(command).__name__} is not a command of the {ruleset.name} ruleset")
     if not payloads:
@@ -280,7 +280,7 @@ def check_event(state: CampaignState[Any], rec: Recorded, *,
         found.append(f"only a GM records {rec.event_type}, and {rec.recorded_by} is not one")
     if state.ruleset is not None:
         try:
-            found += state.ruleset.audit(state, rec)
+            found += state.ruleset.rules.audit(state, rec)
         except YarnlogError as exc:
             found.append(str(exc))
     return list(dict.fromkeys(found))

@@ -146,65 +146,98 @@ class SliceBuilder(Protocol):
 
 
 @dataclass(frozen=True)
-class Ruleset:
-    """What a game system adds to a journal.
+class Rules:
+    """A system's events: how they are decided, checked and folded into its state.
 
-    ``decide(command, campaign_state, referee)`` returns the payloads one of the ruleset's own
-    commands produces, or ``None`` when the command is not one of its (it is never asked about
-    the journal's own commands). ``takes_over`` maps a journal command type it decides itself
-    (``OpenScene``, ``EndEpisode``...) to its handler; every other journal command is decided by
-    the journal. ``evolve(ruleset_state, recorded)`` folds any event, the journal's own ones
-    included, and never refuses. ``validators`` maps each of its payload types (and any journal
-    type it decides itself) to its validator: ``verify`` re-checks every recorded event with the
-    same validator that decided it, and an event type without one is a fault.
-    ``audit(campaign_state, recorded)`` lists the rules a recorded event broke that no validator
-    of a single payload can see: rules across event types (a payer holds what she pays), rules
-    binding one event to the next, and rules on the envelope (who may see it). ``verify`` skips
-    both for events recorded under a GM override. ``projections`` name read models
-    ``(campaign_state) -> data``; ``templates`` is the ``package/folder`` of its recap and sheet
-    templates (its verbs are ``VERBS`` in the ``cli`` module beside it, found by the shell:
-    :func:`yarnlog.cli.verbs.verbs_of`). ``state_packages name the
-    modules and packages whose dataclasses, enums and pydantic models may appear in its state:
-    the snapshot codec (:mod:`yarnlog.core.codec`) rebuilds those classes and no others.
-    ``names(campaign_state)`` lists the names it registers beside the table's (characters,
-    locations, combatants): a command's names are matched to them and to the participants ignoring
-    case (:mod:`yarnlog.core.names`). ``narrate(recorded, campaign_state)`` says a recorded event in
-    the book's words, or ``None`` to leave it to the journal's own sentences (:mod:`yarnlog.core.words`);
-    ``follow_up(campaign_state)`` is one sentence on what follows a move (balances, who calls next),
-    or ``None``. Both are plain text, read after the move from the state already in memory.
-    ``view_pieces`` (optional) says how a projection that grows with the campaign is kept in pieces,
-    so that a write brings its stored view to the head at a cost flat in the history
-    (:class:`yarnlog.core.views.ViewPieces`); a projection without one is worked out whole.
-    ``thaw(ruleset_state)``, when given, is a :class:`SliceBuilder` of the whole state for a
-    replay of many events (:class:`yarnlog.core.state.Replay`): equal to ``evolve`` event by event,
-    cheaper; a ruleset without one is replayed with ``evolve``.
+    ``decide(command, campaign_state, referee)`` returns the payloads one of its own commands
+    produces, or ``None`` when the command is not one of its (it is never asked about the journal's
+    own commands). ``takes_over`` maps a journal command type it decides itself (``OpenScene``,
+    ``EndEpisode``...) to its handler; every other journal command is decided by the journal.
+    ``validators`` maps each of its payload types (and any journal type it decides itself) to its
+    validator: ``verify`` re-checks every recorded event with the same validator that decided it,
+    and an event type without one is a fault. ``audit(campaign_state, recorded)`` lists the rules a
+    recorded event broke that no validator of a single payload can see (across event types, from
+    one event to the next, on the envelope); ``verify`` skips both for events recorded under a GM
+    override. ``evolve(ruleset_state, recorded)`` folds any event, the journal's own included, and
+    never refuses; ``thaw(ruleset_state)``, when given, is a :class:`SliceBuilder` of the whole state
+    for a replay of many events (:class:`yarnlog.core.state.Replay`), equal to ``evolve`` event by
+    event. ``state_packages`` name the modules and packages whose dataclasses, enums and pydantic
+    models may appear in its state: the snapshot codec (:mod:`yarnlog.core.codec`) rebuilds those
+    classes and no others. ``names(campaign_state)`` lists the names it registers beside the table's
+    (characters, locations): a command's names are matched to them ignoring case (:mod:`yarnlog.core.names`).
+    """
+
+    initial_state: Callable[[], Any] = dict
+    evolve: Callable[[Any, Recorded], Any] = _unchanged
+    decide: Handler = _not_mine
+    audit: Callable[[CampaignState[Any], Recorded], list[str]] = _no_audit
+    validators: Mapping[type, Validator] = field(default_factory=dict)
+    takes_over: Mapping[type, Handler] = field(default_factory=dict)
+    thaw: Callable[[Any], SliceBuilder] | None = None
+    state_packages: tuple[str, ...] = ()
+    names: Callable[[CampaignState[Any]], Iterable[str]] = _no_names
+
+    @classmethod
+    def composed(cls, composition: Composition[Any], *, takes_over: Mapping[type, Handler] | None = None,
+                 state_packages: tuple[str, ...] = (),
+                 names: Callable[[CampaignState[Any]], Iterable[str]] = _no_names) -> Rules:
+        """The rules of a system made of :class:`Part` s: its state, folds, deciders, validators and
+        audits are the parts' own, composed."""
+        return cls(initial_state=composition.initial_state, evolve=composition.evolve, decide=composition.decide,
+                   audit=composition.audit, validators=composition.validators, takes_over=takes_over or {},
+                   thaw=composition.thaw, state_packages=state_packages, names=names)
+
+
+@dataclass(frozen=True)
+class Views:
+    """What a system lets people read: ``projections`` name read models ``(campaign_state) -> data``
+    (stored beside the events, :meth:`yarnlog.app.journal.Journal.view`); ``pieces`` says how one
+    that grows with the campaign is kept in pieces, so that a write brings it to the head at a cost
+    flat in the history (:class:`yarnlog.core.views.ViewPieces`); one without is worked out whole."""
+
+    projections: Mapping[str, Callable[[CampaignState[Any]], Any]] = field(default_factory=dict)
+    pieces: Mapping[str, ViewPieces] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Words:
+    """What the shell says of a move, from the state already in memory, in plain text.
+
+    ``narrate(recorded, campaign_state)`` says a recorded event in the book's words, or ``None`` to
+    leave it to the journal's own sentences (:mod:`yarnlog.core.words`); ``follow_up(campaign_state)``
+    is one sentence on what follows a move (balances, who calls next), or ``None``;
     ``seats(campaign_state, names)`` is what the console's status line shows of each participant
     named, and who calls next (:class:`yarnlog.core.seats.Seats`); by default, only the names.
+    """
+
+    narrate: Callable[[Recorded, CampaignState[Any]], str | None] = _no_words
+    follow_up: Callable[[CampaignState[Any]], str | None] = _nothing_follows
+    seats: Callable[[CampaignState[Any], list[str]], Seats] = _names_only
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """What a game system adds to a journal, registered under the ``yarnlog.rulesets`` entry point.
+
+    ``name`` is also the prefix of its event types (``name.noun.verb``); ``book`` the rule book it
+    quotes. It adds its events (:class:`Rules`), its read models (:class:`Views`), its sentences
+    (:class:`Words`), its recap and sheet ``templates`` (``package/folder``, shadowed file by file by
+    ``--templates DIR``) and its optional rules (``options``: name -> where the book says so). Its
+    verbs are ``VERBS`` in the ``cli`` module beside its ruleset module, found by the shell
+    (:func:`yarnlog.cli.verbs.verbs_of`), so the domain never imports the shell.
     """
 
     name: str
     title: str
     book: str
-    event_prefix: str
-    initial_state: Callable[[], Any] = dict
-    evolve: Callable[[Any, Recorded], Any] = _unchanged
-    decide: Handler = _not_mine
-    audit: Callable[[CampaignState[Any], Recorded], list[str]] = _no_audit
-    options: Mapping[str, str] = field(default_factory=dict)
-    takes_over: Mapping[type, Handler] = field(default_factory=dict)
-    projections: Mapping[str, Callable[[CampaignState[Any]], Any]] = field(default_factory=dict)
+    rules: Rules = field(default_factory=Rules)
+    views: Views = field(default_factory=Views)
+    words: Words = field(default_factory=Words)
     templates: str | None = None
-    validators: Mapping[type, Validator] = field(default_factory=dict)
-    state_packages: tuple[str, ...] = ()
-    names: Callable[[CampaignState[Any]], Iterable[str]] = _no_names
-    narrate: Callable[[Recorded, CampaignState[Any]], str | None] = _no_words
-    follow_up: Callable[[CampaignState[Any]], str | None] = _nothing_follows
-    view_pieces: Mapping[str, ViewPieces] = field(default_factory=dict)
-    thaw: Callable[[Any], SliceBuilder] | None = None
-    seats: Callable[[CampaignState[Any], list[str]], Seats] = _names_only
+    options: Mapping[str, str] = field(default_factory=dict)
 
     def owns(self, event_type: str) -> bool:
-        return event_type.startswith(self.event_prefix + ".")
+        return event_type.startswith(self.name + ".")
 
 
 def import_object(target: str) -> Any:
@@ -216,7 +249,7 @@ def import_object(target: str) -> Any:
 def ruleset_problems(name: str, ruleset: Any) -> list[str]:
     """Why the ruleset registered as ``name`` cannot be used (empty when it is sound).
 
-    Its name and event prefix must equal the registered name, so that reading an event of type
+    Its name (the prefix of its event types) must equal the registered name, so that reading an event of type
     ``name.x`` finds it, and it may take over only the journal's own commands.
     """
     from yarnlog.core.decide import CORE_COMMANDS
@@ -226,9 +259,7 @@ def ruleset_problems(name: str, ruleset: Any) -> list[str]:
     problems = []
     if ruleset.name != name:
         problems.append(f"it is registered as {name!r} but calls itself {ruleset.name!r}")
-    if ruleset.event_prefix != name:
-        problems.append(f"its event prefix {ruleset.event_prefix!r} is not its name {name!r}")
-    foreign = sorted(t.__name__ for t in ruleset.takes_over if t not in CORE_COMMANDS)
+    foreign = sorted(t.__name__ for t in ruleset.rules.takes_over if t not in CORE_COMMANDS)
     if foreign:
         problems.append(f"it takes over {', '.join(foreign)}, which are not the journal's own commands")
     return problems

@@ -1,5 +1,5 @@
 """The seats of the console's status line: what a ruleset shows of each participant
-(:attr:`yarnlog.core.ruleset.Ruleset.seats`), as plain data the shell draws."""
+(:attr:`yarnlog.core.ruleset.Words.seats`), as plain data the shell draws."""
 
 from __future__ import annotations
 

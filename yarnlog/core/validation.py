@@ -67,7 +67,7 @@ UNCHECKED = Unchecked.UNCHECKED
 
 def validator_of(payload_type: type[Payload], ruleset: Ruleset | None) -> Validator | None:
     """The ruleset's validator of ``payload_type`` if it has one, else the journal's own."""
-    own = ruleset.validators if ruleset is not None else {}
+    own = ruleset.rules.validators if ruleset is not None else {}
     return own.get(payload_type) or CORE_VALIDATORS.get(payload_type)
 
 

@@ -9,7 +9,7 @@ Yarn takes over three of the journal's own commands (:data:`TAKES_OVER`); its ve
 from __future__ import annotations
 
 from yarnlog.core.names import Registered
-from yarnlog.core.ruleset import Composition, Handler, Part, Router, Ruleset
+from yarnlog.core.ruleset import Composition, Handler, Part, Router, Rules, Ruleset, Views, Words
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.yarn.parts.characters import part as characters
 from yarnlog.rulesets.yarn.parts.combat import part as fight
@@ -58,26 +58,17 @@ RULESET = Ruleset(
     name="yarn",
     title="Yarn 0.1",
     book="000_548678c832322f1b.txt",
-    event_prefix="yarn",
-    initial_state=initial_state,
-    evolve=evolve,
-    decide=decide,
-    audit=audit,
-    takes_over=TAKES_OVER,
-    projections={"tokens": token_report, "bennies": bennie_report, "calling-order": calling_view,
-                 "scene-casts": scene_cast_view},
-    # The two views that grow with the campaign, kept in pieces: a write rewrites only what it touched.
-    view_pieces={"bennies": BENNIE_PIECES, "scene-casts": SCENE_CAST_PIECES},
+    # A replay folds the parts that offer it in place (core.state.Replay). What YarnState is built of
+    # (the snapshot codec's whitelist): the parts, the pure rules' values.
+    rules=Rules.composed(COMPOSED, takes_over=TAKES_OVER, names=registered_names,
+                         state_packages=("yarnlog.rulesets.yarn.state", "yarnlog.rulesets.yarn.parts",
+                                         "yarnlog.rulesets.yarn.rules", "yarnlog.rulesets.scenes_and_tokens")),
+    # The two views that grow with the campaign are kept in pieces: a write rewrites only what it touched.
+    views=Views(projections={"tokens": token_report, "bennies": bennie_report, "calling-order": calling_view,
+                             "scene-casts": scene_cast_view},
+                pieces={"bennies": BENNIE_PIECES, "scene-casts": SCENE_CAST_PIECES}),
+    words=Words(narrate=narrate, follow_up=follow_up, seats=seats),
     templates="yarnlog/templates/yarn",  # recap (and sheet) templates, shadowed by --templates DIR
-    validators=VALIDATORS,
-    names=registered_names,
-    narrate=narrate,
-    follow_up=follow_up,
-    seats=seats,
-    thaw=COMPOSED.thaw,  # a replay folds the parts that offer it in place (core.state.Replay)
-    # What YarnState is built of (the snapshot codec's whitelist): the parts, the pure rules' values.
-    state_packages=("yarnlog.rulesets.yarn.state", "yarnlog.rulesets.yarn.parts", "yarnlog.rulesets.yarn.rules",
-                    "yarnlog.rulesets.scenes_and_tokens"),
     options={
         "botch": "Optional Procedural Rules: Botch",
         "blowing_the_top_off": "Optional Procedural Rules: Blowing the Top Off",
