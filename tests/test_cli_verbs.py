@@ -97,7 +97,8 @@ def test_each_ruleset_s_verbs_are_found_beside_it_without_importing_its_rules():
     import sys
 
     from yarnlog.cli.verbs import verbs_of
-    from yarnlog.core.ruleset import RULESETS, get_ruleset
+    from yarnlog.core.installed import RULESETS
+    from yarnlog.core.ruleset import get_ruleset
 
     for name in RULESETS:
         assert verbs_of(name).title == get_ruleset(name).title
@@ -111,7 +112,7 @@ def test_each_ruleset_s_verbs_are_found_beside_it_without_importing_its_rules():
 def test_each_ruleset_s_verbs_build_each_alone_as_the_help_lists_them():
     """A one-shot command builds only its own verb: the same command, help and options as the help's."""
     from yarnlog.cli.verbs import command_of, commands_of, verb_names
-    from yarnlog.core.ruleset import RULESETS
+    from yarnlog.core.installed import RULESETS
 
     for name in RULESETS:
         every = commands_of(name)

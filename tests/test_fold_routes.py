@@ -13,8 +13,8 @@ import pytest
 from fold_routes import Undeclared, checking_evolve, unrouted_changes
 
 from yarnlog.app.interchange import parse_lines
+from yarnlog.core.composition import EVERY_EVENT, Folds, Router, folds
 from yarnlog.core.envelope import to_recorded
-from yarnlog.core.ruleset import EVERY_EVENT, Folds, Router, folds
 from yarnlog.core.state import with_context
 from yarnlog.core.table import CampaignCreated
 from yarnlog.core.timeline import Note, SceneOpened

@@ -7,9 +7,10 @@ from importlib.metadata import entry_points
 
 import pytest
 
-from yarnlog.core.decide import CORE_COMMANDS, decide
+from yarnlog.core.decide import decide
+from yarnlog.core.installed import ENTRY_POINT_GROUP, RULESETS
 from yarnlog.core.referee import InvalidCommand, Referee
-from yarnlog.core.ruleset import ENTRY_POINT_GROUP, RULESETS, Rules, Ruleset, get_ruleset, ruleset_problems
+from yarnlog.core.ruleset import CORE_COMMANDS, Rules, Ruleset, get_ruleset, ruleset_problems
 from yarnlog.core.timeline import AddNote, EndEpisode, Note, OpenScene, StartEpisode
 
 

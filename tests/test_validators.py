@@ -14,8 +14,9 @@ from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.decide import audit
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
 from yarnlog.core.events import known_event_types, payload_class
+from yarnlog.core.installed import RULESETS
 from yarnlog.core.referee import Referee, Rule, YarnlogError
-from yarnlog.core.ruleset import RULESETS, get_ruleset
+from yarnlog.core.ruleset import get_ruleset
 from yarnlog.core.state import CORE_EVENT_TYPES, EVERYONE, replay
 from yarnlog.core.table import AddParticipant, ParticipantJoined, ParticipantLeft
 from yarnlog.core.timeline import EpisodeEnded, EpisodeStarted, Note, SceneClosed, SceneOpened

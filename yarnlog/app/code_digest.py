@@ -40,7 +40,7 @@ def source_roots(ruleset_name: str) -> list[Path]:
     """The folders whose source makes a campaign's state: the core's, every package under
     ``yarnlog/rulesets/`` (a ruleset may compose the shared ones), and the ruleset's own package,
     found from its entry point without importing it (``pkg.ruleset:RULESET`` names ``pkg/``)."""
-    from yarnlog.core.ruleset import RULESETS
+    from yarnlog.core.installed import RULESETS
 
     package = Path(__file__).resolve().parent.parent
     roots = [package / "core", package / "rulesets"]

@@ -35,8 +35,7 @@ from yarnlog.app.code_digest import code_digest
 from yarnlog.core.codec import CODEC_VERSION, Codec, CodecError, fingerprint
 
 if TYPE_CHECKING:
-    from yarnlog.core.ruleset import Ruleset
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState, Ruleset
     from yarnlog.core.timeline import Timeline
     from yarnlog.persistence.protocol import Snapshot
 
@@ -126,8 +125,7 @@ def decode_state(codec: Codec, text: str) -> tuple[CampaignState[Any], Timeline]
 
     Raises :class:`CodecError` if it is not one this code wrote.
     """
-    from yarnlog.core.ruleset import get_ruleset
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState, get_ruleset
     from yarnlog.core.table import Table
     from yarnlog.core.timeline import Timeline
 

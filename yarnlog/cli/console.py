@@ -56,8 +56,8 @@ if TYPE_CHECKING:
 
     from yarnlog.app.journal import Journal
     from yarnlog.core.events import Recorded
+    from yarnlog.core.ruleset import CampaignState
     from yarnlog.core.seats import Seat
-    from yarnlog.core.state import CampaignState
 
 #: The console's own verbs (everything else is the command line's): name -> what it does.
 CONSOLE_VERBS = {

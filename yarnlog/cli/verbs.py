@@ -55,7 +55,8 @@ def verbs_of(ruleset_name: str) -> Verbs:
     importing the rules; none for a ruleset without one."""
     import importlib.util
 
-    from yarnlog.core.ruleset import RULESETS, get_ruleset, import_object
+    from yarnlog.core.installed import RULESETS, import_object
+    from yarnlog.core.ruleset import get_ruleset
 
     try:
         module = RULESETS[ruleset_name].split(":")[0]
@@ -115,7 +116,7 @@ def verb_names(ruleset_name: str) -> list[str]:
 
 def installed_verbs() -> dict[str, list[str]]:
     """Every installed ruleset that adds verbs -> the names of its top-level verbs."""
-    from yarnlog.core.ruleset import RULESETS
+    from yarnlog.core.installed import RULESETS
 
     found = {}
     for name in sorted(RULESETS):

@@ -16,15 +16,15 @@ from yarnlog.core.corrections import (
     OverrideRecorded,
     Retraction,
     effective,
-    validate_amendment,
 )
 from yarnlog.core.events import Payload, Recorded, load_payload
 from yarnlog.core.names import Registered, did_you_mean, mentioned, resolve_command
 from yarnlog.core.referee import Broken, InvalidCommand, Referee, Rule, YarnlogError, invalid, present
-from yarnlog.core.state import EVERYONE, CampaignState, empty_state, evolve, paused_gc, replay
+from yarnlog.core.ruleset import CampaignState
+from yarnlog.core.state import EVERYONE, empty_state, evolve, paused_gc, replay
 from yarnlog.core.table import AddParticipant, ChangeOptions, RemoveParticipant, decide_table
 from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode, decide_timeline
-from yarnlog.core.validation import UNCHECKED, Unchecked, problems, validator_of
+from yarnlog.core.validation import UNCHECKED, Unchecked, problems, validate_amendment, validator_of
 
 #: The journal's own commands, by exact type: a ruleset decides one of them only when its
 #: ``takes_over`` says so (a subclass such as Yarn's ``CallScene`` is the ruleset's own command).
@@ -100,7 +100,7 @@ def _decide(command: Any, state: CampaignState[Any], referee: Referee, ruleset: 
     if type(command) in CORE_COMMANDS:
         takeover = ruleset.rules.takes_over.get(type(command))
         if takeover is None:
-            payloads = decide_table(command, state.table) or decide_timeline(command, state.timeline)
+            payloads = decide_table(command, state.table, ruleset.options) or decide_timeline(command, state.timeline)
         else:
             payloads = takeover(command, state, referee)
             if payloads is None:

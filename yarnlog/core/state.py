@@ -9,14 +9,13 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from sys import intern
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from yarnlog.core.corrections import Amendments, OverrideRecorded, effective
 from yarnlog.core.envelope import StoredEvent, stored_payload
 from yarnlog.core.events import Payload, Recorded
-from yarnlog.core.ruleset import Ruleset, SliceBuilder, get_ruleset
+from yarnlog.core.ruleset import CampaignState, SliceBuilder, get_ruleset
 from yarnlog.core.shared_fields import share_fields_sets
 from yarnlog.core.table import CampaignCreated, Table, evolve_table
 from yarnlog.core.timeline import EpisodeEnded, EpisodeStarted, SceneOpened, Timeline, context, evolve_timeline
@@ -33,25 +32,8 @@ CORE_EVENT_TYPES = frozenset({
 })
 
 
-#: The state a ruleset keeps for a campaign (``YarnState`` for Yarn).
-S = TypeVar("S")
 #: What an event is typed from as it is placed in context (a stored row, or an event to copy).
 E = TypeVar("E")
-
-
-@dataclass(frozen=True)
-class CampaignState(Generic[S]):
-    """A campaign as replayed up to ``sequence``: the journal's own slices and the ruleset's ``rules``.
-
-    Typed by the ruleset's state, so a Yarn decider sees ``CampaignState[YarnState]``. Before
-    ``campaign.created`` has been folded there is no ruleset and ``rules`` is None.
-    """
-
-    table: Table
-    timeline: Timeline
-    rules: S
-    ruleset: Ruleset | None
-    sequence: int = 0
 
 
 def empty_state() -> CampaignState[Any]:

@@ -10,8 +10,9 @@ tokens and the petitions.
 
 from __future__ import annotations
 
+from yarnlog.core.composition import Composition, Part
 from yarnlog.core.names import Registered
-from yarnlog.core.ruleset import Composition, Part, Rules, Ruleset, Views, Words
+from yarnlog.core.ruleset import Rules, Ruleset, Views, Words
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.dramasystem.parts import (
     advanced_procedure,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState
     from yarnlog.rulesets.dramasystem.parts.advanced_procedure import Advanced
     from yarnlog.rulesets.dramasystem.parts.card_procedure import Procedure
     from yarnlog.rulesets.dramasystem.parts.consequences import Consequences

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee, Rule
-from yarnlog.core.state import CampaignState
+from yarnlog.core.ruleset import CampaignState
 from yarnlog.rulesets.scenes_and_tokens.rules.calling import CallPrice
 
 #: The name under which the core's rules quote the text both books share (Yarn's journals store it).

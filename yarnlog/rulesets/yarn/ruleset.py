@@ -8,8 +8,9 @@ Yarn takes over three of the journal's own commands (:data:`TAKES_OVER`); its ve
 
 from __future__ import annotations
 
+from yarnlog.core.composition import Composition, Part, Router
 from yarnlog.core.names import Registered
-from yarnlog.core.ruleset import Composition, Handler, Part, Router, Rules, Ruleset, Views, Words
+from yarnlog.core.ruleset import Handler, Rules, Ruleset, Views, Words
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.yarn.parts.characters import part as characters
 from yarnlog.rulesets.yarn.parts.combat import part as fight
@@ -27,7 +28,7 @@ from yarnlog.rulesets.yarn.status import seats
 PARTS = (economy.PART, characters.PART, drama.PART, fight.PART, procedure.PART, powers.PART)
 
 
-#: The parts composed (:class:`~yarnlog.core.ruleset.Composition`): one slice of YarnState each.
+#: The parts composed (:class:`~yarnlog.core.composition.Composition`): one slice of YarnState each.
 COMPOSED: Composition[YarnState] = Composition(PARTS, YarnState)
 initial_state = COMPOSED.initial_state
 #: Each event goes to the parts whose ``folds`` handle its type; every other part's slice stays as it is.

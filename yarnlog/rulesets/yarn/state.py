@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState
     from yarnlog.rulesets.yarn.parts.characters.sheets import Characters
     from yarnlog.rulesets.yarn.parts.combat.fight_records import Fights
     from yarnlog.rulesets.yarn.parts.drama.state import Drama

@@ -20,11 +20,12 @@ from typing import Any
 
 from pydantic import Field
 
+from yarnlog.core.composition import Part, Router, compose_validators, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Broken, InvalidCommand, Referee, Rule, invalid, present
-from yarnlog.core.ruleset import Part, Router, compose_validators, folds
-from yarnlog.core.state import CampaignState, advance
+from yarnlog.core.ruleset import CampaignState
+from yarnlog.core.state import advance
 from yarnlog.core.timeline import (
     OpenScene,
     SceneOpened,

@@ -14,9 +14,9 @@ from typing import Any
 
 from pydantic import Field
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid
-from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.dramasystem.rules.action_types import (
     STANDARD_TYPES,
     Grade,

@@ -16,10 +16,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid, present
-from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.scenes_and_tokens.parameters import Dramatic
 from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import (
     Campaign,

@@ -18,10 +18,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from pyrsistent import pmap
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, invalid, present
-from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
 from yarnlog.core.timeline import EndEpisode, EpisodeEnded, check_timeline, decide_timeline
 from yarnlog.rulesets.scenes_and_tokens.parameters import Dramatic

@@ -15,7 +15,7 @@ from typing import Any
 
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, Rule, invalid, present
-from yarnlog.core.state import CampaignState
+from yarnlog.core.ruleset import CampaignState
 from yarnlog.core.timeline import OpenScene
 from yarnlog.rulesets.scenes_and_tokens.parameters import SHARED_BOOK, Dramatic
 from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import CallingOrder, Drama, DramaBuilder, Recall

@@ -17,7 +17,7 @@ from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, present
-from yarnlog.core.state import CampaignState
+from yarnlog.core.ruleset import CampaignState
 from yarnlog.core.table import CampaignCreated
 from yarnlog.core.thawed import ThawedMap, ThawedVector
 from yarnlog.core.timeline import EpisodeEnded

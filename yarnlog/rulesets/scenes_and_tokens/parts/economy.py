@@ -17,11 +17,11 @@ from typing import Any, ClassVar, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pyrsistent import PMap, PVector, pmap, pvector
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Broken, Referee, Rule, invalid, present
-from yarnlog.core.ruleset import Part, folds
-from yarnlog.core.state import CampaignState
+from yarnlog.core.ruleset import CampaignState
 from yarnlog.core.thawed import ThawedMap, ThawedVector
 from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix
 from yarnlog.rulesets.scenes_and_tokens.rules import drama_tokens

@@ -19,10 +19,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee, invalid, present
-from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.scenes_and_tokens.parameters import Dramatic, Roster
 from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import (
     Campaign,

@@ -20,10 +20,10 @@ from typing import Final, Literal
 from pydantic import Field
 from pyrsistent import PMap, PSet, PVector, pmap, pset, pvector
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Rule
-from yarnlog.core.ruleset import folds
 from yarnlog.core.timeline import EpisodeStarted
 
 BOOK = "Yarn 0.1"

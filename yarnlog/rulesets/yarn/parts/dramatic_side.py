@@ -10,7 +10,7 @@ from typing import Any
 
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee
-from yarnlog.core.state import CampaignState
+from yarnlog.core.ruleset import CampaignState
 from yarnlog.rulesets.scenes_and_tokens.parameters import SHARED_BOOK, Dramatic, Roster
 
 

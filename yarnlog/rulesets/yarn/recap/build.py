@@ -21,7 +21,8 @@ from typing import Any
 
 from yarnlog.core.audience import Audience, visible_history
 from yarnlog.core.events import Recorded
-from yarnlog.core.state import CampaignState, empty_state, evolve
+from yarnlog.core.ruleset import CampaignState
+from yarnlog.core.state import empty_state, evolve
 from yarnlog.core.table import Table
 from yarnlog.rulesets.yarn.parts.characters.relationship_graph import relationship_graph
 from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_order

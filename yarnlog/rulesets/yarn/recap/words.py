@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from yarnlog.core.events import Recorded
-from yarnlog.core.state import CampaignState
+from yarnlog.core.ruleset import CampaignState
 from yarnlog.rulesets.yarn.recap import sentences as say
 
 

@@ -22,9 +22,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from yarnlog.core.composition import Part
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid, present
-from yarnlog.core.ruleset import Part
 from yarnlog.rulesets.yarn.parts.characters import sheets as sheets_module
 from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_module
 from yarnlog.rulesets.yarn.parts.characters.experience_awards import (

@@ -13,10 +13,10 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pyrsistent import PMap, PVector, pmap, pvector
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import invalid
-from yarnlog.core.ruleset import folds
 from yarnlog.core.timeline import EpisodeStarted
 from yarnlog.rulesets.scenes_and_tokens.parts import relationships
 from yarnlog.rulesets.scenes_and_tokens.parts.relationships import RelationshipDefined, WantDeclared

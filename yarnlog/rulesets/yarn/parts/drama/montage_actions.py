@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid
-from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.yarn.parts.characters.players import require_character
 from yarnlog.rulesets.yarn.parts.drama.state import Drama, DramaBuilder, rebuilt, scene_in_play
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState

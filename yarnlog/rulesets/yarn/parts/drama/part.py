@@ -15,10 +15,10 @@ from __future__ import annotations
 import functools
 import operator
 
+from yarnlog.core.composition import Part, Router, compose_validators, folds
 from yarnlog.core.events import Recorded
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee
-from yarnlog.core.ruleset import Part, Router, compose_validators, folds
 from yarnlog.core.timeline import EpisodeEnded
 from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import JOURNAL_FOLDS, journal_fold, journal_fold_in_place
 from yarnlog.rulesets.yarn.parts.drama import (

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from yarnlog.core.ruleset import folds
+from yarnlog.core.composition import folds
 from yarnlog.rulesets.scenes_and_tokens.parts import rulings as _core
 from yarnlog.rulesets.scenes_and_tokens.parts.rulings import RecordRuling
 from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix

@@ -15,10 +15,10 @@ from typing import Any
 
 from pydantic import Field
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Broken, Referee, Rule, invalid, present
-from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
 from yarnlog.core.timeline import OpenScene, SceneOpened, check_timeline, decide_timeline
 from yarnlog.rulesets.scenes_and_tokens.parts import calling_order

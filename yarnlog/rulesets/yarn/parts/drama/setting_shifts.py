@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid
-from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
 from yarnlog.rulesets.yarn.parts.characters.supporting_cast import (
     CAST,
