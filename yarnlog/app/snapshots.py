@@ -1,6 +1,6 @@
 """Snapshots and views of a campaign: what is cached beside the events, and under which fingerprint.
 
-A **state snapshot** (kind ``"state"``) is a :class:`~yarnlog.core.state.CampaignState` encoded by
+A **state snapshot** (kind ``"state"``) is a :class:`~yarnlog.core.ruleset.CampaignState` encoded by
 the safe codec (:mod:`yarnlog.core.codec`), whose whitelist is the core's classes and those of the
 ruleset's ``state_packages``. A **view** (kind ``"view:NAME"``) is the JSON of one of the
 ruleset's named projections (``Views.projections``) at some sequence.
