@@ -33,7 +33,7 @@ def test_the_drama_part_is_a_part_of_the_yarn_ruleset():
     assert drama.PART in PARTS
     yarn = get_ruleset("yarn")
     assert DRAMA_EVENTS <= set(known_event_types()) and all(yarn.owns(t) for t in DRAMA_EVENTS)
-    assert yarn.initial_state().drama == drama.PART.initial()
+    assert yarn.rules.initial_state().drama == drama.PART.initial()
 
 
 def session(journal, cid) -> None:
