@@ -22,6 +22,7 @@ from yarnlog.core.table import AddParticipant, ParticipantJoined, ParticipantLef
 from yarnlog.core.timeline import EpisodeEnded, EpisodeStarted, Note, SceneClosed, SceneOpened
 from yarnlog.core.validation import CORE_VALIDATORS, validator_of
 from yarnlog.persistence.factory import open_store
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferLine
 from yarnlog.rulesets.yarn.parts.combat import wounds
 from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     ArmorWorn,
@@ -31,7 +32,7 @@ from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     CombatStarted,
     RoundStarted,
 )
-from yarnlog.rulesets.yarn.parts.economy.part import EVENTS, TransferLine
+from yarnlog.rulesets.yarn.parts.economy.part import EVENTS
 from yarnlog.rulesets.yarn.parts.powers.part import FringePowerStudied
 
 BOGUS_COMBAT = (RoundStarted(number=7), CombatEnded(number=3), CombatantLeft(name="Nobody"))

@@ -9,8 +9,9 @@ from refusals import refused, rejected
 from yarnlog.app.verify import verify
 from yarnlog.core.decide import audit
 from yarnlog.core.timeline import OpenScene
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import BennieSpendLine, SpendBennie, bennie_paid
 from yarnlog.rulesets.scenes_and_tokens.rules import bennies as bn
-from yarnlog.rulesets.yarn.parts.drama.bennie_spends import SPENDS, BennieSpendLine, SpendBennie, bennie_paid
+from yarnlog.rulesets.yarn.parts.drama.bennie_spends import SPENDS
 
 
 @pytest.fixture

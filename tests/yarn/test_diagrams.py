@@ -23,15 +23,15 @@ from yarnlog.render.diagrams import (
     token_series_svg,
     token_series_table,
 )
-from yarnlog.rulesets.yarn.parts.characters.relationship_graph import (
+from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
     PC,
     RECURRING,
     CharacterNode,
     RelationshipEdge,
     RelationshipGraph,
     WantEdge,
-    relationship_graph,
 )
+from yarnlog.rulesets.yarn.parts.characters.relationship_graph import relationship_graph
 from yarnlog.rulesets.yarn.parts.economy.token_series import token_series
 
 HOSTILE = [

@@ -14,11 +14,11 @@ from yarnlog.core.referee import RuleViolation
 from yarnlog.core.ruleset import get_ruleset
 from yarnlog.core.state import replay
 from yarnlog.core.timeline import EndEpisode, OpenScene
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import SpendBennie
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot
+from yarnlog.rulesets.scenes_and_tokens.parts.petitions import Force, ResolvePetition
+from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import Duck, Rush
 from yarnlog.rulesets.yarn.parts.drama import part as drama
-from yarnlog.rulesets.yarn.parts.drama.bennie_spends import SpendBennie
-from yarnlog.rulesets.yarn.parts.drama.bennie_vote import CastBallot
-from yarnlog.rulesets.yarn.parts.drama.petitions import Force, ResolvePetition
-from yarnlog.rulesets.yarn.parts.drama.scene_challenges import Duck, Rush
 from yarnlog.rulesets.yarn.ruleset import PARTS
 
 DRAMA_EVENTS = {

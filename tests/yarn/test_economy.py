@@ -9,7 +9,8 @@ from yarnlog.core.decide import Retract, audit
 from yarnlog.core.referee import InvalidCommand, Override, RuleViolation
 from yarnlog.core.table import AddParticipant
 from yarnlog.core.timeline import OpenScene, StartEpisode
-from yarnlog.rulesets.yarn.parts.economy.part import EVENTS, KITTY_NAME, TransferLine, TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import KITTY_NAME, TransferLine, TransferTokens
+from yarnlog.rulesets.yarn.parts.economy.part import EVENTS
 
 
 @pytest.fixture

@@ -11,25 +11,21 @@ from refusals import refused, rejected
 from yarnlog.app.verify import verify
 from yarnlog.core.decide import audit
 from yarnlog.core.timeline import OpenScene
-from yarnlog.rulesets.scenes_and_tokens.rules import challenges
-from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import FORCE, SUPPORT
-from yarnlog.rulesets.yarn.parts.characters.players import TALKING
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import (
-    DrawPrecedence,
-    IntroduceSupporting,
-    PromoteSupporting,
-    Purpose,
-)
-from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
-from yarnlog.rulesets.yarn.parts.drama.petitions import (
-    PETITIONS,
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import DrawPrecedence, IntroduceSupporting, PromoteSupporting
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferLine
+from yarnlog.rulesets.scenes_and_tokens.parts.petitions import (
     Force,
     GrantVoteData,
     QuizPetitioners,
     ResolvePetition,
     TwoWay,
 )
-from yarnlog.rulesets.yarn.parts.economy.part import TransferLine
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose
+from yarnlog.rulesets.scenes_and_tokens.rules import challenges
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import FORCE, SUPPORT
+from yarnlog.rulesets.yarn.parts.characters.players import TALKING
+from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
+from yarnlog.rulesets.yarn.parts.drama.petitions import PETITIONS
 
 
 @pytest.fixture

@@ -11,20 +11,20 @@ from yarnlog.app.verify import verify
 from yarnlog.core.decide import audit
 from yarnlog.core.table import AddParticipant
 from yarnlog.core.timeline import OpenScene
-from yarnlog.rulesets.scenes_and_tokens.rules import bennies as bn
-from yarnlog.rulesets.scenes_and_tokens.rules import challenges
-from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import NO_REVERSAL
-from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
-from yarnlog.rulesets.yarn.parts.drama.petitions import Force
-from yarnlog.rulesets.yarn.parts.drama.scene_challenges import (
-    CHALLENGES,
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferLine
+from yarnlog.rulesets.scenes_and_tokens.parts.petitions import Force
+from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import (
     ChallengeByVote,
     ChallengeNovelty,
     DemandProcedural,
     Duck,
     Rush,
 )
-from yarnlog.rulesets.yarn.parts.economy.part import TransferLine
+from yarnlog.rulesets.scenes_and_tokens.rules import bennies as bn
+from yarnlog.rulesets.scenes_and_tokens.rules import challenges
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import NO_REVERSAL
+from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
+from yarnlog.rulesets.yarn.parts.drama.scene_challenges import CHALLENGES
 
 
 @pytest.fixture

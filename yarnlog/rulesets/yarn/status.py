@@ -4,9 +4,9 @@ participant's drama tokens and bennies, and their character's hit points."""
 from __future__ import annotations
 
 from yarnlog.core.seats import Seat, Seats
+from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import calling_state
 from yarnlog.rulesets.yarn.parts.characters.players import player_character
 from yarnlog.rulesets.yarn.parts.combat.wounds import hit_points
-from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_state
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
 

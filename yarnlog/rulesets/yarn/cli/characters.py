@@ -159,7 +159,7 @@ def character_retire(
 def precedence_show(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
                     as_json: JsonOpt = False) -> None:
     """Every precedence order drawn (and the scene it belongs to), who chooses which episode's theme."""
-    from yarnlog.rulesets.yarn.parts.characters.supporting_cast import precedence_data
+    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import precedence_data
 
     rules = campaign_state(campaign, as_of, end_of_scene).rules
     data = precedence_data(rules.characters.cast,

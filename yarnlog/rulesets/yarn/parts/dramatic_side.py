@@ -20,8 +20,9 @@ def _roster(campaign: CampaignState[Any]) -> Roster:
 
 def _draw_petitioners(campaign: CampaignState[Any], referee: Referee, order: tuple[str, ...],
                       source: str) -> list[Payload]:
+    from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import DrawPrecedence
+    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose
     from yarnlog.rulesets.yarn.parts.characters import part as characters
-    from yarnlog.rulesets.yarn.parts.characters.supporting_cast import DrawPrecedence, Purpose
 
     draw = characters.decide(DrawPrecedence(Purpose.PETITIONERS, order, source), campaign, referee)  # type: ignore[arg-type]
     assert draw is not None  # DrawPrecedence is a command of the characters part

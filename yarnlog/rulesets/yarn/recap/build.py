@@ -24,8 +24,8 @@ from yarnlog.core.events import Recorded
 from yarnlog.core.ruleset import CampaignState
 from yarnlog.core.state import empty_state, evolve
 from yarnlog.core.table import Table
+from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import calling_order
 from yarnlog.rulesets.yarn.parts.characters.relationship_graph import relationship_graph
-from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_order
 from yarnlog.rulesets.yarn.parts.drama.scene_cast import scene_cast
 from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
 from yarnlog.rulesets.yarn.parts.economy.token_series import token_series

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from yarnlog.core.charts import TokenSeries
-from yarnlog.rulesets.yarn.parts.characters.relationship_graph import RelationshipGraph
+from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import RelationshipGraph
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,10 @@ from pydantic import ValidationError
 from yarnlog.core.composition import Part
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid, present
+from yarnlog.rulesets.scenes_and_tokens.parts import supporting_cast as cast_module
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import payload_of
+from yarnlog.rulesets.scenes_and_tokens.parts.relationships import DeclareWant, DefineRelationship
 from yarnlog.rulesets.yarn.parts.characters import sheets as sheets_module
-from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_module
 from yarnlog.rulesets.yarn.parts.characters.experience_awards import (
     AwardExperience,
     DevelopTrait,
@@ -40,8 +42,6 @@ from yarnlog.rulesets.yarn.parts.characters.experience_awards import (
 )
 from yarnlog.rulesets.yarn.parts.characters.relationships import (
     RELATIONSHIPS,
-    DeclareWant,
-    DefineRelationship,
     check_relationships,
     edges_of,
     validate_relationship,
@@ -62,11 +62,7 @@ from yarnlog.rulesets.yarn.parts.characters.sheets import (
     character_of,
     evolve,
 )
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import (
-    check_new_character_name,
-    payload_of,
-    require_active_pc,
-)
+from yarnlog.rulesets.yarn.parts.characters.supporting_cast import CAST, check_new_character_name, require_active_pc
 from yarnlog.rulesets.yarn.rules import traits
 from yarnlog.rulesets.yarn.rules.traits import BOOK
 from yarnlog.rulesets.yarn.state import YarnCampaign
@@ -190,7 +186,7 @@ COMMANDS: Mapping[type, Callable[[Any, Any], Payload]] = {
     AwardExperience: experience_awarded,
     DevelopTrait: payload_of(TraitDeveloped),
     RaiseTrait: payload_of(TraitRaised),
-    **cast_module.COMMANDS,
+    **CAST.COMMANDS,
 }
 
 
@@ -202,7 +198,7 @@ VALIDATORS: Mapping[type, Callable[[Any, Any, Referee], Payload]] = {
     ExperienceAwarded: validate_award,
     TraitDeveloped: validate_developed,
     TraitRaised: validate_raised,
-    **cast_module.VALIDATORS,
+    **CAST.VALIDATORS,
 }
 
 

@@ -6,18 +6,12 @@ Yarn's characters part.
 from __future__ import annotations
 
 from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
-    PC,
-    RECURRING,
-    CharacterNode,
-    RelationshipEdge,
     RelationshipGraph,
-    WantEdge,
     graph_of,
 )
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
-__all__ = ["PC", "RECURRING", "CharacterNode", "RelationshipEdge", "RelationshipGraph", "WantEdge", "graph_of",
-           "relationship_graph"]
+__all__ = ["relationship_graph"]
 
 
 def relationship_graph(campaign: YarnCampaign) -> RelationshipGraph:

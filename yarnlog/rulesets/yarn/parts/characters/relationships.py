@@ -9,13 +9,6 @@ from collections.abc import Iterable
 from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.rulesets.scenes_and_tokens.parts import relationship_map as shared_map
 from yarnlog.rulesets.scenes_and_tokens.parts import relationships as core
-from yarnlog.rulesets.scenes_and_tokens.parts.relationships import (
-    MINOR_HAS_NO_RELATIONSHIP,
-    RECURRING_RELATIONSHIP,
-    WHY_NOT,
-    DeclareWant,
-    DefineRelationship,
-)
 from yarnlog.rulesets.yarn.parts.characters.sheets import (
     CharacterCreated,
     Characters,
@@ -26,8 +19,7 @@ from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 from yarnlog.rulesets.yarn.rules.traits import BOOK
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
-__all__ = ["MINOR_HAS_NO_RELATIONSHIP", "RECURRING_RELATIONSHIP", "RELATE_TO_ALL", "RELATIONSHIPS", "WHY_NOT",
-           "DeclareWant", "DefineRelationship", "check_relationships", "edges_of", "relationship_map",
+__all__ = ["RELATE_TO_ALL", "RELATIONSHIPS", "check_relationships", "edges_of", "relationship_map",
            "validate_relationship", "validate_want"]
 
 RELATE_TO_ALL = Rule(

@@ -19,9 +19,9 @@ from yarnlog.core.frozen import replace
 from yarnlog.core.referee import invalid
 from yarnlog.core.timeline import EpisodeStarted
 from yarnlog.rulesets.scenes_and_tokens.parts import relationships
+from yarnlog.rulesets.scenes_and_tokens.parts import supporting_cast as cast_module
 from yarnlog.rulesets.scenes_and_tokens.parts.relationships import RelationshipDefined, WantDeclared
-from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_module
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import Cast
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Cast
 from yarnlog.rulesets.yarn.rules import experience, traits
 from yarnlog.rulesets.yarn.rules.traits import Flaw, TraitKind
 

@@ -8,54 +8,12 @@ so its state is ``campaign.rules.characters.cast``. The core's names are re-expo
 from __future__ import annotations
 
 from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import (
-    THEMES,
     CastEvents,
-    ChallengeLocation,
-    ChooseTheme,
-    DescribeSupporting,
-    DrawPrecedence,
-    ElaborateLocation,
-    IntroduceLocation,
-    IntroduceSupporting,
-    PromoteSupporting,
     SupportingCast,
-    payload_of,
-    require_participant,
-    shuffled,
-)
-from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import (
-    CALLING_ORDER,
-    FOLDS,
-    GROUNDS,
-    INTRODUCING,
-    LOCATIONS,
-    MINOR,
-    NEXT_THEME,
-    PROMOTION,
-    RECURRING,
-    Cast,
-    Location,
-    PrecedenceOrder,
-    Purpose,
-    Supporting,
-    Theme,
-    evolve,
-    latest_precedence,
-    location_data,
-    precedence_data,
-    supporting_data,
-    theme_chooser,
-    theme_rota,
 )
 from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 
-__all__ = ["CALLING_ORDER", "FOLDS", "GROUNDS", "INTRODUCING", "LOCATIONS", "MINOR", "NEXT_THEME", "PROMOTION",
-           "RECURRING", "THEMES", "Cast", "ChallengeLocation", "ChooseTheme", "DescribeSupporting", "DrawPrecedence",
-           "ElaborateLocation", "IntroduceLocation", "IntroduceSupporting", "Location", "PrecedenceOrder",
-           "PromoteSupporting", "Purpose", "Supporting", "Theme", "CAST", "COMMANDS", "VALIDATORS",
-           "check_new_character_name", "evolve", "latest_precedence", "location_data", "payload_of",
-           "precedence_data", "require_active_pc", "require_participant", "shuffled", "supporting_data",
-           "theme_chooser", "theme_rota", "validate_location"]
+__all__ = ["CAST", "COMMANDS", "VALIDATORS", "check_new_character_name", "require_active_pc", "validate_location"]
 
 
 #: Yarn tells a precedence order drawn between scenes with the next scene, which it was drawn for.

@@ -6,24 +6,17 @@ from __future__ import annotations
 
 from yarnlog.rulesets.scenes_and_tokens.parts import bennie_spends as _core
 from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import (
-    ELSEWHERE,
-    FOLDS,
-    SPEND_OPTIONS,
-    BennieSpendLine,
     BennieSpends,
-    SpendBennie,
-    bennie_paid,
-    spends_of,
 )
 from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix
 from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 
-__all__ = ["ELSEWHERE", "FOLDS", "SPEND_OPTIONS", "BennieSpendLine", "SpendBennie", "SPENDS",
-           "VALIDATORS", "bennie_paid", "decide", "evolve", "fold_in_place", "spends_of", "spent"]
+__all__ = ["FOLDS", "SPENDS", "VALIDATORS", "decide", "evolve", "fold_in_place", "spent"]
 
 
 SPENDS = BennieSpends(YARN, under_prefix(_core.BennieSpent, "yarn", "bennie.spent"))
 decide = SPENDS.decide
+FOLDS = SPENDS.FOLDS
 evolve = SPENDS.evolve
 fold_in_place = SPENDS.fold_in_place
 spent = SPENDS.spent

@@ -5,24 +5,18 @@ are re-exported here."""
 from __future__ import annotations
 
 from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import (
-    FOLDS,
     BennieVoting,
-    CastBallot,
-    RankReceived,
-    TallyLine,
     VoteEvents,
-    ballots_view,
-    episode_ballots,
 )
 from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 
-__all__ = ["FOLDS", "CastBallot", "RankReceived", "TallyLine", "VOTING", "VALIDATORS", "ballot_cast", "ballots_view",
-           "current_vote", "decide", "end_episode", "episode_ballots", "evolve", "fold_in_place",
-           "validate_episode_end", "vote_tallied"]
+__all__ = ["FOLDS", "VOTING", "VALIDATORS", "ballot_cast", "current_vote", "decide", "end_episode", "evolve",
+           "fold_in_place", "validate_episode_end", "vote_tallied"]
 
 
 VOTING = BennieVoting(YARN, VoteEvents.under("yarn"))
 decide = VOTING.decide
+FOLDS = VOTING.FOLDS
 evolve = VOTING.evolve
 fold_in_place = VOTING.fold_in_place
 ballot_cast = VOTING.ballot_cast

@@ -9,19 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from yarnlog.rulesets.scenes_and_tokens.parts import calling_order as _core
-from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import (
-    CALLING_ORDER,
-    advanced,
-    allowed_callers,
-    calling_order,
-    calling_state,
-    current_order,
-)
 from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
-__all__ = ["CALLING_ORDER", "advanced", "allowed_callers", "calling_order", "calling_state", "calling_view",
-           "current_order"]
+__all__ = ["calling_view"]
 
 
 def calling_view(campaign: YarnCampaign) -> dict[str, Any]:

@@ -20,7 +20,13 @@ from yarnlog.core.events import Recorded
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee
 from yarnlog.core.timeline import EpisodeEnded
-from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import JOURNAL_FOLDS, journal_fold, journal_fold_in_place
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import (
+    JOURNAL_FOLDS,
+    Drama,
+    DramaBuilder,
+    journal_fold,
+    journal_fold_in_place,
+)
 from yarnlog.rulesets.yarn.parts.drama import (
     bennie_spends,
     bennie_vote,
@@ -32,7 +38,6 @@ from yarnlog.rulesets.yarn.parts.drama import (
     scene_roles,
     setting_shifts,
 )
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, DramaBuilder
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 MODULES = (scene_calls, scene_challenges, petitions, bennie_spends, bennie_vote, scene_roles, setting_shifts,

@@ -8,28 +8,18 @@ commands and the core's functions are re-exported here, bound to Yarn's side of 
 from __future__ import annotations
 
 from yarnlog.rulesets.scenes_and_tokens.parts.petitions import (
-    ANSWERS,
-    EXCHANGES,
-    FOLDS,
-    AnswerLine,
-    Force,
-    GrantVoteData,
     PetitionEvents,
     Petitions,
-    QuizPetitioners,
-    ResolvePetition,
-    SupportLine,
-    TwoWay,
 )
 from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 
-__all__ = ["ANSWERS", "EXCHANGES", "FOLDS", "AnswerLine", "Force", "GrantVoteData", "QuizPetitioners",
-           "ResolvePetition", "SupportLine", "TwoWay", "PETITIONS", "VALIDATORS", "decide", "drawn_for_quiz",
-           "evolve", "fold_in_place", "forced", "players_to_draw_for_quiz", "quizzed", "resolved", "two_way"]
+__all__ = ["FOLDS", "PETITIONS", "VALIDATORS", "decide", "drawn_for_quiz", "evolve", "fold_in_place", "forced",
+           "players_to_draw_for_quiz", "quizzed", "resolved", "two_way"]
 
 
 PETITIONS = Petitions(YARN, PetitionEvents.under("yarn"))
 decide = PETITIONS.decide
+FOLDS = PETITIONS.FOLDS
 evolve = PETITIONS.evolve
 fold_in_place = PETITIONS.fold_in_place
 resolved = PETITIONS.resolved

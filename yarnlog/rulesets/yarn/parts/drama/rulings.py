@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from yarnlog.core.composition import folds
 from yarnlog.rulesets.scenes_and_tokens.parts import rulings as _core
-from yarnlog.rulesets.scenes_and_tokens.parts.rulings import RecordRuling
 from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix
 
-__all__ = ["FOLDS", "RULINGS", "VALIDATORS", "RecordRuling", "decide", "evolve"]
+__all__ = ["FOLDS", "RULINGS", "VALIDATORS", "decide", "evolve"]
 
 
 RULINGS = _core.Rulings(under_prefix(_core.RulingRecorded, "yarn", "ruling.recorded"))

@@ -5,34 +5,18 @@ recorded under Yarn's prefix (``yarn.challenge.ducked`` ...). The core's names a
 from __future__ import annotations
 
 from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import (
-    BLOCK_RUSH,
-    FOLDS,
-    NARRATION,
-    PLOT_JUMP,
-    REPLIES,
-    REVISED,
-    RUSH_PAYMENTS,
-    TIME_JUMP,
-    VOTED_CHALLENGES,
-    ChallengeByVote,
     ChallengeEvents,
-    ChallengeNovelty,
-    DemandProcedural,
-    Duck,
-    Rush,
     SceneChallenges,
-    vote_sides,
 )
 from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 
-__all__ = ["BLOCK_RUSH", "FOLDS", "NARRATION", "PLOT_JUMP", "REPLIES", "REVISED", "RUSH_PAYMENTS", "TIME_JUMP",
-           "VOTED_CHALLENGES", "ChallengeByVote", "ChallengeNovelty", "DemandProcedural", "Duck", "Rush",
-           "CHALLENGES", "VALIDATORS", "decide", "ducked", "evolve", "fold_in_place", "novelty_ruled",
-           "procedural_demanded", "rushed", "vote_sides", "voted"]
+__all__ = ["FOLDS", "CHALLENGES", "VALIDATORS", "decide", "ducked", "evolve", "fold_in_place", "novelty_ruled",
+           "procedural_demanded", "rushed", "voted"]
 
 
 CHALLENGES = SceneChallenges(YARN, ChallengeEvents.under("yarn"))
 decide = CHALLENGES.decide
+FOLDS = CHALLENGES.FOLDS
 evolve = CHALLENGES.evolve
 fold_in_place = CHALLENGES.fold_in_place
 ducked = CHALLENGES.ducked

@@ -14,13 +14,10 @@ from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.core.state import advance
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import (
-    CAST,
-    LOCATIONS,
-    require_participant,
-    validate_location,
-)
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, DramaBuilder, rebuilt, scene_in_play
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import require_participant
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Drama, DramaBuilder, rebuilt, scene_in_play
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import LOCATIONS
+from yarnlog.rulesets.yarn.parts.characters.supporting_cast import CAST, validate_location
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 BOOK = "Yarn 0.1"

@@ -8,30 +8,11 @@ from typing import Any
 
 from yarnlog.rulesets.scenes_and_tokens.parts import economy as _core
 from yarnlog.rulesets.scenes_and_tokens.parts.economy import (
-    BENNIE,
-    DRAMA,
-    FOLDS,
-    GM_RULING,
-    KITTY_NAME,
-    SPEND_WHAT_YOU_HOLD,
-    Currency,
     Economy,
     EconomyEvents,
-    LedgerEntry,
-    TransferLine,
-    TransferTokens,
-    audit,
-    evolve,
-    lines,
-    require_payable,
-    shortfalls,
-    transfers_of,
-    validate_transferred,
 )
 
-__all__ = ["BENNIE", "DRAMA", "FOLDS", "GM_RULING", "KITTY_NAME", "SPEND_WHAT_YOU_HOLD", "Currency", "Economy",
-           "LedgerEntry", "TransferLine", "TransferTokens", "PART", "audit", "evolve", "lines", "require_payable",
-           "return_to_kitty", "shortfalls", "transfers_of", "validate_transferred", "validate_returned"]
+__all__ = ["PART", "return_to_kitty", "validate_returned"]
 
 
 EVENTS = EconomyEvents.under("yarn")

@@ -12,8 +12,8 @@ shows what each participant held when the closer ended, before the tokens go bac
 from __future__ import annotations
 
 from yarnlog.core.charts import TokenLine, TokenSeries
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import DRAMA, KITTY_NAME, LedgerEntry
 from yarnlog.rulesets.yarn.parts.characters.players import characters_of, player_character
-from yarnlog.rulesets.yarn.parts.economy.part import DRAMA, KITTY_NAME, LedgerEntry
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
 
