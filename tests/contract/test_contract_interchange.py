@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import run
+from .playing import run
 
 
 def test_export_then_import_is_byte_identical(played, tmp_path):

@@ -4,7 +4,7 @@ JSON. The GM's own view shows them, so the check can fail."""
 
 from __future__ import annotations
 
-from conftest import verbs
+from .playing import verbs
 
 
 def _reads(played) -> list[tuple[str, ...]]:

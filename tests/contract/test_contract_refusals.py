@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.util
 import re
 
-from conftest import REFUSED, ROOT, WIDTH, play
+from .playing import REFUSED, ROOT, WIDTH, play
 
 #: ``Refused. What the rule says of this move (where the book says it).``
 ONE_LINE = re.compile(r"Refused\. (?P<said>.+) \((?P<cite>[^()]+)\)\.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import verbs
+from .playing import verbs
 
 
 def test_every_verb_takes_json(played):

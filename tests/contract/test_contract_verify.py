@@ -14,9 +14,10 @@ import json
 import sqlite3
 from pathlib import Path
 
-from conftest import Played, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from .playing import Played, run
 
 #: A name no session registers: nothing the journal holds starts with "Qz".
 UNKNOWN = st.from_regex(r"\AQz[a-z]{2,8}\Z")
@@ -98,7 +99,8 @@ def _insert_forged(db: Path, line: dict) -> None:
             "recorded_by, visibility, payload, prev_hash, hash) "
             "VALUES ((SELECT COALESCE(MAX(position), 0) + 1 FROM events), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (line["campaign_id"], line["sequence"], line["event_id"], line["event_type"], line["schema_version"],
-             line["recorded_at"], line["recorded_by"], line["visibility"], canonical(line["payload"]), line["prev_hash"], line["hash"]))
+             line["recorded_at"], line["recorded_by"], line["visibility"], canonical(line["payload"]),
+             line["prev_hash"], line["hash"]))
     conn.close()
 
 
@@ -133,3 +135,17 @@ def test_verify_names_an_event_of_the_ruleset_no_command_could_produce(played, d
     refused = run(workdir / "imported.db", "import", "--without-trailer",
                   str(_write(workdir / "forged.jsonl", [*lines[:index], forged])))
     assert refused.code in (2, 3), f"import takes {shown}: {refused}"
+
+
+def test_a_row_sealed_the_same_way_but_as_recorded_verifies(played):
+    """The control: the forgery's path with the event as the session recorded it is no fault, so
+    what ``verify`` names above is the name, not the way the row was written."""
+    lines = _lines(played)
+    index, _ = forgeable(played)[-1]
+    workdir = played.fresh_db().with_suffix("")
+    workdir.mkdir()
+    db = workdir / "control.db"
+    assert run(db, "import", "--without-trailer", str(_write(workdir / "prefix.jsonl", lines[:index]))).code == 0
+    _insert_forged(db, sealed(lines[index]))
+    verified = run(db, "verify", "--json")
+    assert verified.code == 0, verified.out
