@@ -111,10 +111,11 @@ class Difference(str):
         return difference
 
     def briefly(self) -> str:
-        """``its hit_points is 30, the rules give 28``; the values left out when either is long."""
+        """``hit_points is 30, the rules give 28``; the values left out when either is long (``the rules
+        give another transfers``)."""
         if max(len(self.recorded), len(self.derived)) > 12:
-            return f"its {self.field} is not what the rules give"
-        return f"its {self.field} is {self.recorded}, the rules give {self.derived}"
+            return f"the rules give another {self.field}"
+        return f"{self.field} is {self.recorded}, the rules give {self.derived}"
 
 
 class YarnlogError(Exception):

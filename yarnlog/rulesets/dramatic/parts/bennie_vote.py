@@ -227,7 +227,7 @@ class BennieVoting:
         referee.require(not campaign.table.players or p.number in drama_of(campaign).tallies, ALL_VOTE,
                         f"episode {p.number} ended without the bennie vote")
         referee.require(not campaign.rules.economy.tokens, EPISODE_END,
-                        f"drama tokens were still held when episode {p.number} ended")
+                        f"episode {p.number} ended with tokens held")
         return p
 
 
