@@ -211,10 +211,6 @@ def help_rows(text: str) -> tuple[list[str], list[str]]:
     return commands, options
 
 
-#: Verbs that open an interactive session rather than answer once.
-INTERACTIVE = {"play"}
-
-
 def verbs(played: Played) -> dict[tuple[str, ...], list[str]]:
     """Every verb the played campaign offers (a group's subcommands, depth first), with its options."""
     found: dict[tuple[str, ...], list[str]] = {}
@@ -226,8 +222,7 @@ def verbs(played: Played) -> dict[tuple[str, ...], list[str]]:
         if not commands and path:
             found[path] = options
         for name in commands:
-            if name not in INTERACTIVE or path:
-                walk((*path, name))
+            walk((*path, name))
 
     walk(())
     return found
