@@ -28,10 +28,10 @@ def test_a_line_too_wide_cites_the_rules_number_or_the_sub_heading():
     assert refusal_line("Annabel must pay 2 drama tokens but holds 0", SUPPORT) == (
         "Refused. Annabel must pay 2 drama tokens but holds 0 (DS25).")
     assert citations(PLAYER_VS_PLAYER) == ["Advanced Procedural System: Player vs. Player", "Player vs. Player"]
-    line = refusal_line("Cy's character is not present in the scene: only present players interfere",
-                        PLAYER_VS_PLAYER)
-    assert line == ("Refused. Cy's character is not present in the scene: only present players interfere "
-                    "(Player vs. Player).")
+    line = refusal_line("Cy's character is not present in the scene: only present players may interfere",
+                        Rule("An Unindexed Book", PLAYER_VS_PLAYER.chapter, PLAYER_VS_PLAYER.text))
+    assert line == ("Refused. Cy's character is not present in the scene: only present players may interfere "
+                    "(Player vs. Player).")  # too wide still: the shortest citation
 
 
 def test_a_book_without_rule_numbers_keeps_its_heading_and_the_message_is_never_cut():

@@ -67,4 +67,4 @@ def check_how_i_do_it(grades: Mapping[str, Grade], how: Mapping[str, str], refer
     """A "How I Do It" phrase belongs only to a Strong type (SRD 149)."""
     for name in how:
         referee.require(grades.get(name) is Grade.STRONG, HOW_I_DO_IT,
-                        f"{who}'s {name} is not Strong: How I Do It is for Strong types")
+                        f"{who}'s {name} is not a Strong type: no How I Do It")

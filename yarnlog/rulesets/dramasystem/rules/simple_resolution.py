@@ -150,7 +150,7 @@ def play(resolution: SimpleResolution, player: str, token: Colour | None, cards:
     is_present = player in resolution.present
     if token is None:
         referee.require(not is_present, PRESENT_MUST_SPEND,
-                        f"{player}'s character is present: spend a token and draw")
+                        f"{player}'s character is present: {player} must spend a token")
         invalid(not cards, f"{player} passes and draws no card")
         return replace(resolution, turns=resolution.turns + ((player, None),))
     referee.require(is_present or token is not Colour.RED, ABSENT_SPEND,

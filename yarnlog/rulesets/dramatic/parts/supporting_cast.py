@@ -476,8 +476,7 @@ def _validate_precedence(p: PrecedenceDrawn, campaign: Campaign, referee: Refere
     timeline = campaign.timeline
     if p.purpose == Purpose.THEME_ROTA:
         referee.require(list(timeline.episodes[-1:]) == [1], THEME_ROTA,
-                        f"the theme rota is drawn after episode 1, not episode "
-                        f"{timeline.episodes[-1] if timeline.episodes else 0}")
+                        "the theme rota is drawn at the end of the first session")
     if p.purpose == Purpose.CALLING_ORDER:
         referee.require(
             # Scenes are numbered in the order they open: the episode has had one if the last one is its.

@@ -226,7 +226,7 @@ def check_trait_use(
     referee.require(
         attack_trait not in defense_traits,
         ONE_TRAIT_PER_ROUND,
-        f"“{attack_trait}” serves the attack or the defense this round, not both",
+        f"“{attack_trait}” serves attack or defense this round, not both",
     )
 
 
