@@ -24,6 +24,7 @@ yarnlog call Ana --cast Iris,Tomas --mode dramatic --setting "the docks" --role 
 yarnlog petition refused -p Iris -g Tomas
 yarnlog call Maya --cast Tomas --mode procedural --setting "the warehouse"
 yarnlog roll Tomas --trait Brawler --difficulty hard --faces 6,4,3,1
+! yarnlog consequences --roll --face Tomas:good=6            # no break rolled: no consequence roll owed
 yarnlog note "The fog lifts over the warehouse."
 ! yarnlog call Ben --cast Tomas --mode dramatic               # a petitioner and a granter are cast
 yarnlog call Ben --cast Tomas,Iris --mode dramatic
