@@ -467,7 +467,7 @@ def next_theme_episode(campaign: Campaign) -> int:
 def _validate_precedence(p: PrecedenceDrawn, campaign: Campaign, referee: Referee) -> PrecedenceDrawn:
     players = campaign.table.players
     for name in p.order:
-        invalid(name in players, f"{name} is not a player at the table (the GM has no card)")
+        invalid(name in players, f"{name} draws no card: not a player")
     invalid(len(set(p.order)) == len(p.order), "a player's card comes out once")
     # Multiple Petitioners: "The GM quizzes each participating player": only those in the scene.
     if p.purpose != Purpose.PETITIONERS:
