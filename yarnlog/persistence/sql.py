@@ -176,10 +176,14 @@ class SqlStore:
             with self._writing() as conn:
                 SQLModel.metadata.create_all(conn, tables=[EVENTS, SNAPSHOTS])
                 self._upgrade(conn)
-                for statement in self.TRIGGERS:
+                for statement in self._guards(conn):
                     conn.execute(text(statement))
         except OperationalError as exc:
             raise StoreError(f"cannot open the journal database: {exc.orig}") from None
+
+    def _guards(self, conn: Connection) -> tuple[str, ...]:
+        """The statements that create the events table's guarding triggers (idempotent)."""
+        return self.TRIGGERS
 
     def upgrade_schema(self) -> bool:
         """Add what an events table made by an earlier version lacks (the command columns and their
