@@ -160,11 +160,18 @@ class Journal:
             self._rulesets[campaign_id] = str(json.loads(first[0].payload)["ruleset"])
         return self._rulesets[campaign_id]
 
-    def verify(self, campaign_id: str) -> Report:
-        """Check the campaign's stored events: the chain, the payloads and the rules."""
+    def verify(self, campaign_id: str, *, caches: bool = True) -> Report:
+        """Check the campaign's stored events: the chain, the payloads and the rules; and (``caches``)
+        that every snapshot and view a read would use says what a full replay says."""
         from yarnlog.app.verify import verify_stored
+        from yarnlog.core.decide import Fault
 
-        return verify_stored(self.store, campaign_id)
+        report = verify_stored(self.store, campaign_id)
+        if caches and report.events and not report.faults:
+            report.faults.extend(Fault(check.sequence, check.kind, f"{check.detail}: a cache that lies")
+                                 for check in self.check_snapshots(campaign_id, in_use=True)
+                                 if check.status == "differs")
+        return report
 
     def digest(self, campaign_id: str) -> Digest:
         """The campaign's digest at its last event (see :mod:`yarnlog.core.digest`)."""
@@ -318,16 +325,21 @@ class Journal:
                                                               event_types=AMENDMENT_TYPES)]
         return bool(tail) and self._reach(campaign_id, tail, after) <= after
 
-    def check_snapshots(self, campaign_id: str) -> list[SnapshotCheck]:
+    def check_snapshots(self, campaign_id: str, *, in_use: bool = False) -> list[SnapshotCheck]:
         """Every stored snapshot and view of the campaign against a full replay at its sequence.
 
-        Snapshots are never trusted: ``verify`` ignores them, and this is how to see whether one
-        is wrong (a bug in a fold, a forged row). One of another fingerprint is never read, so it
-        is listed as such and not checked.
+        Snapshots are never trusted, and this is how to see whether one is wrong (a bug in a fold,
+        a forged row). One of another fingerprint is never read, so it is listed as such and not
+        checked. ``in_use``: only those a read starts from, the state snapshots and the views
+        taken at the head (a view kept in pieces as its reader assembles it from its blocks).
         """
         from yarnlog.core.state import replay
 
         snapshots = self.store.snapshots(campaign_id)
+        if in_use:
+            head = self.store.head(campaign_id)
+            snapshots = [s for s in snapshots if s.kind in STATE_KINDS or
+                         ("#" not in s.kind and (s.sequence, s.head_hash) == head)]
         if not snapshots:
             return []
         history = self.history(campaign_id)
