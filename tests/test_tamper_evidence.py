@@ -69,6 +69,7 @@ def test_a_cut_tail_passes_the_chain_but_not_a_digest_kept_before_the_cut(cli, d
     digest = _imported(cli, db_url)
     _drop_guards(db_url)
     _run_sql(db_url, "DELETE FROM events WHERE sequence >= 200")
+    open_store(db_url).close()  # the owner puts the guards back, so that verify has no more to say
 
     code, out, _ = cli("--db", db_url, "verify", "--json")
     assert code == 0 and json.loads(out)["events"] == 199  # the chain alone cannot tell
@@ -540,3 +541,31 @@ def test_the_writers_own_objects_never_stand_in_for_the_journals(cli, writer_rol
     code, out, err = cli("--db", owner_url, "verify", "--json")
     assert code == 0, err
     assert json.loads(out)["events"] == SAMPLE_EVENTS + 1
+
+
+# -- guards dropped or switched off -------------------------------------------------------------------
+
+
+def test_verify_names_each_guard_dropped_or_switched_off_and_the_owners_open_restores_it(cli, db_url):
+    """Issue 21: with the append-only triggers dropped (by an owner, or a file edited by hand), verify
+    passed. It names every guard gone or disabled (exit 1); the owner opening the journal again puts
+    them back."""
+    _imported(cli, db_url)
+    assert cli("--db", db_url, "verify")[0] == 0
+    postgres = db_url.startswith("postgresql")
+    guards = ["events_refuse_change", "events_refuse_truncate", "events_append_serialized", "events_chain_on_insert",
+              "events_hash_on_insert"] if postgres else \
+        ["events_refuse_update", "events_refuse_delete", "events_chain_on_insert", "events_hash_on_insert"]
+    attacks = [(name, f"DROP TRIGGER {name}" + (" ON events" if postgres else "")) for name in guards]
+    if postgres:
+        attacks += [(name, f"ALTER TABLE events DISABLE TRIGGER {name}") for name in guards]
+    for name, statement in attacks:
+        _run_sql(db_url, statement)
+        code, out, err = cli("--db", db_url, "verify")
+        assert code == 1, statement
+        assert f"no longer enforces append-only: {name} dropped or disabled" in " ".join(err.split())
+        code, out, _ = cli("--db", db_url, "verify", "--json")
+        assert code == 1 and [f["problem"] for f in json.loads(out)["faults"]] == [
+            f"the database no longer enforces append-only: {name} dropped or disabled"]
+        open_store(db_url).close()  # the owner's open creates what is missing
+        assert cli("--db", db_url, "verify")[0] == 0, statement

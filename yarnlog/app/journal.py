@@ -161,8 +161,9 @@ class Journal:
         return self._rulesets[campaign_id]
 
     def verify(self, campaign_id: str, *, caches: bool = True) -> Report:
-        """Check the campaign's stored events: the chain, the payloads and the rules; and (``caches``)
-        that every snapshot and view a read would use says what a full replay says."""
+        """Check the campaign's stored events: the chain, the payloads and the rules; that the database
+        still refuses to change them (its guards); and (``caches``) that every snapshot and view a read
+        would use says what a full replay says."""
         from yarnlog.app.verify import verify_stored
         from yarnlog.core.decide import Fault
 
@@ -171,6 +172,10 @@ class Journal:
             report.faults.extend(Fault(check.sequence, check.kind, f"{check.detail}: a cache that lies")
                                  for check in self.check_snapshots(campaign_id, in_use=True)
                                  if check.status == "differs")
+        missing = self.store.missing_guards()
+        if missing and report.events:
+            report.faults.append(Fault(0, "-", "the database no longer enforces append-only: "
+                                           f"{', '.join(missing)} dropped or disabled"))
         return report
 
     def digest(self, campaign_id: str) -> Digest:

@@ -106,6 +106,12 @@ def guards(schema: str) -> tuple[str, ...]:
 class PostgresStore(SqlStore):
     """Events in a PostgreSQL database (a ``postgresql+psycopg://`` URL)."""
 
+    GUARDS = ("events_refuse_change", "events_refuse_truncate", "events_append_serialized", "events_chain_on_insert",
+              "events_hash_on_insert")
+    # The table of the journal's own schema (never one of the session's temporary tables); 'D': disabled.
+    ENABLED_TRIGGERS_SQL = ("SELECT tgname FROM pg_catalog.pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'D' "
+                            "AND tgrelid = pg_catalog.to_regclass(pg_catalog.quote_ident(pg_catalog.current_schema()) "
+                            "|| '.' || pg_catalog.quote_ident(:table))")
     #: A pooled connection idle longer than this (seconds) is pinged before it is used again.
     PING_AFTER_IDLE: ClassVar[float] = 1.0
     #: How long a writer waits for its turn at a campaign (seconds), as SQLite's busy timeout.

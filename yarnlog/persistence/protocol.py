@@ -207,6 +207,11 @@ class EventStore(Protocol):
         """
         ...
 
+    def missing_guards(self) -> list[str]:
+        """The guards of the events table (a database's triggers that refuse UPDATE, DELETE and a broken
+        chain) that are gone or switched off: empty while the database itself keeps the log append-only."""
+        ...
+
     def close(self) -> None:
         """Release connections; the store is not used afterwards."""
         ...

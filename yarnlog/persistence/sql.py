@@ -126,6 +126,10 @@ class SqlStore:
     """
 
     TRIGGERS: ClassVar[tuple[str, ...]] = ()
+    #: The names of the triggers that guard the events table (:meth:`missing_guards`).
+    GUARDS: ClassVar[tuple[str, ...]] = ()
+    #: The names of the events table's enabled triggers (parameter: the table's name).
+    ENABLED_TRIGGERS_SQL: ClassVar[str] = ""
 
     def __init__(self, engine: Engine, *, create: bool = True):
         self.engine = engine
@@ -564,6 +568,11 @@ class SqlStore:
     def _insert_all(self, conn: Connection, records: Sequence[StoredEvent]) -> None:
         """Insert many checked records in the caller's transaction (a backend may do it faster)."""
         self._run(conn, self._insert_sql, [astuple(r) for r in records], many=True)
+
+    def missing_guards(self) -> list[str]:
+        with self._connection() as conn:
+            present = set(conn.execute(text(self.ENABLED_TRIGGERS_SQL), {"table": EVENTS.name}).scalars())
+        return [name for name in self.GUARDS if name not in present]
 
     def close(self) -> None:
         self.engine.dispose()
