@@ -62,6 +62,15 @@ FIRST_WAIT = 0.002
 LONGEST_WAIT = 0.25
 
 
+class CampaignExists(InvalidCommand):
+    """A campaign id taken already (by an earlier ``init``, or one that won the race to it)."""
+
+    exit_code = 3
+
+    def __init__(self, campaign_id: str):
+        super().__init__(f"campaign {campaign_id!r} already exists")
+
+
 class Recording(list["Recorded"]):
     """The events a command recorded; ``already_recorded`` when its command id had recorded them
     before and this call wrote nothing."""
@@ -755,7 +764,8 @@ class Journal:
             again = self.recorded(campaign_id, command)
             if again is not None:
                 return again
-        invalid(self.store.last_sequence(campaign_id) == 0, f"campaign {campaign_id!r} already exists")
+        if self.store.last_sequence(campaign_id) != 0:
+            raise CampaignExists(campaign_id)
         try:
             payload = CampaignCreated(campaign_id=campaign_id, title=title, ruleset=ruleset, gm=gm,
                                       options=dict(options or {}))
@@ -763,7 +773,16 @@ class Journal:
             raise InvalidCommand(f"cannot create campaign: {_first_error(exc)}") from None
         # The same validator verify runs on the first event: the ruleset exists and knows the options.
         payload = validate_created(payload, empty_state(), Referee())
-        return Recording(self._append(campaign_id, 0, [payload], by=gm, visibility=EVERYONE, command=command))
+        try:
+            return Recording(self._append(campaign_id, 0, [payload], by=gm, visibility=EVERYONE, command=command))
+        except ConcurrencyConflict:
+            # Another process created it first: this same command (a retry of it) or another one.
+            again = self.recorded(campaign_id, command) if command is not None else None
+            if again is not None:
+                return again
+            if self.store.last_sequence(campaign_id) != 0:
+                raise CampaignExists(campaign_id) from None
+            raise
 
     def recorded(self, campaign_id: str, command: CommandKey) -> Recording | None:
         """What ``command``'s id recorded in the campaign (a :class:`Recording` marked already

@@ -134,6 +134,11 @@ class PostgresStore(SqlStore):
         conn.exec_driver_sql(f"SET LOCAL lock_timeout = {int(self.TURN_WAIT * 1000)}")
         conn.exec_driver_sql("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (LOCK_SPACE, campaign_id))
 
+    def _lock_schema(self, conn: Connection) -> None:
+        """Processes that open a new journal at once (concurrent ``init``s) create its tables and
+        guards in turn, so none of them meets another's half-made table or trigger."""
+        conn.exec_driver_sql("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))", (LOCK_SPACE,))
+
     def _guards(self, conn: Connection) -> tuple[str, ...]:
         schema = conn.execute(text("SELECT current_schema()")).scalar_one()
         return guards(self.engine.dialect.identifier_preparer.quote(schema))

@@ -178,12 +178,17 @@ class SqlStore:
         journal made by an earlier version up to date."""
         try:
             with self._writing() as conn:
+                self._lock_schema(conn)
                 SQLModel.metadata.create_all(conn, tables=[EVENTS, SNAPSHOTS])
                 self._upgrade(conn)
                 for statement in self._guards(conn):
                     conn.execute(text(statement))
         except OperationalError as exc:
             raise StoreError(f"cannot open the journal database: {exc.orig}") from None
+
+    def _lock_schema(self, conn: Connection) -> None:
+        """Hold other processes' schema creation until ``conn``'s transaction ends (a backend whose
+        write transaction already excludes every other writer has nothing more to do)."""
 
     def _guards(self, conn: Connection) -> tuple[str, ...]:
         """The statements that create the events table's guarding triggers (idempotent)."""
