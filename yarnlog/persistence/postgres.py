@@ -53,16 +53,21 @@ def guards(schema: str) -> tuple[str, ...]:
     (a quoted identifier): the row and TRUNCATE guards, the campaign's append lock, the chain and
     hash checks."""
     events = f"{schema}.events"
+
+    def function(name: str, body: str) -> str:
+        return (f"CREATE OR REPLACE FUNCTION {schema}.{name}() RETURNS trigger LANGUAGE plpgsql {PINNED_PATH} "
+                f"AS $$ {body} $$")
+
+    def trigger(name: str, when: str, each: str, function: str) -> str:
+        return (f"CREATE OR REPLACE TRIGGER {name} BEFORE {when} ON {events} "
+                f"FOR EACH {each} EXECUTE FUNCTION {schema}.{function}()")
+
     return (
-        f"""CREATE OR REPLACE FUNCTION {schema}.yarnlog_refuse_change() RETURNS trigger LANGUAGE plpgsql
-           {PINNED_PATH} AS $$
-           BEGIN RAISE EXCEPTION 'yarnlog events are append-only: % refused', TG_OP; END $$""",
-        f"""CREATE OR REPLACE TRIGGER events_refuse_change BEFORE UPDATE OR DELETE ON {events}
-           FOR EACH ROW EXECUTE FUNCTION {schema}.yarnlog_refuse_change()""",
-        f"""CREATE OR REPLACE TRIGGER events_refuse_truncate BEFORE TRUNCATE ON {events}
-           FOR EACH STATEMENT EXECUTE FUNCTION {schema}.yarnlog_refuse_change()""",
-        f"""CREATE OR REPLACE FUNCTION {schema}.yarnlog_check_chain() RETURNS trigger LANGUAGE plpgsql
-           {PINNED_PATH} AS $$
+        function("yarnlog_refuse_change",
+                 "BEGIN RAISE EXCEPTION 'yarnlog events are append-only: % refused', TG_OP; END"),
+        trigger("events_refuse_change", "UPDATE OR DELETE", "ROW", "yarnlog_refuse_change"),
+        trigger("events_refuse_truncate", "TRUNCATE", "STATEMENT", "yarnlog_refuse_change"),
+        function("yarnlog_check_chain", f"""
            DECLARE last_sequence integer; last_hash text;
            BEGIN
              SELECT sequence, hash INTO last_sequence, last_hash FROM {events}
@@ -73,33 +78,28 @@ def guards(schema: str) -> tuple[str, ...]:
                  USING ERRCODE = 'unique_violation';
              END IF;
              RETURN NEW;
-           END $$""",
-        f"""CREATE OR REPLACE TRIGGER events_chain_on_insert BEFORE INSERT ON {events}
-           FOR EACH ROW EXECUTE FUNCTION {schema}.yarnlog_check_chain()""",
+           END"""),
+        trigger("events_chain_on_insert", "INSERT", "ROW", "yarnlog_check_chain"),
         # The hash must be the SHA-256 of the row's own bytes, the canonical JSON stored_event_hash
         # builds, spelled in SQL (PostgreSQL's to_json escapes text exactly as Python's
         # json.dumps(ensure_ascii=False) does). sha256() is built into PostgreSQL 11+, so no extension
         # (pgcrypto) has to be installed by a superuser.
-        f"""CREATE OR REPLACE FUNCTION {schema}.yarnlog_check_hash() RETURNS trigger LANGUAGE plpgsql
-           {PINNED_PATH} AS $$
+        function("yarnlog_check_hash", f"""
            BEGIN
              IF NEW.hash IS DISTINCT FROM encode(sha256(convert_to({_CANONICAL_BODY}, 'UTF8')), 'hex') THEN
                RAISE EXCEPTION '{HASH_REFUSED}' USING ERRCODE = 'check_violation';
              END IF;
              RETURN NEW;
-           END $$""",
-        f"""CREATE OR REPLACE TRIGGER events_hash_on_insert BEFORE INSERT ON {events}
-           FOR EACH ROW EXECUTE FUNCTION {schema}.yarnlog_check_hash()""",
+           END"""),
+        trigger("events_hash_on_insert", "INSERT", "ROW", "yarnlog_check_hash"),
         # Appends to one campaign take turns: each insert first takes the campaign's transaction-scoped
         # advisory lock, so a second writer waits for the first to commit and then meets its event (the
         # chain check that follows reads afresh) instead of racing it into the unique key. Named to
         # fire before ``events_chain_on_insert`` (PostgreSQL runs a table's triggers in name order).
         # Inside the insert's own round trip: no extra exchange with the server per append.
-        f"""CREATE OR REPLACE FUNCTION {schema}.yarnlog_serialize_append() RETURNS trigger LANGUAGE plpgsql
-           {PINNED_PATH} AS $$
-           BEGIN PERFORM pg_advisory_xact_lock({LOCK_SPACE}, hashtext(NEW.campaign_id)); RETURN NEW; END $$""",
-        f"""CREATE OR REPLACE TRIGGER events_append_serialized BEFORE INSERT ON {events}
-           FOR EACH ROW EXECUTE FUNCTION {schema}.yarnlog_serialize_append()""",
+        function("yarnlog_serialize_append",
+                 f"BEGIN PERFORM pg_advisory_xact_lock({LOCK_SPACE}, hashtext(NEW.campaign_id)); RETURN NEW; END"),
+        trigger("events_append_serialized", "INSERT", "ROW", "yarnlog_serialize_append"),
     )
 
 
