@@ -45,7 +45,7 @@ class Recording(list["Recorded"]):
 
     already_recorded: bool = False
     state: CampaignState[Any] | None = None
-    views: list[str] = []
+    views: tuple[str, ...] = ()
 
 
 class CampaignExists(InvalidCommand):
@@ -221,7 +221,7 @@ class CommandHandler:
         fresh = remembered is not None and campaign_id not in self.states.stale and \
             remembered.state.sequence == last and not recording.already_recorded
         recording.state = remembered.state if fresh and remembered is not None else self.states.current(campaign_id)
-        recording.views = self.views.refresh(campaign_id) if refresh_views else []
+        recording.views = tuple(self.views.refresh(campaign_id)) if refresh_views else ()
         return recording
 
     def _decide(self, campaign_id: str, command: Any, by: str | None, visibility: str,
