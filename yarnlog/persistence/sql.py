@@ -58,7 +58,7 @@ class EventRecord(SQLModel, table=True):
     __tablename__ = "events"
     # The command index is partial, so it is created by ``COMMAND_INDEX_SQL`` (the same statement on
     # both backends), not declared here: a ``postgresql_where`` would import SQLAlchemy's PostgreSQL
-    # dialect into every process, SQLite's too (~50 ms of a one-shot command).
+    # dialect into every process, SQLite's too, at a one-shot command's start.
     __table_args__ = (UniqueConstraint("campaign_id", "sequence", name="events_campaign_sequence"),)
 
     position: int | None = Field(default=None, primary_key=True)
