@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from yarnlog.app.audit import Audit
 from yarnlog.app.commands import CommandHandler
-from yarnlog.app.state_cache import SNAPSHOT_EVERY, StateCache
+from yarnlog.app.state_cache import StateCache
+from yarnlog.app.state_snapshots import SNAPSHOT_EVERY
 from yarnlog.app.stored_views import StoredViews
 from yarnlog.core.referee import InvalidCommand
 from yarnlog.persistence.protocol import EventStore

@@ -1,25 +1,23 @@
-"""The state cache: each campaign's state as this process last saw it, and its state snapshots.
+"""The state cache: each campaign's state as this process last saw it.
 
 A campaign is served from what this process remembers, folding in only the events it has not seen
-yet; a campaign not seen yet starts from the newest sound state snapshot (:mod:`yarnlog.app.snapshots`:
-this code's fingerprint, its event still hashed as when it was taken), else from a replay of the
-log streamed from the store. After folding ``snapshot_every`` events or more since the last
-snapshot it keeps a new one (0: it neither keeps nor reads state snapshots). A snapshot that cannot
-be read or written is logged and ignored: it never fails a command.
+yet; a campaign not seen yet starts from the newest sound state snapshot
+(:mod:`yarnlog.app.state_snapshots`), else from a replay of the log streamed from the store. After
+folding ``snapshot_every`` events or more since the last snapshot it keeps a new one (0: it neither
+keeps nor reads state snapshots).
 """
 
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from yarnlog.app.snapshots import STATE_KINDS, decode_state, encode_state, slot_for, state_codec
+from yarnlog.app.state_snapshots import SNAPSHOT_EVERY, Remembered, StateSnapshots
 from yarnlog.core.envelope import StoredEvent, to_recorded
 from yarnlog.core.referee import InvalidCommand, invalid
-from yarnlog.persistence.protocol import EventStore, Snapshot
+from yarnlog.persistence.protocol import EventStore
 
 if TYPE_CHECKING:
     from yarnlog.core.corrections import Correction, Retraction
@@ -27,50 +25,13 @@ if TYPE_CHECKING:
     from yarnlog.core.state import CampaignState
     from yarnlog.core.timeline import Timeline
 
-log = logging.getLogger(__name__)
-
-#: Events folded since the last snapshot after which the cache keeps a new one.
-SNAPSHOT_EVERY = 500
-
-
-class Remembered(NamedTuple):
-    """A campaign as this process last saw it: the state, and the timeline as recorded (amendments
-    not applied: it gives the next events their context). Never the history: memory must not grow
-    with it for reading a board."""
-
-    state: CampaignState[Any]
-    timeline: Timeline
-    head_hash: str  # the stored hash of event ``state.sequence``
-
-
-def load_snapshot(store: EventStore, campaign_id: str, kind: str, fingerprint: str) -> Snapshot | None:
-    """The stored snapshot of ``kind``, None if there is none or it cannot be read (logged)."""
-    try:
-        return store.load_snapshot(campaign_id, kind, fingerprint)
-    except Exception as exc:
-        log.warning("cannot read the %s snapshot of %s (%s)", kind, campaign_id, exc)
-        return None
-
-
-def save_snapshot(store: EventStore, snapshot: Snapshot) -> bool:
-    """Keep ``snapshot``; whether it was kept (a failure is logged, never raised)."""
-    try:
-        store.save_snapshot(snapshot)
-        return True
-    except Exception as exc:
-        log.warning("cannot keep the %s snapshot of %s (%s)", snapshot.kind, snapshot.campaign_id, exc)
-        return False
-
 
 class StateCache:
     """Each campaign's state at the store's head, read and folded as little as possible."""
 
     def __init__(self, store: EventStore, *, clock: Callable[[], str], snapshot_every: int = SNAPSHOT_EVERY):
         self.store = store
-        self.clock = clock
-        self.snapshot_every = snapshot_every
-        # The sequence of the state snapshot each campaign has in the store, as far as this cache knows.
-        self.snapshot_at: dict[str, int] = {}
+        self.snapshots = StateSnapshots(store, clock=clock, every=snapshot_every)
         self.rulesets: dict[str, str] = {}
         # What this process last saw of each campaign: a long-lived process reads only the events it
         # has not seen yet, and a command is decided without reading at all.
@@ -150,6 +111,14 @@ class StateCache:
                                                               event_types=AMENDMENT_TYPES)]
         return bool(tail) and self._reach(campaign_id, tail, after) <= after
 
+    def _from_snapshot(self, campaign_id: str, before: int | None = None) -> Remembered | None:
+        """The campaign from its newest sound state snapshot (before event ``before``, if given)."""
+        try:
+            ruleset = self.ruleset_name(campaign_id)
+        except InvalidCommand:
+            return None  # no such campaign: the read that follows says so
+        return self.snapshots.newest(campaign_id, ruleset, before)
+
     def _replay_from_log(self, campaign_id: str) -> CampaignState[Any]:
         """Remember a campaign seen for the first time, with no sound snapshot: its stored events
         replayed as they stream from the store, none kept, so memory is the state's, not the history's.
@@ -182,8 +151,7 @@ class StateCache:
         if state.timeline == timeline:
             state = replace(state, timeline=timeline)  # shared, so later folds take the recorded one as it is
         self.latest[campaign_id] = latest = Remembered(state, timeline, head_hash)
-        if self.snapshot_every > 0 and state.sequence - self.snapshot_at.get(campaign_id, 0) >= self.snapshot_every:
-            self._save_state(campaign_id, latest, head_hash)
+        self.snapshots.keep_if_due(campaign_id, latest)
         return state
 
     def _fold(self, campaign_id: str, remembered: Remembered | None,
@@ -217,8 +185,7 @@ class StateCache:
                 timeline = after
         # Remembered only once the fold has succeeded.
         self.latest[campaign_id] = latest = Remembered(state, afters[-1] if afters else timeline, head_hash)
-        if self.snapshot_every > 0 and state.sequence - self.snapshot_at.get(campaign_id, 0) >= self.snapshot_every:
-            self._save_state(campaign_id, latest, head_hash)
+        self.snapshots.keep_if_due(campaign_id, latest)
         return state, new
 
     def _amended(self, campaign_id: str, remembered: Remembered | None, new: list[Recorded],
@@ -277,67 +244,6 @@ class StateCache:
                     if isinstance(payload, (Correction, Retraction)):
                         pending.append(_named(payload))
         return earliest
-
-    # -- state snapshots (caches: a failure is logged, never raised) -----------------------
-
-    def _from_snapshot(self, campaign_id: str, before: int | None = None) -> Remembered | None:
-        """The campaign from its newest state snapshot (before event ``before``, if given) of this
-        code's fingerprint whose event still has the hash it was taken at; None if there is none."""
-        if self.snapshot_every <= 0:
-            return None
-        try:
-            ruleset = self.ruleset_name(campaign_id)
-        except InvalidCommand:
-            return None  # no such campaign: the read that follows says so
-        try:
-            codec, fingerprint = state_codec(ruleset)
-            kept = self.store.snapshots(campaign_id, data=False)  # which to read, without their text
-        except Exception as exc:  # a cache that cannot be used is a cache missed, whatever went wrong
-            log.warning("cannot list the state snapshots of %s (%s); replaying", campaign_id, exc)
-            return None
-        candidates = sorted((s for s in kept if s.kind in STATE_KINDS and s.fingerprint == fingerprint
-                             and (before is None or s.sequence < before)), key=lambda s: -s.sequence)
-        for mark in candidates:
-            found = self._state_snapshot(campaign_id, mark.kind, codec, fingerprint)
-            if found is not None and (before is None or found.state.sequence < before):
-                return found
-        return None
-
-    def _state_snapshot(self, campaign_id: str, kind: str, codec: Any, fingerprint: str) -> Remembered | None:
-        """The state snapshot of ``kind``, if it still matches the log and decodes to this campaign."""
-        try:
-            snapshot = load_snapshot(self.store, campaign_id, kind, fingerprint)
-            if snapshot is None:
-                return None
-            if self.store.event_hash(campaign_id, snapshot.sequence) != snapshot.head_hash:
-                log.warning("the state snapshot of %s at event %d does not match the log; replaying",
-                            campaign_id, snapshot.sequence)
-                return None
-            state, timeline = decode_state(codec, snapshot.data)
-            if state.sequence != snapshot.sequence or state.table.campaign_id != campaign_id:
-                log.warning("the state snapshot of %s is not of this campaign at event %d; replaying",
-                            campaign_id, snapshot.sequence)
-                return None
-        except Exception as exc:  # a cache that cannot be used is a cache missed, whatever went wrong
-            log.warning("cannot use the state snapshot of %s (%s); replaying", campaign_id, exc)
-            return None
-        self.snapshot_at[campaign_id] = max(self.snapshot_at.get(campaign_id, 0), snapshot.sequence)
-        return Remembered(state, timeline, snapshot.head_hash)
-
-    def _save_state(self, campaign_id: str, remembered: Remembered, head_hash: str) -> None:
-        """Keep the state as a snapshot, in place of the oldest of the campaign's (:func:`slot_for`)."""
-        state = remembered.state
-        try:
-            codec, fingerprint = state_codec(state.table.ruleset)
-            text = encode_state(codec, state, remembered.timeline)
-            kind = slot_for(self.store.snapshots(campaign_id, data=False), fingerprint)
-        except Exception as exc:
-            log.warning("cannot encode the state of %s (%s): no snapshot kept", campaign_id, exc)
-            return
-        if save_snapshot(self.store, Snapshot(campaign_id, kind, fingerprint, state.sequence, head_hash, text,
-                                              self.clock())):
-            self.snapshot_at[campaign_id] = state.sequence
-
 
 def _named(amendment: Correction | Retraction) -> int:
     """The event an amendment names."""

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from yarnlog.app.snapshots import encode_view, view_fingerprint, view_kind
-from yarnlog.app.state_cache import StateCache, load_snapshot, save_snapshot
+from yarnlog.app.state_cache import StateCache
+from yarnlog.app.state_snapshots import load_snapshot, save_snapshot
 from yarnlog.core.referee import invalid
 from yarnlog.persistence.protocol import EventStore, Snapshot
 
