@@ -1,7 +1,7 @@
 """The journal service: the one door to a stored journal, so callers never reach past it into the store.
 
 It puts together units with one job each: handling a command (:mod:`yarnlog.app.commands`), the
-state cache and its snapshots (:mod:`yarnlog.app.state_cache`), the stored views
+state cache (:mod:`yarnlog.app.state_cache`) and its snapshots (:mod:`yarnlog.app.state_snapshots`), the stored views
 (:mod:`yarnlog.app.stored_views`) and the audit (:mod:`yarnlog.app.audit`); and it offers the
 journal as stored (campaigns, digests, export, import). A write is one call, :meth:`Journal.execute`,
 that answers with the events, the state after them and the views brought to it.
