@@ -52,6 +52,7 @@ class Journal:
         snapshot_every: int = SNAPSHOT_EVERY,
     ):
         self.store = store
+        self.clock = clock
         self.states = StateCache(store, clock=clock, snapshot_every=snapshot_every)
         self.views = StoredViews(store, self.states, clock=clock)
         self.audit = Audit(store, self.states)
