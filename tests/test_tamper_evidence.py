@@ -563,9 +563,28 @@ def test_verify_names_each_guard_dropped_or_switched_off_and_the_owners_open_res
         _run_sql(db_url, statement)
         code, out, err = cli("--db", db_url, "verify")
         assert code == 1, statement
-        assert f"no longer enforces append-only: {name} dropped or disabled" in " ".join(err.split())
+        assert f"no longer enforces append-only: {name} dropped, disabled or out of date" in " ".join(err.split())
         code, out, _ = cli("--db", db_url, "verify", "--json")
         assert code == 1 and [f["problem"] for f in json.loads(out)["faults"]] == [
-            f"the database no longer enforces append-only: {name} dropped or disabled"]
+            f"the database no longer enforces append-only: {name} dropped, disabled or out of date"]
         open_store(db_url).close()  # the owner's open creates what is missing
         assert cli("--db", db_url, "verify")[0] == 0, statement
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(("function", "triggers"), [
+    ("yarnlog_check_chain", "events_chain_on_insert"), ("yarnlog_check_hash", "events_hash_on_insert"),
+    ("yarnlog_refuse_change", "events_refuse_change, events_refuse_truncate")])
+def test_verify_names_a_guard_whose_function_runs_with_the_callers_search_path(cli, request, function, triggers):
+    """A guard made by an older yarnlog (or reset by hand) reads whatever the session's search path
+    finds, a writer's temporary table first: it is named until the owner opens the journal again."""
+    from conftest import _postgres_url
+
+    url = _postgres_url(request)
+    _imported(cli, url)
+    _run_sql(url, f"ALTER FUNCTION {function}() RESET search_path")
+    code, _, err = cli("--db", url, "verify")
+    assert code == 1
+    assert f"no longer enforces append-only: {triggers} dropped, disabled or out of date" in " ".join(err.split())
+    open_store(url).close()
+    assert cli("--db", url, "verify")[0] == 0

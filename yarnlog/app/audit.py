@@ -67,7 +67,7 @@ class Audit:
         missing = self.store.missing_guards()
         if missing and report.events:
             report.faults.append(Fault(0, "-", "the database no longer enforces append-only: "
-                                           f"{', '.join(missing)} dropped or disabled"))
+                                           f"{', '.join(missing)} dropped, disabled or out of date"))
         return report
 
     def check_snapshots(self, campaign_id: str, *, in_use: bool = False) -> list[SnapshotCheck]:

@@ -45,7 +45,8 @@ LOCK_SPACE = 0x79726C67
 #: schema: a role that may only insert (the writer) cannot put an object of its own in the function's
 #: way, neither a temporary table (``pg_temp`` comes last here, where it is otherwise searched first
 #: for tables) nor a function or operator in a schema it may create in (only ``pg_catalog`` is searched).
-PINNED_PATH = "SET search_path = pg_catalog, pg_temp"
+PINNED = "pg_catalog, pg_temp"
+PINNED_PATH = f"SET search_path = {PINNED}"
 
 
 def guards(schema: str) -> tuple[str, ...]:
@@ -108,10 +109,13 @@ class PostgresStore(SqlStore):
 
     GUARDS = ("events_refuse_change", "events_refuse_truncate", "events_append_serialized", "events_chain_on_insert",
               "events_hash_on_insert")
-    # The table of the journal's own schema (never one of the session's temporary tables); 'D': disabled.
-    ENABLED_TRIGGERS_SQL = ("SELECT tgname FROM pg_catalog.pg_trigger WHERE NOT tgisinternal AND tgenabled <> 'D' "
-                            "AND tgrelid = pg_catalog.to_regclass(pg_catalog.quote_ident(pg_catalog.current_schema()) "
-                            "|| '.' || pg_catalog.quote_ident(:table))")
+    # The table of the journal's own schema (never one of the session's temporary tables); 'D': disabled. A
+    # trigger whose function runs with the caller's search path (made by an older yarnlog) is no guard.
+    ENABLED_TRIGGERS_SQL = (
+        "SELECT t.tgname FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_proc p ON p.oid = t.tgfoid "
+        f"WHERE NOT t.tgisinternal AND t.tgenabled <> 'D' AND p.proconfig @> ARRAY['search_path={PINNED}'] "
+        "AND t.tgrelid = pg_catalog.to_regclass(pg_catalog.quote_ident(pg_catalog.current_schema()) "
+        "|| '.' || pg_catalog.quote_ident(:table))")
     #: A pooled connection idle longer than this (seconds) is pinged before it is used again.
     PING_AFTER_IDLE: ClassVar[float] = 1.0
     #: How long a writer waits for its turn at a campaign (seconds), as SQLite's busy timeout.
