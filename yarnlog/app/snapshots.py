@@ -2,7 +2,7 @@
 
 A **state snapshot** (kind ``"state"``) is a :class:`~yarnlog.core.ruleset.CampaignState` encoded by
 the safe codec (:mod:`yarnlog.core.codec`), whose whitelist is the core's classes and those of the
-ruleset's ``state_packages``. A **view** (kind ``"view:NAME"``) is the JSON of one of the
+ruleset's ``Rules.state_packages``. A **view** (kind ``"view:NAME"``) is the JSON of one of the
 ruleset's named projections (``Views.projections``) at some sequence.
 
 Both are keyed by a fingerprint; one written under any other fingerprint is treated as missing:
