@@ -13,10 +13,12 @@ from typing import Any
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.names import Registered
 from yarnlog.core.referee import Referee
-from yarnlog.core.ruleset import Router, Ruleset, compose_validators, folds
+from yarnlog.core.composition import Router, compose_validators, folds
+from yarnlog.core.ruleset import Rules, Ruleset, Views, Words
 from yarnlog.rulesets.will_descriptors import reads
 from yarnlog.rulesets.will_descriptors.parts import harm, keys, rolls, scenes, sheets
 from yarnlog.rulesets.will_descriptors.state import WillCampaign, WillState
+from yarnlog.rulesets.will_descriptors.status import seats
 from yarnlog.rulesets.will_descriptors.words import follow_up, narrate
 
 MODULES = (sheets, rolls, harm, scenes, keys)
@@ -46,16 +48,17 @@ RULESET = Ruleset(
     name="will-descriptors",
     title="Will & Descriptors (draft)",
     book="004_6e81f54c2e20d842.txt",
-    event_prefix="will-descriptors",
-    initial_state=WillState,
-    evolve=evolve,
-    decide=decide,
-    validators=compose_validators(*(module.VALIDATORS for module in MODULES)),
-    names=registered_names,
-    narrate=narrate,
-    follow_up=follow_up,
-    projections={"board": reads.board, "ledger": reads.ledger},
+    # One state folded by each concern's module in turn (not a Composition of slices: the modules
+    # read and write the same characters).
+    rules=Rules(
+        initial_state=WillState,
+        evolve=evolve,
+        decide=decide,
+        validators=compose_validators(*(module.VALIDATORS for module in MODULES)),
+        names=registered_names,
+        state_packages=("yarnlog.rulesets.will_descriptors.state", "yarnlog.rulesets.will_descriptors.rules"),
+    ),
+    views=Views(projections={"board": reads.board, "ledger": reads.ledger}),
+    words=Words(narrate=narrate, follow_up=follow_up, seats=seats),
     templates="yarnlog/templates/will-descriptors",  # sheet templates, shadowed by --templates DIR
-    cli="yarnlog.rulesets.will_descriptors.cli:VERBS",
-    state_packages=("yarnlog.rulesets.will_descriptors.state", "yarnlog.rulesets.will_descriptors.rules"),
 )

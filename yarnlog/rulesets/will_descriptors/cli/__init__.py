@@ -18,13 +18,4 @@ def register(app: typer.Typer) -> None:
     reports.register(app)
 
 
-_MOVES = "yarnlog.rulesets.will_descriptors.cli.moves:register"
-_READS = "yarnlog.rulesets.will_descriptors.cli.reports:register"
-INDEX = {
-    **dict.fromkeys(("setup", "opposed", "recover", "describe", "stick", "harm", "heal", "refresh", "shift", "xp",
-                     "advance", "ruling"), _MOVES),
-    **dict.fromkeys(("sheet", "board", "ledger", "rolls", "odds", "recap", "explain"), _READS),
-    "character": _MOVES,
-}
-
-VERBS = Verbs(register=register, title="Will & Descriptors (draft)", index=INDEX)
+VERBS = Verbs(register=register, title="Will & Descriptors (draft)")
