@@ -75,7 +75,7 @@ PEOPLE = {"by", "caller", "voter", "theme_by", "challenger", "participant", "vie
           "players", "spender", "objector", "withholder", "narrator", "introduced_by", "gm", "order", "for_caller",
           "for_challenger", "support", "members", "chooser", "for_detail"}
 CHARACTERS = {"character", "cast", "petitioner", "granter", "combatant", "attacker", "defender", "target", "pc",
-              "other", "name", "members", "among", "first", "chosen"}
+              "other", "name", "members", "among", "first", "chosen", "healer", "payer"}
 EVENTS = {"sequence", "opposed", "event", "roll", "rolls", "roll_event"}
 #: Parameters whose values are the locations introduced in play (a scene shifts to one).
 PLACES = {"location"}

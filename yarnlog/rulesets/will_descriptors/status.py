@@ -1,5 +1,5 @@
 """Will & Descriptors' seats on the console's status line: each character a participant plays, with
-its Will against its start, the Power track's boxes crossed, and whether it is out of the scene."""
+its Will against its start, the Power track's boxes crossed (of its length), and whether it is out of the scene."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from yarnlog.rulesets.will_descriptors.state import Character, WillCampaign
 
 
 def _figures(who: Character) -> str:
-    crossed = f" {len(who.crossed)}/{who.track}x" if who.crossed else ""
+    crossed = f" crossed {','.join(map(str, sorted(who.crossed)))}/{who.track}" if who.crossed else ""
     return f"Will {who.will}/{who.starting_will}{crossed}" + (" out" if who.out else "")
 
 

@@ -78,7 +78,7 @@ def create(
 
 def opposed(
     character: Annotated[str, typer.Argument(help="The acting character (side A).")],
-    against: Annotated[str, typer.Option("--against", help="The opposing character (side B).")],
+    defender: Annotated[str, typer.Option("--against", help="The opposing character (side B).")],
     use: Annotated[Many, typer.Option("--use", help="A descriptor in A's pool: NAME, OWNER:NAME for an opponent's "
                                       "or a Scene Descriptor's name (1 Will each, W5).")] = None,
     oppose: Annotated[Many, typer.Option("--oppose", help="A descriptor in B's pool (as --use).")] = None,
@@ -91,13 +91,13 @@ def opposed(
     """An opposed roll: both pools, highest die wins, tied pairs cancel (W5-W11)."""
     from yarnlog.rulesets.will_descriptors.parts.rolls import OpposedRoll
 
-    command = OpposedRoll(character, against, _many(use), _many(oppose), parse_faces(faces),
+    command = OpposedRoll(character, defender, _many(use), _many(oppose), parse_faces(faces),
                           parse_faces(against_faces), stakes)
     run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
 
 
 def recover(
-    patient: Annotated[str, typer.Argument(help="The injured character.")],
+    target: Annotated[str, typer.Argument(metavar="PATIENT", help="The injured character.")],
     injury: Annotated[str, typer.Option("--injury", help="The Injury rolled against.")],
     healer: Annotated[Optional[str], typer.Option("--healer", help="Who rolls (default: the patient).")] = None,
     use: Annotated[Many, typer.Option("--use", help="A descriptor in the healer's pool (1 Will each).")] = None,
@@ -108,35 +108,35 @@ def recover(
     """A Recovery roll against an Injury: successes reduce it die for die (W20, reading 10)."""
     from yarnlog.rulesets.will_descriptors.parts.rolls import OpposedRoll
 
-    command = OpposedRoll(healer or patient, None, _many(use), (), parse_faces(faces), parse_faces(injury_faces),
-                          recovery=(patient, injury))
+    command = OpposedRoll(healer or target, None, _many(use), (), parse_faces(faces), parse_faces(injury_faces),
+                          recovery=(target, injury))
     run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
 
 
 def describe(
     name: Annotated[str, typer.Argument(help="The Scene Descriptor, e.g. 'Bob is tied up'.")],
     dice: Annotated[Optional[int], typer.Option("--dice", help="Its dice (default: the successes, W13).")] = None,
-    about: Annotated[Optional[str], typer.Option("--about", help="The character it is about.")] = None,
+    target: Annotated[Optional[str], typer.Option("--about", help="The character it is about.")] = None,
     roll_: Annotated[Optional[int], typer.Option("--roll", help="The roll's event (default: the last).")] = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """The winner turns the successes into a Scene Descriptor (W13)."""
     from yarnlog.rulesets.will_descriptors.parts.scenes import CreateSceneDescriptor
 
-    run_command(campaign, CreateSceneDescriptor(name, dice, about, roll_), by=by, override_reason=override,
+    run_command(campaign, CreateSceneDescriptor(name, dice, target, roll_), by=by, override_reason=override,
                 as_json=as_json)
 
 
 def stick(
     name: Annotated[str, typer.Argument(help="The Scene Descriptor.")],
     payer: Annotated[str, typer.Option("--payer", help="Who pays the Will point.")],
-    to: Annotated[str, typer.Option("--to", help="The character it sticks to.")],
+    target: Annotated[str, typer.Option("--to", help="The character it sticks to.")],
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Pay 1 Will to make a Scene Descriptor stick to a character (W14)."""
     from yarnlog.rulesets.will_descriptors.parts.scenes import StickDescriptor
 
-    run_command(campaign, StickDescriptor(name, payer, to), by=by, override_reason=override, as_json=as_json)
+    run_command(campaign, StickDescriptor(name, payer, target), by=by, override_reason=override, as_json=as_json)
 
 
 def harm(
@@ -168,7 +168,7 @@ def heal(
 
 def refresh(
     character: Annotated[str, typer.Argument(help="Who has the Refreshment scene.")],
-    with_: Annotated[Optional[str], typer.Option("--with", help="The other character (restores the track, "
+    other: Annotated[Optional[str], typer.Option("--with", help="The other character (restores the track, "
                                                  "W22).")] = None,
     escalation: Annotated[str, typer.Option("--escalation", help="How the GM escalates the situation "
                                             "(W24).")] = "",
@@ -177,7 +177,7 @@ def refresh(
     """A Refreshment scene between scenes: Will back to its start, the track with a partner (W21-W24)."""
     from yarnlog.rulesets.will_descriptors.parts.scenes import HaveRefreshment
 
-    run_command(campaign, HaveRefreshment(character, with_, escalation), by=by, override_reason=override,
+    run_command(campaign, HaveRefreshment(character, other, escalation), by=by, override_reason=override,
                 as_json=as_json)
 
 
@@ -210,7 +210,7 @@ def advance(
     character: Annotated[str, typer.Argument(help="Who spends.")],
     change: Annotated[str, typer.Argument(help="raise, lower, new-descriptor, to-background, from-background, "
                                           "new-key.")],
-    target: Annotated[str, typer.Argument(help="The descriptor, Background entry or Key.")],
+    subject: Annotated[str, typer.Argument(metavar="TARGET", help="The descriptor, Background entry or Key.")],
     category: Annotated[str, typer.Option("--category", help="A new descriptor's category.")] = "",
     framework: Annotated[Optional[str], typer.Option("--framework", help="A new Key's: dramatic or "
                                                      "motivation.")] = None,
@@ -219,19 +219,19 @@ def advance(
     """Spend Advances: n to raise or lower an nD descriptor, 1 for the rest (W28-W30)."""
     from yarnlog.rulesets.will_descriptors.parts.keys import SpendAdvance
 
-    run_command(campaign, SpendAdvance(character, change, target, category, framework), by=by,
+    run_command(campaign, SpendAdvance(character, change, subject, category, framework), by=by,
                 override_reason=override, as_json=as_json)
 
 
 def ruling(
     text: Annotated[str, typer.Argument(help="The GM's ruling.")],
-    about: Annotated[Optional[str], typer.Option("--about", help="The character it concerns.")] = None,
+    target: Annotated[Optional[str], typer.Option("--about", help="The character it concerns.")] = None,
     campaign: CampaignOpt = None, by: ByOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """A GM's ruling where the draft is silent (recorded with its text)."""
     from yarnlog.rulesets.will_descriptors.parts.keys import RecordRuling
 
-    run_command(campaign, RecordRuling(text, about), by=by, as_json=as_json)
+    run_command(campaign, RecordRuling(text, target), by=by, as_json=as_json)
 
 
 def register(app: typer.Typer) -> None:
