@@ -147,3 +147,12 @@ def test_the_readme_session_runs_as_written(cli):
     assert json.loads(out)["advances"] == 0 and json.loads(out)["xp"] == 13
     code, out, _ = cli("verify")
     assert code == 0 and out.startswith("ok: ropes")
+
+
+def test_a_character_is_played_by_someone_at_the_table(table):
+    """Found by the contract suite: a character whose player nobody registered is refused, and writes nothing."""
+    before = events(table)
+    code, _, err = table("character", "create", "Abigail", "--player", "Nobody", "-d", "Persuasive=3")
+    assert code == 2 and "Nobody is not at the table" in err
+    assert events(table) == before
+    assert table("character", "create", "Rook", "-d", "Cutlass=3")[0] == 0  # the GM's own character

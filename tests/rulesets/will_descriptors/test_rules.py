@@ -173,7 +173,7 @@ def test_scene_descriptor_dice_are_the_successes():
     """book-2, line 10: "if Christopher ties up Bob with 3 successes, Christopher can say 'Bob is tied up,
     3D'"."""
     scenes.check_scene_descriptor(3, 3, Referee())
-    with pytest.raises(RuleViolation, match="it has the successes' dice"):
+    with pytest.raises(RuleViolation, match="3 successes make a Scene Descriptor of 3D, not 4D"):
         scenes.check_scene_descriptor(4, 3, Referee())
     assert scenes.STICK_COST == 1  # book-3, line 10: "pays a Will point to make the Descriptor stick"
 
@@ -200,7 +200,7 @@ def test_motivation_key_awards():
     got = [keys.award(Framework.MOTIVATION, t, Referee(), "k") for t in
            (Trigger.EXPRESSES, Trigger.DESPITE_RISK, Trigger.BUYOFF)]
     assert got == [1, 3, 10]
-    with pytest.raises(RuleViolation, match="motivation Key: it pays for"):
+    with pytest.raises(RuleViolation, match="motivation Key: progresses pays it nothing"):
         keys.award(Framework.MOTIVATION, Trigger.PROGRESSES, Referee(), "Greed")
 
 
@@ -215,7 +215,7 @@ def test_one_advance_changes():
     1 Advance."."""
     assert {keys.cost(c) for c in Change} == {1}
     assert keys.cost(Change.RAISE, 1) == 1
-    with pytest.raises(RuleViolation, match="only a 1D Descriptor"):
+    with pytest.raises(RuleViolation, match="only a 1D one goes to the Background"):
         keys.check_change(Change.TO_BACKGROUND, 2, Referee(), "Sword")
 
 

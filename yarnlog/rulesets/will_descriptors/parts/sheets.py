@@ -110,6 +110,8 @@ def validate_settings(p: SettingsChosen, campaign: WillCampaign, referee: Refere
 def validate_created(p: CharacterCreated, campaign: WillCampaign, referee: Referee) -> CharacterCreated:
     state = campaign.rules
     invalid(p.name not in state.characters, f"there is already a character called {p.name}")
+    table = campaign.table
+    invalid(table.knows(p.player) and p.player not in table.departed, f"{p.player} is not at the table")
     invalid(p.name not in state.scene_descriptors, f"{p.name} is a Scene Descriptor's name")
     names = [d.name for d in p.descriptors]
     invalid(len(set(names)) == len(names), "two descriptors of one character share a name")

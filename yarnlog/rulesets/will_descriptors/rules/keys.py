@@ -60,8 +60,7 @@ def award(framework: Framework, trigger: Trigger, referee: Referee, key: str) ->
     """The XP a Key of ``framework`` pays for ``trigger`` (W25, W26); a trigger of the other framework is refused."""
     xp = AWARDS[framework].get(trigger)
     referee.require(xp is not None, rule_of(framework),
-                    f"{key} is a {framework.value} Key: it pays for "
-                    f"{', '.join(t.value for t in AWARDS[framework])}, not {trigger.value}")
+                    f"{key} is a {framework.value} Key: {trigger.value} pays it nothing")
     return xp or 0
 
 
@@ -93,7 +92,7 @@ def check_change(change: Change, rating: int | None, referee: Referee, what: str
     """Only a 1D descriptor goes to the Background (W29), and a 1D descriptor is lowered to the
     Background, not to 0D (reading 13)."""
     if change is Change.TO_BACKGROUND:
-        referee.require(rating == 1, ONE_ADVANCE, f"{what} is {rating}D: only a 1D Descriptor moves to the Background")
+        referee.require(rating == 1, ONE_ADVANCE, f"{what} is {rating}D: only a 1D one goes to the Background")
     if change is Change.LOWER:
         referee.require(rating is not None and rating >= 2, COST,
                         f"{what} is {rating}D: a 1D Descriptor moves to the Background instead")

@@ -35,7 +35,7 @@ STICK_COST = 1  # W14, line 10
 def check_scene_descriptor(dice: int, successes: int, referee: Referee) -> None:
     """A Scene Descriptor has as many dice as the winner's successes (W13, line 10)."""
     referee.require(dice == successes, SCENE_DESCRIPTOR,
-                    f"a Scene Descriptor of {dice}D from {successes} successes: it has the successes' dice")
+                    f"{successes} successes make a Scene Descriptor of {successes}D, not {dice}D")
 
 
 def check_between_scenes(in_scene: bool, referee: Referee) -> None:
