@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import shutil
 
 import pytest
 from prompt_toolkit.completion import CompleteEvent
@@ -84,3 +86,28 @@ def test_the_completer_offers_the_systems_character_names(console, table):  # no
     assert "Bob" in completions(console, "refresh Christopher --with ")
     assert "Bob" in completions(console, "describe 'Tied up' --about ")
     assert completions(console, "advance Bob raise ") == []  # a descriptor, not a character
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_yarnlog_play_in_a_real_terminal_shows_will_and_completes_names(table, tmp_path):  # noqa: F811
+    """The status line and the completion as a person sees them (tmux send-keys, capture-pane)."""
+    from test_console_tmux import Terminal, yarnlog_command
+
+    from yarnlog.cli.context import close_journal
+
+    close_journal()
+    env = {"TERM": "xterm-256color", "HOME": str(tmp_path), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    terminal = Terminal([*yarnlog_command(), "--db", str(tmp_path / "journal.db"), "play"], env, columns=120)
+    try:
+        screen = terminal.wait_for("Ben/Bob Will 9/9")
+        assert "Ana/Christopher Will 9/9 | Ben/Bob Will 9/9 | Maya" in screen
+        terminal.type("opposed Chri", enter=False)
+        terminal.key("Tab")
+        terminal.wait_for("ropes> opposed Christopher")
+        terminal.type(" --against Bob --use Knots --oppose Slippery --faces 9,8,7 --against-faces 6,2")
+        terminal.wait_for("Christopher wins with 3 successes over 6")
+        terminal.type("harm Bob")
+        screen = terminal.wait_for("crossed 3/5")  # W5: 1 Will each; W15: box 3 crossed
+        assert "Ana/Christopher Will 8/9 | Ben/Bob Will 8/9 crossed 3/5 | Maya" in screen
+    finally:
+        terminal.close()

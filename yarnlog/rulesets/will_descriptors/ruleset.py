@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from yarnlog.core.composition import Router, compose_validators, folds
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.names import Registered
 from yarnlog.core.referee import Referee
-from yarnlog.core.composition import Router, compose_validators, folds
 from yarnlog.core.ruleset import Rules, Ruleset, Views, Words
 from yarnlog.rulesets.will_descriptors import reads
 from yarnlog.rulesets.will_descriptors.parts import harm, keys, rolls, scenes, sheets
