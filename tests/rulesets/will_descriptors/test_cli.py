@@ -156,3 +156,29 @@ def test_a_character_is_played_by_someone_at_the_table(table):
     assert code == 2 and "Nobody is not at the table" in err
     assert events(table) == before
     assert table("character", "create", "Rook", "-d", "Cutlass=3")[0] == 0  # the GM's own character
+
+
+def test_board_ledger_and_rolls_as_of_an_event_and_the_end_of_a_scene(table):
+    """The reads at the head come from the stored views; --as-of 8 is before the roll (event 9) and its
+    harm (event 10); --end-of-scene 1 is after both (W5: 1 Will per descriptor; W15: box 3)."""
+    table("opposed", "Christopher", "--against", "Bob", "--use", "Knots", "--oppose", "Slippery", "--faces",
+          "9,8,7", "--against-faces", "6,2")
+    assert table("harm", "Bob")[0] == 0
+    assert table("scene", "close")[0] == 0
+
+    def read(*args):
+        code, out, err = table(*args, "--json")
+        assert code == 0, err
+        return json.loads(out)
+
+    def bob(board):
+        return next(c for c in board["characters"] if c["name"] == "Bob")
+
+    assert (bob(read("board", "--as-of", "8"))["will"], bob(read("board", "--as-of", "8"))["crossed"]) == (9, [])
+    for at in ((), ("--end-of-scene", "1")):
+        assert (bob(read("board", *at))["will"], bob(read("board", *at))["crossed"]) == (8, [3])
+        assert [(r["event"], r["amount"]) for r in read("ledger", "--character", "bob", *at)] == [(9, -1)]
+        assert [r["event"] for r in read("rolls", *at)] == [9]
+    assert read("ledger", "--as-of", "8") == [] and read("rolls", "--as-of", "8") == []
+    code, _, err = table("ledger", "--character", "Nobody")
+    assert code == 2 and "there is no character called Nobody" in err

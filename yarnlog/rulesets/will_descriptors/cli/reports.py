@@ -72,10 +72,10 @@ def board(
     campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Every character's Will, track and standing, and the scene's descriptors."""
+    from yarnlog.cli.context import campaign_view
     from yarnlog.cli.output import emit, print_table
-    from yarnlog.rulesets.will_descriptors.reads import board as board_of
 
-    data = board_of(_state(campaign, as_of, end_of_scene))
+    data = campaign_view(campaign, "board", as_of, end_of_scene)  # the stored view at the head, no replay
 
     def render(d: dict) -> None:
         print_table("Will & Descriptors", ("character", "Will", "track", "injuries", "XP", "adv", "standing"),
@@ -94,12 +94,16 @@ def ledger(
     campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Every movement of Will, XP and Advances: its event, scene, rule and the balance after."""
+    from yarnlog.cli.context import campaign_view
     from yarnlog.cli.output import emit, print_table
-    from yarnlog.rulesets.will_descriptors.reads import ledger as ledger_of
+    from yarnlog.core.referee import invalid
 
-    state = _state(campaign, as_of, end_of_scene)
-    name = _who(state, character).name if character else None
-    rows = ledger_of(state, name)
+    rows = campaign_view(campaign, "ledger", as_of, end_of_scene)  # the stored view at the head, no replay
+    if character:
+        names = [c["name"] for c in campaign_view(campaign, "board", as_of, end_of_scene)["characters"]]
+        found = next((n for n in names if n.lower() == character.strip().lower()), None)
+        invalid(found is not None, f"there is no character called {character}")
+        rows = [r for r in rows if r["character"] == found]
 
     def render(lines: list) -> None:
         print_table("Ledger of Will, XP and Advances", ("#/sc", "who", "moves", "after", "rule", "why"),
