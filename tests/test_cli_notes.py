@@ -56,3 +56,11 @@ def test_an_order_the_tool_shuffles_is_said_to_be_shuffled(two_scenes):
     assert err.startswith("the tool shuffled this order itself: ") and "--order" in err
     code, _, err = two_scenes("precedence", "draw", "--purpose", "other", "--order", "Ben,Ana")
     assert code == 0 and err == ""
+
+
+def test_the_markdown_recap_shows_an_escape_as_the_readme_says(two_scenes):
+    """Issue 21 item 9: an ESC in a note is shown as \u241b in the Markdown recap, never dropped nor raw."""
+    assert two_scenes("note", "the \x1b[31mred door")[0] == 0
+    code, text, err = two_scenes("recap", "--format", "md")
+    assert code == 0, err
+    assert "the \u241b\\[31mred door" in text and "\x1b" not in text

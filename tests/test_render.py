@@ -47,8 +47,10 @@ def test_markdown_literal_reads_the_same_in_python_markdown(text):
     assert html.unescape(inner) == text
 
 
-def test_markdown_literal_keeps_one_line_and_drops_control_characters():
-    assert markdown_literal("Iris\n# not a heading\x1b[31m") == "Iris # not a heading\\[31m"
+def test_markdown_literal_keeps_one_line_and_shows_control_characters():
+    # As the README says and a terminal shows them: an escape as \u241b, never dropped nor obeyed.
+    assert markdown_literal("Iris\n# not a heading\x1b[31m") == "Iris # not a heading\u241b\\[31m"
+    assert markdown_literal("bell\x07 del\x7f csi\x9b rlo\u202e") == "bell\u2407 del\u2421 csi\ufffd rlo\ufffd"
     assert markdown_literal("# heading") == "\\# heading"
     assert plain_text("a\x00b\x07c\td\ne\x9b") == "ab" + "c\td\ne"
     assert plain_text("\u202egnirts\u202c \u2067isolate\u2069") == "gnirts isolate"

@@ -13,6 +13,8 @@ import re
 import markdown
 import nh3
 
+from yarnlog.core.visible import pictured
+
 #: C0 and C1 control characters but tab and newline: they never reach a terminal, a file or a page
 #: raw (an escape sequence in a name could rewrite the reader's terminal); nor do the bidirectional
 #: embeddings, overrides and isolates, which make the text after them display in another order
@@ -51,7 +53,8 @@ def plain_text(text: object) -> str:
 
 
 def markdown_literal(text: object) -> str:
-    """``text`` as Markdown that renders as exactly these characters, on one line.
+    """``text`` as Markdown that renders as exactly these characters, on one line, each control
+    character shown as its picture (an escape as U+241B), as a terminal shows it.
 
     Every character with a Markdown or HTML meaning is backslash-escaped (CommonMark lets any
     ASCII punctuation be escaped so) or, for ``< > & | ~``, written as a character reference; a
@@ -60,7 +63,7 @@ def markdown_literal(text: object) -> str:
     """
     if isinstance(text, MarkdownSafe):
         return text
-    one_line = " ".join(plain_text(text).split())
+    one_line = " ".join(pictured(_CONTROL, str(text)).split())
     escaped = _INLINE.sub(lambda m: _REFERENCES.get(m.group()) or "\\" + m.group(), one_line)
     return _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2) if len(m.group(2)) == 1
                            else m.group(1) + m.group(2)[:-1] + "\\" + m.group(2)[-1], escaped)
