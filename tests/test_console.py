@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -337,3 +341,57 @@ def pid_that_ended() -> int:
     done = subprocess.Popen([sys.executable, "-c", "pass"])
     done.wait()
     return done.pid
+
+
+# -- issue 21 items 4 and 5: a long line, and a script on standard input -----------------------------
+
+
+def yarnlog_play(db: str, *args: str, stdin) -> subprocess.CompletedProcess:
+    """``yarnlog --db DB play ARGS`` in its own process, ``stdin`` its standard input (a file, bytes)."""
+    command = [sys.executable, "-c", "from yarnlog.cli.main import main; main()", "--db", db, "play", *args]
+    if shutil.which("prlimit"):  # a regression that holds a megabyte line whole fails, not the machine
+        command = ["prlimit", f"--as={2 << 30}", *command]
+    env = {**os.environ, "HOME": str(Path(db).parent)}
+    if isinstance(stdin, bytes):
+        return subprocess.run(command, input=stdin, capture_output=True, env=env, timeout=120)
+    return subprocess.run(command, stdin=stdin, capture_output=True, env=env, timeout=120)
+
+
+def test_a_script_file_on_standard_input_runs_as_a_pipe_does_and_stops_at_the_first_refusal(table, tmp_path,
+                                                                                           events):
+    db = str(tmp_path / "journal.db")
+    script = tmp_path / "script.txt"
+    script.write_text("note 'first'\nnote \"second\"\nchallenge duck Tomas --compel --token\nnote 'never'\n",
+                      encoding="utf-8")
+    before = len(events())
+    with script.open("rb") as stdin:
+        done = yarnlog_play(db, stdin=stdin)
+    assert done.returncode == EXIT_CODES["rule"], done.stderr
+    assert [e["payload"]["text"] for e in events()[before:]] == ["first", "second"]
+    said = done.stderr.decode().splitlines()
+    assert said[0] == "Refused. Ben must pay 1 drama token but holds 0 (Ducking a Scene)."
+    assert said[1:] == ["2 entries recorded from 3 lines; stopped at line 3 "
+                        "(--keep-going runs the lines after a refusal)."]
+    assert b"Traceback" not in done.stdout + done.stderr
+
+    done = yarnlog_play(db, "--keep-going", stdin=script.read_bytes())  # the same lines through a pipe
+    assert done.returncode == EXIT_CODES["rule"]
+    assert [e["payload"]["text"] for e in events()[before + 2:]] == ["first", "second", "never"]
+    assert done.stderr.decode().splitlines()[-1] == "3 entries recorded from 4 lines."
+
+
+def test_a_megabyte_line_through_a_pipe_is_refused_in_one_line_and_the_next_runs(table, tmp_path, events):
+    from yarnlog.cli.script import MAX_ENTRY
+
+    db = str(tmp_path / "journal.db")
+    before = len(events())
+    lines = b"note " + b"q" * (1 << 20) + b"\nnote " + b"q" * 50_000 + b"\nnote fine\nexit\nnote never\n"
+    done = yarnlog_play(db, "--keep-going", stdin=lines)
+    assert done.returncode == EXIT_CODES["invalid"], done.stderr
+    assert done.stderr.decode().splitlines() == [
+        f"error: an entry is at most {MAX_ENTRY:,} characters, not {(1 << 20) + 6:,} bytes: nothing sent",
+        f"error: an entry is at most {MAX_ENTRY:,} characters, not 50,005 characters: nothing sent",
+        "1 entry recorded from 4 lines."]
+    assert [e["payload"]["text"] for e in events()[before:]] == ["fine"]
+    done = yarnlog_play(db, stdin=lines)  # without --keep-going: the first line stops it
+    assert done.returncode == EXIT_CODES["invalid"] and len(events()) == before + 1

@@ -462,6 +462,8 @@ class Console:
     #: Every verb answers in JSON (``yarnlog play --json``), as with ``--json`` on each line.
     as_json: bool = False
     entries: list[list[Recorded]] = field(default_factory=list)
+    #: How many entries recorded something in this console (a script's count).
+    recorded: int = 0
     #: The entry whose answer never came, if any (see :class:`Unanswered`), and the file that keeps it
     #: across a crash (None: kept in memory only).
     unanswered: Unanswered | None = None
@@ -594,6 +596,7 @@ class Console:
             EXECUTOR.reset(token)
             if recorded:
                 self.entries.append(recorded)
+                self.recorded += 1
             if sent:
                 self._answered(sent[-1], code)
 
@@ -790,13 +793,21 @@ def prompt_lines(session: PromptSession, campaign_id: str) -> Iterator[str]:
 
 
 def play(db: str | None, campaign: str | None, *, as_json: bool = False, input: Any = None,
-         output: Any = None) -> None:
-    """Open the campaign once and play lines until ``exit`` or Ctrl-D."""
+         output: Any = None, keep_going: bool = False) -> int:
+    """Open the campaign once and play lines until ``exit`` or Ctrl-D; a file or a pipe on standard
+    input is run as a script (:mod:`yarnlog.cli.script`). The exit code."""
     from yarnlog.cli.context import open_journal, pick_campaign
 
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     console = Console(journal, db, cid, as_json=as_json)
+    if input is None and not sys.stdin.isatty():
+        from yarnlog.cli.script import run_script
+
+        try:
+            return run_script(console, sys.stdin.buffer, keep_going=keep_going)
+        finally:
+            console.close()
     session = make_session(console, history=history_file(db, cid), input=input, output=output)
 
     def confirm(question: str) -> bool:
@@ -817,6 +828,7 @@ def play(db: str | None, campaign: str | None, *, as_json: bool = False, input: 
     try:
         for line in prompt_lines(session, cid):
             if console.dispatch(line) is None:
-                return
+                return 0
     finally:
         console.close()
+    return 0

@@ -710,12 +710,18 @@ def import_(
 
 @app.command()
 def play(campaign: CampaignOpt = None,
-         as_json: Annotated[bool, typer.Option("--json", help="Every entry answers in JSON.")] = False) -> None:
+         as_json: Annotated[bool, typer.Option("--json", help="Every entry answers in JSON.")] = False,
+         keep_going: Annotated[bool, typer.Option("--keep-going", help="A script on standard input runs on "
+                                                  "past a refused line (it stops at the first by default).")]
+         = False) -> None:
     """An interactive console on the campaign for the whole session: the same verbs, tab completion,
-    a status line (episode, scene, callers, tokens, bennies, hit points), undo and dice?."""
+    a status line (episode, scene, callers, tokens, bennies, hit points), undo and dice?. A file or a
+    pipe on standard input is run as a script, one entry a line."""
     from yarnlog.cli.console import play as play_console
 
-    play_console(SETTINGS.db, campaign or SETTINGS.campaign, as_json=as_json)
+    code = play_console(SETTINGS.db, campaign or SETTINGS.campaign, as_json=as_json, keep_going=keep_going)
+    if code:
+        raise typer.Exit(code)
 
 
 # -- tamper evidence (yarnlog.cli.evidence) -------------------------------------------------
