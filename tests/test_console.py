@@ -346,6 +346,34 @@ def pid_that_ended() -> int:
 # -- issue 21 items 4 and 5: a long line, and a script on standard input -----------------------------
 
 
+def test_a_line_typed_past_the_limit_is_refused_and_a_paste_past_it_never_reaches_the_buffer(table, tmp_path,
+                                                                                              capsys, events,
+                                                                                              monkeypatch):
+    from yarnlog.cli import script
+
+    db = str(tmp_path / "journal.db")
+    before = len(events())
+    with create_pipe_input() as typed:
+        # A bracketed paste of 50,000 characters (within a pipe's buffer; tmux pastes a megabyte): refused
+        # whole (laid out, 100 KB raised MemoryError).
+        typed.send_text("\x1b[200~note " + "p" * 50_000 + "\x1b[201~\r")
+        typed.send_text("note kept\rexit\r")
+        play(db, None, input=typed, output=DummyOutput())
+    _, err = capsys.readouterr()
+    assert err.splitlines() == [
+        f"error: an entry is at most {script.MAX_ENTRY:,} characters, not 50,005 characters: nothing sent"]
+    # Typed past the limit (no bracketed paste), here a small one (prompt_toolkit takes a key in about 0.5 ms):
+    # cut back at the limit as typed, refused when entered.
+    monkeypatch.setattr(script, "MAX_ENTRY", 40)
+    with create_pipe_input() as typed:
+        typed.send_text("note " + "q" * 60 + "\rnote typed\rexit\r")
+        play(db, None, input=typed, output=DummyOutput())
+    _, err = capsys.readouterr()
+    assert [e["payload"]["text"] for e in events()[before:]] == ["kept", "typed"]
+    assert err.splitlines() == ["error: an entry is at most 40 characters, not 41 characters or more: nothing sent",
+                                "error: that line went past the limit: nothing sent"]
+
+
 def yarnlog_play(db: str, *args: str, stdin) -> subprocess.CompletedProcess:
     """``yarnlog --db DB play ARGS`` in its own process, ``stdin`` its standard input (a file, bytes)."""
     command = [sys.executable, "-c", "from yarnlog.cli.main import main; main()", "--db", db, "play", *args]

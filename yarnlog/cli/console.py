@@ -464,6 +464,8 @@ class Console:
     entries: list[list[Recorded]] = field(default_factory=list)
     #: How many entries recorded something in this console (a script's count).
     recorded: int = 0
+    #: What keeps a line typed at the prompt within the limit (None: no prompt, a script).
+    bound: EntryBound | None = None
     #: The entry whose answer never came, if any (see :class:`Unanswered`), and the file that keeps it
     #: across a crash (None: kept in memory only).
     unanswered: Unanswered | None = None
@@ -777,8 +779,64 @@ def make_session(console: Console, *, history: Path | None, input: Any = None, o
     def toolbar() -> str:
         return fit_status(console.status_text, get_app().output.get_size().columns)
 
-    return PromptSession(history=store, completer=console.completer(), complete_while_typing=False,
-                         bottom_toolbar=toolbar, input=input, output=output)
+    bound = console.bound = EntryBound(console)
+    session: PromptSession = PromptSession(history=store, completer=console.completer(), complete_while_typing=False,
+                                           bottom_toolbar=toolbar, input=input, output=output,
+                                           key_bindings=bound.key_bindings())
+    session.default_buffer.on_text_changed += bound.guard
+    return session
+
+
+class EntryBound:
+    """Keeps an entry within :data:`~yarnlog.cli.script.MAX_ENTRY` characters before prompt_toolkit lays
+    it out (a megabyte laid out exhausts memory): a paste that would pass it is refused whole; a line
+    typed past it (or pasted by a terminal without bracketed paste) is cut back at once and, when
+    entered, refused. Each refusal is one line above the prompt; the console goes on."""
+
+    def __init__(self, console: Console):
+        self.console = console
+        self.overflowed = False  # the line being typed went past the limit
+
+    def key_bindings(self) -> Any:
+        from prompt_toolkit.key_binding import KeyBindings
+        from prompt_toolkit.keys import Keys
+
+        from yarnlog.cli.script import MAX_ENTRY
+
+        bindings = KeyBindings()
+
+        @bindings.add(Keys.BracketedPaste)
+        def _paste(event: Any) -> None:
+            data = event.data.replace("\r\n", "\n").replace("\r", "\n")  # as prompt_toolkit's own paste
+            buffer = event.current_buffer
+            if len(buffer.text) + len(data) > MAX_ENTRY:
+                self._refuse(len(buffer.text) + len(data), "characters")
+                return
+            buffer.insert_text(data)
+
+        return bindings
+
+    def guard(self, buffer: Any) -> None:
+        """The buffer's text-changed handler: a line past the limit is cut back to it."""
+        from yarnlog.cli.script import MAX_ENTRY
+
+        if len(buffer.text) > MAX_ENTRY:
+            buffer.text = buffer.text[:MAX_ENTRY]
+            if not self.overflowed:
+                self._refuse(MAX_ENTRY + 1, "characters or more")
+            self.overflowed = True
+
+    def refused(self) -> bool:
+        """Whether the line just entered went past the limit (then it is not sent); ready for the next."""
+        overflowed, self.overflowed = self.overflowed, False
+        return overflowed
+
+    def _refuse(self, length: int, unit: str) -> None:
+        from prompt_toolkit.application import run_in_terminal
+
+        from yarnlog.cli.script import too_long
+
+        run_in_terminal(lambda: self.console.fail(too_long(length, unit)))
 
 
 def prompt_lines(session: PromptSession, campaign_id: str) -> Iterator[str]:
@@ -827,6 +885,9 @@ def play(db: str | None, campaign: str | None, *, as_json: bool = False, input: 
         console.say("Type it again as it is: it is sent as the same command, so it is recorded once.")
     try:
         for line in prompt_lines(session, cid):
+            if console.bound is not None and console.bound.refused():
+                console.fail("that line went past the limit: nothing sent")
+                continue
             if console.dispatch(line) is None:
                 return 0
     finally:
