@@ -1,7 +1,7 @@
 """The commands that let people outside the journal check it: digests, consistency proofs, the GM's
 signing key, and the database's least-privilege writer role.
 
-Registered on the command line by :mod:`yarnlog.cli.main`; the storage stack and PyNaCl are
+Registered on the command line by :mod:`yarnlog.cli.commands`; the storage stack and PyNaCl are
 imported inside the commands, so start-up stays light.
 """
 
