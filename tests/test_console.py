@@ -69,6 +69,22 @@ def completions(console: Console, text: str) -> list[str]:
     return [c.text for c in found]
 
 
+def test_tab_quotes_a_name_with_a_space_and_completes_after_an_opening_quote(console, table):
+    """Issue 26: ``-p Ta`` completes to ``'Tam Okafor'`` (the entry then parses), and so does ``-p "Ta``."""
+    assert table("join", "Tam Okafor")[0] == 0
+    console.sync()
+    found = console.completer().get_completions(Document("note x --by Ta"), CompleteEvent(completion_requested=True))
+    [only] = list(found)
+    assert (only.text, only.start_position) == ("'Tam Okafor'", -2)
+    for typed, completed, start in (('note x --by "Ta', '"Tam Okafor"', -3), ("note x --by 'Tam O", "'Tam Okafor'", -6),
+                                    ("note 'a b' --by 'T", "'Tam Okafor'", -2)):
+        found = console.completer().get_completions(Document(typed), CompleteEvent(completion_requested=True))
+        assert [(c.text, c.start_position) for c in found] == [(completed, start)]
+    assert completions(console, "call ") == ["Ana", "Ben", "'Tam Okafor'", "Maya"]
+    line = "note x --by " + completions(console, "note x --by Ta")[0]
+    assert console.dispatch(line) == 0
+
+
 def test_the_completer_offers_verbs_options_names_traits_and_events(console):
     assert {"roll", "call", "note", "undo", "dice?"} <= set(completions(console, ""))
     assert completions(console, "ro") == ["roll", "rolls"]

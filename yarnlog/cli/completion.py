@@ -5,6 +5,7 @@ people, characters, traits, places or events, the campaign's own values.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -117,11 +118,11 @@ class PlayCompleter(Completer):
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         text = document.text_before_cursor
-        words = text.split()
-        current = "" if not words or text[-1:].isspace() else words.pop()
+        words, current, start = split_typed(text)
+        opening = text[start:start + 1] if text[start:start + 1] in ("'", '"') else ""
         for candidate in self.candidates(words, current):
-            if candidate.startswith(current) and candidate != current:
-                yield Completion(candidate, start_position=-len(current))
+            if candidate.startswith(current) and (candidate != current or opening):
+                yield Completion(quoted(candidate, opening), start_position=start - len(text), display=candidate)
 
     def candidates(self, words: Sequence[str], current: str) -> list[str]:
         """What may be typed after ``words`` (the word being typed is ``current``)."""
@@ -171,6 +172,53 @@ class PlayCompleter(Completer):
         if name in CHARACTERS:
             return list(vocabulary.names())  # a character, or its player (ducks, rushes take either)
         return []
+
+
+def split_typed(text: str) -> tuple[list[str], str, int]:
+    """The line typed so far read as :func:`shlex.split` reads it, an unclosed quote allowed: the words
+    before the one being typed, that word (unquoted), and where it starts in ``text``."""
+    words: list[str] = []
+    value: str | None = None
+    start, quote, escaped = len(text), "", False
+    for i, char in enumerate(text):
+        if escaped:
+            value, escaped = (value or "") + char, False
+        elif quote:
+            if char == quote:
+                quote = ""
+            elif char == "\\" and quote == '"':
+                escaped = True
+            else:
+                value = (value or "") + char
+        elif char.isspace():
+            if value is not None:
+                words.append(value)
+            value, start = None, len(text)
+        else:
+            if value is None:
+                value, start = "", i
+            if char in ("'", '"'):
+                quote = char
+            elif char == "\\":
+                escaped = True
+            else:
+                value += char
+    return words, value or "", start
+
+
+def quoted(candidate: str, opening: str = "") -> str:
+    """``candidate`` as it must be typed to reach the command as one word: in the quote the user opened,
+    else quoted only when it holds a space or another character the shell splitting reads."""
+    if opening == '"':
+        return '"' + candidate.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if opening == "'" and "'" not in candidate:
+        return f"'{candidate}'"
+    try:
+        if not opening and shlex.split(candidate) == [candidate]:
+            return candidate
+    except ValueError:  # an unbalanced quote in it
+        pass
+    return shlex.quote(candidate)
 
 
 def _positionals(command: Command, words: Sequence[str]) -> int:
