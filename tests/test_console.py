@@ -83,6 +83,10 @@ def test_tab_quotes_a_name_with_a_space_and_completes_after_an_opening_quote(con
     assert completions(console, "call ") == ["Ana", "Ben", "'Tam Okafor'", "Maya"]
     line = "note x --by " + completions(console, "note x --by Ta")[0]
     assert console.dispatch(line) == 0
+    assert table("join", "Tam Vo")[0] == 0  # two names begun by Tam: the refusal names both, nothing more
+    assert console.dispatch("note x --by Tam") == EXIT_CODES["invalid"]
+    assert console.err.getvalue().splitlines()[-1] == \
+        "error: Tam is not at this campaign's table; Tam matches Tam Okafor and Tam Vo: say which"
 
 
 def test_the_completer_offers_verbs_options_names_traits_and_events(console):

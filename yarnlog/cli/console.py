@@ -501,7 +501,7 @@ class Console:
     def _suggestion(self, words: Sequence[str], message: str) -> str:
         """`` (did you mean Tomas?)`` when a word of the line that the refusal names is close to a name
         or trait the campaign knows; empty otherwise."""
-        if "did you mean" in message:  # the journal suggested already
+        if "did you mean" in message or "say which" in message:  # the journal suggested already
             return ""
         vocabulary = self.vocabulary()
         known = [*vocabulary.names(), *vocabulary.traits]
