@@ -68,7 +68,7 @@ def init(
     recorded = journal.create_campaign(campaign_id, title=title, gm=gm, ruleset=ruleset, options=options,
                                        command=key, new_command=new)
     # Answered in words like every other write (the payload table with --verbose).
-    state = None if as_json or SETTINGS.verbose else journal.state(campaign_id)
+    state = None if as_json or SETTINGS.verbose else recorded.state
     show_recorded(recorded, as_json, title=f"Campaign {campaign_id} created", state=state, command_id=given,
                   already=recorded.already_recorded)
 
