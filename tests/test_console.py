@@ -21,10 +21,11 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.utils import get_cwidth
 
-from yarnlog.cli.console import Console, Seat, Status, fit_status, plain, render_status
+from yarnlog.cli.console import Console, Status, fit_status, plain, render_status
 from yarnlog.cli.context import open_journal
 from yarnlog.cli.main import EXIT_CODES
 from yarnlog.cli.prompt import history_file, play
+from yarnlog.core.seats import Seat
 
 SHEETS = Path(__file__).resolve().parent.parent / "journals" / "sheets"
 

@@ -22,8 +22,9 @@ class _InitCommand(TyperCommand):
 
 
 def _optional_rules_epilog() -> str:
+    from yarnlog.core.installed import RULESETS
     from yarnlog.core.referee import YarnlogError
-    from yarnlog.core.ruleset import RULESETS, get_ruleset
+    from yarnlog.core.ruleset import get_ruleset
 
     lines = []
     for name in sorted(RULESETS):

@@ -83,7 +83,7 @@ def _scene_casts(state) -> dict:
     """
     from yarnlog.core.ruleset import get_ruleset
 
-    projection = get_ruleset(state.table.ruleset).projections.get("scene-casts") if state.table.ruleset else None
+    projection = get_ruleset(state.table.ruleset).views.projections.get("scene-casts") if state.table.ruleset else None
     return projection(state) if projection is not None else {}
 
 
