@@ -22,7 +22,7 @@ def balance(journal, name):
 
 def test_strengths_beyond_level_and_weaknesses_are_refused_and_nothing_is_written(journal):
     before = len(journal.store.read(CAMPAIGN))
-    with pytest.raises(RuleViolation, match="at most 1 strengths, not 2"):
+    with pytest.raises(RuleViolation, match="at most 1 strength, not 2"):
         journal.execute(CAMPAIGN, CreateCharacter(name="Cora", player="Ben", level=1,
                                                   strengths=("Wit", "Charm")))
     assert len(journal.store.read(CAMPAIGN)) == before

@@ -11,8 +11,10 @@ from __future__ import annotations
 from yarnlog.core.names import Registered
 from yarnlog.core.ruleset import Composition, Part, Ruleset
 from yarnlog.rulesets.dramatis_personae.parts import characters, ledger, rolls
+from yarnlog.rulesets.dramatis_personae.parts.reports import dice_board
 from yarnlog.rulesets.dramatis_personae.parts.rolls import POOL_AFTER_ROLL
 from yarnlog.rulesets.dramatis_personae.state import DPCampaign, DPState
+from yarnlog.rulesets.dramatis_personae.words import follow_up, narrate
 
 PARTS: tuple[Part, ...] = (characters.PART, ledger.PART, rolls.PART)
 COMPOSED: Composition[DPState] = Composition(PARTS, DPState)
@@ -35,7 +37,12 @@ RULESET = Ruleset(
     validators=COMPOSED.validators,
     options={POOL_AFTER_ROLL: "Pool dice may be added after a challenge roll, two for one die, as in melee "
                               "(reading 8; off: only in melee, as the book says)"},
+    projections={"dice": dice_board},
+    templates="yarnlog/templates/dramatis-personae",  # sheet and recap templates, shadowed by --templates DIR
+    cli="yarnlog.rulesets.dramatis_personae.cli:VERBS",
     names=registered_names,
+    narrate=narrate,
+    follow_up=follow_up,
     thaw=COMPOSED.thaw,
     state_packages=("yarnlog.rulesets.dramatis_personae.state", "yarnlog.rulesets.dramatis_personae.parts",
                     "yarnlog.rulesets.dramatis_personae.rules"),

@@ -64,7 +64,7 @@ def check_attributes(level: int, strengths: int, weaknesses: int, referee: Refer
     allowed = strengths_allowed(level, weaknesses)
     referee.require(strengths <= allowed, STRENGTHS_PER_LEVEL,
                     f"a level {level} character with {weaknesses} weaknesses has at most {allowed} "
-                    f"strengths, not {strengths}")
+                    f"strength{'' if allowed == 1 else 's'}, not {strengths}")
 
 
 def check_quirks(initial_minutiae: int, quirks: int, referee: Referee) -> None:

@@ -1,0 +1,226 @@
+"""What people read of a Dramatis Personae campaign: ``sheet``, ``dice`` (the board), ``ledger``,
+``rolls``, ``explain`` and ``odds``. Each reads the journal at its end or at any point (``--as-of
+N``, ``--end-of-scene N``); only typer and :mod:`yarnlog.cli` are imported at start-up."""
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from yarnlog.cli.options import AsOfOpt, CampaignOpt, EndOfSceneOpt, JsonOpt
+
+FORMATS = ("text", "md", "html")
+
+
+def _state(campaign: Optional[str], as_of: Optional[int], end_of_scene: Optional[int]):
+    from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
+
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    upto = resolve_as_of(journal, cid, as_of, end_of_scene)
+    return journal, cid, upto, journal.state(cid, upto=upto)
+
+
+def _say(text: str) -> None:
+    from yarnlog.cli.output import terminal_text, wrapped
+
+    typer.echo(wrapped(terminal_text(text)))
+
+
+def _percent(fraction: str) -> str:
+    return f"{float(Fraction(fraction)) * 100:.1f}%"
+
+
+def sheet(
+    name: Annotated[str, typer.Argument(help="A character.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text, md or html (a printable page).")] = "text",
+    templates: Annotated[Optional[Path], typer.Option("--templates", envvar="YARNLOG_TEMPLATES",
+                                                      help="A folder whose sheet.md.j2 or sheet.html.j2 "
+                                                           "replaces the default.")] = None,
+    campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """A character sheet: level, Strengths and Weaknesses, Minutiae and Quirks, and the dice held."""
+    from yarnlog.cli.output import emit
+    from yarnlog.core.referee import invalid
+    from yarnlog.rulesets.dramatis_personae.parts.reports import character_sheet
+
+    invalid(fmt in FORMATS, f"--format is one of {', '.join(FORMATS)}, not {fmt!r}")
+    _, _, _, state = _state(campaign, as_of, end_of_scene)
+    data = character_sheet(state, name)
+    if as_json or fmt == "text":
+        emit(data, as_json, _render_sheet)
+        return
+    typer.echo(_rendered(f"sheet.{fmt}.j2", state, templates, sheet=data), nl=False)
+
+
+def _rendered(name: str, state: Any, user: Optional[Path], **context: Any) -> str:
+    """A template of this ruleset (shadowed by the user's folder): any failure is one line of bad input."""
+    from jinja2 import TemplateError
+
+    from yarnlog.core.referee import InvalidCommand
+    from yarnlog.render import Templates
+
+    try:
+        return Templates(state.ruleset.templates, user).render(name, **context)
+    except (FileNotFoundError, TemplateError) as exc:
+        raise InvalidCommand(f"template {name}: {' '.join(str(exc).split())}") from None
+
+
+def _traits(traits: list[dict]) -> str:
+    return ", ".join(t["trait"] + (" (general)" if t["general"] else "") for t in traits) or "none"
+
+
+def _render_sheet(d: dict) -> None:
+    _say(f"{d['name']}, level {d['level']}, played by {d['player']}.")
+    _say(f"Strengths: {_traits(d['strengths'])}.")
+    _say(f"Weaknesses: {_traits(d['weaknesses'])}.")
+    if d["minutiae"] or d["quirks"]:
+        _say(f"Minutiae: {', '.join(d['minutiae']) or 'none'}. Quirks: {', '.join(d['quirks']) or 'none'}.")
+    for label, key in (("Background", "background"), ("Description", "description"), ("Status", "status")):
+        if d[key]:
+            _say(f"{label}: {d[key]}")
+    if d["possessions"]:
+        _say(f"Possessions: {', '.join(d['possessions'])}.")
+    for told in d["developments"]:
+        _say(f"Developed: {told}")
+    dice = d["dice"]
+    _say(f"Saved dice: {dice['saved_good']} good, {dice['saved_bad']} bad. Pool: {dice['pool']} of "
+         f"{dice['pool_size']}. Debt: {dice['debt']}. Level {d['level'] + 1} costs {dice['next_level_costs']}.")
+
+
+def dice(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
+         as_json: JsonOpt = False) -> None:
+    """The board: every character's saved good and bad dice, pool dice left and dice debt."""
+    from yarnlog.cli.output import emit, print_table
+    from yarnlog.rulesets.dramatis_personae.parts.reports import dice_board
+
+    _, _, _, state = _state(campaign, as_of, end_of_scene)
+
+    def render(d: dict) -> None:
+        print_table(f"Dice ({'adventure: ' + d['adventure'] if d['adventure'] else 'between adventures'})",
+                    ("character", "level", "good", "bad", "pool", "debt"),
+                    [(c["character"], c["level"], c["saved_good"], c["saved_bad"], f"{c['pool']}/{c['pool_size']}",
+                      c["debt"]) for c in d["characters"]])
+
+    emit(dice_board(state), as_json, render)
+
+
+def ledger(
+    character: Annotated[Optional[str], typer.Option("--character", help="Only NAME's lines.")] = None,
+    campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Every movement of saved dice, pool dice and debt: its event, scene, rule and the balance after."""
+    from yarnlog.cli.output import emit, print_table
+    from yarnlog.rulesets.dramatis_personae.parts.reports import ledger_rows
+
+    _, _, _, state = _state(campaign, as_of, end_of_scene)
+
+    def render(rows: list[dict]) -> None:
+        print_table("Ledger of dice", ("#/sc", "who", "dice", "after", "rule", "what"),
+                    [(f"{r['sequence']}/{r['scene']}" if r["scene"] else r["sequence"], r["character"],
+                      f"{r['change']:+d} {r['balance']}", r["after"], r["rule"], r["what"]) for r in rows])
+
+    emit(ledger_rows(state, character), as_json, render)
+
+
+def rolls(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
+          as_json: JsonOpt = False) -> None:
+    """Every challenge and contest: dice, kept three, total, result, and the exact prior odds."""
+    from yarnlog.cli.output import emit
+    from yarnlog.rulesets.dramatis_personae.parts.reports import roll_rows
+
+    journal, cid, upto, _ = _state(campaign, as_of, end_of_scene)
+
+    def render(rows: list[dict]) -> None:
+        for r in rows:
+            _say(_roll_line(r))
+
+    emit(roll_rows(journal.history(cid, upto=upto)), as_json, render)
+
+
+def _roll_line(r: dict) -> str:
+    dice_ = "; ".join(f"{x['character']} {x['net']:+d}d6 kept {'-'.join(map(str, x['kept']))} = {x['total']}"
+                      for x in r["rolls"])
+    if r["kind"] in ("contest", "melee"):
+        result = f"{r['winner']} wins" if r["winner"] else "a standoff"
+        beats = ", ".join(f"{b['tier']} over {b['loser']}" for b in r["beats"])
+        return f"#{r['sequence']} {r['kind']}: {dice_}. {result}{': ' + beats if beats else ''}."
+    wound_ = f" ({r['wound']})" if r.get("wound") else ""
+    return (f"#{r['sequence']} {r['kind']} {r['difficulty']}+: {dice_}: {r['tier']}{wound_}. "
+            f"Odds of success were {_percent(r['success_chance'])}.")
+
+
+def explain(
+    sequence: Annotated[int, typer.Argument(help="The event's number.")],
+    campaign: CampaignOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """One event: for a roll, every source of dice, the kept three, the total and the odds."""
+    from yarnlog.cli.output import emit, summarize
+    from yarnlog.rulesets.dramatis_personae.parts.reports import explain_event
+
+    journal, cid, _, _ = _state(campaign, None, None)
+
+    def render(d: dict) -> None:
+        where = f", scene {d['scene']}" if d["scene"] else ""
+        _say(f"Event {d['sequence']} ({d['event_type']}{where}), recorded by {d['recorded_by']}.")
+        roll = d.get("roll")
+        if roll is None:
+            _say(summarize(d["payload"]))
+            return
+        for x in roll["rolls"]:
+            sources = ", ".join(f"{s['label']} {s['dice']:+d}" for s in x["sources"]) or "none"
+            _say(f"{x['character']}: 3d6 and {sources}: net {x['net']:+d}d6; rolled "
+                 f"{','.join(map(str, x['faces']))}{' then ' + ','.join(map(str, x['after_faces'])) if x['after_faces'] else ''}"  # noqa: E501
+                 f" ({x['source']}); kept {'-'.join(map(str, x['kept']))} = {x['total']}.")
+        _say(_roll_line(roll))
+        for outcome, chance in roll["odds"].items():
+            _say(f"  {outcome}: {chance} ({_percent(chance)})")
+
+    emit(explain_event(journal.history(cid), sequence), as_json, render)
+
+
+def odds(
+    net: Annotated[int, typer.Option("--net", help="Net bonus (or, negative, penalty) dice.")] = 0,
+    difficulty: Annotated[str, typer.Option("--difficulty", "-d", help="Chart name or number.")] = "Typical",
+    against: Annotated[Optional[int], typer.Option("--against", help="A contest: the other side's net dice.")]
+    = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The exact chance of each result of a roll before it is made (never a simulation)."""
+    from yarnlog.cli.output import emit
+    from yarnlog.core.referee import invalid
+    from yarnlog.rulesets.dramatis_personae.rules import odds as exact
+    from yarnlog.rulesets.dramatis_personae.rules.difficulty import needed
+
+    invalid(abs(net) <= exact.MAX_NET and abs(against or 0) <= exact.MAX_NET,
+            f"at most {exact.MAX_NET} net dice a side")
+    data: dict[str, Any]
+    if against is None:
+        number = needed(difficulty)
+        data = {"net": net, "difficulty": number,
+                "odds": {t.value: str(p) for t, p in exact.tier_odds(net, number).items()},
+                "success": str(exact.success_chance(net, number))}
+    else:
+        a, b, tie = exact.contest_odds(net, against)
+        data = {"net": net, "against": against, "wins": {t.value: str(p) for t, p in a.items()},
+                "losses": {t.value: str(p) for t, p in b.items()}, "tie": str(tie)}
+
+    def render(d: dict) -> None:
+        if "odds" in d:
+            _say(f"{d['net']:+d}d6 against {d['difficulty']}+: success {d['success']} ({_percent(d['success'])}).")
+            for tier, chance in d["odds"].items():
+                _say(f"  {tier}: {chance} ({_percent(chance)})")
+        else:
+            _say(f"{d['net']:+d}d6 against {d['against']:+d}d6: tie {d['tie']} ({_percent(d['tie'])}).")
+            for label, key in (("wins", "wins"), ("loses", "losses")):
+                for tier, chance in d[key].items():
+                    _say(f"  {label} by {tier}: {chance} ({_percent(chance)})")
+
+    emit(data, as_json, render)
+
+
+def register(app: typer.Typer) -> None:
+    for name, verb in (("sheet", sheet), ("dice", dice), ("ledger", ledger), ("rolls", rolls),
+                       ("explain", explain), ("odds", odds)):
+        app.command(name)(verb)

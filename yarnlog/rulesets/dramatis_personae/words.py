@@ -1,0 +1,96 @@
+"""What a Dramatis Personae move answers: each recorded event in the book's words (one or two
+short sentences naming its rule), then one line on the dice held after it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from yarnlog.core.events import Recorded
+from yarnlog.rulesets.dramatis_personae.parts.characters import (
+    AttributeDeveloped,
+    CharacterCreated,
+    LevelBought,
+    MinutiaAdded,
+)
+from yarnlog.rulesets.dramatis_personae.parts.ledger import AdventureEnded, AdventureStarted, DiceAwarded, PoolRestored
+from yarnlog.rulesets.dramatis_personae.parts.rolls import (
+    ChallengeRolled,
+    ContestRolled,
+    FightEnded,
+    RollFacts,
+    RulingRecorded,
+)
+from yarnlog.rulesets.dramatis_personae.state import DPCampaign
+
+
+def _dice(facts: RollFacts) -> str:
+    after = f", then {','.join(map(str, facts.after_faces))}" if facts.after_faces else ""
+    return (f"{facts.character} rolls {len(facts.faces)}d6 (net {facts.net:+d}): "
+            f"{','.join(map(str, facts.faces))}{after}, keeps {'-'.join(map(str, facts.kept))} = {facts.total}")
+
+
+def _chance(odds: dict[str, str]) -> str:
+    from fractions import Fraction
+
+    from yarnlog.rulesets.dramatis_personae.parts.reports import success_chance
+
+    return f"{float(Fraction(success_chance(odds))) * 100:.1f}%"
+
+
+def narrate(recorded: Recorded, state: DPCampaign) -> str | None:
+    p = recorded.payload
+    if isinstance(p, CharacterCreated):
+        return (f"{p.name}, level {p.level}, joins with {len(p.strengths)} strengths and {len(p.weaknesses)} "
+                f"weaknesses (DP1-DP4).")
+    if isinstance(p, MinutiaAdded):
+        return f"{p.character} gains the minutia {p.minutia} (no quirk needed later, reading 13)."
+    if isinstance(p, AttributeDeveloped):
+        return f"The GM rules for {p.character}: {p.change.replace('-', ' ')}, {p.trait} (line 65)."
+    if isinstance(p, LevelBought):
+        return f"{p.character} spends {p.cost} saved bonus dice and reaches level {p.level} (DP38)."
+    if isinstance(p, AdventureStarted):
+        pools = ", ".join(f"{n} {d}" for n, d in sorted(p.pools.items()))
+        return f"The adventure {p.title or ''} begins. Pools of level² dice: {pools or 'none'} (DP33)."
+    if isinstance(p, AdventureEnded):
+        return f"The adventure {p.title} ends; unused pool dice lapse (DP34)."
+    if isinstance(p, DiceAwarded):
+        return f"The GM awards {p.character} {p.dice} {p.kind} dice: {p.reason} (DP37)."
+    if isinstance(p, PoolRestored):
+        return f"The GM makes {p.dice} of {p.character}'s pool dice available again: {p.ruling} (DP34)."
+    if isinstance(p, ChallengeRolled):
+        what = {"challenge": "a challenge", "ranged": "a ranged attack", "finishing-blow": "a finishing blow",
+                "wound": "for wounds"}[p.kind]
+        wound = f" The wound: {p.wound} (line 221)." if p.wound else ""
+        return (f"{_dice(p.roll)} against {p.difficulty}+ in {what}: {p.tier.value} "
+                f"(odds of success {_chance(p.odds)}).{wound}")
+    if isinstance(p, ContestRolled):
+        rolls = "; ".join(_dice(r) for r in p.rolls)
+        if p.winner is None:
+            return f"{rolls}. A tie: a standoff, the GM rules what follows (reading 2)."
+        beats = ", ".join(f"a {b.tier.value} over {b.loser}"
+                          + (f" ({b.loser} suffers {b.penalty} penalty dice)" if b.penalty else "")
+                          + (" (finished)" if b.outcome is not None and b.outcome.value == "finished" else "")
+                          for b in p.beats)
+        return f"{rolls}. {p.winner} wins with {beats} ({'DP27' if p.melee else 'DP24'})."
+    if isinstance(p, FightEnded):
+        return f"The fight {p.fight} ends; penalty dice in hand clear (reading 7)."
+    if isinstance(p, RulingRecorded):
+        return f"The GM rules{' on ' + p.about if p.about else ''}: {p.ruling}"
+    return None
+
+
+def follow_up(state: DPCampaign) -> str | None:
+    """``Dice: Faust 2 good, pool 2/4; Bryn debt 2``: every character's dice held after the move."""
+    rules: Any = state.rules
+    if rules is None or not rules.characters.pcs:
+        return None
+    from yarnlog.rulesets.dramatis_personae.rules.advancement import pool_size
+
+    told = []
+    for name, sheet in sorted(rules.characters.pcs.items()):
+        b = rules.ledger.balance(name)
+        bits = [f"{b.good} good", f"{b.bad} bad"] + ([f"pool {b.pool}/{pool_size(sheet.level)}"]
+                                                    if rules.ledger.adventure else []) + ([f"debt {b.debt}"]
+                                                                                          if b.debt else [])
+        told.append(f"{name} {', '.join(bits)}")
+    return "Dice: " + "; ".join(told) + "."
