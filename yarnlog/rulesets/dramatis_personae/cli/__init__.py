@@ -25,7 +25,7 @@ _READS = "yarnlog.rulesets.dramatis_personae.cli.reads:register"
 INDEX = {
     **dict.fromkeys(("award", "advance", "challenge", "ranged", "contest", "melee", "finish", "wound", "ruling"),
                     _MOVES),
-    **dict.fromkeys(("sheet", "dice", "ledger", "rolls", "explain", "odds"), _READS),
+    **dict.fromkeys(("sheet", "dice", "ledger", "rolls", "explain", "odds", "recap"), _READS),
     **dict.fromkeys(("character", "adventure", "pool", "fight"), _MOVES),
 }
 

@@ -97,8 +97,8 @@ def challenge(
     character: Annotated[str, typer.Argument(help="Who rolls.")],
     difficulty: Annotated[str, typer.Option("--difficulty", "-d", help="Chart name (Difficult) or number (14).")]
     = "Typical",
-    retry_of: Annotated[Optional[int], typer.Option("--retry-of", help="The failed challenge (event N) this "
-                                                    "retries: one time step later, no bonus (DP22).")] = None,
+    event: Annotated[Optional[int], typer.Option("--retry-of", help="The failed challenge (event N) this "
+                                                 "retries: one time step later, no bonus (DP22).")] = None,
     task: TaskOpt = "", related: Related = None, precise: Precise = None, mod: Mod = None, gm: GmMod = None,
     band: BandOpt = None, time: TimeOpt = None, pool: PoolOpt = 0, saved: SavedOpt = 0, bad: BadOpt = 0,
     debt: DebtOpt = 0, accept: AcceptOpt = 0, after_pool: AfterPoolOpt = 0, after_accept: AfterAcceptOpt = 0,
@@ -110,7 +110,7 @@ def challenge(
 
     roll = _one(character, "challenge", related, precise, mod, gm, band, time, pool, saved, bad, debt, accept,
                 after_pool, after_accept, faces, after_faces)
-    run_command(campaign, RollChallenge(roll, difficulty=difficulty, task=task, retry_of=retry_of), by=by,
+    run_command(campaign, RollChallenge(roll, difficulty=difficulty, task=task, retry_of=event), by=by,
                 override_reason=override, as_json=as_json)
 
 
@@ -225,7 +225,7 @@ KAfterFaces = Annotated[Many, typer.Option("--after-faces", help=f"Faces of the 
 
 
 def contest(
-    rollers: Annotated[list[str], typer.Argument(help="Two or more participants.")],
+    cast: Annotated[list[str], typer.Argument(help="Two or more participants.")],
     task: TaskOpt = "", related: KRelated = None, precise: KPrecise = None, mod: KMod = None, gm: KGm = None,
     pool: KPool = None, saved: KSaved = None, bad: KBad = None, debt: KDebt = None, accept: KAccept = None,
     faces: KFaces = None,
@@ -234,14 +234,14 @@ def contest(
     """A contest: the highest roll wins; 4 more a complete success, twice or a natural 18 a critical (DP24)."""
     from yarnlog.rulesets.dramatis_personae.parts.rolls import RollContest
 
-    names = listed(rollers)
+    names = listed(cast)
     rolls = _contest(names, "challenge", related, precise, mod, gm, pool, saved, bad, debt, accept, None, faces,
                      None)
     run_command(campaign, RollContest(rolls, task=task), by=by, override_reason=override, as_json=as_json)
 
 
 def melee(
-    rollers: Annotated[list[str], typer.Argument(help="The combatants.")],
+    cast: Annotated[list[str], typer.Argument(help="The combatants.")],
     fight: Annotated[str, typer.Option("--fight", help="The fight this round belongs to.")] = "melee",
     related: KRelated = None, precise: KPrecise = None, mod: KMod = None, gm: KGm = None, pool: KPool = None,
     saved: KSaved = None, bad: KBad = None, debt: KDebt = None, accept: KAccept = None,
@@ -251,7 +251,7 @@ def melee(
     """A melee round: a contest with the Combat Results (DP27) and the melee modifiers (DP29)."""
     from yarnlog.rulesets.dramatis_personae.parts.rolls import RollContest
 
-    names = listed(rollers)
+    names = listed(cast)
     rolls = _contest(names, "melee", related, precise, mod, gm, pool, saved, bad, debt, accept, after_pool, faces,
                      after_faces)
     run_command(campaign, RollContest(rolls, melee=True, fight=fight), by=by, override_reason=override,

@@ -9,6 +9,17 @@ from typing import Annotated, Any, Optional
 import typer
 
 from yarnlog.cli.options import AsOfOpt, CampaignOpt, EndOfSceneOpt, JsonOpt
+from yarnlog.cli.recaps import (
+    AudienceOpt,
+    EpisodeOpt,
+    EpisodesOpt,
+    FormatOpt,
+    OutputOpt,
+    PlayersOpt,
+    ScenesOpt,
+    SeriesOpt,
+    TemplatesOpt,
+)
 
 FORMATS = ("text", "md", "html")
 
@@ -220,7 +231,35 @@ def odds(
     emit(data, as_json, render)
 
 
+def recap(
+    episode: EpisodeOpt = None, episodes: EpisodesOpt = None, scenes: ScenesOpt = None,
+    series: SeriesOpt = False, as_name: AudienceOpt = None, players: PlayersOpt = False, fmt: FormatOpt = "md",
+    output: OutputOpt = None, templates: TemplatesOpt = None, campaign: CampaignOpt = None,
+    as_of: AsOfOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """The recap: per episode its notes and scenes, every move in the book's words, and everyone's dice
+    at its end. Alone it is the GM's recap; --as NAME and --players leave out what a player may not see."""
+    from yarnlog.cli.recaps import TEMPLATES, recap_asked, write_recap
+    from yarnlog.core.referee import InvalidCommand
+    from yarnlog.rulesets.dramatis_personae.recap import Audience, Scope, build_recap
+
+    asked = recap_asked(episode=episode, episodes=episodes, scenes=scenes, series=series, as_name=as_name,
+                        players=players, fmt=fmt, as_json=as_json, campaign=campaign, as_of=as_of)
+    audience = (Audience("player", asked.player) if asked.player is not None
+                else Audience("players" if asked.players else "gm"))
+    told = build_recap(asked.history, asked.state.table, audience, Scope(**asked.scope))
+    if not told["episodes"] and not told["series_notes"]:
+        raise InvalidCommand(f"nothing to recap in {asked.scope.get('label', 'the whole series')}")
+    if as_json:
+        from yarnlog.cli.output import json_text
+
+        text = json_text(told) + "\n"
+    else:
+        text = _rendered(TEMPLATES[fmt], asked.state, templates, recap=told)
+    write_recap(text, output, f"{told['audience_label']} of {told['scope']}")
+
+
 def register(app: typer.Typer) -> None:
     for name, verb in (("sheet", sheet), ("dice", dice), ("ledger", ledger), ("rolls", rolls),
-                       ("explain", explain), ("odds", odds)):
+                       ("explain", explain), ("odds", odds), ("recap", recap)):
         app.command(name)(verb)

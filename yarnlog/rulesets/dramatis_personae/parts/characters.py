@@ -91,6 +91,11 @@ class Sheet:
     possessions: tuple[str, ...] = ()
     developments: tuple[str, ...] = ()  # the GM's rulings, in order
 
+    @property
+    def traits(self) -> tuple[str, ...]:
+        """The Strengths and Weaknesses by name (the console completes them)."""
+        return tuple(t.trait for t in (*self.strengths, *self.weaknesses))
+
     def trait(self, text: str) -> tuple[str, str] | None:
         """``(kind, trait as written)`` of a Strength or Weakness named ``text`` (any case)."""
         wanted = text.strip().lower()
