@@ -2,8 +2,9 @@
 audience, as plain data (``yarnlog recap`` renders it with this ruleset's ``recap.md.j2`` or
 ``recap.html.j2``).
 
-Per episode: its notes, the moves outside scenes, its scenes (caller, setting, notes, every move
-in the book's words) and every character's dice at its end. The audience is the GM (everything),
+Per episode: its notes, the moves before its first scene, its scenes (caller, setting, notes,
+every move in the book's words), the moves after them (and between it and the next episode), and
+every character's dice at its end. The audience is the GM (everything),
 one player (what that player may see) or every player at once (only what everyone may see):
 events recorded for the GM alone never reach a player's recap, and the dice at an episode's end
 are replayed from what the audience may see.
@@ -70,13 +71,15 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
     last_of_episode: dict[int, int] = {}
     before_play: list[str] = []
     series_notes: list[dict[str, Any]] = []
+    last_started: int | None = None
     for rec in effective(seen):
         p = rec.payload
         if rec.episode is not None:
             last_of_episode[rec.episode] = rec.sequence
         if isinstance(p, EpisodeStarted):
-            episodes[p.number] = {"number": p.number, "title": p.title, "notes": [], "moves": [], "scenes": [],
-                                  "dice": []}
+            episodes[p.number] = {"number": p.number, "title": p.title, "notes": [], "opening": [], "scenes": [],
+                                  "after": [], "dice": []}
+            last_started = p.number
         elif isinstance(p, SceneOpened):
             scenes[p.number] = {"number": p.number, "title": p.title, "caller": p.caller, "setting": p.setting,
                                 "cast": list(p.cast), "situation": p.situation, "summary": "", "notes": [],
@@ -100,8 +103,11 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
                 continue
             if rec.scene in scenes:
                 scenes[rec.scene]["moves"].append(said)
-            elif rec.episode in episodes:
-                episodes[rec.episode]["moves"].append(said)
+            elif rec.episode in episodes:  # before its first scene, or after its scenes
+                episode = episodes[rec.episode]
+                episode["after" if episode["scenes"] else "opening"].append(said)
+            elif last_started in episodes:  # between episodes: after the last one's end
+                episodes[last_started]["after"].append(said)
             else:
                 before_play.append(said)
     told = []

@@ -23,6 +23,15 @@ from yarnlog.rulesets.dramatis_personae.parts.rolls import (
 from yarnlog.rulesets.dramatis_personae.state import DPCampaign
 
 
+def _n(count: int, word: str) -> str:
+    """``1 die``, ``2 dice``, ``1 strength``, ``3 strengths``."""
+    if count == 1:
+        return f"1 {word}"
+    if word.endswith("die"):
+        return f"{count} {word[:-3]}dice"
+    return f"{count} {word}es" if word.endswith("ss") else f"{count} {word}s"
+
+
 def _dice(facts: RollFacts) -> str:
     after = f", then {','.join(map(str, facts.after_faces))}" if facts.after_faces else ""
     return (f"{facts.character} rolls {len(facts.faces)}d6 (net {facts.net:+d}): "
@@ -40,8 +49,8 @@ def _chance(odds: dict[str, str]) -> str:
 def narrate(recorded: Recorded, state: DPCampaign) -> str | None:
     p = recorded.payload
     if isinstance(p, CharacterCreated):
-        return (f"{p.name}, level {p.level}, joins with {len(p.strengths)} strengths and {len(p.weaknesses)} "
-                f"weaknesses (DP1-DP4).")
+        return (f"{p.name}, level {p.level}, joins with {_n(len(p.strengths), 'strength')} and "
+                f"{_n(len(p.weaknesses), 'weakness')} (DP1-DP4).")
     if isinstance(p, MinutiaAdded):
         return f"{p.character} gains the minutia {p.minutia} (no quirk needed later, reading 13)."
     if isinstance(p, AttributeDeveloped):
@@ -54,21 +63,21 @@ def narrate(recorded: Recorded, state: DPCampaign) -> str | None:
     if isinstance(p, AdventureEnded):
         return f"The adventure {p.title} ends; unused pool dice lapse (DP34)."
     if isinstance(p, DiceAwarded):
-        return f"The GM awards {p.character} {p.dice} {p.kind} dice: {p.reason} (DP37)."
+        return f"The GM awards {p.character} {_n(p.dice, p.kind + ' die')}: {p.reason} (DP37)."
     if isinstance(p, PoolRestored):
-        return f"The GM makes {p.dice} of {p.character}'s pool dice available again: {p.ruling} (DP34)."
+        return f"The GM makes {_n(p.dice, 'pool die')} of {p.character}'s available again: {p.ruling} (DP34)."
     if isinstance(p, ChallengeRolled):
-        what = {"challenge": "a challenge", "ranged": "a ranged attack", "finishing-blow": "a finishing blow",
-                "wound": "for wounds"}[p.kind]
+        what = {"challenge": "in a challenge", "ranged": "in a ranged attack",
+                "finishing-blow": "for a finishing blow", "wound": "for wounds"}[p.kind]
         wound = f" The wound: {p.wound} (line 221)." if p.wound else ""
-        return (f"{_dice(p.roll)} against {p.difficulty}+ in {what}: {p.tier.value} "
+        return (f"{_dice(p.roll)} against {p.difficulty}+ {what}: {p.tier.value} "
                 f"(odds of success {_chance(p.odds)}).{wound}")
     if isinstance(p, ContestRolled):
         rolls = "; ".join(_dice(r) for r in p.rolls)
         if p.winner is None:
             return f"{rolls}. A tie: a standoff, the GM rules what follows (reading 2)."
         beats = ", ".join(f"a {b.tier.value} over {b.loser}"
-                          + (f" ({b.loser} suffers {b.penalty} penalty dice)" if b.penalty else "")
+                          + (f" ({b.loser} suffers {_n(b.penalty, 'penalty die')})" if b.penalty else "")
                           + (" (finished)" if b.outcome is not None and b.outcome.value == "finished" else "")
                           for b in p.beats)
         return f"{rolls}. {p.winner} wins with {beats} ({'DP27' if p.melee else 'DP24'})."
@@ -89,8 +98,11 @@ def follow_up(state: DPCampaign) -> str | None:
     told = []
     for name, sheet in sorted(rules.characters.pcs.items()):
         b = rules.ledger.balance(name)
-        bits = [f"{b.good} good", f"{b.bad} bad"] + ([f"pool {b.pool}/{pool_size(sheet.level)}"]
-                                                    if rules.ledger.adventure else []) + ([f"debt {b.debt}"]
-                                                                                          if b.debt else [])
-        told.append(f"{name} {', '.join(bits)}")
-    return "Dice: " + "; ".join(told) + "."
+        bits = [f"{n} {what}" for n, what in ((b.good, "good"), (b.bad, "bad")) if n]
+        if rules.ledger.adventure:
+            bits.append(f"pool {b.pool}/{pool_size(sheet.level)}")
+        if b.debt:
+            bits.append(f"debt {b.debt}")
+        if bits:
+            told.append(f"{name} {', '.join(bits)}")
+    return "Dice: " + "; ".join(told) + "." if told else None

@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 import typer
 
 from yarnlog.cli.context import run_command
-from yarnlog.cli.options import ByOpt, CampaignOpt, JsonOpt, OverrideOpt
+from yarnlog.cli.options import ByOpt, CampaignOpt, JsonOpt, OverrideOpt, VisibilityOpt
 
 Many = Optional[list[str]]
 
@@ -286,12 +286,13 @@ def ruling(
     text: Annotated[str, typer.Argument(help="The GM's ruling.")],
     about: Annotated[str, typer.Option("--about", help="Whom or what it concerns.")] = "",
     rule: Annotated[str, typer.Option("--rule", help="Where the book leaves it to the GM (e.g. DP26).")] = "",
+    visibility: VisibilityOpt = "everyone",
     campaign: CampaignOpt = None, by: ByOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Record a GM ruling where the book gives one: a tie, both flee, consequences, recovery, no roll."""
     from yarnlog.rulesets.dramatis_personae.parts.rolls import RecordRuling
 
-    run_command(campaign, RecordRuling(text, about, rule), by=by, as_json=as_json)
+    run_command(campaign, RecordRuling(text, about, rule), by=by, visibility=visibility, as_json=as_json)
 
 
 def character_create(
