@@ -99,7 +99,8 @@ def challenge(
     = "Typical",
     event: Annotated[Optional[int], typer.Option("--retry-of", help="The failed challenge (event N) this "
                                                  "retries: one time step later, no bonus (DP22).")] = None,
-    task: TaskOpt = "", related: Related = None, precise: Precise = None, mod: Mod = None, gm: GmMod = None,
+    task: TaskOpt = "", related_trait: Related = None, precise_trait: Precise = None, mod: Mod = None,
+    gm: GmMod = None,
     band: BandOpt = None, time: TimeOpt = None, pool: PoolOpt = 0, saved: SavedOpt = 0, bad: BadOpt = 0,
     debt: DebtOpt = 0, accept: AcceptOpt = 0, after_pool: AfterPoolOpt = 0, after_accept: AfterAcceptOpt = 0,
     faces: FacesOpt = None, after_faces: AfterFacesOpt = None,
@@ -108,8 +109,8 @@ def challenge(
     """A challenge: 3d6 plus or minus dice, keep the best or worst three, against the chart (DP6-DP23)."""
     from yarnlog.rulesets.dramatis_personae.parts.rolls import RollChallenge
 
-    roll = _one(character, "challenge", related, precise, mod, gm, band, time, pool, saved, bad, debt, accept,
-                after_pool, after_accept, faces, after_faces)
+    roll = _one(character, "challenge", related_trait, precise_trait, mod, gm, band, time, pool, saved, bad, debt,
+                accept, after_pool, after_accept, faces, after_faces)
     run_command(campaign, RollChallenge(roll, difficulty=difficulty, task=task, retry_of=event), by=by,
                 override_reason=override, as_json=as_json)
 
@@ -122,7 +123,8 @@ def ranged(
     difficulty: Annotated[str, typer.Option("--difficulty", "-d", help="Base: 11 as the book writes it "
                                             "(reading 4); another number or chart name if the GM says so.")]
     = "11",
-    task: TaskOpt = "", related: Related = None, precise: Precise = None, mod: Mod = None, gm: GmMod = None,
+    task: TaskOpt = "", related_trait: Related = None, precise_trait: Precise = None, mod: Mod = None,
+    gm: GmMod = None,
     band: BandOpt = None, pool: PoolOpt = 0, saved: SavedOpt = 0, bad: BadOpt = 0, debt: DebtOpt = 0,
     accept: AcceptOpt = 0, faces: FacesOpt = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
@@ -135,8 +137,8 @@ def ranged(
     if distance is not None:
         invalid(band is None, "give --band or --distance, not both")
         band = band_at(distance, weapon).value
-    roll = _one(character, "ranged", related, precise, mod, gm, band, None, pool, saved, bad, debt, accept, 0, 0,
-                faces, None)
+    roll = _one(character, "ranged", related_trait, precise_trait, mod, gm, band, None, pool, saved, bad, debt,
+                accept, 0, 0, faces, None)
     run_command(campaign, RollChallenge(roll, difficulty=difficulty, kind="ranged", task=task), by=by,
                 override_reason=override, as_json=as_json)
 
@@ -145,7 +147,7 @@ def finish(
     character: Annotated[str, typer.Argument(help="The winner of a complete success.")],
     target: Annotated[str, typer.Argument(help="The loser to finish.")],
     fight: Annotated[str, typer.Option("--fight", help="The fight.")] = "melee",
-    related: Related = None, precise: Precise = None, mod: Mod = None, gm: GmMod = None, pool: PoolOpt = 0,
+    related_trait: Related = None, precise_trait: Precise = None, mod: Mod = None, gm: GmMod = None, pool: PoolOpt = 0,
     saved: SavedOpt = 0, accept: AcceptOpt = 0, after_pool: AfterPoolOpt = 0, faces: FacesOpt = None,
     after_faces: AfterFacesOpt = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
@@ -153,8 +155,8 @@ def finish(
     """A finishing blow: a challenge at 14+ after a complete success in melee (DP27, line 171)."""
     from yarnlog.rulesets.dramatis_personae.parts.rolls import RollChallenge
 
-    roll = _one(character, "melee", related, precise, mod, gm, None, None, pool, saved, 0, 0, accept, after_pool,
-                0, faces, after_faces)
+    roll = _one(character, "melee", related_trait, precise_trait, mod, gm, None, None, pool, saved, 0, 0, accept,
+                after_pool, 0, faces, after_faces)
     run_command(campaign, RollChallenge(roll, kind="finishing-blow", fight=fight, target=target), by=by,
                 override_reason=override, as_json=as_json)
 
