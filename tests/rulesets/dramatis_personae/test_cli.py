@@ -103,3 +103,23 @@ def test_reads(table):
     assert Fraction(json.loads(out)["success"]) == Fraction(19, 972)
     code, out, _ = table("odds", "--against", "0", "--json")
     assert Fraction(json.loads(out)["tie"]) == Fraction(361, 3888)
+
+
+def test_pool_dice_after_a_challenge_roll_with_the_campaign_option(cli):
+    # reading 8: "2 pool dice after the roll = one extra die rolled, then re-take the best three; allowed in
+    # melee; for challenges, a GM option recorded per campaign"
+    for args in (("init", "opt", "--title", "O", "--gm", "Maya", "--ruleset", "dramatis-personae",
+                  "--option", "pool-after-roll"), ("join", "Ana"),
+                 ("character", "create", "Faust", "--player", "Ana", "--level", "2", "--strength", "Magic"),
+                 ("adventure", "start")):
+        assert cli(*args)[0] == 0, args
+    code, out, err = cli("challenge", "Faust", "--faces", "2,2,1", "--after-pool", "2", "--after-faces", "6,1",
+                         "--after-accept", "1", "--json")
+    assert code == 0, err
+    roll = json.loads(out)[0]["payload"]["roll"]
+    # two extra dice (one for two pool dice, one for the penalty die taken after the roll): the best three of
+    # 2,2,1 and 6,1 are 6,2,2
+    assert (roll["kept"], roll["total"]) == ([6, 2, 2], 10)
+    code, out, _ = cli("dice", "--json")
+    [faust] = json.loads(out)["characters"]
+    assert (faust["pool"], faust["saved_bad"]) == (2, 1)

@@ -54,7 +54,7 @@ TEXT_LIMIT = 4000
 ENTERED, ROLLED = "entered", "rolled"
 #: The campaign option (chosen at ``init``) that lets pool dice be added after a challenge roll, two
 #: for one die as in melee (reading 8).
-POOL_AFTER_ROLL = "pool-after-roll"
+POOL_AFTER_ROLL = "pool_after_roll"
 AFTER_ROLL = Rule(BOOK, "Common Modifiers to Melee Contests",
                   "+1d6 For every two dice from dice pool applied after the roll. (DP29, line 192; reading 8: "
                   "in challenges only where the campaign's option pool-after-roll is on)")
