@@ -148,3 +148,13 @@ def test_the_committed_recaps(sample):
     assert_valid_html(html)
     assert_inert(html)
     assert_not_blank(RECAP.with_suffix(".png"))
+
+
+def test_the_state_survives_a_snapshot(sample):
+    from yarnlog.app.snapshots import decode_state, encode_state, state_codec
+
+    journal, _ = sample
+    state = journal.state(CID)
+    codec, _ = state_codec("dramatis-personae")
+    back, _ = decode_state(codec, encode_state(codec, state, state.timeline))
+    assert back.rules == state.rules
