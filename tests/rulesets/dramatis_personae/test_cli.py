@@ -123,3 +123,18 @@ def test_pool_dice_after_a_challenge_roll_with_the_campaign_option(cli):
     code, out, _ = cli("dice", "--json")
     [faust] = json.loads(out)["characters"]
     assert (faust["pool"], faust["saved_bad"]) == (2, 1)
+
+
+def test_reads_at_the_end_of_a_scene(table):
+    table("scene", "open", "--caller", "Maya", "--title", "The bridge")
+    table("challenge", "Faust", "--pool", "1", "--faces", "6,5,4,3")
+    table("scene", "close")
+    table("challenge", "Faust", "--pool", "2", "--faces", "6,5,4,3,2")
+    code, out, _ = table("rolls", "--end-of-scene", "1", "--json")
+    assert [r["rolls"][0]["net"] for r in json.loads(out)] == [1]
+    code, out, _ = table("dice", "--end-of-scene", "1", "--json")
+    assert next(c["pool"] for c in json.loads(out)["characters"] if c["character"] == "Faust") == 3
+    code, out, _ = table("sheet", "Faust", "--end-of-scene", "1", "--json")
+    assert json.loads(out)["dice"]["pool"] == 3
+    code, out, _ = table("ledger", "--character", "faust", "--end-of-scene", "1", "--json")
+    assert [r["change"] for r in json.loads(out)] == [4, -1]
