@@ -3,6 +3,7 @@ short sentences naming its rule), then one line on the dice held after it."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from yarnlog.core.events import Recorded
@@ -13,6 +14,7 @@ from yarnlog.rulesets.dramatis_personae.parts.characters import (
     MinutiaAdded,
 )
 from yarnlog.rulesets.dramatis_personae.parts.ledger import AdventureEnded, AdventureStarted, DiceAwarded, PoolRestored
+from yarnlog.rulesets.dramatis_personae.parts.reports import success_chance
 from yarnlog.rulesets.dramatis_personae.parts.rolls import (
     ChallengeRolled,
     ContestRolled,
@@ -20,6 +22,7 @@ from yarnlog.rulesets.dramatis_personae.parts.rolls import (
     RollFacts,
     RulingRecorded,
 )
+from yarnlog.rulesets.dramatis_personae.rules.advancement import pool_size
 from yarnlog.rulesets.dramatis_personae.state import DPCampaign
 
 
@@ -39,10 +42,6 @@ def _dice(facts: RollFacts) -> str:
 
 
 def _chance(odds: dict[str, str]) -> str:
-    from fractions import Fraction
-
-    from yarnlog.rulesets.dramatis_personae.parts.reports import success_chance
-
     return f"{float(Fraction(success_chance(odds))) * 100:.1f}%"
 
 
@@ -93,8 +92,6 @@ def follow_up(state: DPCampaign) -> str | None:
     rules: Any = state.rules
     if rules is None or not rules.characters.pcs:
         return None
-    from yarnlog.rulesets.dramatis_personae.rules.advancement import pool_size
-
     told = []
     for name, sheet in sorted(rules.characters.pcs.items()):
         b = rules.ledger.balance(name)
