@@ -56,3 +56,17 @@ def test_wound_odds_add_up():
     split = odds.wound_odds(-2)
     assert sum(split.values()) == 1
     assert split[odds.Wound.DEAD] == odds.total_distribution(-2)[3]
+
+
+def test_the_winner_of_a_contest_of_any_size():
+    # two sides: the same figures as the tier split (digest, section 6)
+    (a, b), tie = odds.winner_odds((0, 0))
+    assert a == b == Fraction(427, 1728) + Fraction(3185, 23328) + Fraction(3263, 46656)
+    assert tie == Fraction(361, 3888)
+    # three plain rolls are alike: each wins alone with the same chance; an exact count of 216^3 throws agrees
+    wins, standoff = odds.winner_odds((0, 0, 0))
+    counts = {t: 0 for t in range(3, 19)}
+    for faces in itertools.product(range(1, 7), repeat=3):
+        counts[sum(faces)] += 1
+    alone = sum(counts[t] * sum(counts[u] for u in range(3, t)) ** 2 for t in range(3, 19))
+    assert wins == (Fraction(alone, 216 ** 3),) * 3 and standoff == 1 - 3 * Fraction(alone, 216 ** 3)

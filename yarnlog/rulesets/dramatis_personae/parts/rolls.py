@@ -506,14 +506,18 @@ def validate_contest(p: ContestRolled, campaign: DPCampaign, referee: Referee) -
     for loser, tier in result.over:
         penalty, outcome = MELEE_RESULTS[tier] if p.melee else (0, None)
         beats.append(Beat(loser=loser, tier=tier, penalty=penalty, outcome=outcome))
-    odds: dict[str, str] = {}
-    if len(rolls) == 2:
-        from yarnlog.rulesets.dramatis_personae.rules.odds import contest_odds
+    from yarnlog.rulesets.dramatis_personae.rules.odds import contest_odds, winner_odds
 
+    odds: dict[str, str] = {}
+    if len(rolls) == 2:  # each side's chance of each tier, and of a tie
         a, b, tie = contest_odds(rolls[0].net, rolls[1].net)
         for facts, wins in ((rolls[0], a), (rolls[1], b)):
             odds.update({f"{facts.character} {tier.value}": str(chance) for tier, chance in wins.items()})
         odds["tie"] = str(tie)
+    else:  # each participant's chance of rolling highest alone, and of a standoff at the top
+        chances, standoff = winner_odds(tuple(r.net for r in rolls))
+        odds.update({f"{facts.character} wins": str(chance) for facts, chance in zip(rolls, chances)})
+        odds["tie"] = str(standoff)
     return p.model_copy(update={"rolls": rolls, "winner": result.winner, "beats": beats, "odds": odds,
                                 "economy": [economy(r, campaign) for r in rolls]})
 

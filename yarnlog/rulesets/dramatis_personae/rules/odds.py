@@ -67,6 +67,34 @@ def contest_odds(net_a: int, net_b: int) -> tuple[dict[Tier, Fraction], dict[Tie
     return wins_a, wins_b, tie
 
 
+def winner_odds(nets: tuple[int, ...]) -> tuple[tuple[Fraction, ...], Fraction]:
+    """Each participant's chance of rolling highest alone, and the chance of a tie at the top (a
+    standoff, reading 2), in a contest of any size: P(i wins) = sum over t of P_i(t) times, for every
+    other j, P_j(below t)."""
+    below = [_below(net) for net in nets]
+    wins = []
+    for i, net in enumerate(nets):
+        chance = Fraction(0)
+        for total, p in _totals(net):
+            others = Fraction(1)
+            for j, cumulative in enumerate(below):
+                if j != i:
+                    others *= cumulative[total]
+            chance += p * others
+        wins.append(chance)
+    return tuple(wins), 1 - sum(wins, Fraction(0))
+
+
+def _below(net: int) -> dict[int, Fraction]:
+    """P(total < t) for t = 3..18."""
+    distribution = dict(_totals(net))
+    running, below = Fraction(0), {}
+    for total in range(3, 19):
+        below[total] = running
+        running += distribution.get(total, Fraction(0))
+    return below
+
+
 def wound_odds(net: int) -> dict[Wound, Fraction]:
     """The chance of each wound of the roll against 11 after a melee (line 221)."""
     odds = {kind: Fraction(0) for kind in Wound}
