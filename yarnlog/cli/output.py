@@ -60,8 +60,9 @@ def one_line(text: str) -> str:
     return terminal_text(text).replace("\n", "\u2424").replace("\t", "\u2409")
 
 
-#: A rule's number in its book's citation, as DramaSystem's are ("DramaSystem SRD (DS22-DS24, lines 325-333)").
-_RULE_NUMBER = re.compile(r"DS\d+(?:-DS\d+)?(?:, DS\d+(?:-DS\d+)?)*")
+#: A rule's number in its book's citation, as DramaSystem's are ("DramaSystem SRD (DS22-DS24, lines 325-333)")
+#: and Dramatis Personae's ("Dramatis Personae (DP38, line 65)").
+_RULE_NUMBER = re.compile(r"D[SP]\d+(?:-D[SP]\d+)?(?:, D[SP]\d+(?:-D[SP]\d+)?)*")
 
 
 def citations(rule) -> list[str]:

@@ -138,3 +138,18 @@ def test_reads_at_the_end_of_a_scene(table):
     assert json.loads(out)["dice"]["pool"] == 3
     code, out, _ = table("ledger", "--character", "faust", "--end-of-scene", "1", "--json")
     assert [r["change"] for r in json.loads(out)] == [4, -1]
+
+
+def test_refusals_and_errors_are_one_line_within_80_columns(table):
+    for args, code_ in ((("character", "create", "Cora", "--player", "Ben", "--strength", "Wit,Charm"), 3),
+                        (("character", "create", "Cora", "--player", "Ben", "--minutia", "Latin"), 3),
+                        (("challenge", "Faust", "--saved", "2", "--faces", "1,1,1,1,1"), 3),
+                        (("challenge", "Faust", "--after-pool", "2", "--faces", "1,2,3", "--after-faces", "4"), 3),
+                        (("challenge", "Faust", "-d", "Hard"), 2),
+                        (("challenge", "Faust", "--mod", "distractng=-2"), 2),
+                        (("challenge", "Faust", "--time", "1 minute:5 minuts"), 2)):
+        code, out, err = table(*args)
+        assert code == code_ and err.count("\n") == 1 and len(err.rstrip("\n")) <= 80, (args, err)
+    assert "did you mean distracting?" in table("challenge", "Faust", "--mod", "distractng=-2")[2]
+    code, out, _ = table("modifiers", "ranged", "--json")
+    assert {r["label"]: (r["low"], r["high"]) for r in json.loads(out)}["concealed-70"] == (-4, -4)  # line 214

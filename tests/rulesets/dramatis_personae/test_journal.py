@@ -22,7 +22,7 @@ def balance(journal, name):
 
 def test_strengths_beyond_level_and_weaknesses_are_refused_and_nothing_is_written(journal):
     before = len(journal.store.read(CAMPAIGN))
-    with pytest.raises(RuleViolation, match="at most 1 strength, not 2"):
+    with pytest.raises(RuleViolation, match="level 1 with 0 weaknesses: at most 1 strength, not 2"):
         journal.execute(CAMPAIGN, CreateCharacter(name="Cora", player="Ben", level=1,
                                                   strengths=("Wit", "Charm")))
     assert len(journal.store.read(CAMPAIGN)) == before
@@ -53,7 +53,7 @@ def test_the_pool_debt_and_saved_dice(journal):
     # the GM applies two dice of the debt to a later roll (reading 3)
     journal.execute(CAMPAIGN, RollChallenge(RollInput("Faust", debt=2, faces=(3, 3, 3, 3, 3))))
     assert balance(journal, "Faust").debt == 2
-    with pytest.raises(RuleViolation, match="3 dice of debt spent but 2 held"):
+    with pytest.raises(RuleViolation, match="dice of debt: 3 spent, 2 held"):
         journal.execute(CAMPAIGN, RollChallenge(RollInput("Faust", debt=3, faces=(3,) * 6)))
     journal.execute(CAMPAIGN, RestorePool("Faust", 4, "the spring of Mimir"))
     assert balance(journal, "Faust").pool == 4

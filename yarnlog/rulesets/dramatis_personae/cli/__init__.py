@@ -3,7 +3,8 @@
 Moves: ``character create|minutia|develop``, ``adventure start|end``, ``award``, ``pool restore``,
 ``advance`` (a level), ``challenge``, ``ranged``, ``contest``, ``melee``, ``finish`` (a finishing
 blow), ``wound``, ``fight end`` and ``ruling``. Reads: ``sheet``, ``dice`` (the board of saved dice,
-pool and debt), ``ledger``, ``rolls``, ``explain`` and ``odds``. Dice are entered as rolled at the
+pool and debt), ``ledger``, ``rolls``, ``explain``, ``odds``, ``recap`` and ``modifiers`` (the book's
+modifier tables by label). Dice are entered as rolled at the
 table (``--faces 6,5,2``) or rolled by the tool from a secure source.
 """
 
@@ -25,7 +26,7 @@ _READS = "yarnlog.rulesets.dramatis_personae.cli.reads:register"
 INDEX = {
     **dict.fromkeys(("award", "advance", "challenge", "ranged", "contest", "melee", "finish", "wound", "ruling"),
                     _MOVES),
-    **dict.fromkeys(("sheet", "dice", "ledger", "rolls", "explain", "odds", "recap"), _READS),
+    **dict.fromkeys(("sheet", "dice", "ledger", "rolls", "explain", "odds", "recap", "modifiers"), _READS),
     **dict.fromkeys(("character", "adventure", "pool", "fight"), _MOVES),
 }
 

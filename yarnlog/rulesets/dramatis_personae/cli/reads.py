@@ -259,7 +259,29 @@ def recap(
     write_recap(text, output, f"{told['audience_label']} of {told['scope']}")
 
 
+def modifiers(
+    table: Annotated[Optional[str], typer.Argument(help="challenge, melee or ranged (default: all three).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The book's modifier tables by the labels --mod takes, with the dice each gives (DP18, DP29, DP32)."""
+    from yarnlog.cli.output import emit, print_table
+    from yarnlog.core.referee import invalid
+    from yarnlog.rulesets.dramatis_personae.parts.rolls import TABLES
+
+    invalid(table is None or table in TABLES, f"no modifier table {table!r}: challenge, melee or ranged")
+    rows = [{"table": name, "label": row.label, "low": row.low, "high": row.high, "text": row.text, "rule": row.rule}
+            for name, rows_ in TABLES.items() if table in (None, name) for row in rows_.values()]
+
+    def render(found: list[dict]) -> None:
+        print_table("Modifiers (--mod LABEL, or LABEL=DICE for a range)", ("table", "label", "dice", "circumstance"),
+                    [(r["table"], r["label"], f"{r['low']:+d}" if r["low"] == r["high"] else f"{r['low']:+d} to "
+                      f"{r['high']:+d}", r["text"]) for r in found])
+
+    emit(rows, as_json, render)
+
+
 def register(app: typer.Typer) -> None:
     for name, verb in (("sheet", sheet), ("dice", dice), ("ledger", ledger), ("rolls", rolls),
-                       ("explain", explain), ("odds", odds), ("recap", recap)):
+                       ("explain", explain), ("odds", odds), ("recap", recap),
+                       ("modifiers", modifiers)):
         app.command(name)(verb)

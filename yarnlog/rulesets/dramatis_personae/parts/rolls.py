@@ -55,11 +55,12 @@ ENTERED, ROLLED = "entered", "rolled"
 #: The campaign option (chosen at ``init``) that lets pool dice be added after a challenge roll, two
 #: for one die as in melee (reading 8).
 POOL_AFTER_ROLL = "pool_after_roll"
-AFTER_ROLL = Rule(BOOK, "Common Modifiers to Melee Contests",
-                  "+1d6 For every two dice from dice pool applied after the roll. (DP29, line 192; reading 8: "
-                  "in challenges only where the campaign's option pool-after-roll is on)")
-FINISHED = Rule(BOOK, "Combat Results", "Critical Success: Loser is Finished. (Winner can KO, Disable or Kill "
-                                        "opponent). (DP27, line 172; re-entry is the GM's ruling, lines 196-198)")
+AFTER_ROLL = Rule(
+    f"{BOOK} (DP29, line 192; reading 8: in challenges only where the campaign's option pool-after-roll is on)",
+    "Common Modifiers to Melee Contests", "+1d6 For every two dice from dice pool applied after the roll.")
+FINISHED = Rule(
+    f"{BOOK} (DP27, line 172; re-entry is the GM's ruling, lines 196-198)", "Combat Results",
+    "Critical Success: Loser is Finished. (Winner can KO, Disable or Kill opponent).")
 TABLES = {"challenge": CIRCUMSTANCES, "melee": MELEE, "ranged": RANGED}
 GM_MODIFIER_LIMIT = 20
 
@@ -486,7 +487,7 @@ def _check_after_roll(facts: RollFacts, *, melee: bool, campaign: DPCampaign, re
     """Pool dice after the roll: melee's rule (DP29); in a challenge only where the campaign allows (reading 8)."""
     if facts.after_pool and not melee:
         referee.require(bool(campaign.table.options.get(POOL_AFTER_ROLL)), AFTER_ROLL,
-                        "pool dice after a challenge roll need the campaign option pool-after-roll")
+                        "no pool dice after a challenge roll without pool-after-roll")
 
 
 def validate_contest(p: ContestRolled, campaign: DPCampaign, referee: Referee) -> ContestRolled:

@@ -12,30 +12,33 @@ from dataclasses import dataclass
 from yarnlog.core.referee import Referee, Rule
 from yarnlog.rulesets.dramatis_personae.rules import BOOK
 
-POOL = Rule(BOOK, "The Dice Pool",
-            "The number of such bonus dice available in an adventure is equal to the square of the level ... "
-            "once used they cannot be used again until the next adventure or the GM determines they are "
-            "available again. (DP33-DP34, line 67)")
-DEBT = Rule(BOOK, "Using the Dice Pool",
-            "Characters may add dice to the to a roll even if they have no more bonus dice left. However this "
-            "incurs a dice debt. For every die added in this way, two penalty dice are added to the dice pool. "
-            "(DP36, lines 69-71; owed to later rolls, reading 3)")
-LEVEL_COST = Rule(BOOK, "Advancing Levels",
-                  "To attain 1st level a character must acquire dice equal to 10 times the level desired. Thus "
-                  "1st level require 10 bonus dice, 2nd level 20 bonus dice, 3rd level requires 30 ... Once dice "
-                  "are used to advance in level they are lost. (DP38, line 65)")
-BETWEEN_ADVENTURES = Rule(BOOK, "Advancement through Experience",
-                          "(although they should never be used to advance a level except between adventures) "
-                          "(DP39, line 61)")
-ONE_LEVEL = Rule(BOOK, "Advancing Levels",
-                 "To attain 1st level a character must acquire dice equal to 10 times the level desired. (DP38, "
-                 "line 65: levels are bought one at a time)")
-SAVED = Rule(BOOK, "Advancement through Experience",
-             "Dice can be used in two ways: to advance in levels and to affect various challenge and contest "
-             "rolls. (DP37, lines 61-63: a character spends only the dice saved)")
-OWED = Rule(BOOK, "Using the Dice Pool",
-            "For every die added in this way, two penalty dice are added to the dice pool. (DP36, line 69; "
-            "reading 3: the GM applies at most the debt owed)")
+POOL = Rule(
+    f"{BOOK} (DP33-DP34, line 67)", "The Dice Pool",
+    "The number of such bonus dice available in an adventure is equal to the square of the level ... once"
+    " used they cannot be used again until the next adventure or the GM determines they are available "
+    "again.")
+DEBT = Rule(
+    f"{BOOK} (DP36, lines 69-71; owed to later rolls, reading 3)", "Using the Dice Pool",
+    "Characters may add dice to the to a roll even if they have no more bonus dice left. However this "
+    "incurs a dice debt. For every die added in this way, two penalty dice are added to the dice pool.")
+LEVEL_COST = Rule(
+    f"{BOOK} (DP38, line 65)", "Advancing Levels",
+    "To attain 1st level a character must acquire dice equal to 10 times the level desired. Thus 1st "
+    "level require 10 bonus dice, 2nd level 20 bonus dice, 3rd level requires 30 ... Once dice are used "
+    "to advance in level they are lost.")
+BETWEEN_ADVENTURES = Rule(
+    f"{BOOK} (DP39, line 61)", "Advancement through Experience",
+    "(although they should never be used to advance a level except between adventures)")
+ONE_LEVEL = Rule(
+    f"{BOOK} (DP38, line 65: levels are bought one at a time)", "Advancing Levels",
+    "To attain 1st level a character must acquire dice equal to 10 times the level desired.")
+SAVED = Rule(
+    f"{BOOK} (DP37, lines 61-63: a character spends only the dice saved)", "Advancement through Experience",
+    "Dice can be used in two ways: to advance in levels and to affect various challenge and contest "
+    "rolls.")
+OWED = Rule(
+    f"{BOOK} (DP36, line 69; reading 3: the GM applies at most the debt owed)", "Using the Dice Pool",
+    "For every die added in this way, two penalty dice are added to the dice pool.")
 DEBT_PER_DIE = 2
 COST_PER_LEVEL = 10
 
@@ -83,4 +86,4 @@ def check_level_purchase(level: int, new_level: int, saved_good: int, in_adventu
 
 def check_spend(what: str, dice: int, held: int, rule: Rule, referee: Referee) -> None:
     """Dice spent from a balance are dice the character holds."""
-    referee.require(dice <= held, rule, f"{dice} {what} spent but {held} held")
+    referee.require(dice <= held, rule, f"{what}: {dice} spent, {held} held")

@@ -13,14 +13,13 @@ from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.rulesets.dramatis_personae.rules import BOOK
 
 STRENGTHS_PER_LEVEL = Rule(
-    BOOK, "Step 2. Determine Starting Attributes",
+    f"{BOOK} (DP1-DP2, lines 29, 59)", "Step 2. Determine Starting Attributes",
     "Each character is allowed one free Strength ... for each experience level. ... For each weakness, "
     "the character may have one additional strength. So a 3rd level character can have three more "
-    "strengths than weaknesses. (DP1-DP2, lines 29, 59)")
+    "strengths than weaknesses.")
 QUIRK_PER_MINUTIA = Rule(
-    BOOK, "Step 3. Minutia/Quirks",
-    "Any number of these can be developed so, and for each initial minutia a single quirk must be "
-    "taken. (DP4, line 43)")
+    f"{BOOK} (DP4, line 43)", "Step 3. Minutia/Quirks",
+    "Any number of these can be developed so, and for each initial minutia a single quirk must be taken.")
 
 
 class Kind(Enum):
@@ -63,11 +62,16 @@ def check_attributes(level: int, strengths: int, weaknesses: int, referee: Refer
     """At most ``level + weaknesses`` Strengths (DP2, line 59; reading 12: fewer is allowed)."""
     allowed = strengths_allowed(level, weaknesses)
     referee.require(strengths <= allowed, STRENGTHS_PER_LEVEL,
-                    f"a level {level} character with {weaknesses} weaknesses has at most {allowed} "
-                    f"strength{'' if allowed == 1 else 's'}, not {strengths}")
+                    f"level {level} with {_count(weaknesses, 'weakness', 'weaknesses')}: at most "
+                    f"{_count(allowed, 'strength', 'strengths')}, not {strengths}")
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def check_quirks(initial_minutiae: int, quirks: int, referee: Referee) -> None:
     """One Quirk per initial Minutia (DP4, line 43); Minutiae gained later need none (reading 13)."""
     referee.require(quirks >= initial_minutiae, QUIRK_PER_MINUTIA,
-                    f"{initial_minutiae} initial minutiae need {initial_minutiae} quirks, not {quirks}")
+                    f"{_count(initial_minutiae, 'initial minutia needs', 'initial minutiae need')} "
+                    f"{_count(initial_minutiae, 'quirk', 'quirks')}, not {quirks}")

@@ -22,22 +22,24 @@ from yarnlog.core.referee import Rule, invalid
 from yarnlog.rulesets.dramatis_personae.rules import BOOK
 from yarnlog.rulesets.dramatis_personae.rules.difficulty import MARGIN, Tier
 
-CONTEST = Rule(BOOK, "Contests",
-               "whoever rolls highest is considered to have a partial success. If the roll of one opponent is 4 "
-               "greater than the other, that one has a complete success. If the roll is twice as high as the "
-               "opponent (or is a natural 18), then the higher character is considered to have a critical. "
-               "(DP24, line 158; a tie is a standoff, reading 2)")
-COMBAT_RESULTS = Rule(BOOK, "Combat Results",
-                      "Partial Success: Loser suffers 1 penalty die. Complete Success: Loser suffers 2 penalty dice "
-                      "and winner can finish fight with a challenge 14+ blow. Critical Success: Loser is Finished. "
-                      "(DP27, lines 170-172)")
-FINISHING = Rule(BOOK, "Combat Results",
-                 "Complete Success: ... winner can finish fight with a challenge 14+ blow. (DP27, line 171)")
-WOUNDS = Rule(BOOK, "Consequences of Melee Combat",
-              "At the end of a combat if the loser has penalty dice make a roll against a challenge rating of 11. "
-              "If total result (including penalty dice is less than 11, then the character may have received some "
-              "cosmetic injury, if the result is 7- ... debilitating injure (1d6 to some physical actions), if the "
-              "result is 5-, the character is disabled, if the result equals 3 dead. (line 221)")
+CONTEST = Rule(
+    f"{BOOK} (DP24, line 158; a tie is a standoff, reading 2)", "Contests",
+    "whoever rolls highest is considered to have a partial success. If the roll of one opponent is 4 "
+    "greater than the other, that one has a complete success. If the roll is twice as high as the "
+    "opponent (or is a natural 18), then the higher character is considered to have a critical.")
+COMBAT_RESULTS = Rule(
+    f"{BOOK} (DP27, lines 170-172)", "Combat Results",
+    "Partial Success: Loser suffers 1 penalty die. Complete Success: Loser suffers 2 penalty dice and "
+    "winner can finish fight with a challenge 14+ blow. Critical Success: Loser is Finished.")
+FINISHING = Rule(
+    f"{BOOK} (DP27, line 171)", "Combat Results",
+    "Complete Success: ... winner can finish fight with a challenge 14+ blow.")
+WOUNDS = Rule(
+    f"{BOOK} (line 221)", "Consequences of Melee Combat",
+    "At the end of a combat if the loser has penalty dice make a roll against a challenge rating of 11. "
+    "If total result (including penalty dice is less than 11, then the character may have received some "
+    "cosmetic injury, if the result is 7- ... debilitating injure (1d6 to some physical actions), if the "
+    "result is 5-, the character is disabled, if the result equals 3 dead.")
 
 CONTEST_TIERS = (Tier.PARTIAL_SUCCESS, Tier.COMPLETE_SUCCESS, Tier.CRITICAL_SUCCESS)
 NATURAL = 18

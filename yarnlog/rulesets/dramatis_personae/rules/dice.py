@@ -13,10 +13,9 @@ from yarnlog.core.referee import Rule, invalid
 from yarnlog.rulesets.dramatis_personae.rules import BOOK
 
 KEEP_THREE = Rule(
-    BOOK, "Using the Dice Pool",
-    "No matter how many dice are added only 3d6 are counted for the roll. If the net bonuses are "
-    "positive then the top 3d6 are counted. If they are negative, then the bottom 3d6 are counted. "
-    "(DP8, line 69; DP9, line 194)")
+    f"{BOOK} (DP8, line 69; DP9, line 194)", "Using the Dice Pool",
+    "No matter how many dice are added only 3d6 are counted for the roll. If the net bonuses are positive"
+    " then the top 3d6 are counted. If they are negative, then the bottom 3d6 are counted.")
 KEPT = 3
 SIDES = 6
 

@@ -16,18 +16,20 @@ from yarnlog.rulesets.dramatis_personae.rules import BOOK
 
 RESULTS = "Partial Success/Partial Failure"
 TIERS = Rule(
-    BOOK, RESULTS,
+    f"{BOOK} (DP13-DP17, lines 77-83; complete failure at 4 less, reading 1)", RESULTS,
     "A roll of less than needed results in a partial failure. A roll of 4 more than needed indicate "
     "complete success. A roll or twice the needed number or 18 (whatever is lower) will result in a "
-    "critical success. A roll of half of what is needed or 3 (whichever is higher) results in a "
-    "critical failure. (DP13-DP17, lines 77-83; complete failure at 4 less, reading 1)")
-CHART = Rule(BOOK, "Challenge Difficulty Chart",
-             "Simple (5+), Routine (6+), Mundane (8+), Typical (10+), Challenging (12+), Difficult (14+), "
-             "Very Difficult (15+), Heroic (16+), Incredible (17+), Legendary (18+). Number indicates roll "
-             "needed on 3d6. (DP11, lines 87-98)")
-NO_ROLL = Rule(BOOK, "Challenges",
-               "The GM may not require rolls for Typical or easier tasks unless there is some reason why "
-               "their outcome might be in doubt. (DP12, line 75)")
+    "critical success. A roll of half of what is needed or 3 (whichever is higher) results in a critical "
+    "failure.")
+CHART = Rule(
+    f"{BOOK} (DP11, lines 87-98)", "Challenge Difficulty Chart",
+    "Simple (5+), Routine (6+), Mundane (8+), Typical (10+), Challenging (12+), Difficult (14+), Very "
+    "Difficult (15+), Heroic (16+), Incredible (17+), Legendary (18+). Number indicates roll needed on "
+    "3d6.")
+NO_ROLL = Rule(
+    f"{BOOK} (DP12, line 75)", "Challenges",
+    "The GM may not require rolls for Typical or easier tasks unless there is some reason why their "
+    "outcome might be in doubt.")
 
 #: The chart, name -> the roll needed on 3d6 (DP11, lines 87-96).
 DIFFICULTIES: dict[str, int] = {
@@ -66,7 +68,7 @@ def needed(difficulty: str) -> int:
     for name, number in DIFFICULTIES.items():
         if name.lower() == text.lower():
             return number
-    invalid(False, f"no difficulty {difficulty!r}: choose a number or one of {', '.join(DIFFICULTIES)}")
+    invalid(False, f"no difficulty {difficulty!r}: {LOWEST}-{HIGHEST} or Simple, Routine ... Legendary")
     raise AssertionError  # unreachable: invalid raised
 
 

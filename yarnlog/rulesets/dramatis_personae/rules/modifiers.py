@@ -7,24 +7,29 @@ range ("-1d6 to -3d6") and the GM picks within it.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from enum import Enum
 
 from yarnlog.core.referee import Rule, invalid
 from yarnlog.rulesets.dramatis_personae.rules import BOOK
 
-MODIFIERS = Rule(BOOK, "Modifications to the Challenge Rolls",
-                 "Modifiers Circumstances: ... +1d6 to +2d6 Using good equipment ... -1d6 to -4d6 Distracting or "
-                 "confusing conditions ... (DP18, lines 102-114)")
-TIME = Rule(BOOK, "Time",
-            "For each step in the time chart (up or down) that the character takes to complete the task add or "
-            "subtract 2d6 to or from the challenge roll. (DP20, line 126)")
-RETRY = Rule(BOOK, "Time",
-             "As a general rule if one fails a challenge roll, then the minimum time needed to get another roll "
-             "(as one continues to try) is one step up the time chart. ... (Note this extra time does not grant "
-             "any bonus). (DP22, line 128)")
-AIMING = Rule(BOOK, "Ranged Combat Modifiers",
-              "+2d6 Taking extra time to aim (+1 on time chart, more time doesn't help) (DP32, line 218)")
+MODIFIERS = Rule(
+    f"{BOOK} (DP18, lines 102-114)", "Modifications to the Challenge Rolls",
+    "Modifiers Circumstances: ... +1d6 to +2d6 Using good equipment ... -1d6 to -4d6 Distracting or "
+    "confusing conditions ...")
+TIME = Rule(
+    f"{BOOK} (DP20, line 126)", "Time",
+    "For each step in the time chart (up or down) that the character takes to complete the task add or "
+    "subtract 2d6 to or from the challenge roll.")
+RETRY = Rule(
+    f"{BOOK} (DP22, line 128)", "Time",
+    "As a general rule if one fails a challenge roll, then the minimum time needed to get another roll "
+    "(as one continues to try) is one step up the time chart. ... (Note this extra time does not grant "
+    "any bonus).")
+AIMING = Rule(
+    f"{BOOK} (DP32, line 218)", "Ranged Combat Modifiers",
+    "+2d6 Taking extra time to aim (+1 on time chart, more time doesn't help)")
 
 
 @dataclass(frozen=True)
@@ -101,7 +106,10 @@ RANGED = _rows(
 def modifier(table: dict[str, Modifier], label: str, dice: int | None) -> int:
     """The dice of one labelled row; a row with one value needs no number, a range needs one."""
     row = table.get(label.strip().lower())
-    invalid(row is not None, f"no modifier {label!r}: choose one of {', '.join(table)}")
+    if row is None:
+        close = difflib.get_close_matches(label.strip().lower(), table, n=1)
+        invalid(False, f"no modifier {label!r}{f'; did you mean {close[0]}?' if close else ''} "
+                       "(yarnlog modifiers)")
     assert row is not None
     if dice is None:
         invalid(row.low == row.high, f"{row.label} gives {_span(row.low, row.high)}: say how many ({row.rule})")
@@ -162,7 +170,9 @@ def time_step(text: str) -> int:
     for step, words in enumerate(TIME_CHART):
         if words == wanted:
             return step
-    invalid(False, f"no time {text!r} on the time chart: choose one of {', '.join(TIME_CHART)}")
+    close = difflib.get_close_matches(wanted, TIME_CHART, n=1)
+    invalid(False, f"no time {text!r} on the time chart" + (f"; did you mean {close[0]}?" if close else
+                                                             " (split second, 1 moment ... 1 year)"))
     raise AssertionError  # unreachable
 
 
