@@ -153,3 +153,21 @@ def test_refusals_and_errors_are_one_line_within_80_columns(table):
     assert "did you mean distracting?" in table("challenge", "Faust", "--mod", "distractng=-2")[2]
     code, out, _ = table("modifiers", "ranged", "--json")
     assert {r["label"]: (r["low"], r["high"]) for r in json.loads(out)}["concealed-70"] == (-4, -4)  # line 214
+
+
+def test_user_text_is_data_in_the_sheet_and_the_recap(table):
+    from htmlcheck import assert_inert, assert_valid_html
+
+    evil = "<script>alert(1)</script> *bold* [x](javascript:alert(1))"
+    assert table("character", "create", "Eve", "--player", "Ben", "--strength", "Wit",
+                 "--background", evil, "--possession", "<b>knife</b>")[0] == 0
+    assert table("award", "Eve", "1", "--reason", evil)[0] == 0
+    html = table("sheet", "Eve", "-f", "html")[1]
+    assert_valid_html(html)
+    assert_inert(html)
+    assert "&lt;script&gt;" in html
+    md = table("sheet", "Eve", "-f", "md")[1]
+    assert "<script>" not in md and "\\*bold\\*" in md
+    recap = table("recap", "--series", "--format", "html")[1]
+    assert_valid_html(recap)
+    assert_inert(recap)

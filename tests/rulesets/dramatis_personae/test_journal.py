@@ -159,3 +159,19 @@ def test_unknown_trait_is_bad_input(journal):
     with pytest.raises(InvalidCommand, match="no strength or weakness"):
         journal.execute(CAMPAIGN, RollChallenge(RollInput("Faust", attributes=(("Swimming", "related"),),
                                                           faces=(1, 2, 3, 4))))
+
+
+def test_a_haggle_won_gives_an_ongoing_advantage_and_fleeing_is_a_ruling(journal):
+    from yarnlog.rulesets.dramatis_personae.parts.rolls import RecordRuling, RulingRecorded
+
+    # line 160: "if the contest continues the character may gain some ongoing advantage in the contest (e.g. +2d6)"
+    first = journal.execute(CAMPAIGN, RollContest((RollInput("Faust", faces=(5, 4, 3)),
+                                                   RollInput("Bryn", faces=(4, 4, 3)))))[0].payload
+    assert (first.winner, first.beats[0].tier) == ("Faust", Tier.PARTIAL_SUCCESS)
+    second = journal.execute(CAMPAIGN, RollContest((
+        RollInput("Faust", modifiers=(("gm", "ongoing advantage", 2),), faces=(6, 5, 1, 1, 1)),
+        RollInput("Bryn", faces=(4, 4, 3)))))[0].payload
+    assert second.rolls[0].net == 2 and second.rolls[0].total == 12
+    # line 158: "if both combatants in a melee flee, then no contest happens": the GM's ruling, no roll
+    [ruled] = journal.execute(CAMPAIGN, RecordRuling("Both flee: no contest happens.", rule="DP26"))
+    assert isinstance(ruled.payload, RulingRecorded) and ruled.payload.rule == "DP26"
