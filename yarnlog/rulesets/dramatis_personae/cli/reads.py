@@ -237,8 +237,9 @@ def recap(
     output: OutputOpt = None, templates: TemplatesOpt = None, campaign: CampaignOpt = None,
     as_of: AsOfOpt = None, as_json: JsonOpt = False,
 ) -> None:
-    """The recap: per episode its notes and scenes, every move in the book's words, and everyone's dice
-    at its end. Alone it is the GM's recap; --as NAME and --players leave out what a player may not see."""
+    """The recap: each episode's scenes and moves in the book's words, and the dice at its end.
+
+    Alone it is the GM's recap; --as NAME and --players leave out what a player may not see."""
     from yarnlog.cli.recaps import TEMPLATES, recap_asked, write_recap
     from yarnlog.core.referee import InvalidCommand
     from yarnlog.rulesets.dramatis_personae.recap import Audience, Scope, build_recap
