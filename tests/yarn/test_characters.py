@@ -327,7 +327,7 @@ def test_a_precedence_order_has_one_card_per_player(journal, campaign):
     order = chars(journal, campaign).cast.precedence[-1]
     assert (order.purpose, order.order, order.source) == (Purpose.CREATION, ("Cy", "Ana", "Ben"), "entered")
     refused(journal, campaign, DrawPrecedence(Purpose.WANTS, ("Cy", "Ana")), cast_rules.ONE_CARD_PER_PLAYER)
-    rejected(journal, campaign, DrawPrecedence(Purpose.WANTS, ("Cy", "Ana", "Maya")), "the GM has no card")
+    rejected(journal, campaign, DrawPrecedence(Purpose.WANTS, ("Cy", "Ana", "Maya")), "Maya draws no card")
     rejected(journal, campaign, DrawPrecedence(Purpose.WANTS, ("Cy", "Ana", "Ana", "Ben")), "once")
     # "The GM quizzes each participating player, in a newly drawn precedence order"
     journal.execute(campaign, DrawPrecedence(Purpose.PETITIONERS, ("Ben", "Ana")))
@@ -571,7 +571,7 @@ def test_corrections_change_a_sheet_but_not_against_the_rules(journal, campaign)
     journal.execute(campaign, Correct(created.sequence, {"desire": "forgiveness"}, "misheard"))
     assert chars(journal, campaign).pcs["Iris"].desire == "forgiveness"
     before = journal.store.last_sequence(campaign)
-    broken = "would break a rule: hit_points is recorded as 30 but the rules give"
+    broken = "would fail: hit_points is 30, the rules give 28"
     with pytest.raises(RuleViolation, match=broken):
         journal.execute(campaign, Correct(created.sequence, {"hit_points": 30}, "generous"))
     assert journal.store.last_sequence(campaign) == before

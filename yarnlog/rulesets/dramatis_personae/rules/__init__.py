@@ -8,3 +8,5 @@ team's readings of the book's gaps are cited as "reading N" of the rules digest
 """
 
 BOOK = "Dramatis Personae"
+
+from yarnlog.rulesets.dramatis_personae.rules import book_lines as _book_lines  # noqa: E402, F401 - the index
