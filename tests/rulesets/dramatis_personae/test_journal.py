@@ -127,7 +127,7 @@ def test_a_retry_after_a_failure_needs_more_time_and_gets_no_bonus(journal):
     # another roll. (Note this extra time does not grant any bonus)."
     first = journal.execute(CAMPAIGN, RollChallenge(RollInput("Bryn", time=("1 minute", "1 minute"),
                                                               faces=(1, 2, 3)), difficulty="Mundane"))
-    with pytest.raises(RuleViolation, match="after 5 minutes at least"):
+    with pytest.raises(RuleViolation, match="a retry after 1 minute comes at 5 minutes at the earliest"):
         journal.execute(CAMPAIGN, RollChallenge(RollInput("Bryn", time=("1 minute", "1 minute"), faces=(1, 2, 3)),
                                                 difficulty="Mundane", retry_of=first[0].sequence))
     retry = journal.execute(CAMPAIGN, RollChallenge(RollInput("Bryn", time=("1 minute", "5 minutes"),

@@ -24,13 +24,27 @@ from yarnlog.cli.recaps import (
 FORMATS = ("text", "md", "html")
 
 
-def _state(campaign: Optional[str], as_of: Optional[int], end_of_scene: Optional[int]):
+AsOpt = Annotated[Optional[str], typer.Option("--as", help="Show only what player NAME may see.")]
+
+
+def _seen(campaign: Optional[str], as_of: Optional[int], end_of_scene: Optional[int], viewer: Optional[str]):
+    """The history up to the point asked and the campaign there, both as ``viewer`` may see them (the
+    GM, or no one named, sees everything; a player's view is replayed from the events visible to her)."""
     from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
+    from yarnlog.core.referee import invalid
+    from yarnlog.core.state import replay, visible_to
 
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     upto = resolve_as_of(journal, cid, as_of, end_of_scene)
-    return journal, cid, upto, journal.state(cid, upto=upto)
+    history = journal.history(cid, upto=upto)
+    state = journal.state(cid, upto=upto)
+    if viewer is None or state.table.is_gm(viewer):
+        return history, state
+    table = state.table
+    invalid(table.knows(viewer), f"{viewer!r} is not at this table (players: {', '.join(table.players)})")
+    seen = [r for r in history if visible_to(r, viewer, table)]
+    return seen, replay(seen)
 
 
 def _say(text: str) -> None:
@@ -49,7 +63,8 @@ def sheet(
     templates: Annotated[Optional[Path], typer.Option("--templates", envvar="YARNLOG_TEMPLATES",
                                                       help="A folder whose sheet.md.j2 or sheet.html.j2 "
                                                            "replaces the default.")] = None,
-    campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None, as_json: JsonOpt = False,
+    viewer: AsOpt = None, campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """A character sheet: level, Strengths and Weaknesses, Minutiae and Quirks, and the dice held."""
     from yarnlog.cli.output import emit
@@ -57,7 +72,7 @@ def sheet(
     from yarnlog.rulesets.dramatis_personae.parts.reports import character_sheet
 
     invalid(fmt in FORMATS, f"--format is one of {', '.join(FORMATS)}, not {fmt!r}")
-    _, _, _, state = _state(campaign, as_of, end_of_scene)
+    _, state = _seen(campaign, as_of, end_of_scene, viewer)
     data = character_sheet(state, name)
     if as_json or fmt == "text":
         emit(data, as_json, _render_sheet)
@@ -100,13 +115,13 @@ def _render_sheet(d: dict) -> None:
          f"{dice['pool_size']}. Debt: {dice['debt']}. Level {d['level'] + 1} costs {dice['next_level_costs']}.")
 
 
-def dice(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
-         as_json: JsonOpt = False) -> None:
+def dice(viewer: AsOpt = None, campaign: CampaignOpt = None, as_of: AsOfOpt = None,
+         end_of_scene: EndOfSceneOpt = None, as_json: JsonOpt = False) -> None:
     """The board: every character's saved good and bad dice, pool dice left and dice debt."""
     from yarnlog.cli.output import emit, print_table
     from yarnlog.rulesets.dramatis_personae.parts.reports import dice_board
 
-    _, _, _, state = _state(campaign, as_of, end_of_scene)
+    _, state = _seen(campaign, as_of, end_of_scene, viewer)
 
     def render(d: dict) -> None:
         print_table(f"Dice ({'adventure: ' + d['adventure'] if d['adventure'] else 'between adventures'})",
@@ -119,13 +134,14 @@ def dice(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndO
 
 def ledger(
     character: Annotated[Optional[str], typer.Option("--character", help="Only NAME's lines.")] = None,
-    campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None, as_json: JsonOpt = False,
+    viewer: AsOpt = None, campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Every movement of saved dice, pool dice and debt: its event, scene, rule and the balance after."""
     from yarnlog.cli.output import emit, print_table
     from yarnlog.rulesets.dramatis_personae.parts.reports import ledger_rows
 
-    _, _, _, state = _state(campaign, as_of, end_of_scene)
+    _, state = _seen(campaign, as_of, end_of_scene, viewer)
 
     def render(rows: list[dict]) -> None:
         print_table("Ledger of dice", ("#/sc", "who", "dice", "after", "rule", "what"),
@@ -135,19 +151,19 @@ def ledger(
     emit(ledger_rows(state, character), as_json, render)
 
 
-def rolls(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
-          as_json: JsonOpt = False) -> None:
+def rolls(viewer: AsOpt = None, campaign: CampaignOpt = None, as_of: AsOfOpt = None,
+          end_of_scene: EndOfSceneOpt = None, as_json: JsonOpt = False) -> None:
     """Every challenge and contest: dice, kept three, total, result, and the exact prior odds."""
     from yarnlog.cli.output import emit
     from yarnlog.rulesets.dramatis_personae.parts.reports import roll_rows
 
-    journal, cid, upto, _ = _state(campaign, as_of, end_of_scene)
+    history, _ = _seen(campaign, as_of, end_of_scene, viewer)
 
     def render(rows: list[dict]) -> None:
         for r in rows:
             _say(_roll_line(r))
 
-    emit(roll_rows(journal.history(cid, upto=upto)), as_json, render)
+    emit(roll_rows(history), as_json, render)
 
 
 def _roll_line(r: dict) -> str:
@@ -164,13 +180,13 @@ def _roll_line(r: dict) -> str:
 
 def explain(
     sequence: Annotated[int, typer.Argument(help="The event's number.")],
-    campaign: CampaignOpt = None, as_json: JsonOpt = False,
+    viewer: AsOpt = None, campaign: CampaignOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """One event: for a roll, every source of dice, the kept three, the total and the odds."""
     from yarnlog.cli.output import emit, summarize
     from yarnlog.rulesets.dramatis_personae.parts.reports import explain_event
 
-    journal, cid, _, _ = _state(campaign, None, None)
+    history, _ = _seen(campaign, None, None, viewer)
 
     def render(d: dict) -> None:
         where = f", scene {d['scene']}" if d["scene"] else ""
@@ -188,7 +204,7 @@ def explain(
         for outcome, chance in roll["odds"].items():
             _say(f"  {outcome}: {chance} ({_percent(chance)})")
 
-    emit(explain_event(journal.history(cid), sequence), as_json, render)
+    emit(explain_event(history, sequence), as_json, render)
 
 
 def odds(

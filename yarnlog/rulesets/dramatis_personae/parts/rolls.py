@@ -448,7 +448,7 @@ def _retry_time_dice(retry_of: int | None, character: str, time: tuple[str, str]
     if attempt.taken is not None:
         earliest = retry_time_from(attempt.taken)
         referee.require(time is not None and time_step(time[1]) >= time_step(earliest), RETRY,
-                        f"the next roll after a failure taking {attempt.taken} comes after {earliest} at least")
+                        f"a retry after {attempt.taken} comes at {earliest} at the earliest")
     return attempt.time_dice
 
 
