@@ -11,7 +11,8 @@ yarnlog init brocken --title "Walpurgis Night" --gm Maya --ruleset dramatis-pers
 yarnlog join Ana
 yarnlog join Ben
 ! yarnlog character create Faust --player Ana --strength "Summoning,Magic"     # level 1: one strength (DP1-DP2)
-yarnlog character create Faust --player Ana --level 2 --strength "Summoning,Magical ability,Climbing" --weakness Courage --minutia Latin --quirk Smokes
+yarnlog character create Faust --player Ana --level 2 --strength "Summoning,Magical ability,Climbing" \
+  --weakness Courage --minutia Latin --quirk Smokes
 yarnlog character create Bryn --player Ben --strength "Melee combat"
 yarnlog character create Hound --player Maya --strength Biting
 yarnlog episode start --title "Up the Brocken"
