@@ -435,9 +435,9 @@ def test_experience_dice_used_this_session_come_back_next_session(journal, scene
     # "once per game session you can use this die as a bonus die [...] Once you use this die, you
     # cannot use it again for the rest of the session."
     assert experience_dice_available(chars(journal, scene), "Iris") == 1
-    journal._append(scene, journal.store.last_sequence(scene), [RollWithExperience(character="Iris",
+    journal.commands.append(scene, journal.store.last_sequence(scene), [RollWithExperience(character="Iris",
                                                                                    experience_dice=1)],
-                    by="Ana", visibility="everyone")
+                            by="Ana", visibility="everyone")
     characters = chars(journal, scene)
     assert characters.experience_used == {"Iris": 1}
     assert experience_dice_available(characters, "Iris") == 0
@@ -549,7 +549,7 @@ def test_verify_flags_a_sheet_forced_in_behind_the_decider(journal, campaign):
     recorded = create(journal, campaign, iris())[0]
     assert verify(journal.store.read(campaign), campaign).ok
     forged = recorded.payload.model_copy(update={"name": "Jon", "player": "Ben", "hit_points": 40})
-    journal._append(campaign, journal.store.last_sequence(campaign), [forged], by="Ben", visibility="everyone")
+    journal.commands.append(campaign, journal.store.last_sequence(campaign), [forged], by="Ben", visibility="everyone")
     faults = verify(journal.store.read(campaign), campaign).faults
     problems = [f.problem for f in faults]
     assert len(faults) == 2 and faults[0].sequence == recorded.sequence + 1
@@ -559,7 +559,7 @@ def test_verify_flags_a_sheet_forced_in_behind_the_decider(journal, campaign):
 
 def test_verify_flags_a_spend_the_pool_could_not_pay(journal, scene):
     forged = TraitRaised(character="Iris", trait="Medicine", gm_approved=True, score=2, experience_spent=5)
-    journal._append(scene, journal.store.last_sequence(scene), [forged], by="Ana", visibility="everyone")
+    journal.commands.append(scene, journal.store.last_sequence(scene), [forged], by="Ana", visibility="everyone")
     faults = verify(journal.store.read(scene), scene).faults
     assert len(faults) == 1 and "costs 5 experience dice, the pool has 1" in faults[0].problem
     assert chars(journal, scene).pcs["Iris"].experience_pool == -4

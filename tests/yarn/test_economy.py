@@ -57,8 +57,8 @@ def test_only_a_gm_may_override(journal, scene):
 
 def test_verify_flags_a_payment_forced_in_behind_the_decider(journal, scene):
     line = TransferLine(amount=3, source="Ben", destination="Cy", chapter="Forcing", rule="...")
-    journal._append(scene, journal.store.last_sequence(scene), [TokensTransferred(transfers=[line], reason="x")],
-                    by="Maya", visibility="everyone")
+    journal.commands.append(scene, journal.store.last_sequence(scene),
+                            [TokensTransferred(transfers=[line], reason="x")], by="Maya", visibility="everyone")
     faults = verify(journal.store.read(scene), scene).faults
     assert len(faults) == 1 and "Ben pays 3 drama tokens but holds 0" in faults[0].problem
 

@@ -90,7 +90,7 @@ def roll(journal, cid, character, trait=None, *, faces, visibility="everyone", o
 
 def forced(journal, cid, payload) -> None:
     """Append ``payload`` behind the deciders' back, as a tampering client would."""
-    journal._append(cid, journal.store.last_sequence(cid), [payload], by="Maya", visibility="everyone")
+    journal.commands.append(cid, journal.store.last_sequence(cid), [payload], by="Maya", visibility="everyone")
 
 
 # -- how many dice ----------------------------------------------------------------------------
