@@ -16,31 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from yarnlog.core.audience import Audience
 from yarnlog.core.corrections import effective
 from yarnlog.core.events import Recorded
-from yarnlog.core.state import EVERYONE, replay, visible_to
+from yarnlog.core.state import replay
 from yarnlog.core.table import Table
 from yarnlog.core.timeline import EpisodeStarted, Note, SceneClosed, SceneOpened
 from yarnlog.rulesets.dramatis_personae.parts.reports import dice_board
 from yarnlog.rulesets.dramatis_personae.words import narrate
-
-
-@dataclass(frozen=True)
-class Audience:
-    """``kind`` is ``gm``, ``player`` (``name`` set) or ``players`` (every player at once)."""
-
-    kind: str = "gm"
-    name: str | None = None
-
-    def label(self) -> str:
-        return {"gm": "The GM's recap", "players": "The players' recap"}.get(self.kind, f"{self.name}'s recap")
-
-    def sees(self, recorded: Recorded, table: Table) -> bool:
-        if self.kind == "gm":
-            return True
-        if self.kind == "players":
-            return recorded.visibility == EVERYONE
-        return visible_to(recorded, self.name, table)
 
 
 @dataclass(frozen=True)

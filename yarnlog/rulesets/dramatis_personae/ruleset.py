@@ -8,8 +8,9 @@ drama-token economy; the journal's episodes and scenes carry its events.
 
 from __future__ import annotations
 
+from yarnlog.core.composition import Composition, Part
 from yarnlog.core.names import Registered
-from yarnlog.core.ruleset import Composition, Part, Ruleset
+from yarnlog.core.ruleset import Rules, Ruleset, Views, Words
 from yarnlog.rulesets.dramatis_personae.parts import characters, ledger, rolls
 from yarnlog.rulesets.dramatis_personae.parts.reports import dice_board
 from yarnlog.rulesets.dramatis_personae.parts.rolls import POOL_AFTER_ROLL
@@ -29,21 +30,15 @@ RULESET = Ruleset(
     name="dramatis-personae",
     title="Dramatis Personae (Stephen Scholz)",
     book="002_7af0b39949a564d4.txt",
-    event_prefix="dramatis-personae",
-    initial_state=COMPOSED.initial_state,
-    evolve=COMPOSED.evolve,
-    decide=COMPOSED.decide,
-    audit=COMPOSED.audit,
-    validators=COMPOSED.validators,
+    rules=Rules.composed(
+        COMPOSED,
+        names=registered_names,
+        state_packages=("yarnlog.rulesets.dramatis_personae.state", "yarnlog.rulesets.dramatis_personae.parts",
+                        "yarnlog.rulesets.dramatis_personae.rules"),
+    ),
+    views=Views(projections={"dice": dice_board}),
+    words=Words(narrate=narrate, follow_up=follow_up),
+    templates="yarnlog/templates/dramatis-personae",  # sheet and recap templates, shadowed by --templates DIR
     options={POOL_AFTER_ROLL: "Pool dice may be added after a challenge roll, two for one die, as in melee "
                               "(reading 8; off: only in melee, as the book says)"},
-    projections={"dice": dice_board},
-    templates="yarnlog/templates/dramatis-personae",  # sheet and recap templates, shadowed by --templates DIR
-    cli="yarnlog.rulesets.dramatis_personae.cli:VERBS",
-    names=registered_names,
-    narrate=narrate,
-    follow_up=follow_up,
-    thaw=COMPOSED.thaw,
-    state_packages=("yarnlog.rulesets.dramatis_personae.state", "yarnlog.rulesets.dramatis_personae.parts",
-                    "yarnlog.rulesets.dramatis_personae.rules"),
 )

@@ -20,14 +20,4 @@ def register(app: typer.Typer) -> None:
     reads.register(app)
 
 
-_MOVES = "yarnlog.rulesets.dramatis_personae.cli.moves:register"
-_READS = "yarnlog.rulesets.dramatis_personae.cli.reads:register"
-#: Where each verb is registered, in the order the help lists them.
-INDEX = {
-    **dict.fromkeys(("award", "advance", "challenge", "ranged", "contest", "melee", "finish", "wound", "ruling"),
-                    _MOVES),
-    **dict.fromkeys(("sheet", "dice", "ledger", "rolls", "explain", "odds", "recap", "modifiers"), _READS),
-    **dict.fromkeys(("character", "adventure", "pool", "fight"), _MOVES),
-}
-
-VERBS = Verbs(register=register, title="Dramatis Personae (Stephen Scholz)", index=INDEX)
+VERBS = Verbs(register=register, title="Dramatis Personae (Stephen Scholz)")

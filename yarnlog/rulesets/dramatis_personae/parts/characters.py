@@ -11,9 +11,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid
-from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.dramatis_personae.rules.characters import check_attributes, check_level, check_quirks
 from yarnlog.rulesets.dramatis_personae.state import DPCampaign
 

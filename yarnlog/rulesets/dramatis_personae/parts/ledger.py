@@ -16,9 +16,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pyrsistent import PVector, pvector
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid
-from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.dramatis_personae.parts.characters import LevelBought
 from yarnlog.rulesets.dramatis_personae.rules.advancement import POOL, pool_size
 from yarnlog.rulesets.dramatis_personae.state import DPCampaign

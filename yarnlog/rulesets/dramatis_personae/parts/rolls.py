@@ -17,9 +17,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import DiceNeeded, Referee, Rule, invalid
-from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.dramatis_personae.parts.ledger import DiceUse
 from yarnlog.rulesets.dramatis_personae.rules import BOOK
 from yarnlog.rulesets.dramatis_personae.rules.advancement import OWED, SAVED, check_spend, draw_pool
