@@ -256,7 +256,7 @@ def recap(
     """The recap: each episode's scenes and moves in the book's words, and the dice at its end.
 
     Alone it is the GM's recap; --as NAME and --players leave out what a player may not see."""
-    from yarnlog.cli.recaps import TEMPLATES, recap_asked, write_recap
+    from yarnlog.cli.recaps import TEMPLATES, recap_asked, write_document
     from yarnlog.core.referee import InvalidCommand
     from yarnlog.rulesets.dramatis_personae.recap import Audience, Scope, build_recap
 
@@ -273,7 +273,7 @@ def recap(
         text = json_text(told) + "\n"
     else:
         text = _rendered(TEMPLATES[fmt], asked.state, templates, recap=told)
-    write_recap(text, output, f"{told['audience_label']} of {told['scope']}")
+    write_document(text, output, f"{told['audience_label']} of {told['scope']}")
 
 
 def modifiers(
