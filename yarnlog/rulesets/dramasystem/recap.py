@@ -36,7 +36,7 @@ from yarnlog.core.timeline import EpisodeStarted, Note, SceneClosed, SceneOpened
 from yarnlog.rulesets.dramasystem.parts.player_views import resolution_pending
 from yarnlog.rulesets.dramasystem.parts.resolution_reports import describe, resolution_reports
 from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board
-from yarnlog.rulesets.dramasystem.words import narrate
+from yarnlog.rulesets.dramasystem.words import narrate, vote_winners
 from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import current_order
 from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
     CharacterNode,
@@ -110,6 +110,8 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
                 series_notes.append(note)
         elif rec.event_type.startswith("dramasystem."):
             said = narrate(rec, None)  # type: ignore[arg-type]  # DramaSystem's sentences read the payload only
+            if rec.event_type == "dramasystem.bennie.vote_tallied" and not audience.is_gm:
+                said = vote_winners(rec.payload.model_dump())  # DS74: only the GM ever sees the scores
             if not said:
                 continue
             if rec.scene in scenes:

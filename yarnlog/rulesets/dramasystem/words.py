@@ -363,3 +363,9 @@ def follow_up(state: CampaignState[Any]) -> str | None:
 
     parts = [f"{n}{' (GM)' if state.table.is_gm(n) else ''} {unspent(n)}" for n in shown]
     return f"{drama}Procedural tokens unspent: {'; '.join(parts)}."
+
+
+def vote_winners(p: dict[str, Any]) -> str:
+    """The bennie vote as a player may hear it: the winners only (DS74: only the GM sees the scores)."""
+    gainers = [t["player"] for t in p["tallies"] if t["gains_bennie"]]
+    return f"The bennie vote: a bennie each to {', '.join(gainers) or 'no one'} (DS74-DS75)."
