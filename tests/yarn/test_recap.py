@@ -392,3 +392,22 @@ def test_a_failed_roll_says_by_how_much_without_a_minus_sign():
     told = sentences.roll(failed, {}, secret=False)
     assert "fails by 8" in told and "-8" not in told
     assert " by " not in sentences.roll({**failed, "outcome": "equals", "margin": 0}, {}, secret=False)
+
+
+def test_experience_awarded_after_the_episode_ends_is_told_in_that_episode(journal, campaign):
+    # "Awarding Experience Pool Dice": the GM awards them at the end of each session; the README
+    # records `episode end` and then `xp award 1`.
+    from drama_table import seat_characters
+
+    from yarnlog.core.referee import Override
+    from yarnlog.core.timeline import EndEpisode
+    from yarnlog.rulesets.yarn.parts.characters.experience_awards import AwardExperience
+
+    seat_characters(journal, campaign)
+    journal.execute(campaign, EndEpisode(), override=Override(by="Maya", reason="no vote in this test"))
+    [awarded] = journal.execute(campaign, AwardExperience(dice=1, reason="for the session"))
+    history = journal.history(campaign)
+    told = build_recap(history, journal.state(campaign).table, GM, Scope())
+    [episode] = told.episodes
+    assert [line.sequence for line in episode.experience_awarded] == [awarded.sequence]
+    assert "for the session" in render_recap(told, "md", None, "yarn")
