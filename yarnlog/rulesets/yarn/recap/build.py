@@ -53,6 +53,9 @@ TOLD_IN = {
     "yarn.psychic.shots_bought": "procedure", "yarn.spell.studied": "procedure", "yarn.spell.cast": "procedure",
 }
 
+#: Events recorded between episodes that belong to the episode just ended.
+AFTER_THE_END = ("yarn.experience.awarded", "yarn.experience.trait_raised", "yarn.experience.trait_developed")
+
 #: A success whose chance was below this is one "against long odds", worth retelling.
 LONG_ODDS = Fraction(1, 2)
 
@@ -195,6 +198,10 @@ def _tell(t: _Telling, rec: Recorded) -> None:
             before.next_theme = [_line(rec, say.theme_chosen(p))]
         return
     episode = t.episodes.get(rec.episode) if rec.episode is not None else None
+    if episode is None and kind in AFTER_THE_END and t.episodes:
+        # Awarded after ``episode end`` (the book's order: at the end of each session): the episode just ended.
+        last = t.episodes[max(t.episodes)]
+        episode = last if last.ended else None
     if kind == "episode.ended" and episode is not None:
         _flush_awaiting(t, episode)
         _end_episode(t, episode)
