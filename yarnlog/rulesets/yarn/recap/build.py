@@ -32,7 +32,7 @@ from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
 from yarnlog.rulesets.yarn.parts.economy.token_series import token_series
 from yarnlog.rulesets.yarn.parts.procedure.roll_statistics import dice_statistics
 from yarnlog.rulesets.yarn.recap import sentences as say
-from yarnlog.rulesets.yarn.recap import story
+from yarnlog.rulesets.scenes_and_tokens import story
 from yarnlog.rulesets.yarn.recap.model import (
     Balance,
     BennieVote,
@@ -142,7 +142,7 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
         scene.story.insert(0, Line(None, story.opening(scene)))
         scene.story.extend(amended.get(number, ()))
         if scene.summary:
-            scene.story.append(Line(None, f"In the end: {story._stop(scene.summary)}"))
+            scene.story.append(Line(None, f"In the end: {story.stop(scene.summary)}"))
     for number, episode in t.episodes.items():
         _economy(t, episode)
     episodes = []
@@ -343,7 +343,7 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
     if kind == "yarn.bennie.vote_tallied":
         episode.vote = _vote(p, t.audience.is_gm)
         if episode.vote.winners:
-            episode.moments.append(line(f"{story._names(episode.vote.winners)} won the bennie vote."))
+            episode.moments.append(line(f"{story.names(episode.vote.winners)} won the bennie vote."))
         return
     if kind == "yarn.tokens.returned":  # told by the balances ("then revert to the kitty")
         return

@@ -1,6 +1,6 @@
 """A scene told as a story: plain sentences in the past tense, built from its events' payloads.
 
-Where :mod:`.sentences` says each move with its tokens and the book's section (the audit's words),
+Both rulesets' recaps tell the shared moves with these. Where a ruleset's own sentences say each move with its tokens and the book's section (the audit's words),
 these say only what happened at the table: who called the scene, where and with whom, who
 petitioned whom for what and the answer, the force and the block, what the dice said, who ducked or
 rushed. Tokens, bennies and experience are told once, in the episode's economy table.
@@ -14,12 +14,12 @@ from typing import Any
 Data = Mapping[str, Any]
 
 
-def _names(names: Sequence[str]) -> str:
+def names(names: Sequence[str]) -> str:
     names = list(names)
     return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def _stop(text: str) -> str:
+def stop(text: str) -> str:
     """``text`` ending with one full stop (a note or a want may end with its own)."""
     text = text.strip()
     return text if text.endswith((".", "!", "?", "…")) else text + "."
@@ -47,10 +47,10 @@ def opening(scene: Any) -> str:
     if scene.time_break:
         text += f", {scene.time_break}"
     cast = scene.cast_called or scene.cast
-    text += f", with {_names(cast)}" if cast else ", with no one cast"
+    text += f", with {names(cast)}" if cast else ", with no one cast"
     text += "."
     if scene.situation:
-        text += f" The situation: {_stop(scene.situation)}"
+        text += f" The situation: {stop(scene.situation)}"
     return text
 
 
@@ -84,11 +84,11 @@ def quizzed(p: Data, wants: Mapping[tuple[str, str], str]) -> str:
 def forced(p: Data, wants: Mapping[tuple[str, str], str]) -> str:
     what = sought(p, wants, p["petitioner"], p["granter"])
     helpers = [s["character"] for s in p.get("force_support") or ()]
-    backed = f", backed by {_names(helpers)}" if helpers else ""
+    backed = f", backed by {names(helpers)}" if helpers else ""
     if not p.get("blocked"):
         return f"{p['petitioner']} forced {p['granter']}{what}{backed}, and the force took place."
     blockers = [s["character"] for s in p.get("block_support") or ()]
-    helped = f" with {_names(blockers)}'s help" if blockers else ""
+    helped = f" with {names(blockers)}'s help" if blockers else ""
     return f"{p['petitioner']} tried to force {p['granter']}{what}{backed}, but {p['granter']} blocked it{helped}."
 
 
@@ -152,13 +152,13 @@ def roll(p: Data, secret: bool) -> str:
     if breaks.get("bad"):
         text += " A bad break."
     if p.get("reading"):
-        text += f" The GM read it: {_stop(p['reading'])}"
+        text += f" The GM read it: {stop(p['reading'])}"
     return text
 
 
 def group(p: Data) -> str:
     said = {"beats": "succeeded", "fails": "failed", "equals": "drew level"}.get(p["outcome"], p["outcome"])
-    return f"{_names(p['characters'])} worked together ({p['method']}) and {said}."
+    return f"{names(p['characters'])} worked together ({p['method']}) and {said}."
 
 
 def attacked(p: Data) -> str:
@@ -176,7 +176,7 @@ def attacked(p: Data) -> str:
 
 def death_faced(p: Data) -> str:
     choice = "fought to recover" if p.get("attempts_recovery") else "let go"
-    return f"{p['character']} faced death and {choice}: {_stop(str(p['outcome']))}"
+    return f"{p['character']} faced death and {choice}: {stop(str(p['outcome']))}"
 
 
 def consequence(p: Data) -> str:
@@ -186,8 +186,8 @@ def consequence(p: Data) -> str:
 
 
 def correction(reason: str, by: str) -> str:
-    return f"Corrected later, approved by {by}: {_stop(reason)}"
+    return f"Corrected later, approved by {by}: {stop(reason)}"
 
 
 def retraction(reason: str, by: str) -> str:
-    return f"An entry was taken back, approved by {by}: {_stop(reason)}"
+    return f"An entry was taken back, approved by {by}: {stop(reason)}"
