@@ -180,6 +180,11 @@ def _challenge(verb: str, p: dict[str, Any]) -> str:
     return f"{head} {_moves(p['transfers'])}" if p.get("transfers") else head
 
 
+def _sought(p: dict[str, Any], before: str = " for ", after: str = "") -> str:
+    """What the exchange sought, as recorded (``--sought``), or nothing."""
+    return f"{before}{p['sought']}{after}" if p.get("sought") else ""
+
+
 def _exchange(kind: list[str], p: dict[str, Any]) -> str:
     """A dramatic scene's end, or tokens moved, in the SRD's words (DS18-DS27)."""
     noun, verb = kind
@@ -187,12 +192,12 @@ def _exchange(kind: list[str], p: dict[str, Any]) -> str:
         head = ("The episode ends: unspent drama tokens revert to the kitty." if verb == "returned"
                 else f"The GM rules: {p['reason']}.")
     elif verb == "resolved":
-        head = f"{p['petitioner']} petitioned {p['granter']}: {p['outcome']}."
+        head = f"{p['petitioner']} petitioned {p['granter']}{_sought(p)}: {p['outcome']}."
     elif verb == "forced":
-        head = f"{p['petitioner']} forced {p['granter']}{', who blocked' if p['blocked'] else ''}."
+        head = f"{p['petitioner']} forced {p['granter']}{_sought(p)}{', who blocked' if p['blocked'] else ''}."
     elif verb == "two_way":
         said = {True: "granted", False: "denied"}
-        head = (f"Two-way exchange: {p['first']} {said[p['first_granted']]}, "
+        head = (f"Two-way exchange{_sought(p, ' (', ')')}: {p['first']} {said[p['first_granted']]}, "
                 f"{p['second']} {said[p['second_granted']]}.")
     else:
         head = f"The GM quizzed {len(p['answers'])} petitioners in the order {', '.join(p['precedence'])}."
