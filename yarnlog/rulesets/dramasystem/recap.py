@@ -41,6 +41,7 @@ from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board
 from yarnlog.rulesets.dramasystem.words import narrate, vote_winners
 from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import current_order
 from yarnlog.rulesets.scenes_and_tokens import story
+from yarnlog.rulesets.scenes_and_tokens.previously import previously
 from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
     CharacterNode,
     RelationshipEdge,
@@ -213,3 +214,11 @@ def relationship_graph(told: dict[str, Any]) -> RelationshipGraph | None:
     return RelationshipGraph(nodes=tuple(CharacterNode(**n) for n in data["nodes"]),
                              relationships=tuple(RelationshipEdge(**r) for r in data["relationships"]),
                              wants=tuple(WantEdge(**w) for w in data["wants"]))
+
+
+def previously_on(told: dict[str, Any]) -> str:
+    """DramaSystem's "previously on" (``recap --previously``): the shared core's, over a recap's data."""
+    scenes = [(scene["summary"], next((n["text"] for n in reversed(scene["notes"]) if n["gm"]), ""),
+               [line for line in scene["story"] if not line.startswith("In the end:")])
+              for episode in told["episodes"] for scene in episode["scenes"]]
+    return previously(told["title"] or told["campaign"], scenes)
