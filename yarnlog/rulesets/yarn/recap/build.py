@@ -439,7 +439,10 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
 #: Events whose audit sentence, its book section left out, tells the story well enough.
 _AS_SAID = ("yarn.supporting.introduced", "yarn.supporting.promoted", "yarn.location.introduced",
             "yarn.scene.shifted", "yarn.montage.action_called", "yarn.consequence.introduced",
-            "yarn.challenge.novelty_ruled", "yarn.wounds.recovered", "yarn.wounds.healed", "yarn.spell.cast")
+            "yarn.challenge.novelty_ruled", "yarn.wounds.recovered", "yarn.wounds.healed", "yarn.spell.cast",
+            "yarn.supporting.described", "yarn.location.elaborated", "yarn.challenge.procedural_demanded",
+            "yarn.location.challenged", "yarn.scene.ruled_offstage", "yarn.wounds.death_option_spent",
+            "yarn.wounds.damaged", "yarn.power.studied", "yarn.spell.studied")
 
 
 def _uncited(text: str) -> str:
@@ -469,6 +472,8 @@ def _story(t: _Telling, kind: str, p: dict[str, Any], secret: bool) -> str | Non
         return story.roll(p, secret)
     if kind == "yarn.group.resolved":
         return story.group(p)
+    if kind == "override.recorded":
+        return say.override(p)
     if kind == "yarn.combat.started":
         return "A fight broke out."
     if kind == "yarn.combat.attacked":
@@ -481,7 +486,8 @@ def _story(t: _Telling, kind: str, p: dict[str, Any], secret: bool) -> str | Non
         return story.consequence(p)
     if kind in _AS_SAID:
         text = {"yarn.scene.shifted": say.scene_shifted, "yarn.montage.action_called": say.montage_action,
-                "yarn.consequence.introduced": say.consequence_introduced}.get(kind, lambda p: None)(p) \
+                "yarn.consequence.introduced": say.consequence_introduced,
+                "yarn.location.challenged": say.location_challenged}.get(kind, lambda p: None)(p) \
             or say.sentence(kind, p, t.wants, t.rolls)
         return _uncited(text) if text else None
     return None
