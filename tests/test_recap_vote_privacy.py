@@ -25,7 +25,8 @@ def _tallies(sample: str, event_type: str) -> list[dict]:
 def _leaks(text: str, tallies: list[dict]) -> list[str]:
     found = []
     for t in tallies:
-        for pattern in (rf"\b{t['player']}\b[ :|]{{1,3}}{t['score']}(?![\w♠♥♦♣])", rf"{t['rank_total']} - {t['tokens_in_hand']} = {t['score']}\b"):
+        for pattern in (rf"\b{t['player']}\b[ :|]{{1,3}}{t['score']}(?![\w♠♥♦♣])",
+                        rf"{t['rank_total']} - {t['tokens_in_hand']} = {t['score']}\b"):
             found += re.findall(pattern, text)
     return found
 

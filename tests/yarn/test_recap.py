@@ -439,7 +439,8 @@ def test_each_scene_is_a_paragraph_of_plain_sentences_built_from_its_events(harb
             assert p.setting in told[number]
     for rec in events(history, "yarn.petition.resolved"):
         p = rec.payload
-        expected = {"granted": f"{p.granter} granted it", "refused": f"{p.granter} refused"}.get(p.outcome, "no contest")
+        answers = {"granted": f"{p.granter} granted it", "refused": f"{p.granter} refused"}
+        expected = answers.get(p.outcome, "no contest")
         assert f"{p.petitioner} petitioned {p.granter}" in told[rec.scene] and expected in told[rec.scene]
     for rec in events(history, "yarn.petition.forced"):
         p = rec.payload

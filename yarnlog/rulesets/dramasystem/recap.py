@@ -39,9 +39,8 @@ from yarnlog.rulesets.dramasystem.parts.player_views import resolution_pending
 from yarnlog.rulesets.dramasystem.parts.resolution_reports import describe, resolution_reports
 from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board
 from yarnlog.rulesets.dramasystem.words import narrate, vote_winners
-from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import current_order
 from yarnlog.rulesets.scenes_and_tokens import story
-from yarnlog.rulesets.scenes_and_tokens.previously import previously
+from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import current_order
 from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
     CharacterNode,
     RelationshipEdge,
@@ -49,6 +48,7 @@ from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
     WantEdge,
     graph_of,
 )
+from yarnlog.rulesets.scenes_and_tokens.previously import previously
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
 """A scene told as a story: plain sentences in the past tense, built from its events' payloads.
 
-Both rulesets' recaps tell the shared moves with these. Where a ruleset's own sentences say each move with its tokens and the book's section (the audit's words),
-these say only what happened at the table: who called the scene, where and with whom, who
-petitioned whom for what and the answer, the force and the block, what the dice said, who ducked or
-rushed. Tokens, bennies and experience are told once, in the episode's economy table.
+Both rulesets' recaps tell the shared moves with these. Where a ruleset's own sentences say each
+move with its tokens and the book's section (the audit's words), these say only what happened at
+the table: who called the scene, where and with whom, who petitioned whom for what and the
+answer, the force and the block, what the dice said, who ducked or rushed. Tokens, bennies and
+experience are told once, in the episode's economy table.
 """
 
 from __future__ import annotations

@@ -16,13 +16,13 @@ import typer
 from yarnlog.cli.options import AsOfOpt, CampaignOpt, EndOfSceneOpt, JsonOpt
 from yarnlog.cli.recaps import (
     TEMPLATES,
-    PreviouslyOpt,
     AudienceOpt,
     EpisodeOpt,
     EpisodesOpt,
     FormatOpt,
     OutputOpt,
     PlayersOpt,
+    PreviouslyOpt,
     ScenesOpt,
     SeriesOpt,
     TemplatesOpt,

@@ -21,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded
-from yarnlog.core.limits import Text
 from yarnlog.core.frozen import replace
+from yarnlog.core.limits import Text
 from yarnlog.core.referee import Referee, invalid, present
 from yarnlog.rulesets.scenes_and_tokens.parameters import Dramatic, Roster
 from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import (

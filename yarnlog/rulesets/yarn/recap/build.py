@@ -25,6 +25,7 @@ from yarnlog.core.events import Recorded
 from yarnlog.core.ruleset import CampaignState
 from yarnlog.core.state import empty_state, evolve
 from yarnlog.core.table import Table
+from yarnlog.rulesets.scenes_and_tokens import story
 from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import calling_order
 from yarnlog.rulesets.yarn.parts.characters.relationship_graph import relationship_graph
 from yarnlog.rulesets.yarn.parts.drama.scene_cast import scene_cast
@@ -32,7 +33,6 @@ from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
 from yarnlog.rulesets.yarn.parts.economy.token_series import token_series
 from yarnlog.rulesets.yarn.parts.procedure.roll_statistics import dice_statistics
 from yarnlog.rulesets.yarn.recap import sentences as say
-from yarnlog.rulesets.scenes_and_tokens import story
 from yarnlog.rulesets.yarn.recap.model import (
     Balance,
     BennieVote,
