@@ -164,3 +164,15 @@ def test_psychic_pools_and_spells_on_the_command_line(table):
     assert code == 0 and "resisted" not in err
     _, out, _ = table("rolls", "--json", "--character", "Tom")
     assert recorded(out)[-1]["resisted"] is True
+
+
+def test_rolls_says_what_its_percentage_is(table):
+    # Issue 26: "fails by 1, 5%" where the roll said "Chance of success was 90%": the percentage is the
+    # prior chance of the outcome the roll had, and the table says so.
+    code, out, _ = table("roll", "Iris", "-t", "military background", "--difficulty", "hard", "--faces", "6,6,2",
+                         "--json")
+    assert code == 0
+    [row] = [r for r in json.loads(table("rolls", "--json")[1]) if r["sequence"] == recorded(out)[0]["sequence"]]
+    code, out, _ = table("rolls")
+    flat = " ".join(out.split())
+    assert row["outcome"] == "beats" and f"({row['odds_of_outcome']} chance to beat)" in flat, out
