@@ -211,12 +211,17 @@ def _contest(step: str, p: dict[str, Any]) -> str | None:
             return (f"{p['first']} ({p['first_type']}, {first_grade}) against {p['second']} "
                     f"({p['second_type']}, {second_grade}): {p['outright_winner']} wins outright, no card drawn.")
         draws = (p["allowance"] + [0, 0])[:2]
-        unit = "redraws" if p["advanced"] else "draws"
-        first = f"{p['first']} ({p['first_type']}, {first_grade}; {p['first_token']}, {draws[0]} {unit})"
+        unit = "redraw" if p["advanced"] else "draw"
+
+        def counted(n: int, word: str) -> str:  # "1 draw", "2 draws"
+            return f"{n} {word}{'' if n == 1 else 's'}"
+
+        first = f"{p['first']} ({p['first_type']}, {first_grade}; {p['first_token']}, {counted(draws[0], unit)})"
         if p["second"] == "GM":
             extra = ", formidable" if p["formidable"] else ""
-            return f"Solo action: {first} against the GM ({p['second_token']}{extra}, {draws[1]} draws)."
-        second = f"{p['second']} ({p['second_type']}, {second_grade}; {p['second_token']}, {draws[1]} {unit})"
+            return f"Solo action: {first} against the GM ({p['second_token']}{extra}, {counted(draws[1], 'draw')})."
+        second = (f"{p['second']} ({p['second_type']}, {second_grade}; {p['second_token']}, "
+                  f"{counted(draws[1], unit)})")
         stakes = "".join(f" Stakes: {g}." for g in p["goals"])
         return f"{'Advanced contest' if p['advanced'] else 'Contest'}: {first} against {second}.{stakes}"
     if step == "redrew":
