@@ -442,10 +442,12 @@ _AS_SAID = ("yarn.supporting.introduced", "yarn.supporting.promoted", "yarn.loca
             "yarn.challenge.novelty_ruled", "yarn.wounds.recovered", "yarn.wounds.healed", "yarn.spell.cast",
             "yarn.supporting.described", "yarn.location.elaborated", "yarn.challenge.procedural_demanded",
             "yarn.location.challenged", "yarn.scene.ruled_offstage", "yarn.wounds.death_option_spent",
-            "yarn.wounds.damaged", "yarn.power.studied", "yarn.spell.studied")
+            "yarn.wounds.damaged", "yarn.power.studied", "yarn.spell.studied", "yarn.combat.armor_worn",
+            "yarn.combat.combatant_registered", "yarn.combat.joined", "yarn.combat.gestalt_rolled",
+            "yarn.psychic.pool_gained", "yarn.psychic.recovered", "yarn.psychic.shots_bought")
 
 
-def _uncited(text: str) -> str:
+def uncited(text: str) -> str:
     """``text`` without the book's section before its full stop (`` (Gaining Tokens).`` becomes ``.``)."""
     return re.sub(r" \([A-Z][^()]*\)\.$", ".", text)
 
@@ -489,7 +491,7 @@ def _story(t: _Telling, kind: str, p: dict[str, Any], secret: bool) -> str | Non
                 "yarn.consequence.introduced": say.consequence_introduced,
                 "yarn.location.challenged": say.location_challenged}.get(kind, lambda p: None)(p) \
             or say.sentence(kind, p, t.wants, t.rolls)
-        return _uncited(text) if text else None
+        return uncited(text) if text else None
     return None
 
 
