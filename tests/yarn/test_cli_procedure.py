@@ -175,4 +175,20 @@ def test_rolls_says_what_its_percentage_is(table):
     [row] = [r for r in json.loads(table("rolls", "--json")[1]) if r["sequence"] == recorded(out)[0]["sequence"]]
     code, out, _ = table("rolls")
     flat = " ".join(out.split())
-    assert row["outcome"] == "beats" and f"({row['odds_of_outcome']} chance to beat)" in flat, out
+    assert row["outcome"] == "beats" and f"beats by 3 ({row['odds_of_outcome']} chance)" in flat, out
+
+
+def test_rolls_never_splits_a_word_within_80_columns(cli, monkeypatch):
+    # Issue 26: `rolls` broke words mid-word ("characte/r", "Sharpsho/oter").
+    from pathlib import Path
+
+    monkeypatch.setenv("COLUMNS", "80")
+    sample = Path(__file__).resolve().parents[2] / "journals" / "lantern-harbor.jsonl"
+    assert cli("import", str(sample))[0] == 0
+    rows = json.loads(cli("rolls", "--json")[1])
+    code, out, _ = cli("rolls")
+    assert code == 0 and all(len(line) <= 80 for line in out.splitlines())
+    words = {"character", "trait", "outcome"} | {w for r in rows
+                                                 for w in (r["character"] + " " + (r["trait"] or "")).split()}
+    shown = set(out.split())
+    assert not [w for w in words if w not in shown and len(w) <= 24], out
