@@ -23,7 +23,7 @@ from yarnlog.cli.recaps import (
     SeriesOpt,
     TemplatesOpt,
     recap_asked,
-    write_recap,
+    write_document,
 )
 
 
@@ -66,7 +66,7 @@ def recap(
             from yarnlog.render.chat import chat_text
 
             text = chat_text(text)
-    write_recap(text, output, f"{told.audience_label} of {told.scope}")
+    write_document(text, output, f"{told.audience_label} of {told.scope}")
 
 
 def render_recap(told, fmt: str, templates: Path | None, ruleset: str) -> str:
