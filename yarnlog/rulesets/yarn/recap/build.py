@@ -279,6 +279,7 @@ def _tell(t: _Telling, rec: Recorded) -> None:
         episode.scenes.append(scene)
         t.last_scene = scene.number
         scene.calling.extend(t.awaiting_scene)
+        scene.story.extend(t.awaiting_scene)  # the precedence drawn for it, told in its story too
         t.awaiting_scene = []
         for waiting in t.pending.pop(scene.number, ()):
             _tell(t, waiting)
@@ -319,6 +320,7 @@ def _flush_awaiting(t: _Telling, episode: EpisodeRecap) -> None:
     """Draws still waiting when the episode ends: no scene followed them, so the last one tells them."""
     if t.awaiting_scene and episode.scenes:
         episode.scenes[-1].calling.extend(t.awaiting_scene)
+        episode.scenes[-1].story.extend(t.awaiting_scene)
     t.awaiting_scene = []
 
 
@@ -476,6 +478,8 @@ def _story(t: _Telling, kind: str, p: dict[str, Any], secret: bool) -> str | Non
         return story.group(p)
     if kind == "override.recorded":
         return say.override(p)
+    if kind == "yarn.precedence.drawn" and p["purpose"] != "petitioners":  # the quiz tells its order
+        return say.precedence_drawn(p)
     if kind == "yarn.combat.started":
         return "A fight broke out."
     if kind == "yarn.combat.attacked":
