@@ -19,6 +19,7 @@ from yarnlog.core.corrections import (
     validate_amendment,
 )
 from yarnlog.core.events import Payload, Recorded, load_payload
+from yarnlog.core.invites import IssueInvite, RevokeInvite, decide_invite
 from yarnlog.core.names import Registered, did_you_mean, mentioned, resolve_command
 from yarnlog.core.referee import Broken, InvalidCommand, Referee, Rule, YarnlogError, invalid, present
 from yarnlog.core.state import EVERYONE, CampaignState, empty_state, evolve, paused_gc, replay
@@ -29,7 +30,7 @@ from yarnlog.core.validation import UNCHECKED, Unchecked, problems, validator_of
 #: The journal's own commands, by exact type: a ruleset decides one of them only when its
 #: ``takes_over`` says so (a subclass such as Yarn's ``CallScene`` is the ruleset's own command).
 CORE_COMMANDS = frozenset({AddParticipant, RemoveParticipant, ChangeOptions, StartEpisode, EndEpisode, OpenScene,
-                           CloseScene, AddNote})
+                           CloseScene, AddNote, IssueInvite, RevokeInvite})
 
 CORRECTIONS_RULE = Rule(
     "yarnlog", "Corrections",
@@ -100,7 +101,8 @@ def _decide(command: Any, state: CampaignState[Any], referee: Referee, ruleset: 
     if type(command) in CORE_COMMANDS:
         takeover = ruleset.takes_over.get(type(command))
         if takeover is None:
-            payloads = decide_table(command, state.table) or decide_timeline(command, state.timeline)
+            payloads = (decide_table(command, state.table) or decide_invite(command, state.table)
+                        or decide_timeline(command, state.timeline))
         else:
             payloads = takeover(command, state, referee)
             if payloads is None:
