@@ -1,0 +1,104 @@
+"""The journal as the server reads it: the heads of its campaigns, polled, and what each participant
+may see at a head, worked out once and shared by every reader of that head.
+
+The journal is reached through one lock (its store and remembered state are one process's, not
+made for many threads); a page served from a head already read takes no lock at all.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from yarnlog.core.events import Recorded
+from yarnlog.core.state import CampaignState, as_told, replay
+from yarnlog.core.timeline import Note
+from yarnlog.web.seen import Seen, seen_by
+
+if TYPE_CHECKING:
+    from yarnlog.app.journal import Journal
+
+#: How many (campaign, head) histories and (campaign, viewer, point) views are kept in memory.
+KEPT = 32
+
+
+class _Kept(OrderedDict[Any, Any]):
+    """A small map that forgets its oldest entries beyond :data:`KEPT`."""
+
+    def keep(self, key: Any, value: Any) -> Any:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > KEPT:
+            self.popitem(last=False)
+        return value
+
+
+class Reader:
+    """Reads ``journal`` for the pages: heads, tables (for the links), and each viewer's :class:`Seen`."""
+
+    def __init__(self, journal: Journal):
+        self.journal = journal
+        self.lock = threading.Lock()
+        self.heads: dict[str, int] = {}
+        self._full: _Kept = _Kept()
+        self._seen: _Kept = _Kept()
+
+    def poll(self) -> dict[str, int]:
+        """Read every campaign's head (one query each); the heads that moved since the last poll."""
+        with self.lock:
+            heads = {}
+            for cid in self.journal.campaigns():
+                head = self.journal.store.head(cid)
+                if head is not None:
+                    heads[cid] = head[0]
+        moved = {cid: n for cid, n in heads.items() if self.heads.get(cid) != n}
+        self.heads = heads
+        return moved
+
+    def head(self, campaign_id: str) -> int | None:
+        if campaign_id not in self.heads:
+            self.poll()
+        return self.heads.get(campaign_id)
+
+    def full(self, campaign_id: str) -> tuple[Sequence[Recorded], CampaignState[Any]]:
+        """The whole history at the campaign's head as last polled, and its state (cached per head)."""
+        head = self.head(campaign_id)
+        key = (campaign_id, head)
+        found = self._full.get(key)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        with self.lock:
+            history = self.journal.history(campaign_id, upto=head)
+            state = self.journal.state(campaign_id)
+            if state.sequence != history[-1].sequence:  # a write landed between the two reads
+                state = replay(history)
+        return self._full.keep(key, (history, state))  # type: ignore[no-any-return]
+
+    def table(self, campaign_id: str) -> Any:
+        return self.full(campaign_id)[1].table
+
+    def seen(self, campaign_id: str, name: str, end_of_scene: int | None = None) -> Seen:
+        """What ``name`` may see of the campaign, at its head or at the end of scene ``end_of_scene``
+        (``LookupError`` if there is no such scene)."""
+        history, state = self.full(campaign_id)
+        key = (campaign_id, history[-1].sequence, name, end_of_scene)
+        found = self._seen.get(key)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        if end_of_scene is not None:
+            upto = scene_end(history, end_of_scene)
+            history = [r for r in history if r.sequence <= upto]
+            state = replay(history)
+        return self._seen.keep(key, seen_by(campaign_id, name, history, state))  # type: ignore[no-any-return]
+
+
+def scene_end(history: Sequence[Recorded], scene: int) -> int:
+    """The last event of scene ``scene`` (as ``--end-of-scene`` finds it): a note filed under the scene
+    afterwards and an order drawn between scenes are not its end."""
+    in_scene = [r.sequence for r in as_told(history)
+                if r.scene == scene and not (isinstance(r.payload, Note) and r.payload.scene is not None)]
+    if not in_scene:
+        raise LookupError(f"no scene {scene}")
+    return in_scene[-1]
