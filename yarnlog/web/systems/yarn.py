@@ -84,7 +84,8 @@ def explain(seen: Seen, sequence: int) -> Report:
         facts=[("What", x["kind"] if x else e["event_type"]), ("Recorded by", e["recorded_by"]),
                ("Episode", e["episode"]), ("Scene", e["scene"]), ("Standing", d["standing"])]
         + ([("Sought", x["sought"])] if x and x["sought"] else []),
-        grids=[Grid("The rule", ("book", "chapter", "text"), [(r["book"], r["chapter"], r["text"]) for r in d["rules"]]),
+        grids=[Grid("The rule", ("book", "chapter", "text"),
+                    [(r["book"], r["chapter"], r["text"]) for r in d["rules"]]),
                Grid("Movements", ("from", "to", "amount", "currency", "chapter"),
                     [(m["from"], m["to"], m["amount"], m["currency"], m["chapter"]) for m in d["movements"]]),
                Grid("Holdings", ("who", "tokens before", "tokens after", "bennies before", "bennies after"),
