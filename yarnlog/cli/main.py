@@ -16,7 +16,7 @@ from typing import Annotated, Any, Optional
 import typer
 from typer.core import TyperCommand
 
-from yarnlog.cli import evidence
+from yarnlog.cli import evidence, web
 from yarnlog.cli.context import campaign_state, open_journal, pick_campaign, resolve_as_of, run_command
 from yarnlog.cli.options import (
     COMMAND_ID_HELP,
@@ -724,6 +724,11 @@ app.command("digest")(evidence.digest)
 app.command("check-proof")(evidence.check_proof)
 app.command("keygen")(evidence.keygen)
 app.add_typer(evidence.db_app, name="db")
+
+# -- the players' page (yarnlog.cli.web) -----------------------------------------------------
+
+app.command("serve")(web.serve)
+app.command("invite")(web.invite)
 
 
 # -- entry point ----------------------------------------------------------------------------
