@@ -10,9 +10,9 @@ from typing import Annotated
 
 import typer
 
-from yarnlog.cli.context import execute_command, open_journal, pick_campaign, take_command_id
+from yarnlog.cli.context import answer, execute_command, open_journal, pick_campaign, take_command_id
 from yarnlog.cli.options import ByOpt, CampaignOpt, JsonOpt
-from yarnlog.cli.output import console, emit
+from yarnlog.cli.output import console, emit, recorded_data
 
 #: Where ``yarnlog serve`` listens unless told otherwise: this machine only.
 HOST, PORT = "127.0.0.1", 8000
@@ -63,15 +63,13 @@ def invite(
         raise InvalidCommand("that invitation was already recorded: run 'yarnlog invite' again for a new link")
     who = recorded[0].payload.name
     link = None if revoke else f"{url.rstrip('/')}/c/{cid}/{secret}/"
-    data = {"name": who, "campaign_id": cid, "revoked": revoke, "link": link, "sequence": recorded[-1].sequence}
-
-    def render(d: dict) -> None:
+    if as_json:
+        emit({"name": who, "campaign_id": cid, "revoked": revoke, "link": link,
+              "events": [recorded_data(r) for r in recorded]}, True)
+        return
+    if link is not None:
         out = console()
-        if d["revoked"]:
-            out.print(f"{who}'s link is closed: it opens nothing from now on.", markup=False, emoji=False)
-            return
-        out.print(f"{who}'s link to the players' page (give it to {who} only; it is shown once):",
-                  markup=False, emoji=False)
-        out.print(d["link"], markup=False, emoji=False, soft_wrap=True)
-
-    emit(data, as_json, render)
+        out.print(f"{who}'s link to the players' page, shown once (give it to {who} only):", markup=False,
+                  emoji=False)
+        out.print(link, markup=False, emoji=False, soft_wrap=True)
+    answer(recorded, False)  # the move in words, as every write says it

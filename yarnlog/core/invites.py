@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import Field
 
@@ -37,6 +37,8 @@ def secret_hash(secret: str) -> str:
 class InviteIssued(Payload):
     """A GM gives ``name`` a link to the players' page; ``secret_sha256`` is the hash of its secret."""
 
+    gm_records: ClassVar[str] = "a link to the players' page"
+
     name: Name = Field(min_length=1)
     secret_sha256: str = Field(pattern=HASH_PATTERN)
     by: Name = Field(min_length=1)
@@ -45,6 +47,8 @@ class InviteIssued(Payload):
 @event("invite.revoked")
 class InviteRevoked(Payload):
     """A GM closes ``name``'s link: it opens nothing from this event on."""
+
+    gm_records: ClassVar[str] = "a link to the players' page"
 
     name: Name = Field(min_length=1)
     by: Name = Field(min_length=1)

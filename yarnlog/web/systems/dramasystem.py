@@ -24,9 +24,13 @@ def board(seen: Seen) -> Report:
 
     d = token_board(seen.state, viewer=seen.viewer)
     drama = d["drama"]
-    columns = ["participant", "character", "unspent", "spent"] + (["drama tokens", "bennies"] if drama else [])
+    # What the GM set aside for a resolution is in her own view only (no player's replay holds it).
+    aside = any(p["set_aside"] for p in d["participants"])
+    columns = ["participant", "character", "unspent", "spent"] + (["set aside"] if aside else []) \
+        + (["drama tokens", "bennies"] if drama else [])
     rows = [[p["name"] + (" (GM)" if p["gm"] else ""), p["character"],
              p["hidden"] or _colours(p["unspent"]), p["hidden"] or _colours(p["spent"])]
+            + ([_colours(p["set_aside"])] if aside else [])
             + ([p.get("drama_tokens", 0), p.get("bennies", 0)] if drama else []) for p in d["participants"]]
     timeline = seen.state.timeline
     return Report("Board", facts=[("Episode", d["episode"] or "none in play"),
@@ -47,7 +51,8 @@ def explain(seen: Seen, sequence: int) -> Report:
     from yarnlog.core.referee import InvalidCommand
     from yarnlog.rulesets.dramasystem.parts.explanations import explain_event
 
-    if not any(r.sequence == sequence for r in seen.history):
+    # The campaign's creation has no state before it to explain against ('explain 1' fails in the CLI too).
+    if sequence == 1 or not any(r.sequence == sequence for r in seen.history):
         raise NotFound(str(sequence))
     try:
         d: dict[str, Any] = explain_event(seen.history, seen.table, sequence, viewer=seen.viewer)
