@@ -8,11 +8,16 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import sys
 from pathlib import Path
 
+from starlette.testclient import TestClient
+
+from yarnlog.app.bootstrap import bootstrap
 from yarnlog.cli.context import close_journal
 from yarnlog.cli.main import main
+from yarnlog.web.server import make_app
 
 SHEETS = Path(__file__).resolve().parents[2] / "journals" / "sheets"
 #: What the GM's note says (recorded for the GM only).
@@ -112,3 +117,27 @@ def dramasystem_table(db: Path) -> dict[str, str]:
     for args in setup:
         run(db, *args)
     return {name: invite(db, name, "storm") for name in ("Ana", "Ben", "Maya")}
+
+
+def client(db: Path | str) -> TestClient:
+    """The players' page over the journal ``db``, in this process (use it as a context manager)."""
+    return TestClient(make_app(bootstrap(str(db))))
+
+
+def every_page(c: TestClient, link: str) -> dict[str, str]:
+    """Every page a link opens, by path: the board and its fragment, each page the navigation names
+    (and each episode's recap), and ``explain`` for every event number, found or not."""
+    board = c.get(link)
+    assert board.status_code == 200, board.text
+    pages = {link: board.text, link + "board": c.get(link + "board").text}
+    for target in re.findall(r'<li><a href="([^"]+)">', board.text):
+        r = c.get(target)
+        assert r.status_code == 200, (target, r.text)
+        pages[target] = r.text
+    head = int(re.search(r"As of event (\d+)", board.text).group(1))
+    for n in range(1, head + 1):
+        for target in (f"{link}explain/{n}", f"{link}recap?episode={n}", f"{link}?end_of_scene={n}"):
+            r = c.get(target)
+            if r.status_code == 200:
+                pages[target] = r.text
+    return pages

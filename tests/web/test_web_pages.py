@@ -8,11 +8,19 @@ import re
 
 import pytest
 from htmlcheck import assert_valid_html
-from starlette.testclient import TestClient
-from tables import GM_NOTE, HIDDEN_ROLL, SECRET_TOKEN, VOTE_ARITHMETIC, dramasystem_table, run, yarn_table
+from tables import (
+    GM_NOTE,
+    HIDDEN_ROLL,
+    SECRET_TOKEN,
+    VOTE_ARITHMETIC,
+    client,
+    dramasystem_table,
+    every_page,
+    run,
+    yarn_table,
+)
 
-from yarnlog.app.bootstrap import bootstrap
-from yarnlog.web.server import CSP, NOT_FOUND, make_app
+from yarnlog.web.server import CSP, NOT_FOUND
 
 
 @pytest.fixture(scope="module")
@@ -25,29 +33,6 @@ def yarn(tmp_path_factory):
 def storm(tmp_path_factory):
     db = tmp_path_factory.mktemp("storm") / "journal.db"
     return db, dramasystem_table(db)
-
-
-def client(db) -> TestClient:
-    return TestClient(make_app(bootstrap(str(db))))
-
-
-def every_page(c: TestClient, link: str) -> dict[str, str]:
-    """Every page a link opens, by path: the board and its fragment, each page the navigation names
-    (and each episode's recap), and ``explain`` for every event number, found or not."""
-    board = c.get(link)
-    assert board.status_code == 200, board.text
-    pages = {link: board.text, link + "board": c.get(link + "board").text}
-    for target in re.findall(r'<li><a href="([^"]+)">', board.text):
-        r = c.get(target)
-        assert r.status_code == 200, (target, r.text)
-        pages[target] = r.text
-    head = int(re.search(r"As of event (\d+)", board.text).group(1))
-    for n in range(1, head + 1):
-        for target in (f"{link}explain/{n}", f"{link}recap?episode={n}", f"{link}?end_of_scene={n}"):
-            r = c.get(target)
-            if r.status_code == 200:
-                pages[target] = r.text
-    return pages
 
 
 @pytest.mark.parametrize("table", ["yarn", "storm"])

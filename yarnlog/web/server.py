@@ -94,7 +94,7 @@ class PlayersPage:
                 Route("/c/{cid}/{secret}/ledger", page(self.ledger)),
                 Route("/c/{cid}/{secret}/explain/{n:int}", page(self.explain)),
                 Route("/c/{cid}/{secret}/dice", page(self.dice)),
-                Route("/c/{cid}/{secret}/sheet/{name}", page(self.sheet)),
+                Route("/c/{cid}/{secret}/sheet/{name:path}", page(self.sheet)),  # a name may hold a slash
                 Route("/c/{cid}/{secret}/recap", page(self.recap)),
                 Route("/c/{cid}/{secret}/digest", page(self.digest)),
                 Route("/c/{cid}/{secret}/events", self.events),
