@@ -33,7 +33,9 @@ def serve(
     console(stderr=True).print(f"Serving the players' page on http://{host}:{port}/ (Ctrl-C stops it); "
                                "links: 'yarnlog invite NAME'.", markup=False, emoji=False, soft_wrap=True)
     # No access log: every request's path carries a participant's secret.
-    uvicorn.run(make_app(journal), host=host, port=port, access_log=False, log_level="warning")
+    # Open streams (the live boards) would hold a graceful shutdown forever: they are cut after a second.
+    uvicorn.run(make_app(journal), host=host, port=port, access_log=False, log_level="warning",
+                timeout_graceful_shutdown=1)
 
 
 def invite(

@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 0.2
 #: A comment line sent on an idle stream, so proxies and the browser keep the connection.
 KEEPALIVE_SECONDS = 15.0
+#: How long the browser waits before it reconnects a stream that was lost.
+RETRY_MS = 1000
 STATIC = Path(__file__).parent / "static"
 #: The web layout and the pages' own templates (the ruleset's recap and sheet extend its page.html.j2).
 WEB_TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "web"
@@ -274,6 +276,7 @@ class PlayersPage:
 
         async def stream() -> AsyncIterator[str]:
             sent = None
+            yield f"retry: {RETRY_MS}\n\n"  # a lost connection is tried again within a second or so
             while True:
                 still = await run_in_threadpool(self._viewer, cid, secret)
                 if still is None:  # revoked while open: the stream ends and says nothing more
