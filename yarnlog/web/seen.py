@@ -20,7 +20,8 @@ from yarnlog.core.table import Table
 @dataclass(frozen=True)
 class Seen:
     """``viewer`` (``None``: the GM's view) and what they may see up to event ``upto``: the ``history``
-    (stored order, unamended), the ``state`` replayed from it, and the whole campaign's ``table``."""
+    (stored order, unamended), the ``state`` replayed from it, the whole campaign's ``table``, and the
+    last event of that history (``upto``)."""
 
     campaign_id: str
     name: str
@@ -42,4 +43,5 @@ def seen_by(campaign_id: str, name: str, history: Sequence[Recorded], state: Cam
     if table.is_gm(name):
         return Seen(campaign_id, name, None, history, state, table, upto)
     visible = [r for r in history if visible_to(r, name, table)]
-    return Seen(campaign_id, name, name, visible, replay(visible), table, upto)
+    # A player's point is the last event they may see: the head would count the hidden ones after it.
+    return Seen(campaign_id, name, name, visible, replay(visible), table, visible[-1].sequence if visible else 0)

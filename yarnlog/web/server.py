@@ -275,7 +275,7 @@ class PlayersPage:
             return not_found()
 
         async def stream() -> AsyncIterator[str]:
-            sent = None
+            sent, shown = None, None
             yield f"retry: {RETRY_MS}\n\n"  # a lost connection is tried again within a second or so
             while True:
                 still = await run_in_threadpool(self._viewer, cid, secret)
@@ -287,7 +287,10 @@ class PlayersPage:
                     seen = await run_in_threadpool(self.reader.seen, cid, still.name)
                     html = await run_in_threadpool(self._fragment, still, seen)
                     sent = head
-                    yield "event: board\n" + "".join(f"data: {line}\n" for line in html.splitlines()) + "\n"
+                    # Only a board that changed is sent: an event the viewer may not see changes nothing.
+                    if html != shown:
+                        shown = html
+                        yield "event: board\n" + "".join(f"data: {line}\n" for line in html.splitlines()) + "\n"
                 if await request.is_disconnected():
                     return
                 try:
