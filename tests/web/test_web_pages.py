@@ -91,7 +91,7 @@ def test_pages_as_of_the_end_of_a_scene(yarn):
         first = c.get(links["Ana"] + "?end_of_scene=1").text
         now = c.get(links["Ana"]).text
         # Scene 1: Ana's petition refused, a token from the kitty; by now the token is spent or back.
-        assert re.search(r"<td>Ana</td><td>Iris</td><td class=\"num\">1</td>", first), first
+        assert re.search(r"<td[^>]*>Ana</td><td[^>]*>Iris</td><td[^>]*>1</td>", first), first
         assert "at the end of scene 1" in first and first != now
         assert c.get(links["Ana"] + "?end_of_scene=99").status_code == 404
         assert c.get(links["Ana"] + "?end_of_scene=x").status_code == 404

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from yarnlog.core.events import Recorded
@@ -25,12 +25,16 @@ KEPT = 32
 
 
 class _Kept(OrderedDict[Any, Any]):
-    """A small map that forgets its oldest entries beyond :data:`KEPT`."""
+    """A small map that forgets its oldest entries beyond ``limit``."""
+
+    def __init__(self, limit: int = KEPT):
+        super().__init__()
+        self.limit = limit
 
     def keep(self, key: Any, value: Any) -> Any:
         self[key] = value
         self.move_to_end(key)
-        while len(self) > KEPT:
+        while len(self) > self.limit:
             self.popitem(last=False)
         return value
 
@@ -41,9 +45,12 @@ class Reader:
     def __init__(self, journal: Journal):
         self.journal = journal
         self.lock = threading.Lock()
+        #: Taken to work out what is not kept yet: many readers arriving at once wait for one of them.
+        self.working = threading.RLock()
         self.heads: dict[str, int] = {}
         self._full: _Kept = _Kept()
         self._seen: _Kept = _Kept()
+        self._pages: _Kept = _Kept(limit=256)
 
     def poll(self) -> dict[str, int]:
         """Read every campaign's head (one query each); the heads that moved since the last poll."""
@@ -69,12 +76,16 @@ class Reader:
         found = self._full.get(key)
         if found is not None:
             return found  # type: ignore[no-any-return]
-        with self.lock:
-            history = self.journal.history(campaign_id, upto=head)
-            state = self.journal.state(campaign_id)
-            if state.sequence != history[-1].sequence:  # a write landed between the two reads
-                state = replay(history)
-        return self._full.keep(key, (history, state))  # type: ignore[no-any-return]
+        with self.working:
+            found = self._full.get(key)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+            with self.lock:
+                history = self.journal.history(campaign_id, upto=head)
+                state = self.journal.state(campaign_id)
+                if state.sequence != history[-1].sequence:  # a write landed between the two reads
+                    state = replay(history)
+            return self._full.keep(key, (history, state))  # type: ignore[no-any-return]
 
     def table(self, campaign_id: str) -> Any:
         return self.full(campaign_id)[1].table
@@ -84,14 +95,30 @@ class Reader:
         (``LookupError`` if there is no such scene)."""
         history, state = self.full(campaign_id)
         key = (campaign_id, history[-1].sequence, name, end_of_scene)
-        found = self._seen.get(key)
-        if found is not None:
-            return found  # type: ignore[no-any-return]
+        return self.once(self._seen, key, lambda: self._seen_by(campaign_id, name, history, state, end_of_scene))
+
+    @staticmethod
+    def _seen_by(campaign_id: str, name: str, history: Sequence[Recorded], state: CampaignState[Any],
+                 end_of_scene: int | None) -> Seen:
         if end_of_scene is not None:
             upto = scene_end(history, end_of_scene)
             history = [r for r in history if r.sequence <= upto]
             state = replay(history)
-        return self._seen.keep(key, seen_by(campaign_id, name, history, state))  # type: ignore[no-any-return]
+        return seen_by(campaign_id, name, history, state)
+
+    def once(self, kept: _Kept, key: Any, work: Callable[[], Any]) -> Any:
+        """``kept[key]``, worked out by ``work`` the first time only, however many ask at once."""
+        found = kept.get(key)
+        if found is None:
+            with self.working:
+                found = kept.get(key)
+                if found is None:
+                    found = kept.keep(key, work())
+        return found
+
+    def page(self, key: Any, work: Callable[[], Any]) -> Any:
+        """A page as drawn for ``key`` (campaign, head, viewer, path and query), drawn once."""
+        return self.once(self._pages, key, work)
 
 
 def scene_end(history: Sequence[Recorded], scene: int) -> int:

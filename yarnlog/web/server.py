@@ -147,7 +147,7 @@ class PlayersPage:
             self._templates[ruleset] = Templates(get_ruleset(ruleset).templates, user=WEB_TEMPLATES)
         return self._templates[ruleset]
 
-    def _page(self, handler: Callable[[Viewer, Request], Response]) -> Callable[[Request], Any]:
+    def _page(self, handler: Callable[[Viewer, Request], str]) -> Callable[[Request], Any]:
         """A page behind a link: 404 unless the link is an open invitation; the handler runs in a thread."""
 
         async def endpoint(request: Request) -> Response:
@@ -157,10 +157,14 @@ class PlayersPage:
                 viewer = self._viewer(cid, secret)
                 if viewer is None:
                     return not_found()
+                # Every page is drawn from what the viewer may see at the head: drawn once per head, and
+                # served as drawn to every reader of it until the journal moves.
+                key = (cid, self.reader.head(cid), viewer.name, request.url.path, str(request.query_params))
                 try:
-                    return handler(viewer, request)
+                    text = self.reader.page(key, lambda: handler(viewer, request))
                 except (NotFound, LookupError, ValueError, YarnlogError):
                     return not_found()
+                return HTMLResponse(text, headers=HEADERS)
 
             return await run_in_threadpool(run)
 
@@ -175,7 +179,7 @@ class PlayersPage:
         return self.reader.seen(viewer.campaign_id, viewer.name, int(scene) if scene else None)
 
     def _html(self, viewer: Viewer, seen: Seen, template: str, *, title: str, live: bool = False,
-              **context: Any) -> Response:
+              **context: Any) -> str:
         nav = [("Board", viewer.href("board"))] + [
             (label, viewer.href(page)) for page, label in (("ledger", "Ledger"), ("dice", "Dice"), ("recap", "Recap"))
             if page in viewer.pages.offered()]
@@ -185,14 +189,14 @@ class PlayersPage:
             template, nav=nav, page_title=title, live=live, viewer=viewer.name, gm=seen.is_gm,
             campaign=seen.table.title, as_of=seen.upto, href=viewer.href, link_href=self._link_href(viewer),
             **context)
-        return HTMLResponse(text, headers=HEADERS)
+        return text
 
     @staticmethod
     def _link_href(viewer: Viewer) -> Callable[[Link], str]:
         return lambda link: viewer.href(link.page, link.arg)
 
     def _report(self, viewer: Viewer, request: Request, make: Callable[[Seen], Report], *, live: bool = False,
-                scene_links: bool = True) -> Response:
+                scene_links: bool = True) -> str:
         seen = self._seen(viewer, request)
         report = make(seen)
         scene = request.query_params.get("end_of_scene")
@@ -200,45 +204,45 @@ class PlayersPage:
                           live=live and scene is None, end_of_scene=scene,
                           stream=viewer.href("events") if live else None)
 
-    def board(self, viewer: Viewer, request: Request) -> Response:
+    def board(self, viewer: Viewer, request: Request) -> str:
         return self._report(viewer, request, viewer.pages.board, live=True)
 
-    def board_fragment(self, viewer: Viewer, request: Request) -> Response:
+    def board_fragment(self, viewer: Viewer, request: Request) -> str:
         seen = self._seen(viewer, request)
-        return HTMLResponse(self._fragment(viewer, seen), headers=HEADERS)
+        return self._fragment(viewer, seen)
 
     def _fragment(self, viewer: Viewer, seen: Seen) -> str:
         return viewer.templates.render("report_body.html.j2", report=viewer.pages.board(seen), as_of=seen.upto,
                                        link_href=self._link_href(viewer))
 
-    def ledger(self, viewer: Viewer, request: Request) -> Response:
+    def ledger(self, viewer: Viewer, request: Request) -> str:
         if viewer.pages.ledger is None:
             raise NotFound("ledger")
         return self._report(viewer, request, viewer.pages.ledger)
 
-    def explain(self, viewer: Viewer, request: Request) -> Response:
+    def explain(self, viewer: Viewer, request: Request) -> str:
         explain = viewer.pages.explain
         if explain is None:
             raise NotFound("explain")
         n = request.path_params["n"]
         return self._report(viewer, request, lambda seen: explain(seen, n))
 
-    def dice(self, viewer: Viewer, request: Request) -> Response:
+    def dice(self, viewer: Viewer, request: Request) -> str:
         if viewer.pages.dice is None:
             raise NotFound("dice")
         return self._report(viewer, request, viewer.pages.dice)
 
-    def _rendered(self, viewer: Viewer, seen: Seen, rendered: Rendered, title: str) -> Response:
+    def _rendered(self, viewer: Viewer, seen: Seen, rendered: Rendered, title: str) -> str:
         return self._html(viewer, seen, rendered.template, title=title, **rendered.context)
 
-    def sheet(self, viewer: Viewer, request: Request) -> Response:
+    def sheet(self, viewer: Viewer, request: Request) -> str:
         if viewer.pages.sheet is None:
             raise NotFound("sheet")
         seen = self._seen(viewer, request)
         name = request.path_params["name"]
         return self._rendered(viewer, seen, viewer.pages.sheet(seen, name), name)
 
-    def recap(self, viewer: Viewer, request: Request) -> Response:
+    def recap(self, viewer: Viewer, request: Request) -> str:
         if viewer.pages.recap is None:
             raise NotFound("recap")
         seen = self._seen(viewer, request)
@@ -247,7 +251,7 @@ class PlayersPage:
             raise NotFound(episode)
         return self._rendered(viewer, seen, viewer.pages.recap(seen, int(episode) if episode else None), "Recap")
 
-    def digest(self, viewer: Viewer, request: Request) -> Response:
+    def digest(self, viewer: Viewer, request: Request) -> str:
         from yarnlog.core.digest import parse_digest
 
         seen = self._seen(viewer, request)
