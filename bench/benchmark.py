@@ -611,7 +611,7 @@ def op_state_snapshot(url: str, path: Path, campaign: str, args: argparse.Namesp
     figures, state = _timed(lambda: journal.state(campaign))
     assert state.sequence == args.events
     figures["sizes"] = sizes
-    figures["snapshot_at"] = journal._snapshot_at.get(campaign)
+    figures["snapshot_at"] = journal.states.snapshots.at.get(campaign)
     return figures
 
 
@@ -631,12 +631,12 @@ def op_state_snapshot_tail(url: str, path: Path, campaign: str, args: argparse.N
     at = max(1, args.events - args.tail)
     records = store.read(campaign, upto=at)
     keeper = Journal(store, snapshot_every=1)
-    keeper._fold(campaign, None, records)
+    keeper.states._fold(campaign, None, records)
     del records, keeper
     journal = Journal(store)
     figures, state = _timed(lambda: journal.state(campaign))
     assert state.sequence == args.events
-    assert journal._snapshot_at.get(campaign) is not None
+    assert journal.states.snapshots.at.get(campaign) is not None
     figures["snapshot_at"] = at
     return figures
 

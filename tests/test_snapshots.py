@@ -317,7 +317,7 @@ def test_an_unknown_view_is_refused(sample_store):
         Journal(sample_store).view("lantern", "nope")
 
 
-def test_verify_ignores_snapshots_and_verify_snapshots_names_a_forged_view(cli, tmp_path):
+def test_verify_names_a_forged_view_at_the_head_and_verify_snapshots_checks_every_row(cli, tmp_path):
     store = open_store(tmp_path / "journal.db")
     import_records(store, records("sample"))
     Journal(store).view("lantern", "tokens")
@@ -329,7 +329,7 @@ def test_verify_ignores_snapshots_and_verify_snapshots_names_a_forged_view(cli, 
     store.close()
 
     code, out, _ = cli("verify", "--json")
-    assert code == 0 and json.loads(out)["ok"]  # snapshots are not evidence: verify ignores them
+    assert code == 1 and [(f["sequence"], f["event_type"]) for f in json.loads(out)["faults"]] == [(206, "view:tokens")]
     code, out, _ = cli("verify", "--snapshots", "--json")
     report = json.loads(out)
     assert code == 1 and not report["ok"]
@@ -457,3 +457,43 @@ def test_retracting_an_amendment_from_before_the_snapshots_starts_from_before_wh
     fresh = Journal(store, snapshot_every=10**9)
     assert fresh.state(cid) == replay(fresh.history(cid))
     assert (kept[0], redo.sequence) in store.reads  # the tail read again from the snapshot before the note
+
+
+def test_verify_names_a_state_snapshot_that_lies(cli, tmp_path):
+    """A read starts from the newest sound state snapshot: a forged one (right fingerprint and hash)
+    makes every board lie, so plain ``verify`` compares it with the replay at its event."""
+    store = open_store(tmp_path / "journal.db")
+    import_records(store, records("sample"))
+    forge(store, "lantern", 200, state_sequence=10)
+    store.close()
+    code, out, _ = cli("verify", "--json")
+    assert code == 1
+    assert [(f["sequence"], f["event_type"]) for f in json.loads(out)["faults"]] == [(200, STATE)]
+
+
+@pytest.mark.parametrize("view", ["tokens", "bennies"])
+def test_a_cached_view_rewritten_in_the_database_is_named_by_plain_verify(cli, db_url, view):
+    """Issue 21: the writer may rewrite the cache rows; with one UPDATE ``tokens`` showed Ana holding
+    42 while ``verify`` passed. Plain verify now compares each view at the head with the replay (the
+    bennies view is kept in pieces: its block is rewritten)."""
+    from sqlalchemy import create_engine, text
+
+    from yarnlog.persistence.factory import database_url
+
+    assert cli("--db", db_url, "import", str(SAMPLE))[0] == 0
+    assert cli("--db", db_url, "verify")[0] == 0
+    assert cli("--db", db_url, view, "--json")[0] == 0  # read once: its view is kept
+    engine = create_engine(database_url(db_url))
+    with engine.begin() as conn:
+        field = '"drama_tokens":0' if view == "tokens" else '"Ana":1'
+        changed = conn.execute(text("UPDATE snapshots SET data = replace(data, :was, :now) WHERE kind LIKE :kind"),
+                               {"was": field, "now": field[:-1] + "42", "kind": f"view:{view}%"}).rowcount
+    engine.dispose()
+    assert changed
+    code, out, _ = cli("--db", db_url, view, "--json")
+    assert code == 0 and "42" in out  # the read serves the cache as it is
+    code, _, err = cli("--db", db_url, "verify")
+    assert code == 1
+    assert f"view:{view}" in err and f"the {view} view differs from a full replay" in err
+    code, _, err = cli("--db", db_url, "verify", "--snapshots")
+    assert code == 1 and "differs" in err

@@ -60,8 +60,8 @@ def test_an_event_type_without_a_validator_is_itself_a_fault(journal, campaign, 
     class Unvalidated(Payload):
         pass
 
-    journal._append(campaign, journal.store.last_sequence(campaign), [Unvalidated()], by="Maya",
-                    visibility=EVERYONE)
+    journal.commands.append(campaign, journal.store.last_sequence(campaign), [Unvalidated()], by="Maya",
+                            visibility=EVERYONE)
     [fault] = audit(journal.history(campaign))
     assert fault.event_type == "yarn.test.unvalidated" and "no validator" in fault.problem
 
@@ -69,7 +69,7 @@ def test_an_event_type_without_a_validator_is_itself_a_fault(journal, campaign, 
 def test_combat_events_outside_any_fight_fail_verify(journal, campaign):
     assert verify(journal.store.read(campaign), campaign).ok
     first = journal.store.last_sequence(campaign) + 1
-    journal._append(campaign, first - 1, list(BOGUS_COMBAT), by="Maya", visibility=EVERYONE)
+    journal.commands.append(campaign, first - 1, list(BOGUS_COMBAT), by="Maya", visibility=EVERYONE)
     report = verify(journal.store.read(campaign), campaign)
     assert [(f.sequence, f.event_type, f.problem) for f in report.faults] == [
         (first + i, p.event_type, "no fight is in play: start one with 'yarnlog fight start'")
@@ -82,8 +82,8 @@ def test_yarnlog_verify_exits_with_faults_for_bogus_combat_events(cli, tmp_path)
     assert cli("verify")[0] == EXIT_CODES["ok"]
     store = open_store(f"sqlite:///{tmp_path / 'journal.db'}")
     try:
-        Journal(store)._append("lantern", store.last_sequence("lantern"), list(BOGUS_COMBAT), by="Maya",
-                               visibility=EVERYONE)
+        Journal(store).commands.append("lantern", store.last_sequence("lantern"), list(BOGUS_COMBAT), by="Maya",
+                                       visibility=EVERYONE)
     finally:
         store.close()
     code, _, err = cli("verify")
@@ -102,15 +102,15 @@ def test_the_collecting_referee_refuses_nothing_and_notes_every_broken_rule():
 
 
 def test_a_derived_field_recorded_otherwise_is_named(journal, campaign):
-    journal._append(campaign, journal.store.last_sequence(campaign), [EpisodeStarted(number=4)], by="Maya",
-                    visibility=EVERYONE)
+    journal.commands.append(campaign, journal.store.last_sequence(campaign), [EpisodeStarted(number=4)], by="Maya",
+                            visibility=EVERYONE)
     [fault] = audit(journal.history(campaign))
     assert fault.problem == "number is recorded as 4 but the rules give 1"
 
 
 def _forge(journal, campaign, payload) -> None:
     """Append ``payload`` as a writer with database access could: chained, but never decided."""
-    journal._append(campaign, journal.store.last_sequence(campaign), [payload], by="Maya", visibility=EVERYONE)
+    journal.commands.append(campaign, journal.store.last_sequence(campaign), [payload], by="Maya", visibility=EVERYONE)
 
 
 def test_a_validator_that_fails_on_forged_facts_is_a_fault_not_a_crash(journal, campaign, monkeypatch):

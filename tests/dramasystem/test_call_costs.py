@@ -91,7 +91,7 @@ def test_verify_names_a_scene_opened_without_its_price(journal):
     from yarnlog.core.timeline import SceneOpened
 
     unpaid = SceneOpened(number=1, caller="Ana", cast=["Tomas"], mode="procedural")
-    journal._append(CAMPAIGN, journal.store.last_sequence(CAMPAIGN), [unpaid], by="Maya", visibility="everyone")
+    journal.commands.append(CAMPAIGN, journal.store.last_sequence(CAMPAIGN), [unpaid], by="Maya", visibility="everyone")
     journal.execute(CAMPAIGN, OpenScene(caller="Maya", cast=("Iris",), mode="procedural"))
     faults = audit(journal.history(CAMPAIGN))
     assert [f.problem for f in faults] == [

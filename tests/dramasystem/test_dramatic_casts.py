@@ -64,6 +64,6 @@ def test_verify_names_a_forged_scene_between_two_recurring_characters(harbour):
     from yarnlog.core.timeline import SceneOpened
 
     forged = SceneOpened(number=2, caller="Ana", cast=["Old Tom", "Mags"], mode="dramatic")
-    harbour._append(CAMPAIGN, harbour.store.last_sequence(CAMPAIGN), [forged], by="Ana", visibility="everyone")
+    harbour.commands.append(CAMPAIGN, harbour.store.last_sequence(CAMPAIGN), [forged], by="Ana", visibility="everyone")
     report = verify(harbour.stored_events(CAMPAIGN), CAMPAIGN)
     assert not report.ok and "DS17" in str(report)

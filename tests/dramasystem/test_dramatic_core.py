@@ -181,7 +181,7 @@ def test_verify_names_a_petition_recorded_with_the_wrong_exchange(journal):
                               granter_holder="Ben", answer="refused", outcome="refused",
                               transfers=[TransferLine(amount=3, source="kitty", destination="Ana",
                                                       chapter="Gaining Tokens", rule="...")])
-    journal._append(CAMPAIGN, journal.store.last_sequence(CAMPAIGN), [forged], by="Maya", visibility="everyone")
+    journal.commands.append(CAMPAIGN, journal.store.last_sequence(CAMPAIGN), [forged], by="Maya", visibility="everyone")
     faults = audit(journal.history(CAMPAIGN))
     assert len(faults) == 1 and faults[0].problem.startswith("transfers is recorded as")
     assert not verify(journal.stored_events(CAMPAIGN), CAMPAIGN).ok

@@ -43,7 +43,7 @@ def seat_characters(journal, cid: str) -> None:
     """
     state = journal.state(cid)
     assert (state.table.gm, state.table.players, state.sequence) == (GM, list(PLAYERS), len(PLAYERS) + 1)
-    journal._append(cid, state.sequence, _seated(), by=GM, visibility="everyone")
+    journal.commands.append(cid, state.sequence, _seated(), by=GM, visibility="everyone")
 
 
 @functools.cache

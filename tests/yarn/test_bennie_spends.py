@@ -65,6 +65,6 @@ def test_verify_flags_a_second_bennie_forced_into_one_scene(journal, scene):
     forged = BennieSpent(scene=2, effect=bn.BennieOption.EXTRA_CARD.effect,
                          bennie_spends=[BennieSpendLine(spender="Ana", option="extra_card", scene=2)],
                          transfers=[bennie_paid("Ana")])
-    journal._append(scene, journal.store.last_sequence(scene), [forged], by=GM, visibility="everyone")
+    journal.commands.append(scene, journal.store.last_sequence(scene), [forged], by=GM, visibility="everyone")
     faults = audit(journal.history(scene))
     assert [f.problem for f in faults] == [f"Ana has already spent a bennie in scene 2 ({bn.ONE_PER_SCENE.cite()})"]

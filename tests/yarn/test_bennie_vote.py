@@ -108,10 +108,10 @@ def test_verify_flags_a_forged_result_and_an_episode_ended_without_a_vote(journa
                                                        chapter="Gaining Bennies", rule="...")])
     assert not recount(state, forged)["agrees"]
     journal.execute(table, StartEpisode())
-    journal._append(table, journal.store.last_sequence(table), [EpisodeEnded(number=2)], by=GM,
-                    visibility="everyone")
+    journal.commands.append(table, journal.store.last_sequence(table), [EpisodeEnded(number=2)], by=GM,
+                            visibility="everyone")
     faults = audit(journal.history(table))
-    assert [f.problem for f in faults] == [f"episode 2 ended without the bennie vote ({bn.ALL_VOTE.cite()})"]
+    assert [f.problem for f in faults] == [f"episode 2 ended with no bennie vote ({bn.ALL_VOTE.cite()})"]
 
 
 def _tallied(recorded):

@@ -80,8 +80,8 @@ def test_verify_flags_a_call_forced_in_out_of_turn(journal, episode_two):
     from yarnlog.core.timeline import Note, SceneOpened
 
     number = journal.state(episode_two).timeline.last_scene + 1
-    journal._append(episode_two, journal.store.last_sequence(episode_two),
-                    [SceneOpened(number=number, caller="Cy", cast=["Kit"]), Note(text="Cy pushes in")], by=GM,
-                    visibility="everyone")
+    journal.commands.append(episode_two, journal.store.last_sequence(episode_two),
+                            [SceneOpened(number=number, caller="Cy", cast=["Kit"]), Note(text="Cy pushes in")], by=GM,
+                            visibility="everyone")
     assert [f.problem for f in audit(journal.history(episode_two))] == [
         f"scene {number}: Cy called out of turn ({CALLING_ORDER.cite()})"]

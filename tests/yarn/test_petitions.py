@@ -191,6 +191,6 @@ def test_verify_flags_a_petition_recorded_with_the_wrong_exchange(journal, table
                               answer="refused", outcome="refused",
                               transfers=[TransferLine(amount=3, source="kitty", destination="Ana",
                                                       chapter="Gaining Tokens", rule="...")])
-    journal._append(table, journal.store.last_sequence(table), [forged], by=GM, visibility="everyone")
+    journal.commands.append(table, journal.store.last_sequence(table), [forged], by=GM, visibility="everyone")
     faults = audit(journal.history(table))
     assert len(faults) == 1 and faults[0].problem.startswith("transfers is recorded as")

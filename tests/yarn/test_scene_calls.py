@@ -145,7 +145,7 @@ def test_the_same_characters_may_not_rerun_a_force_without_a_new_element(journal
 
 
 def _force_in(journal, cid, *payloads):
-    journal._append(cid, journal.store.last_sequence(cid), list(payloads), by=GM, visibility="everyone")
+    journal.commands.append(cid, journal.store.last_sequence(cid), list(payloads), by=GM, visibility="everyone")
 
 
 def test_verify_flags_calls_forced_in_behind_the_decider(journal, table):

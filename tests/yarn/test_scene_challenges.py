@@ -175,7 +175,7 @@ def test_verify_flags_a_duck_recorded_without_its_token(journal, scene):
                          spends_token=True, in_scene=False, caller_starts_over=False,
                          transfers=[TransferLine(amount=1, source="kitty", destination="Ana", chapter="Ducking a Scene",
                                                  rule=challenges.DUCKING.text)])
-    journal._append(scene, journal.store.last_sequence(scene), [forged], by=GM, visibility="everyone")
+    journal.commands.append(scene, journal.store.last_sequence(scene), [forged], by=GM, visibility="everyone")
     problems = [f.problem for f in audit(journal.history(scene))]
     assert len(problems) == 2 and problems[0].startswith("Ben must pay 1 drama token but holds 0")
     assert problems[1].startswith("transfers is recorded as")

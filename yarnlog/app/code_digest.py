@@ -1,8 +1,8 @@
 """The digest of the code that makes a snapshot: the source of the core and of the ruleset's package.
 
 Snapshots and views are keyed by it (:mod:`yarnlog.app.snapshots`), so that one written by other
-code is never read. Hashing the ~90 source files (~0.9 MB) took 16 ms, most of reading a stored
-view in a fresh process, so the digest is kept in a small cache file, keyed by every file's path,
+code is never read. Hashing every source file would be most of reading a stored view in a fresh
+process, so the digest is kept in a small cache file, keyed by every file's path,
 size, modification and change times (nanoseconds) and inode. Writing a file in any way sets its
 change time, which no program can set back, so a stale digest is never served. As git does for
 its index, a digest is not cached while a file changed in the last :data:`SETTLE` seconds: two

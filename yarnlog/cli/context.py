@@ -25,7 +25,7 @@ class _Opened:
 _OPENED = _Opened()
 
 #: How :func:`execute_command` runs a command: ``(journal, campaign_id, command, **execute) -> recorded``.
-#: Unset, it is :func:`yarnlog.app.rolling.execute_rolling` followed by :meth:`Journal.refresh_views`;
+#: Unset, it is :func:`yarnlog.app.rolling.execute_rolling`, the stored views refreshed in the same call;
 #: ``yarnlog play`` sets its own for one line, to remember what its entry recorded (for ``undo``) or to
 #: count dice without recording (``dice?``), and leaves the stored views to their next reader.
 EXECUTOR: ContextVar[Callable[..., list[Any]] | None] = ContextVar("yarnlog_executor", default=None)
@@ -107,12 +107,10 @@ def execute_command(campaign: str | None, command, *, by: str | None = None, vis
     if executor is not None:
         return executor(journal, cid, command, by=by, visibility=visibility, override=override,
                         command_id=given, new_command=new)
-    recorded = execute_rolling(journal, cid, command, by=by, visibility=visibility, override=override,
-                               command_id=given, new_command=new)
-    # The boards people read after a move (tokens, bennies...) are brought to the new head now, from
-    # the state in memory, so that reading one stays a few rows.
-    journal.refresh_views(cid)
-    return recorded
+    # The boards people read after a move (tokens, bennies...) are brought to the new head in the same
+    # call, from the state in memory, so that reading one stays a few rows.
+    return execute_rolling(journal, cid, command, by=by, visibility=visibility, override=override,
+                           command_id=given, new_command=new, refresh_views=True)
 
 
 def _override(journal: "Journal", cid: str, by: str | None, reason: str | None):
@@ -151,8 +149,10 @@ def answer(recorded: list, as_json: bool, detail=None, command_id: str | None = 
         return
     state = None
     if recorded and not as_json and not SETTINGS.verbose:
-        # In words: the state after the move is the one the journal remembers (no replay).
-        state = open_journal().state(recorded[0].campaign_id)
+        # In words: the state after the move, as the write answered it (no replay, no read).
+        state = getattr(recorded, "state", None)
+        if state is None:
+            state = open_journal().state(recorded[0].campaign_id)
     show_recorded(recorded, as_json, state=state, command_id=command_id, already=already)
 
 

@@ -60,10 +60,6 @@ def one_line(text: str) -> str:
     return terminal_text(text).replace("\n", "\u2424").replace("\t", "\u2409")
 
 
-#: A rule's number in its book's citation, as DramaSystem's are ("DramaSystem SRD (DS22-DS24, lines 325-333)").
-_RULE_NUMBER = re.compile(r"DS\d+(?:-DS\d+)?(?:, DS\d+(?:-DS\d+)?)*")
-
-
 def citations(rule) -> list[str]:
     """How a refusal may name ``rule``'s place in its book, longest first: the heading of its
     section (``Supporting or Blocking a Force``), the rule's number where its book numbers its
@@ -71,9 +67,8 @@ def citations(rule) -> list[str]:
     (``Advanced Procedural System: Player vs. Player`` -> ``Player vs. Player``)."""
     section = rule.section
     found = [section]
-    number = _RULE_NUMBER.search(rule.book)
-    if number is not None:
-        found.append(number.group())
+    if rule.number is not None:
+        found.append(rule.number)
     if ": " in section:
         found.append(section.rsplit(": ", 1)[-1])
     return sorted(dict.fromkeys(found), key=len, reverse=True)
@@ -82,16 +77,17 @@ def citations(rule) -> list[str]:
 def refusal_line(message: str, rule) -> str:
     """A refusal in one line: ``Refused. Ana must pay 2 drama tokens but holds 0 (Forcing).``, what the
     rule says of this move and where the book says it. The section is named whole when the line fits
-    :data:`WIDTH` columns, else by its shortest citation (:func:`citations`); the message is never
-    cut, so a name typed very long may still make the line wider."""
+    :data:`WIDTH` columns, else by a shorter citation (:func:`citations`), else by the book and line
+    of the rule (``Yarn 965``, :attr:`~yarnlog.core.referee.Rule.where`); the message is never cut,
+    so a name typed very long may still make the line wider."""
     said = message.strip().rstrip(".")
     said = f"{said[:1].upper()}{said[1:]}"
     options = citations(rule)
-    for cite in options:
-        line = f"Refused. {said} ({cite})."
-        if len(line) <= WIDTH:
-            break
-    return one_line(line)
+    if rule.where is not None and rule.where not in options:
+        options.append(rule.where)
+    lines = [f"Refused. {said} ({cite})." for cite in options]
+    fitting = [line for line in lines if len(line) <= WIDTH]
+    return one_line(fitting[0] if fitting else min(lines, key=len))
 
 
 def error_line(exc: Exception, *, full: bool = False) -> str:

@@ -21,7 +21,7 @@ from yarnlog.core.corrections import (
 from yarnlog.core.events import Payload, Recorded, load_payload
 from yarnlog.core.invites import IssueInvite, RevokeInvite, decide_invite
 from yarnlog.core.names import Registered, did_you_mean, mentioned, resolve_command
-from yarnlog.core.referee import Broken, InvalidCommand, Referee, Rule, YarnlogError, invalid, present
+from yarnlog.core.referee import Broken, Difference, InvalidCommand, Referee, Rule, YarnlogError, invalid, present
 from yarnlog.core.state import EVERYONE, CampaignState, empty_state, evolve, paused_gc, replay
 from yarnlog.core.table import AddParticipant, ChangeOptions, RemoveParticipant, decide_table
 from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode, decide_timeline
@@ -160,7 +160,9 @@ def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], re
             # else (a field the rules derive otherwise) is refused under the rule of corrections.
             broken = fault.problem
             rule, said = (broken.rule, broken.message) if isinstance(broken, Broken) else (CORRECTIONS_RULE, broken)
-            referee.require(False, rule, f"event {fault.sequence} would break a rule: {said}")
+            if isinstance(broken, Difference):
+                said = broken.briefly()
+            referee.require(False, rule, f"event {fault.sequence} would fail: {said}")
     return payload
 
 

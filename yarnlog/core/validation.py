@@ -23,7 +23,7 @@ from yarnlog.core.events import Payload
 from yarnlog.core.invites import InviteIssued, InviteRevoked, validate_issued, validate_revoked
 from yarnlog.core.limits import check_data
 from yarnlog.core.names import NAME_FIELDS
-from yarnlog.core.referee import Referee, YarnlogError
+from yarnlog.core.referee import Difference, Referee, YarnlogError
 from yarnlog.core.ruleset import Ruleset, Validator
 from yarnlog.core.table import (
     CampaignCreated,
@@ -114,7 +114,7 @@ def differences(recorded: Payload, derived: Payload, schema_version: int | None 
     added_in = getattr(type(recorded), "added_in", {})
     version = type(recorded).schema_version if schema_version is None else schema_version
     unstated = {key for key, since in added_in.items() if version < since}
-    return [f"{key} is recorded as {_brief(got.get(key))} but the rules give {_brief(want[key])}"
+    return [Difference(key, _brief(got.get(key)), _brief(want[key]))
             for key in want if key not in unstated and got.get(key) != want[key]]
 
 

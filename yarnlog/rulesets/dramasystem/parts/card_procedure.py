@@ -286,7 +286,7 @@ def check_procedural_scene(campaign: DramaSystemCampaign, scene: int, referee: R
     invalid(campaign.timeline.scene == scene, f"scene {scene} is not the scene in play")
     opened = campaign.timeline.scenes.get(scene)
     referee.require(opened is not None and opened.mode == "procedural", PROCEDURAL_SCENE,
-                    f"scene {scene} is not a procedural scene (call it with --mode procedural)")
+                    f"scene {scene} is not a procedural scene: use --mode procedural")
 
 
 def validate_target(p: TargetDrawn, campaign: DramaSystemCampaign, referee: Referee) -> TargetDrawn:

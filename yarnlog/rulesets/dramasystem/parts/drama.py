@@ -357,7 +357,7 @@ def call_paid(campaign: CampaignState[Any], referee: Referee, *, scene: int, cal
         if price is CallPrice.GREEN_TOKEN:
             piles = campaign.rules.piles
             referee.require(Colour.GREEN in piles.available(caller), GREEN_TO_CALL,
-                            f"{caller} has no unspent green token to call a procedural scene without "
+                            f"{caller} needs an unspent green token to call a scene without "
                             f"{own or 'a character of hers'}")
             procedural = spends_for(piles, [(caller, Colour.GREEN)], referee)
     jumps: list[BennieSpendLine] = []

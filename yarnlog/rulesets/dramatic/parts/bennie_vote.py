@@ -225,9 +225,9 @@ class BennieVoting:
         assert isinstance(checked, EpisodeEnded)  # check_timeline gives back the payload it checks, numbered
         p = checked
         referee.require(not campaign.table.players or p.number in drama_of(campaign).tallies, ALL_VOTE,
-                        f"episode {p.number} ended without the bennie vote")
+                        f"episode {p.number} ended with no bennie vote")
         referee.require(not campaign.rules.economy.tokens, EPISODE_END,
-                        f"drama tokens were still held when episode {p.number} ended")
+                        f"episode {p.number} ended with tokens held")
         return p
 
 

@@ -165,7 +165,7 @@ def drama_of(campaign: Campaign) -> Drama:
 
 def scene_in_play(campaign: Campaign) -> SceneCall:
     """The scene in play, as called (nonsense to act in a scene when none is in play)."""
-    number = present(campaign.timeline.scene, "no scene is in play: call one first")
+    number = present(campaign.timeline.scene, "no scene is in play: call one")
     return present(drama_of(campaign).scenes.get(number),
                    f"scene {number} was not called under the rules of this campaign")
 

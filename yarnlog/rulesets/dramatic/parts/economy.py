@@ -297,8 +297,8 @@ def transferred(command: TransferTokens, campaign: Campaign, referee: Referee,
         held = campaign.rules.economy.holding(source, command.currency)
         what = "drama token" if command.currency == DRAMA else "bennie"
         referee.require(held >= command.amount, SPEND_WHAT_YOU_HOLD,
-                        f"{source} pays {command.amount} {what}{'s' if command.amount > 1 else ''} but holds {held} "
-                        "(--override REASON rules it)")
+                        f"{source} pays {command.amount} {what}{'s' if command.amount > 1 else ''} but holds {held}: "
+                        "--override rules it")
     line = TransferLine.of(Transfer(command.amount, _account(source), _account(destination), GM_RULING),
                            command.currency)
     return validate_transferred(kind(transfers=[line], reason=command.reason.strip()), campaign, referee)

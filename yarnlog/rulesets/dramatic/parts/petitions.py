@@ -409,7 +409,7 @@ class Petitions:
         from its own facts."""
         self.dramatic.referee(referee).require(
             tuple(p.precedence) == self.drawn_for_quiz(campaign), MULTIPLE_PETITIONERS,
-            f"the quiz did not follow a precedence order newly drawn in scene {p.scene}")
+            "the quiz did not follow a newly drawn precedence order")
         return self.quizzed(campaign, referee, precedence=p.precedence,
                             answers=[(a.petitioner, a.wanted_from, a.got_it) for a in p.answers])
 

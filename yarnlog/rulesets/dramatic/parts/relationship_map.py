@@ -139,9 +139,9 @@ def wanted_by_too_few(roster: Roster) -> dict[str, int]:
 
 
 def shortfall_text(short: dict[str, int], needed: int) -> str:
-    """``play waits for two wants on each PC: Iris has 1, Tomas has 0`` (``needed``: :func:`wants_needed`)."""
+    """``play waits for two wants on each PC: Iris 1, Tomas 0`` (``needed``: :func:`wants_needed`)."""
     return (f"play waits for {'two wants' if needed == 2 else 'one want'} on each PC: "
-            + ", ".join(f"{name} has {n}" for name, n in short.items()))
+            + ", ".join(f"{name} {n}" for name, n in short.items()))
 
 
 def check_wants_before_play(dramatic: Dramatic, campaign: Campaign, referee: Referee, episode: int) -> None:

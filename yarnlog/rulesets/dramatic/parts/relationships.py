@@ -127,7 +127,7 @@ class Relationships:
             return p
         referee = self.dramatic.referee(referee)
         referee.require(supporting.kind == RECURRING, MINOR_HAS_NO_RELATIONSHIP,
-                        f"{p.other} is a minor character: promote him or her first")
+                        f"{p.other} is a minor character: promote first")
         cast = _scene_cast(campaign)
         referee.require(cast is not None and {p.character, p.other} <= set(cast), RECURRING_RELATIONSHIP,
                         f"no scene in play features both {p.character} and {p.other}")

@@ -467,7 +467,7 @@ def next_theme_episode(campaign: Campaign) -> int:
 def _validate_precedence(p: PrecedenceDrawn, campaign: Campaign, referee: Referee) -> PrecedenceDrawn:
     players = campaign.table.players
     for name in p.order:
-        invalid(name in players, f"{name} is not a player at the table (the GM has no card)")
+        invalid(name in players, f"{name} draws no card: not a player")
     invalid(len(set(p.order)) == len(p.order), "a player's card comes out once")
     # Multiple Petitioners: "The GM quizzes each participating player": only those in the scene.
     if p.purpose != Purpose.PETITIONERS:
@@ -476,13 +476,12 @@ def _validate_precedence(p: PrecedenceDrawn, campaign: Campaign, referee: Refere
     timeline = campaign.timeline
     if p.purpose == Purpose.THEME_ROTA:
         referee.require(list(timeline.episodes[-1:]) == [1], THEME_ROTA,
-                        f"the theme rota is drawn at the end of the first session, not after episode "
-                        f"{timeline.episodes[-1] if timeline.episodes else 0}")
+                        "the theme rota is drawn at the end of the first session")
     if p.purpose == Purpose.CALLING_ORDER:
         referee.require(
             # Scenes are numbered in the order they open: the episode has had one if the last one is its.
             timeline.episode is not None and timeline.scene_episode.get(timeline.last_scene) != timeline.episode,
-            CALLING_ORDER, "a calling order is drawn in an episode, before its first scene",
+            CALLING_ORDER, "a calling order is drawn in an episode, before its scenes",
         )
     return p
 
@@ -673,8 +672,7 @@ class SupportingCast:
         chosen = self.cast(campaign).chosen_themes.get(payload.number)
         if chosen is not None:
             referee.require(payload.theme == chosen.theme, NEXT_THEME,
-                            f"{chosen.chosen_by} chose {chosen.theme!r} for episode {payload.number}: start it with "
-                            f"that theme, or record the theme chosen again")
+                            f"{chosen.chosen_by} chose {chosen.theme!r} for episode {payload.number}: start it so")
         return payload
 
     @property

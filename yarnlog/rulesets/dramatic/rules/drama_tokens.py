@@ -338,7 +338,7 @@ def check_not_reversing_force(
     referee.require(
         not (earlier and intended_to_reverse and not significant_new_element),
         NO_REVERSAL,
-        f"{petitioner} and {granter} already had a force this episode; add a significant new element",
+        f"{petitioner} and {granter} already had a force: add something new",
     )
 
 

@@ -176,7 +176,7 @@ def check_composition(campaign: YarnCampaign, referee: Referee, opened: SceneOpe
     if opened.mode == "dramatic" and not check_dramatic_cast(referee, pcs=pcs, recurring=recurring,
                                                              caller_is_gm=opened.caller == table.gm):
         referee.require(pcs + recurring >= 2, DRAMATIC_MODE,
-                        "a dramatic scene needs a petitioner and a granter: cast two PCs or recurring characters")
+                        "a dramatic scene casts a petitioner and a granter")
     if opened.mode == "procedural":
         referee.require(pcs >= 1, PROCEDURAL_MODE, "a procedural scene casts at least one PC")
     if opened.kind == "conference":

@@ -84,7 +84,7 @@ def check_not_after_closer(campaign: YarnCampaign, referee: Referee) -> None:
     episode = campaign.timeline.episode
     closer = drama_of(campaign).closers.get(episode) if episode is not None else None
     referee.require(closer is None, SCENE_ROLES,
-                    f"scene {closer} was this episode's closer: end the episode rather than call another scene")
+                    f"scene {closer} was this episode's closer: end the episode")
 
 
 def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:

@@ -62,7 +62,7 @@ def shifted(campaign: YarnCampaign, referee: Referee, *, location: str, by: str,
     invalid(bool(location.strip()), "name the place the scene moves to")
     known = _known(campaign, location)
     referee.require(known is not None, LOCATIONS,
-                    f"{location.strip()} is not introduced yet: give its introductory description")
+                    f"{location.strip()} is not introduced: describe it")
     place = known or location.strip()
     here = campaign.timeline.scenes[scene.number].setting
     invalid(place != (scene.places[-1] if scene.places else here), f"scene {scene.number} is already at {place}")
