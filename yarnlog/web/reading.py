@@ -75,17 +75,17 @@ class Reader:
         key = (campaign_id, head)
         found = self._full.get(key)
         if found is not None:
-            return found  # type: ignore[no-any-return]
+            return found
         with self.working:
             found = self._full.get(key)
             if found is not None:
-                return found  # type: ignore[no-any-return]
+                return found
             with self.lock:
                 history = self.journal.history(campaign_id, upto=head)
                 state = self.journal.state(campaign_id)
                 if state.sequence != history[-1].sequence:  # a write landed between the two reads
                     state = replay(history)
-            return self._full.keep(key, (history, state))  # type: ignore[no-any-return]
+            return self._full.keep(key, (history, state))
 
     def table(self, campaign_id: str) -> Any:
         return self.full(campaign_id)[1].table
