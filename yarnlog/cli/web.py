@@ -22,6 +22,7 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="The address to listen on (default: this machine only; "
                                       "0.0.0.0 for the players' phones on the local network).")] = HOST,
     port: Annotated[int, typer.Option("--port", help="The port to listen on.", min=1, max=65535)] = PORT,
+    as_json: JsonOpt = False,
 ) -> None:
     """Serve the players' page: each participant's link (see 'yarnlog invite') opens the campaign as
     they may see it, live and read-only. Ctrl-C stops it."""
@@ -30,8 +31,10 @@ def serve(
     from yarnlog.web.server import make_app
 
     journal = open_journal()
-    console(stderr=True).print(f"Serving the players' page on http://{host}:{port}/ (Ctrl-C stops it); "
-                               "links: 'yarnlog invite NAME'.", markup=False, emoji=False, soft_wrap=True)
+    data = {"url": f"http://{host}:{port}/", "campaigns": journal.campaigns()}
+    emit(data, as_json, lambda d: console(stderr=True).print(
+        f"Serving the players' page on {d['url']} (Ctrl-C stops it); links: 'yarnlog invite NAME'.",
+        markup=False, emoji=False, soft_wrap=True))
     # No access log: every request's path carries a participant's secret.
     # Open streams (the live boards) would hold a graceful shutdown forever: they are cut after a second.
     uvicorn.run(make_app(journal), host=host, port=port, access_log=False, log_level="warning",

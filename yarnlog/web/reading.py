@@ -48,6 +48,7 @@ class Reader:
         #: Taken to work out what is not kept yet: many readers arriving at once wait for one of them.
         self.working = threading.RLock()
         self.heads: dict[str, int] = {}
+        self.polled = False
         self._full: _Kept = _Kept()
         self._seen: _Kept = _Kept()
         self._pages: _Kept = _Kept(limit=256)
@@ -61,13 +62,25 @@ class Reader:
                 if head is not None:
                     heads[cid] = head[0]
         moved = {cid: n for cid, n in heads.items() if self.heads.get(cid) != n}
-        self.heads = heads
+        self.heads, self.polled = heads, True
         return moved
 
     def head(self, campaign_id: str) -> int | None:
-        if campaign_id not in self.heads:
+        """The campaign's head as last polled (a campaign made since shows at the next poll: a link
+        to a campaign that does not exist costs no query)."""
+        if not self.polled:
             self.poll()
         return self.heads.get(campaign_id)
+
+    def kept_table(self, campaign_id: str) -> Any | None:
+        """The campaign's table at its polled head if it is in memory, else ``None`` (no query)."""
+        found = self._full.get((campaign_id, self.heads.get(campaign_id)))
+        return None if found is None else found[1].table
+
+    def kept_page(self, key: Any) -> str | None:
+        """A page already drawn for ``key``, else ``None``."""
+        found = self._pages.get(key)
+        return found if isinstance(found, str) else None
 
     def full(self, campaign_id: str) -> tuple[Sequence[Recorded], CampaignState[Any]]:
         """The whole history at the campaign's head as last polled, and its state (cached per head)."""

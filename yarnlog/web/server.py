@@ -152,6 +152,9 @@ class PlayersPage:
 
         async def endpoint(request: Request) -> Response:
             cid, secret = request.path_params["cid"], request.path_params["secret"]
+            drawn = self._drawn(cid, secret, request)
+            if drawn is not None:  # a page already drawn at this head: served from memory, no thread
+                return drawn
 
             def run() -> Response:
                 viewer = self._viewer(cid, secret)
@@ -159,7 +162,7 @@ class PlayersPage:
                     return not_found()
                 # Every page is drawn from what the viewer may see at the head: drawn once per head, and
                 # served as drawn to every reader of it until the journal moves.
-                key = (cid, self.reader.head(cid), viewer.name, request.url.path, str(request.query_params))
+                key = self._key(cid, viewer.name, request)
                 try:
                     text = self.reader.page(key, lambda: handler(viewer, request))
                 except (NotFound, LookupError, ValueError, YarnlogError):
@@ -169,6 +172,20 @@ class PlayersPage:
             return await run_in_threadpool(run)
 
         return endpoint
+
+    def _key(self, cid: str, name: str, request: Request) -> tuple[Any, ...]:
+        return cid, self.reader.head(cid), name, request.url.path, str(request.query_params)
+
+    def _drawn(self, cid: str, secret: str, request: Request) -> Response | None:
+        """The answer from memory alone (the table and the page as drawn at the head), or ``None``."""
+        table = self.reader.kept_table(cid)
+        if table is None:
+            return None
+        name = participant(table.invites, secret)
+        if name is None:
+            return not_found()
+        text = self.reader.kept_page(self._key(cid, name, request))
+        return None if text is None else HTMLResponse(text, headers=HEADERS)
 
     # -- pages -------------------------------------------------------------------------------------
 
