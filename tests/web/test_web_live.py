@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from browser import browser, csp_violations, free_port, overflow, record, serving
-from tables import SHEETS, invite, run
+from tables import YARN, invite, run
 
 from yarnlog.app.bootstrap import bootstrap
 from yarnlog.app.interchange import import_records, parse_lines
@@ -23,15 +23,8 @@ SAMPLE = ROOT / "journals" / "lantern-harbor.jsonl"
 #: Where the screenshots of the sample go (``YARNLOG_SCREENSHOTS=journals`` to refresh the committed ones).
 SHOTS = os.environ.get("YARNLOG_SCREENSHOTS")
 
-LIVE_TABLE = (
-    ("init", "harbor", "--title", "Lantern Harbor", "--gm", "Maya"),
-    ("join", "Ana"), ("join", "Ben"),
-    ("character", "create", "Iris", "--from-file", str(SHEETS / "iris.json")),
-    ("character", "create", "Tomas", "--from-file", str(SHEETS / "tomas.json")),
-    ("episode", "start", "--title", "Fog", "--theme", "trust", "--theme-by", "Ana"),
-    ("precedence", "draw", "--purpose", "calling-order", "--order", "Ana,Ben"),
-    ("call", "Ana", "--cast", "Iris,Tomas", "--mode", "dramatic", "--setting", "the docks", "--role", "opener"),
-)
+#: The Yarn table up to its first scene called: Ana's petition is the next move.
+LIVE_TABLE = YARN[:8]
 
 
 def tokens_of(driver, name: str) -> str:

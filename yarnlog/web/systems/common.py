@@ -58,3 +58,10 @@ def data_report(title: str, data: dict[str, Any], link: str | None = None) -> Re
         elif value not in (None, [], {}, ""):
             facts.append((key.replace("_", " ").capitalize(), _cell(value)))
     return Report(title, facts=facts, grids=grids)
+
+
+def calling_facts(order: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Who calls next and the episode's calling order, from a ``calling-order`` view."""
+    allowed = order.get("may_call_next")
+    return [("Calls next", order.get("next_caller") or (", ".join(allowed) if allowed else "-")),
+            ("Calling order", ", ".join(order.get("calling_order") or []) or "not drawn yet")]

@@ -12,7 +12,7 @@ from typing import Any
 
 from yarnlog.web.pages import Grid, NotFound, Pages, Rendered, Report
 from yarnlog.web.seen import Seen
-from yarnlog.web.systems.common import data_grid, data_report, own_character, recap_scope
+from yarnlog.web.systems.common import calling_facts, data_grid, data_report, own_character, recap_scope
 
 
 def _colours(colours: list[str] | None) -> str:
@@ -20,6 +20,7 @@ def _colours(colours: list[str] | None) -> str:
 
 
 def board(seen: Seen) -> Report:
+    from yarnlog.rulesets.dramasystem.parts.drama import calling_view
     from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board
 
     d = token_board(seen.state, viewer=seen.viewer)
@@ -34,7 +35,8 @@ def board(seen: Seen) -> Report:
             + ([p.get("drama_tokens", 0), p.get("bennies", 0)] if drama else []) for p in d["participants"]]
     timeline = seen.state.timeline
     return Report("Board", facts=[("Episode", d["episode"] or "none in play"),
-                                  ("Scene", timeline.scene or "none in play")],
+                                  ("Scene", timeline.scene or "none in play"),
+                                  *calling_facts(calling_view(seen.state))],
                   grids=[Grid("Procedural tokens", columns, rows)])
 
 

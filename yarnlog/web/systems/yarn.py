@@ -11,7 +11,7 @@ from typing import Any
 
 from yarnlog.web.pages import Grid, Link, NotFound, Pages, Rendered, Report
 from yarnlog.web.seen import Seen
-from yarnlog.web.systems.common import own_character, recap_scope
+from yarnlog.web.systems.common import calling_facts, own_character, recap_scope
 
 
 def board(seen: Seen) -> Report:
@@ -26,8 +26,7 @@ def board(seen: Seen) -> Report:
     facts: list[tuple[str, Any]] = [
         ("Episode", tokens["episode"] or "none in play"),
         ("Scene", seen.state.timeline.scene or "none in play"),
-        ("Calls next", order.get("next_caller") or order.get("may_call_next") or "-"),
-        ("Calling order", ", ".join(order.get("calling_order") or []) or "not drawn yet"),
+        *calling_facts(order),
         ("GM's pool", f"{pool['drama_tokens']} drama token(s) ({pool['gm']})"),
         ("Kitty this episode", f"paid out {kitty['paid_out']}, took back {kitty['taken_in']}"),
     ]
