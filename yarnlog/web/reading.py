@@ -13,13 +13,15 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from yarnlog.core.events import Recorded
-from yarnlog.core.state import CampaignState, as_told, replay
+from yarnlog.core.state import CampaignState, as_told, evolve, replay, stream_stored_in_context, visible_to
 from yarnlog.core.timeline import Note
 from yarnlog.web.seen import Seen, seen_by
 
 if TYPE_CHECKING:
     from yarnlog.app.journal import Journal
 
+#: The event types that change an earlier event: a view is replayed again after one.
+AMENDMENTS = frozenset({"correction", "retraction"})
 #: How many (campaign, head) histories and (campaign, viewer, point) views are kept in memory.
 KEPT = 32
 
@@ -51,6 +53,10 @@ class Reader:
         self.polled = False
         self._full: _Kept = _Kept()
         self._seen: _Kept = _Kept()
+        #: The newest history read of each campaign, and each viewer's newest view of it: a head that
+        #: moves is read and folded from there (sequences count from 1, so a history's length is its head).
+        self._latest: dict[str, tuple[list[Recorded], CampaignState[Any]]] = {}
+        self._latest_seen: _Kept = _Kept(limit=256)
         self._pages: _Kept = _Kept(limit=256)
 
     def poll(self) -> dict[str, int]:
@@ -94,10 +100,17 @@ class Reader:
             if found is not None:
                 return found
             with self.lock:
-                history = self.journal.history(campaign_id, upto=head)
+                last = self._latest.get(campaign_id)
+                if last is not None and head is not None and len(last[0]) < head:
+                    # Only the events after the head last read are read, placed in their context.
+                    rows = self.journal.store.read(campaign_id, after=len(last[0]), upto=head)
+                    history = [*last[0], *(r for r, _ in stream_stored_in_context(rows, last[1].timeline))]
+                else:
+                    history = self.journal.history(campaign_id, upto=head)
                 state = self.journal.state(campaign_id)
-                if state.sequence != history[-1].sequence:  # a write landed between the two reads
-                    state = replay(history)
+            if state.sequence != history[-1].sequence:  # a write landed between the two reads
+                state = replay(history)
+            self._latest[campaign_id] = (history, state)
             return self._full.keep(key, (history, state))
 
     def table(self, campaign_id: str) -> Any:
@@ -108,16 +121,36 @@ class Reader:
         (``LookupError`` if there is no such scene)."""
         history, state = self.full(campaign_id)
         key = (campaign_id, history[-1].sequence, name, end_of_scene)
-        return self.once(self._seen, key, lambda: self._seen_by(campaign_id, name, history, state, end_of_scene))
+        if end_of_scene is not None:
+            return self.once(self._seen, key, lambda: self._seen_by(campaign_id, name, history, state, end_of_scene))
+        return self.once(self._seen, key, lambda: self._seen_now(campaign_id, name, history, state))
+
+    def _seen_now(self, campaign_id: str, name: str, history: Sequence[Recorded], state: CampaignState[Any]) -> Seen:
+        """``name``'s view at the head: their previous view with the events since folded in (the ones
+        they may see), or a replay of all they may see when there is none or an amendment came since
+        (it may change an earlier event)."""
+        before = self._latest_seen.get((campaign_id, name))
+        seen = None
+        if before is not None and not state.table.is_gm(name) and before[0] < len(history):
+            new = [r for r in history[before[0]:] if visible_to(r, name, state.table)]
+            if not any(r.event_type in AMENDMENTS for r in new):
+                folded = before[1].state
+                for recorded in new:
+                    folded = evolve(folded, recorded)
+                seen = Seen(campaign_id, name, name, [*before[1].history, *new], folded, state.table,
+                            new[-1].sequence if new else before[1].upto)
+        if seen is None:
+            seen = seen_by(campaign_id, name, history, state)
+        self._latest_seen.keep((campaign_id, name), (len(history), seen))
+        return seen
 
     @staticmethod
     def _seen_by(campaign_id: str, name: str, history: Sequence[Recorded], state: CampaignState[Any],
-                 end_of_scene: int | None) -> Seen:
-        if end_of_scene is not None:
-            upto = scene_end(history, end_of_scene)
-            history = [r for r in history if r.sequence <= upto]
-            state = replay(history)
-        return seen_by(campaign_id, name, history, state)
+                 end_of_scene: int) -> Seen:
+        """``name``'s view at the end of scene ``end_of_scene``: the history cut there, replayed."""
+        upto = scene_end(history, end_of_scene)
+        history = [r for r in history if r.sequence <= upto]
+        return seen_by(campaign_id, name, history, replay(history))
 
     def once(self, kept: _Kept, key: Any, work: Callable[[], Any]) -> Any:
         """``kept[key]``, worked out by ``work`` the first time only, however many ask at once."""
