@@ -7,7 +7,7 @@ ROUNDS times; every answer must be a 200 with the board. Beside the board, the
 floor: the same readers fetching the server's style sheet (a static file: Starlette and uvicorn
 alone, no journal). One reader at a time gives the time a read takes; many at once, the time a
 read waits its turn too. The first read of the board after start-up (a cold replay of what the player
-may see) is timed apart.
+may see) is timed apart, and so is the first read after a move (the new event folded into it).
 
 Usage: python bench/players_page.py [EVENTS] [--readers 200] [--rounds 5]
 """
@@ -127,6 +127,13 @@ def main() -> None:
                 print(f"{readers} reader(s) at once, floor (the style sheet): {floor.summary()}")
                 print(f"{readers} reader(s) at once, a player's board:        {board.summary()} "
                       f"(x{board.median_ms / floor.median_ms:.1f} the floor)")
+            # After a move: the first read folds the new event into the player's view (no replay).
+            subprocess.run([sys.executable, "-m", "yarnlog", "--db", str(db), "note", "the bell rings"], check=True,
+                           capture_output=True)
+            time.sleep(1)  # the server reads the heads every 0.2 s
+            began = time.perf_counter()
+            assert httpx.get(base + links["Ana"], timeout=600).status_code == 200
+            print(f"first read of Ana's board after a move: {(time.perf_counter() - began) * 1000:.0f} ms")
         finally:
             server.terminate()
             server.wait(10)
