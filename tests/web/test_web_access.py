@@ -23,10 +23,11 @@ def test_only_an_open_invitations_secret_opens_it():
 
 def test_the_work_done_is_the_same_for_a_hit_a_near_miss_and_an_unknown_campaign(monkeypatch):
     compared: list[tuple[bytes, bytes]] = []
+    compare = hmac.compare_digest
 
     def counting(a: bytes, b: bytes) -> bool:
         compared.append((a, b))
-        return hmac.compare_digest(a, b)
+        return compare(a, b)
 
     monkeypatch.setattr(access.hmac, "compare_digest", counting)
     counts = {}
