@@ -261,7 +261,7 @@ def root_command() -> TyperGroup:
 
 
 def verb_tree(db: str | None, campaign_id: str) -> dict[str, Command]:
-    """The campaign's top-level verbs (core and its ruleset's) as click commands, ``play`` left out."""
+    """The campaign's top-level verbs (core and its ruleset's) as click commands, ``play`` and ``serve`` left out."""
     group = root_command()
     ctx = group.make_context("yarnlog", ["--db", db or "", "-c", campaign_id] if db else ["-c", campaign_id],
                              resilient_parsing=True)
@@ -269,7 +269,7 @@ def verb_tree(db: str | None, campaign_id: str) -> dict[str, Command]:
         verbs = {}
         for name in group.list_commands(ctx):
             command = group.get_command(ctx, name)
-            if command is not None and name != "play":
+            if command is not None and name not in ("play", "serve"):  # both run until stopped
                 verbs[name] = command
     return verbs
 
