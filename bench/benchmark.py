@@ -558,7 +558,7 @@ def op_views_upkeep(url: str, path: Path, campaign: str, args: argparse.Namespac
     def whole() -> None:
         state = journal.state(campaign)
         for view in VIEWS:
-            encode_view(state.ruleset.projections[view](state))
+            encode_view(state.ruleset.views.projections[view](state))
 
     for i in range(args.appends):
         last, prev = conn.execute(f"SELECT sequence, hash FROM events WHERE campaign_id = {mark} "
@@ -585,7 +585,8 @@ def op_views_upkeep(url: str, path: Path, campaign: str, args: argparse.Namespac
         clocked("whole", whole)
     for view in VIEWS:  # the views kept are the projection's (checked, untimed)
         state = journal.state(campaign)
-        assert journal.view(campaign, view) == json.loads(encode_view(state.ruleset.projections[view](state))), view
+        projection = state.ruleset.views.projections[view]
+        assert journal.view(campaign, view) == json.loads(encode_view(projection(state))), view
 
     def figures(kind: str) -> dict:
         ordered = sorted(times[kind])

@@ -12,7 +12,7 @@ from yarnlog.core.state import replay, with_context
 from yarnlog.core.table import AddParticipant, RemoveParticipant
 from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode
 from yarnlog.persistence.memory import MemoryStore
-from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 
 NAMES = ["Ana", "Ben", "Cy"]
 

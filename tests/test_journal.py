@@ -185,7 +185,7 @@ def test_upcasting_happens_on_read_from_the_store_and_keeps_the_stored_bytes(sto
 
 def test_an_override_belongs_to_the_scene_of_the_move_it_lets_through(journal, campaign):
     from yarnlog.core.referee import Override
-    from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
+    from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 
     journal.execute(campaign, StartEpisode(title="Fog"))
     journal.execute(campaign, OpenScene(caller="Maya", title="Docks"))

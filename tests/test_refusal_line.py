@@ -8,7 +8,7 @@ from __future__ import annotations
 from yarnlog.cli.output import WIDTH, citations, error_line, refusal_line
 from yarnlog.core.referee import Rule, RuleViolation
 
-# DramaSystem SRD, DS25 (lines 335-339), as the dramatic core cites it for a DramaSystem campaign.
+# DramaSystem SRD, DS25 (lines 335-339), as the shared core cites it for a DramaSystem campaign.
 SUPPORT = Rule("DramaSystem SRD (DS25, lines 335-339)", "Supporting or Blocking a Force",
                "Other players may support or block a force by spending drama tokens.")
 # The same words quoted under Yarn's book, which numbers no rule.

@@ -85,8 +85,8 @@ def check_snapshot_backed_read(store, source: str, taken: int, read: int) -> Non
         store.append_verbatim(records(source)[taken:read], taken)
     fresh = Journal(store, snapshot_every=10**9)  # never keeps another: reads the one above
     assert fresh.state(cid) == replayed(source, read)
-    assert fresh.view(cid, "tokens") == json.loads(encode_view(replayed(source, read).ruleset.projections["tokens"](
-        replayed(source, read))))
+    board = replayed(source, read)
+    assert fresh.view(cid, "tokens") == json.loads(encode_view(board.ruleset.views.projections["tokens"](board)))
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -295,14 +295,14 @@ def test_a_failed_snapshot_write_never_fails_a_command(caplog):
 def test_a_view_equals_the_projection_of_a_full_replay_and_follows_new_events(sample_store, name):
     journal = Journal(sample_store)
     full = replayed("sample", 206)
-    assert journal.view("lantern", name) == json.loads(json.dumps(full.ruleset.projections[name](full)))
+    assert journal.view("lantern", name) == json.loads(json.dumps(full.ruleset.views.projections[name](full)))
     [kept] = [s for s in sample_store.snapshots("lantern") if s.kind == view_kind(name)]
     assert (kept.sequence, kept.head_hash) == sample_store.head("lantern")
     # Stale once an event is appended (by anyone): computed again, at the new head.
     Journal(sample_store, clock=Clock()).execute("lantern", AddNote(text="later"))
     again = Journal(sample_store)
     later = replay(again.history("lantern"))
-    assert again.view("lantern", name) == json.loads(json.dumps(later.ruleset.projections[name](later)))
+    assert again.view("lantern", name) == json.loads(json.dumps(later.ruleset.views.projections[name](later)))
 
 
 def test_a_stored_view_at_the_head_is_served_without_a_replay(sample_store):
@@ -365,7 +365,7 @@ def test_a_command_brings_the_views_people_read_to_the_new_head(cli, tmp_path):
         assert set(views) == {"view:tokens"}  # only the views someone reads
         assert (views["view:tokens"].sequence, views["view:tokens"].head_hash) == store.head("lantern")
         later = replay(Journal(store).history("lantern"))
-        expected = json.loads(encode_view(later.ruleset.projections["tokens"](later)))
+        expected = json.loads(encode_view(later.ruleset.views.projections["tokens"](later)))
         assert json.loads(views["view:tokens"].data) == expected
     finally:
         store.close()
@@ -431,7 +431,8 @@ def test_on_every_database_a_read_starts_from_the_snapshot_and_a_view_from_its_r
         fresh = Journal(store)
         assert fresh.state("lantern") == replayed("sample", 206)
         full = replayed("sample", 206)
-        assert fresh.view("lantern", "tokens") == json.loads(encode_view(full.ruleset.projections["tokens"](full)))
+        tokens = full.ruleset.views.projections["tokens"]
+        assert fresh.view("lantern", "tokens") == json.loads(encode_view(tokens(full)))
         assert [c.status for c in Journal(store).check_snapshots("lantern")] == ["agrees", "agrees"]
     finally:
         store.close()

@@ -14,13 +14,15 @@ from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.decide import audit
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
 from yarnlog.core.events import known_event_types, payload_class
+from yarnlog.core.installed import RULESETS
 from yarnlog.core.referee import Referee, Rule, YarnlogError
-from yarnlog.core.ruleset import RULESETS, get_ruleset
+from yarnlog.core.ruleset import get_ruleset
 from yarnlog.core.state import CORE_EVENT_TYPES, EVERYONE, replay
 from yarnlog.core.table import AddParticipant, ParticipantJoined, ParticipantLeft
 from yarnlog.core.timeline import EpisodeEnded, EpisodeStarted, Note, SceneClosed, SceneOpened
 from yarnlog.core.validation import CORE_VALIDATORS, validator_of
 from yarnlog.persistence.factory import open_store
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferLine
 from yarnlog.rulesets.yarn.parts.combat import wounds
 from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     ArmorWorn,
@@ -30,7 +32,7 @@ from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     CombatStarted,
     RoundStarted,
 )
-from yarnlog.rulesets.yarn.parts.economy.part import TokensReturned, TokensTransferred, TransferLine
+from yarnlog.rulesets.yarn.parts.economy.part import EVENTS
 from yarnlog.rulesets.yarn.parts.powers.part import FringePowerStudied
 
 BOGUS_COMBAT = (RoundStarted(number=7), CombatEnded(number=3), CombatantLeft(name="Nobody"))
@@ -181,8 +183,8 @@ ARBITRARY = st.one_of(
     st.builds(EpisodeStarted, number=st.integers(2, 9)),
     st.builds(ParticipantLeft, name=names),
     st.builds(ParticipantJoined, name=names.filter(str.strip)),
-    st.builds(TokensReturned, episode=numbers, transfers=st.lists(transfer_lines, max_size=2)),
-    st.builds(TokensTransferred, transfers=st.lists(transfer_lines, min_size=1, max_size=2), reason=st.just("r")),
+    st.builds(EVENTS.returned, episode=numbers, transfers=st.lists(transfer_lines, max_size=2)),
+    st.builds(EVENTS.transferred, transfers=st.lists(transfer_lines, min_size=1, max_size=2), reason=st.just("r")),
     st.builds(Note, text=st.sampled_from([" ", "\n"])),
 )
 

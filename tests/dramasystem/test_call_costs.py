@@ -12,8 +12,8 @@ from yarnlog.core.table import AddParticipant
 from yarnlog.core.timeline import OpenScene, StartEpisode
 from yarnlog.persistence.memory import MemoryStore
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
-from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
-from yarnlog.rulesets.dramatic.rules.calling import CallPrice, price_of_call
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.rules.calling import CallPrice, price_of_call
 
 from .storm_table import CAMPAIGN
 

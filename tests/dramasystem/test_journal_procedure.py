@@ -25,7 +25,7 @@ from yarnlog.rulesets.dramasystem.parts.card_procedure import (
 )
 from yarnlog.rulesets.dramasystem.parts.sheets import CreateCharacter
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
-from yarnlog.rulesets.dramatic.parts.bennie_vote import CastBallot
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot
 
 from .storm_table import CAMPAIGN, _grades, _played_scene, _procedural_scene
 

@@ -1,5 +1,5 @@
 """DramaSystem's relationship map (SRD 67-115): the ``relationships`` report and the map that opens a
-whole-series recap, both the dramatic core's (Yarn reads the same code)."""
+whole-series recap, both the shared core's (Yarn reads the same code)."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def _table(ruleset, pcs=(("Iris", "Ana"), ("Tomas", "Ben"), ("Vel", "Cy"))):
 
 
 def _want(journal, pc, other):
-    from yarnlog.rulesets.dramatic.parts.relationships import DeclareWant
+    from yarnlog.rulesets.scenes_and_tokens.parts.relationships import DeclareWant
 
     journal.execute("t", DeclareWant(pc, other, f"{other}'s regard", "pride"))
 
@@ -177,7 +177,7 @@ def test_yarn_has_the_same_sentence_but_only_its_report_says_so():
     # Yarn 0.1, line 273, word for word the SRD's line 51: Yarn's journals started play without wants
     # long before the check, so Yarn warns in its relationships report and does not refuse.
     from yarnlog.core.timeline import StartEpisode
-    from yarnlog.rulesets.dramatic.parts.relationship_map import TWO_WANTS, relationship_map
+    from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import TWO_WANTS, relationship_map
     from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 
     assert "at least two other characters' wants" in TWO_WANTS.text and not YARN.wants_before_play

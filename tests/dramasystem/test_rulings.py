@@ -1,5 +1,5 @@
 """GM rulings in DramaSystem (the digest's move 25, "GM ruling (generic)"): tokens moved by ruling
-(``ruling tokens``, the dramatic core's ``TransferTokens``) and a ruling that moves nothing, tied to
+(``ruling tokens``, the shared core's ``TransferTokens``) and a ruling that moves nothing, tied to
 the rule it settles (``ruling note``). The same verbs serve Yarn."""
 
 from __future__ import annotations

@@ -16,10 +16,29 @@ from yarnlog.core.events import Payload, event
 from yarnlog.core.referee import Override, RuleViolation
 from yarnlog.core.table import AddParticipant, RemoveParticipant
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
+from yarnlog.rulesets.scenes_and_tokens.parts import cast_moves
+from yarnlog.rulesets.scenes_and_tokens.parts import relationships as shared_relationships
+from yarnlog.rulesets.scenes_and_tokens.parts import supporting_cast as cast_rules
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import (
+    DescribeSupporting,
+    DrawPrecedence,
+    ElaborateLocation,
+    IntroduceLocation,
+    IntroduceSupporting,
+    PromoteSupporting,
+    shuffled,
+)
+from yarnlog.rulesets.scenes_and_tokens.parts.relationships import DeclareWant, DefineRelationship
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import (
+    Cast,
+    PrecedenceOrder,
+    Purpose,
+    Theme,
+    theme_chooser,
+)
 from yarnlog.rulesets.yarn.parts.characters import part as pcs_rules
 from yarnlog.rulesets.yarn.parts.characters import relationships
 from yarnlog.rulesets.yarn.parts.characters import sheets as character_sheets
-from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_rules
 from yarnlog.rulesets.yarn.parts.characters.experience_awards import (
     AwardExperience,
     DevelopTrait,
@@ -27,7 +46,7 @@ from yarnlog.rulesets.yarn.parts.characters.experience_awards import (
     experience_dice_available,
 )
 from yarnlog.rulesets.yarn.parts.characters.part import RetireCharacter, cast_list, sheet_data
-from yarnlog.rulesets.yarn.parts.characters.relationships import DeclareWant, DefineRelationship, relationship_map
+from yarnlog.rulesets.yarn.parts.characters.relationships import relationship_map
 from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
 from yarnlog.rulesets.yarn.parts.characters.sheets import (
     HitPointDice,
@@ -36,20 +55,6 @@ from yarnlog.rulesets.yarn.parts.characters.sheets import (
     TraitRaised,
     character_of,
     player_of,
-)
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import (
-    Cast,
-    DescribeSupporting,
-    DrawPrecedence,
-    ElaborateLocation,
-    IntroduceLocation,
-    IntroduceSupporting,
-    PrecedenceOrder,
-    PromoteSupporting,
-    Purpose,
-    Theme,
-    shuffled,
-    theme_chooser,
 )
 from yarnlog.rulesets.yarn.rules import experience, traits
 
@@ -234,7 +239,7 @@ def test_the_other_player_says_why_a_want_cannot_be_had(journal, campaign):
     # "The player of the other character defines why they can't get it."
     create(journal, campaign, iris())
     create(journal, campaign, second("Jon", "Ben", relationships={"Iris": "brother"}))
-    refused(journal, campaign, DeclareWant("Jon", "Iris", "her approval", ""), relationships.WHY_NOT)
+    refused(journal, campaign, DeclareWant("Jon", "Iris", "her approval", ""), shared_relationships.WHY_NOT)
     rejected(journal, campaign, DeclareWant("Jon", "Jon", "peace", "no"), "not from himself")
 
 
@@ -285,9 +290,11 @@ def test_relationships_to_recurring_characters_are_made_in_a_scene_with_both(jou
     # "Players may establish relationships to recurring characters promoted by other players. Do
     # this during any scene featuring both your character and the recurring character."
     journal.execute(scene, IntroduceSupporting("Old Tom", "the harbour master", "Maya"))
-    refused(journal, scene, DefineRelationship("Iris", "Old Tom", "godfather"), relationships.MINOR_HAS_NO_RELATIONSHIP)
+    refused(journal, scene, DefineRelationship("Iris", "Old Tom", "godfather"),
+            shared_relationships.MINOR_HAS_NO_RELATIONSHIP)
     journal.execute(scene, PromoteSupporting("Old Tom", "Iris", "his blessing"))
-    refused(journal, scene, DefineRelationship("Iris", "Old Tom", "godfather"), relationships.RECURRING_RELATIONSHIP)
+    refused(journal, scene, DefineRelationship("Iris", "Old Tom", "godfather"),
+            shared_relationships.RECURRING_RELATIONSHIP)
     journal.execute(scene, OpenScene(caller="Ana", cast=("Iris", "Old Tom"), mode="dramatic"))
     journal.execute(scene, DefineRelationship("Iris", "Old Tom", "godfather"))
     assert sheet_data(chars(journal, scene), "Iris")["relationships"] == [
@@ -363,7 +370,7 @@ def test_the_theme_is_chosen_by_the_player_the_rota_names(journal, campaign):
     journal.execute(campaign, StartEpisode())
     end_episode(journal, campaign)
     journal.execute(campaign, DrawPrecedence(Purpose.THEME_ROTA, ("Ben", "Cy", "Ana")))
-    refused(journal, campaign, StartEpisode(theme="Debts", theme_chosen_by="Cy"), cast_rules.THEMES)
+    refused(journal, campaign, StartEpisode(theme="Debts", theme_chosen_by="Cy"), cast_moves.THEMES)
     started = journal.execute(campaign, StartEpisode(theme="Debts"))[-1]
     assert started.payload.theme_chosen_by == "Ben"  # named from the rota when nobody is given
     end_episode(journal, campaign)

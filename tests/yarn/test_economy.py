@@ -9,7 +9,8 @@ from yarnlog.core.decide import Retract, audit
 from yarnlog.core.referee import InvalidCommand, Override, RuleViolation
 from yarnlog.core.table import AddParticipant
 from yarnlog.core.timeline import OpenScene, StartEpisode
-from yarnlog.rulesets.yarn.parts.economy.part import KITTY_NAME, TokensTransferred, TransferLine, TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import KITTY_NAME, TransferLine, TransferTokens
+from yarnlog.rulesets.yarn.parts.economy.part import EVENTS
 
 
 @pytest.fixture
@@ -58,7 +59,7 @@ def test_only_a_gm_may_override(journal, scene):
 def test_verify_flags_a_payment_forced_in_behind_the_decider(journal, scene):
     line = TransferLine(amount=3, source="Ben", destination="Cy", chapter="Forcing", rule="...")
     journal.commands.append(scene, journal.store.last_sequence(scene),
-                            [TokensTransferred(transfers=[line], reason="x")], by="Maya", visibility="everyone")
+                            [EVENTS.transferred(transfers=[line], reason="x")], by="Maya", visibility="everyone")
     faults = verify(journal.store.read(scene), scene).faults
     assert len(faults) == 1 and "Ben pays 3 drama tokens but holds 0" in faults[0].problem
 

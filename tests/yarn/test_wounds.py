@@ -15,6 +15,7 @@ from yarnlog.core.decide import audit
 from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
 from yarnlog.core.table import AddParticipant
 from yarnlog.persistence.memory import MemoryStore
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
 from yarnlog.rulesets.yarn.parts.combat import wounds
 from yarnlog.rulesets.yarn.parts.combat.part import Fighter, RegisterCombatant, StartCombat
@@ -27,7 +28,6 @@ from yarnlog.rulesets.yarn.parts.combat.wounds import (
     penalty_dice_from_wounds,
     wounds_report,
 )
-from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
 from yarnlog.rulesets.yarn.rules.damage import SeriousWound, SeriousWoundKind
 from yarnlog.rulesets.yarn.rules.healing import Activity, Condition
 from yarnlog.rulesets.yarn.rules.hit_points import DeathOption, HitPointState, recover, take_damage

@@ -27,7 +27,7 @@ from yarnlog.persistence.protocol import EventStore, Snapshot
 if TYPE_CHECKING:
     from yarnlog.app.verify import Report
     from yarnlog.core.events import Recorded
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState
 
 
 class SnapshotCheck(NamedTuple):
@@ -130,7 +130,7 @@ class Audit:
             if block:
                 return self._check_block(snapshot, name, block, by_kind.get(view_kind(name)), expected_at)
             expected = expected_at(sequence)
-            projection = expected.ruleset.projections.get(name) if expected.ruleset is not None else None
+            projection = expected.ruleset.views.projections.get(name) if expected.ruleset is not None else None
             if projection is None:
                 return SnapshotCheck(kind, sequence, "unreadable", f"no view called {name!r}")
             return self._check_view(snapshot, name, projection, expected)
@@ -154,7 +154,7 @@ class Audit:
             return SnapshotCheck(kind, sequence, "unreadable", "a block it lists is not stored as listed")
         if stored != json.loads(encode_view(projection(expected))):
             return SnapshotCheck(kind, sequence, "differs", f"the {name} view differs from a full replay")
-        pieces = expected.ruleset.view_pieces.get(name) if expected.ruleset is not None else None
+        pieces = expected.ruleset.views.pieces.get(name) if expected.ruleset is not None else None
         if manifest is not None and pieces is not None:
             # What the next write builds on must hold too: the head and the mark of a full update.
             update = pieces.update(expected, None)
@@ -178,7 +178,7 @@ class Audit:
             return SnapshotCheck(kind, sequence, "unused", "no manifest lists it: never read")
         assert manifest_row is not None
         expected = expected_at(manifest_row.sequence)
-        pieces = expected.ruleset.view_pieces.get(name) if expected.ruleset is not None else None
+        pieces = expected.ruleset.views.pieces.get(name) if expected.ruleset is not None else None
         if pieces is None:
             return SnapshotCheck(kind, sequence, "unreadable", f"no view called {name!r} is kept in pieces")
         try:

@@ -25,7 +25,7 @@ from yarnlog.persistence.protocol import CommandKey, ConcurrencyConflict, EventS
 if TYPE_CHECKING:
     from yarnlog.core.corrections import OverrideRecorded
     from yarnlog.core.events import Payload, Recorded
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState
     from yarnlog.core.table import Table
     from yarnlog.core.timeline import Timeline
 
@@ -161,7 +161,8 @@ class CommandHandler:
         """Record the campaign's first event; ``command`` as for :meth:`execute`."""
         from yarnlog.core.limits import check_campaign_id, check_data
         from yarnlog.core.state import EVERYONE, empty_state
-        from yarnlog.core.table import CampaignCreated, validate_created
+        from yarnlog.core.table import CampaignCreated
+        from yarnlog.core.validation import validate_created
 
         check_campaign_id(campaign_id)
         problem = check_data({"title": title, "gm": gm, "ruleset": ruleset, "options": options or {}}, {"gm"})

@@ -29,7 +29,7 @@ from yarnlog.persistence.protocol import EventStore
 if TYPE_CHECKING:
     from yarnlog.core.digest import ConsistencyProof, Digest
     from yarnlog.core.envelope import StoredEvent
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState
 
 
 def utc_now() -> str:

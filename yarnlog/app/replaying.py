@@ -13,7 +13,8 @@ from yarnlog.app.verify import AMENDMENT_TYPES
 from yarnlog.core.corrections import Amendments
 from yarnlog.core.envelope import to_recorded
 from yarnlog.core.referee import InvalidCommand
-from yarnlog.core.state import CampaignState, paused_gc, replay_stream, stream_stored_in_context
+from yarnlog.core.ruleset import CampaignState
+from yarnlog.core.state import paused_gc, replay_stream, stream_stored_in_context
 from yarnlog.persistence.protocol import EventRecorder
 
 

@@ -22,7 +22,7 @@ from yarnlog.persistence.protocol import EventStore
 if TYPE_CHECKING:
     from yarnlog.core.corrections import Correction, Retraction
     from yarnlog.core.events import Recorded
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState
     from yarnlog.core.timeline import Timeline
 
 

@@ -16,7 +16,7 @@ from yarnlog.app.snapshots import STATE_KINDS, decode_state, encode_state, slot_
 from yarnlog.persistence.protocol import Snapshot, SnapshotRecorder
 
 if TYPE_CHECKING:
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState
     from yarnlog.core.timeline import Timeline
     from yarnlog.persistence.protocol import EventStore
 

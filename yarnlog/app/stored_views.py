@@ -21,7 +21,7 @@ from yarnlog.core.referee import invalid
 from yarnlog.persistence.protocol import EventStore, Snapshot
 
 if TYPE_CHECKING:
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ class StoredViews:
         self.clock = clock
 
     def view(self, campaign_id: str, name: str) -> Any:
-        """The ruleset's projection ``name`` (``Ruleset.projections``) at the campaign's end, as JSON data:
+        """The ruleset's projection ``name`` (``Views.projections``) at the campaign's end, as JSON data:
         the stored row when it was taken at the head, else worked out and stored."""
         from yarnlog.app.views import manifest_of, served
 
@@ -57,11 +57,11 @@ class StoredViews:
                 return found
             stored = None  # a block not as listed: every piece is worked out again, not built on it
         state = self.states.current(campaign_id)
-        projection = state.ruleset.projections.get(name) if state.ruleset is not None else None
+        projection = state.ruleset.views.projections.get(name) if state.ruleset is not None else None
         invalid(projection is not None, f"the {ruleset} ruleset has no view called {name!r}")
         head_hash = head[1] if head is not None and head[0] == state.sequence else \
             self.store.event_hash(campaign_id, state.sequence)
-        pieces = state.ruleset.view_pieces.get(name) if state.ruleset is not None else None
+        pieces = state.ruleset.views.pieces.get(name) if state.ruleset is not None else None
         if pieces is not None and head_hash is not None:
             kept = self._pieces_kept(campaign_id, name, state, head_hash, stored)
             if kept is not None:
@@ -89,7 +89,7 @@ class StoredViews:
         state = remembered.state
         rows: list[Snapshot] = []
         refreshed: list[str] = []
-        fingerprints = {name: view_fingerprint(ruleset.name, name) for name in ruleset.projections}
+        fingerprints = {name: view_fingerprint(ruleset.name, name) for name in ruleset.views.projections}
         try:  # every view's row in one query
             kept = {s.kind: s for s in self.store.load_each(
                 campaign_id, {view_kind(name): fingerprint for name, fingerprint in fingerprints.items()})}
@@ -110,13 +110,13 @@ class StoredViews:
                 reaching[sequence] = self.states.amended_since(campaign_id, sequence, state.sequence)
             return reaching[sequence]
 
-        for name, projection in ruleset.projections.items():
+        for name, projection in ruleset.views.projections.items():
             fingerprint = fingerprints[name]
             stored = kept.get(view_kind(name))
             if stored is None or stored.sequence == state.sequence:
                 continue
             try:
-                if name in ruleset.view_pieces:
+                if name in ruleset.views.pieces:
                     rows += self._view_rows(campaign_id, name, state, remembered.head_hash, stored,
                                             event_hash, reaches_back)
                 else:
@@ -162,5 +162,5 @@ class StoredViews:
                 return self.states.amended_since(campaign_id, sequence, state.sequence)
 
         return rows_to_keep(self.store, campaign_id, name, view_fingerprint(state.ruleset.name, name),
-                            state.ruleset.view_pieces[name], state, head_hash, stored, reaches_back, self.clock(),
+                            state.ruleset.views.pieces[name], state, head_hash, stored, reaches_back, self.clock(),
                             event_hash)

@@ -25,7 +25,7 @@ from yarnlog.core.views import assemble, block_of, blocks, is_manifest, manifest
 from yarnlog.persistence.protocol import EventStore, Snapshot, SnapshotRecorder
 
 if TYPE_CHECKING:
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState
     from yarnlog.core.views import ViewPieces
 
 #: A block as stored: piece number (as text) -> piece.

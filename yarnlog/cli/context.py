@@ -191,24 +191,17 @@ def campaign_state(campaign: str | None, as_of: int | None = None, end_of_scene:
 
 
 def campaign_view(campaign: str | None, name: str, as_of: int | None = None, end_of_scene: int | None = None):
-    """The ruleset's projection ``name`` (``Ruleset.projections``) of the campaign, as JSON data.
+    """The ruleset's projection ``name`` (``Views.projections``) of the campaign, as JSON data.
 
     At the campaign's end it is the stored view (a few rows, no replay, no import of the rules:
     :meth:`Journal.view`); as of an event or the end of a scene it is computed from the replay.
     """
-    import json
-
-    from yarnlog.core.referee import InvalidCommand
+    from yarnlog.app.projections import projection_at
 
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
-    if as_of is None and end_of_scene is None:
-        return journal.view(cid, name)
-    state = journal.state(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))
-    if state.ruleset is None or name not in state.ruleset.projections:
-        raise InvalidCommand(f"this campaign's ruleset has no view called {name!r}")
-    # As plain JSON, exactly as a stored view comes back (tuples as lists), whichever way it was read.
-    return json.loads(json.dumps(state.ruleset.projections[name](state)))
+    upto = None if as_of is None and end_of_scene is None else resolve_as_of(journal, cid, as_of, end_of_scene)
+    return projection_at(journal, cid, name, upto)
 
 
 def campaign_ruleset(campaign: str | None) -> tuple[str, str]:

@@ -100,8 +100,9 @@ class _InitCommand(TyperCommand):
 
 
 def _optional_rules_epilog() -> str:
+    from yarnlog.core.installed import RULESETS
     from yarnlog.core.referee import YarnlogError
-    from yarnlog.core.ruleset import RULESETS, get_ruleset
+    from yarnlog.core.ruleset import get_ruleset
 
     lines = []
     for name in sorted(RULESETS):
@@ -513,7 +514,7 @@ def _scene_casts(state) -> dict:
     """
     from yarnlog.core.ruleset import get_ruleset
 
-    projection = get_ruleset(state.table.ruleset).projections.get("scene-casts") if state.table.ruleset else None
+    projection = get_ruleset(state.table.ruleset).views.projections.get("scene-casts") if state.table.ruleset else None
     return projection(state) if projection is not None else {}
 
 

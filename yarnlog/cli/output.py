@@ -168,11 +168,11 @@ def wrapped(text: str, width: int = WIDTH) -> str:
 
 
 def event_words(recorded, state) -> str | None:
-    """A recorded event in words: its ruleset's (``Ruleset.narrate``), else the journal's own, else ``None``."""
+    """A recorded event in words: its ruleset's (``Words.narrate``), else the journal's own, else ``None``."""
     from yarnlog.core.words import core_sentence
 
     ruleset = getattr(state, "ruleset", None)
-    text = ruleset.narrate(recorded, state) if ruleset is not None else None
+    text = ruleset.words.narrate(recorded, state) if ruleset is not None else None
     return text if text is not None else core_sentence(recorded)
 
 
@@ -180,7 +180,7 @@ def show_recorded(events: list, as_json: bool, title: str = "Recorded", state=No
                   already: bool = False) -> None:
     """What a command recorded: ``--json`` prints the envelopes; for people, given the campaign's
     ``state`` after the move, one sentence per event (a payload table for any event without one)
-    and the ruleset's line on what follows (``Ruleset.follow_up``), wrapped to :data:`WIDTH` columns;
+    and the ruleset's line on what follows (``Words.follow_up``), wrapped to :data:`WIDTH` columns;
     without ``state`` (``--verbose``, ``log``) the payload table.
 
     A write names its ``command_id`` in each JSON event (with ``already_recorded``), and says so
@@ -203,7 +203,7 @@ def show_recorded(events: list, as_json: bool, title: str = "Recorded", state=No
         elif text:
             lines.append(wrapped(text))
     ruleset = getattr(state, "ruleset", None)
-    after = ruleset.follow_up(state) if ruleset is not None else None
+    after = ruleset.words.follow_up(state) if ruleset is not None else None
     if lines:
         sys.stdout.write("\n".join(lines) + "\n")
     if unsaid:

@@ -20,7 +20,7 @@ from yarnlog.core.limits import Name
 from yarnlog.core.referee import Referee, invalid
 
 if TYPE_CHECKING:
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState
     from yarnlog.core.table import Table
 
 #: A secret's hash as recorded: 64 lowercase hexadecimal digits of SHA-256.

@@ -11,5 +11,4 @@ RULESET = Ruleset(
     name="yarn-polyhedral",
     title="Yarn (polyhedral)",
     book="003_e72cdbaaf570012c.txt",
-    event_prefix="yarn-polyhedral",
 )

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from yarnlog.core.ruleset import import_object, installed_entry_points
+from yarnlog.core.installed import import_object, installed_entry_points
 from yarnlog.web.seen import Seen
 
 #: The entry-point group a package registers a ruleset's pages in: ``ruleset-name = "module:PAGES"``.

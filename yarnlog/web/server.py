@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 from yarnlog.core.referee import YarnlogError
 from yarnlog.render import Templates
+from yarnlog.render.templates import shipped_templates
 from yarnlog.web.access import participant
 from yarnlog.web.pages import Link, NotFound, Pages, Rendered, Report, pages_for
 from yarnlog.web.reading import Reader
@@ -47,7 +48,7 @@ KEEPALIVE_SECONDS = 15.0
 RETRY_MS = 1000
 STATIC = Path(__file__).parent / "static"
 #: The web layout and the pages' own templates (the ruleset's recap and sheet extend its page.html.j2).
-WEB_TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "web"
+WEB_TEMPLATES = shipped_templates() / "web"
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import DiceNeeded, Referee, Rule, invalid, present
-from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.dramasystem.parts import extra_cards
 from yarnlog.rulesets.dramasystem.parts.extra_cards import ExtraCard, folded_simple
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralSpend, spends_for

@@ -19,9 +19,9 @@ from typing import Any
 from pydantic import Field
 from pyrsistent import PMap, pmap
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
-from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.dramasystem.parts.advanced_procedure import Redrawn
 from yarnlog.rulesets.dramasystem.parts.card_procedure import ProcedureResolved
 from yarnlog.rulesets.dramasystem.parts.contests import ContestEnded

@@ -22,9 +22,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid, present
-from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.dramasystem.parts.card_procedure import CardsNeeded, colour
 from yarnlog.rulesets.dramasystem.parts.extra_cards import CONTEST, ExtraCard
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralSpend, spends_for

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
-from yarnlog.core.ruleset import folds
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, DramaBuilder, SceneCall, drama_of, rebuilt
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Drama, DramaBuilder, SceneCall, drama_of, rebuilt
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 BOOK = "Yarn 0.1"
