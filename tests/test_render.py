@@ -47,8 +47,10 @@ def test_markdown_literal_reads_the_same_in_python_markdown(text):
     assert html.unescape(inner) == text
 
 
-def test_markdown_literal_keeps_one_line_and_drops_control_characters():
-    assert markdown_literal("Iris\n# not a heading\x1b[31m") == "Iris # not a heading\\[31m"
+def test_markdown_literal_keeps_one_line_and_shows_control_characters():
+    # As the README says and a terminal shows them: an escape as \u241b, never dropped nor obeyed.
+    assert markdown_literal("Iris\n# not a heading\x1b[31m") == "Iris # not a heading\u241b\\[31m"
+    assert markdown_literal("bell\x07 del\x7f csi\x9b rlo\u202e") == "bell\u2407 del\u2421 csi\ufffd rlo\ufffd"
     assert markdown_literal("# heading") == "\\# heading"
     assert plain_text("a\x00b\x07c\td\ne\x9b") == "ab" + "c\td\ne"
     assert plain_text("\u202egnirts\u202c \u2067isolate\u2069") == "gnirts isolate"
@@ -71,6 +73,32 @@ def test_markdown_html_never_lets_raw_html_or_unsafe_links_through(text):
     for _, attrs in elements:
         assert not any(name.startswith("on") for name in attrs)
         assert not attrs.get("href", "http:").lower().startswith("javascript")
+
+
+def test_a_link_in_a_note_stays_but_is_safe_and_says_where_it_goes():
+    """Issue 21 item 8: http(s) and mailto only, never followed by crawlers nor given the opener, the
+    target's host shown beside the text (a link's text may say anything)."""
+    from html.parser import HTMLParser
+
+    links: list[dict[str, str | None]] = []
+
+    class Collect(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if tag == "a":
+                links.append(dict(attrs))
+
+    out = markdown_html("[web](http://evil.example/x) [bank](HTTPS://Bank.example:8443/login) "
+                        "[write](mailto:gm@table.example) [f](ftp://files.example/y) [r](/relative) "
+                        "[d](data:text/html,x) <https://auto.example/z>")
+    Collect().feed(out)
+    hrefs = [link.get("href") for link in links]
+    assert hrefs == ["http://evil.example/x", "HTTPS://Bank.example:8443/login", "mailto:gm@table.example",
+                     "https://auto.example/z"], out
+    assert all(link.get("rel") == "nofollow noopener noreferrer" for link in links), out
+    assert ">web</a> (evil.example)" in out and ">bank</a> (bank.example)" in out
+    assert ">write</a> (gm@table.example)" in out
+    assert "f r d" in out and "files.example" not in out.replace("ftp://files.example", "")
+    assert ">https://auto.example/z</a> (" not in out  # a bare address says its host itself
 
 
 def test_markdown_html_keeps_the_formatting_of_a_note():
@@ -139,9 +167,25 @@ def test_a_source_checkout_reads_the_top_level_templates():
     """An editable install (this test run's) has no yarnlog/templates: it renders from templates/."""
     from yarnlog.render.templates import shipped_templates, template_folder
 
-    assert not (ROOT / "yarnlog" / "templates").exists()
+    assert not (ROOT / "yarnlog" / "templates" / "page.html.j2").exists()
     assert shipped_templates() == ROOT / "templates"
     assert template_folder("yarnlog/templates/dramasystem") == ROOT / "templates" / "dramasystem"
     templates = Templates("yarnlog/templates/yarn")
     _, found, _ = templates.loader.get_source(templates.markdown, "recap.md.j2")
     assert found == str(ROOT / "templates" / "yarn" / "recap.md.j2")
+
+
+def test_a_checkout_with_an_old_templates_folder_of_bytecode_still_reads_the_top_level(tmp_path):
+    """A checkout made before the templates moved keeps yarnlog/templates/__pycache__ (git-ignored):
+    that empty folder is no wheel's templates."""
+    package = tmp_path / "yarnlog"
+    (package / "render").mkdir(parents=True)
+    (package / "render" / "templates.py").write_text((ROOT / "yarnlog" / "render" / "templates.py").read_text())
+    (package / "templates" / "__pycache__").mkdir(parents=True)
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "page.html.j2").write_text("page")
+    probe = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location('t', sys.argv[1]); "
+             "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); print(m.shipped_templates())")
+    out = subprocess.run([sys.executable, "-c", probe, str(package / "render" / "templates.py")],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    assert out == str(tmp_path / "templates")
