@@ -16,7 +16,7 @@ from yarnlog.core.ruleset import get_ruleset
 SHEETS = Path(__file__).resolve().parent.parent / "journals" / "sheets"
 
 #: Verbs that record no event: they read, write files (exports, keys, proofs) or grant database rights.
-READS = {("keygen",), ("check-proof",), ("db", "grant"), ("digest",),
+READS = {("keygen",), ("serve",), ("check-proof",), ("db", "grant"), ("digest",),
          ("bennies",), ("calling-order",), ("campaigns",), ("cast",), ("dice-stats",), ("explain",), ("export",),
          ("fight", "status"), ("group", "list"), ("import",), ("ledger",), ("log",),
          ("precedence", "show"), ("psychic", "show"), ("recap",), ("relationships",), ("rolls",), ("sheet",),
@@ -27,6 +27,7 @@ SESSION: list[tuple[str, ...]] = [
     ("init", "harbor", "--title", "Lantern Harbor", "--gm", "Maya"),
     ("options", "--on", "botch", "--reason", "the table likes a disaster"),
     ("join", "Ana"), ("join", "Ben"),
+    ("invite", "Ben"), ("invite", "Ben", "--revoke"), ("invite", "Ana"),
     ("precedence", "draw", "--purpose", "creation", "--order", "Ana,Ben"),
     ("character", "create", "Iris", "--from-file", "{iris-sheet}"),
     ("character", "create", "Tomas", "--from-file", str(SHEETS / "tomas.json")),

@@ -18,6 +18,7 @@ from yarnlog.core.corrections import (
     effective,
 )
 from yarnlog.core.events import Payload, Recorded, load_payload
+from yarnlog.core.invites import decide_invite
 from yarnlog.core.names import Registered, completed, did_you_mean, mentioned, resolve_command, which_match
 from yarnlog.core.referee import Broken, Difference, InvalidCommand, Referee, Rule, YarnlogError, invalid, present
 from yarnlog.core.ruleset import CORE_COMMANDS, CampaignState
@@ -101,7 +102,8 @@ def _decide(command: Any, state: CampaignState[Any], referee: Referee, ruleset: 
     if type(command) in CORE_COMMANDS:
         takeover = ruleset.rules.takes_over.get(type(command))
         if takeover is None:
-            payloads = decide_table(command, state.table, ruleset.options) or decide_timeline(command, state.timeline)
+            payloads = (decide_table(command, state.table, ruleset.options) or decide_invite(command, state.table)
+                        or decide_timeline(command, state.timeline))
         else:
             payloads = takeover(command, state, referee)
             if payloads is None:

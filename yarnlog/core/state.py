@@ -29,6 +29,7 @@ CORE_EVENT_TYPES = frozenset({
     "campaign.created", "campaign.options_changed", "participant.joined", "participant.left", "episode.started",
     "episode.ended",
     "scene.opened", "scene.closed", "note", "correction", "retraction", "override.recorded",
+    "invite.issued", "invite.revoked",
 })
 
 
