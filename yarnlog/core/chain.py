@@ -9,11 +9,10 @@ every hash from there on.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from json.encoder import encode_basestring as _encode_text
-from collections.abc import Mapping
 from typing import Any
 
 from yarnlog.core.envelope import HASHED_FIELDS, NewEvent, StoredEvent, canonical
