@@ -224,6 +224,13 @@ def stream_stored_in_context(rows: Iterable[StoredEvent], timeline: Timeline | N
     return _placed(((stored_payload(row), row) for row in rows), _built, timeline)
 
 
+def stream_payloads_in_context(events: Iterable[tuple[Payload, StoredEvent]], timeline: Timeline | None = None,
+                               ) -> Iterator[tuple[Recorded, Timeline]]:
+    """:func:`stream_stored_in_context` of rows whose payloads are already typed (verify's, which
+    typed each payload to check it): each event built once, in its context."""
+    return _placed(events, _built, timeline)
+
+
 def _built(row: StoredEvent | Recorded, payload: Payload, episode: int | None, scene: int | None) -> Recorded:
     # The texts every event repeats (campaign, type, who, visibility) are interned: a replay or an
     # audit keeps many events in the state, and the driver gives each row its own copies. An event
