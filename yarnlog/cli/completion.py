@@ -95,7 +95,7 @@ def verb_tree(db: str | None, campaign_id: str) -> dict[str, Command]:
         verbs = {}
         for name in group.list_commands(ctx):
             command = group.get_command(ctx, name)
-            if command is not None and name != "play":
+            if command is not None and name not in ("play", "serve"):  # both run until stopped
                 verbs[name] = command
     return verbs
 
