@@ -1,0 +1,87 @@
+"""The book's options and examples with numbers: range of results, lifting, wealth, NPC extras,
+rolled attributes, power points."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from yarnlog.core.referee import invalid
+from yarnlog.rulesets.yarn_polyhedral.rules.dice import DICE
+from yarnlog.rulesets.yarn_polyhedral.rules.odds import rolled_attribute
+from yarnlog.rulesets.yarn_polyhedral.rules.points import rank_cost
+
+POWER_POINT = 2  # P58, line 569: one power point for two regular points
+
+
+def ranged_result(minimum: Fraction | int, margin: int) -> Fraction:
+    """A range of results: the minimum plus 10 % per point of margin (P60, line 732)."""
+    return Fraction(minimum) * (1 + Fraction(margin, 10))
+
+
+def lifting_minimum(strength: int, kilograms: bool = False) -> int:
+    """Lifting's minimum: strength's point cost x 10 lb, or x 5 kg (P60, line 734)."""
+    return rank_cost(strength) * (5 if kilograms else 10)
+
+
+def wealth(starting: int, rank: int) -> int:
+    """Starting money x 4^rank (P61, line 505), as a shift: 4^rank = 2^(2 rank)."""
+    return starting << (2 * rank)
+
+
+def modern_starting_money(age: int) -> int:
+    """$5000, plus $5000 in assets for every year past 18 (line 505)."""
+    return 5000 + 5000 * max(0, age - 18)
+
+
+@dataclass(frozen=True)
+class Extra:
+    """An NPC extra: a challenge to hit and dice for every feat (line 862)."""
+
+    challenge: int
+    dice: tuple[int, ...]
+    keep: int
+
+
+_DICE = re.compile(r"(\d*)d(\d+)")
+
+
+def extra(challenge: int, expression: str) -> Extra:
+    """An extra from ``7`` and ``3d6 keep 2`` or ``d8+3d6 keep 3`` (line 862)."""
+    text, _, keep = expression.partition("keep")
+    dice: list[int] = []
+    for part in text.replace(" ", "").split("+"):
+        found = _DICE.fullmatch(part)
+        invalid(found is not None, f"{part!r} is not a dice expression such as 3d6")
+        assert found is not None
+        size = int(found.group(2))
+        invalid(size in DICE, f"d{size} is not one of the dice d2 to d12")
+        dice += [size] * int(found.group(1) or 1)
+    kept = int(keep) if keep.strip() else 2
+    return Extra(challenge, tuple(dice), kept)
+
+
+@dataclass(frozen=True)
+class RolledCharacter:
+    """Attributes rolled 3d10 / 3 + 1 (P59, lines 724-726)."""
+
+    ranks: tuple[int, ...]
+    reroll: bool
+    raised: int | None  # the index raised to 7, if any
+
+
+def rolled_character(totals: tuple[int, ...]) -> RolledCharacter:
+    """Ranks from each attribute's 3d10 total: none at 7 or more re-rolls the character; only one
+    at 7 or more raises the next highest to 7 (P59, line 726)."""
+    ranks = tuple(rolled_attribute(t) for t in totals)
+    high = sum(r >= 7 for r in ranks)
+    if high == 0:
+        return RolledCharacter(ranks, True, None)
+    if high == 1:
+        lower = [i for i, r in enumerate(ranks) if r < 7]
+        raised = max(lower, key=lambda i: ranks[i]) if lower else None
+        if raised is not None:
+            ranks = tuple(7 if i == raised else r for i, r in enumerate(ranks))
+        return RolledCharacter(ranks, False, raised)
+    return RolledCharacter(ranks, False, None)
