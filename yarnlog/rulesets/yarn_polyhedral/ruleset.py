@@ -1,10 +1,34 @@
-"""The polyhedral Yarn's journal seam: its name, book and event prefix."""
+"""The polyhedral Yarn's journal seam: the composition of its parts, its verbs and its reads.
 
-from yarnlog.core.ruleset import Ruleset
+Characters and their points (:mod:`.parts.characters`), feats with their odds, attacks and
+resistance rolls (:mod:`.parts.feats`), fortune and trouble (:mod:`.parts.fortune`), injuries,
+effort, stances, tension and rulings (:mod:`.parts.bodies`). Sessions and scenes are the journal's
+own episodes and scenes: an episode's start sets every character's fortune to its level (P7).
+"""
+
+from __future__ import annotations
+
+from yarnlog.core.ruleset import Composition, Part, Ruleset
+from yarnlog.rulesets.yarn_polyhedral.parts import bodies, characters, feats, fortune
+from yarnlog.rulesets.yarn_polyhedral.reads import board
+from yarnlog.rulesets.yarn_polyhedral.state import PolyhedralState
+
+PARTS: tuple[Part, ...] = (characters.PART, feats.PART, fortune.PART, bodies.PART)
+COMPOSED: Composition[PolyhedralState] = Composition(PARTS, PolyhedralState)
 
 RULESET = Ruleset(
     name="yarn-polyhedral",
     title="Yarn (polyhedral)",
     book="003_e72cdbaaf570012c.txt",
     event_prefix="yarn-polyhedral",
+    initial_state=COMPOSED.initial_state,
+    evolve=COMPOSED.evolve,
+    decide=COMPOSED.decide,
+    audit=COMPOSED.audit,
+    validators=COMPOSED.validators,
+    projections={"board": board},
+    cli="yarnlog.rulesets.yarn_polyhedral.cli:VERBS",
+    names=lambda campaign: [c.name for c in campaign.rules.characters.by_name.values()],
+    state_packages=("yarnlog.rulesets.yarn_polyhedral.state", "yarnlog.rulesets.yarn_polyhedral.parts",
+                    "yarnlog.rulesets.yarn_polyhedral.rules"),
 )

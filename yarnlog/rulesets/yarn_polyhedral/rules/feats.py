@@ -190,6 +190,9 @@ def check_roll(roll: Roll, modifiers: Sequence[KeepModifier], referee: Referee, 
     invalid(len(set(roll.kept)) == len(roll.kept) and all(0 <= i < len(roll.faces) for i in roll.kept),
             "each kept die must be one of the dice rolled, once")
     count = keep_count(len(roll.sizes), modifiers, roll.fortune_keep)
+    if roll.fortune_keep:
+        referee.require(keep_count(len(roll.sizes), modifiers) + roll.fortune_keep <= len(roll.sizes),
+                        FORTUNE_KEEP, "no die is left for that fortune to keep")
     referee.require(len(roll.kept) == count, KEEP_TWO if not roll.fortune_keep else FORTUNE_KEEP,
                     f"{count} dice are kept here, not {len(roll.kept)}")
     ones_kept = sum(roll.faces[i] == 1 for i in roll.kept)
@@ -225,3 +228,24 @@ def trouble_earned(roll: Roll) -> int:
 def complication_due(margin: int) -> bool:
     """A miss opens the way to a complication, the group's ruling (line 287; lines 746-750)."""
     return margin < 0
+
+
+def explosion_chains(sizes: Sequence[int], faces: Sequence[int], kept: Sequence[int],
+                     extra: Sequence[int]) -> tuple[Explosion, ...]:
+    """The re-rolls of an explosion, entered or rolled as one list, laid on the kept maxima: the
+    largest die first, each chain running on while it comes up maximum (P24, line 207), the way
+    the odds explode (:mod:`.odds`)."""
+    order = sorted((i for i in kept if faces[i] == sizes[i]), key=lambda i: (-sizes[i], i))
+    chains: list[Explosion] = []
+    at = 0
+    for die in order:
+        chain: list[int] = []
+        while at < len(extra):
+            chain.append(extra[at])
+            at += 1
+            if chain[-1] != sizes[die]:
+                break
+        if chain:
+            chains.append(Explosion(die, tuple(chain)))
+    invalid(at == len(extra), f"{len(extra)} explosion faces, but only {at} follow a kept maximum")
+    return tuple(chains)

@@ -1,0 +1,143 @@
+"""The polyhedral Yarn played through the verbs, as at the table: every figure worked by hand."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+ATTRS = "strength=6,dexterity=7,health=6,intelligence=5,will=5,charisma=4"
+
+
+@pytest.fixture
+def table(cli):
+    for args in (("init", "poly", "--title", "Poly", "--gm", "Maya", "--ruleset", "yarn-polyhedral"),
+                 ("join", "Ana"), ("join", "Ben"),
+                 # 190 base points: 90 for six attributes, 100 more is level 4 (P4, line 37).
+                 ("character", "create", "Iris", "--player", "Ana", "--points", "190", "--attributes", ATTRS,
+                  "--skills", "sword=3", "--drawbacks", "colour blind=2"),
+                 ("character", "create", "Orc", "--player", "Ben", "--points", "100", "--attributes",
+                  "strength=7,dexterity=5,health=6,intelligence=3,will=4,charisma=2"),
+                 ("episode", "start", "--title", "One")):
+        code, out, err = cli(*args)
+        assert code == 0, (args, err)
+    return cli
+
+
+def last(table, *args):
+    code, out, err = table(*args, "--json")
+    assert code == 0, err
+    return json.loads(out)[-1]["payload"]
+
+
+def board(table):
+    code, out, _ = table("board", "--json")
+    return {c["name"]: c for c in json.loads(out)["characters"]}, json.loads(out)
+
+
+def test_a_feat_from_the_sheet_keeps_two_and_carries_its_exact_odds(table):
+    # Base d6 (dexterity 7 rounds down, line 23), level 4 d4, secondary strength 6 d6, sword 3 d6.
+    feat = last(table, "feat", "Iris", "--primary", "dexterity", "--secondary", "strength", "--skill", "sword",
+                "--level", "--challenge", "9", "--faces", "6,4,5,2")
+    assert feat["sizes"] == [6, 4, 6, 6] and feat["labels"] == ["base", "level", "secondary", "skill"]
+    assert (feat["kept"], feat["total"], feat["margin"], feat["success"]) == ([0, 2], 11, 2, True)
+    # P(two best of d6, d4, d6, d6 >= 9), counted by hand over the 864 outcomes.
+    hits = sum(sum(sorted(f)[-2:]) >= 9 for f in product(range(1, 7), range(1, 5), range(1, 7), range(1, 7)))
+    assert feat["odds"] == feat["odds_plain"]
+    assert Fraction(feat["odds"]) == Fraction(hits, 864)
+
+
+def test_fortune_is_the_level_each_session_and_feeds_the_narrators_trouble(table):
+    assert board(table)[0]["Iris"]["fortune"] == 4  # P7, line 48
+    # One fortune keeps a third die, two explode the kept 6 (6, then 6 again, then 3): P23, P24.
+    feat = last(table, "feat", "Iris", "--primary", "dexterity", "--secondary", "strength", "--level",
+                "--fortune-keep", "1", "--challenge", "20", "--faces", "6,4,5", "--explosions", "6,3")
+    assert (feat["total"], feat["margin"]) == (6 + 4 + 5 + 6 + 3, 4)
+    rows, whole = board(table)
+    assert rows["Iris"]["fortune"] == 1 and whole["trouble"] == 3  # P26, line 754
+    # Trouble carries into the next session; fortune is set to the level again (reading 6).
+    table("episode", "end")
+    table("episode", "start", "--title", "Two")
+    rows, whole = board(table)
+    assert rows["Iris"]["fortune"] == 4 and whole["trouble"] == 3
+    # The narrator forces a rolled 1 into the kept dice (P27).
+    feat = last(table, "feat", "Iris", "--primary", "dexterity", "--secondary", "strength", "--trouble", "1",
+                "--challenge", "7", "--faces", "6,1", "--kept", "1,2")
+    assert (feat["total"], feat["success"]) == (7, True)
+    assert board(table)[1]["trouble"] == 2
+    code, out, _ = table("ledger", "--json")
+    rules = {line["rule"] for line in json.loads(out)}
+    assert {"P7 (line 48)", "P26 (line 754)", "P27 (line 756)", "P23, P24 (205-207)"} <= rules
+
+
+def test_a_refused_feat_says_the_rule_on_one_line_and_writes_nothing(table):
+    before = table("log", "--json")[1]
+    code, out, err = table("feat", "Iris", "--primary", "dexterity", "--secondary", "strength", "--challenge", "9",
+                           "--faces", "6,4", "--kept", "1")
+    assert code == 3 and out == ""
+    assert len(err.strip().splitlines()) == 1 and len(err.strip()) <= 80 and "2 dice are kept" in err
+    assert table("log", "--json")[1] == before
+    # The GM's override records the move, and the reason with it.
+    code, out, err = table("feat", "Iris", "--primary", "dexterity", "--secondary", "strength", "--challenge", "9",
+                           "--faces", "6,4", "--kept", "1", "--override", "house rule", "--json")
+    assert code == 0, err
+    assert any(e["event_type"] == "override" or "override" in e["event_type"] for e in json.loads(out))
+
+
+def test_an_attack_a_resistance_roll_an_injury_and_its_healing(table):
+    # Orc's defense 5 + 1 cover = 6; Iris rolls d6 (dex) + d6 (str) + d6 (sword): 6, 5, 2 keeps 11, margin 5:
+    # the arm costs 3 (reading 5), 2 more damage (at most strength 6, P41).
+    hit = last(table, "attack", "Iris", "--target", "Orc", "--weapon", "long sword", "--defense", "6",
+               "--secondary", "strength", "--skill", "sword", "--location", "arm", "--damage", "2",
+               "--protection", "2", "--faces", "6,5,2")
+    assert hit["margin"] == 5
+    # Damage = strength 6 + long sword 4 + 2 = 12, less leather 2 = 10 cleared (P41-P44).
+    assert (hit["attack"]["damage"], hit["attack"]["cleared"]) == (12, 10)
+    # Orc resists on health 6 (d6) + strength 7 (d6): 4 and 3 = 7 against 10, severity 1 + 3 = 4 (reading 3).
+    resisted = last(table, "resist", "Orc", "--faces", "4,3")
+    assert resisted["challenge"] == 10 and resisted["resistance"]["severity"] == 4
+    rows, _ = board(table)
+    assert rows["Orc"]["injuries"] == {"1": {"severity": 4, "location": "arm"}} and rows["Orc"]["penalty"] == 0
+    table("heal", "Orc", "1")
+    code, out, err = table("heal", "Orc", "1")  # not the same injury twice in a row (P50)
+    assert code == 3 and "healed last" in err
+    assert board(table)[0]["Orc"]["total_severity"] == 3
+    code, out, err = table("verify")
+    assert code == 0, err
+
+
+def test_a_margin_spent_past_the_margin_is_refused(table):
+    code, out, err = table("attack", "Iris", "--target", "Orc", "--weapon", "long sword", "--defense", "6",
+                           "--secondary", "strength", "--location", "head", "--faces", "6,5")
+    assert code == 3 and "margin is 5; 6 cannot be spent (Attacking)" in err
+
+
+def test_points_raise_training_and_the_library_flashback(table):
+    # Iris: 190 + 3 (colour blind) - 116 spent = 77 unspent.
+    assert board(table)[0]["Iris"]["unspent"] == 190 + 3 - (21 + 28 + 21 + 15 + 15 + 10 + 6) == 77
+    raised = last(table, "raise", "Iris", "sword")
+    assert (raised["quality"]["rank"], raised["cost"]) == (4, 4)  # P53, line 369
+    code, _, err = table("award", "Iris", "0")
+    assert code == 3 and "at least one point" in err  # P52
+    # Book-14 (line 697): 3 points of a new drawback, the group's point, the rest saved: rank 3 for 6.
+    flash = last(table, "flashback", "Iris", "librarian", "--rank", "3", "--drawbacks", "fired=2", "--discount")
+    assert (flash["cost"], flash["how"]) == (5, "flashback")
+    rows, _ = board(table)
+    assert rows["Iris"]["flashbacks_left"] == 3 and rows["Iris"]["unspent"] == 77 - 4 - 5 + 3
+
+
+def test_the_tool_rolls_from_a_secure_source_and_records_the_faces(table):
+    feat = last(table, "feat", "Orc", "--primary", "strength", "--secondary", "health", "--challenge", "8")
+    assert feat["source"] == "rolled" and len(feat["faces"]) == 2
+    assert all(1 <= f <= 6 for f in feat["faces"])
+    assert feat["total"] == sum(sorted(feat["faces"])[-2:])
+
+
+def test_tension_moves_one_tier_at_a_time_and_rulings_are_recorded(table):
+    code, _, err = table("tension", "danger")
+    assert code == 3 and "one tier at a time" in err
+    assert table("tension", "risk")[0] == 0
+    ruling = last(table, "ruling", "complication", "The bow string breaks.")
+    assert ruling["topic"] == "complication"

@@ -1,0 +1,19 @@
+"""The polyhedral Yarn's verbs, offered only in its campaigns."""
+
+import typer
+
+from yarnlog.cli.verbs import Verbs
+
+
+def register(app: typer.Typer) -> None:
+    from yarnlog.rulesets.yarn_polyhedral.cli import play
+
+    play.register(app)
+
+
+INDEX = dict.fromkeys(("character", "award", "raise", "attain", "pay-down", "train", "flashback", "feat", "attack",
+                       "resist", "heal", "rest", "stance", "tension", "trouble", "ruling", "board", "ledger",
+                       "rolls"),
+                      "yarnlog.rulesets.yarn_polyhedral.cli.play:register")
+
+VERBS = Verbs(register=register, title="Yarn (polyhedral)", index=INDEX)

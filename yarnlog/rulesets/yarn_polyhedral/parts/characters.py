@@ -1,0 +1,356 @@
+"""Characters as qualities with ranks, their points and what advancement does to them.
+
+A character is created with its qualities and base points (points.build checks them against the
+triangular costs); points are awarded each session (P52); a rank is raised one at a time at the new
+rank's cost (P53); new qualities are attained at rank 0 (P55); drawbacks are paid down (P56); a
+training target takes the points as soon as they are there (P54); a flashback claims a quality
+(P57). The level is derived from the base points, never stored (reading 9). Every movement of
+points is a line of the points ledger with its event, scene and rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pydantic import Field
+
+from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.referee import Referee, invalid
+from yarnlog.core.ruleset import Part, folds
+from yarnlog.rulesets.yarn_polyhedral.rules import advancement, points
+from yarnlog.rulesets.yarn_polyhedral.rules.points import Kind, Quality
+
+NAME = Field(min_length=1, max_length=80)
+
+
+class QualityRank(Payload):
+    """A quality as a payload carries it."""
+
+    name: str = NAME
+    kind: Kind
+    rank: int = Field(ge=0, le=12)
+
+
+@event("yarn-polyhedral.character.created")
+class CharacterCreated(Payload):
+    """A character built with points (P1-P15) or rolled attributes (P59)."""
+
+    name: str = NAME
+    player: str
+    base_points: int = Field(ge=0)
+    qualities: list[QualityRank]
+    rolled: bool = False
+
+
+@event("yarn-polyhedral.points.awarded")
+class PointsAwarded(Payload):
+    """Points given to a character: at least one a session (P52, line 367)."""
+
+    character: str
+    points: int
+    reason: str = Field(default="", max_length=200)
+
+
+@event("yarn-polyhedral.quality.changed")
+class QualityChanged(Payload):
+    """A quality attained (at rank 0, P55), raised (P53), paid down (P56) or claimed by a flashback
+    (P57): its rank after and the points it cost."""
+
+    character: str
+    quality: QualityRank
+    how: str = Field(pattern="^(attained|raised|paid-down|flashback|training)$")
+    cost: int = Field(ge=0)
+    drawbacks: list[QualityRank] = Field(default_factory=list)  # new drawbacks of a flashback
+    discount: int = Field(default=0, ge=0, le=1)
+
+
+@event("yarn-polyhedral.training.set")
+class TrainingSet(Payload):
+    """The quality a character trains between scenes (P54, line 375)."""
+
+    character: str
+    quality: str | None
+
+
+@dataclass(frozen=True)
+class Character:
+    name: str
+    player: str
+    base_points: int
+    qualities: Mapping[str, Quality]
+    spent: int
+    flashbacks_used: int = 0
+    training: str | None = None
+
+    @property
+    def attributes(self) -> int:
+        return sum(q.kind is Kind.ATTRIBUTE for q in self.qualities.values())
+
+    @property
+    def level(self) -> int:
+        return points.level_for(self.base_points, self.attributes or len(points.STANDARD_ATTRIBUTES))
+
+    @property
+    def drawback_points(self) -> int:
+        return points.drawback_points(self.qualities.values())
+
+    @property
+    def unspent(self) -> int:
+        """Saved points: the base and drawback points less what was spent (P54)."""
+        return self.base_points + self.drawback_points - self.spent
+
+    @property
+    def flashbacks_left(self) -> int:
+        return points.flashbacks_for(self.level) - self.flashbacks_used
+
+    def rank(self, quality: str) -> int | None:
+        found = self.qualities.get(quality.lower())
+        return None if found is None else found.rank
+
+    def quality(self, name: str) -> Quality:
+        found = self.qualities.get(name.lower())
+        invalid(found is not None, f"{self.name} has no quality {name!r}")
+        assert found is not None
+        return found
+
+
+@dataclass(frozen=True)
+class PointsLine:
+    """A line of the points ledger: who, how many (+ earned, - spent), why, where and by which rule."""
+
+    sequence: int
+    scene: int | None
+    character: str
+    change: int
+    unspent: int
+    what: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class Characters:
+    by_name: Mapping[str, Character] = field(default_factory=dict)
+    ledger: tuple[PointsLine, ...] = ()
+
+    def get(self, name: str) -> Character:
+        found = self.by_name.get(name.lower())
+        invalid(found is not None, f"there is no character {name!r}")
+        assert found is not None
+        return found
+
+
+# Commands ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CreateCharacter:
+    name: str
+    player: str
+    base_points: int
+    qualities: tuple[tuple[str, str, int], ...]
+    rolled: bool = False
+
+
+@dataclass(frozen=True)
+class AwardPoints:
+    character: str
+    points: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class ChangeQuality:
+    """``how``: attained (a new quality at ``rank``, usually 0), raised, paid-down."""
+
+    character: str
+    quality: str
+    how: str
+    kind: str = "skill"
+    rank: int = 0
+
+
+@dataclass(frozen=True)
+class UseFlashback:
+    character: str
+    quality: str
+    kind: str
+    rank: int
+    drawbacks: tuple[tuple[str, int], ...] = ()
+    discount: int = 0
+
+
+@dataclass(frozen=True)
+class SetTraining:
+    character: str
+    quality: str | None
+
+
+def _kind(text: str) -> Kind:
+    try:
+        return Kind(text.strip().lower())
+    except ValueError:
+        invalid(False, f"{text!r} is not a kind of quality: {', '.join(k.value for k in Kind)}")
+        raise
+
+
+def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | None:
+    chars: Characters = campaign.rules.characters
+    if isinstance(command, CreateCharacter):
+        qualities = [QualityRank(name=n.strip(), kind=_kind(k), rank=r) for n, k, r in command.qualities]
+        made = CharacterCreated(name=command.name.strip(), player=command.player, base_points=command.base_points,
+                                qualities=qualities, rolled=command.rolled)
+        return [validate_created(made, campaign, referee)]
+    if isinstance(command, AwardPoints):
+        name = chars.get(command.character).name
+        return [validate_award(PointsAwarded(character=name, points=command.points, reason=command.reason),
+                               campaign, referee)]
+    if isinstance(command, SetTraining):
+        who = chars.get(command.character)
+        if command.quality is not None:
+            who.quality(command.quality)
+        return [TrainingSet(character=who.name, quality=command.quality)]
+    if isinstance(command, ChangeQuality):
+        who = chars.get(command.character)
+        if command.how == "attained":
+            quality = QualityRank(name=command.quality.strip(), kind=_kind(command.kind), rank=command.rank)
+            cost = 0
+        else:
+            had = who.quality(command.quality)
+            rank = had.rank - 1 if command.how == "paid-down" else had.rank + 1
+            quality = QualityRank(name=had.name, kind=had.kind, rank=max(rank, 0))
+            cost = had.rank if command.how == "paid-down" else rank
+        changed = QualityChanged(character=who.name, quality=quality, how=command.how, cost=max(cost, 0))
+        return [validate_changed(changed, campaign, referee)]
+    if isinstance(command, UseFlashback):
+        who = chars.get(command.character)
+        drawbacks = [QualityRank(name=n.strip(), kind=Kind.DRAWBACK, rank=r) for n, r in command.drawbacks]
+        flash = advancement.Flashback(command.rank, points.drawback_points(_qualities(drawbacks)), command.discount)
+        changed = QualityChanged(character=who.name, quality=QualityRank(name=command.quality.strip(),
+                                                                          kind=_kind(command.kind),
+                                                                          rank=command.rank),
+                                 how="flashback", cost=flash.cost, drawbacks=drawbacks, discount=command.discount)
+        return [validate_changed(changed, campaign, referee)]
+    return None
+
+
+def _qualities(ranked: list[QualityRank]) -> list[Quality]:
+    return [Quality(q.name, q.kind, q.rank) for q in ranked]
+
+
+def validate_created(p: CharacterCreated, campaign: Any, referee: Referee) -> CharacterCreated:
+    """A player at the table, a name not taken, qualities within their points (P1, P2, P9, P12)."""
+    invalid(p.player in campaign.table.roles, f"{p.player} is not at the table")
+    invalid(p.name.lower() not in campaign.rules.characters.by_name, f"{p.name} already exists")
+    names = [q.name.lower() for q in p.qualities]
+    invalid(len(set(names)) == len(names), "each quality is named once")
+    points.build(p.base_points, _qualities(p.qualities), referee)
+    return p
+
+
+def validate_award(p: PointsAwarded, campaign: Any, referee: Referee) -> PointsAwarded:
+    campaign.rules.characters.get(p.character)
+    advancement.check_award(p.points, referee)
+    return p
+
+
+def validate_training(p: TrainingSet, campaign: Any, referee: Referee) -> TrainingSet:
+    campaign.rules.characters.get(p.character)
+    return p
+
+
+def validate_changed(p: QualityChanged, campaign: Any, referee: Referee) -> QualityChanged:
+    """What the change costs and whether the saved points pay it (P53-P57)."""
+    who: Character = campaign.rules.characters.get(p.character)
+    had = who.qualities.get(p.quality.name.lower())
+    q = p.quality
+    if p.how == "attained":
+        invalid(had is None, f"{who.name} already has {q.name}")
+        referee.require(q.rank == 0 or q.kind is not Kind.SKILL, points.LEARN_FIRST,
+                        f"a new skill is learned at rank 0, not {q.rank}")
+        invalid(p.cost == 0, "attaining a quality costs no points (line 365)")
+    elif p.how == "flashback":
+        invalid(had is None, f"{who.name} already has {q.name}: a flashback claims a new quality")
+        flash = advancement.Flashback(q.rank, points.drawback_points(_qualities(p.drawbacks)), p.discount)
+        invalid(p.cost == flash.cost, f"the flashback costs {flash.cost}, not {p.cost}")
+        advancement.check_flashback(flash, who.unspent, who.flashbacks_left, referee)
+        points.check_rank(Quality(q.name, q.kind, q.rank), referee)
+    else:
+        invalid(had is not None, f"{who.name} has no quality {q.name!r}")
+        assert had is not None
+        if p.how == "paid-down":
+            invalid(had.kind is Kind.DRAWBACK, f"{had.name} is not a drawback")
+            invalid(p.cost == had.rank, f"paying down costs {had.rank}, not {p.cost}")
+            points.pay_down_cost(had.rank, referee)
+        else:
+            invalid(p.cost == q.rank, f"rank {q.rank} costs {q.rank}, not {p.cost}")
+            points.raise_cost(had.rank, q.rank, referee, kind=had.kind)
+        advancement.check_spend(p.cost, who.unspent, referee)
+    return p
+
+
+RULES = {"created": "P1 (lines 9-21)", "awarded": "P52 (line 367)", "raised": "P53 (line 369)",
+         "training": "P54 (line 375)", "paid-down": "P56 (line 533)", "flashback": "P57 (lines 357-361)",
+         "attained": "P55 (line 365)"}
+
+
+def evolve(chars: Characters, recorded: Recorded, _before: Any = None) -> Characters:
+    p = recorded.payload
+    line = None
+    if isinstance(p, CharacterCreated):
+        qualities = {q.name.lower(): Quality(q.name, q.kind, q.rank) for q in p.qualities}
+        spent = points.spent_on(qualities.values())
+        made = Character(p.name, p.player, p.base_points, qualities, spent)
+        chars = replace(chars, by_name={**chars.by_name, p.name.lower(): made})
+        line = (made, -spent, f"created with {p.base_points} points", "created")
+    elif isinstance(p, PointsAwarded):
+        who = chars.by_name[p.character.lower()]
+        who = replace(who, base_points=who.base_points + p.points)
+        chars = replace(chars, by_name={**chars.by_name, who.name.lower(): who})
+        chars = _ledger(chars, recorded, who, p.points, f"awarded {p.points} {p.reason}".rstrip(),
+                        RULES["awarded"])
+        trained = _train(who)
+        if trained is not who:
+            chars = replace(chars, by_name={**chars.by_name, who.name.lower(): trained})
+            line = (trained, who.spent - trained.spent, f"training raised {trained.training}", "training")
+    elif isinstance(p, TrainingSet):
+        who = chars.by_name[p.character.lower()]
+        chars = replace(chars, by_name={**chars.by_name, who.name.lower(): replace(who, training=p.quality)})
+    elif isinstance(p, QualityChanged):
+        who = chars.by_name[p.character.lower()]
+        q = Quality(p.quality.name, p.quality.kind, p.quality.rank)
+        qualities = {**who.qualities, q.name.lower(): q}
+        for d in p.drawbacks:
+            qualities[d.name.lower()] = Quality(d.name, d.kind, d.rank)
+        who = replace(who, qualities=qualities, spent=who.spent + p.cost,
+                      flashbacks_used=who.flashbacks_used + (p.how == "flashback"))
+        chars = replace(chars, by_name={**chars.by_name, who.name.lower(): who})
+        line = (who, -p.cost, f"{p.how} {q.name} to rank {q.rank}", p.how)
+    if line is not None:
+        chars = _ledger(chars, recorded, line[0], line[1], line[2], RULES[line[3]])
+    return chars
+
+
+def _train(who: Character) -> Character:
+    """A training target rises by itself once its next rank's points are saved (P54, line 375)."""
+    if who.training is None or who.training.lower() not in who.qualities:
+        return who
+    q = who.qualities[who.training.lower()]
+    cap = points.MAX_SKILL_RANK if q.kind is Kind.SKILL else points.MAX_RANK
+    if q.rank >= cap or not advancement.training_due(q.rank + 1, who.unspent):
+        return who
+    raised = replace(q, rank=q.rank + 1)
+    return replace(who, qualities={**who.qualities, q.name.lower(): raised}, spent=who.spent + raised.rank)
+
+
+def _ledger(chars: Characters, recorded: Recorded, who: Character, change: int, what: str, rule: str) -> Characters:
+    now = chars.by_name[who.name.lower()]
+    return replace(chars, ledger=(*chars.ledger, PointsLine(recorded.sequence, recorded.scene, who.name, change,
+                                                            now.unspent, what, rule)))
+
+
+PART = Part(name="characters", initial=Characters, evolve=evolve, decide=decide,
+            validators={CharacterCreated: validate_created, PointsAwarded: validate_award,
+                        QualityChanged: validate_changed, TrainingSet: validate_training},
+            folds=folds(CharacterCreated, PointsAwarded, QualityChanged, TrainingSet))
