@@ -12,6 +12,7 @@ from yarnlog.core.ruleset import Composition, Part, Ruleset
 from yarnlog.rulesets.yarn_polyhedral.parts import bodies, characters, feats, fortune
 from yarnlog.rulesets.yarn_polyhedral.reads import board
 from yarnlog.rulesets.yarn_polyhedral.state import PolyhedralState
+from yarnlog.rulesets.yarn_polyhedral.words import follow_up, narrate
 
 PARTS: tuple[Part, ...] = (characters.PART, feats.PART, fortune.PART, bodies.PART)
 COMPOSED: Composition[PolyhedralState] = Composition(PARTS, PolyhedralState)
@@ -28,6 +29,8 @@ RULESET = Ruleset(
     validators=COMPOSED.validators,
     projections={"board": board},
     cli="yarnlog.rulesets.yarn_polyhedral.cli:VERBS",
+    narrate=narrate,
+    follow_up=follow_up,
     names=lambda campaign: [c.name for c in campaign.rules.characters.by_name.values()],
     state_packages=("yarnlog.rulesets.yarn_polyhedral.state", "yarnlog.rulesets.yarn_polyhedral.parts",
                     "yarnlog.rulesets.yarn_polyhedral.rules"),
