@@ -141,3 +141,23 @@ def test_tension_moves_one_tier_at_a_time_and_rulings_are_recorded(table):
     assert table("tension", "risk")[0] == 0
     ruling = last(table, "ruling", "complication", "The bow string breaks.")
     assert ruling["topic"] == "complication"
+
+
+def test_a_round_of_turns_steps_and_one_feat_a_phase(table):
+    table("round")
+    turn = last(table, "turn", "Iris", "--attribute", "will")
+    assert turn["steps"] == 5  # will 5 (P30, line 249)
+    shift = last(table, "step", "Iris", "shift", "--times", "2")
+    assert shift["steps"] == 4  # a mental turn: two steps a shift (P31, line 259)
+    code, _, err = table("step", "Iris", "grab", "--times", "2")
+    assert code == 3 and "2 steps needed; 1 are left" in err
+    # Initiative is not the phase's feat; the perception roll is (line 607), and a second is refused.
+    table("feat", "Iris", "--primary", "will", "--secondary", "dexterity", "--initiative", "--faces", "3,4")
+    assert table("feat", "Iris", "--primary", "intelligence", "--secondary", "will", "--challenge", "6",
+                 "--faces", "3,4")[0] == 0
+    code, _, err = table("feat", "Iris", "--primary", "intelligence", "--challenge", "6", "--faces", "3")
+    assert code == 3 and "had its feat" in err
+    # Ana picks the next player; Iris cannot go twice in the round (line 217).
+    code, _, err = table("turn", "Iris", "--attribute", "dexterity")
+    assert code == 3 and "Iris has had a turn" in err
+    assert last(table, "turn", "Orc", "--attribute", "strength")["steps"] == 7

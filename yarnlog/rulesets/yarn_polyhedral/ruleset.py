@@ -9,12 +9,12 @@ own episodes and scenes: an episode's start sets every character's fortune to it
 from __future__ import annotations
 
 from yarnlog.core.ruleset import Composition, Part, Ruleset
-from yarnlog.rulesets.yarn_polyhedral.parts import bodies, characters, feats, fortune
+from yarnlog.rulesets.yarn_polyhedral.parts import bodies, characters, feats, fortune, rounds
 from yarnlog.rulesets.yarn_polyhedral.reads import board
 from yarnlog.rulesets.yarn_polyhedral.state import PolyhedralState
 from yarnlog.rulesets.yarn_polyhedral.words import follow_up, narrate
 
-PARTS: tuple[Part, ...] = (characters.PART, feats.PART, fortune.PART, bodies.PART)
+PARTS: tuple[Part, ...] = (characters.PART, feats.PART, fortune.PART, bodies.PART, rounds.PART)
 COMPOSED: Composition[PolyhedralState] = Composition(PARTS, PolyhedralState)
 
 RULESET = Ruleset(

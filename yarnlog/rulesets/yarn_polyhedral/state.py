@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from yarnlog.rulesets.yarn_polyhedral.parts.characters import Characters
     from yarnlog.rulesets.yarn_polyhedral.parts.feats import Feats
     from yarnlog.rulesets.yarn_polyhedral.parts.fortune import Fortune
+    from yarnlog.rulesets.yarn_polyhedral.parts.rounds import Rounds
 
 
 @dataclass(frozen=True)
@@ -20,3 +21,4 @@ class PolyhedralState:
     feats: Feats
     fortune: Fortune
     bodies: Bodies
+    rounds: Rounds

@@ -70,6 +70,13 @@ def narrate(recorded: Recorded, state: Any) -> str | None:
         return f"{p['character']} takes {p['stance'] or 'no'} stance until the next turn."
     if kind == "tension.changed":
         return f"Tension is now {p['tier']}."
+    if kind == "round.started":
+        return f"Round {p['number']} begins."
+    if kind == "turn.taken":
+        return f"{p['character']}'s turn, on {p['attribute']}: {p['steps']} steps."
+    if kind == "steps.spent":
+        times = f" x{p['times']}" if p["times"] > 1 else ""
+        return f"{p['character']} spends {p['steps']} steps: {p['action']}{times}."
     if kind == "ruling":
         return f"Ruling ({p['topic']}): {p['text']}"
     return None

@@ -12,7 +12,7 @@ def register(app: typer.Typer) -> None:
 
 
 INDEX = dict.fromkeys(("character", "award", "raise", "attain", "pay-down", "train", "flashback", "feat", "attack",
-                       "resist", "heal", "rest", "stance", "tension", "trouble", "ruling", "board", "ledger",
+                       "resist", "heal", "rest", "stance", "tension", "trouble", "ruling", "round", "turn", "step", "board", "ledger",
                        "rolls"),
                       "yarnlog.rulesets.yarn_polyhedral.cli.play:register")
 

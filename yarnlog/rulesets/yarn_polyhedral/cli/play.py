@@ -149,11 +149,14 @@ def feat(
     extra: Annotated[Optional[str], typer.Option("--explosions", help="Explosion faces, one fortune each.")] = None,
     kept: Annotated[Optional[str], typer.Option("--kept", help="The dice kept (1-based); default the best.")] = None,
     what: Annotated[str, typer.Option("--what", help="What the feat is.")] = "",
+    initiative: Annotated[bool, typer.Option("--initiative", help="An initiative roll, not the phase's feat.")]
+    = False,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Roll a feat: base die, bonus dice, keep two, fortune and trouble, with its exact odds."""
     run_command(campaign, _feat(character, primary, secondary, skill, level, effort, bonus, keep, fortune_keep,
-                                explode, trouble, challenge, penalties, faces, extra, kept, what),
+                                explode, trouble, challenge, penalties, faces, extra, kept, what,
+                                purpose="initiative" if initiative else "feat"),
                 by=by, override_reason=override, as_json=as_json)
 
 
@@ -275,6 +278,34 @@ def ruling(topic: Annotated[str, typer.Argument(help="complication, healing-rate
     run_command(campaign, RecordRuling(topic, text, character), as_json=as_json)
 
 
+def round_(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+    """Start a round: each player will have a turn, each choosing the next (line 217)."""
+    from yarnlog.rulesets.yarn_polyhedral.parts.rounds import StartRound
+
+    run_command(campaign, StartRound(), as_json=as_json)
+
+
+def turn(character: Annotated[str, typer.Argument(help="The character whose turn it is.")],
+         attribute: Annotated[str, typer.Option("--attribute", help="The current attribute: its rank in steps.")],
+         campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None,
+         as_json: JsonOpt = False) -> None:
+    """A character's turn, with its current attribute (P30)."""
+    from yarnlog.rulesets.yarn_polyhedral.parts.rounds import TakeTurn
+
+    run_command(campaign, TakeTurn(character, attribute), by=by, override_reason=override, as_json=as_json)
+
+
+def step(character: Annotated[str, typer.Argument()],
+         action: Annotated[str, typer.Argument(help="shift, punch, kick, grab, aim, perception...")],
+         times: Annotated[int, typer.Option("--times")] = 1,
+         campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None,
+         as_json: JsonOpt = False) -> None:
+    """Spend steps on a shift or an action (P31-P35)."""
+    from yarnlog.rulesets.yarn_polyhedral.parts.rounds import SpendSteps
+
+    run_command(campaign, SpendSteps(character, action, times), by=by, override_reason=override, as_json=as_json)
+
+
 def _state(campaign, as_of, end_of_scene):
     from yarnlog.cli.context import campaign_state
 
@@ -333,6 +364,7 @@ def register(app: typer.Typer) -> None:
     for name, verb in (("award", award), ("raise", _change("raised")), ("pay-down", _change("paid-down")),
                        ("attain", attain), ("train", train), ("flashback", flashback), ("feat", feat),
                        ("attack", attack), ("resist", resist), ("heal", heal), ("rest", rest), ("stance", stance),
-                       ("tension", tension), ("trouble", trouble), ("ruling", ruling), ("board", board),
+                       ("tension", tension), ("trouble", trouble), ("ruling", ruling), ("round", round_), ("turn", turn), ("step", step),
+                       ("board", board),
                        ("ledger", ledger), ("rolls", rolls)):
         app.command(name)(verb)

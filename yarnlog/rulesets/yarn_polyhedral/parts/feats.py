@@ -24,7 +24,7 @@ from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import DiceNeeded, Referee, invalid
 from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.yarn_polyhedral.parts.characters import Character
-from yarnlog.rulesets.yarn_polyhedral.rules import combat, dice, feats, injuries, odds, rule
+from yarnlog.rulesets.yarn_polyhedral.rules import combat, dice, feats, injuries, odds, rule, turns
 from yarnlog.rulesets.yarn_polyhedral.rules.feats import BonusType, KeepModifier, Roll
 
 RESISTANCE = rule("Resistance and Injury", "If you're injured, make a resistance roll with the cleared damage as "
@@ -64,6 +64,8 @@ class FeatRolled(Payload):
 
     character: str
     feat: str = Field(default="", max_length=200)
+    #: The phase's feat, an initiative roll (line 225) or an object roll such as resistance (line 235).
+    purpose: str = Field(default="feat", pattern="^(feat|initiative|object)$")
     primary: str
     secondary: str | None = None
     skill: str | None = None
@@ -127,6 +129,7 @@ class RollFeat:
     extra_faces: tuple[int, ...] = ()
     kept: tuple[int, ...] | None = None
     feat: str = ""
+    purpose: str = "feat"
     attack: AttackSpec | None = None
     resist: bool = False  # a resistance roll against the last attack's cleared damage on the character
     injury: str | None = None  # the existing injury a located hit adds to
@@ -270,7 +273,8 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
     sizes_l = list(sizes)
     declared, plain = prior_odds(sizes, modifiers, None if challenge is None else challenge + penalties,
                                  command.fortune_keep, command.explode, trouble)
-    draft = FeatRolled(character=who.name, feat=command.feat, primary=who.quality(command.primary).name,
+    purpose = "object" if command.resist else command.purpose
+    draft = FeatRolled(character=who.name, feat=command.feat, purpose=purpose, primary=who.quality(command.primary).name,
                        secondary=command.secondary and who.quality(command.secondary).name,
                        skill=command.skill, labels=list(labels), sizes=sizes_l, faces=list(faces), kept=list(kept),
                        extra_faces=list(extra), modifiers=modifiers, fortune_keep=command.fortune_keep,
@@ -318,6 +322,9 @@ def validate(p: FeatRolled, campaign: Any, referee: Referee) -> FeatRolled:
     invalid(list(made.dice) == p.sizes, f"the sheet gives {made.dice}, not {tuple(p.sizes)}")
     roll = feats.check_roll(p.roll(), p.modifiers, referee, fortune_held=rules.fortune.fortune.get(who.name, 0),
                             trouble_held=rules.fortune.trouble)
+    rounds = rules.rounds
+    if p.purpose == "feat" and rounds.current == p.character:
+        turns.check_feat(rounds.feats, referee)  # one feat a phase (P33); initiative, object rolls aside
     if p.resistance is not None:
         referee.require(p.primary.lower() == "health" and (p.secondary or "").lower() in ("strength", "will"),
                         RESISTANCE, "a resistance roll is on health, with strength or will")
