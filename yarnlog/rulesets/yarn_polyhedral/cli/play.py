@@ -364,7 +364,7 @@ def register(app: typer.Typer) -> None:
     for name, verb in (("award", award), ("raise", _change("raised")), ("pay-down", _change("paid-down")),
                        ("attain", attain), ("train", train), ("flashback", flashback), ("feat", feat),
                        ("attack", attack), ("resist", resist), ("heal", heal), ("rest", rest), ("stance", stance),
-                       ("tension", tension), ("trouble", trouble), ("ruling", ruling), ("round", round_), ("turn", turn), ("step", step),
-                       ("board", board),
+                       ("tension", tension), ("trouble", trouble), ("ruling", ruling), ("round", round_),
+                       ("turn", turn), ("step", step), ("board", board),
                        ("ledger", ledger), ("rolls", rolls)):
         app.command(name)(verb)

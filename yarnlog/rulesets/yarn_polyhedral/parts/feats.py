@@ -274,7 +274,8 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
     declared, plain = prior_odds(sizes, modifiers, None if challenge is None else challenge + penalties,
                                  command.fortune_keep, command.explode, trouble)
     purpose = "object" if command.resist else command.purpose
-    draft = FeatRolled(character=who.name, feat=command.feat, purpose=purpose, primary=who.quality(command.primary).name,
+    draft = FeatRolled(character=who.name, feat=command.feat, purpose=purpose,
+                       primary=who.quality(command.primary).name,
                        secondary=command.secondary and who.quality(command.secondary).name,
                        skill=command.skill, labels=list(labels), sizes=sizes_l, faces=list(faces), kept=list(kept),
                        extra_faces=list(extra), modifiers=modifiers, fortune_keep=command.fortune_keep,

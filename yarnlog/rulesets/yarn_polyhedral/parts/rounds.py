@@ -86,16 +86,16 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
     if isinstance(command, TakeTurn):
         who = campaign.rules.characters.get(command.character)
         attribute = who.quality(command.attribute)
-        payload = TurnTaken(character=who.name, attribute=attribute.name, steps=turns.steps_for(attribute.rank))
-        return [validate_turn(payload, campaign, referee)]
+        turn = TurnTaken(character=who.name, attribute=attribute.name, steps=turns.steps_for(attribute.rank))
+        return [validate_turn(turn, campaign, referee)]
     if isinstance(command, SpendSteps):
         who = campaign.rules.characters.get(command.character)
         invalid(command.action in turns.ACTION_STEPS,
                 f"no action {command.action!r}: {', '.join(turns.ACTION_STEPS)}")
         invalid(rounds.current == who.name, f"it is not {who.name}'s turn")
         cost = turns.step_cost(command.action, rounds.attribute or "") * command.times
-        payload = StepsSpent(character=who.name, action=command.action, times=command.times, steps=cost)
-        return [validate_steps(payload, campaign, referee)]
+        spent = StepsSpent(character=who.name, action=command.action, times=command.times, steps=cost)
+        return [validate_steps(spent, campaign, referee)]
     return None
 
 
