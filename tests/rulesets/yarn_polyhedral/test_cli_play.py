@@ -161,3 +161,48 @@ def test_a_round_of_turns_steps_and_one_feat_a_phase(table):
     code, _, err = table("turn", "Iris", "--attribute", "dexterity")
     assert code == 3 and "Iris has had a turn" in err
     assert last(table, "turn", "Orc", "--attribute", "strength")["steps"] == 7
+
+
+@pytest.fixture
+def optioned(cli):
+    for args in (("init", "opt", "--title", "Opt", "--gm", "Maya", "--ruleset", "yarn-polyhedral",
+                  "--option", "death,skill-limit,rolled-attributes"),
+                 ("join", "Ana"), ("join", "Ben"), ("join", "Cy")):
+        code, out, err = cli(*args)
+        assert code == 0, (args, err)
+    return cli
+
+
+def test_rolled_attributes_the_skill_limit_a_newcomer_and_death(optioned):
+    table = optioned
+    # P59 (line 724): 15 -> 6, 21 -> 8, 12 -> 5, 9 -> 4, 18 -> 7, 6 -> 3; 15 points each (line 724).
+    made = last(table, "character", "create", "Iris", "--player", "Ana", "--points", "150", "--rolled",
+                "strength=15,dexterity=21,health=12,intelligence=9,will=18,charisma=6", "--skills", "sword=4")
+    ranks = {q["name"]: q["rank"] for q in made["qualities"]}
+    assert ranks == {"sword": 4, "strength": 6, "dexterity": 8, "health": 5, "intelligence": 4, "will": 7,
+                     "charisma": 3}
+    # Level 3 (150 - 90 = 60, P4): one skill may be rank 4, not two (P14, line 383).
+    code, _, err = table("character", "create", "Bo", "--player", "Ben", "--points", "150", "--attributes",
+                         "strength=5,dexterity=5,health=5,intelligence=5,will=5,charisma=5",
+                         "--skills", "sword=4,bow=4")
+    assert code == 3 and "skills stop at level 3, one at 4 (Skill Ranks)" in err
+    # No attribute at 7 or more: re-roll (line 726).
+    code, _, err = table("character", "create", "Bo", "--player", "Ben", "--points", "150", "--rolled",
+                         "strength=15,dexterity=15,health=15,intelligence=15,will=15,charisma=15")
+    assert code == 3 and "re-roll" in err
+    # A newcomer starts at the lowest PC's minimum: level 3 is 90 + 60 = 150 (P51, line 347).
+    newcomer = last(table, "character", "create", "Cyd", "--player", "Cy", "--newcomer", "--attributes",
+                    "strength=5,dexterity=5,health=5,intelligence=5,will=5,charisma=5")
+    assert newcomer["base_points"] == 150
+    # Death at (1 + 3) x health 5 = 20 (P49, line 341): a 20-severity injury kills.
+    assert table("character", "create", "Orc", "--player", "Ben", "--points", "200", "--attributes",
+                 "strength=12,dexterity=5,health=5,intelligence=3,will=4,charisma=2")[0] == 0
+    # Strength 12 (d12) + dexterity 5 (d4): 12 + 4 = 16 against 5, margin 11, all of it damage (at most
+    # strength 12, P41): 12 + great axe 6 + 11 = 29.
+    hit = last(table, "attack", "Orc", "--target", "Cyd", "--weapon", "great axe", "--primary", "strength",
+               "--defense", "5", "--secondary", "dexterity", "--faces", "12,4", "--damage", "11")
+    assert (hit["margin"], hit["attack"]["cleared"]) == (11, 29)
+    resisted = last(table, "resist", "Cyd", "--faces", "1,1")
+    assert resisted["challenge"] == 12 + 6 + 11 and resisted["resistance"]["severity"] == 1 + 29 - 2
+    rows, _ = board(table)
+    assert rows["Cyd"]["fatal_severity"] == 20 and rows["Cyd"]["dead"] is True

@@ -15,6 +15,9 @@ def board(campaign: Any) -> dict[str, Any]:
         wounds = rules.bodies.injuries.get(who.name, {})
         health = who.rank("health") or 0
         total = injuries.total_severity(wounds)
+        fatal = points.fatal_severity(who.level, health) if campaign.table.options.get("death") else None
+        effects = [f"{w.location}: {combat.LOCATIONS[w.location].effect}" for w in wounds.values()
+                   if injuries.location_effect(w, health)]
         rows.append({
             "name": who.name, "player": who.player, "level": who.level, "base_points": who.base_points,
             "unspent": who.unspent, "fortune": rules.fortune.fortune.get(who.name, 0),
@@ -23,6 +26,7 @@ def board(campaign: Any) -> dict[str, Any]:
             "total_severity": total, "penalty": combat.severity_penalty(total, health) if health else 0,
             "injuries": {k: {"severity": w.severity, "location": w.location} for k, w in wounds.items()},
             "stance": rules.bodies.stance.get(who.name), "training": who.training,
+            "fatal_severity": fatal, "dead": injuries.is_dead(total, fatal), "effects": effects,
         })
     return {"characters": rows, "trouble": rules.fortune.trouble, "tension": rules.bodies.tension.value}
 

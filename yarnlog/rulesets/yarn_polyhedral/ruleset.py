@@ -32,6 +32,13 @@ RULESET = Ruleset(
     narrate=narrate,
     follow_up=follow_up,
     names=lambda campaign: [c.name for c in campaign.rules.characters.by_name.values()],
+    options={
+        "death": "Death (lines 337-341): injuries can kill, at (1 + level) x health total severity",
+        "skill_limit": "Skill Ranks (line 383): starting skills at most the level, one at level + 1",
+        "rolled_attributes": "Rolling attributes (lines 724-726): 3d10 / 3 + 1 instead of points",
+        "flashbacks_each_session": "Flashbacks (line 357): the level's flashbacks come back each session "
+                                   "(reading 17; default: one stock, a flashback per level)",
+    },
     state_packages=("yarnlog.rulesets.yarn_polyhedral.state", "yarnlog.rulesets.yarn_polyhedral.parts",
                     "yarnlog.rulesets.yarn_polyhedral.rules"),
 )

@@ -51,7 +51,10 @@ def _faces(text: Optional[str]) -> Optional[tuple[int, ...]]:
 def create(
     name: Annotated[str, typer.Argument(help="The character's name.")],
     player: Annotated[str, typer.Option("--player", help="Who plays the character.")],
-    points: Annotated[int, typer.Option("--points", help="Base points: 15 per attribute plus the level's.")],
+    points: Annotated[int, typer.Option("--points", help="Base points: 15 per attribute plus the level's.")] = 0,
+    newcomer: Annotated[bool, typer.Option("--newcomer", help="Join at the lowest-level PC's minimum points.")]
+    = False,
+    rolled: Annotated[List, typer.Option("--rolled", help="Rolled attributes: NAME=3D10 TOTAL,... (P59).")] = None,
     attributes: Annotated[List, typer.Option("--attributes", help="NAME=RANK,... (strength=6,dexterity=7)")] = None,
     skills: Annotated[List, typer.Option("--skills", help="NAME=RANK,... (0 to 6).")] = None,
     advantages: Annotated[List, typer.Option("--advantages", help="NAME=RANK,...")] = None,
@@ -67,8 +70,8 @@ def create(
     qualities = tuple((n, kind, r) for kind, listed in (
         ("attribute", attributes), ("skill", skills), ("advantage", advantages), ("drawback", drawbacks),
         ("specialty", specialties), ("property", other), ("power", powers)) for n, r in _ranked(listed))
-    run_command(campaign, CreateCharacter(name, player, points, qualities), by=by, override_reason=override,
-                as_json=as_json)
+    command = CreateCharacter(name, player, points, qualities, tuple(_ranked(rolled)), newcomer)
+    run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
 
 
 def award(character: Annotated[str, typer.Argument()], points: Annotated[int, typer.Argument()],

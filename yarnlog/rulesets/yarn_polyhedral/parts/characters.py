@@ -19,7 +19,7 @@ from pydantic import Field
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid
 from yarnlog.core.ruleset import Part, folds
-from yarnlog.rulesets.yarn_polyhedral.rules import advancement, points
+from yarnlog.rulesets.yarn_polyhedral.rules import advancement, options, points
 from yarnlog.rulesets.yarn_polyhedral.rules.points import Kind, Quality
 
 NAME = Field(min_length=1, max_length=80)
@@ -42,6 +42,10 @@ class CharacterCreated(Payload):
     base_points: int = Field(ge=0)
     qualities: list[QualityRank]
     rolled: bool = False
+    #: The 3d10 total of each attribute when they were rolled (P59), by attribute, as entered.
+    rolled_totals: dict[str, int] = Field(default_factory=dict)
+    #: A character joining play at the lowest-level PC's minimum points (P51, line 347).
+    newcomer: bool = False
 
 
 @event("yarn-polyhedral.points.awarded")
@@ -83,6 +87,7 @@ class Character:
     spent: int
     flashbacks_used: int = 0
     training: str | None = None
+    flashback_episodes: tuple[int | None, ...] = ()  # the episode of each flashback used
 
     @property
     def attributes(self) -> int:
@@ -103,7 +108,15 @@ class Character:
 
     @property
     def flashbacks_left(self) -> int:
+        """Flashbacks left of the level's stock (reading 17)."""
         return points.flashbacks_for(self.level) - self.flashbacks_used
+
+    def flashbacks_left_in(self, episode: int | None, each_session: bool) -> int:
+        """Flashbacks left: of the stock, or of this session's when they refresh each session
+        (the option ``flashbacks_each_session``, reading 17)."""
+        if not each_session:
+            return self.flashbacks_left
+        return points.flashbacks_for(self.level) - self.flashback_episodes.count(episode)
 
     def rank(self, quality: str) -> int | None:
         found = self.qualities.get(quality.lower())
@@ -150,7 +163,8 @@ class CreateCharacter:
     player: str
     base_points: int
     qualities: tuple[tuple[str, str, int], ...]
-    rolled: bool = False
+    rolled_totals: tuple[tuple[str, int], ...] = ()
+    newcomer: bool = False
 
 
 @dataclass(frozen=True)
@@ -199,8 +213,17 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
     chars: Characters = campaign.rules.characters
     if isinstance(command, CreateCharacter):
         qualities = [QualityRank(name=n.strip(), kind=_kind(k), rank=r) for n, k, r in command.qualities]
-        made = CharacterCreated(name=command.name.strip(), player=command.player, base_points=command.base_points,
-                                qualities=qualities, rolled=command.rolled)
+        if command.rolled_totals:
+            made_rolled = options.check_rolled(tuple(t for _, t in command.rolled_totals), referee)
+            qualities += [QualityRank(name=n.strip(), kind=Kind.ATTRIBUTE, rank=r)
+                          for (n, _), r in zip(command.rolled_totals, made_rolled.ranks, strict=True)]
+        base = command.base_points
+        if command.newcomer:
+            base = points.newcomer_points([c.level for c in chars.by_name.values()],
+                                          sum(q.kind is Kind.ATTRIBUTE for q in qualities) or 6)
+        made = CharacterCreated(name=command.name.strip(), player=command.player, base_points=base,
+                                qualities=qualities, rolled=bool(command.rolled_totals),
+                                rolled_totals=dict(command.rolled_totals), newcomer=command.newcomer)
         return [validate_created(made, campaign, referee)]
     if isinstance(command, AwardPoints):
         name = chars.get(command.character).name
@@ -245,7 +268,22 @@ def validate_created(p: CharacterCreated, campaign: Any, referee: Referee) -> Ch
     invalid(p.name.lower() not in campaign.rules.characters.by_name, f"{p.name} already exists")
     names = [q.name.lower() for q in p.qualities]
     invalid(len(set(names)) == len(names), "each quality is named once")
-    points.build(p.base_points, _qualities(p.qualities), referee)
+    made = points.build(p.base_points, _qualities(p.qualities), referee, rolled=p.rolled)
+    chosen = campaign.table.options
+    if p.rolled:
+        referee.require(bool(chosen.get("rolled_attributes")), options.ROLLED,
+                        "this campaign buys attributes with points (no --option rolled-attributes)")
+        ranks = options.check_rolled(tuple(p.rolled_totals.values()), referee).ranks
+        had = {q.name.lower(): q.rank for q in p.qualities if q.kind is Kind.ATTRIBUTE}
+        invalid([had.get(n.lower()) for n in p.rolled_totals] == list(ranks),
+                "the rolled attributes' ranks do not follow from their totals")
+    if chosen.get("skill_limit"):
+        points.check_skill_limit(_qualities(p.qualities), made.level, referee)
+    if p.newcomer:
+        others = [c.level for c in campaign.rules.characters.by_name.values()]
+        expected = points.newcomer_points(others, made.attributes or 6)
+        referee.require(p.base_points == expected, points.NEW_CHARACTER,
+                        f"a newcomer starts at {expected} points, not {p.base_points}")
     return p
 
 
@@ -274,7 +312,9 @@ def validate_changed(p: QualityChanged, campaign: Any, referee: Referee) -> Qual
         invalid(had is None, f"{who.name} already has {q.name}: a flashback claims a new quality")
         flash = advancement.Flashback(q.rank, points.drawback_points(_qualities(p.drawbacks)), p.discount)
         invalid(p.cost == flash.cost, f"the flashback costs {flash.cost}, not {p.cost}")
-        advancement.check_flashback(flash, who.unspent, who.flashbacks_left, referee)
+        each = bool(campaign.table.options.get("flashbacks_each_session"))
+        advancement.check_flashback(flash, who.unspent, who.flashbacks_left_in(campaign.timeline.episode, each),
+                                    referee)
         points.check_rank(Quality(q.name, q.kind, q.rank), referee)
     else:
         invalid(had is not None, f"{who.name} has no quality {q.name!r}")
@@ -300,7 +340,7 @@ def evolve(chars: Characters, recorded: Recorded, _before: Any = None) -> Charac
     line = None
     if isinstance(p, CharacterCreated):
         qualities = {q.name.lower(): Quality(q.name, q.kind, q.rank) for q in p.qualities}
-        spent = points.spent_on(qualities.values())
+        spent = points.spent_on(qualities.values(), p.rolled)
         made = Character(p.name, p.player, p.base_points, qualities, spent)
         chars = replace(chars, by_name={**chars.by_name, p.name.lower(): made})
         line = (made, -spent, f"created with {p.base_points} points", "created")
@@ -324,7 +364,9 @@ def evolve(chars: Characters, recorded: Recorded, _before: Any = None) -> Charac
         for d in p.drawbacks:
             qualities[d.name.lower()] = Quality(d.name, d.kind, d.rank)
         who = replace(who, qualities=qualities, spent=who.spent + p.cost,
-                      flashbacks_used=who.flashbacks_used + (p.how == "flashback"))
+                      flashbacks_used=who.flashbacks_used + (p.how == "flashback"),
+                      flashback_episodes=(*who.flashback_episodes, recorded.episode) if p.how == "flashback"
+                      else who.flashback_episodes)
         chars = replace(chars, by_name={**chars.by_name, who.name.lower(): who})
         line = (who, -p.cost, f"{p.how} {q.name} to rank {q.rank}", p.how)
     if line is not None:

@@ -7,11 +7,14 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from yarnlog.core.referee import invalid
+from yarnlog.core.referee import Referee, invalid
+from yarnlog.rulesets.yarn_polyhedral.rules import rule
 from yarnlog.rulesets.yarn_polyhedral.rules.dice import DICE
 from yarnlog.rulesets.yarn_polyhedral.rules.odds import rolled_attribute
 from yarnlog.rulesets.yarn_polyhedral.rules.points import rank_cost
 
+ROLLED = rule("Rolling attributes", "If you have no attributes at rank 7 or higher, re-roll your character. "
+                                    "(line 726)")
 POWER_POINT = 2  # P58, line 569: one power point for two regular points
 
 
@@ -85,3 +88,12 @@ def rolled_character(totals: tuple[int, ...]) -> RolledCharacter:
             ranks = tuple(7 if i == raised else r for i, r in enumerate(ranks))
         return RolledCharacter(ranks, False, raised)
     return RolledCharacter(ranks, False, None)
+
+
+def check_rolled(totals: tuple[int, ...], referee: Referee) -> RolledCharacter:
+    """Each total a 3d10's (3 to 30); a character with no attribute at 7 or more is re-rolled (P59)."""
+    for total in totals:
+        invalid(3 <= total <= 30, f"3d10 cannot total {total}")
+    made = rolled_character(totals)
+    referee.require(not made.reroll, ROLLED, "no attribute came to 7 or more: re-roll the character")
+    return made

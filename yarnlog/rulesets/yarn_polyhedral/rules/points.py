@@ -117,9 +117,11 @@ def fatal_severity(level: int, health: int) -> int:
     return (1 + level) * health
 
 
-def spent_on(qualities: Iterable[Quality]) -> int:
-    """Points the qualities cost, drawbacks aside (P1)."""
-    return sum(rank_cost(q.rank) for q in qualities if q.kind is not Kind.DRAWBACK)
+def spent_on(qualities: Iterable[Quality], rolled: bool = False) -> int:
+    """Points the qualities cost, drawbacks aside (P1); rolled attributes cost their 15 points
+    whatever they came to (P59, line 724: rolled "instead of ... buying your attribute ranks")."""
+    return sum(POINTS_PER_ATTRIBUTE if rolled and q.kind is Kind.ATTRIBUTE else rank_cost(q.rank)
+               for q in qualities if q.kind is not Kind.DRAWBACK)
 
 
 def drawback_points(qualities: Iterable[Quality]) -> int:
@@ -157,13 +159,25 @@ class Build:
 BUDGET = rule(CHAPTER, "You start with a set of points to assign ranks to your qualities (line 7)")
 
 
-def build(base_points: int, qualities: Iterable[Quality], referee: Referee) -> Build:
+SKILL_LIMIT = rule("Skill Ranks", "One way is to limit your starting ranks to your level, except for one skill "
+                                  "which can exceed your level by one. (line 383)")
+
+
+def check_skill_limit(qualities: Iterable[Quality], level: int, referee: Referee) -> None:
+    """The optional starting limit: skills at most the level, one of them the level + 1 (P14, line 383)."""
+    ranks = [q.rank for q in qualities if q.kind is Kind.SKILL]
+    over = [r for r in ranks if r > level]
+    referee.require(all(r <= level + 1 for r in ranks) and len(over) <= 1, SKILL_LIMIT,
+                    f"starting skills stop at level {level}, one at {level + 1}")
+
+
+def build(base_points: int, qualities: Iterable[Quality], referee: Referee, rolled: bool = False) -> Build:
     """Check a character's qualities against its points (P1, P2, P9, P12)."""
     qualities = list(qualities)
     for quality in qualities:
         check_rank(quality, referee)
         referee.require(quality.rank >= 0, RANKS, f"{quality.name} has a negative rank")
-    made = Build(base_points, spent_on(qualities), drawback_points(qualities),
+    made = Build(base_points, spent_on(qualities, rolled), drawback_points(qualities),
                  sum(q.kind is Kind.ATTRIBUTE for q in qualities))
     referee.require(made.unspent >= 0, BUDGET,
                     f"the qualities cost {made.spent} points; only "
