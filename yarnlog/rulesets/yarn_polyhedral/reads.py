@@ -41,3 +41,64 @@ def ledger(campaign: Any) -> list[dict[str, Any]]:
                "change": x.change, "balance": x.balance, "what": x.what, "rule": x.rule}
               for x in rules.fortune.ledger]
     return sorted(lines, key=lambda line: line["sequence"])
+
+
+KIND_ORDER = ("attribute", "skill", "specialty", "advantage", "drawback", "property", "power")
+
+
+def sheet(campaign: Any, name: str) -> dict[str, Any]:
+    """A character sheet: qualities by kind with rank, die and point cost; points, level, fortune,
+    effort, flashbacks, injuries (the book's sheet, lines 874-889, made whole)."""
+    from yarnlog.rulesets.yarn_polyhedral.rules import dice
+
+    rules = campaign.rules
+    who = rules.characters.get(name)
+    row = next(c for c in board(campaign)["characters"] if c["name"] == who.name)
+    qualities = []
+    for kind in KIND_ORDER:
+        for q in sorted((q for q in who.qualities.values() if q.kind.value == kind), key=lambda q: q.name.lower()):
+            size = dice.skill_die(q.rank) if kind == "skill" else dice.die_for(q.rank)
+            qualities.append({"name": q.name, "kind": kind, "rank": q.rank,
+                              "die": f"d{size}" if size and kind in ("attribute", "skill") else "",
+                              "points": points.rank_cost(q.rank) * (-1 if kind == "drawback" else 1)})
+    level_die = dice.level_die(who.level)
+    return {**row, "as_of": campaign.sequence, "episode": campaign.timeline.episode,
+            "scene": campaign.timeline.scene, "qualities": qualities,
+            "level_die": f"d{level_die}" if level_die else "", "drawback_points": who.drawback_points,
+            "spent": who.spent}
+
+
+def explain(campaign: Any, recorded: Any) -> list[str]:
+    """Why an event came out as it did, line by line, with the rules it applied."""
+    p = recorded.payload
+    kind = recorded.event_type.removeprefix("yarn-polyhedral.")
+    lines: list[str] = []
+    if kind == "feat.rolled":
+        lines.append(f"Dice (P16-P19): " + ", ".join(f"{label} d{size}" for label, size in
+                                                     zip(p.labels, p.sizes, strict=True)) + ".")
+        mods = ", ".join(m.value for m in p.modifiers) or "none"
+        lines.append(f"Kept {len(p.kept)} (P20-P23): two, keep modifiers {mods}, {p.fortune_keep} fortune.")
+        lines.append("Faces " + ", ".join(f"d{s}:{f}" for s, f in zip(p.sizes, p.faces, strict=True))
+                     + "; kept " + ", ".join(str(p.faces[i]) for i in p.kept) + ".")
+        if p.extra_faces:
+            lines.append(f"Explosions (P24, line 207): {', '.join(map(str, p.extra_faces))}, one fortune each.")
+        if p.trouble:
+            lines.append(f"Trouble (P27, line 756): {p.trouble} spent to force a rolled 1 kept.")
+        lines.append(f"Total {p.total} (P25, line 211).")
+        if p.challenge is not None:
+            lines.append(f"Challenge {p.challenge} + penalties {p.penalties} (reading 4): margin {p.margin}, "
+                         f"{'success' if p.success else 'miss'} (P25, lines 161-165).")
+            lines.append(f"Prior odds, exact: {p.odds_plain} for the pool; {p.odds} as declared "
+                         f"({p.explode_budget} fortune set aside for explosions bounds the figure).")
+        if p.attack is not None:
+            a = p.attack
+            lines.append(f"Margin spent (P40; reading 5): location {a.location or 'none'}, damage +{a.margin_damage},"
+                         f" knock-back {a.knock_back}. Damage {a.damage} less protection {a.protection}: "
+                         f"{a.cleared} cleared (P41-P44).")
+        if p.resistance is not None:
+            lines.append(f"Severity {p.resistance.severity} (P46; reading 3: 1, plus the shortfall on a miss).")
+    for line in ledger(campaign):
+        if line["sequence"] == recorded.sequence:
+            lines.append(f"{line['holder']}: {line['currency']} {line['change']:+d} -> {line['balance']} "
+                         f"({line['what']}; {line['rule']}).")
+    return lines

@@ -28,6 +28,7 @@ RULESET = Ruleset(
     audit=COMPOSED.audit,
     validators=COMPOSED.validators,
     projections={"board": board},
+    templates="yarnlog/templates/yarn_polyhedral",  # sheet templates, shadowed by --templates DIR
     cli="yarnlog.rulesets.yarn_polyhedral.cli:VERBS",
     narrate=narrate,
     follow_up=follow_up,

@@ -362,6 +362,66 @@ def rolls(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: End
     emit(data, as_json, render)
 
 
+def sheet(
+    name: Annotated[str, typer.Argument(help="A character.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text, md or html (a printable page).")] = "text",
+    templates: Annotated[Optional[str], typer.Option("--templates", envvar="YARNLOG_TEMPLATES",
+                                                     help="A folder whose sheet.md.j2 or sheet.html.j2 "
+                                                          "replaces the default.")] = None,
+    campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A character sheet as of any point: qualities, points, level, fortune, effort, injuries."""
+    from yarnlog.cli.output import emit, print_table
+    from yarnlog.core.referee import InvalidCommand, invalid
+    from yarnlog.render import Templates
+    from yarnlog.rulesets.yarn_polyhedral.reads import sheet as read
+
+    invalid(fmt in ("text", "md", "html"), f"--format is one of text, md, html, not {fmt!r}")
+    state = _state(campaign, as_of, end_of_scene)
+    data = read(state, name)
+
+    def render(d: dict) -> None:
+        print_table(f"{d['name']}, level {d['level']}: {d['unspent']} points saved, fortune {d['fortune']}",
+                    ("quality", "kind", "rank", "die", "points"),
+                    [(q["name"], q["kind"], q["rank"], q["die"], q["points"]) for q in d["qualities"]])
+
+    if as_json or fmt == "text":
+        emit(data, as_json, render)
+        return
+    try:
+        text = Templates(state.ruleset.templates if state.ruleset else None, templates).render(f"sheet.{fmt}.j2",
+                                                                                           sheet=data)
+    except FileNotFoundError as exc:
+        raise InvalidCommand(str(exc)) from None
+    typer.echo(text, nl=False)
+
+
+def explain(event: Annotated[int, typer.Argument(help="The event's number.")],
+            campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
+    """Why an event came out as it did: its dice, keep count, odds and the rules behind each figure."""
+    from yarnlog.cli.context import open_journal, pick_campaign
+    from yarnlog.cli.output import emit
+    from yarnlog.core.referee import invalid
+    from yarnlog.rulesets.yarn_polyhedral.reads import explain as read
+
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    history = journal.history(cid, upto=event)
+    invalid(bool(history) and history[-1].sequence == event, f"there is no event {event}")
+    data = {"event": event, "type": history[-1].event_type, "lines": read(journal.state(cid, upto=event),
+                                                                          history[-1])}
+    def render(d: dict) -> None:
+        import textwrap
+
+        from yarnlog.cli.output import WIDTH, terminal_text
+
+        for line in [f"Event {d['event']} ({d['type']}):", *d["lines"]]:
+            typer.echo(textwrap.fill(terminal_text(line), width=WIDTH, subsequent_indent="  "))
+
+    emit(data, as_json, render)
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(character_app, name="character")
     for name, verb in (("award", award), ("raise", _change("raised")), ("pay-down", _change("paid-down")),
@@ -369,5 +429,5 @@ def register(app: typer.Typer) -> None:
                        ("attack", attack), ("resist", resist), ("heal", heal), ("rest", rest), ("stance", stance),
                        ("tension", tension), ("trouble", trouble), ("ruling", ruling), ("round", round_),
                        ("turn", turn), ("step", step), ("board", board),
-                       ("ledger", ledger), ("rolls", rolls)):
+                       ("ledger", ledger), ("rolls", rolls), ("sheet", sheet), ("explain", explain)):
         app.command(name)(verb)
