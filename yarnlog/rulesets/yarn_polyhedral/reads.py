@@ -74,7 +74,7 @@ def explain(campaign: Any, recorded: Any) -> list[str]:
     kind = recorded.event_type.removeprefix("yarn-polyhedral.")
     lines: list[str] = []
     if kind == "feat.rolled":
-        lines.append(f"Dice (P16-P19): " + ", ".join(f"{label} d{size}" for label, size in
+        lines.append("Dice (P16-P19): " + ", ".join(f"{label} d{size}" for label, size in
                                                      zip(p.labels, p.sizes, strict=True)) + ".")
         mods = ", ".join(m.value for m in p.modifiers) or "none"
         lines.append(f"Kept {len(p.kept)} (P20-P23): two, keep modifiers {mods}, {p.fortune_keep} fortune.")
