@@ -102,3 +102,30 @@ def explain(campaign: Any, recorded: Any) -> list[str]:
             lines.append(f"{line['holder']}: {line['currency']} {line['change']:+d} -> {line['balance']} "
                          f"({line['what']}; {line['rule']}).")
     return lines
+
+
+def recap(history: list[Any], campaign: Any, players: bool) -> dict[str, Any]:
+    """The story so far, session by session, each move in the book's words; ``players`` leaves out
+    every event recorded for the GM's eyes only. The board closes it: points, fortune, trouble."""
+    from yarnlog.core.words import core_sentence
+    from yarnlog.rulesets.yarn_polyhedral.words import narrate
+
+    before: list[str] = []
+    episodes: list[dict[str, Any]] = []
+    for recorded in history:
+        if players and recorded.visibility != "everyone":
+            continue
+        kind = recorded.event_type
+        if kind in ("campaign.created", "participant.joined"):
+            continue
+        if kind == "episode.started":
+            episodes.append({"number": recorded.payload.number, "title": recorded.payload.title, "lines": []})
+            continue
+        sentence = narrate(recorded, None) or core_sentence(recorded)
+        if sentence is None:
+            continue
+        (episodes[-1]["lines"] if episodes and recorded.episode is not None else before).append(sentence)
+    table = campaign.table
+    return {"title": table.title, "campaign": table.campaign_id, "gm": table.gm, "as_of": campaign.sequence,
+            "audience": "players" if players else "GM", "before_play": before, "episodes": episodes,
+            "board": board(campaign)}

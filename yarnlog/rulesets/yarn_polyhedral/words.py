@@ -51,10 +51,11 @@ def narrate(recorded: Recorded, state: Any) -> str | None:
         level = f" at level {who.level}" if who is not None else ""
         return f"{p['name']} joins as {p['player']}'s character{level}, with {p['base_points']} points."
     if kind == "points.awarded":
-        return f"{p['character']} is awarded {p['points']} points."
+        return f"{p['character']} is awarded {p['points']} point{'s' if p['points'] != 1 else ''}."
     if kind == "quality.changed":
         q = p["quality"]
-        return f"{p['character']}: {q['name']} {p['how']} to rank {q['rank']} for {p['cost']} points."
+        how = {"paid-down": "paid down", "flashback": "claimed in a flashback"}.get(p["how"], p["how"])
+        return f"{p['character']}: {q['name']} {how} to rank {q['rank']} for {p['cost']} points."
     if kind == "training.set":
         return f"{p['character']} trains {p['quality'] or 'nothing'} between scenes."
     if kind == "feat.rolled":

@@ -13,7 +13,7 @@ def register(app: typer.Typer) -> None:
 
 INDEX = dict.fromkeys(("character", "award", "raise", "attain", "pay-down", "train", "flashback", "feat", "attack",
                        "resist", "heal", "rest", "stance", "tension", "trouble", "ruling", "round", "turn", "step",
-                       "board", "ledger", "rolls", "sheet", "explain"),
+                       "board", "ledger", "rolls", "sheet", "explain", "recap"),
                       "yarnlog.rulesets.yarn_polyhedral.cli.play:register")
 
 VERBS = Verbs(register=register, title="Yarn (polyhedral)", index=INDEX)

@@ -422,6 +422,43 @@ def explain(event: Annotated[int, typer.Argument(help="The event's number.")],
     emit(data, as_json, render)
 
 
+def recap(
+    players: Annotated[bool, typer.Option("--players", help="Only what every player may see.")] = False,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="md or html.")] = "md",
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file.")] = None,
+    templates: Annotated[Optional[str], typer.Option("--templates", envvar="YARNLOG_TEMPLATES")] = None,
+    campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The recap, session by session in the book's words, and where things stand."""
+    from pathlib import Path
+
+    from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
+    from yarnlog.cli.output import json_text
+    from yarnlog.core.referee import InvalidCommand, invalid
+    from yarnlog.render import Templates
+    from yarnlog.rulesets.yarn_polyhedral.reads import recap as read
+
+    invalid(fmt in ("md", "html"), f"--format is md or html, not {fmt!r}")
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    upto = resolve_as_of(journal, cid, as_of, end_of_scene)
+    state = journal.state(cid, upto=upto)
+    data = read(journal.history(cid, upto=upto), state, players)
+    if as_json:
+        text = json_text(data) + "\n"
+    else:
+        try:
+            text = Templates(state.ruleset.templates if state.ruleset else None, templates).render(
+                f"recap.{fmt}.j2", recap=data)
+        except FileNotFoundError as exc:
+            raise InvalidCommand(str(exc)) from None
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        Path(output).write_text(text, encoding="utf-8")
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(character_app, name="character")
     for name, verb in (("award", award), ("raise", _change("raised")), ("pay-down", _change("paid-down")),
@@ -429,5 +466,6 @@ def register(app: typer.Typer) -> None:
                        ("attack", attack), ("resist", resist), ("heal", heal), ("rest", rest), ("stance", stance),
                        ("tension", tension), ("trouble", trouble), ("ruling", ruling), ("round", round_),
                        ("turn", turn), ("step", step), ("board", board),
-                       ("ledger", ledger), ("rolls", rolls), ("sheet", sheet), ("explain", explain)):
+                       ("ledger", ledger), ("rolls", rolls), ("sheet", sheet), ("explain", explain),
+                       ("recap", recap)):
         app.command(name)(verb)

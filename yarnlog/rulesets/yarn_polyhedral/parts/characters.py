@@ -363,7 +363,10 @@ def evolve(chars: Characters, recorded: Recorded, _before: Any = None) -> Charac
         qualities = {**who.qualities, q.name.lower(): q}
         for d in p.drawbacks:
             qualities[d.name.lower()] = Quality(d.name, d.kind, d.rank)
-        who = replace(who, qualities=qualities, spent=who.spent + p.cost,
+        # Paying a drawback down costs its current rank, which is just what its points drop by
+        # (T(r) - T(r - 1) = r, P56): the lower rank pays it, nothing more is spent.
+        spent = who.spent + (0 if p.how == "paid-down" else p.cost)
+        who = replace(who, qualities=qualities, spent=spent,
                       flashbacks_used=who.flashbacks_used + (p.how == "flashback"),
                       flashback_episodes=(*who.flashback_episodes, recorded.episode) if p.how == "flashback"
                       else who.flashback_episodes)

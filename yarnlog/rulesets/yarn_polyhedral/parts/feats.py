@@ -193,7 +193,7 @@ def modifiers_of(who: Character, skill: str | None, given: Sequence[str]) -> lis
 
 
 def _fraction(value: Fraction | None) -> str | None:
-    return None if value is None else f"{value.numerator}/{value.denominator}"
+    return None if value is None else str(value)  # "1/6", or "0" and "1" for the sure things
 
 
 def prior_odds(sizes: Sequence[int], modifiers: Sequence[KeepModifier], target: int | None, fortune_keep: int,
