@@ -185,3 +185,41 @@ def test_rolled_attributes_the_skill_limit_a_newcomer_and_death(optioned):
     assert resisted["challenge"] == 12 + 6 + 11 and resisted["resistance"]["severity"] == 1 + 29 - 2
     rows, _ = board(table)
     assert rows["Cyd"]["fatal_severity"] == 20 and rows["Cyd"]["dead"] is True
+
+
+def test_defense_from_the_sheet_active_defense_and_evasion(table):
+    # The Orc learns to fight, then actively defends with it: dexterity 5 + cover 1 + fight 0... rank 2.
+    assert table("attain", "Orc", "fight")[0] == 0
+    assert table("raise", "Orc", "fight")[0] == 0
+    assert table("raise", "Orc", "fight")[0] == 0
+    assert table("stance", "Orc", "active-defense", "--skill", "fight")[0] == 0
+    hit = last(table, "attack", "Iris", "--target", "Orc", "--weapon", "knife", "--factors", "1",
+               "--secondary", "strength", "--faces", "4,3")
+    assert hit["challenge"] == 5 + 1 + 2  # P37, line 307
+    # The Orc's next turn ends the stance (P35); evading, the attacker keeps one less die (line 197).
+    table("round")
+    table("turn", "Orc", "--attribute", "dexterity")
+    table("stance", "Orc", "evade")
+    hit = last(table, "attack", "Iris", "--target", "Orc", "--weapon", "knife", "--secondary", "strength",
+               "--faces", "4,3")
+    assert hit["challenge"] == 5 and hit["modifiers"] == ["evading-target"] and hit["total"] == 4
+
+
+def test_point_blank_the_marksmans_aim_and_the_time_die(table):
+    # A pistol in the same zone keeps one more (P22, line 201); at 4 zones +2 challenge (P38, line 303).
+    close = last(table, "attack", "Iris", "--target", "Orc", "--weapon", "pistol", "--defense", "5",
+                 "--secondary", "strength", "--level", "--faces", "5,3,2")
+    assert close["modifiers"] == ["point-blank"] and close["total"] == 10
+    far = last(table, "attack", "Iris", "--target", "Orc", "--weapon", "pistol", "--defense", "5", "--zones", "4",
+               "--secondary", "strength", "--faces", "5,3")
+    assert (far["penalties"], far["margin"]) == (2, 1)
+    code, _, err = table("attack", "Iris", "--target", "Orc", "--weapon", "pistol", "--defense", "5", "--zones",
+                         "4", "--aim", "--faces", "5")
+    assert code == 3 and "no marksman" in err  # P39, line 462
+    # Sword 3: time doubles the steps at most three times, d6 at most (P18, line 181).
+    ok = last(table, "feat", "Iris", "--primary", "dexterity", "--skill", "sword", "--bonus", "time=6",
+              "--faces", "2,3,6")
+    assert ok["labels"] == ["base", "skill", "time"]
+    code, _, err = table("feat", "Iris", "--primary", "dexterity", "--skill", "sword", "--bonus", "time=8",
+                         "--faces", "2,3,6")
+    assert code == 3 and "Time gives at most d6 here" in err

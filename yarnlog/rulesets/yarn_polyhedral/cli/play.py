@@ -177,7 +177,10 @@ def attack(
     character: Annotated[str, typer.Argument()],
     target: Annotated[str, typer.Option("--target")],
     weapon: Annotated[str, typer.Option("--weapon")],
-    defense: Annotated[int, typer.Option("--defense", help="The target's defense: the challenge.")],
+    defense: Annotated[Optional[int], typer.Option("--defense", help="The challenge; omit: the target's "
+                                                   "dexterity, --factors and active defense (P37).")] = None,
+    factors: Annotated[int, typer.Option("--factors", help="Cover, lighting... added to the defense.")] = 0,
+    aim: Annotated[bool, typer.Option("--aim", help="A marksman's step to aim: one more increment.")] = False,
     primary: Annotated[str, typer.Option("--primary")] = "dexterity",
     secondary: Annotated[Optional[str], typer.Option("--secondary")] = None,
     skill: Annotated[Optional[str], typer.Option("--skill")] = None,
@@ -199,7 +202,7 @@ def attack(
     """Attack: a feat against the defense whose margin buys a location, damage, knock-back (P37-P44)."""
     from yarnlog.rulesets.yarn_polyhedral.parts.feats import AttackSpec
 
-    spec = AttackSpec(target, weapon, location, on_injury, damage, knock_back, protection, zones)
+    spec = AttackSpec(target, weapon, location, on_injury, damage, knock_back, protection, zones, aim, factors)
     run_command(campaign, _feat(character, primary, secondary, skill, level, False, None, keep, fortune_keep,
                                 explode, trouble, defense, 0, faces, extra, None, f"attack {target}", attack=spec),
                 by=by, override_reason=override, as_json=as_json)
@@ -245,11 +248,13 @@ def rest(character: Annotated[str, typer.Argument()],
 
 def stance(character: Annotated[str, typer.Argument()],
            which: Annotated[Optional[str], typer.Argument(help="active-defense or evade; omit to drop.")] = None,
+           skill: Annotated[Optional[str], typer.Option("--skill", help="The skill an active defense adds.")]
+           = None,
            campaign: CampaignOpt = None, by: ByOpt = None, as_json: JsonOpt = False) -> None:
-    """Take a defensive stance until the next turn (P35)."""
+    """Take a defensive stance until the next turn (P35, P37)."""
     from yarnlog.rulesets.yarn_polyhedral.parts.bodies import TakeStance
 
-    run_command(campaign, TakeStance(character, which), by=by, as_json=as_json)
+    run_command(campaign, TakeStance(character, which, skill), by=by, as_json=as_json)
 
 
 def tension(tier: Annotated[str, typer.Argument(help="safe, risk or danger")],

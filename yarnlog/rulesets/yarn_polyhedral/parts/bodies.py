@@ -21,6 +21,7 @@ from yarnlog.core.referee import Referee, invalid
 from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.yarn_polyhedral.parts.characters import CharacterCreated
 from yarnlog.rulesets.yarn_polyhedral.parts.feats import FeatRolled
+from yarnlog.rulesets.yarn_polyhedral.parts.rounds import TurnTaken
 from yarnlog.rulesets.yarn_polyhedral.rules import injuries, turns
 from yarnlog.rulesets.yarn_polyhedral.rules.injuries import Injury
 from yarnlog.rulesets.yarn_polyhedral.rules.turns import Tension
@@ -49,6 +50,7 @@ class StanceTaken(Payload):
 
     character: str
     stance: str | None = Field(default=None, pattern="^(active-defense|evade)$")
+    skill: str | None = None  # the skill whose rank an active defense adds (P37, line 307)
 
 
 @event("yarn-polyhedral.tension.changed")
@@ -86,6 +88,7 @@ class Rest:
 class TakeStance:
     character: str
     stance: str | None
+    skill: str | None = None
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,7 @@ class Bodies:
     last_healed: Mapping[str, str] = field(default_factory=dict)
     effort: Mapping[str, int] = field(default_factory=dict)
     stance: Mapping[str, str] = field(default_factory=dict)
+    defending: Mapping[str, str] = field(default_factory=dict)  # the skill of each active defense
     tension: Tension = Tension.SAFE
     rulings: tuple[tuple[int, Ruling], ...] = ()
 
@@ -120,8 +124,9 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
         payload = Rested(character=chars.get(command.character).name, full=command.full, regained=command.regained)
         return [payload]
     if isinstance(command, TakeStance):
-        payload = StanceTaken(character=chars.get(command.character).name, stance=command.stance)
-        return [payload]
+        payload = StanceTaken(character=chars.get(command.character).name, stance=command.stance,
+                              skill=command.skill)
+        return [validate_stance(payload, campaign, referee)]
     if isinstance(command, ChangeTension):
         try:
             tier = Tension(command.tier.strip().lower())
@@ -139,6 +144,15 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
 def validate_heal(p: InjuryHealed, campaign: Any, referee: Referee) -> InjuryHealed:
     bodies: Bodies = campaign.rules.bodies
     injuries.check_heal(bodies.injuries.get(p.character, {}), p.injury, bodies.last_healed.get(p.character), referee)
+    return p
+
+
+def validate_stance(p: StanceTaken, campaign: Any, referee: Referee) -> StanceTaken:
+    """An active defense names a skill the character has; an evasion none (P37, line 307)."""
+    who = campaign.rules.characters.get(p.character)
+    if p.skill is not None:
+        invalid(p.stance == "active-defense", "only an active defense adds a skill's rank")
+        who.quality(p.skill)
     return p
 
 
@@ -168,10 +182,10 @@ def evolve(bodies: Bodies, recorded: Recorded, before: Any = None) -> Bodies:
             wounds[p.resistance.injury] = Injury((had.severity if had else 0) + p.resistance.severity,
                                                  had.location if had else p.resistance.location)
             bodies = replace(bodies, injuries={**bodies.injuries, p.character: wounds})
-        # A feat is the character's phase: the stance taken on its last turn ends (P35).
-        if p.character in bodies.stance:
-            bodies = replace(bodies, stance={k: v for k, v in bodies.stance.items() if k != p.character})
         return bodies
+    if isinstance(p, TurnTaken):  # a stance lasts till the character's next turn (P35, line 674)
+        return replace(bodies, stance={k: v for k, v in bodies.stance.items() if k != p.character},
+                       defending={k: v for k, v in bodies.defending.items() if k != p.character})
     if isinstance(p, InjuryHealed):
         wounds = dict(bodies.injuries.get(p.character, {}))
         wound = wounds[p.injury]
@@ -188,9 +202,12 @@ def evolve(bodies: Bodies, recorded: Recorded, before: Any = None) -> Bodies:
         return replace(bodies, effort={**bodies.effort, p.character: effort})
     if isinstance(p, StanceTaken):
         stance = {k: v for k, v in bodies.stance.items() if k != p.character}
+        defending = {k: v for k, v in bodies.defending.items() if k != p.character}
         if p.stance is not None:
             stance[p.character] = p.stance
-        return replace(bodies, stance=stance)
+        if p.skill is not None:
+            defending[p.character] = p.skill
+        return replace(bodies, stance=stance, defending=defending)
     if isinstance(p, TensionChanged):
         return replace(bodies, tension=p.tier)
     if isinstance(p, Ruling):
@@ -199,7 +216,8 @@ def evolve(bodies: Bodies, recorded: Recorded, before: Any = None) -> Bodies:
 
 
 PART = Part(name="bodies", initial=Bodies, evolve=evolve, decide=decide,
-            validators={InjuryHealed: validate_heal, Rested: _accept, StanceTaken: _accept,
+            validators={InjuryHealed: validate_heal, Rested: _accept, StanceTaken: validate_stance,
                         TensionChanged: validate_tension, Ruling: _accept},
-            folds=folds(CharacterCreated, FeatRolled, InjuryHealed, Rested, StanceTaken, TensionChanged, Ruling),
+            folds=folds(CharacterCreated, FeatRolled, InjuryHealed, Rested, StanceTaken, TensionChanged, Ruling,
+                        TurnTaken),
             reads=frozenset({"characters"}))

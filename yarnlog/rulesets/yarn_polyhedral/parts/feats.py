@@ -32,6 +32,9 @@ RESISTANCE = rule("Resistance and Injury", "If you're injured, make a resistance
                                            "(line 323)")
 
 
+MARKSMAN = rule("Marksman", "This increases the increment by one as long as you take one step to aim. (line 462)")
+
+
 class _Facts(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -106,6 +109,8 @@ class AttackSpec:
     knock_back: int = 0
     protection: int = 0
     zones: int = 0
+    aim: bool = False  # a marksman's step to aim: the increment one longer (P39)
+    factors: int = 0  # cover, lighting, distance added to the target's defense (P37)
 
 
 @dataclass(frozen=True)
@@ -176,6 +181,10 @@ def pool_of(who: Character, p: FeatRolled | RollFeat, bonus: Sequence[tuple[str,
             listed.append((BonusType(kind), size))
         except ValueError:
             invalid(False, f"{kind!r} is not a bonus die: advantage, enhancement or time")
+        if kind == "time":
+            # P18, line 181; reading 14: a doubling per rank of the feat's skill, d2 per doubling.
+            referee.require(skill is not None and dice.time_die(size // 2, skill) == size, dice.TIME,
+                            f"time gives at most d{2 * (skill or 0)} here: a doubling per skill rank")
     return feats.pool(dice.die_for(primary), listed, referee)
 
 
@@ -233,10 +242,16 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
     sizes, labels = made.dice, made.labels
     invalid(bool(sizes), "the feat has no dice")
     modifiers = modifiers_of(who, command.skill, command.modifiers)
+    weapon = None
     if command.attack is not None:
         target = rules.characters.by_name.get(command.attack.target.lower())
         if target is not None and rules.bodies.stance.get(target.name) == "evade":
             modifiers.append(KeepModifier.EVADING_TARGET)
+        weapon = combat.WEAPONS.get(command.attack.weapon)
+        invalid(weapon is not None, f"no weapon {command.attack.weapon!r}: {', '.join(combat.WEAPONS)}")
+        assert weapon is not None
+        if not weapon.melee and command.attack.zones == 0 and KeepModifier.POINT_BLANK not in modifiers:
+            modifiers.append(KeepModifier.POINT_BLANK)  # a ranged weapon in the same zone (P38, line 301)
     count = feats.keep_count(len(sizes), modifiers, command.fortune_keep)
     source = "entered"
     if command.faces is not None:
@@ -253,15 +268,18 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
     kept = command.kept if command.kept is not None else feats.default_keep(faces, sizes, count, trouble)
     challenge, penalties = command.challenge, command.penalties
     attack = None
+    if command.attack is not None and challenge is None:
+        challenge = _defense(rules, command.attack, referee)
     if command.attack is not None:
         attack = AttackFacts(target=command.attack.target, weapon=command.attack.weapon,
                              location=command.attack.location, existing_injury=command.attack.existing_injury,
                              margin_damage=command.attack.margin_damage, knock_back=command.attack.knock_back,
                              protection=command.attack.protection)
-        weapon = combat.WEAPONS.get(command.attack.weapon)
-        invalid(weapon is not None, f"no weapon {command.attack.weapon!r}: {', '.join(combat.WEAPONS)}")
         assert weapon is not None
-        penalties += combat.distance_penalty(command.attack.zones, weapon.increment) if not weapon.melee else 0
+        if command.attack.aim:
+            referee.require(who.rank("marksman") is not None, MARKSMAN, f"{who.name} is no marksman")
+        penalties += 0 if weapon.melee else combat.distance_penalty(command.attack.zones, weapon.increment,
+                                                                    command.attack.aim)
     resistance = None
     if command.resist:
         pending = rules.feats.pending.get(who.name)
@@ -283,6 +301,15 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
                        total=0, odds=declared, odds_plain=plain, explode_budget=command.explode,
                        source=source, attack=attack, resistance=resistance)
     return [validate(_settled(draft, rules, who), campaign, referee)]
+
+
+def _defense(rules: Any, attack: AttackSpec, referee: Referee) -> int:
+    """The target's defense from its sheet: dexterity, the factors, and the rank of the skill it
+    actively defends with (P37, line 307)."""
+    target: Character = rules.characters.get(attack.target)
+    skill = rules.bodies.defending.get(target.name)
+    return combat.defense(target.quality("dexterity").rank, attack.factors,
+                          active_skill=None if skill is None else target.rank(skill) or 0)
 
 
 def _severity_penalty(rules: Any, who: Character) -> int:
