@@ -188,7 +188,7 @@ def test_rolled_attributes_the_skill_limit_a_newcomer_and_death(optioned):
 
 
 def test_defense_from_the_sheet_active_defense_and_evasion(table):
-    # The Orc learns to fight, then actively defends with it: dexterity 5 + cover 1 + fight 0... rank 2.
+    # The Orc learns to fight, then actively defends with it: dexterity 5 + cover 1 + fight rank 2.
     assert table("attain", "Orc", "fight")[0] == 0
     assert table("raise", "Orc", "fight")[0] == 0
     assert table("raise", "Orc", "fight")[0] == 0

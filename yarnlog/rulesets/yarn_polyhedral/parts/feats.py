@@ -32,6 +32,8 @@ RESISTANCE = rule("Resistance and Injury", "If you're injured, make a resistance
                                            "(line 323)")
 
 
+BASES = rule("Bases", "There are 15 possible combinations of two attributes, if you have the standard six. "
+                      "(line 589)")
 MARKSMAN = rule("Marksman", "This increases the increment by one as long as you take one step to aim. (line 462)")
 
 
@@ -166,6 +168,8 @@ def pool_of(who: Character, p: FeatRolled | RollFeat, bonus: Sequence[tuple[str,
     """The feat's dice from the sheet: the primary's base die, the bonus dice by type (P16-P19)."""
     primary = who.quality(p.primary).rank
     secondary = who.quality(p.secondary).rank if p.secondary else None
+    referee.require(p.secondary is None or p.secondary.lower() != p.primary.lower(), BASES,
+                    f"{p.primary} cannot be both the primary and the secondary")
     listed: list[tuple[BonusType, int | None]] = []
     if isinstance(p, RollFeat) and p.level or isinstance(p, FeatRolled) and "level" in p.labels:
         listed.append((BonusType.LEVEL, dice.level_die(who.level)))
