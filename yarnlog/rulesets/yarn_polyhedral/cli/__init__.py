@@ -11,9 +11,10 @@ def register(app: typer.Typer) -> None:
     play.register(app)
 
 
-INDEX = dict.fromkeys(("character", "award", "raise", "attain", "pay-down", "train", "flashback", "feat", "attack",
-                       "resist", "heal", "rest", "stance", "tension", "trouble", "ruling", "round", "turn", "step",
-                       "board", "ledger", "rolls", "sheet", "explain", "recap"),
+# Where each verb is registered, in the order the help lists them (single verbs, then the group).
+INDEX = dict.fromkeys(("award", "raise", "pay-down", "attain", "train", "flashback", "feat", "attack", "resist",
+                       "heal", "rest", "stance", "tension", "trouble", "ruling", "round", "turn", "step", "board",
+                       "ledger", "rolls", "sheet", "explain", "recap", "character"),
                       "yarnlog.rulesets.yarn_polyhedral.cli.play:register")
 
 VERBS = Verbs(register=register, title="Yarn (polyhedral)", index=INDEX)
