@@ -223,3 +223,13 @@ def test_point_blank_the_marksmans_aim_and_the_time_die(table):
     code, _, err = table("feat", "Iris", "--primary", "dexterity", "--skill", "sword", "--bonus", "time=8",
                          "--faces", "2,3,6")
     assert code == 3 and "Time gives at most d6 here" in err
+
+
+def test_the_tool_rolls_attributes_3d10_each_and_keeps_the_dice(optioned):
+    made = last(optioned, "character", "create", "Iris", "--player", "Ana", "--points", "150", "--roll",
+                "strength,dexterity,health,intelligence,will,charisma", "--override", "a re-roll is a new character")
+    faces = made["rolled_faces"]
+    assert len(faces) == 18 and all(1 <= f <= 10 for f in faces)
+    totals = [sum(faces[i:i + 3]) for i in range(0, 18, 3)]
+    assert made["rolled_totals"] == totals and made["rolled_attributes"][0] == "strength"
+    assert optioned("verify")[0] == 0

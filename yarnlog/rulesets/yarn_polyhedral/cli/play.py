@@ -55,6 +55,8 @@ def create(
     newcomer: Annotated[bool, typer.Option("--newcomer", help="Join at the lowest-level PC's minimum points.")]
     = False,
     rolled: Annotated[List, typer.Option("--rolled", help="Rolled attributes: NAME=3D10 TOTAL,... (P59).")] = None,
+    roll: Annotated[List, typer.Option("--roll", help="Attributes the tool rolls, 3d10 each: NAME,... (P59).")]
+    = None,
     attributes: Annotated[List, typer.Option("--attributes", help="NAME=RANK,... (strength=6,dexterity=7)")] = None,
     skills: Annotated[List, typer.Option("--skills", help="NAME=RANK,... (0 to 6).")] = None,
     advantages: Annotated[List, typer.Option("--advantages", help="NAME=RANK,...")] = None,
@@ -70,7 +72,7 @@ def create(
     qualities = tuple((n, kind, r) for kind, listed in (
         ("attribute", attributes), ("skill", skills), ("advantage", advantages), ("drawback", drawbacks),
         ("specialty", specialties), ("property", other), ("power", powers)) for n, r in _ranked(listed))
-    command = CreateCharacter(name, player, points, qualities, tuple(_ranked(rolled)), newcomer)
+    command = CreateCharacter(name, player, points, qualities, tuple(_ranked(rolled)), newcomer, tuple(_items(roll)))
     run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
 
 

@@ -10,14 +10,14 @@ points is a line of the points ledger with its event, scene and rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import Field
 
 from yarnlog.core.events import Payload, Recorded, event
-from yarnlog.core.referee import Referee, invalid
+from yarnlog.core.referee import DiceNeeded, Referee, invalid
 from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.yarn_polyhedral.rules import advancement, options, points
 from yarnlog.rulesets.yarn_polyhedral.rules.points import Kind, Quality
@@ -43,7 +43,10 @@ class CharacterCreated(Payload):
     qualities: list[QualityRank]
     rolled: bool = False
     #: The 3d10 total of each attribute when they were rolled (P59), by attribute, as entered.
-    rolled_totals: dict[str, int] = Field(default_factory=dict)
+    rolled_attributes: list[str] = Field(default_factory=list)
+    rolled_totals: list[int] = Field(default_factory=list)  # in the order of rolled_attributes
+    #: The d10s the tool rolled for them, three an attribute in order (empty when entered as totals).
+    rolled_faces: list[int] = Field(default_factory=list)
     #: A character joining play at the lowest-level PC's minimum points (P51, line 347).
     newcomer: bool = False
 
@@ -165,6 +168,8 @@ class CreateCharacter:
     qualities: tuple[tuple[str, str, int], ...]
     rolled_totals: tuple[tuple[str, int], ...] = ()
     newcomer: bool = False
+    roll_attributes: tuple[str, ...] = ()  # attributes the tool rolls, 3d10 each (P59)
+    rolled: Mapping[str, tuple[Sequence[int], Sequence[int]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -213,6 +218,19 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
     chars: Characters = campaign.rules.characters
     if isinstance(command, CreateCharacter):
         qualities = [QualityRank(name=n.strip(), kind=_kind(k), rank=r) for n, k, r in command.qualities]
+        faces: list[int] = []
+        if command.roll_attributes:
+            invalid(not command.rolled_totals, "give the attributes' totals or have the tool roll them, not both")
+            thrown = command.rolled.get("attributes")
+            if thrown is None:
+                count = 3 * len(command.roll_attributes)
+                raise DiceNeeded("attributes", count, 10,
+                                 lambda rng: (tuple(rng.randint(1, 10) for _ in range(count)), ()))
+            faces = list(thrown[0])
+            invalid(len(faces) == 3 * len(command.roll_attributes) and all(1 <= f <= 10 for f in faces),
+                    "three d10s an attribute")
+            command = replace(command, rolled_totals=tuple(
+                (name, sum(faces[3 * i: 3 * i + 3])) for i, name in enumerate(command.roll_attributes)))
         if command.rolled_totals:
             made_rolled = options.check_rolled(tuple(t for _, t in command.rolled_totals), referee)
             qualities += [QualityRank(name=n.strip(), kind=Kind.ATTRIBUTE, rank=r)
@@ -223,7 +241,9 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
                                           sum(q.kind is Kind.ATTRIBUTE for q in qualities) or 6)
         made = CharacterCreated(name=command.name.strip(), player=command.player, base_points=base,
                                 qualities=qualities, rolled=bool(command.rolled_totals),
-                                rolled_totals=dict(command.rolled_totals), newcomer=command.newcomer)
+                                rolled_attributes=[n.strip() for n, _ in command.rolled_totals],
+                                rolled_totals=[t for _, t in command.rolled_totals], rolled_faces=faces,
+                                newcomer=command.newcomer)
         return [validate_created(made, campaign, referee)]
     if isinstance(command, AwardPoints):
         name = chars.get(command.character).name
@@ -273,9 +293,13 @@ def validate_created(p: CharacterCreated, campaign: Any, referee: Referee) -> Ch
     if p.rolled:
         referee.require(bool(chosen.get("rolled_attributes")), options.ROLLED,
                         "this campaign buys attributes with points (no --option rolled-attributes)")
-        ranks = options.check_rolled(tuple(p.rolled_totals.values()), referee).ranks
+        invalid(len(p.rolled_attributes) == len(p.rolled_totals), "a total for each rolled attribute")
+        if p.rolled_faces:
+            totals = [sum(p.rolled_faces[3 * i: 3 * i + 3]) for i in range(len(p.rolled_totals))]
+            invalid(totals == p.rolled_totals, "the totals are not the rolled d10s'")
+        ranks = options.check_rolled(tuple(p.rolled_totals), referee).ranks
         had = {q.name.lower(): q.rank for q in p.qualities if q.kind is Kind.ATTRIBUTE}
-        invalid([had.get(n.lower()) for n in p.rolled_totals] == list(ranks),
+        invalid([had.get(n.lower()) for n in p.rolled_attributes] == list(ranks),
                 "the rolled attributes' ranks do not follow from their totals")
     if chosen.get("skill_limit"):
         points.check_skill_limit(_qualities(p.qualities), made.level, referee)
