@@ -233,3 +233,13 @@ def test_the_tool_rolls_attributes_3d10_each_and_keeps_the_dice(optioned):
     totals = [sum(faces[i:i + 3]) for i in range(0, 18, 3)]
     assert made["rolled_totals"] == totals and made["rolled_attributes"][0] == "strength"
     assert optioned("verify")[0] == 0
+
+
+def test_a_scenes_end_ends_its_last_turn(table):
+    table("scene", "open", "--caller", "Ana", "--cast", "Iris,Orc")
+    table("round")
+    table("turn", "Iris", "--attribute", "dexterity")
+    assert table("feat", "Iris", "--primary", "dexterity", "--faces", "3")[0] == 0
+    assert table("feat", "Iris", "--primary", "dexterity", "--faces", "3")[0] == 3  # one feat a phase (P33)
+    table("scene", "close")
+    assert table("feat", "Iris", "--primary", "dexterity", "--faces", "3")[0] == 0

@@ -18,6 +18,7 @@ from pydantic import Field
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid
 from yarnlog.core.ruleset import Part, folds
+from yarnlog.core.timeline import EpisodeEnded, SceneClosed, SceneOpened
 from yarnlog.rulesets.yarn_polyhedral.parts.feats import FeatRolled
 from yarnlog.rulesets.yarn_polyhedral.rules import rule, turns
 
@@ -119,6 +120,8 @@ def validate_steps(p: StepsSpent, campaign: Any, referee: Referee) -> StepsSpent
 
 def evolve(rounds: Rounds, recorded: Recorded, _before: Any = None) -> Rounds:
     p = recorded.payload
+    if isinstance(p, (SceneOpened, SceneClosed, EpisodeEnded)):
+        return Rounds()  # rounds are a scene's (line 145): a scene's end ends its last turn
     if isinstance(p, RoundStarted):
         return Rounds(number=p.number)
     if isinstance(p, TurnTaken):
@@ -133,4 +136,4 @@ def evolve(rounds: Rounds, recorded: Recorded, _before: Any = None) -> Rounds:
 
 PART = Part(name="rounds", initial=Rounds, evolve=evolve, decide=decide,
             validators={RoundStarted: lambda p, c, r: p, TurnTaken: validate_turn, StepsSpent: validate_steps},
-            folds=folds(RoundStarted, TurnTaken, StepsSpent, FeatRolled))
+            folds=folds(RoundStarted, TurnTaken, StepsSpent, FeatRolled, SceneOpened, SceneClosed, EpisodeEnded))
