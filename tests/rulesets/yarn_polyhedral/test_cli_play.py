@@ -243,3 +243,13 @@ def test_a_scenes_end_ends_its_last_turn(table):
     assert table("feat", "Iris", "--primary", "dexterity", "--faces", "3")[0] == 3  # one feat a phase (P33)
     table("scene", "close")
     assert table("feat", "Iris", "--primary", "dexterity", "--faces", "3")[0] == 0
+
+
+def test_verify_finds_a_session_without_its_point(table):
+    # P52, line 367: "You get at least one point per session." Ana's Iris got one, Ben's Orc none.
+    table("award", "Iris", "1")
+    table("episode", "end")
+    table("episode", "start", "--title", "Two")
+    code, out, err = table("verify")
+    assert code == 1 and "Orc was awarded no point last session" in out + err
+    assert "Iris was awarded" not in out + err

@@ -17,8 +17,9 @@ from typing import Any
 from pydantic import Field
 
 from yarnlog.core.events import Payload, Recorded, event
-from yarnlog.core.referee import DiceNeeded, Referee, invalid
+from yarnlog.core.referee import Broken, DiceNeeded, Referee, invalid
 from yarnlog.core.ruleset import Part, folds
+from yarnlog.core.timeline import EpisodeStarted
 from yarnlog.rulesets.yarn_polyhedral.rules import advancement, options, points
 from yarnlog.rulesets.yarn_polyhedral.rules.points import Kind, Quality
 
@@ -149,6 +150,9 @@ class PointsLine:
 class Characters:
     by_name: Mapping[str, Character] = field(default_factory=dict)
     ledger: tuple[PointsLine, ...] = ()
+    #: The characters in play when the session began, and those awarded a point since (P52).
+    in_session: frozenset[str] = frozenset()
+    awarded: frozenset[str] = frozenset()
 
     def get(self, name: str) -> Character:
         found = self.by_name.get(name.lower())
@@ -359,9 +363,22 @@ RULES = {"created": "P1 (lines 9-21)", "awarded": "P52 (line 367)", "raised": "P
          "attained": "P55 (line 365)"}
 
 
+def audit(campaign: Any, recorded: Recorded) -> list[str]:
+    """A session gives each player character at least one point (P52, line 367): checked when the
+    next session starts (the award may be recorded after the session's end)."""
+    if not isinstance(recorded.payload, EpisodeStarted):
+        return []
+    chars: Characters = campaign.rules.characters
+    return [Broken(advancement.AWARD, f"{name} was awarded no point last session")
+            for name in sorted(chars.in_session - chars.awarded)
+            if not campaign.table.is_gm(chars.by_name[name.lower()].player)]  # the narrator's NPCs aside
+
+
 def evolve(chars: Characters, recorded: Recorded, _before: Any = None) -> Characters:
     p = recorded.payload
     line = None
+    if isinstance(p, EpisodeStarted):
+        return replace(chars, in_session=frozenset(c.name for c in chars.by_name.values()), awarded=frozenset())
     if isinstance(p, CharacterCreated):
         qualities = {q.name.lower(): Quality(q.name, q.kind, q.rank) for q in p.qualities}
         spent = points.spent_on(qualities.values(), p.rolled)
@@ -371,7 +388,7 @@ def evolve(chars: Characters, recorded: Recorded, _before: Any = None) -> Charac
     elif isinstance(p, PointsAwarded):
         who = chars.by_name[p.character.lower()]
         who = replace(who, base_points=who.base_points + p.points)
-        chars = replace(chars, by_name={**chars.by_name, who.name.lower(): who})
+        chars = replace(chars, by_name={**chars.by_name, who.name.lower(): who}, awarded=chars.awarded | {who.name})
         chars = _ledger(chars, recorded, who, p.points, f"awarded {p.points} {p.reason}".rstrip(),
                         RULES["awarded"])
         trained = _train(who)
@@ -419,7 +436,7 @@ def _ledger(chars: Characters, recorded: Recorded, who: Character, change: int, 
                                                             now.unspent, what, rule)))
 
 
-PART = Part(name="characters", initial=Characters, evolve=evolve, decide=decide,
+PART = Part(name="characters", initial=Characters, evolve=evolve, decide=decide, audit=audit,
             validators={CharacterCreated: validate_created, PointsAwarded: validate_award,
                         QualityChanged: validate_changed, TrainingSet: validate_training},
-            folds=folds(CharacterCreated, PointsAwarded, QualityChanged, TrainingSet))
+            folds=folds(CharacterCreated, PointsAwarded, QualityChanged, TrainingSet, EpisodeStarted))
