@@ -104,3 +104,29 @@ def test_trouble_needs_a_rolled_one_and_forces_it_kept():
         check_roll(Roll((8, 6), (7, 3), kept=(0, 1), trouble=1), [], Referee())
     with pytest.raises(RuleViolation, match="spends 1 trouble; 0 is held"):
         check_roll(forced, [], Referee(), trouble_held=0)
+
+
+def test_explosion_faces_are_laid_on_the_kept_maxima_largest_die_first():
+    from yarnlog.rulesets.yarn_polyhedral.rules.feats import explosion_chains
+
+    # d8 and d4 both at their maximum: the d8's chain first, running on while it comes up 8.
+    chains = explosion_chains((4, 8, 6), (4, 8, 2), (0, 1), (8, 3, 2))
+    assert chains == (Explosion(1, (8, 3)), Explosion(0, (2,)))
+    with pytest.raises(InvalidCommand, match="only 0 follow a kept maximum"):
+        explosion_chains((8, 6), (7, 6), (0,), (3,))
+
+
+def test_the_tools_throw_explodes_while_the_fortune_set_aside_lasts():
+    import random
+
+    from yarnlog.rulesets.yarn_polyhedral.parts.feats import throw
+
+    for seed in range(200):
+        faces, extra = throw((4, 4), 1, 0, 3, random.Random(seed))
+        kept = default_keep(faces, (4, 4), 1)
+        if faces[kept[0]] != 4:
+            assert extra == ()
+            continue
+        # At most three re-rolls; every one but the last is a 4 (P24).
+        assert 1 <= len(extra) <= 3 and all(f == 4 for f in extra[:-1])
+        assert len(extra) == 3 or extra[-1] != 4
