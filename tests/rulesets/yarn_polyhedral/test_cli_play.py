@@ -253,3 +253,11 @@ def test_verify_finds_a_session_without_its_point(table):
     code, out, err = table("verify")
     assert code == 1 and "Orc was awarded no point last session" in out + err
     assert "Iris was awarded" not in out + err
+
+
+def test_a_range_of_results_lifting_with_strength_7(table):
+    # Book-16, line 734: "With a strength of 7, the point cost is 28, so the minimum is 280 pounds. If
+    # your margin is 5, add 50% to that, to lift 420 lbs." The Orc's strength is 7.
+    lift = last(table, "feat", "Orc", "--primary", "strength", "--secondary", "will", "--challenge", "5",
+                "--minimum", "280", "--faces", "6,4")
+    assert (lift["margin"], lift["range_result"]) == (5, "420")

@@ -23,6 +23,8 @@ def _feat(p: dict[str, Any]) -> str:
     verdict = "succeeds" if p["success"] else "misses"
     odds = f" (odds {p['odds']})" if p["odds"] else ""
     text = f"{head} against {target}: {verdict}, margin {p['margin']}{odds}."
+    if p.get("range_result"):
+        text += f" The result: {p['range_result']} (from {p['range_minimum']}, +10% a point of margin)."
     attack = p.get("attack")
     if attack and p["success"]:
         where = f" to the {attack['location']}" if attack["location"] else ""

@@ -156,12 +156,14 @@ def feat(
     what: Annotated[str, typer.Option("--what", help="What the feat is.")] = "",
     initiative: Annotated[bool, typer.Option("--initiative", help="An initiative roll, not the phase's feat.")]
     = False,
+    minimum: Annotated[Optional[int], typer.Option("--minimum", help="A range of results: the minimum, raised "
+                                                   "10% a point of margin (P60).")] = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Roll a feat: base die, bonus dice, keep two, fortune and trouble, with its exact odds."""
     run_command(campaign, _feat(character, primary, secondary, skill, level, effort, bonus, keep, fortune_keep,
                                 explode, trouble, challenge, penalties, faces, extra, kept, what,
-                                purpose="initiative" if initiative else "feat"),
+                                purpose="initiative" if initiative else "feat", minimum=minimum),
                 by=by, override_reason=override, as_json=as_json)
 
 

@@ -24,7 +24,7 @@ from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import DiceNeeded, Referee, invalid
 from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.yarn_polyhedral.parts.characters import Character
-from yarnlog.rulesets.yarn_polyhedral.rules import combat, dice, feats, injuries, odds, rule, turns
+from yarnlog.rulesets.yarn_polyhedral.rules import combat, dice, feats, injuries, odds, options, rule, turns
 from yarnlog.rulesets.yarn_polyhedral.rules.feats import BonusType, KeepModifier, Roll
 
 RESISTANCE = rule("Resistance and Injury", "If you're injured, make a resistance roll with the cleared damage as "
@@ -94,6 +94,9 @@ class FeatRolled(Payload):
     source: str = Field(default="entered", pattern="^(entered|rolled)$")
     attack: AttackFacts | None = None
     resistance: ResistanceFacts | None = None
+    #: A range of results: the minimum, and on a success the minimum plus 10 % a point of margin (P60).
+    range_minimum: int | None = Field(default=None, ge=0)
+    range_result: str | None = None
 
     def roll(self) -> Roll:
         chains = feats.explosion_chains(self.sizes, self.faces, self.kept, self.extra_faces)
@@ -138,6 +141,7 @@ class RollFeat:
     feat: str = ""
     purpose: str = "feat"
     attack: AttackSpec | None = None
+    minimum: int | None = None  # a range of results' minimum (P60, line 732)
     resist: bool = False  # a resistance roll against the last attack's cleared damage on the character
     injury: str | None = None  # the existing injury a located hit adds to
     rolled: Mapping[str, tuple[Sequence[int], Sequence[int]]] = field(default_factory=dict)
@@ -303,7 +307,7 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
                        extra_faces=list(extra), modifiers=modifiers, fortune_keep=command.fortune_keep,
                        trouble=trouble, effort=int(command.effort), challenge=challenge, penalties=penalties,
                        total=0, odds=declared, odds_plain=plain, explode_budget=command.explode,
-                       source=source, attack=attack, resistance=resistance)
+                       source=source, attack=attack, resistance=resistance, range_minimum=command.minimum)
     return [validate(_settled(draft, rules, who), campaign, referee)]
 
 
@@ -326,6 +330,8 @@ def _settled(p: FeatRolled, rules: Any, who: Character) -> FeatRolled:
     """The feat with its total, margin and what they make: an attack's damage, a resistance's injury."""
     roll = p.roll()
     update: dict[str, Any] = {"total": roll.total, "margin": roll.margin, "success": roll.success}
+    if p.range_minimum is not None and roll.success and roll.margin is not None:
+        update["range_result"] = str(options.ranged_result(p.range_minimum, roll.margin))
     if p.attack is not None:
         weapon = combat.WEAPONS[p.attack.weapon]
         strength = who.rank("strength") or 0
