@@ -261,3 +261,18 @@ def test_a_range_of_results_lifting_with_strength_7(table):
     lift = last(table, "feat", "Orc", "--primary", "strength", "--secondary", "will", "--challenge", "5",
                 "--minimum", "280", "--faces", "6,4")
     assert (lift["margin"], lift["range_result"]) == (5, "420")
+
+
+def test_a_feat_corrected_with_its_real_faces_gets_its_total_margin_and_odds_anew(table):
+    feat = last(table, "feat", "Iris", "--primary", "dexterity", "--secondary", "strength", "--challenge", "9",
+                "--faces", "2,3")
+    assert (feat["total"], feat["success"]) == (5, False)
+    code, out, _ = table("log", "--json")
+    seq = json.loads(out)[-1]["sequence"]
+    code, out, err = table("correct", str(seq), "--reason", "the d6 showed 6", "--faces", "6,3", "--yes")
+    assert code == 0, err
+    code, out, _ = table("rolls", "--json")
+    [fixed] = [f for f in json.loads(out) if f["sequence"] == seq]
+    assert (fixed["faces"], fixed["total"], fixed["margin"], fixed["success"]) == ([6, 3], 9, 0, True)
+    assert fixed["odds"] == feat["odds"]  # the prior odds do not depend on the faces
+    assert table("verify")[0] == 0

@@ -335,11 +335,11 @@ def validate_changed(p: QualityChanged, campaign: Any, referee: Referee) -> Qual
         invalid(had is None, f"{who.name} already has {q.name}")
         referee.require(q.rank == 0 or q.kind is not Kind.SKILL, points.LEARN_FIRST,
                         f"a new skill is learned at rank 0, not {q.rank}")
-        invalid(p.cost == 0, "attaining a quality costs no points (line 365)")
+        p = p.model_copy(update={"cost": 0})  # "Acquiring new qualities isn't done with points." (line 365)
     elif p.how == "flashback":
         invalid(had is None, f"{who.name} already has {q.name}: a flashback claims a new quality")
         flash = advancement.Flashback(q.rank, points.drawback_points(_qualities(p.drawbacks)), p.discount)
-        invalid(p.cost == flash.cost, f"the flashback costs {flash.cost}, not {p.cost}")
+        p = p.model_copy(update={"cost": flash.cost})
         each = bool(campaign.table.options.get("flashbacks_each_session"))
         advancement.check_flashback(flash, who.unspent, who.flashbacks_left_in(campaign.timeline.episode, each),
                                     referee)
@@ -349,11 +349,9 @@ def validate_changed(p: QualityChanged, campaign: Any, referee: Referee) -> Qual
         assert had is not None
         if p.how == "paid-down":
             invalid(had.kind is Kind.DRAWBACK, f"{had.name} is not a drawback")
-            invalid(p.cost == had.rank, f"paying down costs {had.rank}, not {p.cost}")
-            points.pay_down_cost(had.rank, referee)
+            p = p.model_copy(update={"cost": points.pay_down_cost(had.rank, referee)})
         else:
-            invalid(p.cost == q.rank, f"rank {q.rank} costs {q.rank}, not {p.cost}")
-            points.raise_cost(had.rank, q.rank, referee, kind=had.kind)
+            p = p.model_copy(update={"cost": points.raise_cost(had.rank, q.rank, referee, kind=had.kind)})
         advancement.check_spend(p.cost, who.unspent, referee)
     return p
 

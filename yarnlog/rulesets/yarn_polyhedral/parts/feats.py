@@ -297,8 +297,6 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
         resistance = ResistanceFacts(severity=1, location=pending[1], injury=command.injury or "")
     penalties += _severity_penalty(rules, who)
     sizes_l = list(sizes)
-    declared, plain = prior_odds(sizes, modifiers, None if challenge is None else challenge + penalties,
-                                 command.fortune_keep, command.explode, trouble)
     purpose = "object" if command.resist else command.purpose
     draft = FeatRolled(character=who.name, feat=command.feat, purpose=purpose,
                        primary=who.quality(command.primary).name,
@@ -306,9 +304,9 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
                        skill=command.skill, labels=list(labels), sizes=sizes_l, faces=list(faces), kept=list(kept),
                        extra_faces=list(extra), modifiers=modifiers, fortune_keep=command.fortune_keep,
                        trouble=trouble, effort=int(command.effort), challenge=challenge, penalties=penalties,
-                       total=0, odds=declared, odds_plain=plain, explode_budget=command.explode,
+                       total=0, explode_budget=command.explode,
                        source=source, attack=attack, resistance=resistance, range_minimum=command.minimum)
-    return [validate(_settled(draft, rules, who), campaign, referee)]
+    return [validate(draft, campaign, referee)]
 
 
 def _defense(rules: Any, attack: AttackSpec, referee: Referee) -> int:
@@ -327,9 +325,12 @@ def _severity_penalty(rules: Any, who: Character) -> int:
 
 
 def _settled(p: FeatRolled, rules: Any, who: Character) -> FeatRolled:
-    """The feat with its total, margin and what they make: an attack's damage, a resistance's injury."""
+    """The feat with what its faces make: total, margin, exact prior odds, a range's result, an
+    attack's damage, a resistance's injury."""
     roll = p.roll()
-    update: dict[str, Any] = {"total": roll.total, "margin": roll.margin, "success": roll.success}
+    declared, plain = prior_odds(p.sizes, p.modifiers, roll.target, p.fortune_keep, p.explode_budget, p.trouble)
+    update: dict[str, Any] = {"total": roll.total, "margin": roll.margin, "success": roll.success,
+                              "odds": declared, "odds_plain": plain, "range_result": None}
     if p.range_minimum is not None and roll.success and roll.margin is not None:
         update["range_result"] = str(options.ranged_result(p.range_minimum, roll.margin))
     if p.attack is not None:
@@ -374,9 +375,9 @@ def validate(p: FeatRolled, campaign: Any, referee: Referee) -> FeatRolled:
                                p.attack.knock_back)
         combat.spend_margin(roll.margin if roll.margin is not None else -1, use, weapon,
                             who.rank("strength") or 0, referee)
-    settled = _settled(p, rules, who)
-    invalid(settled == p, "the recorded total, margin or injury does not follow from the faces")
-    return p
+    # The total, margin, odds, damage and injury are derived: worked out again from the faces
+    # (``verify`` names any recorded otherwise; a correction of the faces gets them anew).
+    return _settled(p, rules, who)
 
 
 def evolve(state: Feats, recorded: Recorded, _before: Any = None) -> Feats:

@@ -107,12 +107,14 @@ def validate_turn(p: TurnTaken, campaign: Any, referee: Referee) -> TurnTaken:
     invalid(rounds.number >= 1, "start a round first")
     players = [c.name for c in campaign.rules.characters.by_name.values()]
     turns.check_next_turn(rounds.taken, players, who.name, referee)
-    invalid(p.steps == turns.steps_for(who.quality(p.attribute).rank), "the steps are the attribute's rank")
-    return p
+    return p.model_copy(update={"steps": turns.steps_for(who.quality(p.attribute).rank)})
 
 
 def validate_steps(p: StepsSpent, campaign: Any, referee: Referee) -> StepsSpent:
+    """The steps an action costs in this turn, within the steps left (P30-P35)."""
     rounds: Rounds = campaign.rules.rounds
+    invalid(p.action in turns.ACTION_STEPS, f"no action {p.action!r}: {', '.join(turns.ACTION_STEPS)}")
+    p = p.model_copy(update={"steps": turns.step_cost(p.action, rounds.attribute or "") * p.times})
     referee.require(p.steps <= rounds.steps_left, STEPS_LEFT,
                     f"{p.steps} steps needed; {rounds.steps_left} are left this turn")
     return p
