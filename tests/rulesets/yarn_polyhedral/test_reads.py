@@ -48,3 +48,12 @@ def test_explain_names_the_rules_behind_each_figure(table):
     assert code == 0
     assert all(len(line) <= 80 for line in out.splitlines())
     assert "Explosions (P24, line 207): 2" in out and "P26 (line 754)" in out
+
+
+def test_the_players_recap_leaves_out_what_only_the_gm_may_read(table):
+    assert table("note", "The ghoul is the librarian's son.", "--visibility", "gm")[0] == 0
+    table("feat", "Iris", "--primary", "dexterity", "--challenge", "4", "--faces", "5")
+    gm = table("recap")[1]
+    players = table("recap", "--players")[1]
+    assert "librarian's son" in gm and "librarian's son" not in players
+    assert "Iris rolls d6 5" in players and "For the players" in players

@@ -15,7 +15,7 @@ from itertools import product
 from pathlib import Path
 
 import pytest
-from htmlcheck import assert_inert, assert_valid_html
+from htmlcheck import assert_inert, assert_not_blank, assert_valid_html
 
 from yarnlog.app.interchange import export_lines, import_records, parse_lines
 from yarnlog.app.journal import Journal
@@ -150,3 +150,4 @@ def test_the_recaps_are_the_scripts_own(ashen):
     page = (ROOT / "journals" / "ashen-library-recap.html").read_text(encoding="utf-8")
     assert_valid_html(page)
     assert_inert(page)
+    assert_not_blank(ROOT / "journals" / "ashen-library-recap.png")  # its screenshot, drawn by Chromium
