@@ -70,7 +70,7 @@ def test_every_move_of_the_digest_is_used(ashen):
             "steps.spent", "injury.healed", "rested", "stance.taken", "ruling", "points.awarded",
             "quality.changed", "training.set"} <= kinds
     hows = {r.payload.how for r in history if r.event_type == "yarn-polyhedral.quality.changed"}
-    assert hows == {"raised", "paid-down", "flashback"}
+    assert hows == {"raised", "paid-down", "flashback", "training"}
 
 
 def test_the_catalogue_keep_three_with_a_fortune(ashen):
@@ -132,10 +132,11 @@ def test_fortune_trouble_and_points_worked_by_hand(ashen):
     assert trouble == [1, 3, 2, 1]
     wren = [(line["change"], line["balance"]) for line in lines
             if line["holder"] == "Wren" and line["currency"] == "points"]
-    # 150 + 3 (curious 2) - 127 = 26; +3 = 29; research 3 -> 4 by training, 4 (P53, P54) = 25;
-    # curious 2 -> 1: 2 (P56) = 23; locksmith 2 in a flashback: T(2) 3 - 1 group point = 2, jumpy 1
-    # gives 1 (P57) = 22; +1 = 23; research 4 -> 5 by training, 5 = 18.
-    assert wren == [(-127, 26), (3, 29), (-4, 25), (-2, 23), (-2, 22), (1, 23), (-5, 18)]
+    # 150 + 3 (curious 2) - 127 = 26. Training research with the points there: 3 -> 4 at once for 4
+    # (P53, P54) = 22; +3 = 25, and 4 -> 5 for 5 = 20; curious 2 -> 1 costs 2 (P56) = 18; locksmith 2
+    # in a flashback: T(2) 3 - 1 group point = 2, jumpy 1 gives 1 (P57) = 17; +1 = 18, and research
+    # 5 -> 6 for 6 = 12, one rank at a time (P53, line 371).
+    assert wren == [(-127, 26), (-4, 22), (3, 25), (-5, 20), (-2, 18), (-2, 17), (1, 18), (-6, 12)]
     rows = {c["name"]: c for c in board(journal.state(CID))["characters"]}
     # Session 2 sets fortune to the level again (P7); trouble carries (P26): 1.
     assert (rows["Wren"]["fortune"], rows["Tor"]["fortune"]) == (3, 4)

@@ -56,7 +56,8 @@ def narrate(recorded: Recorded, state: Any) -> str | None:
         return f"{p['character']} is awarded {p['points']} point{'s' if p['points'] != 1 else ''}."
     if kind == "quality.changed":
         q = p["quality"]
-        how = {"paid-down": "paid down", "flashback": "claimed in a flashback"}.get(p["how"], p["how"])
+        how = {"paid-down": "paid down", "flashback": "claimed in a flashback",
+               "training": "raised by training"}.get(p["how"], p["how"])
         return f"{p['character']}: {q['name']} {how} to rank {q['rank']} for {p['cost']} points."
     if kind == "training.set":
         return f"{p['character']} trains {p['quality'] or 'nothing'} between scenes."

@@ -20,7 +20,7 @@ from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Broken, DiceNeeded, Referee, invalid
 from yarnlog.core.ruleset import Part, folds
 from yarnlog.core.timeline import EpisodeStarted
-from yarnlog.rulesets.yarn_polyhedral.rules import advancement, options, points
+from yarnlog.rulesets.yarn_polyhedral.rules import advancement, options, points, rule
 from yarnlog.rulesets.yarn_polyhedral.rules.points import Kind, Quality
 
 NAME = Field(min_length=1, max_length=80)
@@ -250,14 +250,15 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
                                 newcomer=command.newcomer)
         return [validate_created(made, campaign, referee)]
     if isinstance(command, AwardPoints):
-        name = chars.get(command.character).name
-        return [validate_award(PointsAwarded(character=name, points=command.points, reason=command.reason),
-                               campaign, referee)]
+        who = chars.get(command.character)
+        award = validate_award(PointsAwarded(character=who.name, points=command.points, reason=command.reason),
+                               campaign, referee)
+        return [award, *_trained(replace(who, base_points=who.base_points + award.points), who.training)]
     if isinstance(command, SetTraining):
         who = chars.get(command.character)
         if command.quality is not None:
             who.quality(command.quality)
-        return [TrainingSet(character=who.name, quality=command.quality)]
+        return [TrainingSet(character=who.name, quality=command.quality), *_trained(who, command.quality)]
     if isinstance(command, ChangeQuality):
         who = chars.get(command.character)
         if command.how == "attained":
@@ -351,10 +352,17 @@ def validate_changed(p: QualityChanged, campaign: Any, referee: Referee) -> Qual
             invalid(had.kind is Kind.DRAWBACK, f"{had.name} is not a drawback")
             p = p.model_copy(update={"cost": points.pay_down_cost(had.rank, referee)})
         else:
+            if p.how == "training":
+                referee.require(who.training is not None and who.training.lower() == had.name.lower(),
+                                TRAINING, f"{who.name} is not training {had.name}")
             p = p.model_copy(update={"cost": points.raise_cost(had.rank, q.rank, referee, kind=had.kind)})
         advancement.check_spend(p.cost, who.unspent, referee)
     return p
 
+
+TRAINING = rule("Attainment", "Choose a quality in which your character is actively training in between scenes. "
+                               "When you get enough points, they are automatically applied to that quality to "
+                               "raise its rank. (line 375)")
 
 RULES = {"created": "P1 (lines 9-21)", "awarded": "P52 (line 367)", "raised": "P53 (line 369)",
          "training": "P54 (line 375)", "paid-down": "P56 (line 533)", "flashback": "P57 (lines 357-361)",
@@ -387,12 +395,7 @@ def evolve(chars: Characters, recorded: Recorded, _before: Any = None) -> Charac
         who = chars.by_name[p.character.lower()]
         who = replace(who, base_points=who.base_points + p.points)
         chars = replace(chars, by_name={**chars.by_name, who.name.lower(): who}, awarded=chars.awarded | {who.name})
-        chars = _ledger(chars, recorded, who, p.points, f"awarded {p.points} {p.reason}".rstrip(),
-                        RULES["awarded"])
-        trained = _train(who)
-        if trained is not who:
-            chars = replace(chars, by_name={**chars.by_name, who.name.lower(): trained})
-            line = (trained, who.spent - trained.spent, f"training raised {trained.training}", "training")
+        line = (who, p.points, f"awarded {p.points} {p.reason}".rstrip(), "awarded")
     elif isinstance(p, TrainingSet):
         who = chars.by_name[p.character.lower()]
         chars = replace(chars, by_name={**chars.by_name, who.name.lower(): replace(who, training=p.quality)})
@@ -416,16 +419,16 @@ def evolve(chars: Characters, recorded: Recorded, _before: Any = None) -> Charac
     return chars
 
 
-def _train(who: Character) -> Character:
-    """A training target rises by itself once its next rank's points are saved (P54, line 375)."""
-    if who.training is None or who.training.lower() not in who.qualities:
-        return who
-    q = who.qualities[who.training.lower()]
+def _trained(who: Character, training: str | None) -> list[Payload]:
+    """The training target raised by itself once its next rank's points are saved (P54, line 375)."""
+    q = who.qualities.get(training.lower()) if training else None
+    if q is None:
+        return []
     cap = points.MAX_SKILL_RANK if q.kind is Kind.SKILL else points.MAX_RANK
     if q.rank >= cap or not advancement.training_due(q.rank + 1, who.unspent):
-        return who
-    raised = replace(q, rank=q.rank + 1)
-    return replace(who, qualities={**who.qualities, q.name.lower(): raised}, spent=who.spent + raised.rank)
+        return []
+    return [QualityChanged(character=who.name, quality=QualityRank(name=q.name, kind=q.kind, rank=q.rank + 1),
+                           how="training", cost=q.rank + 1)]
 
 
 def _ledger(chars: Characters, recorded: Recorded, who: Character, change: int, what: str, rule: str) -> Characters:
