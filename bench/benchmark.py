@@ -558,7 +558,7 @@ def op_views_upkeep(url: str, path: Path, campaign: str, args: argparse.Namespac
     def whole() -> None:
         state = journal.state(campaign)
         for view in VIEWS:
-            encode_view(state.ruleset.projections[view](state))
+            encode_view(state.ruleset.views.projections[view](state))
 
     for i in range(args.appends):
         last, prev = conn.execute(f"SELECT sequence, hash FROM events WHERE campaign_id = {mark} "
@@ -585,7 +585,8 @@ def op_views_upkeep(url: str, path: Path, campaign: str, args: argparse.Namespac
         clocked("whole", whole)
     for view in VIEWS:  # the views kept are the projection's (checked, untimed)
         state = journal.state(campaign)
-        assert journal.view(campaign, view) == json.loads(encode_view(state.ruleset.projections[view](state))), view
+        projection = state.ruleset.views.projections[view]
+        assert journal.view(campaign, view) == json.loads(encode_view(projection(state))), view
 
     def figures(kind: str) -> dict:
         ordered = sorted(times[kind])
@@ -611,7 +612,7 @@ def op_state_snapshot(url: str, path: Path, campaign: str, args: argparse.Namesp
     figures, state = _timed(lambda: journal.state(campaign))
     assert state.sequence == args.events
     figures["sizes"] = sizes
-    figures["snapshot_at"] = journal._snapshot_at.get(campaign)
+    figures["snapshot_at"] = journal.states.snapshots.at.get(campaign)
     return figures
 
 
@@ -631,12 +632,12 @@ def op_state_snapshot_tail(url: str, path: Path, campaign: str, args: argparse.N
     at = max(1, args.events - args.tail)
     records = store.read(campaign, upto=at)
     keeper = Journal(store, snapshot_every=1)
-    keeper._fold(campaign, None, records)
+    keeper.states._fold(campaign, None, records)
     del records, keeper
     journal = Journal(store)
     figures, state = _timed(lambda: journal.state(campaign))
     assert state.sequence == args.events
-    assert journal._snapshot_at.get(campaign) is not None
+    assert journal.states.snapshots.at.get(campaign) is not None
     figures["snapshot_at"] = at
     return figures
 

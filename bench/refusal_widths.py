@@ -68,8 +68,12 @@ def pytest_unconfigure(config) -> None:
 def refusal_lines(folder: Path) -> list[str]:
     """Each distinct refusal noted in ``folder``, told as the command line tells it."""
     from yarnlog.cli.output import error_line
+    from yarnlog.core.installed import RULESETS
     from yarnlog.core.referee import Rule, RuleViolation
+    from yarnlog.core.ruleset import get_ruleset
 
+    for name in RULESETS:  # each ruleset's rules say where its book's sections stand (Rule.where)
+        get_ruleset(name)
     lines = set()
     for path in folder.glob("*.jsonl"):
         for row in path.read_text(encoding="utf-8").splitlines():

@@ -74,12 +74,12 @@ def _backend_url(request, tmp_path) -> str:
 @pytest.fixture(autouse=True, scope="session")
 def yarn_fold_routes_checked():
     """Every event folded under Yarn in any test also checks its routing (see ``fold_routes.py``)."""
-    routed, thawed = YARN.evolve, YARN.thaw
-    object.__setattr__(YARN, "evolve", checking_evolve)
-    object.__setattr__(YARN, "thaw", checking_thaw)
+    routed, thawed = YARN.rules.evolve, YARN.rules.thaw
+    object.__setattr__(YARN.rules, "evolve", checking_evolve)
+    object.__setattr__(YARN.rules, "thaw", checking_thaw)
     yield
-    object.__setattr__(YARN, "evolve", routed)
-    object.__setattr__(YARN, "thaw", thawed)
+    object.__setattr__(YARN.rules, "evolve", routed)
+    object.__setattr__(YARN.rules, "thaw", thawed)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

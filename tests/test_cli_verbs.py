@@ -82,7 +82,7 @@ def test_episode_end_is_the_one_verb_that_ends_an_episode(two_systems):
     code, out, _ = two_systems("episode", "end", "-c", "lantern", "--override", "no ballots", "--json")
     types = [e["event_type"] for e in json.loads(out)]
     assert code == 0 and types[0] == "override.recorded" and types[-1] == "episode.ended"  # Yarn's vote rule
-    # DramaSystem's episodes end with the same bennie vote (DS73), from the dramatic core both compose.
+    # DramaSystem's episodes end with the same bennie vote (DS73), from the shared core both compose.
     assert two_systems("episode", "end", "-c", "ds")[0] == 3
     code, out, _ = two_systems("episode", "end", "-c", "ds", "--override", "no ballots", "--json")
     types = [e["event_type"] for e in json.loads(out)]
@@ -90,38 +90,36 @@ def test_episode_end_is_the_one_verb_that_ends_an_episode(two_systems):
     assert two_systems("end-episode", "-c", "lantern")[0] == 2
 
 
-def test_each_rulesets_light_verbs_entry_point_is_its_ruleset_s_own():
-    """The command line reads a system's verbs from the ``yarnlog.verbs`` entry point, so they can
-    be listed without importing its rules; they must be the very verbs its Ruleset names."""
-    from importlib.metadata import entry_points
+def test_each_ruleset_s_verbs_are_found_beside_it_without_importing_its_rules():
+    """A system's verbs are ``VERBS`` in the ``cli`` module beside its ruleset module, read without
+    importing its rules; their panel is titled as the ruleset is."""
+    import subprocess
+    import sys
 
-    from yarnlog.cli.verbs import VERBS_ENTRY_POINT_GROUP, verbs_of
-    from yarnlog.core.ruleset import RULESETS, get_ruleset, import_object
+    from yarnlog.cli.verbs import verbs_of
+    from yarnlog.core.installed import RULESETS
+    from yarnlog.core.ruleset import get_ruleset
 
-    light = {point.name: point.value for point in entry_points(group=VERBS_ENTRY_POINT_GROUP)}
-    assert set(light) <= set(RULESETS)
     for name in RULESETS:
-        ruleset = get_ruleset(name)
-        if ruleset.cli is not None:
-            assert light.get(name) == ruleset.cli
-            assert import_object(ruleset.cli).title == ruleset.title
-        assert verbs_of(name).title == ruleset.title
+        assert verbs_of(name).title == get_ruleset(name).title
+    probe = ("import sys; from yarnlog.cli.verbs import verbs_of; verbs_of('yarn'); verbs_of('dramasystem'); "
+             "print(' '.join(m for m in sys.modules if m.startswith('yarnlog.rulesets.')))")
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+    assert "yarnlog.rulesets.yarn.cli" in loaded and "yarnlog.rulesets.dramasystem.cli" in loaded
+    assert not [m for m in loaded if m.endswith(".ruleset") or ".parts" in m or ".rules." in m], loaded
 
 
-def test_each_ruleset_s_verb_index_names_every_verb_as_the_help_lists_them_and_builds_each_alone():
-    """A one-shot command imports and builds only its own verb, through the ruleset's ``Verbs.index``:
-    the index must name every verb ``register`` adds, in the help's order, each where it is registered."""
-    from yarnlog.cli.verbs import command_of, commands_of, verb_names, verbs_of
-    from yarnlog.core.ruleset import RULESETS
+def test_each_ruleset_s_verbs_build_each_alone_as_the_help_lists_them():
+    """A one-shot command builds only its own verb: the same command, help and options as the help's."""
+    from yarnlog.cli.verbs import command_of, commands_of, verb_names
+    from yarnlog.core.installed import RULESETS
 
-    indexed = [name for name in RULESETS if verbs_of(name).index]
-    assert "yarn" in indexed
-    for name in indexed:
+    for name in RULESETS:
         every = commands_of(name)
         assert verb_names(name) == list(every)
         for verb, command in every.items():
             alone = command_of(name, verb)
-            assert alone is not None and alone is not command  # built on its own, from its section
+            assert alone is not None and alone is not command  # built on its own
             assert (alone.name, alone.help, alone.rich_help_panel) == (command.name, command.help,
                                                                        command.rich_help_panel)
             assert [p.name for p in alone.params] == [p.name for p in command.params]
@@ -149,9 +147,7 @@ def test_a_one_shot_board_read_imports_neither_the_rules_nor_the_other_verbs(cli
         assert "Kitty this episode" in done.stdout or json.loads(done.stdout)["participants"]
         assert "yarnlog.rulesets.yarn.cli.drama_reports" in loaded
         unused = {"yarnlog.core.state", "yarnlog.core.decide", "yarnlog.app.verify", "yarnlog.app.interchange",
-                  "yarnlog.rulesets.yarn.ruleset", "yarnlog.rulesets.yarn.cli.characters",
-                  "yarnlog.rulesets.yarn.cli.combat", "yarnlog.rulesets.yarn.cli.procedure",
-                  "yarnlog.rulesets.yarn.cli.drama", "icepool", "psycopg"}
+                  "yarnlog.rulesets.yarn.ruleset", "icepool", "psycopg"}
         assert not unused & loaded, unused & loaded
         assert not any(m.startswith("yarnlog.rulesets.yarn.parts") for m in loaded)
         assert ("rich.table" in loaded) == (extra == [])

@@ -60,11 +60,12 @@ def test_an_unreadable_cache_or_cache_folder_is_ignored(package, tmp_path):
     assert cached_digest([package], blocked, settle=0) == fresh
 
 
-def test_yarn_s_digest_covers_the_core_the_dramatic_core_and_the_ruleset_package(monkeypatch, tmp_path):
+def test_yarn_s_digest_covers_the_core_the_shared_core_and_the_ruleset_package(monkeypatch, tmp_path):
     roots = source_roots("yarn")
-    assert [r.name for r in roots] == ["core", "dramatic", "yarn"]
+    assert [r.name for r in roots] == ["core", "rulesets"] and all(r.is_dir() for r in roots)
     files = source_files(roots)
     assert any(f.endswith(os.path.join("yarn", "rules", "dice.py")) for f in files)
+    assert any(f.endswith(os.path.join("scenes_and_tokens", "parts", "petitions.py")) for f in files)
     monkeypatch.setenv("YARNLOG_CACHE_DIR", str(tmp_path))
     code_digest.cache_clear()
     try:

@@ -139,7 +139,7 @@ def test_the_whitelist_is_the_cores_and_the_rulesets_state_classes_only():
     assert "yarnlog.rulesets.yarn.state:YarnState" in names
     assert "yarnlog.core.events:Recorded" in names
     assert all(n.startswith(("yarnlog.core.", "yarnlog.rulesets.yarn.parts.", "yarnlog.rulesets.yarn.rules.",
-                             "yarnlog.rulesets.dramatic.",
+                             "yarnlog.rulesets.scenes_and_tokens.",
                              "yarnlog.rulesets.yarn.state:")) for n in names)
 
 

@@ -181,7 +181,7 @@ def test_init_run_again_with_its_command_id_is_already_recorded(cli):
     code, out, err = cli(*args)
     assert (code, err) == (0, "") and out.startswith("Already recorded by command start")
     code, _, err = cli("init", "harbor", "--title", "Lantern Harbor", "--gm", "Maya")
-    assert code == EXIT_CODES["invalid"] and "already exists" in err
+    assert code == EXIT_CODES["rule"] and "already exists" in err
 
 
 def test_every_write_offers_a_command_id_and_no_read_does():

@@ -17,9 +17,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.utils import get_cwidth
 
-from yarnlog.cli.console import Console, Seat, Status, fit_status, history_file, plain, play, render_status
+from yarnlog.cli.console import Console, Status, fit_status, history_file, plain, play, render_status
 from yarnlog.cli.context import open_journal
 from yarnlog.cli.main import EXIT_CODES
+from yarnlog.core.seats import Seat
 
 SHEETS = Path(__file__).resolve().parent.parent / "journals" / "sheets"
 

@@ -13,14 +13,16 @@ import pytest
 from fold_routes import Undeclared, checking_evolve, unrouted_changes
 
 from yarnlog.app.interchange import parse_lines
+from yarnlog.core.composition import EVERY_EVENT, Folds, Router, folds
 from yarnlog.core.envelope import to_recorded
-from yarnlog.core.ruleset import EVERY_EVENT, Folds, Router, folds
 from yarnlog.core.state import with_context
 from yarnlog.core.table import CampaignCreated
 from yarnlog.core.timeline import Note, SceneOpened
 from yarnlog.rulesets.yarn import ruleset as yarn
 from yarnlog.rulesets.yarn.parts.drama import part as drama
-from yarnlog.rulesets.yarn.parts.economy.part import TokensTransferred
+from yarnlog.rulesets.yarn.parts.economy.part import EVENTS
+
+TokensTransferred = EVENTS.transferred
 
 SAMPLE = Path(__file__).resolve().parent.parent / "journals" / "lantern-harbor.jsonl"
 
@@ -31,7 +33,7 @@ def sample_history():
 
 
 def test_the_check_is_installed_for_every_test():
-    assert yarn.RULESET.evolve is checking_evolve
+    assert yarn.RULESET.rules.evolve is checking_evolve
 
 
 def test_no_part_of_the_sample_campaign_folds_an_undeclared_type():

@@ -8,8 +8,8 @@ import pytest
 
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import InvalidCommand
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, Recall
-from yarnlog.rulesets.yarn.rules.drama_tokens import Support
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Drama, Recall
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import Support
 
 
 def test_it_equals_dataclasses_replace_and_leaves_the_original_as_it_was():

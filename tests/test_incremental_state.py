@@ -12,7 +12,7 @@ from yarnlog.core.state import replay, with_context
 from yarnlog.core.table import AddParticipant, RemoveParticipant
 from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode
 from yarnlog.persistence.memory import MemoryStore
-from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 
 NAMES = ["Ana", "Ben", "Cy"]
 
@@ -50,10 +50,10 @@ def test_remembered_state_equals_a_full_replay(script):
         # the same state, and the same timeline as recorded, as the journal that folded it command by command.
         first_read = Journal(store)
         assert first_read.state("c") == journal.state("c")
-        assert first_read._latest["c"].timeline == journal._latest["c"].timeline
+        assert first_read.states.latest["c"].timeline == journal.states.latest["c"].timeline
         # The events a command records come back in the context of the state it was decided on.
         bare = [r.model_copy(update={"episode": None, "scene": None}) for r in recorded]
         assert recorded == with_context(bare, before.timeline)
         # The timeline is folded once per event: the state shares the one recorded unless amended.
         if not any(r.event_type in ("correction", "retraction") for r in fresh.history("c")):
-            assert journal.state("c").timeline is journal._latest["c"].timeline
+            assert journal.state("c").timeline is journal.states.latest["c"].timeline

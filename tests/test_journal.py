@@ -185,7 +185,7 @@ def test_upcasting_happens_on_read_from_the_store_and_keeps_the_stored_bytes(sto
 
 def test_an_override_belongs_to_the_scene_of_the_move_it_lets_through(journal, campaign):
     from yarnlog.core.referee import Override
-    from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
+    from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 
     journal.execute(campaign, StartEpisode(title="Fog"))
     journal.execute(campaign, OpenScene(caller="Maya", title="Docks"))
@@ -194,3 +194,18 @@ def test_an_override_belongs_to_the_scene_of_the_move_it_lets_through(journal, c
     assert [(r.event_type, r.episode, r.scene) for r in recorded] == [
         ("override.recorded", 1, 1), ("yarn.tokens.transferred", 1, 1)]
     assert [(r.episode, r.scene) for r in journal.history(campaign)[-2:]] == [(1, 1), (1, 1)]
+
+
+def test_a_write_answers_with_its_events_the_state_after_them_and_the_views_brought_to_it(journal, campaign):
+    from yarnlog.app.snapshots import view_fingerprint, view_kind
+
+    journal.view(campaign, "tokens")  # someone reads the board: its view is kept, and kept up
+    recorded = journal.execute(campaign, AddNote(text="The fog rolls in."), refresh_views=True)
+    assert [r.event_type for r in recorded] == ["note"]
+    assert recorded.state is not None and recorded.state.sequence == recorded[-1].sequence
+    assert recorded.state == journal.state(campaign)
+    assert recorded.views == ("tokens",)
+    kept = journal.store.load_snapshot(campaign, view_kind("tokens"), view_fingerprint("yarn", "tokens"))
+    assert kept is not None and kept.sequence == recorded[-1].sequence
+    quiet = journal.execute(campaign, AddNote(text="Nobody asked for the views."))
+    assert quiet.views == () and quiet.state is not None and quiet.state.sequence == quiet[-1].sequence

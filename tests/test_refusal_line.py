@@ -8,7 +8,7 @@ from __future__ import annotations
 from yarnlog.cli.output import WIDTH, citations, error_line, refusal_line
 from yarnlog.core.referee import Rule, RuleViolation
 
-# DramaSystem SRD, DS25 (lines 335-339), as the dramatic core cites it for a DramaSystem campaign.
+# DramaSystem SRD, DS25 (lines 335-339), as the shared core cites it for a DramaSystem campaign.
 SUPPORT = Rule("DramaSystem SRD (DS25, lines 335-339)", "Supporting or Blocking a Force",
                "Other players may support or block a force by spending drama tokens.")
 # The same words quoted under Yarn's book, which numbers no rule.
@@ -28,10 +28,10 @@ def test_a_line_too_wide_cites_the_rules_number_or_the_sub_heading():
     assert refusal_line("Annabel must pay 2 drama tokens but holds 0", SUPPORT) == (
         "Refused. Annabel must pay 2 drama tokens but holds 0 (DS25).")
     assert citations(PLAYER_VS_PLAYER) == ["Advanced Procedural System: Player vs. Player", "Player vs. Player"]
-    line = refusal_line("Cy's character is not present in the scene: only present players interfere",
-                        PLAYER_VS_PLAYER)
-    assert line == ("Refused. Cy's character is not present in the scene: only present players interfere "
-                    "(Player vs. Player).")
+    line = refusal_line("Cy's character is not present in the scene: only present players may interfere",
+                        Rule("An Unindexed Book", PLAYER_VS_PLAYER.chapter, PLAYER_VS_PLAYER.text))
+    assert line == ("Refused. Cy's character is not present in the scene: only present players may interfere "
+                    "(Player vs. Player).")  # too wide still: the shortest citation
 
 
 def test_a_book_without_rule_numbers_keeps_its_heading_and_the_message_is_never_cut():
@@ -47,3 +47,22 @@ def test_json_and_verbose_quote_the_rule_whole():
     whole = error_line(refused, full=True)
     assert whole.startswith("error: Annabel must pay 2 drama tokens but holds 0")
     assert SUPPORT.cite() in whole and "\n" not in whole
+
+
+def test_a_line_too_wide_for_any_heading_names_the_rule_by_its_book_and_line():
+    """Yarn numbers no rule: its rules package says where each section starts in the book
+    (``Resulting Personal Consequences`` is line 965 of ``shared/seeds/000_548678c832322f1b.txt``)."""
+    import yarnlog.rulesets.dramasystem.rules  # noqa: F401  (each registers its book's index)
+    import yarnlog.rulesets.yarn.rules  # noqa: F401
+
+    consequences = Rule("Yarn 0.1", "Personal Consequences › Resulting Personal Consequences", "A break ...")
+    assert consequences.where == "Yarn 965"
+    message = "Iris owes no roll for a good break in scene 12 (none, or done)"
+    assert len(f"Refused. {message} ({consequences.section}).") > WIDTH
+    assert refusal_line(message, consequences) == f"Refused. {message} (Yarn 965)."
+    # The number where the citation gives one, else the line it gives, else the book's index.
+    assert SUPPORT.where == "DS25"
+    assert Rule("DramaSystem SRD (lines 639-641)", "Resolving Consequences", "...").where == "SRD 639"
+    assert Rule("DramaSystem SRD", "Procedural Resolution", "...").where == "SRD 421"
+    assert Rule("An Unindexed Book", "Anything", "...").where is None
+    assert Rule("Yarn 0.1", "A Chapter Yarn Does Not Have", "...").where is None

@@ -109,16 +109,39 @@ def test_the_default_page_is_standalone(tmp_path):
     assert "<script" not in page and "http://" not in page and "https://" not in page
 
 
-def test_the_wheel_ships_the_templates(tmp_path):
+def test_the_wheel_ships_the_top_level_templates_inside_the_package(tmp_path):
     # Built from a copy of the sources, so the working tree gets no build/ folder.
     source = tmp_path / "src"
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
-    shutil.copytree(ROOT / "yarnlog", source / "yarnlog", ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in ("yarnlog", "templates"):
+        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
                     "-w", str(tmp_path / "dist"), str(source)], check=True, capture_output=True)
     wheel, = (tmp_path / "dist").glob("yarnlog-*.whl")
     shipped = set(zipfile.ZipFile(wheel).namelist())
-    defaults = {str(p.relative_to(ROOT)) for p in (ROOT / "yarnlog" / "templates").rglob("*.j2")}
-    assert defaults and defaults <= shipped
+    defaults = {"yarnlog/" + str(p.relative_to(ROOT)) for p in (ROOT / "templates").rglob("*.j2")}
+    assert "yarnlog/templates/yarn/recap.md.j2" in defaults and defaults <= shipped
+    # Installed from the wheel, the package finds them inside itself.
+    target = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(target)
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); from yarnlog.render.templates import shipped_templates, "
+             "Templates; print(shipped_templates()); "
+             "print(Templates('yarnlog/templates/yarn').loader.get_source(Templates().markdown, 'recap.md.j2')[1])")
+    out = subprocess.run([sys.executable, "-c", probe, str(target)], capture_output=True, text=True, check=True,
+                         cwd=tmp_path).stdout.split()
+    inside = target / "yarnlog" / "templates"
+    assert out == [str(inside), str(inside / "yarn" / "recap.md.j2")]
+
+
+def test_a_source_checkout_reads_the_top_level_templates():
+    """An editable install (this test run's) has no yarnlog/templates: it renders from templates/."""
+    from yarnlog.render.templates import shipped_templates, template_folder
+
+    assert not (ROOT / "yarnlog" / "templates").exists()
+    assert shipped_templates() == ROOT / "templates"
+    assert template_folder("yarnlog/templates/dramasystem") == ROOT / "templates" / "dramasystem"
+    templates = Templates("yarnlog/templates/yarn")
+    _, found, _ = templates.loader.get_source(templates.markdown, "recap.md.j2")
+    assert found == str(ROOT / "templates" / "yarn" / "recap.md.j2")

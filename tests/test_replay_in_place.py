@@ -13,12 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from yarnlog.app.interchange import parse_lines
+from yarnlog.core.composition import Composition, Part, UndeclaredRead, folds
 from yarnlog.core.corrections import Amendments, Correction, Retraction, effective
 from yarnlog.core.envelope import to_recorded
 from yarnlog.core.events import Recorded
-from yarnlog.core.ruleset import Composition, Part, UndeclaredRead, folds
+from yarnlog.core.ruleset import CampaignState
 from yarnlog.core.state import (
-    CampaignState,
     Replay,
     empty_state,
     evolve,

@@ -7,9 +7,10 @@ from importlib.metadata import entry_points
 
 import pytest
 
-from yarnlog.core.decide import CORE_COMMANDS, decide
+from yarnlog.core.decide import decide
+from yarnlog.core.installed import ENTRY_POINT_GROUP, RULESETS
 from yarnlog.core.referee import InvalidCommand, Referee
-from yarnlog.core.ruleset import ENTRY_POINT_GROUP, RULESETS, Ruleset, get_ruleset, import_object, ruleset_problems
+from yarnlog.core.ruleset import CORE_COMMANDS, Rules, Ruleset, get_ruleset, ruleset_problems
 from yarnlog.core.timeline import AddNote, EndEpisode, Note, OpenScene, StartEpisode
 
 
@@ -18,32 +19,30 @@ def test_registered_rulesets_have_unique_names_equal_to_their_event_prefix():
     assert len(names) == len(set(names)) and set(names) == set(RULESETS)
     for name in names:
         ruleset = get_ruleset(name)
-        assert ruleset.name == ruleset.event_prefix == name
+        assert ruleset.name == name
         assert ruleset_problems(name, ruleset) == []
 
 
-def test_every_ruleset_takes_over_only_journal_commands_and_names_loadable_verbs():
-    from yarnlog.cli.verbs import Verbs
+def test_every_ruleset_takes_over_only_journal_commands_and_has_loadable_verbs():
+    from yarnlog.cli.verbs import Verbs, verbs_of
 
     for name in RULESETS:
         ruleset = get_ruleset(name)
-        assert set(ruleset.takes_over) <= CORE_COMMANDS
-        if ruleset.cli is not None:
-            assert isinstance(import_object(ruleset.cli), Verbs)
+        assert set(ruleset.rules.takes_over) <= CORE_COMMANDS
+        assert isinstance(verbs_of(name), Verbs)
 
 
 def test_yarn_takes_over_episodes_and_scene_calls_explicitly():
-    assert set(get_ruleset("yarn").takes_over) == {StartEpisode, OpenScene, EndEpisode}
-    # DramaSystem takes over what its dramatic core decides: the theme rota (DS10), a call's price (DS12,
+    assert set(get_ruleset("yarn").rules.takes_over) == {StartEpisode, OpenScene, EndEpisode}
+    # DramaSystem takes over what its shared core decides: the theme rota (DS10), a call's price (DS12,
     # DS33), the episode's end (DS19, DS73).
-    assert set(get_ruleset("dramasystem").takes_over) == {StartEpisode, OpenScene, EndEpisode}
+    assert set(get_ruleset("dramasystem").rules.takes_over) == {StartEpisode, OpenScene, EndEpisode}
 
 
 def test_a_misnamed_or_overreaching_ruleset_is_refused():
-    bad = Ruleset(name="mine", title="Mine", book="", event_prefix="other", takes_over={str: lambda *a: []})
+    bad = Ruleset(name="mine", title="Mine", book="", rules=Rules(takes_over={str: lambda *a: []}))
     problems = ruleset_problems("theirs", bad)
     assert any("calls itself 'mine'" in p for p in problems)
-    assert any("event prefix 'other'" in p for p in problems)
     assert any("takes over str" in p for p in problems)
 
 
@@ -55,10 +54,12 @@ def _state_of(journal, campaign, ruleset):
 def test_a_ruleset_is_not_asked_about_a_journal_command_it_does_not_take_over(journal):
     journal.create_campaign("d", title="D", gm="Maya", ruleset="dramasystem")
     journal.execute("d", StartEpisode())
-    greedy = replace(get_ruleset("dramasystem"), decide=lambda command, state, referee: [Note(text="mine!")])
+    ds = get_ruleset("dramasystem")
+    greedy = replace(ds, rules=replace(ds.rules, decide=lambda command, state, referee: [Note(text="mine!")]))
     opened = decide(OpenScene(caller="Maya"), _state_of(journal, "d", greedy), Referee())
     assert [p.event_type for p in opened] == ["scene.opened"]
-    taking = replace(greedy, takes_over={OpenScene: lambda command, state, referee: [Note(text="taken")]})
+    taking = replace(greedy, rules=replace(greedy.rules, takes_over={
+        OpenScene: lambda command, state, referee: [Note(text="taken")]}))
     assert decide(OpenScene(caller="Maya"), _state_of(journal, "d", taking), Referee())[0].text == "taken"
     assert decide(AddNote(text="x"), _state_of(journal, "d", taking), Referee())[0].text == "x"
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from yarnlog.app.verify import verify
-from yarnlog.core.ruleset import DEFAULT_RULESET, RULESETS, get_ruleset
+from yarnlog.core.installed import RULESETS
+from yarnlog.core.ruleset import DEFAULT_RULESET, get_ruleset
 from yarnlog.core.timeline import AddNote, OpenScene, StartEpisode
 
 SEEDS = ["000_548678c832322f1b.txt", "001_d92eeb8e25f80b6a.txt", "002_7af0b39949a564d4.txt",

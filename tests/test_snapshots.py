@@ -85,8 +85,8 @@ def check_snapshot_backed_read(store, source: str, taken: int, read: int) -> Non
         store.append_verbatim(records(source)[taken:read], taken)
     fresh = Journal(store, snapshot_every=10**9)  # never keeps another: reads the one above
     assert fresh.state(cid) == replayed(source, read)
-    assert fresh.view(cid, "tokens") == json.loads(encode_view(replayed(source, read).ruleset.projections["tokens"](
-        replayed(source, read))))
+    board = replayed(source, read)
+    assert fresh.view(cid, "tokens") == json.loads(encode_view(board.ruleset.views.projections["tokens"](board)))
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -295,14 +295,14 @@ def test_a_failed_snapshot_write_never_fails_a_command(caplog):
 def test_a_view_equals_the_projection_of_a_full_replay_and_follows_new_events(sample_store, name):
     journal = Journal(sample_store)
     full = replayed("sample", 206)
-    assert journal.view("lantern", name) == json.loads(json.dumps(full.ruleset.projections[name](full)))
+    assert journal.view("lantern", name) == json.loads(json.dumps(full.ruleset.views.projections[name](full)))
     [kept] = [s for s in sample_store.snapshots("lantern") if s.kind == view_kind(name)]
     assert (kept.sequence, kept.head_hash) == sample_store.head("lantern")
     # Stale once an event is appended (by anyone): computed again, at the new head.
     Journal(sample_store, clock=Clock()).execute("lantern", AddNote(text="later"))
     again = Journal(sample_store)
     later = replay(again.history("lantern"))
-    assert again.view("lantern", name) == json.loads(json.dumps(later.ruleset.projections[name](later)))
+    assert again.view("lantern", name) == json.loads(json.dumps(later.ruleset.views.projections[name](later)))
 
 
 def test_a_stored_view_at_the_head_is_served_without_a_replay(sample_store):
@@ -317,7 +317,7 @@ def test_an_unknown_view_is_refused(sample_store):
         Journal(sample_store).view("lantern", "nope")
 
 
-def test_verify_ignores_snapshots_and_verify_snapshots_names_a_forged_view(cli, tmp_path):
+def test_verify_names_a_forged_view_at_the_head_and_verify_snapshots_checks_every_row(cli, tmp_path):
     store = open_store(tmp_path / "journal.db")
     import_records(store, records("sample"))
     Journal(store).view("lantern", "tokens")
@@ -329,7 +329,7 @@ def test_verify_ignores_snapshots_and_verify_snapshots_names_a_forged_view(cli, 
     store.close()
 
     code, out, _ = cli("verify", "--json")
-    assert code == 0 and json.loads(out)["ok"]  # snapshots are not evidence: verify ignores them
+    assert code == 1 and [(f["sequence"], f["event_type"]) for f in json.loads(out)["faults"]] == [(206, "view:tokens")]
     code, out, _ = cli("verify", "--snapshots", "--json")
     report = json.loads(out)
     assert code == 1 and not report["ok"]
@@ -365,7 +365,7 @@ def test_a_command_brings_the_views_people_read_to_the_new_head(cli, tmp_path):
         assert set(views) == {"view:tokens"}  # only the views someone reads
         assert (views["view:tokens"].sequence, views["view:tokens"].head_hash) == store.head("lantern")
         later = replay(Journal(store).history("lantern"))
-        expected = json.loads(encode_view(later.ruleset.projections["tokens"](later)))
+        expected = json.loads(encode_view(later.ruleset.views.projections["tokens"](later)))
         assert json.loads(views["view:tokens"].data) == expected
     finally:
         store.close()
@@ -431,7 +431,8 @@ def test_on_every_database_a_read_starts_from_the_snapshot_and_a_view_from_its_r
         fresh = Journal(store)
         assert fresh.state("lantern") == replayed("sample", 206)
         full = replayed("sample", 206)
-        assert fresh.view("lantern", "tokens") == json.loads(encode_view(full.ruleset.projections["tokens"](full)))
+        tokens = full.ruleset.views.projections["tokens"]
+        assert fresh.view("lantern", "tokens") == json.loads(encode_view(tokens(full)))
         assert [c.status for c in Journal(store).check_snapshots("lantern")] == ["agrees", "agrees"]
     finally:
         store.close()
@@ -457,3 +458,43 @@ def test_retracting_an_amendment_from_before_the_snapshots_starts_from_before_wh
     fresh = Journal(store, snapshot_every=10**9)
     assert fresh.state(cid) == replay(fresh.history(cid))
     assert (kept[0], redo.sequence) in store.reads  # the tail read again from the snapshot before the note
+
+
+def test_verify_names_a_state_snapshot_that_lies(cli, tmp_path):
+    """A read starts from the newest sound state snapshot: a forged one (right fingerprint and hash)
+    makes every board lie, so plain ``verify`` compares it with the replay at its event."""
+    store = open_store(tmp_path / "journal.db")
+    import_records(store, records("sample"))
+    forge(store, "lantern", 200, state_sequence=10)
+    store.close()
+    code, out, _ = cli("verify", "--json")
+    assert code == 1
+    assert [(f["sequence"], f["event_type"]) for f in json.loads(out)["faults"]] == [(200, STATE)]
+
+
+@pytest.mark.parametrize("view", ["tokens", "bennies"])
+def test_a_cached_view_rewritten_in_the_database_is_named_by_plain_verify(cli, db_url, view):
+    """Issue 21: the writer may rewrite the cache rows; with one UPDATE ``tokens`` showed Ana holding
+    42 while ``verify`` passed. Plain verify now compares each view at the head with the replay (the
+    bennies view is kept in pieces: its block is rewritten)."""
+    from sqlalchemy import create_engine, text
+
+    from yarnlog.persistence.factory import database_url
+
+    assert cli("--db", db_url, "import", str(SAMPLE))[0] == 0
+    assert cli("--db", db_url, "verify")[0] == 0
+    assert cli("--db", db_url, view, "--json")[0] == 0  # read once: its view is kept
+    engine = create_engine(database_url(db_url))
+    with engine.begin() as conn:
+        field = '"drama_tokens":0' if view == "tokens" else '"Ana":1'
+        changed = conn.execute(text("UPDATE snapshots SET data = replace(data, :was, :now) WHERE kind LIKE :kind"),
+                               {"was": field, "now": field[:-1] + "42", "kind": f"view:{view}%"}).rowcount
+    engine.dispose()
+    assert changed
+    code, out, _ = cli("--db", db_url, view, "--json")
+    assert code == 0 and "42" in out  # the read serves the cache as it is
+    code, _, err = cli("--db", db_url, "verify")
+    assert code == 1
+    assert f"view:{view}" in err and f"the {view} view differs from a full replay" in err
+    code, _, err = cli("--db", db_url, "verify", "--snapshots")
+    assert code == 1 and "differs" in err

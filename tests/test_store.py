@@ -118,6 +118,7 @@ def test_verify_finds_a_rehashed_forgery_at_the_next_link(journal, campaign):
         conn.execute(text("UPDATE events SET payload = :p, hash = :h WHERE campaign_id = :c AND sequence = :s"),
                      {"p": '{"text":"forged"}', "h": event_hash(target.header(), {"text": "forged"}, target.prev_hash),
                       "c": campaign, "s": target.sequence})
+    journal.store.create_schema()  # the forger puts the guards back, so that only the chain can tell
     faults = journal.verify(campaign).faults
     assert [(f.sequence, "prev_hash" in f.problem) for f in faults] == [(records[-1].sequence, True)]
 
@@ -233,3 +234,43 @@ def test_a_postgresql_append_is_one_statement_that_is_its_own_transaction(sql_st
     assert sql_store.last_sequence("c") == 4
     with sql_store.engine.connect() as conn:  # the pooled connection is handed out as the pool hands them
         assert conn.connection.dbapi_connection.autocommit is False
+
+
+# -- several processes creating one campaign at once --------------------------------------------------
+
+#: Each process imports the command line first, then waits for the same instant to run ``init``, so
+#: that they meet in the database (its tables created or not yet, the first event written or not yet).
+_INIT_AT = """
+import sys, time
+from yarnlog.cli.main import main
+start, sys.argv = float(sys.argv[1]), ["yarnlog", *sys.argv[2:]]
+time.sleep(max(0.0, start - time.time()))
+main()
+"""
+
+
+@pytest.mark.parametrize("round_", ["a fresh database", "tables made already"])
+def test_concurrent_inits_of_one_campaign_make_it_once_and_the_others_are_told_it_exists(db_url, round_):
+    """Issue 21: the losers of concurrent ``init``s exited 4 ("deadlock detected", a raw "duplicate
+    key") or 5 ("retry"), where a retry can only say "already exists". Each loser says so, exit 3."""
+    import subprocess
+    import sys
+    import time
+
+    if round_ == "tables made already":
+        open_store(db_url).close()
+    racers = 6
+    start = time.time() + 3.0
+    procs = [subprocess.Popen([sys.executable, "-c", _INIT_AT, str(start), "--db", db_url, "init", "harbor",
+                               "--title", "Lantern Harbor", "--gm", "Maya"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(racers)]
+    results = [(p.wait(120), *p.communicate()) for p in procs]
+    won = [r for r in results if r[0] == 0]
+    lost = [r for r in results if r[0] != 0]
+    assert len(won) == 1, results
+    assert [(code, err) for code, _, err in lost] == [(3, "error: campaign 'harbor' already exists\n")] * (racers - 1)
+    store = open_store(db_url, create=False)
+    try:
+        assert [r.event_type for r in store.read("harbor")] == ["campaign.created"]
+    finally:
+        store.close()

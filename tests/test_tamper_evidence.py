@@ -17,9 +17,10 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.pool import NullPool
 
 from yarnlog.core.chain import GENESIS, event_hash, seal, stored_event_hash
-from yarnlog.core.envelope import NewEvent, StoredEvent
+from yarnlog.core.envelope import STORED_FIELDS, NewEvent, StoredEvent
 from yarnlog.persistence.factory import database_url, open_store
 from yarnlog.persistence.sqlite import SqliteStore
 
@@ -68,6 +69,7 @@ def test_a_cut_tail_passes_the_chain_but_not_a_digest_kept_before_the_cut(cli, d
     digest = _imported(cli, db_url)
     _drop_guards(db_url)
     _run_sql(db_url, "DELETE FROM events WHERE sequence >= 200")
+    open_store(db_url).close()  # the owner puts the guards back, so that verify has no more to say
 
     code, out, _ = cli("--db", db_url, "verify", "--json")
     assert code == 0 and json.loads(out)["events"] == 199  # the chain alone cannot tell
@@ -458,3 +460,131 @@ def test_sqlite_cannot_insert_an_event_without_the_journals_hash_function(tmp_pa
                         "hash, hash FROM events")
     finally:
         raw.close()
+
+
+# -- the writer's own objects in the guards' way (PostgreSQL) -------------------------------------------
+
+#: What the writer puts in the way of the guards, each under a name a guard uses. A temporary table
+#: or view needs no privilege at all; a function or operator goes in a schema the writer may create in
+#: (the public schema before PostgreSQL 15), named before pg_catalog in its own search path.
+SHADOWS = {
+    "temporary table events": [
+        "CREATE TEMP TABLE events (campaign_id text, sequence integer, hash text)",
+        f"INSERT INTO pg_temp.events VALUES ('lantern', {SAMPLE_EVENTS}, '{'ab' * 32}')",
+    ],
+    "temporary view events": [
+        f"CREATE TEMP VIEW events AS SELECT 'lantern'::text AS campaign_id, {SAMPLE_EVENTS} AS sequence, "
+        f"'{'ab' * 32}'::text AS hash",
+    ],
+    **{f"function {name}": [f"CREATE FUNCTION {{own}}.{name}({arguments}) RETURNS {returns} LANGUAGE plpgsql "
+                            f"AS $$ BEGIN RAISE EXCEPTION 'the writer''s {name} ran'; END $$"]
+       for name, arguments, returns in [
+           ("encode", "bytea, text", "text"), ("sha256", "bytea", "bytea"), ("convert_to", "text, name", "bytea"),
+           ("to_json", "anyelement", "json"), ("hashtext", "text", "integer"),
+           ("pg_advisory_xact_lock", "integer, integer", "void")]},
+    **{f"operator {op} ({kind})": [
+        f"CREATE FUNCTION {{own}}.shadow_op(a {kind}, b {kind}) RETURNS {returns} LANGUAGE plpgsql "
+        f"AS $$ BEGIN RAISE EXCEPTION 'the writer''s {op} ran'; END $$",
+        f"CREATE OPERATOR {{own}}.{op} (LEFTARG = {kind}, RIGHTARG = {kind}, FUNCTION = {{own}}.shadow_op)"]
+       for op, kind, returns in [("||", "text", "text"), ("<>", "integer", "boolean"), ("=", "text", "boolean")]},
+}
+
+
+def _event_row(sequence: int, prev_hash: str) -> dict:
+    record = seal("lantern", sequence, NewEvent(event_id=str(uuid.uuid4()), event_type="note",
+                                                schema_version=1, recorded_at="2026-11-28T20:00:00.000000Z",
+                                                recorded_by="Maya", visibility="everyone",
+                                                payload={"text": "slipped past the chain"}), prev_hash)
+    return {name: getattr(record, name) for name in record.__dataclass_fields__}
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("shadow", list(SHADOWS))
+def test_the_writers_own_objects_never_stand_in_for_the_journals(cli, writer_role, request, shadow):
+    """Issue 21: the writer's temporary ``events`` slipped a row past the chain check. Each object a
+    guard reads, shadowed in the writer's own session: a forged link is still refused, a true one
+    taken, and the guards never run the writer's code."""
+    from conftest import PG_URL, _postgres_url
+
+    owner_url = _postgres_url(request)
+    _imported(cli, owner_url)
+    assert cli("--db", owner_url, "db", "grant", "--writer", writer_role)[0] == 0
+    own = f"w_{uuid.uuid4().hex[:12]}"  # a schema the writer may create in
+    admin = create_engine(database_url(PG_URL))
+    with admin.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {own}"))
+        conn.execute(text(f"GRANT USAGE, CREATE ON SCHEMA {own} TO {writer_role}"))
+    writer_url = make_url(database_url(owner_url)).set(username=writer_role).render_as_string(hide_password=False)
+    engine = create_engine(writer_url, poolclass=NullPool)
+    columns = ", ".join(STORED_FIELDS)
+    insert = text(f"INSERT INTO {{schema}}.events ({columns}) VALUES ({', '.join(':' + n for n in STORED_FIELDS)})")
+    try:
+        with engine.connect() as conn:
+            schema = conn.execute(text("SELECT current_schema()")).scalar_one()
+            head = conn.execute(text(f"SELECT hash FROM {schema}.events WHERE sequence = {SAMPLE_EVENTS}")).scalar_one()
+            conn.execute(text(f"SET search_path = {own}, pg_catalog, pg_temp, {schema}"))
+            for statement in SHADOWS[shadow]:
+                conn.execute(text(statement.format(own=own)))
+            conn.commit()
+            insert = text(insert.text.format(schema=schema))
+            with pytest.raises(DBAPIError) as refused:
+                with conn.begin():
+                    conn.execute(insert, _event_row(SAMPLE_EVENTS + 1, "ab" * 32))
+            assert "must extend the chain" in str(refused.value.orig)
+            with conn.begin():
+                conn.execute(insert, _event_row(SAMPLE_EVENTS + 1, head))
+    finally:
+        engine.dispose()
+        with admin.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA {own} CASCADE"))
+        admin.dispose()
+    code, out, err = cli("--db", owner_url, "verify", "--json")
+    assert code == 0, err
+    assert json.loads(out)["events"] == SAMPLE_EVENTS + 1
+
+
+# -- guards dropped or switched off -------------------------------------------------------------------
+
+
+def test_verify_names_each_guard_dropped_or_switched_off_and_the_owners_open_restores_it(cli, db_url):
+    """Issue 21: with the append-only triggers dropped (by an owner, or a file edited by hand), verify
+    passed. It names every guard gone or disabled (exit 1); the owner opening the journal again puts
+    them back."""
+    _imported(cli, db_url)
+    assert cli("--db", db_url, "verify")[0] == 0
+    postgres = db_url.startswith("postgresql")
+    guards = ["events_refuse_change", "events_refuse_truncate", "events_append_serialized", "events_chain_on_insert",
+              "events_hash_on_insert"] if postgres else \
+        ["events_refuse_update", "events_refuse_delete", "events_chain_on_insert", "events_hash_on_insert"]
+    attacks = [(name, f"DROP TRIGGER {name}" + (" ON events" if postgres else "")) for name in guards]
+    if postgres:
+        attacks += [(name, f"ALTER TABLE events DISABLE TRIGGER {name}") for name in guards]
+    for name, statement in attacks:
+        _run_sql(db_url, statement)
+        code, out, err = cli("--db", db_url, "verify")
+        assert code == 1, statement
+        assert f"no longer enforces append-only: {name} dropped, disabled or out of date" in " ".join(err.split())
+        code, out, _ = cli("--db", db_url, "verify", "--json")
+        assert code == 1 and [f["problem"] for f in json.loads(out)["faults"]] == [
+            f"the database no longer enforces append-only: {name} dropped, disabled or out of date"]
+        open_store(db_url).close()  # the owner's open creates what is missing
+        assert cli("--db", db_url, "verify")[0] == 0, statement
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(("function", "triggers"), [
+    ("yarnlog_check_chain", "events_chain_on_insert"), ("yarnlog_check_hash", "events_hash_on_insert"),
+    ("yarnlog_refuse_change", "events_refuse_change, events_refuse_truncate")])
+def test_verify_names_a_guard_whose_function_runs_with_the_callers_search_path(cli, request, function, triggers):
+    """A guard made by an older yarnlog (or reset by hand) reads whatever the session's search path
+    finds, a writer's temporary table first: it is named until the owner opens the journal again."""
+    from conftest import _postgres_url
+
+    url = _postgres_url(request)
+    _imported(cli, url)
+    _run_sql(url, f"ALTER FUNCTION {function}() RESET search_path")
+    code, _, err = cli("--db", url, "verify")
+    assert code == 1
+    assert f"no longer enforces append-only: {triggers} dropped, disabled or out of date" in " ".join(err.split())
+    open_store(url).close()
+    assert cli("--db", url, "verify")[0] == 0

@@ -14,13 +14,15 @@ from yarnlog.core.corrections import OverrideRecorded
 from yarnlog.core.decide import audit
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
 from yarnlog.core.events import known_event_types, payload_class
+from yarnlog.core.installed import RULESETS
 from yarnlog.core.referee import Referee, Rule, YarnlogError
-from yarnlog.core.ruleset import RULESETS, get_ruleset
+from yarnlog.core.ruleset import get_ruleset
 from yarnlog.core.state import CORE_EVENT_TYPES, EVERYONE, replay
 from yarnlog.core.table import AddParticipant, ParticipantJoined, ParticipantLeft
 from yarnlog.core.timeline import EpisodeEnded, EpisodeStarted, Note, SceneClosed, SceneOpened
 from yarnlog.core.validation import CORE_VALIDATORS, validator_of
 from yarnlog.persistence.factory import open_store
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferLine
 from yarnlog.rulesets.yarn.parts.combat import wounds
 from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     ArmorWorn,
@@ -30,7 +32,7 @@ from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     CombatStarted,
     RoundStarted,
 )
-from yarnlog.rulesets.yarn.parts.economy.part import TokensReturned, TokensTransferred, TransferLine
+from yarnlog.rulesets.yarn.parts.economy.part import EVENTS
 from yarnlog.rulesets.yarn.parts.powers.part import FringePowerStudied
 
 BOGUS_COMBAT = (RoundStarted(number=7), CombatEnded(number=3), CombatantLeft(name="Nobody"))
@@ -60,8 +62,8 @@ def test_an_event_type_without_a_validator_is_itself_a_fault(journal, campaign, 
     class Unvalidated(Payload):
         pass
 
-    journal._append(campaign, journal.store.last_sequence(campaign), [Unvalidated()], by="Maya",
-                    visibility=EVERYONE)
+    journal.commands.append(campaign, journal.store.last_sequence(campaign), [Unvalidated()], by="Maya",
+                            visibility=EVERYONE)
     [fault] = audit(journal.history(campaign))
     assert fault.event_type == "yarn.test.unvalidated" and "no validator" in fault.problem
 
@@ -69,7 +71,7 @@ def test_an_event_type_without_a_validator_is_itself_a_fault(journal, campaign, 
 def test_combat_events_outside_any_fight_fail_verify(journal, campaign):
     assert verify(journal.store.read(campaign), campaign).ok
     first = journal.store.last_sequence(campaign) + 1
-    journal._append(campaign, first - 1, list(BOGUS_COMBAT), by="Maya", visibility=EVERYONE)
+    journal.commands.append(campaign, first - 1, list(BOGUS_COMBAT), by="Maya", visibility=EVERYONE)
     report = verify(journal.store.read(campaign), campaign)
     assert [(f.sequence, f.event_type, f.problem) for f in report.faults] == [
         (first + i, p.event_type, "no fight is in play: start one with 'yarnlog fight start'")
@@ -82,8 +84,8 @@ def test_yarnlog_verify_exits_with_faults_for_bogus_combat_events(cli, tmp_path)
     assert cli("verify")[0] == EXIT_CODES["ok"]
     store = open_store(f"sqlite:///{tmp_path / 'journal.db'}")
     try:
-        Journal(store)._append("lantern", store.last_sequence("lantern"), list(BOGUS_COMBAT), by="Maya",
-                               visibility=EVERYONE)
+        Journal(store).commands.append("lantern", store.last_sequence("lantern"), list(BOGUS_COMBAT), by="Maya",
+                                       visibility=EVERYONE)
     finally:
         store.close()
     code, _, err = cli("verify")
@@ -102,15 +104,15 @@ def test_the_collecting_referee_refuses_nothing_and_notes_every_broken_rule():
 
 
 def test_a_derived_field_recorded_otherwise_is_named(journal, campaign):
-    journal._append(campaign, journal.store.last_sequence(campaign), [EpisodeStarted(number=4)], by="Maya",
-                    visibility=EVERYONE)
+    journal.commands.append(campaign, journal.store.last_sequence(campaign), [EpisodeStarted(number=4)], by="Maya",
+                            visibility=EVERYONE)
     [fault] = audit(journal.history(campaign))
     assert fault.problem == "number is recorded as 4 but the rules give 1"
 
 
 def _forge(journal, campaign, payload) -> None:
     """Append ``payload`` as a writer with database access could: chained, but never decided."""
-    journal._append(campaign, journal.store.last_sequence(campaign), [payload], by="Maya", visibility=EVERYONE)
+    journal.commands.append(campaign, journal.store.last_sequence(campaign), [payload], by="Maya", visibility=EVERYONE)
 
 
 def test_a_validator_that_fails_on_forged_facts_is_a_fault_not_a_crash(journal, campaign, monkeypatch):
@@ -181,8 +183,8 @@ ARBITRARY = st.one_of(
     st.builds(EpisodeStarted, number=st.integers(2, 9)),
     st.builds(ParticipantLeft, name=names),
     st.builds(ParticipantJoined, name=names.filter(str.strip)),
-    st.builds(TokensReturned, episode=numbers, transfers=st.lists(transfer_lines, max_size=2)),
-    st.builds(TokensTransferred, transfers=st.lists(transfer_lines, min_size=1, max_size=2), reason=st.just("r")),
+    st.builds(EVENTS.returned, episode=numbers, transfers=st.lists(transfer_lines, max_size=2)),
+    st.builds(EVENTS.transferred, transfers=st.lists(transfer_lines, min_size=1, max_size=2), reason=st.just("r")),
     st.builds(Note, text=st.sampled_from([" ", "\n"])),
 )
 

@@ -31,7 +31,7 @@ PIECED = ("bennies", "scene-casts")
 
 def projected(state, name: str):
     """The view as the projection gives it, in JSON (what a reader gets back)."""
-    return json.loads(encode_view(state.ruleset.projections[name](state)))
+    return json.loads(encode_view(state.ruleset.views.projections[name](state)))
 
 
 def rows(store, cid: str, name: str) -> dict:
@@ -56,7 +56,7 @@ def test_a_view_assembled_from_every_piece_equals_the_projection():
     for source in ("sample", "generated"):
         state = replayed(source, len(records(source)))
         for name in PIECED:
-            pieces = state.ruleset.view_pieces[name]
+            pieces = state.ruleset.views.pieces[name]
             update = pieces.update(state, None)
             stored = json.loads(encode_view(blocks(update.pieces)))
             assert assemble(update.head, pieces.layout, stored) == projected(state, name)

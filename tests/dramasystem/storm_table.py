@@ -50,7 +50,7 @@ def wants_for(pcs):
 
 def declare_wants(journal, pcs=("Iris", "Tomas", "Vel"), campaign=CAMPAIGN):
     """The wants of :func:`wants_for`, declared before play begins."""
-    from yarnlog.rulesets.dramatic.parts.relationships import DeclareWant
+    from yarnlog.rulesets.scenes_and_tokens.parts.relationships import DeclareWant
 
     for pc, other in wants_for(pcs):
         journal.execute(campaign, DeclareWant(pc, other, f"{other}'s regard", f"{other} keeps it back"))

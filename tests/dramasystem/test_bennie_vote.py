@@ -7,8 +7,8 @@ import pytest
 from yarnlog.app.verify import verify
 from yarnlog.core.referee import InvalidCommand, RuleViolation
 from yarnlog.core.timeline import EndEpisode, OpenScene
-from yarnlog.rulesets.dramatic.parts.bennie_vote import CastBallot
-from yarnlog.rulesets.dramatic.parts.petitions import TwoWay
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot
+from yarnlog.rulesets.scenes_and_tokens.parts.petitions import TwoWay
 
 from .storm_table import CAMPAIGN
 

@@ -10,9 +10,9 @@ from yarnlog.core.referee import InvalidCommand, Referee, RuleViolation
 from yarnlog.core.timeline import OpenScene
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
 from yarnlog.rulesets.dramasystem.ruleset import RULESET
-from yarnlog.rulesets.dramatic.parts.bennie_spends import SpendBennie
-from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
-from yarnlog.rulesets.dramatic.rules.bennies import Ballot, tally_bennie_vote
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import SpendBennie
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.rules.bennies import Ballot, tally_bennie_vote
 
 from .storm_table import CAMPAIGN
 
@@ -92,7 +92,7 @@ def test_ds76_burning_a_procedural_token_spends_it_and_the_last_one_refreshes_th
                                                    colour="yellow"))
     assert last.payload.procedural_spends[0].refreshed and _unspent(journal, "Ben") == set(Colour)
     # The UI flags that the burn helped its victim (reading 6).
-    said = RULESET.narrate(last, journal.state(CAMPAIGN))
+    said = RULESET.words.narrate(last, journal.state(CAMPAIGN))
     assert "Ben's yellow token is burned: spent. It was the last: Ben's tokens refresh at once" in said
     _ok(journal)
 

@@ -12,8 +12,8 @@ from yarnlog.core.table import AddParticipant
 from yarnlog.core.timeline import OpenScene, StartEpisode
 from yarnlog.persistence.memory import MemoryStore
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
-from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
-from yarnlog.rulesets.dramatic.rules.calling import CallPrice, price_of_call
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.rules.calling import CallPrice, price_of_call
 
 from .storm_table import CAMPAIGN
 
@@ -91,7 +91,7 @@ def test_verify_names_a_scene_opened_without_its_price(journal):
     from yarnlog.core.timeline import SceneOpened
 
     unpaid = SceneOpened(number=1, caller="Ana", cast=["Tomas"], mode="procedural")
-    journal._append(CAMPAIGN, journal.store.last_sequence(CAMPAIGN), [unpaid], by="Maya", visibility="everyone")
+    journal.commands.append(CAMPAIGN, journal.store.last_sequence(CAMPAIGN), [unpaid], by="Maya", visibility="everyone")
     journal.execute(CAMPAIGN, OpenScene(caller="Maya", cast=("Iris",), mode="procedural"))
     faults = audit(journal.history(CAMPAIGN))
     assert [f.problem for f in faults] == [

@@ -1,5 +1,5 @@
 """DramaSystem's calling order (DS11, lines 193-199; reading 4.9) and the queue jump a bennie buys
-(DS76, line 734): the dramatic core's, as Yarn has it, quoting DramaSystem's own words."""
+(DS76, line 734): the shared core's, as Yarn has it, quoting DramaSystem's own words."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from yarnlog.app.verify import verify
 from yarnlog.core.referee import InvalidCommand, RuleViolation
 from yarnlog.core.timeline import CloseScene, OpenScene
 from yarnlog.rulesets.dramasystem.words import narrate
-from yarnlog.rulesets.dramatic.parts.calling_order import CallInOrder, calling_order
-from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
-from yarnlog.rulesets.dramatic.parts.supporting_cast import DrawPrecedence, Purpose
+from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import CallInOrder, calling_order
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import DrawPrecedence
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose
 
 from .storm_table import CAMPAIGN, want_args
 
@@ -129,7 +130,7 @@ def test_a_second_call_owed_is_made_once(journal):
     # "The caller may then call a new scene" after a no-contest scene (line 351), a replacement
     # that takes no turn. Once she has called it, the calling order alone says who calls next: the
     # replacement is not owed a second time.
-    from yarnlog.rulesets.dramatic.parts.petitions import ResolvePetition
+    from yarnlog.rulesets.scenes_and_tokens.parts.petitions import ResolvePetition
 
     journal.execute(CAMPAIGN, DrawPrecedence(Purpose.CALLING_ORDER, ("Ben", "Ana", "Cy")))
     journal.execute(CAMPAIGN, CallInOrder(caller="Maya", cast=("Iris", "Tomas"), mode="dramatic"))

@@ -1,4 +1,4 @@
-"""Precedence, themes, supporting characters and locations in DramaSystem: the dramatic core Yarn shares
+"""Precedence, themes, supporting characters and locations in DramaSystem: the shared core Yarn shares
 (digest 001: moves 1, 3, 4 and 14; DS10, DS27-DS29; book-3, book-7)."""
 
 from __future__ import annotations
@@ -8,17 +8,17 @@ import pytest
 from yarnlog.app.verify import verify
 from yarnlog.core.referee import RuleViolation
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
-from yarnlog.rulesets.dramatic.parts.bennie_vote import CastBallot
-from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
-from yarnlog.rulesets.dramatic.parts.petitions import Force, QuizPetitioners, ResolvePetition
-from yarnlog.rulesets.dramatic.parts.supporting_cast import (
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import (
     ChooseTheme,
     DrawPrecedence,
     IntroduceLocation,
     IntroduceSupporting,
     PromoteSupporting,
-    Purpose,
 )
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.parts.petitions import Force, QuizPetitioners, ResolvePetition
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose
 
 from .storm_table import CAMPAIGN
 

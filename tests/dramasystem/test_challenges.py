@@ -1,4 +1,4 @@
-"""Challenges and bennie spends in DramaSystem: the dramatic core Yarn shares, checked against the SRD
+"""Challenges and bennie spends in DramaSystem: the shared core Yarn shares, checked against the SRD
 (digest 001: DS13-DS16, DS76-DS77, book-6)."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from yarnlog.app.verify import verify
 from yarnlog.core.referee import RuleViolation
 from yarnlog.core.timeline import OpenScene
 from yarnlog.rulesets.dramasystem.words import narrate
-from yarnlog.rulesets.dramatic.parts.bennie_spends import SpendBennie
-from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
-from yarnlog.rulesets.dramatic.parts.scene_challenges import ChallengeByVote, DemandProcedural, Duck, Rush
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import SpendBennie
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import ChallengeByVote, DemandProcedural, Duck, Rush
 
 from .storm_table import CAMPAIGN, want_args
 

@@ -34,7 +34,7 @@ def test_a_consequence_is_noted_invoked_in_later_scenes_and_fades(journal):
     journal.execute(CAMPAIGN, CloseScene())
     journal.execute(CAMPAIGN, OpenScene(caller="Ben", cast=("Iris", "Tomas"), mode="dramatic"))
     [invoked] = journal.execute(CAMPAIGN, InvokeConsequence("Ana", resolved.sequence))
-    assert RULESET.narrate(invoked, journal.state(CAMPAIGN)) == (
+    assert RULESET.words.narrate(invoked, journal.state(CAMPAIGN)) == (
         f"Ana works their advantage (Q♥, event {resolved.sequence}) into scene 2.")
     journal.execute(CAMPAIGN, CloseScene())
     journal.execute(CAMPAIGN, OpenScene(caller="Ana", cast=("Iris",), mode="dramatic"))

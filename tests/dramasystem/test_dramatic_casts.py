@@ -1,4 +1,4 @@
-"""Who a dramatic scene may be between in DramaSystem (DS17, lines 303-305): the dramatic core's
+"""Who a dramatic scene may be between in DramaSystem (DS17, lines 303-305): the shared core's
 check, which Yarn's calls use too (its own tests keep Yarn's behaviour)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from yarnlog.app.verify import verify
 from yarnlog.core.referee import RuleViolation
 from yarnlog.core.timeline import CloseScene, OpenScene
-from yarnlog.rulesets.dramatic.parts.supporting_cast import IntroduceSupporting, PromoteSupporting
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import IntroduceSupporting, PromoteSupporting
 
 from .storm_table import CAMPAIGN
 
@@ -64,6 +64,6 @@ def test_verify_names_a_forged_scene_between_two_recurring_characters(harbour):
     from yarnlog.core.timeline import SceneOpened
 
     forged = SceneOpened(number=2, caller="Ana", cast=["Old Tom", "Mags"], mode="dramatic")
-    harbour._append(CAMPAIGN, harbour.store.last_sequence(CAMPAIGN), [forged], by="Ana", visibility="everyone")
+    harbour.commands.append(CAMPAIGN, harbour.store.last_sequence(CAMPAIGN), [forged], by="Ana", visibility="everyone")
     report = verify(harbour.stored_events(CAMPAIGN), CAMPAIGN)
     assert not report.ok and "DS17" in str(report)

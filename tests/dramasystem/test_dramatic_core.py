@@ -12,9 +12,9 @@ from yarnlog.core.events import Payload
 from yarnlog.core.referee import InvalidCommand, RuleViolation
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.dramasystem.ruleset import RULESET
-from yarnlog.rulesets.dramatic.parts.bennie_vote import CastBallot
-from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
-from yarnlog.rulesets.dramatic.parts.petitions import Force, QuizPetitioners, ResolvePetition, TwoWay
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.parts.petitions import Force, QuizPetitioners, ResolvePetition, TwoWay
 
 from .storm_table import CAMPAIGN, want_args
 
@@ -173,15 +173,15 @@ def test_unspent_tokens_return_to_the_kitty_and_each_episode_starts_at_zero(jour
 
 def test_verify_names_a_petition_recorded_with_the_wrong_exchange(journal):
     from yarnlog.core.decide import audit
-    from yarnlog.rulesets.dramasystem.parts.drama import PetitionResolved
-    from yarnlog.rulesets.dramatic.parts.economy import TransferLine
+    from yarnlog.rulesets.dramasystem.parts.drama import PETITIONS
+    from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferLine
 
     _dramatic(journal)
-    forged = PetitionResolved(scene=1, petitioner="Iris", granter="Tomas", petitioner_holder="Ana",
-                              granter_holder="Ben", answer="refused", outcome="refused",
+    forged = PETITIONS.events.resolved(scene=1, petitioner="Iris", granter="Tomas", petitioner_holder="Ana",
+                                       granter_holder="Ben", answer="refused", outcome="refused",
                               transfers=[TransferLine(amount=3, source="kitty", destination="Ana",
                                                       chapter="Gaining Tokens", rule="...")])
-    journal._append(CAMPAIGN, journal.store.last_sequence(CAMPAIGN), [forged], by="Maya", visibility="everyone")
+    journal.commands.append(CAMPAIGN, journal.store.last_sequence(CAMPAIGN), [forged], by="Maya", visibility="everyone")
     faults = audit(journal.history(CAMPAIGN))
     assert len(faults) == 1 and faults[0].problem.startswith("transfers is recorded as")
     assert not verify(journal.stored_events(CAMPAIGN), CAMPAIGN).ok
@@ -218,13 +218,15 @@ def test_the_cli_records_petitions_forces_and_two_way_exchanges_with_json(cli):
     assert code == 0, err
 
 
-def test_the_core_payloads_are_declared_once_and_subclassed_per_ruleset():
+def test_the_core_payloads_are_declared_once_and_registered_per_ruleset():
     from yarnlog.rulesets.dramasystem.parts import drama
-    from yarnlog.rulesets.dramatic.parts import petitions
+    from yarnlog.rulesets.scenes_and_tokens.parts import petitions
     from yarnlog.rulesets.yarn.parts.drama import petitions as yarn_petitions
 
-    for ds, yarn in ((drama.PetitionResolved, yarn_petitions.PetitionResolved),
-                     (drama.PetitionForced, yarn_petitions.PetitionForced)):
-        base = ds.__mro__[1]
-        assert issubclass(yarn, base) and base.__module__ == petitions.__name__ and issubclass(base, Payload)
+    for ds, yarn, base in ((drama.PETITIONS.events.resolved, yarn_petitions.PETITIONS.events.resolved,
+                            petitions.PetitionResolved),
+                           (drama.PETITIONS.events.forced, yarn_petitions.PETITIONS.events.forced,
+                            petitions.PetitionForced)):
+        assert ds.__mro__[1] is base and yarn.__mro__[1] is base and issubclass(base, Payload)
+        assert ds.event_type == "dramasystem." + yarn.event_type.removeprefix("yarn.")
         assert ds.model_fields.keys() == yarn.model_fields.keys()

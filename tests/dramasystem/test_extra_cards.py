@@ -22,7 +22,7 @@ from yarnlog.rulesets.dramasystem.parts.token_ledger import token_ledger
 from yarnlog.rulesets.dramasystem.rules.odds import simple_success
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
 from yarnlog.rulesets.dramasystem.ruleset import RULESET
-from yarnlog.rulesets.dramatic.parts.economy import TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 
 from .storm_table import CAMPAIGN, want_args
 
@@ -47,7 +47,7 @@ def _verified(journal) -> None:
 
 
 def _said(journal, recorded) -> str:
-    return RULESET.narrate(recorded, journal.state(CAMPAIGN))
+    return RULESET.words.narrate(recorded, journal.state(CAMPAIGN))
 
 
 def test_a_bennie_buys_one_more_card_in_a_simple_resolution_once_a_scene(journal):

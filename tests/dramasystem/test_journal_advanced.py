@@ -94,6 +94,6 @@ def test_a_forged_clincher_is_named_by_verify(journal):
     journal.execute(CAMPAIGN, PrimaryDraw(("2C", "6D")))
     honest = validate_clinched(Clinched(scene=1), journal.state(CAMPAIGN), Referee())
     forged = honest.model_copy(update={"success": True, "outcome": "an especially impressive success"})
-    journal._append(CAMPAIGN, journal.store.last_sequence(CAMPAIGN), [forged], by="Maya", visibility=EVERYONE)
+    journal.commands.append(CAMPAIGN, journal.store.last_sequence(CAMPAIGN), [forged], by="Maya", visibility=EVERYONE)
     problems = [f.problem for f in verify(journal.stored_events(CAMPAIGN), CAMPAIGN).faults]
     assert "success is recorded as True but the rules give False" in problems

@@ -25,7 +25,7 @@ from yarnlog.rulesets.dramasystem.parts.card_procedure import (
 )
 from yarnlog.rulesets.dramasystem.parts.sheets import CreateCharacter
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
-from yarnlog.rulesets.dramatic.parts.bennie_vote import CastBallot
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot
 
 from .storm_table import CAMPAIGN, _grades, _played_scene, _procedural_scene
 
@@ -161,7 +161,7 @@ def test_a_forged_result_is_named_by_verify(journal):
     derived = validate_resolved(honest, state, Referee())
     assert derived.success is False  # a suit match is not enough against green
     forged = derived.model_copy(update={"success": True})
-    journal._append(CAMPAIGN, journal.store.last_sequence(CAMPAIGN), [forged], by="Maya", visibility=EVERYONE)
+    journal.commands.append(CAMPAIGN, journal.store.last_sequence(CAMPAIGN), [forged], by="Maya", visibility=EVERYONE)
     report = verify(journal.stored_events(CAMPAIGN), CAMPAIGN)
     assert [f.problem for f in report.faults] == ["success is recorded as True but the rules give False"]
 

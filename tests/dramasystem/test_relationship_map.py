@@ -1,5 +1,5 @@
 """DramaSystem's relationship map (SRD 67-115): the ``relationships`` report and the map that opens a
-whole-series recap, both the dramatic core's (Yarn reads the same code)."""
+whole-series recap, both the shared core's (Yarn reads the same code)."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def _table(ruleset, pcs=(("Iris", "Ana"), ("Tomas", "Ben"), ("Vel", "Cy"))):
 
 
 def _want(journal, pc, other):
-    from yarnlog.rulesets.dramatic.parts.relationships import DeclareWant
+    from yarnlog.rulesets.scenes_and_tokens.parts.relationships import DeclareWant
 
     journal.execute("t", DeclareWant(pc, other, f"{other}'s regard", "pride"))
 
@@ -121,7 +121,7 @@ def test_ds9_the_first_episode_waits_until_every_pc_is_wanted_by_two_others():
     before = len(journal.history("t"))
     with pytest.raises(RuleViolation) as refused:
         journal.execute("t", StartEpisode(title="Fog"))
-    assert "DS9" in str(refused.value) and "Tomas has 1, Vel has 0" in str(refused.value)
+    assert "DS9" in str(refused.value) and "Tomas 1, Vel 0" in str(refused.value)
     assert len(journal.history("t")) == before  # nothing written
     for pc, other in (("Vel", "Tomas"), ("Iris", "Vel"), ("Tomas", "Vel")):
         _want(journal, pc, other)
@@ -153,7 +153,7 @@ def test_ds9_with_two_pcs_each_needs_the_other_s_want_and_one_pc_none():
     # "Two other characters" cannot be had with one other PC: each is asked to be wanted by the other.
     journal = _table("dramasystem", pcs=(("Iris", "Ana"), ("Tomas", "Ben")))
     _want(journal, "Iris", "Tomas")
-    with pytest.raises(RuleViolation, match=r"^play waits for one want on each PC: Iris has 0 \(rule: DramaSystem SRD"):
+    with pytest.raises(RuleViolation, match=r"^play waits for one want on each PC: Iris 0 \(rule: DramaSystem SRD"):
         journal.execute("t", StartEpisode(title="Fog"))
     _want(journal, "Tomas", "Iris")
     journal.execute("t", StartEpisode(title="Fog"))
@@ -166,7 +166,7 @@ def test_ds9_the_cli_refuses_in_one_line_citing_ds9_and_the_override_goes_throug
         assert cli(*args)[0] == 0
     code, out, err = cli("episode", "start", "--title", "Fog", "--json")
     assert code == 3 and out == "" and err.count("\n") == 1
-    assert "Iris has 0, Tomas has 0, Vel has 0 (rule: DramaSystem SRD (DS9" in err
+    assert "Iris 0, Tomas 0, Vel 0 (rule: DramaSystem SRD (DS9" in err
     assert "episode.started" not in cli("log", "--json")[1]
     code, out, err = cli("episode", "start", "--title", "Fog", "--override", "wants in play", "--json")
     assert code == 0, err
@@ -177,7 +177,7 @@ def test_yarn_has_the_same_sentence_but_only_its_report_says_so():
     # Yarn 0.1, line 273, word for word the SRD's line 51: Yarn's journals started play without wants
     # long before the check, so Yarn warns in its relationships report and does not refuse.
     from yarnlog.core.timeline import StartEpisode
-    from yarnlog.rulesets.dramatic.parts.relationship_map import TWO_WANTS, relationship_map
+    from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import TWO_WANTS, relationship_map
     from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 
     assert "at least two other characters' wants" in TWO_WANTS.text and not YARN.wants_before_play

@@ -1,4 +1,4 @@
-"""Relationships and wants on DramaSystem characters (lines 73-115; DS8, DS9): the dramatic core's,
+"""Relationships and wants on DramaSystem characters (lines 73-115; DS8, DS9): the shared core's,
 recorded with Yarn's very verbs and shown on ``yarnlog sheet``."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from yarnlog.app.verify import verify
 from yarnlog.core.referee import InvalidCommand, RuleViolation
 from yarnlog.core.timeline import OpenScene
 from yarnlog.rulesets.dramasystem.words import narrate
-from yarnlog.rulesets.dramatic.parts.relationships import DeclareWant, DefineRelationship
-from yarnlog.rulesets.dramatic.parts.supporting_cast import IntroduceSupporting
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import IntroduceSupporting
+from yarnlog.rulesets.scenes_and_tokens.parts.relationships import DeclareWant, DefineRelationship
 
 from .storm_table import CAMPAIGN
 

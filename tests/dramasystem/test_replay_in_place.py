@@ -19,7 +19,7 @@ def test_a_played_scene_replayed_in_place_is_the_state_folded_one_event_at_a_tim
     expected = empty_state()
     for recorded in effective(history):
         expected = evolve(expected, recorded)
-    assert get_ruleset("dramasystem").thaw is not None
+    assert get_ruleset("dramasystem").rules.thaw is not None
     assert replay(history) == replace(expected, sequence=history[-1].sequence) == journal.state(CAMPAIGN)
     # A journal reading the campaign for the first time streams it through the same replay.
     assert Journal(journal.store).state(CAMPAIGN) == journal.state(CAMPAIGN)

@@ -1,5 +1,5 @@
 """GM rulings in DramaSystem (the digest's move 25, "GM ruling (generic)"): tokens moved by ruling
-(``ruling tokens``, the dramatic core's ``TransferTokens``) and a ruling that moves nothing, tied to
+(``ruling tokens``, the shared core's ``TransferTokens``) and a ruling that moves nothing, tied to
 the rule it settles (``ruling note``). The same verbs serve Yarn."""
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def test_a_ruling_that_would_take_an_account_below_zero_is_refused_unless_overri
     code, out, err = storm("ruling", "tokens", "--from", "Ben", "--to", "Ana", "--amount", "2", "--currency",
                            "bennie", "--reason", "Ben promised")
     assert code == 3 and out == "" and err.count("\n") == 1
-    assert "Ben pays 2 bennies but holds 0 (--override REASON rules it)" in err and len(err) <= 81
+    assert "Ben pays 2 bennies but holds 0: --override rules it" in err and len(err) <= 81
     assert _events(storm) == before  # nothing written
     code, out, err = storm("ruling", "tokens", "--from", "Ben", "--to", "Ana", "--amount", "2", "--currency",
                            "bennie", "--reason", "Ben promised", "--override", "he pays it back next session",

@@ -66,7 +66,7 @@ def test_present_players_must_spend_absent_ones_only_yellow_or_green():
     with pytest.raises(RuleViolation, match="Ana must spend a token"):
         play(table(), "Ana", None, (), Referee())
     after = play(play(table(), "Ana", Y, cards("2S"), Referee()), "Ben", Y, cards("3S"), Referee())
-    with pytest.raises(RuleViolation, match="only a yellow or green token"):
+    with pytest.raises(RuleViolation, match="only yellow or green is spent"):
         play(after, "Cy", R, cards("4S"), Referee())
     passed = play(after, "Cy", None, (), Referee())
     assert passed.next_player is None and outcome(passed, Y).waiting_for == ()

@@ -13,13 +13,13 @@ from yarnlog.rulesets.dramasystem.parts.card_procedure import DrawTarget, Oppose
 from yarnlog.rulesets.dramasystem.parts.player_views import campaign_seen_by, gm_pile_hidden, resolution_pending
 from yarnlog.rulesets.dramasystem.parts.printable_sheet import printable_sheet
 from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board, token_ledger
-from yarnlog.rulesets.dramatic.parts.economy import Economy, LedgerEntry
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import Economy, LedgerEntry
 
 from .storm_table import CAMPAIGN, _played_scene, _procedural_scene
 
 
 def _with_drama(campaign, economy: Economy):
-    """``campaign`` with ``economy`` as its drama tokens and bennies (the dramatic core's slice)."""
+    """``campaign`` with ``economy`` as its drama tokens and bennies (the shared core's slice)."""
     return replace(campaign, rules=replace(campaign.rules, economy=economy))
 
 
@@ -27,7 +27,7 @@ def test_drama_tokens_and_bennies_are_shown_beside_the_procedural_piles(journal)
     _played_scene(journal)
     campaign = journal.state(CAMPAIGN)
     plain = token_board(campaign)
-    assert plain["drama"] is True and plain["participants"][0]["drama_tokens"] == 0  # the dramatic core's economy
+    assert plain["drama"] is True and plain["participants"][0]["drama_tokens"] == 0  # the shared core's economy
     assert all(line["currency"] == "procedural" for line in token_ledger(campaign, journal.history(CAMPAIGN)))
     # "Everyone, including the GM, starts each episode with no drama tokens." (SRD 273)
     petition = LedgerEntry(sequence=22, event_type="dramasystem.petition.resolved", recorded_by="Maya", episode=1,

@@ -13,9 +13,9 @@ from yarnlog.app.journal import Journal
 from yarnlog.core.table import AddParticipant
 from yarnlog.core.timeline import OpenScene, StartEpisode
 from yarnlog.persistence.memory import MemoryStore
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import IntroduceSupporting, PromoteSupporting
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import IntroduceSupporting, PromoteSupporting
-from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
 
 GM = "Maya"
 PLAYERS = ("Ana", "Ben", "Cy")
@@ -43,7 +43,7 @@ def seat_characters(journal, cid: str) -> None:
     """
     state = journal.state(cid)
     assert (state.table.gm, state.table.players, state.sequence) == (GM, list(PLAYERS), len(PLAYERS) + 1)
-    journal._append(cid, state.sequence, _seated(), by=GM, visibility="everyone")
+    journal.commands.append(cid, state.sequence, _seated(), by=GM, visibility="everyone")
 
 
 @functools.cache

@@ -17,9 +17,9 @@ from yarnlog.core.decide import Correct, Retract
 from yarnlog.core.referee import InvalidCommand
 from yarnlog.core.state import visible_to
 from yarnlog.persistence.memory import MemoryStore
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 from yarnlog.rulesets.yarn.parts.economy.explanations import explain_event, explain_scene
 from yarnlog.rulesets.yarn.parts.economy.ledger_trail import filtered, ledger_trail
-from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
 from yarnlog.rulesets.yarn.parts.procedure.roll_statistics import dice_statistics
 
 SAMPLE = Path(__file__).resolve().parents[2] / "journals" / "lantern-harbor.jsonl"

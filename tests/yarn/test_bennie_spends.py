@@ -9,8 +9,9 @@ from refusals import refused, rejected
 from yarnlog.app.verify import verify
 from yarnlog.core.decide import audit
 from yarnlog.core.timeline import OpenScene
-from yarnlog.rulesets.yarn.parts.drama.bennie_spends import BennieSpendLine, BennieSpent, SpendBennie, bennie_paid
-from yarnlog.rulesets.yarn.rules import bennies as bn
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import BennieSpendLine, SpendBennie, bennie_paid
+from yarnlog.rulesets.scenes_and_tokens.rules import bennies as bn
+from yarnlog.rulesets.yarn.parts.drama.bennie_spends import SPENDS
 
 
 @pytest.fixture
@@ -62,9 +63,9 @@ def test_other_options_have_their_own_moves(journal, scene):
 
 def test_verify_flags_a_second_bennie_forced_into_one_scene(journal, scene):
     journal.execute(scene, SpendBennie("Ana", "extra-card"))
-    forged = BennieSpent(scene=2, effect=bn.BennieOption.EXTRA_CARD.effect,
+    forged = SPENDS.spent_type(scene=2, effect=bn.BennieOption.EXTRA_CARD.effect,
                          bennie_spends=[BennieSpendLine(spender="Ana", option="extra_card", scene=2)],
                          transfers=[bennie_paid("Ana")])
-    journal._append(scene, journal.store.last_sequence(scene), [forged], by=GM, visibility="everyone")
+    journal.commands.append(scene, journal.store.last_sequence(scene), [forged], by=GM, visibility="everyone")
     faults = audit(journal.history(scene))
     assert [f.problem for f in faults] == [f"Ana has already spent a bennie in scene 2 ({bn.ONE_PER_SCENE.cite()})"]

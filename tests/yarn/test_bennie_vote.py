@@ -10,10 +10,11 @@ from yarnlog.app.verify import verify
 from yarnlog.core.decide import audit
 from yarnlog.core.referee import Override
 from yarnlog.core.timeline import EndEpisode, EpisodeEnded, StartEpisode
-from yarnlog.rulesets.yarn.parts.drama.bennie_vote import BennieVoteTallied, CastBallot, ballots_view
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot, ballots_view
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferLine
+from yarnlog.rulesets.scenes_and_tokens.rules import bennies as bn
+from yarnlog.rulesets.yarn.parts.drama.bennie_vote import VOTING
 from yarnlog.rulesets.yarn.parts.economy.ledger import bennie_report, provisional_tally, recount
-from yarnlog.rulesets.yarn.parts.economy.part import TransferLine
-from yarnlog.rulesets.yarn.rules import bennies as bn
 
 # Ana and Ben rank each other first; everyone ranks Cy last; the GM ranks all three.
 BALLOTS = {"Ana": ("Ben", "Cy"), "Ben": ("Ana", "Cy"), "Cy": ("Ana", "Ben"), GM: ("Ben", "Ana", "Cy")}
@@ -103,15 +104,15 @@ def test_verify_flags_a_forged_result_and_an_episode_ended_without_a_vote(journa
     vote(journal, table)
     state = journal.state(table)
     honest = _tallied(journal.execute(table, EndEpisode())).payload
-    forged = BennieVoteTallied(episode=1, tallies=honest.tallies,
+    forged = VOTING.events.vote_tallied(episode=1, tallies=honest.tallies,
                                transfers=[TransferLine(currency="bennie", amount=1, source="kitty", destination="Cy",
                                                        chapter="Gaining Bennies", rule="...")])
     assert not recount(state, forged)["agrees"]
     journal.execute(table, StartEpisode())
-    journal._append(table, journal.store.last_sequence(table), [EpisodeEnded(number=2)], by=GM,
-                    visibility="everyone")
+    journal.commands.append(table, journal.store.last_sequence(table), [EpisodeEnded(number=2)], by=GM,
+                            visibility="everyone")
     faults = audit(journal.history(table))
-    assert [f.problem for f in faults] == [f"episode 2 ended without the bennie vote ({bn.ALL_VOTE.cite()})"]
+    assert [f.problem for f in faults] == [f"episode 2 ended with no bennie vote ({bn.ALL_VOTE.cite()})"]
 
 
 def _tallied(recorded):

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from refusals import refused_by
 
 from yarnlog.core.referee import InvalidCommand, Override, Referee
-from yarnlog.rulesets.yarn.rules import bennies as bn
-from yarnlog.rulesets.yarn.rules.bennies import (
+from yarnlog.rulesets.scenes_and_tokens.rules import bennies as bn
+from yarnlog.rulesets.scenes_and_tokens.rules.bennies import (
     Ballot,
     BennieGain,
     BennieOption,
@@ -20,7 +20,7 @@ from yarnlog.rulesets.yarn.rules.bennies import (
     spend_bennie,
     tally_bennie_vote,
 )
-from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY, Transfer
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import KITTY, Transfer
 
 GM = "Gwen"
 PLAYERS = ("Ann", "Bob", "Cy", "Di")

@@ -9,10 +9,12 @@ from refusals import refused, rejected
 from yarnlog.app.verify import verify
 from yarnlog.core.referee import Override
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import DrawPrecedence, Purpose
-from yarnlog.rulesets.yarn.parts.drama.calling_order import CALLING_ORDER, calling_order, calling_view
+from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import CALLING_ORDER, calling_order
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import DrawPrecedence
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose
+from yarnlog.rulesets.scenes_and_tokens.rules import bennies as bn
+from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
 from yarnlog.rulesets.yarn.parts.drama.scene_calls import CallScene
-from yarnlog.rulesets.yarn.rules import bennies as bn
 
 
 def ok(journal, cid) -> bool:
@@ -80,8 +82,8 @@ def test_verify_flags_a_call_forced_in_out_of_turn(journal, episode_two):
     from yarnlog.core.timeline import Note, SceneOpened
 
     number = journal.state(episode_two).timeline.last_scene + 1
-    journal._append(episode_two, journal.store.last_sequence(episode_two),
-                    [SceneOpened(number=number, caller="Cy", cast=["Kit"]), Note(text="Cy pushes in")], by=GM,
-                    visibility="everyone")
+    journal.commands.append(episode_two, journal.store.last_sequence(episode_two),
+                            [SceneOpened(number=number, caller="Cy", cast=["Kit"]), Note(text="Cy pushes in")], by=GM,
+                            visibility="everyone")
     assert [f.problem for f in audit(journal.history(episode_two))] == [
         f"scene {number}: Cy called out of turn ({CALLING_ORDER.cite()})"]

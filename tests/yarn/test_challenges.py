@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 from refusals import refused_by
 
 from yarnlog.core.referee import InvalidCommand, Referee
-from yarnlog.rulesets.yarn.rules import bennies as bn
-from yarnlog.rulesets.yarn.rules import challenges as ch
-from yarnlog.rulesets.yarn.rules.bennies import BennieGain, BennieOption, BennieSpend
-from yarnlog.rulesets.yarn.rules.challenges import (
+from yarnlog.rulesets.scenes_and_tokens.rules import bennies as bn
+from yarnlog.rulesets.scenes_and_tokens.rules import challenges as ch
+from yarnlog.rulesets.scenes_and_tokens.rules.bennies import BennieGain, BennieOption, BennieSpend
+from yarnlog.rulesets.scenes_and_tokens.rules.challenges import (
     DuckReply,
     NarrationReply,
     NoveltyRuling,
@@ -25,7 +25,7 @@ from yarnlog.rulesets.yarn.rules.challenges import (
     petition_outcome,
     rush_scene,
 )
-from yarnlog.rulesets.yarn.rules.drama_tokens import PetitionOutcome, Transfer
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import PetitionOutcome, Transfer
 
 GM = "Gwen"
 PLAYERS = ("Ann", "Bob", "Cy", "Di")

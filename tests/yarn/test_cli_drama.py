@@ -11,7 +11,7 @@ from drama_table import GM, PLAYERS, seat_characters
 from yarnlog.app.journal import Journal
 from yarnlog.core.table import AddParticipant
 from yarnlog.persistence.factory import open_store
-from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 
 
 @pytest.fixture

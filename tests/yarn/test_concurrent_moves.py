@@ -2,7 +2,7 @@
 
 Each writer is a process of its own with its own journal, as sixteen ``yarnlog roll`` commands
 would be: it decides on what it last read, appends, and when another writer got there first it
-decides again on a fresh read after a random wait (:func:`yarnlog.app.journal.backoff`). A
+decides again on a fresh read after a random wait (:func:`yarnlog.app.commands.backoff`). A
 conflict that escapes the journal is what the command line reports as exit 5: there must be none.
 """
 

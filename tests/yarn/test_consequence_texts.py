@@ -12,9 +12,9 @@ from refusals import refused, rejected
 from test_procedure import roll, start
 
 from yarnlog.app.verify import verify
+from yarnlog.core.audience import Audience
 from yarnlog.rulesets.yarn.parts.procedure.consequence_rolls import WORKED_IN, IntroduceConsequence
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import ConsequenceFace, RollConsequences
-from yarnlog.rulesets.yarn.recap.audience import Audience
 from yarnlog.rulesets.yarn.recap.build import Scope, build_recap
 
 

@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from sample_harbor import CID, harbor_journal
 
+from yarnlog.core.charts import TokenLine, TokenSeries
 from yarnlog.render.diagrams import (
     PALETTE,
     SVG_NS,
@@ -22,16 +23,16 @@ from yarnlog.render.diagrams import (
     token_series_svg,
     token_series_table,
 )
-from yarnlog.rulesets.yarn.parts.characters.relationship_graph import (
+from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
     PC,
     RECURRING,
     CharacterNode,
     RelationshipEdge,
     RelationshipGraph,
     WantEdge,
-    relationship_graph,
 )
-from yarnlog.rulesets.yarn.parts.economy.token_series import TokenLine, TokenSeries, token_series
+from yarnlog.rulesets.yarn.parts.characters.relationship_graph import relationship_graph
+from yarnlog.rulesets.yarn.parts.economy.token_series import token_series
 
 HOSTILE = [
     'Bob "the Knife"',

@@ -14,11 +14,11 @@ from yarnlog.core.referee import RuleViolation
 from yarnlog.core.ruleset import get_ruleset
 from yarnlog.core.state import replay
 from yarnlog.core.timeline import EndEpisode, OpenScene
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import SpendBennie
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot
+from yarnlog.rulesets.scenes_and_tokens.parts.petitions import Force, ResolvePetition
+from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import Duck, Rush
 from yarnlog.rulesets.yarn.parts.drama import part as drama
-from yarnlog.rulesets.yarn.parts.drama.bennie_spends import SpendBennie
-from yarnlog.rulesets.yarn.parts.drama.bennie_vote import CastBallot
-from yarnlog.rulesets.yarn.parts.drama.petitions import Force, ResolvePetition
-from yarnlog.rulesets.yarn.parts.drama.scene_challenges import Duck, Rush
 from yarnlog.rulesets.yarn.ruleset import PARTS
 
 DRAMA_EVENTS = {
@@ -33,7 +33,7 @@ def test_the_drama_part_is_a_part_of_the_yarn_ruleset():
     assert drama.PART in PARTS
     yarn = get_ruleset("yarn")
     assert DRAMA_EVENTS <= set(known_event_types()) and all(yarn.owns(t) for t in DRAMA_EVENTS)
-    assert yarn.initial_state().drama == drama.PART.initial()
+    assert yarn.rules.initial_state().drama == drama.PART.initial()
 
 
 def session(journal, cid) -> None:
@@ -60,7 +60,7 @@ def test_a_session_recorded_end_to_end_verifies_and_every_point_replays(journal,
     state = journal.state(campaign)
     # Ana: refused (+1), forced by Kit (+2): 3 in hand; ranks 2 + 1 + 2 = 5, score 2. Cy spent his
     # bennie on a token and paid 2 for the force: ranks 1 + 1 + 1 = 3. Ben: 2 + 2 + 3 = 7.
-    from yarnlog.rulesets.dramatic.parts.bennie_vote import tallied
+    from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import tallied
 
     [tally] = tallied(state.rules.drama)  # the episode's vote as the state keeps it for the bennies report
     assert tally["episode"] == 1
@@ -81,7 +81,7 @@ def test_retracting_a_grant_a_later_force_relied_on_is_refused(journal, campaign
     journal.execute(campaign, OpenScene(caller="Ana", cast=("Iris", "Kit"), mode="dramatic"))
     journal.execute(campaign, Force("Iris", "Kit"))
     before = journal.store.last_sequence(campaign)
-    broken = "would break a rule: Ana must pay 2 drama tokens but holds"
+    broken = "would fail: Ana must pay 2 drama tokens but holds"
     with pytest.raises(RuleViolation, match=broken) as refused:
         journal.execute(campaign, Retract(sequence=refused_petition.sequence, reason="misheard"))
     assert refused.value.rule.section == "Forcing"  # the force's own rule, not the rule of corrections

@@ -8,10 +8,11 @@ from drama_table import GM, seat_characters
 
 from yarnlog.core.referee import Override
 from yarnlog.core.timeline import EndEpisode, OpenScene
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import DrawPrecedence, Purpose
-from yarnlog.rulesets.yarn.parts.drama.bennie_vote import CastBallot
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import DrawPrecedence
+from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import vote_sides
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose
 from yarnlog.rulesets.yarn.parts.drama.petitions import players_to_draw_for_quiz
-from yarnlog.rulesets.yarn.parts.drama.scene_challenges import vote_sides
 from yarnlog.rulesets.yarn.parts.economy.ledger import tallied_votes
 
 

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from refusals import refused_by
 
 from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
-from yarnlog.rulesets.yarn.rules import drama_tokens as dt
-from yarnlog.rulesets.yarn.rules.drama_tokens import (
+from yarnlog.rulesets.scenes_and_tokens.rules import drama_tokens as dt
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import (
     KITTY,
     ForcedScene,
     PetitionAnswer,

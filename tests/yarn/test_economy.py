@@ -9,7 +9,8 @@ from yarnlog.core.decide import Retract, audit
 from yarnlog.core.referee import InvalidCommand, Override, RuleViolation
 from yarnlog.core.table import AddParticipant
 from yarnlog.core.timeline import OpenScene, StartEpisode
-from yarnlog.rulesets.yarn.parts.economy.part import KITTY_NAME, TokensTransferred, TransferLine, TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import KITTY_NAME, TransferLine, TransferTokens
+from yarnlog.rulesets.yarn.parts.economy.part import EVENTS
 
 
 @pytest.fixture
@@ -57,8 +58,8 @@ def test_only_a_gm_may_override(journal, scene):
 
 def test_verify_flags_a_payment_forced_in_behind_the_decider(journal, scene):
     line = TransferLine(amount=3, source="Ben", destination="Cy", chapter="Forcing", rule="...")
-    journal._append(scene, journal.store.last_sequence(scene), [TokensTransferred(transfers=[line], reason="x")],
-                    by="Maya", visibility="everyone")
+    journal.commands.append(scene, journal.store.last_sequence(scene),
+                            [EVENTS.transferred(transfers=[line], reason="x")], by="Maya", visibility="everyone")
     faults = verify(journal.store.read(scene), scene).faults
     assert len(faults) == 1 and "Ben pays 3 drama tokens but holds 0" in faults[0].problem
 
@@ -67,7 +68,7 @@ def test_retracting_a_grant_that_a_later_spend_relied_on_is_refused(journal, sce
     grant = journal.execute(scene, TransferTokens(source="kitty", destination="Ana", amount=1, reason="granted"))[0]
     journal.execute(scene, TransferTokens(source="Ana", destination="Ben", amount=1, reason="paid"))
     before = journal.store.last_sequence(scene)
-    with pytest.raises(RuleViolation, match="would break a rule: Ana pays 1 drama token but holds 0 ") as refused:
+    with pytest.raises(RuleViolation, match="would fail: Ana pays 1 drama token but holds 0 ") as refused:
         journal.execute(scene, Retract(sequence=grant.sequence, reason="mistake"))
     assert refused.value.rule.section == "Tokens"  # the rule the later payment would break, in one line
     assert journal.store.last_sequence(scene) == before

@@ -604,7 +604,7 @@ def test_a_public_gmc_total_is_flagged_by_verify(table):
     gestalt = RollGestalt(Side.GMCS, (RollInput("the gang", dice=4),),
                           rolled={"gestalt of the gang": ((6, 5, 2, 1), ())})
     [payload] = fight.decide(gestalt, journal.state(cid), Referee())
-    journal._append(cid, journal.store.last_sequence(cid), [payload], by="Maya", visibility="everyone")
+    journal.commands.append(cid, journal.store.last_sequence(cid), [payload], by="Maya", visibility="everyone")
     faults = audit(journal.history(cid))
     assert [f.event_type for f in faults] == ["yarn.combat.gestalt_rolled"] and "kept secret" in faults[0].problem
 
@@ -687,7 +687,7 @@ def test_an_attack_forced_in_with_wrong_arithmetic_is_flagged(table):
     [legal] = fight.decide(shot, journal.state(cid), Referee())
     assert legal.damage == 3 * (16 - 6)
     forged = legal.model_copy(update={"damage": 5, "hit_points_after": 17})
-    journal._append(cid, journal.store.last_sequence(cid), [forged], by="Maya", visibility="everyone")
+    journal.commands.append(cid, journal.store.last_sequence(cid), [forged], by="Maya", visibility="everyone")
     problems = [f.problem for f in audit(journal.history(cid))]
     assert problems == ["damage is recorded as 5 but the rules give 30",
                         "hit_points_after is recorded as 17 but the rules give -8"]
@@ -700,7 +700,7 @@ def test_an_attack_forced_in_against_the_rules_is_flagged(table):
     attack(journal, cid, {"attack": (1, 1, 1, 1), "defense": (6, 6)}, **shot)
     second = attack(journal, cid, {"attack": (1, 1, 1, 1, 1), "defense": (6, 6)}, override=GM, **shot)
     assert not audit(journal.history(cid))  # the override event covers the second shot
-    journal._append(cid, journal.store.last_sequence(cid), [second], by="Maya", visibility="everyone")
+    journal.commands.append(cid, journal.store.last_sequence(cid), [second], by="Maya", visibility="everyone")
     [fault] = audit(journal.history(cid))
     assert "a revolver fires 1 single shot(s) per round" in fault.problem and "Gunfire Options" in fault.problem
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yarnlog.core.referee import InvalidCommand, Referee, RuleViolation
-from yarnlog.rulesets.yarn.rules.drama_tokens import KITTY
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import KITTY
 from yarnlog.rulesets.yarn.rules.hit_points import (
     DeathOption,
     DeathOutcome,

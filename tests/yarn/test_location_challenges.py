@@ -13,13 +13,9 @@ from drama_table import seat_characters
 from refusals import refused, rejected
 
 from yarnlog.app.verify import verify
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import (
-    ChallengeLocation,
-    ElaborateLocation,
-    IntroduceLocation,
-    location_data,
-)
-from yarnlog.rulesets.yarn.rules.challenges import CHALLENGE_VOTE
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import ChallengeLocation, ElaborateLocation, IntroduceLocation
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import location_data
+from yarnlog.rulesets.scenes_and_tokens.rules.challenges import CHALLENGE_VOTE
 
 
 @pytest.fixture

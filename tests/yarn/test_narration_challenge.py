@@ -13,8 +13,8 @@ from refusals import refused, rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.core.timeline import OpenScene
-from yarnlog.rulesets.yarn.parts.drama.scene_challenges import ChallengeByVote
-from yarnlog.rulesets.yarn.rules.challenges import CHALLENGE_VOTE
+from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import ChallengeByVote
+from yarnlog.rulesets.scenes_and_tokens.rules.challenges import CHALLENGE_VOTE
 
 
 @pytest.fixture

@@ -12,15 +12,9 @@ from refusals import refused, rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.core.timeline import EndEpisode, StartEpisode
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import (
-    NEXT_THEME,
-    THEMES,
-    ChooseTheme,
-    DrawPrecedence,
-    Purpose,
-    precedence_data,
-)
-from yarnlog.rulesets.yarn.parts.drama.bennie_vote import CastBallot
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import THEMES, ChooseTheme, DrawPrecedence
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import NEXT_THEME, Purpose, precedence_data
 
 
 @pytest.fixture

@@ -11,25 +11,21 @@ from refusals import refused, rejected
 from yarnlog.app.verify import verify
 from yarnlog.core.decide import audit
 from yarnlog.core.timeline import OpenScene
-from yarnlog.rulesets.yarn.parts.characters.players import TALKING
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import (
-    DrawPrecedence,
-    IntroduceSupporting,
-    PromoteSupporting,
-    Purpose,
-)
-from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
-from yarnlog.rulesets.yarn.parts.drama.petitions import (
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import DrawPrecedence, IntroduceSupporting, PromoteSupporting
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferLine
+from yarnlog.rulesets.scenes_and_tokens.parts.petitions import (
     Force,
     GrantVoteData,
-    PetitionResolved,
     QuizPetitioners,
     ResolvePetition,
     TwoWay,
 )
-from yarnlog.rulesets.yarn.parts.economy.part import TransferLine
-from yarnlog.rulesets.yarn.rules import challenges
-from yarnlog.rulesets.yarn.rules.drama_tokens import FORCE, SUPPORT
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose
+from yarnlog.rulesets.scenes_and_tokens.rules import challenges
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import FORCE, SUPPORT
+from yarnlog.rulesets.yarn.parts.characters.players import TALKING
+from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
+from yarnlog.rulesets.yarn.parts.drama.petitions import PETITIONS
 
 
 @pytest.fixture
@@ -187,10 +183,11 @@ def test_several_petitioners_are_quizzed_in_a_newly_drawn_order(journal, table):
 
 def test_verify_flags_a_petition_recorded_with_the_wrong_exchange(journal, table):
     dramatic(journal, table, "Ana", "Iris", "Jon")
-    forged = PetitionResolved(scene=2, petitioner="Iris", granter="Jon", petitioner_holder="Ana", granter_holder="Ben",
-                              answer="refused", outcome="refused",
-                              transfers=[TransferLine(amount=3, source="kitty", destination="Ana",
-                                                      chapter="Gaining Tokens", rule="...")])
-    journal._append(table, journal.store.last_sequence(table), [forged], by=GM, visibility="everyone")
+    forged = PETITIONS.events.resolved(
+        scene=2, petitioner="Iris", granter="Jon", petitioner_holder="Ana", granter_holder="Ben",
+        answer="refused", outcome="refused",
+        transfers=[TransferLine(amount=3, source="kitty", destination="Ana",
+                                chapter="Gaining Tokens", rule="...")])
+    journal.commands.append(table, journal.store.last_sequence(table), [forged], by=GM, visibility="everyone")
     faults = audit(journal.history(table))
     assert len(faults) == 1 and faults[0].problem.startswith("transfers is recorded as")

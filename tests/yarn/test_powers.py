@@ -276,9 +276,9 @@ def test_verify_flags_power_events_forced_in_behind_the_decider(journal, scene):
     journal.execute(scene, GainPsychicPool("Nell", ("Dreamhaunting",), faces=(2,)))
     journal.execute(scene, CloseScene())
     forged = PsychicPoolGained(character="Otto", powers=[{"name": "Strong"}], rolls=[3], source="entered", shots=6)
-    journal._append(scene, journal.store.last_sequence(scene), [forged], by="Maya", visibility="everyone")
+    journal.commands.append(scene, journal.store.last_sequence(scene), [forged], by="Maya", visibility="everyone")
     broke = SpellCast(character="Nell", spell="Grip of Stone", level=12, shots=1)
-    journal._append(scene, journal.store.last_sequence(scene), [broke], by="Maya", visibility="everyone")
+    journal.commands.append(scene, journal.store.last_sequence(scene), [broke], by="Maya", visibility="everyone")
     faults = verify(journal.store.read(scene), scene).faults
     assert len(faults) == 2
     assert "shots is recorded as 6 but the rules give 3" in faults[0].problem

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from drama_table import GM, seat_characters
 
+from yarnlog.core.audience import Audience
 from yarnlog.core.state import as_told
 from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import DrawPrecedence, Purpose, precedence_data
-from yarnlog.rulesets.yarn.parts.drama.bennie_vote import CastBallot
-from yarnlog.rulesets.yarn.recap.audience import Audience
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import DrawPrecedence
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose, precedence_data
 from yarnlog.rulesets.yarn.recap.build import Scope, build_recap
 from yarnlog.rulesets.yarn.recap.sentences import precedence_drawn
 

@@ -18,9 +18,9 @@ from yarnlog.app.journal import Journal
 from yarnlog.core.state import replay
 from yarnlog.core.timeline import AddNote, StartEpisode
 from yarnlog.persistence.memory import MemoryStore
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 from yarnlog.rulesets.yarn.cli.recap import render_recap
 from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
-from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
 from yarnlog.rulesets.yarn.recap import GM, PLAYERS, Scope, build_recap, player
 
 JOURNALS = Path(__file__).resolve().parents[2] / "journals"

@@ -7,14 +7,9 @@ from __future__ import annotations
 import pytest
 from sample_harbor import CID, harbor_journal
 
-from yarnlog.rulesets.yarn.parts.characters.relationship_graph import (
-    PC,
-    RECURRING,
-    CharacterNode,
-    RelationshipEdge,
-    relationship_graph,
-)
-from yarnlog.rulesets.yarn.parts.characters.relationships import DeclareWant
+from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import PC, RECURRING, CharacterNode, RelationshipEdge
+from yarnlog.rulesets.scenes_and_tokens.parts.relationships import DeclareWant
+from yarnlog.rulesets.yarn.parts.characters.relationship_graph import relationship_graph
 
 
 @pytest.fixture(scope="module")

@@ -11,11 +11,11 @@ from yarnlog.app.verify import verify
 from yarnlog.core.decide import audit
 from yarnlog.core.referee import Override
 from yarnlog.core.timeline import OpenScene, SceneOpened
+from yarnlog.rulesets.scenes_and_tokens.parts.petitions import Force
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import CASTING_COST, NO_REVERSAL, NO_TWO_RECURRING
 from yarnlog.rulesets.yarn.parts.drama import scene_calls as calls
 from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
-from yarnlog.rulesets.yarn.parts.drama.petitions import Force
 from yarnlog.rulesets.yarn.parts.drama.scene_calls import CallScene, RuleOffstage
-from yarnlog.rulesets.yarn.rules.drama_tokens import CASTING_COST, NO_REVERSAL, NO_TWO_RECURRING
 
 
 @pytest.fixture
@@ -145,7 +145,7 @@ def test_the_same_characters_may_not_rerun_a_force_without_a_new_element(journal
 
 
 def _force_in(journal, cid, *payloads):
-    journal._append(cid, journal.store.last_sequence(cid), list(payloads), by=GM, visibility="everyone")
+    journal.commands.append(cid, journal.store.last_sequence(cid), list(payloads), by=GM, visibility="everyone")
 
 
 def test_verify_flags_calls_forced_in_behind_the_decider(journal, table):

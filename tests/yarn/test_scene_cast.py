@@ -14,10 +14,10 @@ from yarnlog.app.journal import Journal
 from yarnlog.core.table import AddParticipant
 from yarnlog.core.timeline import OpenScene
 from yarnlog.persistence.factory import open_store
-from yarnlog.rulesets.yarn.parts.characters.relationships import RECURRING_RELATIONSHIP, DefineRelationship
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import IntroduceSupporting
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import IntroduceSupporting
+from yarnlog.rulesets.scenes_and_tokens.parts.relationships import RECURRING_RELATIONSHIP, DefineRelationship
+from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import Duck, Rush
 from yarnlog.rulesets.yarn.parts.drama.scene_cast import cast_in_play, scene_cast, scene_casts
-from yarnlog.rulesets.yarn.parts.drama.scene_challenges import Duck, Rush
 
 
 @pytest.fixture

@@ -11,20 +11,20 @@ from yarnlog.app.verify import verify
 from yarnlog.core.decide import audit
 from yarnlog.core.table import AddParticipant
 from yarnlog.core.timeline import OpenScene
-from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
-from yarnlog.rulesets.yarn.parts.drama.petitions import Force
-from yarnlog.rulesets.yarn.parts.drama.scene_challenges import (
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferLine
+from yarnlog.rulesets.scenes_and_tokens.parts.petitions import Force
+from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import (
     ChallengeByVote,
     ChallengeNovelty,
     DemandProcedural,
     Duck,
     Rush,
-    SceneDucked,
 )
-from yarnlog.rulesets.yarn.parts.economy.part import TransferLine
-from yarnlog.rulesets.yarn.rules import bennies as bn
-from yarnlog.rulesets.yarn.rules import challenges
-from yarnlog.rulesets.yarn.rules.drama_tokens import NO_REVERSAL
+from yarnlog.rulesets.scenes_and_tokens.rules import bennies as bn
+from yarnlog.rulesets.scenes_and_tokens.rules import challenges
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import NO_REVERSAL
+from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
+from yarnlog.rulesets.yarn.parts.drama.scene_challenges import CHALLENGES
 
 
 @pytest.fixture
@@ -171,11 +171,11 @@ def test_one_objector_is_enough_to_go_to_procedural(journal, scene):
 
 
 def test_verify_flags_a_duck_recorded_without_its_token(journal, scene):
-    forged = SceneDucked(scene=2, character="Jon", ducker="Ben", caller="Ana", caller_compels=True,
+    forged = CHALLENGES.events.ducked(scene=2, character="Jon", ducker="Ben", caller="Ana", caller_compels=True,
                          spends_token=True, in_scene=False, caller_starts_over=False,
                          transfers=[TransferLine(amount=1, source="kitty", destination="Ana", chapter="Ducking a Scene",
                                                  rule=challenges.DUCKING.text)])
-    journal._append(scene, journal.store.last_sequence(scene), [forged], by=GM, visibility="everyone")
+    journal.commands.append(scene, journal.store.last_sequence(scene), [forged], by=GM, visibility="everyone")
     problems = [f.problem for f in audit(journal.history(scene))]
     assert len(problems) == 2 and problems[0].startswith("Ben must pay 1 drama token but holds 0")
     assert problems[1].startswith("transfers is recorded as")

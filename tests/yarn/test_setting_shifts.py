@@ -13,7 +13,8 @@ from refusals import refused, rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.core.timeline import OpenScene
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import LOCATIONS, IntroduceLocation
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import IntroduceLocation
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import LOCATIONS
 from yarnlog.rulesets.yarn.parts.drama.setting_shifts import ShiftScene
 
 

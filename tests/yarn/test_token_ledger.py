@@ -7,8 +7,8 @@ import pytest
 from drama_table import GM, give, seat_characters
 
 from yarnlog.core.timeline import EndEpisode, OpenScene
-from yarnlog.rulesets.yarn.parts.drama.bennie_vote import CastBallot
-from yarnlog.rulesets.yarn.parts.drama.petitions import ResolvePetition, TwoWay
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot
+from yarnlog.rulesets.scenes_and_tokens.parts.petitions import ResolvePetition, TwoWay
 from yarnlog.rulesets.yarn.parts.economy.ledger import ledger_lines, token_report
 
 

@@ -7,10 +7,11 @@ import pytest
 from drama_table import GM, give, seat_characters
 from sample_harbor import CID, harbor_journal
 
+from yarnlog.core.charts import TokenLine
 from yarnlog.core.referee import Override
 from yarnlog.core.timeline import CloseScene, EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
-from yarnlog.rulesets.yarn.parts.economy.token_series import TokenLine, token_series
+from yarnlog.rulesets.yarn.parts.economy.token_series import token_series
 
 
 @pytest.fixture(scope="module")

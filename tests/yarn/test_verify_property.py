@@ -18,8 +18,9 @@ from yarnlog.app.verify import verify
 from yarnlog.core.chain import seal
 from yarnlog.core.envelope import NewEvent, StoredEvent, to_recorded
 from yarnlog.core.events import known_event_types, payload_class
+from yarnlog.core.installed import RULESETS
 from yarnlog.core.referee import Referee, YarnlogError
-from yarnlog.core.ruleset import RULESETS, get_ruleset
+from yarnlog.core.ruleset import get_ruleset
 from yarnlog.core.state import EVERYONE, replay
 from yarnlog.core.table import AddParticipant
 from yarnlog.core.validation import validator_of

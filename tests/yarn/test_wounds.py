@@ -15,6 +15,7 @@ from yarnlog.core.decide import audit
 from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
 from yarnlog.core.table import AddParticipant
 from yarnlog.persistence.memory import MemoryStore
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
 from yarnlog.rulesets.yarn.parts.combat import wounds
 from yarnlog.rulesets.yarn.parts.combat.part import Fighter, RegisterCombatant, StartCombat
@@ -27,7 +28,6 @@ from yarnlog.rulesets.yarn.parts.combat.wounds import (
     penalty_dice_from_wounds,
     wounds_report,
 )
-from yarnlog.rulesets.yarn.parts.economy.part import TransferTokens
 from yarnlog.rulesets.yarn.rules.damage import SeriousWound, SeriousWoundKind
 from yarnlog.rulesets.yarn.rules.healing import Activity, Condition
 from yarnlog.rulesets.yarn.rules.hit_points import DeathOption, HitPointState, recover, take_damage
@@ -317,7 +317,7 @@ def test_a_recovery_forced_in_with_wrong_numbers_is_flagged(iris):
     journal, cid = iris
     hurt(journal, cid, 10)
     forged = wounds.Recovered(character="Iris", before=12, after=22)
-    journal._append(cid, journal.store.last_sequence(cid), [forged], by="Maya", visibility="everyone")
+    journal.commands.append(cid, journal.store.last_sequence(cid), [forged], by="Maya", visibility="everyone")
     [fault] = audit(journal.history(cid))
     assert fault.problem == "after is recorded as 22 but the rules give 17"
 
@@ -325,7 +325,7 @@ def test_a_recovery_forced_in_with_wrong_numbers_is_flagged(iris):
 def test_an_event_forced_in_about_no_one_is_flagged_and_replay_goes_on(iris):
     journal, cid = iris
     forged = wounds.DamageTaken(character="Nobody", points=3, reason="a ghost", before=0, after=-3)
-    journal._append(cid, journal.store.last_sequence(cid), [forged], by="Maya", visibility="everyone")
+    journal.commands.append(cid, journal.store.last_sequence(cid), [forged], by="Maya", visibility="everyone")
     assert [row.character for row in wounds_report(journal.state(cid))] == ["Iris"]
     [fault] = audit(journal.history(cid))
     assert "Nobody has no hit points" in fault.problem
@@ -335,7 +335,7 @@ def test_healing_forced_in_against_the_table_is_flagged(iris):
     journal, cid = iris
     hurt(journal, cid, 30)
     [legal] = wounds.decide(Heal("Iris", 1, Activity.ACTIVE), journal.state(cid), Referee(GM))
-    journal._append(cid, journal.store.last_sequence(cid), [legal], by="Maya", visibility="everyone")
+    journal.commands.append(cid, journal.store.last_sequence(cid), [legal], by="Maya", visibility="everyone")
     [fault] = audit(journal.history(cid))
     assert "no active day for a bed-ridden character" in fault.problem
 

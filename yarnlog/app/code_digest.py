@@ -1,8 +1,8 @@
-"""The digest of the code that makes a snapshot: the source of the core and of the ruleset's package.
+"""The digest of the code that makes a snapshot: the source of the core and of the rulesets.
 
 Snapshots and views are keyed by it (:mod:`yarnlog.app.snapshots`), so that one written by other
-code is never read. Hashing the ~90 source files (~0.9 MB) took 16 ms, most of reading a stored
-view in a fresh process, so the digest is kept in a small cache file, keyed by every file's path,
+code is never read. Hashing every source file would be most of reading a stored view in a fresh
+process, so the digest is kept in a small cache file, keyed by every file's path,
 size, modification and change times (nanoseconds) and inode. Writing a file in any way sets its
 change time, which no program can set back, so a stale digest is never served. As git does for
 its index, a digest is not cached while a file changed in the last :data:`SETTLE` seconds: two
@@ -37,17 +37,19 @@ def cache_dir() -> Path:
 
 
 def source_roots(ruleset_name: str) -> list[Path]:
-    """The folders whose source makes a campaign's state: the core's and the ruleset's package's,
-    found from its entry point without importing it (``yarnlog.rulesets.yarn.ruleset:RULESET``
-    names ``yarnlog/rulesets/yarn/``), and the dramatic core's, which Yarn and DramaSystem compose."""
-    from yarnlog.core.ruleset import RULESETS
+    """The folders whose source makes a campaign's state: the core's, every package under
+    ``yarnlog/rulesets/`` (a ruleset may compose the shared ones), and the ruleset's own package,
+    found from its entry point without importing it (``pkg.ruleset:RULESET`` names ``pkg/``)."""
+    from yarnlog.core.installed import RULESETS
 
     package = Path(__file__).resolve().parent.parent
-    roots = [package / "core", package / "rulesets" / "dramatic"]
+    roots = [package / "core", package / "rulesets"]
     try:
         spec = importlib.util.find_spec(RULESETS[ruleset_name].split(":")[0])
         if spec is not None and spec.origin:
-            roots.append(Path(spec.origin).resolve().parent)
+            own = Path(spec.origin).resolve().parent
+            if not own.is_relative_to(package / "rulesets"):
+                roots.append(own)
     except (KeyError, ImportError, ValueError):
         pass
     return roots

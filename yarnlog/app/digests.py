@@ -12,16 +12,16 @@ from collections.abc import Iterator
 from yarnlog.core.digest import ConsistencyProof, Digest
 from yarnlog.core.merkle import TreeHasher, consistency_ranges, leaf_hash
 from yarnlog.core.referee import InvalidCommand
-from yarnlog.persistence.protocol import EventStore
+from yarnlog.persistence.protocol import EventRecorder
 
 
-def _leaves(store: EventStore, campaign_id: str, upto: int) -> Iterator[bytes]:
+def _leaves(store: EventRecorder, campaign_id: str, upto: int) -> Iterator[bytes]:
     """The leaf hashes of the campaign's first ``upto`` events, streamed from the store."""
     for record in store.iter_read(campaign_id, upto=upto):
         yield leaf_hash(record.hash)
 
 
-def digest_of(store: EventStore, campaign_id: str, size: int | None = None) -> Digest:
+def digest_of(store: EventRecorder, campaign_id: str, size: int | None = None) -> Digest:
     """The digest of the campaign as of event ``size`` (default: its last)."""
     last = store.last_sequence(campaign_id)
     if last == 0:
@@ -36,7 +36,7 @@ def digest_of(store: EventStore, campaign_id: str, size: int | None = None) -> D
     return Digest(campaign_id, size, hasher.root().hex())
 
 
-def _hashed(store: EventStore, campaign_id: str, upto: int) -> TreeHasher:
+def _hashed(store: EventRecorder, campaign_id: str, upto: int) -> TreeHasher:
     """The tree of the campaign's stored events up to event ``upto``."""
     hasher = TreeHasher()
     for leaf in _leaves(store, campaign_id, upto):
@@ -44,7 +44,7 @@ def _hashed(store: EventStore, campaign_id: str, upto: int) -> TreeHasher:
     return hasher
 
 
-def digest_problem(store: EventStore, digest: Digest) -> str | None:
+def digest_problem(store: EventRecorder, digest: Digest) -> str | None:
     """Why the stored campaign does not extend exactly the history ``digest`` pins; None if it does."""
     last = store.last_sequence(digest.campaign_id)
     if last == 0:
@@ -61,7 +61,7 @@ def digest_problem(store: EventStore, digest: Digest) -> str | None:
     return None
 
 
-def prove_consistency(store: EventStore, old: Digest) -> ConsistencyProof:
+def prove_consistency(store: EventRecorder, old: Digest) -> ConsistencyProof:
     """The proof that the campaign as stored now extends ``old``, with today's digest.
 
     Refused if it does not (a proof of a false statement cannot be made anyway); each proof hash is

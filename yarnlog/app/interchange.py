@@ -24,7 +24,7 @@ from yarnlog.core.limits import MAX_DEPTH, campaign_id_problem, check_data, name
 from yarnlog.core.merkle import TreeHasher, leaf_hash
 from yarnlog.core.names import NAME_FIELDS
 from yarnlog.core.referee import InvalidCommand
-from yarnlog.persistence.protocol import EventStore
+from yarnlog.persistence.protocol import EventRecorder
 
 HEX64 = r"^[0-9a-f]{64}$"
 
@@ -114,7 +114,7 @@ class Trailer:
                                     "head_hash": self.head_hash, "merkle_root": self.merkle_root}}) + "\n"
 
 
-def export_lines(store: EventStore, campaign_id: str) -> Iterator[str]:
+def export_lines(store: EventRecorder, campaign_id: str) -> Iterator[str]:
     """The campaign as JSON Lines, one canonical event per line, streamed from the store, then the trailer."""
     records = store.iter_read(campaign_id)
     first = next(records, None)
@@ -298,7 +298,7 @@ def _refuse_repeated_event_ids(records: list[StoredEvent]) -> None:
                                  "each event has its own id: nothing imported")
 
 
-def import_records(store: EventStore, records: list[StoredEvent], *,
+def import_records(store: EventRecorder, records: list[StoredEvent], *,
                    line_numbers: Sequence[int] | None = None,
                    payloads: Sequence[Any] | None = None) -> tuple[int, int]:
     """Write the events the store lacks; return (already present, newly written).

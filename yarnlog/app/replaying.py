@@ -13,11 +13,12 @@ from yarnlog.app.verify import AMENDMENT_TYPES
 from yarnlog.core.corrections import Amendments
 from yarnlog.core.envelope import to_recorded
 from yarnlog.core.referee import InvalidCommand
-from yarnlog.core.state import CampaignState, paused_gc, replay_stream, stream_stored_in_context
-from yarnlog.persistence.protocol import EventStore
+from yarnlog.core.ruleset import CampaignState
+from yarnlog.core.state import paused_gc, replay_stream, stream_stored_in_context
+from yarnlog.persistence.protocol import EventRecorder
 
 
-def replay_stored(store: EventStore, campaign_id: str, *, upto: int | None = None,
+def replay_stored(store: EventRecorder, campaign_id: str, *, upto: int | None = None,
                   batch: int = 1000) -> CampaignState[Any]:
     """The campaign replayed from its stored events (up to event ``upto``), none of them kept.
 

@@ -1,9 +1,9 @@
 """Snapshots and views of a campaign: what is cached beside the events, and under which fingerprint.
 
-A **state snapshot** (kind ``"state"``) is a :class:`~yarnlog.core.state.CampaignState` encoded by
+A **state snapshot** (kind ``"state"``) is a :class:`~yarnlog.core.ruleset.CampaignState` encoded by
 the safe codec (:mod:`yarnlog.core.codec`), whose whitelist is the core's classes and those of the
-ruleset's ``state_packages``. A **view** (kind ``"view:NAME"``) is the JSON of one of the
-ruleset's named projections (``Ruleset.projections``) at some sequence.
+ruleset's ``Rules.state_packages``. A **view** (kind ``"view:NAME"``) is the JSON of one of the
+ruleset's named projections (``Views.projections``) at some sequence.
 
 Both are keyed by a fingerprint; one written under any other fingerprint is treated as missing:
 
@@ -35,8 +35,7 @@ from yarnlog.app.code_digest import code_digest
 from yarnlog.core.codec import CODEC_VERSION, Codec, CodecError, fingerprint
 
 if TYPE_CHECKING:
-    from yarnlog.core.ruleset import Ruleset
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState, Ruleset
     from yarnlog.core.timeline import Timeline
     from yarnlog.persistence.protocol import Snapshot
 
@@ -84,7 +83,7 @@ def state_classes(ruleset: Ruleset) -> list[type]:
     """The codec's whitelist for ``ruleset``: the dataclasses, enums and pydantic models defined in
     the core's state modules and in the ruleset's ``state_packages`` (nothing imported from elsewhere)."""
     classes: dict[str, type] = {}
-    for module in _modules(CORE_STATE_MODULES + tuple(ruleset.state_packages)):
+    for module in _modules(CORE_STATE_MODULES + tuple(ruleset.rules.state_packages)):
         for obj in vars(module).values():
             if _stateful(obj) and obj.__module__ == module.__name__:
                 classes[f"{obj.__module__}:{obj.__qualname__}"] = obj
@@ -126,8 +125,7 @@ def decode_state(codec: Codec, text: str) -> tuple[CampaignState[Any], Timeline]
 
     Raises :class:`CodecError` if it is not one this code wrote.
     """
-    from yarnlog.core.ruleset import get_ruleset
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState, get_ruleset
     from yarnlog.core.table import Table
     from yarnlog.core.timeline import Timeline
 

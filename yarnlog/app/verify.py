@@ -19,7 +19,7 @@ from yarnlog.core.referee import YarnlogError
 from yarnlog.core.ruleset import Ruleset, get_ruleset
 from yarnlog.core.state import CORE_EVENT_TYPES, stream_in_context
 from yarnlog.core.table import CampaignCreated
-from yarnlog.persistence.protocol import EventStore
+from yarnlog.persistence.protocol import EventRecorder
 
 
 @dataclass
@@ -245,7 +245,7 @@ def _record_of(item: StoredEvent | Parsed) -> StoredEvent:
     return item.record if isinstance(item, Parsed) else item
 
 
-def verify_stored(store: EventStore, campaign_id: str, *, batch: int = 1000) -> Report:
+def verify_stored(store: EventRecorder, campaign_id: str, *, batch: int = 1000) -> Report:
     """:func:`verify` of a campaign as stored, streamed from the store: memory stays flat in its length.
 
     Two reads of the same events (the journal is append-only, so both stop at the event that

@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from yarnlog.app.snapshots import encode_view, view_kind
 from yarnlog.core.views import assemble, block_of, blocks, is_manifest, manifest, merged
-from yarnlog.persistence.protocol import EventStore, Snapshot
+from yarnlog.persistence.protocol import EventStore, Snapshot, SnapshotRecorder
 
 if TYPE_CHECKING:
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState
     from yarnlog.core.views import ViewPieces
 
 #: A block as stored: piece number (as text) -> piece.
@@ -52,7 +52,7 @@ def _listed(manifest_data: Mapping[str, Any]) -> dict[str, int]:
     return {block: int(at) for block, at in manifest_data["blocks"].items()}
 
 
-def read_blocks(store: EventStore, campaign_id: str, name: str, fingerprint: str,
+def read_blocks(store: SnapshotRecorder, campaign_id: str, name: str, fingerprint: str,
                 listed: Mapping[str, int]) -> dict[str, Block] | None:
     """The ``listed`` blocks (block -> the event it was stored at) as stored, in one query; None if
     any is missing, stored at another event, or unreadable."""
@@ -74,7 +74,7 @@ def read_blocks(store: EventStore, campaign_id: str, name: str, fingerprint: str
     return found
 
 
-def served(store: EventStore, campaign_id: str, name: str, fingerprint: str, manifest_data: Mapping[str, Any],
+def served(store: SnapshotRecorder, campaign_id: str, name: str, fingerprint: str, manifest_data: Mapping[str, Any],
            fresh: Mapping[str, Block] | None = None) -> Any | None:
     """The view a manifest assembles from its blocks (``fresh``: blocks just worked out, not read);
     None if a block is not stored as listed."""

@@ -56,7 +56,8 @@ if TYPE_CHECKING:
 
     from yarnlog.app.journal import Journal
     from yarnlog.core.events import Recorded
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState
+    from yarnlog.core.seats import Seat
 
 #: The console's own verbs (everything else is the command line's): name -> what it does.
 CONSOLE_VERBS = {
@@ -125,22 +126,15 @@ def vocabulary(state: CampaignState[Any]) -> Vocabulary:
     if combat is not None:
         characters.extend(combat.wounds.registered)
     places = tuple(getattr(yarn_characters, "locations", {})) if yarn_characters is not None else ()
+    from yarnlog.core.ruleset import get_ruleset
+
+    # Any ruleset's characters: the names its commands know (Rules.names), places left out.
+    characters.extend(name for name in get_ruleset(table.ruleset).rules.names(state) if name not in places)
     return Vocabulary(people, tuple(dict.fromkeys(characters)), tuple(sorted(set(traits))), state.sequence, traits_of,
                       places)
 
 
 # -- the status line ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One participant on the status line: drama tokens, bennies, and their character's hit points."""
-
-    name: str
-    drama_tokens: int | None = None
-    bennies: int | None = None
-    character: str | None = None
-    hit_points: tuple[int, int] | None = None  # (current, maximum)
 
 
 @dataclass(frozen=True)
@@ -164,35 +158,10 @@ def status_of(campaign_id: str, state: CampaignState[Any]) -> Status:
     caller = timeline.scenes[scene].caller if scene is not None and scene in timeline.scenes else None
     table = state.table
     names = [*table.players, table.gm]
-    if state.table.ruleset != "yarn":
-        return Status(campaign_id, state.sequence, timeline.episode, scene, caller, None,
-                      tuple(Seat(n) for n in names))
-    return _yarn_status(campaign_id, state, caller, names)
+    from yarnlog.core.ruleset import get_ruleset
 
-
-def _yarn_status(campaign_id: str, state: CampaignState[Any], caller: str | None, names: list[str]) -> Status:
-    from yarnlog.rulesets.yarn.parts.characters.players import player_character
-    from yarnlog.rulesets.yarn.parts.combat.wounds import hit_points
-    from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_state
-
-    rules = state.rules
-    timeline = state.timeline
-    next_caller = None
-    if timeline.episode is not None:
-        order = calling_state(rules.drama, rules.characters, timeline.episode)
-        next_caller = order.next_caller if order is not None else None
-    seats = []
-    for name in names:
-        character = player_character(rules.characters, name) if name != state.table.gm else None
-        hp = None
-        if character is not None:
-            try:
-                now = hit_points(rules, character)
-                hp = (now.current, now.maximum)
-            except Exception:  # a character without hit points to speak of: none shown
-                hp = None
-        seats.append(Seat(name, rules.economy.tokens.get(name, 0), rules.economy.bennies.get(name, 0), character, hp))
-    return Status(campaign_id, state.sequence, timeline.episode, timeline.scene, caller, next_caller, tuple(seats))
+    shown = get_ruleset(state.table.ruleset).words.seats(state, names)
+    return Status(campaign_id, state.sequence, timeline.episode, scene, caller, shown.next_caller, shown.seats)
 
 
 def render_status(status: Status) -> str:
@@ -207,6 +176,7 @@ def render_status(status: Status) -> str:
             words.append(f"{seat.drama_tokens}dt {seat.bennies}b")
         if seat.hit_points is not None:
             words.append(f"{seat.hit_points[0]}/{seat.hit_points[1]}hp")
+        words.extend(seat.shows)
         seats.append(" ".join(words))
     return plain(" | ".join([" · ".join(head), *seats]))
 

@@ -25,7 +25,7 @@ class _Opened:
 _OPENED = _Opened()
 
 #: How :func:`execute_command` runs a command: ``(journal, campaign_id, command, **execute) -> recorded``.
-#: Unset, it is :func:`yarnlog.app.rolling.execute_rolling` followed by :meth:`Journal.refresh_views`;
+#: Unset, it is :func:`yarnlog.app.rolling.execute_rolling`, the stored views refreshed in the same call;
 #: ``yarnlog play`` sets its own for one line, to remember what its entry recorded (for ``undo``) or to
 #: count dice without recording (``dice?``), and leaves the stored views to their next reader.
 EXECUTOR: ContextVar[Callable[..., list[Any]] | None] = ContextVar("yarnlog_executor", default=None)
@@ -107,12 +107,10 @@ def execute_command(campaign: str | None, command, *, by: str | None = None, vis
     if executor is not None:
         return executor(journal, cid, command, by=by, visibility=visibility, override=override,
                         command_id=given, new_command=new)
-    recorded = execute_rolling(journal, cid, command, by=by, visibility=visibility, override=override,
-                               command_id=given, new_command=new)
-    # The boards people read after a move (tokens, bennies...) are brought to the new head now, from
-    # the state in memory, so that reading one stays a few rows.
-    journal.refresh_views(cid)
-    return recorded
+    # The boards people read after a move (tokens, bennies...) are brought to the new head in the same
+    # call, from the state in memory, so that reading one stays a few rows.
+    return execute_rolling(journal, cid, command, by=by, visibility=visibility, override=override,
+                           command_id=given, new_command=new, refresh_views=True)
 
 
 def _override(journal: "Journal", cid: str, by: str | None, reason: str | None):
@@ -151,8 +149,10 @@ def answer(recorded: list, as_json: bool, detail=None, command_id: str | None = 
         return
     state = None
     if recorded and not as_json and not SETTINGS.verbose:
-        # In words: the state after the move is the one the journal remembers (no replay).
-        state = open_journal().state(recorded[0].campaign_id)
+        # In words: the state after the move, as the write answered it (no replay, no read).
+        state = getattr(recorded, "state", None)
+        if state is None:
+            state = open_journal().state(recorded[0].campaign_id)
     show_recorded(recorded, as_json, state=state, command_id=command_id, already=already)
 
 
@@ -191,24 +191,17 @@ def campaign_state(campaign: str | None, as_of: int | None = None, end_of_scene:
 
 
 def campaign_view(campaign: str | None, name: str, as_of: int | None = None, end_of_scene: int | None = None):
-    """The ruleset's projection ``name`` (``Ruleset.projections``) of the campaign, as JSON data.
+    """The ruleset's projection ``name`` (``Views.projections``) of the campaign, as JSON data.
 
     At the campaign's end it is the stored view (a few rows, no replay, no import of the rules:
     :meth:`Journal.view`); as of an event or the end of a scene it is computed from the replay.
     """
-    import json
-
-    from yarnlog.core.referee import InvalidCommand
+    from yarnlog.app.projections import projection_at
 
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
-    if as_of is None and end_of_scene is None:
-        return journal.view(cid, name)
-    state = journal.state(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))
-    if state.ruleset is None or name not in state.ruleset.projections:
-        raise InvalidCommand(f"this campaign's ruleset has no view called {name!r}")
-    # As plain JSON, exactly as a stored view comes back (tuples as lists), whichever way it was read.
-    return json.loads(json.dumps(state.ruleset.projections[name](state)))
+    upto = None if as_of is None and end_of_scene is None else resolve_as_of(journal, cid, as_of, end_of_scene)
+    return projection_at(journal, cid, name, upto)
 
 
 def campaign_ruleset(campaign: str | None) -> tuple[str, str]:

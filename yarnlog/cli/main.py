@@ -100,8 +100,9 @@ class _InitCommand(TyperCommand):
 
 
 def _optional_rules_epilog() -> str:
+    from yarnlog.core.installed import RULESETS
     from yarnlog.core.referee import YarnlogError
-    from yarnlog.core.ruleset import RULESETS, get_ruleset
+    from yarnlog.core.ruleset import get_ruleset
 
     lines = []
     for name in sorted(RULESETS):
@@ -146,7 +147,7 @@ def init(
     recorded = journal.create_campaign(campaign_id, title=title, gm=gm, ruleset=ruleset, options=options,
                                        command=key, new_command=new)
     # Answered in words like every other write (the payload table with --verbose).
-    state = None if as_json or SETTINGS.verbose else journal.state(campaign_id)
+    state = None if as_json or SETTINGS.verbose else recorded.state
     show_recorded(recorded, as_json, title=f"Campaign {campaign_id} created", state=state, command_id=given,
                   already=recorded.already_recorded)
 
@@ -513,7 +514,7 @@ def _scene_casts(state) -> dict:
     """
     from yarnlog.core.ruleset import get_ruleset
 
-    projection = get_ruleset(state.table.ruleset).projections.get("scene-casts") if state.table.ruleset else None
+    projection = get_ruleset(state.table.ruleset).views.projections.get("scene-casts") if state.table.ruleset else None
     return projection(state) if projection is not None else {}
 
 
@@ -579,8 +580,9 @@ def verify(
                                                 "digest must be signed with it.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Check the hash chain, the payloads and the rules; exit 1 on any fault. Snapshots are ignored
-    (they are caches, never evidence) unless --snapshots asks for them to be checked. With --digest,
+    """Check the hash chain, the payloads and the rules, and that every cached snapshot and view a read
+    would use says what a full replay says; exit 1 on any fault. --snapshots checks every cached row,
+    each listed. With --digest,
     also check that the journal extends exactly the history that digest pins (nothing cut or changed)."""
     from yarnlog.cli.evidence import check_digest_option
     from yarnlog.core.referee import invalid
@@ -591,7 +593,7 @@ def verify(
     # A campaign that is not there is a mistyped id (exit 2), not a journal with faults (exit 1).
     invalid(cid in journal.campaigns(), f"no campaign {cid!r} in this journal")
     with working(f"verifying {cid}: hash chain, payloads, rules"):
-        report = journal.verify(cid)
+        report = journal.verify(cid, caches=not snapshots)  # --snapshots checks each one below
     if pinned is not None and report.events:  # (no campaign at all is already the one fault)
         from yarnlog.cli.evidence import digest_faults
 

@@ -60,10 +60,6 @@ def one_line(text: str) -> str:
     return terminal_text(text).replace("\n", "\u2424").replace("\t", "\u2409")
 
 
-#: A rule's number in its book's citation, as DramaSystem's are ("DramaSystem SRD (DS22-DS24, lines 325-333)").
-_RULE_NUMBER = re.compile(r"DS\d+(?:-DS\d+)?(?:, DS\d+(?:-DS\d+)?)*")
-
-
 def citations(rule) -> list[str]:
     """How a refusal may name ``rule``'s place in its book, longest first: the heading of its
     section (``Supporting or Blocking a Force``), the rule's number where its book numbers its
@@ -71,9 +67,8 @@ def citations(rule) -> list[str]:
     (``Advanced Procedural System: Player vs. Player`` -> ``Player vs. Player``)."""
     section = rule.section
     found = [section]
-    number = _RULE_NUMBER.search(rule.book)
-    if number is not None:
-        found.append(number.group())
+    if rule.number is not None:
+        found.append(rule.number)
     if ": " in section:
         found.append(section.rsplit(": ", 1)[-1])
     return sorted(dict.fromkeys(found), key=len, reverse=True)
@@ -82,16 +77,17 @@ def citations(rule) -> list[str]:
 def refusal_line(message: str, rule) -> str:
     """A refusal in one line: ``Refused. Ana must pay 2 drama tokens but holds 0 (Forcing).``, what the
     rule says of this move and where the book says it. The section is named whole when the line fits
-    :data:`WIDTH` columns, else by its shortest citation (:func:`citations`); the message is never
-    cut, so a name typed very long may still make the line wider."""
+    :data:`WIDTH` columns, else by a shorter citation (:func:`citations`), else by the book and line
+    of the rule (``Yarn 965``, :attr:`~yarnlog.core.referee.Rule.where`); the message is never cut,
+    so a name typed very long may still make the line wider."""
     said = message.strip().rstrip(".")
     said = f"{said[:1].upper()}{said[1:]}"
     options = citations(rule)
-    for cite in options:
-        line = f"Refused. {said} ({cite})."
-        if len(line) <= WIDTH:
-            break
-    return one_line(line)
+    if rule.where is not None and rule.where not in options:
+        options.append(rule.where)
+    lines = [f"Refused. {said} ({cite})." for cite in options]
+    fitting = [line for line in lines if len(line) <= WIDTH]
+    return one_line(fitting[0] if fitting else min(lines, key=len))
 
 
 def error_line(exc: Exception, *, full: bool = False) -> str:
@@ -172,11 +168,11 @@ def wrapped(text: str, width: int = WIDTH) -> str:
 
 
 def event_words(recorded, state) -> str | None:
-    """A recorded event in words: its ruleset's (``Ruleset.narrate``), else the journal's own, else ``None``."""
+    """A recorded event in words: its ruleset's (``Words.narrate``), else the journal's own, else ``None``."""
     from yarnlog.core.words import core_sentence
 
     ruleset = getattr(state, "ruleset", None)
-    text = ruleset.narrate(recorded, state) if ruleset is not None else None
+    text = ruleset.words.narrate(recorded, state) if ruleset is not None else None
     return text if text is not None else core_sentence(recorded)
 
 
@@ -184,7 +180,7 @@ def show_recorded(events: list, as_json: bool, title: str = "Recorded", state=No
                   already: bool = False) -> None:
     """What a command recorded: ``--json`` prints the envelopes; for people, given the campaign's
     ``state`` after the move, one sentence per event (a payload table for any event without one)
-    and the ruleset's line on what follows (``Ruleset.follow_up``), wrapped to :data:`WIDTH` columns;
+    and the ruleset's line on what follows (``Words.follow_up``), wrapped to :data:`WIDTH` columns;
     without ``state`` (``--verbose``, ``log``) the payload table.
 
     A write names its ``command_id`` in each JSON event (with ``already_recorded``), and says so
@@ -207,7 +203,7 @@ def show_recorded(events: list, as_json: bool, title: str = "Recorded", state=No
         elif text:
             lines.append(wrapped(text))
     ruleset = getattr(state, "ruleset", None)
-    after = ruleset.follow_up(state) if ruleset is not None else None
+    after = ruleset.words.follow_up(state) if ruleset is not None else None
     if lines:
         sys.stdout.write("\n".join(lines) + "\n")
     if unsaid:

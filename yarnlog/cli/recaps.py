@@ -14,7 +14,7 @@ from yarnlog.cli.options import number_range
 
 if TYPE_CHECKING:
     from yarnlog.core.events import Recorded
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState
 
 #: The template each format renders with.
 TEMPLATES = {"md": "recap.md.j2", "html": "recap.html.j2"}

@@ -1,7 +1,7 @@
 """Verbs per ruleset: the command line offers a ruleset's verbs only in that ruleset's campaigns.
 
-The core verbs (``init``, ``note``, ``scene close``...) are always there. A ruleset names its own
-in :attr:`Ruleset.cli <yarnlog.core.ruleset.Ruleset.cli>` (a :class:`Verbs`); they are looked up
+The core verbs (``init``, ``note``, ``scene close``...) are always there. A ruleset's own are the
+:class:`Verbs` ``VERBS`` of the ``cli`` module beside its ruleset module (:func:`verbs_of`); they are looked up
 lazily, only when a verb that is not a core one, or the help, is asked for: the campaign comes
 from ``--campaign/-c`` (before or after the verb), ``YARNLOG_CAMPAIGN`` or the journal's only
 campaign, and its ruleset from the campaign's first event. A core verb that a ruleset replaces
@@ -15,7 +15,6 @@ carries its own copy of click: its groups, commands and contexts are ``typer._cl
 from __future__ import annotations
 
 import copy
-import dataclasses
 import functools
 import os
 from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
@@ -47,36 +46,33 @@ class Verbs:
     replaces: Mapping[str, str] = field(default_factory=dict)
     #: The help panel's heading; the same as the ruleset's title (a test checks it).
     title: str = ""
-    #: Every top-level verb, in the order ``register`` adds them, -> the ``"module:function"`` that
-    #: registers it (with the rest of its module's verbs). With it, a command imports and builds only
-    #: its own verb and the help names the verbs without importing any (a test checks it against
-    #: ``register``); a verb missing from it is still found, by registering them all.
-    index: Mapping[str, str] = field(default_factory=dict)
-
-
-#: The entry-point group that names each ruleset's :class:`Verbs` by itself, so the command line
-#: can list and parse a ruleset's verbs without importing its rules (pydantic, every part).
-VERBS_ENTRY_POINT_GROUP = "yarnlog.verbs"
 
 
 @functools.cache
 def verbs_of(ruleset_name: str) -> Verbs:
-    """The :class:`Verbs` of an installed ruleset (none for a ruleset that adds no verbs).
+    """The :class:`Verbs` of an installed ruleset: ``VERBS`` in the ``cli`` module or package beside
+    the module its entry point names (``pkg.ruleset:RULESET`` -> ``pkg.cli:VERBS``), found without
+    importing the rules; none for a ruleset without one."""
+    import importlib.util
 
-    Read from the light ``yarnlog.verbs`` entry point when the ruleset's package declares one,
-    else from :attr:`Ruleset.cli <yarnlog.core.ruleset.Ruleset.cli>`, which imports the ruleset.
-    """
-    from yarnlog.core.ruleset import get_ruleset, import_object, installed_entry_points
+    from yarnlog.core.installed import RULESETS, import_object
+    from yarnlog.core.ruleset import get_ruleset
 
-    declared = [value for name, value in installed_entry_points(VERBS_ENTRY_POINT_GROUP) if name == ruleset_name]
-    if declared:
-        verbs: Verbs = import_object(declared[0])
-        return verbs
-    ruleset = get_ruleset(ruleset_name)
-    if ruleset.cli is None:
-        return Verbs(register=lambda app: None, title=ruleset.title)
-    verbs = import_object(ruleset.cli)
-    return verbs if verbs.title else dataclasses.replace(verbs, title=ruleset.title)
+    try:
+        module = RULESETS[ruleset_name].split(":")[0]
+    except KeyError:
+        get_ruleset(ruleset_name)  # says which rulesets are installed
+        raise
+    spec = importlib.util.find_spec(module)
+    package = module if spec is not None and spec.submodule_search_locations else module.rpartition(".")[0]
+    try:
+        found = importlib.util.find_spec(f"{package}.cli") if package else None
+    except ModuleNotFoundError:
+        found = None
+    if found is None:
+        return Verbs(register=lambda app: None, title=get_ruleset(ruleset_name).title)
+    verbs: Verbs = import_object(f"{package}.cli:VERBS")
+    return verbs
 
 
 def _commands(register: Callable[[typer.Typer], None], title: str,
@@ -107,26 +103,20 @@ def commands_of(ruleset_name: str) -> dict[str, TyperCommand | TyperGroup]:
 
 @functools.cache
 def command_of(ruleset_name: str, verb: str) -> TyperCommand | TyperGroup | None:
-    """A ruleset's top-level verb as a click command (``None`` if it has no such verb): through its
-    :attr:`Verbs.index`, only the module that registers it is imported and only that verb built."""
-    from yarnlog.core.ruleset import import_object
-
+    """A ruleset's top-level verb as a click command (``None`` if it has no such verb): every verb is
+    registered (its modules import typer and the shell only), and only this one built."""
     verbs = verbs_of(ruleset_name)
-    section = verbs.index.get(verb)
-    if section is None:
-        return commands_of(ruleset_name).get(verb)
-    return _commands(import_object(section), verbs.title, only=verb).get(verb)
+    return _commands(verbs.register, verbs.title, only=verb).get(verb)
 
 
 def verb_names(ruleset_name: str) -> list[str]:
-    """A ruleset's top-level verbs, by name (from its index when it has one: nothing is imported)."""
-    verbs = verbs_of(ruleset_name)
-    return list(verbs.index) if verbs.index else list(commands_of(ruleset_name))
+    """A ruleset's top-level verbs, by name, in the order the help lists them."""
+    return list(commands_of(ruleset_name))
 
 
 def installed_verbs() -> dict[str, list[str]]:
     """Every installed ruleset that adds verbs -> the names of its top-level verbs."""
-    from yarnlog.core.ruleset import RULESETS
+    from yarnlog.core.installed import RULESETS
 
     found = {}
     for name in sorted(RULESETS):

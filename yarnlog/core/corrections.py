@@ -8,16 +8,12 @@ Both carry a reason and who approved them, and the original stays in the log and
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import Field
 
 from yarnlog.core.events import Payload, Recorded, event, load_payload
 from yarnlog.core.limits import Name, Text
-from yarnlog.core.referee import Referee, invalid
-
-if TYPE_CHECKING:
-    from yarnlog.core.state import CampaignState
 
 
 @event("correction")
@@ -133,30 +129,3 @@ def effective(events: Iterable[Recorded]) -> list[Recorded]:
     if not amendments:
         return events
     return [rec for rec in map(amendments.apply, events) if rec is not None]
-
-
-# -- validation -----------------------------------------------------------------------------
-
-
-def validate_amendment(p: Correction | Retraction, campaign: CampaignState[Any],
-                       referee: Referee) -> Correction | Retraction:
-    """A correction or retraction names an earlier event (not the campaign's creation) and a GM.
-
-    Whether the target exists, and whether the amended history still obeys the rules, is checked
-    where the whole history is at hand (:func:`yarnlog.core.decide.decide_amendment`): the state
-    before an amendment no longer holds an event it retracted.
-    """
-    target = p.corrects if isinstance(p, Correction) else p.retracts
-    invalid(campaign.table.is_gm(p.approved_by), "only a GM may approve a correction or retraction")
-    invalid(bool(p.reason.strip()), "a correction or retraction needs a reason")
-    invalid(target != 1, "the campaign's creation cannot be amended: export and start a new campaign instead")
-    return p
-
-
-def validate_override(p: OverrideRecorded, campaign: CampaignState[Any], referee: Referee) -> OverrideRecorded:
-    """Only a GM sets rules aside, says why, and names them (the journal records an override only
-    when a move broke a rule)."""
-    invalid(campaign.table.is_gm(p.by), "only a GM may override the rules")
-    invalid(bool(p.reason.strip()), "an override needs a reason")
-    invalid(bool(p.rules), "an override names the rules it sets aside")
-    return p

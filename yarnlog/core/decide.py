@@ -16,20 +16,15 @@ from yarnlog.core.corrections import (
     OverrideRecorded,
     Retraction,
     effective,
-    validate_amendment,
 )
 from yarnlog.core.events import Payload, Recorded, load_payload
 from yarnlog.core.names import Registered, did_you_mean, mentioned, resolve_command
-from yarnlog.core.referee import Broken, InvalidCommand, Referee, Rule, YarnlogError, invalid, present
-from yarnlog.core.state import EVERYONE, CampaignState, empty_state, evolve, paused_gc, replay
-from yarnlog.core.table import AddParticipant, ChangeOptions, RemoveParticipant, decide_table
-from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode, decide_timeline
-from yarnlog.core.validation import UNCHECKED, Unchecked, problems, validator_of
-
-#: The journal's own commands, by exact type: a ruleset decides one of them only when its
-#: ``takes_over`` says so (a subclass such as Yarn's ``CallScene`` is the ruleset's own command).
-CORE_COMMANDS = frozenset({AddParticipant, RemoveParticipant, ChangeOptions, StartEpisode, EndEpisode, OpenScene,
-                           CloseScene, AddNote})
+from yarnlog.core.referee import Broken, Difference, InvalidCommand, Referee, Rule, YarnlogError, invalid, present
+from yarnlog.core.ruleset import CORE_COMMANDS, CampaignState
+from yarnlog.core.state import EVERYONE, empty_state, evolve, paused_gc, replay
+from yarnlog.core.table import decide_table
+from yarnlog.core.timeline import decide_timeline
+from yarnlog.core.validation import UNCHECKED, Unchecked, problems, validate_amendment, validator_of
 
 CORRECTIONS_RULE = Rule(
     "yarnlog", "Corrections",
@@ -55,7 +50,7 @@ class Retract:
 def known_names(state: CampaignState[Any]) -> Registered:
     """Every name registered in the campaign: the participants and the ruleset's own (characters...),
     looked up where the state keeps them (not copied: a move's decision does not grow with them)."""
-    ruleset_names = state.ruleset.names(state) if state.ruleset is not None else ()
+    ruleset_names = state.ruleset.rules.names(state) if state.ruleset is not None else ()
     if not isinstance(ruleset_names, Collection):
         ruleset_names = tuple(ruleset_names)
     return Registered(state.table.roles, ruleset_names)
@@ -98,16 +93,16 @@ def _with_suggestion(exc: InvalidCommand, command: Any, known: Registered) -> In
 def _decide(command: Any, state: CampaignState[Any], referee: Referee, ruleset: Any) -> list[Payload]:
     payloads: list[Payload] | None
     if type(command) in CORE_COMMANDS:
-        takeover = ruleset.takes_over.get(type(command))
+        takeover = ruleset.rules.takes_over.get(type(command))
         if takeover is None:
-            payloads = decide_table(command, state.table) or decide_timeline(command, state.timeline)
+            payloads = decide_table(command, state.table, ruleset.options) or decide_timeline(command, state.timeline)
         else:
             payloads = takeover(command, state, referee)
             if payloads is None:
                 raise RuntimeError(f"the {ruleset.name} ruleset takes over {type(command).__name__} "
                                    "but its handler decided nothing")
     else:
-        payloads = ruleset.decide(command, state, referee)
+        payloads = ruleset.rules.decide(command, state, referee)
         if payloads is None:
             raise InvalidCommand(f"{type(command).__name__} is not a command of the {ruleset.name} ruleset")
     if not payloads:
@@ -158,7 +153,9 @@ def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], re
             # else (a field the rules derive otherwise) is refused under the rule of corrections.
             broken = fault.problem
             rule, said = (broken.rule, broken.message) if isinstance(broken, Broken) else (CORRECTIONS_RULE, broken)
-            referee.require(False, rule, f"event {fault.sequence} would break a rule: {said}")
+            if isinstance(broken, Difference):
+                said = broken.briefly()
+            referee.require(False, rule, f"event {fault.sequence} would fail: {said}")
     return payload
 
 
@@ -280,7 +277,7 @@ def check_event(state: CampaignState[Any], rec: Recorded, *,
         found.append(f"only a GM records {rec.event_type}, and {rec.recorded_by} is not one")
     if state.ruleset is not None:
         try:
-            found += state.ruleset.audit(state, rec)
+            found += state.ruleset.rules.audit(state, rec)
         except YarnlogError as exc:
             found.append(str(exc))
     return list(dict.fromkeys(found))

@@ -77,11 +77,11 @@ def payload_class(event_type: str) -> type[Payload]:
     unknown type whose prefix names a ruleset (``yarn.roll.made``) imports that ruleset first.
     """
     if event_type not in _PAYLOADS:
-        from yarnlog.core.ruleset import RULESETS, get_ruleset
+        from yarnlog.core.installed import RULESETS, import_object
 
         prefix = event_type.split(".", 1)[0]
-        if prefix in RULESETS:
-            get_ruleset(prefix)
+        if prefix in RULESETS and prefix not in RULESETS.duplicates:
+            import_object(RULESETS[prefix])
     try:
         return _PAYLOADS[event_type]
     except KeyError:

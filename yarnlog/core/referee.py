@@ -10,7 +10,8 @@ rule, so ``verify`` can report all of them, and projections can ask "what is sti
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
@@ -36,6 +37,44 @@ class Rule:
         """The book's heading the rule stands under, as a refusal or a sentence names it (:func:`heading`)."""
         return heading(self.chapter)
 
+    @property
+    def number(self) -> str | None:
+        """The rule's number, where its citation gives one (``DS25`` of ``DramaSystem SRD (DS25, lines
+        335-339)``)."""
+        found = _RULE_NUMBER.search(self.book.partition(" (")[2])
+        return found.group() if found else None
+
+    @property
+    def where(self) -> str | None:
+        """The rule named in a few characters: its number (``DS25``), else its book's short name and
+        the line of its section (``Yarn 965``), from the citation or from the book's index
+        (:func:`index_book`); ``None`` when neither is known."""
+        if self.number:
+            return self.number
+        title, _, place = self.book.partition(" (")
+        index = _BOOK_INDEX.get(title)
+        if index is None:
+            return None
+        line = _LINE.search(place)
+        if line:
+            return f"{index[0]} {line.group(1)}"
+        found = index[1].get(self.chapter)
+        return None if found is None else f"{index[0]} {found}"
+
+
+#: A rule's number in its book's citation, as DramaSystem's are ("DramaSystem SRD (DS22-DS24, lines 325-333)").
+_RULE_NUMBER = re.compile(r"\b[A-Z]+\d+(?:-[A-Z]+\d+)?(?:, [A-Z]+\d+(?:-[A-Z]+\d+)?)*")
+_LINE = re.compile(r"\blines? (\d+)")
+#: Each book's short name and the line each of its sections starts at, by the rule's ``chapter``.
+_BOOK_INDEX: dict[str, tuple[str, Mapping[str, int]]] = {}
+
+
+def index_book(book: str, short: str, lines: Mapping[str, int]) -> None:
+    """Say where ``book``'s sections stand (``lines``: a rule's ``chapter`` -> the line of its heading
+    in the book) and its short name, so that its rules can be named in a few characters
+    (:attr:`Rule.where`). A ruleset's rules call it once for the book they quote."""
+    _BOOK_INDEX[book] = (short, dict(lines))
+
 
 def heading(chapter: str) -> str:
     """The book's heading of a rule's ``chapter``: its last part (``Combat › Initiative`` -> ``Initiative``)."""
@@ -55,6 +94,28 @@ class Broken(str):
         told = super().__new__(cls, f"{message} ({rule.cite() if cited is None else cited})")
         told.rule, told.message = rule, message
         return told
+
+
+class Difference(str):
+    """A recorded field that is not what the rules derive, as an audit tells it (``hit_points is
+    recorded as 30 but the rules give 28``): a string that keeps the ``field`` and both values
+    (as told), so a refusal built on it can say it in a few words (:meth:`briefly`)."""
+
+    field: str
+    recorded: str
+    derived: str
+
+    def __new__(cls, field: str, recorded: str, derived: str) -> Difference:
+        difference = super().__new__(cls, f"{field} is recorded as {recorded} but the rules give {derived}")
+        difference.field, difference.recorded, difference.derived = field, recorded, derived
+        return difference
+
+    def briefly(self) -> str:
+        """``hit_points is 30, the rules give 28``; the values left out when either is long (``the rules
+        give another transfers``)."""
+        if max(len(self.recorded), len(self.derived)) > 12:
+            return f"the rules give another {self.field}"
+        return f"{self.field} is {self.recorded}, the rules give {self.derived}"
 
 
 class YarnlogError(Exception):

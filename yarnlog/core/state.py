@@ -9,14 +9,13 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from sys import intern
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from yarnlog.core.corrections import Amendments, OverrideRecorded, effective
 from yarnlog.core.envelope import StoredEvent, stored_payload
 from yarnlog.core.events import Payload, Recorded
-from yarnlog.core.ruleset import Ruleset, SliceBuilder, get_ruleset
+from yarnlog.core.ruleset import CampaignState, SliceBuilder, get_ruleset
 from yarnlog.core.shared_fields import share_fields_sets
 from yarnlog.core.table import CampaignCreated, Table, evolve_table
 from yarnlog.core.timeline import EpisodeEnded, EpisodeStarted, SceneOpened, Timeline, context, evolve_timeline
@@ -33,25 +32,8 @@ CORE_EVENT_TYPES = frozenset({
 })
 
 
-#: The state a ruleset keeps for a campaign (``YarnState`` for Yarn).
-S = TypeVar("S")
 #: What an event is typed from as it is placed in context (a stored row, or an event to copy).
 E = TypeVar("E")
-
-
-@dataclass(frozen=True)
-class CampaignState(Generic[S]):
-    """A campaign as replayed up to ``sequence``: the journal's own slices and the ruleset's ``rules``.
-
-    Typed by the ruleset's state, so a Yarn decider sees ``CampaignState[YarnState]``. Before
-    ``campaign.created`` has been folded there is no ruleset and ``rules`` is None.
-    """
-
-    table: Table
-    timeline: Timeline
-    rules: S
-    ruleset: Ruleset | None
-    sequence: int = 0
 
 
 def empty_state() -> CampaignState[Any]:
@@ -69,9 +51,9 @@ def evolve(state: CampaignState[Any], recorded: Recorded, timeline: Timeline | N
     rules = state.rules
     if isinstance(payload, CampaignCreated):
         ruleset = get_ruleset(payload.ruleset)
-        rules = ruleset.initial_state()
+        rules = ruleset.rules.initial_state()
     if ruleset is not None:
-        rules = ruleset.evolve(rules, recorded)
+        rules = ruleset.rules.evolve(rules, recorded)
     return CampaignState(
         table=evolve_table(state.table, payload),
         timeline=evolve_timeline(state.timeline, payload) if timeline is None else timeline,
@@ -121,7 +103,7 @@ class Replay:
     """A replay in progress: events folded in place, the state frozen once, at the end.
 
     Equal to :func:`evolve` event by event (property tests check it), for many events at a lower
-    cost: the ruleset's state is thawed into its builder (``Ruleset.thaw``: Yarn's parts that
+    cost: the ruleset's state is thawed into its builder (``Rules.thaw``: Yarn's parts that
     offer one fold into mutable slices) and no :class:`CampaignState` is built per event. A
     ruleset without ``thaw`` is folded with its ``evolve``. :meth:`freeze` hands out a state as
     immutable as ``evolve``'s, and the replay may go on folding after it. A replay may start from
@@ -136,20 +118,20 @@ class Replay:
         self.sequence = state.sequence
         self._rules: Any = state.rules  # the ruleset's state, when it is folded with its evolve
         self._builder: SliceBuilder | None = None
-        if self.ruleset is not None and self.ruleset.thaw is not None:
-            self._builder = self.ruleset.thaw(self._rules)
+        if self.ruleset is not None and self.ruleset.rules.thaw is not None:
+            self._builder = self.ruleset.rules.thaw(self._rules)
 
     def fold(self, recorded: Recorded, timeline: Timeline | None = None) -> None:
         """Fold one event; ``timeline``, as for :func:`evolve`, is the timeline with it folded in already."""
         payload = recorded.payload
         if isinstance(payload, CampaignCreated):
             self.ruleset = get_ruleset(payload.ruleset)
-            self._rules = self.ruleset.initial_state()
-            self._builder = self.ruleset.thaw(self._rules) if self.ruleset.thaw is not None else None
+            self._rules = self.ruleset.rules.initial_state()
+            self._builder = self.ruleset.rules.thaw(self._rules) if self.ruleset.rules.thaw is not None else None
         if self._builder is not None:
             self._builder.fold(recorded, None)
         elif self.ruleset is not None:
-            self._rules = self.ruleset.evolve(self._rules, recorded)
+            self._rules = self.ruleset.rules.evolve(self._rules, recorded)
         self.table = evolve_table(self.table, payload)
         self.timeline = evolve_timeline(self.timeline, payload) if timeline is None else timeline
         self.sequence = recorded.sequence

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import Final, Literal
 
 from pydantic import Field
 
@@ -13,10 +14,7 @@ from yarnlog.core.events import Payload, event
 from yarnlog.core.frozen import replace
 from yarnlog.core.limits import Name, Text
 from yarnlog.core.names import did_you_mean
-from yarnlog.core.referee import Referee, invalid
-
-if TYPE_CHECKING:
-    from yarnlog.core.state import CampaignState
+from yarnlog.core.referee import invalid
 
 GM: Final = "gm"
 PLAYER: Final = "player"
@@ -140,7 +138,8 @@ class ChangeOptions:
     reason: str
 
 
-def decide_table(command: object, table: Table) -> list[Payload] | None:
+def decide_table(command: object, table: Table, options: Mapping[str, str]) -> list[Payload] | None:
+    """The journal's own table commands; ``options`` are the optional rules the campaign's ruleset offers."""
     if isinstance(command, AddParticipant):
         name = _joining_name(table, command.name)
         invalid(command.role in (PLAYER, GM), f"role must be 'player' or 'gm', not {command.role!r}")
@@ -150,7 +149,8 @@ def decide_table(command: object, table: Table) -> list[Payload] | None:
     if isinstance(command, ChangeOptions):
         invalid(bool(command.options), "name the optional rules to switch on or off")
         invalid(bool(command.reason.strip()), "a ruling on the optional rules needs a reason")
-        return [check_options(OptionsChanged(options=command.options, by=command.by, reason=command.reason), table)]
+        return [check_options(OptionsChanged(options=command.options, by=command.by, reason=command.reason), table,
+                              options)]
     return None
 
 
@@ -181,34 +181,11 @@ def check_left(p: ParticipantLeft, table: Table) -> ParticipantLeft:
     return p
 
 
-def validate_created(p: CampaignCreated, campaign: CampaignState[Any], referee: Referee) -> CampaignCreated:
-    """The first event: once per campaign, naming a ruleset that exists and options it knows."""
-    from yarnlog.core.ruleset import get_ruleset  # rulesets are imported lazily, by name
-
-    invalid(campaign.ruleset is None and not campaign.table.gm, "a campaign is created only once")
-    rules = get_ruleset(p.ruleset)
-    unknown = sorted(set(p.options) - set(rules.options))
-    invalid(not unknown, f"unknown optional rule(s) for {p.ruleset}: {', '.join(unknown)}"
-            + "".join(did_you_mean(name, rules.options) for name in unknown)
-            + (f"; known: {', '.join(sorted(rules.options))}" if rules.options else ""))
-    return p
-
-
-def validate_joined(p: ParticipantJoined, campaign: CampaignState[Any], referee: Referee) -> ParticipantJoined:
-    return check_joined(p, campaign.table)
-
-
-def validate_left(p: ParticipantLeft, campaign: CampaignState[Any], referee: Referee) -> ParticipantLeft:
-    return check_left(p, campaign.table)
-
-
-def check_options(p: OptionsChanged, table: Table) -> OptionsChanged:
-    """A GM rules; each rule named is one the campaign's ruleset offers and is switched to what it is not."""
-    from yarnlog.core.ruleset import get_ruleset  # rulesets are imported lazily, by name
-
+def check_options(p: OptionsChanged, table: Table, known: Mapping[str, str]) -> OptionsChanged:
+    """A GM rules; each rule named is one the campaign's ruleset offers (``known``) and is switched
+    to what it is not."""
     invalid(table.is_gm(p.by), "only a GM may switch optional rules on or off")
     invalid(bool(p.reason.strip()), "a ruling on the optional rules needs a reason")
-    known = get_ruleset(table.ruleset).options
     unknown = sorted(set(p.options) - set(known))
     invalid(not unknown, f"unknown optional rule(s) for {table.ruleset}: {', '.join(unknown)}"
             + "".join(did_you_mean(name, known) for name in unknown)
@@ -219,5 +196,3 @@ def check_options(p: OptionsChanged, table: Table) -> OptionsChanged:
     return p
 
 
-def validate_options(p: OptionsChanged, campaign: CampaignState[Any], referee: Referee) -> OptionsChanged:
-    return check_options(p, campaign.table)

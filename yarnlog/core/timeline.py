@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from pydantic import Field
 from pyrsistent import PMap, PVector, pmap, pvector
@@ -16,10 +16,7 @@ from pyrsistent import PMap, PVector, pmap, pvector
 from yarnlog.core.events import Payload, event, upcaster
 from yarnlog.core.frozen import replace
 from yarnlog.core.limits import Name, Text
-from yarnlog.core.referee import Referee, invalid
-
-if TYPE_CHECKING:
-    from yarnlog.core.state import CampaignState
+from yarnlog.core.referee import invalid
 
 
 @event("episode.started")
@@ -234,11 +231,6 @@ def check_timeline(p: Payload, timeline: Timeline) -> Payload:
                 f"there is no scene {p.scene} yet: a note is filed under a scene already called")
         return p
     raise TypeError(f"{type(p).__name__} is not a timeline event")
-
-
-def validate_timeline(p: Payload, campaign: CampaignState[Any], referee: Referee) -> Payload:
-    """The validator of every timeline event (see :func:`check_timeline`)."""
-    return check_timeline(p, campaign.timeline)
 
 
 def open_scene_payload(command: OpenScene, timeline: Timeline) -> SceneOpened:

@@ -18,26 +18,80 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from yarnlog.core.corrections import Correction, OverrideRecorded, Retraction, validate_amendment, validate_override
+from yarnlog.core.corrections import Correction, OverrideRecorded, Retraction
 from yarnlog.core.events import Payload
 from yarnlog.core.limits import check_data
-from yarnlog.core.names import NAME_FIELDS
-from yarnlog.core.referee import Referee, YarnlogError
-from yarnlog.core.ruleset import Ruleset, Validator
+from yarnlog.core.names import NAME_FIELDS, did_you_mean
+from yarnlog.core.referee import Difference, Referee, YarnlogError, invalid
+from yarnlog.core.ruleset import Ruleset, Validator, get_ruleset
 from yarnlog.core.table import (
     CampaignCreated,
     OptionsChanged,
     ParticipantJoined,
     ParticipantLeft,
-    validate_created,
-    validate_joined,
-    validate_left,
-    validate_options,
+    check_joined,
+    check_left,
+    check_options,
 )
-from yarnlog.core.timeline import EpisodeEnded, EpisodeStarted, Note, SceneClosed, SceneOpened, validate_timeline
+from yarnlog.core.timeline import EpisodeEnded, EpisodeStarted, Note, SceneClosed, SceneOpened, check_timeline
 
 if TYPE_CHECKING:
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState
+
+# -- the journal's own validators ---------------------------------------------------------------
+
+
+def validate_created(p: CampaignCreated, campaign: CampaignState[Any], referee: Referee) -> CampaignCreated:
+    """The first event: once per campaign, naming a ruleset that exists and options it knows."""
+    invalid(campaign.ruleset is None and not campaign.table.gm, "a campaign is created only once")
+    rules = get_ruleset(p.ruleset)
+    unknown = sorted(set(p.options) - set(rules.options))
+    invalid(not unknown, f"unknown optional rule(s) for {p.ruleset}: {', '.join(unknown)}"
+            + "".join(did_you_mean(name, rules.options) for name in unknown)
+            + (f"; known: {', '.join(sorted(rules.options))}" if rules.options else ""))
+    return p
+
+
+def validate_joined(p: ParticipantJoined, campaign: CampaignState[Any], referee: Referee) -> ParticipantJoined:
+    return check_joined(p, campaign.table)
+
+
+def validate_left(p: ParticipantLeft, campaign: CampaignState[Any], referee: Referee) -> ParticipantLeft:
+    return check_left(p, campaign.table)
+
+
+def validate_options(p: OptionsChanged, campaign: CampaignState[Any], referee: Referee) -> OptionsChanged:
+    return check_options(p, campaign.table, campaign.ruleset.options if campaign.ruleset is not None else {})
+
+
+def validate_timeline(p: Payload, campaign: CampaignState[Any], referee: Referee) -> Payload:
+    """The validator of every timeline event (see :func:`check_timeline`)."""
+    return check_timeline(p, campaign.timeline)
+
+
+def validate_amendment(p: Correction | Retraction, campaign: CampaignState[Any],
+                       referee: Referee) -> Correction | Retraction:
+    """A correction or retraction names an earlier event (not the campaign's creation) and a GM.
+
+    Whether the target exists, and whether the amended history still obeys the rules, is checked
+    where the whole history is at hand (:func:`yarnlog.core.decide.decide_amendment`): the state
+    before an amendment no longer holds an event it retracted.
+    """
+    target = p.corrects if isinstance(p, Correction) else p.retracts
+    invalid(campaign.table.is_gm(p.approved_by), "only a GM may approve a correction or retraction")
+    invalid(bool(p.reason.strip()), "a correction or retraction needs a reason")
+    invalid(target != 1, "the campaign's creation cannot be amended: export and start a new campaign instead")
+    return p
+
+
+def validate_override(p: OverrideRecorded, campaign: CampaignState[Any], referee: Referee) -> OverrideRecorded:
+    """Only a GM sets rules aside, says why, and names them (the journal records an override only
+    when a move broke a rule)."""
+    invalid(campaign.table.is_gm(p.by), "only a GM may override the rules")
+    invalid(bool(p.reason.strip()), "an override needs a reason")
+    invalid(bool(p.rules), "an override names the rules it sets aside")
+    return p
+
 
 #: The journal's own event types, whatever the ruleset.
 CORE_VALIDATORS: Mapping[type[Payload], Validator] = {
@@ -67,7 +121,7 @@ UNCHECKED = Unchecked.UNCHECKED
 
 def validator_of(payload_type: type[Payload], ruleset: Ruleset | None) -> Validator | None:
     """The ruleset's validator of ``payload_type`` if it has one, else the journal's own."""
-    own = ruleset.validators if ruleset is not None else {}
+    own = ruleset.rules.validators if ruleset is not None else {}
     return own.get(payload_type) or CORE_VALIDATORS.get(payload_type)
 
 
@@ -111,7 +165,7 @@ def differences(recorded: Payload, derived: Payload, schema_version: int | None 
     added_in = getattr(type(recorded), "added_in", {})
     version = type(recorded).schema_version if schema_version is None else schema_version
     unstated = {key for key, since in added_in.items() if version < since}
-    return [f"{key} is recorded as {_brief(got.get(key))} but the rules give {_brief(want[key])}"
+    return [Difference(key, _brief(got.get(key)), _brief(want[key]))
             for key in want if key not in unstated and got.get(key) != want[key]]
 
 

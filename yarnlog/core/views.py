@@ -1,9 +1,9 @@
 """Views kept in pieces: how a write brings a long view to the head at a cost flat in the history.
 
-A ruleset's view (``Ruleset.projections``) is worked out whole from the state. Some grow with the
+A ruleset's view (``Views.projections``) is worked out whole from the state. Some grow with the
 campaign (every bennie spent, every scene's cast): working one out whole and rewriting its JSON at
 every write costs more the longer the campaign. A ruleset may say how such a view is made of
-**pieces** (``Ruleset.view_pieces``, a :class:`ViewPieces`): a small head worked out at every write,
+**pieces** (``Views.pieces``, a :class:`ViewPieces`): a small head worked out at every write,
 and numbered pieces of which a write touches only a few (the scenes still in play, the spends just
 recorded). The journal keeps the pieces in blocks of :data:`BLOCK` (one stored row each) and the
 head in a **manifest** that lists the blocks, and after a write works out and rewrites only the
@@ -53,7 +53,7 @@ class Update(NamedTuple):
 
 @dataclass(frozen=True)
 class ViewPieces:
-    """How a ruleset's view is kept in pieces (the optional hook ``Ruleset.view_pieces``).
+    """How a ruleset's view is kept in pieces (the optional hook ``Views.pieces``).
 
     ``update(state, mark)``: the head, the new mark and the pieces (:class:`Update`); ``mark`` is one
     an earlier update returned for an earlier event of the same history, no amendment since reaching

@@ -1,6 +1,6 @@
 """The journal's own events in plain words: one sentence each, for the answer a write prints.
 
-A ruleset says its own events (``Ruleset.narrate``); these are the events every campaign has.
+A ruleset says its own events (``Words.narrate``); these are the events every campaign has.
 """
 
 from __future__ import annotations

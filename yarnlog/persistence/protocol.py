@@ -1,4 +1,7 @@
-"""What the journal needs of a store, whatever keeps the events: the :class:`EventStore` protocol.
+"""What the journal needs of a store, whatever keeps the events: two recorders, as the
+``eventsourcing`` library splits them. An :class:`EventRecorder` keeps the append-only events; a
+:class:`SnapshotRecorder` keeps the caches beside them (state snapshots and views, replaced at
+will, never evidence). An :class:`EventStore` is both, over one database.
 
 Every implementation (:mod:`~yarnlog.persistence.memory`, :mod:`~yarnlog.persistence.sqlite`,
 :mod:`~yarnlog.persistence.postgres`) gives the same guarantees, checked by one contract suite
@@ -88,7 +91,7 @@ class RecordedCommand(NamedTuple):
 
 
 class Snapshot(NamedTuple):
-    """A stored cache of what a campaign's events fold to at ``sequence`` (see :meth:`EventStore.save_snapshot`).
+    """A stored cache of what a campaign's events fold to at ``sequence`` (see :meth:`SnapshotRecorder.save_snapshot`).
 
     ``kind`` says what it holds (``"state"``, or ``"view:NAME"`` for a ruleset's projection),
     ``fingerprint`` the schema and code it was written under, ``head_hash`` the stored hash of
@@ -104,7 +107,7 @@ class Snapshot(NamedTuple):
     saved_at: str
 
 
-class EventStore(Protocol):
+class EventRecorder(Protocol):
     """The append-only events of one journal, which may hold many campaigns."""
 
     def campaigns(self) -> list[str]:
@@ -170,8 +173,19 @@ class EventStore(Protocol):
         """
         ...
 
-    # Snapshots are disposable caches beside the history, never part of it: they may be
-    # replaced (one per campaign and kind) and are never trusted over the events.
+    def missing_guards(self) -> list[str]:
+        """The guards of the events table (a database's triggers that refuse UPDATE, DELETE and a broken
+        chain) that are gone or switched off: empty while the database itself keeps the log append-only."""
+        ...
+
+    def close(self) -> None:
+        """Release connections; the recorder is not used afterwards."""
+        ...
+
+
+class SnapshotRecorder(Protocol):
+    """Disposable caches beside the history, never part of it: they may be replaced (one per
+    campaign and kind) and are never trusted over the events."""
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Keep ``snapshot`` as the campaign's one snapshot of its kind, replacing any other.
@@ -207,9 +221,9 @@ class EventStore(Protocol):
         """
         ...
 
-    def close(self) -> None:
-        """Release connections; the store is not used afterwards."""
-        ...
+
+class EventStore(EventRecorder, SnapshotRecorder, Protocol):
+    """Both recorders over one database (one connection pool): what a journal opens."""
 
 
 def one_campaign(records: Sequence[StoredEvent]) -> str:

@@ -1,4 +1,4 @@
-"""The events table on SQLModel, and the store code SQLite and PostgreSQL share.
+"""The events table on SQLModel, and the event recorder SQLite and PostgreSQL share.
 
 The database itself refuses UPDATE and DELETE of events and any insert that would leave a gap
 in a campaign's sequence or break its hash chain (each backend's triggers, declared in its own
@@ -10,22 +10,21 @@ command id record once. They are delivery data beside the envelope, not part of 
 not exported (see :mod:`yarnlog.app.command_ids`). A journal made before them gets the two
 columns and the index at its first append (:meth:`SqlStore.upgrade_schema`).
 
-Beside it, the ``snapshots`` table keeps disposable caches of folded state and views (one row per
-campaign and kind, replaced when a newer one is written): they are not history, carry no
-triggers, and are never trusted over the events (see :class:`~yarnlog.persistence.protocol.Snapshot`).
+Beside it, the ``snapshots`` table keeps disposable caches of folded state and views
+(:mod:`yarnlog.persistence.sql_snapshots`): a :class:`SqlStore` is both recorders on one engine.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import starmap
 from operator import attrgetter
 from typing import Any, ClassVar
 
-from sqlalchemy import Connection, Table, Text, UniqueConstraint, func, inspect, literal, select, text
+from sqlalchemy import Connection, Table, UniqueConstraint, func, inspect, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Field, SQLModel
@@ -38,10 +37,10 @@ from yarnlog.persistence.protocol import (
     DamagedJournal,
     RecordedCommand,
     RefusedRecords,
-    Snapshot,
     StoreError,
     one_campaign,
 )
+from yarnlog.persistence.sql_snapshots import SNAPSHOTS, SqlSnapshotRecorder
 
 #: The index that lets a command id record once per campaign (on the first event of each command).
 COMMAND_INDEX = "events_command"
@@ -59,7 +58,7 @@ class EventRecord(SQLModel, table=True):
     __tablename__ = "events"
     # The command index is partial, so it is created by ``COMMAND_INDEX_SQL`` (the same statement on
     # both backends), not declared here: a ``postgresql_where`` would import SQLAlchemy's PostgreSQL
-    # dialect into every process, SQLite's too (~50 ms of a one-shot command).
+    # dialect into every process, SQLite's too, at a one-shot command's start.
     __table_args__ = (UniqueConstraint("campaign_id", "sequence", name="events_campaign_sequence"),)
 
     position: int | None = Field(default=None, primary_key=True)
@@ -78,35 +77,15 @@ class EventRecord(SQLModel, table=True):
     command_digest: str | None = Field(default=None, max_length=64)
 
 
-class SnapshotRecord(SQLModel, table=True):
-    """The row mapping of :class:`~yarnlog.persistence.protocol.Snapshot`: a cache, replaced at will.
-
-    One row per campaign and kind; ``fingerprint`` and ``sequence`` say what it was written under
-    and at, ``head_hash`` the hash of event ``sequence`` then (checked before it is used).
-    """
-
-    __tablename__ = "snapshots"
-
-    campaign_id: str = Field(primary_key=True, max_length=64)
-    kind: str = Field(primary_key=True, max_length=80)
-    fingerprint: str = Field(max_length=64)
-    sequence: int
-    head_hash: str = Field(max_length=64)
-    data: str = Field(sa_type=Text)
-    saved_at: str
-
-
 #: The events table (sqlmodel builds it as ``EventRecord.__table__``, an attribute its types do not declare).
 EVENTS: Table = SQLModel.metadata.tables[EventRecord.__tablename__]
 #: The envelope's fields as columns, in the envelope's order (a missing column fails at import).
 COLUMNS = tuple(EVENTS.c[name] for name in STORED_FIELDS)
 #: The columns beside the envelope that say which command appended a row.
 COMMAND_COLUMNS = ("command_id", "command_digest")
-#: The snapshots table (disposable caches beside the events).
-SNAPSHOTS: Table = SQLModel.metadata.tables[SnapshotRecord.__tablename__]
 
 
-class SqlStore:
+class SqlStore(SqlSnapshotRecorder):
     """The events table of one database; subclasses give the engine and the guarding triggers.
 
     Reads and writes run prepared statements (their SQL written once per store) on the driver's
@@ -126,6 +105,10 @@ class SqlStore:
     """
 
     TRIGGERS: ClassVar[tuple[str, ...]] = ()
+    #: The names of the triggers that guard the events table (:meth:`missing_guards`).
+    GUARDS: ClassVar[tuple[str, ...]] = ()
+    #: The names of the events table's enabled triggers (parameter: the table's name).
+    ENABLED_TRIGGERS_SQL: ClassVar[str] = ""
 
     def __init__(self, engine: Engine, *, create: bool = True):
         self.engine = engine
@@ -174,12 +157,21 @@ class SqlStore:
         journal made by an earlier version up to date."""
         try:
             with self._writing() as conn:
+                self._lock_schema(conn)
                 SQLModel.metadata.create_all(conn, tables=[EVENTS, SNAPSHOTS])
                 self._upgrade(conn)
-                for statement in self.TRIGGERS:
+                for statement in self._guards(conn):
                     conn.execute(text(statement))
         except OperationalError as exc:
             raise StoreError(f"cannot open the journal database: {exc.orig}") from None
+
+    def _lock_schema(self, conn: Connection) -> None:
+        """Hold other processes' schema creation until ``conn``'s transaction ends (a backend whose
+        write transaction already excludes every other writer has nothing more to do)."""
+
+    def _guards(self, conn: Connection) -> tuple[str, ...]:
+        """The statements that create the events table's guarding triggers (idempotent)."""
+        return self.TRIGGERS
 
     def upgrade_schema(self) -> bool:
         """Add what an events table made by an earlier version lacks (the command columns and their
@@ -375,76 +367,6 @@ class SqlStore:
             return False
         return bool(present) and not present >= set(COMMAND_COLUMNS)
 
-    # -- snapshots (caches, replaced at will; never events) ---------------------------------
-
-    def save_snapshot(self, snapshot: Snapshot) -> None:
-        self.save_snapshots([snapshot])
-
-    def save_snapshots(self, snapshots: Sequence[Snapshot]) -> None:
-        if not snapshots:
-            return
-        try:
-            self._upsert_snapshots(snapshots)
-        except DBAPIError:
-            # A journal created before snapshots existed (opened without ``create``): add the
-            # table, which touches no event, and try once more.
-            try:
-                with self._writing() as conn:
-                    SQLModel.metadata.create_all(conn, tables=[SNAPSHOTS])
-                self._upsert_snapshots(snapshots)
-            except DBAPIError as exc:
-                raise StoreError(f"cannot keep a snapshot: {str(exc.orig).strip().splitlines()[0]}") from None
-
-    def _upsert_snapshots(self, snapshots: Sequence[Snapshot]) -> None:
-        # Both dialects spell the upsert alike (INSERT ... ON CONFLICT DO UPDATE), each with its own class.
-        from sqlalchemy.dialects import postgresql, sqlite
-
-        insert = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
-        statement = insert(SNAPSHOTS)
-        statement = statement.on_conflict_do_update(
-            index_elements=[SNAPSHOTS.c.campaign_id, SNAPSHOTS.c.kind],
-            set_={name: statement.excluded[name] for name in Snapshot._fields if name not in ("campaign_id", "kind")},
-        )
-        with self._writing() as conn:  # one transaction, however many rows
-            conn.execute(statement, [s._asdict() for s in snapshots])
-
-    def load_snapshot(self, campaign_id: str, kind: str, fingerprint: str) -> Snapshot | None:
-        query = select(*(SNAPSHOTS.c[name] for name in Snapshot._fields)).where(
-            SNAPSHOTS.c.campaign_id == campaign_id, SNAPSHOTS.c.kind == kind, SNAPSHOTS.c.fingerprint == fingerprint)
-        try:
-            with self._connection() as conn:
-                row = conn.execute(query).first()
-        except DBAPIError:
-            return None  # no snapshots table yet (an older journal opened read-only): nothing cached
-        return Snapshot(*row) if row is not None else None
-
-    def load_snapshots(self, campaign_id: str, kinds: Collection[str], fingerprint: str) -> list[Snapshot]:
-        return self.load_each(campaign_id, dict.fromkeys(kinds, fingerprint))
-
-    def load_each(self, campaign_id: str, wanted: Mapping[str, str]) -> list[Snapshot]:
-        kinds, found = sorted(wanted), list[Snapshot]()
-        try:
-            with self._connection() as conn:
-                for start in range(0, len(kinds), 500):  # within every driver's limit on parameters
-                    query = select(*(SNAPSHOTS.c[name] for name in Snapshot._fields)).where(
-                        SNAPSHOTS.c.campaign_id == campaign_id, SNAPSHOTS.c.kind.in_(kinds[start:start + 500]))
-                    # One row a kind (its key): one written under another fingerprint is not the one wanted.
-                    found.extend(s for s in map(Snapshot._make, conn.execute(query)) if s.fingerprint == wanted[s.kind])
-        except DBAPIError:
-            return []  # no snapshots table yet (an older journal opened read-only): nothing cached
-        return found
-
-    def snapshots(self, campaign_id: str, *, data: bool = True) -> list[Snapshot]:
-        columns = (SNAPSHOTS.c[name] if data or name != "data" else literal("").label(name)
-                   for name in Snapshot._fields)
-        query = select(*columns).where(
-            SNAPSHOTS.c.campaign_id == campaign_id).order_by(SNAPSHOTS.c.kind)
-        try:
-            with self._connection() as conn:
-                return [Snapshot(*row) for row in conn.execute(query)]
-        except DBAPIError:
-            return []
-
     def iter_read(self, campaign_id: str, *, after: int = 0, upto: int | None = None, batch: int = 1000,
                   event_types: Collection[str] | None = None) -> Iterator[StoredEvent]:
         if batch < 1:
@@ -560,6 +482,11 @@ class SqlStore:
     def _insert_all(self, conn: Connection, records: Sequence[StoredEvent]) -> None:
         """Insert many checked records in the caller's transaction (a backend may do it faster)."""
         self._run(conn, self._insert_sql, [astuple(r) for r in records], many=True)
+
+    def missing_guards(self) -> list[str]:
+        with self._connection() as conn:
+            present = set(conn.execute(text(self.ENABLED_TRIGGERS_SQL), {"table": EVENTS.name}).scalars())
+        return [name for name in self.GUARDS if name not in present]
 
     def close(self) -> None:
         self.engine.dispose()

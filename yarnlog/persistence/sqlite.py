@@ -56,6 +56,8 @@ class SqliteStore(SqlStore):
     """Events in a SQLite database; writers take the write lock at BEGIN, so none deadlocks."""
 
     TRIGGERS = TRIGGERS
+    GUARDS = ("events_refuse_update", "events_refuse_delete", "events_chain_on_insert", "events_hash_on_insert")
+    ENABLED_TRIGGERS_SQL = "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = :table"
 
     def __init__(self, url: str, *, create: bool = True):
         path = url.removeprefix("sqlite:///")

@@ -1,10 +1,8 @@
 """Pictures of a campaign: the relationship map and the drama tokens of an episode, as Mermaid
 (for Markdown) and as inline SVG (for HTML: no script, no style sheet, no external reference).
 
-Pure functions over the plain data of the read models (the dramatic core's
-:class:`~yarnlog.rulesets.dramatic.parts.relationship_map.RelationshipGraph`, which Yarn and
-DramaSystem both draw, and Yarn's
-:class:`~yarnlog.rulesets.yarn.parts.economy.token_series.TokenSeries`). Every name and label is
+Pure functions over the plain data a ruleset's read models build (:mod:`yarnlog.core.charts`:
+``RelationshipGraph``, ``TokenSeries``). Every name and label is
 user text, so it is data: in Mermaid each character outside a small safe set becomes an entity
 code (``#60;``) inside a quoted label, in SVG it is XML-escaped; node and marker ids are made
 here, never from names. Layouts are computed, not random, and numbers are printed with a fixed
@@ -18,13 +16,7 @@ import re
 import unicodedata
 from xml.sax.saxutils import escape
 
-from yarnlog.rulesets.dramatic.parts.relationship_map import (
-    RECURRING,
-    CharacterNode,
-    RelationshipGraph,
-    WantEdge,
-)
-from yarnlog.rulesets.yarn.parts.economy.token_series import TokenSeries
+from yarnlog.core.charts import RECURRING, CharacterNode, RelationshipGraph, TokenSeries, WantEdge
 
 SVG_NS = "http://www.w3.org/2000/svg"
 

@@ -1,7 +1,9 @@
 """Finding and rendering report templates: the user's folder first, then the ruleset's, then ours.
 
-The default templates ship inside the package (``yarnlog/templates/``; a ruleset names its own
-folder in ``Ruleset.templates``, e.g. ``"yarnlog/templates/yarn"``). A user shadows any of them
+yarnlog's templates live in the repository's top-level ``templates/`` (``templates/<ruleset>/``), which
+the build ships inside the wheel as ``yarnlog/templates/`` (:func:`shipped_templates` finds either).
+A ruleset names its own folder in ``Ruleset.templates`` as ``package/folder``: yarnlog's are
+``"yarnlog/templates/yarn"``, a third party's ``"mygame/templates"`` inside its own package. A user shadows any of them
 file by file: a ``recap.md.j2`` in the folder given with ``--templates DIR`` (or
 ``YARNLOG_TEMPLATES``) replaces that one file and no other.
 
@@ -30,10 +32,27 @@ from yarnlog.render.text import MarkdownSafe, markdown_html, markdown_literal, p
 BASE_TEMPLATES = "yarnlog/templates"
 
 
-def _package_loader(location: str) -> jinja2.BaseLoader:
-    """A loader for ``package/folder`` (``yarnlog/templates/yarn``: package ``yarnlog``)."""
+def shipped_templates() -> Path:
+    """yarnlog's own templates: ``yarnlog/templates/`` in an installed wheel, else (a source
+    checkout, an editable install) the repository's top-level ``templates/``."""
+    package = Path(__file__).resolve().parent.parent
+    inside = package / "templates"
+    return inside if inside.is_dir() else package.parent / "templates"
+
+
+def template_folder(location: str) -> Path:
+    """The folder ``package/folder`` names (``yarnlog/templates/yarn``: yarnlog's ``yarn`` folder)."""
+    import importlib.resources
+
     package, _, folder = location.partition("/")
-    return jinja2.PackageLoader(package, folder or ".")
+    top, _, rest = folder.partition("/")
+    if package == "yarnlog" and top == "templates":
+        return shipped_templates() / rest
+    return Path(str(importlib.resources.files(package) / folder))
+
+
+def _package_loader(location: str) -> jinja2.BaseLoader:
+    return jinja2.FileSystemLoader(template_folder(location))
 
 
 def template_folders(user: str | Path | None, ruleset_templates: str | None) -> list[str]:

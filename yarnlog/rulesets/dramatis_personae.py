@@ -11,5 +11,4 @@ RULESET = Ruleset(
     name="dramatis-personae",
     title="Dramatis Personae (Stephen Scholz)",
     book="002_7af0b39949a564d4.txt",
-    event_prefix="dramatis-personae",
 )

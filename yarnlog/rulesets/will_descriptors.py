@@ -11,5 +11,4 @@ RULESET = Ruleset(
     name="will-descriptors",
     title="Will & Descriptors (draft)",
     book="004_6e81f54c2e20d842.txt",
-    event_prefix="will-descriptors",
 )

@@ -1,12 +1,12 @@
 """DramaSystem's recap: what happened in an episode, a range of scenes or the series, for one audience.
 
 A pure projection (no storage, no templates): :func:`build_recap` turns the history an audience may
-see into plain data; ``yarnlog recap`` renders it with ``yarnlog/templates/dramasystem``'s
+see into plain data; ``yarnlog recap`` renders it with ``templates/dramasystem``'s
 ``recap.md.j2`` or ``recap.html.j2`` (user text made literal in Markdown, escaped and sanitized in
 HTML, as Yarn's recaps are).
 
 A whole-series recap opens with the relationship map as the audience may see it at the recap's
-end (the dramatic core's :func:`~yarnlog.rulesets.dramatic.parts.relationship_map.graph_of`, drawn
+end (the shared core's :func:`~yarnlog.rulesets.scenes_and_tokens.parts.relationship_map.graph_of`, drawn
 as Yarn's is), then the series' own moves before the first episode: precedence orders,
 relationships and wants. Per episode: its theme, its calling order (DS11) and the moves before its
 first scene, notes, scenes, the moves made between its scenes (the bennie vote) and after its end
@@ -27,41 +27,24 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from yarnlog.core.audience import Audience
 from yarnlog.core.corrections import effective
 from yarnlog.core.events import Recorded
-from yarnlog.core.state import EVERYONE, replay, visible_to
+from yarnlog.core.state import replay
 from yarnlog.core.table import Table
 from yarnlog.core.timeline import EpisodeStarted, Note, SceneClosed, SceneOpened
 from yarnlog.rulesets.dramasystem.parts.player_views import resolution_pending
 from yarnlog.rulesets.dramasystem.parts.resolution_reports import describe, resolution_reports
 from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board
 from yarnlog.rulesets.dramasystem.words import narrate
-from yarnlog.rulesets.dramatic.parts.calling_order import current_order
-from yarnlog.rulesets.dramatic.parts.relationship_map import (
+from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import current_order
+from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
     CharacterNode,
     RelationshipEdge,
     RelationshipGraph,
     WantEdge,
     graph_of,
 )
-
-
-@dataclass(frozen=True)
-class Audience:
-    """``kind`` is ``gm``, ``player`` (``name`` set) or ``players`` (every player at once)."""
-
-    kind: str = "gm"
-    name: str | None = None
-
-    def label(self) -> str:
-        return {"gm": "The GM's recap", "players": "The players' recap"}.get(self.kind, f"{self.name}'s recap")
-
-    def sees(self, recorded: Recorded, table: Table) -> bool:
-        if self.kind == "gm":
-            return True
-        if self.kind == "players":
-            return recorded.visibility == EVERYONE
-        return visible_to(recorded, self.name, table)
 
 
 @dataclass(frozen=True)

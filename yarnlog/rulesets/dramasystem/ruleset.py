@@ -4,14 +4,15 @@ What DramaSystem adds to the journal: characters with action types (:mod:`.parts
 procedural tokens (:mod:`.parts.procedural_piles`), simple card resolution
 (:mod:`.parts.card_procedure`), the advanced one (:mod:`.parts.advanced_procedure`) and simple
 player-versus-player contests (:mod:`.parts.contests`); its dramatic side is the core it shares
-with Yarn (:mod:`yarnlog.rulesets.dramatic`), composed in :mod:`.parts.drama`: the economy of drama
+with Yarn (:mod:`yarnlog.rulesets.scenes_and_tokens`), composed in :mod:`.parts.drama`: the economy of drama
 tokens and the petitions.
 """
 
 from __future__ import annotations
 
+from yarnlog.core.composition import Composition, Part
 from yarnlog.core.names import Registered
-from yarnlog.core.ruleset import Composition, Part, Ruleset
+from yarnlog.core.ruleset import Rules, Ruleset, Views, Words
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.dramasystem.parts import (
     advanced_procedure,
@@ -44,25 +45,19 @@ RULESET = Ruleset(
     name="dramasystem",
     title="DramaSystem SRD (Robin D. Laws)",
     book="001_d92eeb8e25f80b6a.txt",
-    event_prefix="dramasystem",
-    initial_state=COMPOSED.initial_state,
-    evolve=COMPOSED.evolve,
-    decide=COMPOSED.decide,
-    audit=COMPOSED.audit,
-    validators=COMPOSED.validators,
-    takes_over={
-        StartEpisode: drama.PART.decide,  # the theme rota names who chose the theme (DS10)
-        EndEpisode: drama.PART.decide,  # unspent drama tokens revert to the kitty (DS19)
-        OpenScene: drama.PART.decide,  # a call's price (DS12, DS33)
-    },
+    rules=Rules.composed(
+        COMPOSED,
+        takes_over={
+            StartEpisode: drama.PART.decide,  # the theme rota names who chose the theme (DS10)
+            EndEpisode: drama.PART.decide,  # unspent drama tokens revert to the kitty (DS19)
+            OpenScene: drama.PART.decide,  # a call's price (DS12, DS33)
+        },
+        names=registered_names,
+        state_packages=("yarnlog.rulesets.dramasystem.state", "yarnlog.rulesets.dramasystem.parts",
+                        "yarnlog.rulesets.dramasystem.rules", "yarnlog.rulesets.scenes_and_tokens"),
+    ),
     # ``procedural-tokens`` is an alias of ``tokens`` (the same board, with its --as visibility, reading 16).
-    projections={"tokens": token_board, "calling-order": drama.calling_view},
+    views=Views(projections={"tokens": token_board, "calling-order": drama.calling_view}),
+    words=Words(narrate=narrate, follow_up=follow_up),
     templates="yarnlog/templates/dramasystem",  # recap and sheet templates, shadowed by --templates DIR
-    cli="yarnlog.rulesets.dramasystem.cli:VERBS",
-    names=registered_names,
-    narrate=narrate,
-    follow_up=follow_up,
-    thaw=COMPOSED.thaw,  # a replay folds in place (core.state.Replay); its parts keep their folds
-    state_packages=("yarnlog.rulesets.dramasystem.state", "yarnlog.rulesets.dramasystem.parts",
-                    "yarnlog.rulesets.dramasystem.rules", "yarnlog.rulesets.dramatic"),
 )

@@ -6,15 +6,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState
     from yarnlog.rulesets.dramasystem.parts.advanced_procedure import Advanced
     from yarnlog.rulesets.dramasystem.parts.card_procedure import Procedure
     from yarnlog.rulesets.dramasystem.parts.consequences import Consequences
     from yarnlog.rulesets.dramasystem.parts.contests import Contests
     from yarnlog.rulesets.dramasystem.parts.procedural_piles import Piles
     from yarnlog.rulesets.dramasystem.parts.sheets import Sheets
-    from yarnlog.rulesets.dramatic.parts.drama_state import Drama
-    from yarnlog.rulesets.dramatic.parts.economy import Economy
+    from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Drama
+    from yarnlog.rulesets.scenes_and_tokens.parts.economy import Economy
 
 
 @dataclass(frozen=True)
@@ -27,12 +27,12 @@ class DramaSystemState:
     advanced: Advanced
     contests: Contests
     consequences: Consequences
-    economy: Economy  # the dramatic core's slices, named as in Yarn's state
+    economy: Economy  # the shared core's slices, named as in Yarn's state
     drama: Drama
 
     @property
     def roster(self) -> Sheets:
-        """The characters as the dramatic core reads them (Yarn's state has one too)."""
+        """The characters as the shared core reads them (Yarn's state has one too)."""
         return self.sheets
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from yarnlog.core.events import Recorded
-from yarnlog.core.state import CampaignState
+from yarnlog.core.ruleset import CampaignState
 from yarnlog.rulesets.dramasystem.parts.player_views import resolution_pending
 from yarnlog.rulesets.dramasystem.rules.cards import Card
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour

@@ -8,8 +8,9 @@ Yarn takes over three of the journal's own commands (:data:`TAKES_OVER`); its ve
 
 from __future__ import annotations
 
+from yarnlog.core.composition import Composition, Part, Router
 from yarnlog.core.names import Registered
-from yarnlog.core.ruleset import Composition, Handler, Part, Router, Ruleset
+from yarnlog.core.ruleset import Handler, Rules, Ruleset, Views, Words
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.yarn.parts.characters import part as characters
 from yarnlog.rulesets.yarn.parts.combat import part as fight
@@ -22,11 +23,12 @@ from yarnlog.rulesets.yarn.parts.powers import part as powers
 from yarnlog.rulesets.yarn.parts.procedure import part as procedure
 from yarnlog.rulesets.yarn.recap.words import follow_up, narrate
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
+from yarnlog.rulesets.yarn.status import seats
 
 PARTS = (economy.PART, characters.PART, drama.PART, fight.PART, procedure.PART, powers.PART)
 
 
-#: The parts composed (:class:`~yarnlog.core.ruleset.Composition`): one slice of YarnState each.
+#: The parts composed (:class:`~yarnlog.core.composition.Composition`): one slice of YarnState each.
 COMPOSED: Composition[YarnState] = Composition(PARTS, YarnState)
 initial_state = COMPOSED.initial_state
 #: Each event goes to the parts whose ``folds`` handle its type; every other part's slice stays as it is.
@@ -57,26 +59,17 @@ RULESET = Ruleset(
     name="yarn",
     title="Yarn 0.1",
     book="000_548678c832322f1b.txt",
-    event_prefix="yarn",
-    initial_state=initial_state,
-    evolve=evolve,
-    decide=decide,
-    audit=audit,
-    takes_over=TAKES_OVER,
-    projections={"tokens": token_report, "bennies": bennie_report, "calling-order": calling_view,
-                 "scene-casts": scene_cast_view},
-    # The two views that grow with the campaign, kept in pieces: a write rewrites only what it touched.
-    view_pieces={"bennies": BENNIE_PIECES, "scene-casts": SCENE_CAST_PIECES},
+    # A replay folds the parts that offer it in place (core.state.Replay). What YarnState is built of
+    # (the snapshot codec's whitelist): the parts, the pure rules' values.
+    rules=Rules.composed(COMPOSED, takes_over=TAKES_OVER, names=registered_names,
+                         state_packages=("yarnlog.rulesets.yarn.state", "yarnlog.rulesets.yarn.parts",
+                                         "yarnlog.rulesets.yarn.rules", "yarnlog.rulesets.scenes_and_tokens")),
+    # The two views that grow with the campaign are kept in pieces: a write rewrites only what it touched.
+    views=Views(projections={"tokens": token_report, "bennies": bennie_report, "calling-order": calling_view,
+                             "scene-casts": scene_cast_view},
+                pieces={"bennies": BENNIE_PIECES, "scene-casts": SCENE_CAST_PIECES}),
+    words=Words(narrate=narrate, follow_up=follow_up, seats=seats),
     templates="yarnlog/templates/yarn",  # recap (and sheet) templates, shadowed by --templates DIR
-    cli="yarnlog.rulesets.yarn.cli.verbs:VERBS",
-    validators=VALIDATORS,
-    names=registered_names,
-    narrate=narrate,
-    follow_up=follow_up,
-    thaw=COMPOSED.thaw,  # a replay folds the parts that offer it in place (core.state.Replay)
-    # What YarnState is built of (the snapshot codec's whitelist): the parts, the pure rules' values.
-    state_packages=("yarnlog.rulesets.yarn.state", "yarnlog.rulesets.yarn.parts", "yarnlog.rulesets.yarn.rules",
-                    "yarnlog.rulesets.dramatic"),
     options={
         "botch": "Optional Procedural Rules: Botch",
         "blowing_the_top_off": "Optional Procedural Rules: Blowing the Top Off",

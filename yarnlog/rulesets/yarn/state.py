@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
-    from yarnlog.core.state import CampaignState
+    from yarnlog.core.ruleset import CampaignState
+    from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Drama
+    from yarnlog.rulesets.scenes_and_tokens.parts.economy import Economy
     from yarnlog.rulesets.yarn.parts.characters.sheets import Characters
     from yarnlog.rulesets.yarn.parts.combat.fight_records import Fights
-    from yarnlog.rulesets.yarn.parts.drama.state import Drama
-    from yarnlog.rulesets.yarn.parts.economy.part import Economy
     from yarnlog.rulesets.yarn.parts.powers.part import Powers
     from yarnlog.rulesets.yarn.parts.procedure.roll_records import Procedure
 
@@ -34,7 +34,7 @@ class YarnState:
 
     @property
     def roster(self) -> Characters:
-        """The characters as the dramatic core reads them (DramaSystem's state has one too)."""
+        """The characters as the shared core reads them (DramaSystem's state has one too)."""
         return self.characters
 
 

@@ -1,4 +1,4 @@
-"""The polyhedral Yarn's journal seam: the composition of its parts, its verbs and its reads.
+"""The polyhedral Yarn's journal seam: the composition of its parts, its reads and its words.
 
 Characters and their points (:mod:`.parts.characters`), feats with their odds, attacks and
 resistance rolls (:mod:`.parts.feats`), fortune and trouble (:mod:`.parts.fortune`), injuries,
@@ -8,31 +8,35 @@ own episodes and scenes: an episode's start sets every character's fortune to it
 
 from __future__ import annotations
 
-from yarnlog.core.ruleset import Composition, Part, Ruleset
+from yarnlog.core.composition import Composition, Part
+from yarnlog.core.ruleset import CampaignState, Rules, Ruleset, Views, Words
 from yarnlog.rulesets.yarn_polyhedral.parts import bodies, characters, feats, fortune, rounds
 from yarnlog.rulesets.yarn_polyhedral.reads import board
 from yarnlog.rulesets.yarn_polyhedral.state import PolyhedralState
-from yarnlog.rulesets.yarn_polyhedral.words import follow_up, narrate
+from yarnlog.rulesets.yarn_polyhedral.words import follow_up, narrate, seats
 
 PARTS: tuple[Part, ...] = (characters.PART, feats.PART, fortune.PART, bodies.PART, rounds.PART)
 COMPOSED: Composition[PolyhedralState] = Composition(PARTS, PolyhedralState)
+
+
+def character_names(campaign: CampaignState[PolyhedralState]) -> list[str]:
+    """The characters (commands name them ignoring case)."""
+    return [c.name for c in campaign.rules.characters.by_name.values()]
+
 
 RULESET = Ruleset(
     name="yarn-polyhedral",
     title="Yarn (polyhedral)",
     book="003_e72cdbaaf570012c.txt",
-    event_prefix="yarn-polyhedral",
-    initial_state=COMPOSED.initial_state,
-    evolve=COMPOSED.evolve,
-    decide=COMPOSED.decide,
-    audit=COMPOSED.audit,
-    validators=COMPOSED.validators,
-    projections={"board": board},
-    templates="yarnlog/templates/yarn_polyhedral",  # sheet templates, shadowed by --templates DIR
-    cli="yarnlog.rulesets.yarn_polyhedral.cli:VERBS",
-    narrate=narrate,
-    follow_up=follow_up,
-    names=lambda campaign: [c.name for c in campaign.rules.characters.by_name.values()],
+    rules=Rules.composed(
+        COMPOSED,
+        names=character_names,
+        state_packages=("yarnlog.rulesets.yarn_polyhedral.state", "yarnlog.rulesets.yarn_polyhedral.parts",
+                        "yarnlog.rulesets.yarn_polyhedral.rules"),
+    ),
+    views=Views(projections={"board": board}),
+    words=Words(narrate=narrate, follow_up=follow_up, seats=seats),
+    templates="yarnlog/templates/yarn_polyhedral",  # recap and sheet templates, shadowed by --templates DIR
     options={
         "death": "Death (lines 337-341): injuries can kill, at (1 + level) x health total severity",
         "skill_limit": "Skill Ranks (line 383): starting skills at most the level, one at level + 1",
@@ -40,6 +44,4 @@ RULESET = Ruleset(
         "flashbacks_each_session": "Flashbacks (line 357): the level's flashbacks come back each session "
                                    "(reading 17; default: one stock, a flashback per level)",
     },
-    state_packages=("yarnlog.rulesets.yarn_polyhedral.state", "yarnlog.rulesets.yarn_polyhedral.parts",
-                    "yarnlog.rulesets.yarn_polyhedral.rules"),
 )

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from yarnlog.core.events import Recorded
+from yarnlog.core.seats import Seat, Seats
+from yarnlog.rulesets.yarn_polyhedral.rules import injuries
 
 
 def _dice(p: dict[str, Any]) -> str:
@@ -93,3 +95,26 @@ def follow_up(state: Any) -> str | None:
         return None
     held = ", ".join(f"{name} {n}" for name, n in rules.fortune.fortune.items())
     return f"Fortune: {held}. Trouble: {rules.fortune.trouble}."
+
+
+def seats(state: Any, names: list[str]) -> Seats:
+    """The console's status line: each player's characters with their fortune, effort and total
+    severity; the narrator's trouble on the GM's seat. Lookups in the state in memory only."""
+    rules = state.rules
+    shown = []
+    for name in names:
+        if name == state.table.gm:
+            shown.append(Seat(name, shows=(f"{rules.fortune.trouble} trouble",)))
+            continue
+        mine = [c for c in rules.characters.by_name.values() if c.player == name]
+        if not mine:
+            shown.append(Seat(name))
+        for who in mine:
+            health = who.rank("health") or 0
+            severity = injuries.total_severity(rules.bodies.injuries.get(who.name, {}))
+            shows = [f"{rules.fortune.fortune.get(who.name, 0)} fortune",
+                     f"{rules.bodies.effort.get(who.name, 0)}/{health} effort"]
+            if severity:
+                shows.append(f"severity {severity}")
+            shown.append(Seat(name, character=who.name, shows=tuple(shows)))
+    return Seats(None, tuple(shown))

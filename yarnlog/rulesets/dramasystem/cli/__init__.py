@@ -25,19 +25,4 @@ def register(app: typer.Typer) -> None:
     drama.register(app)
 
 
-#: Where each verb is registered, in the order the help lists them (single verbs, then groups of verbs).
-INDEX = {
-    **dict.fromkeys(("oppose", "target", "draw", "resolve", "extra-card", "odds"),
-                    "yarnlog.rulesets.dramasystem.cli.procedure:register"),
-    **dict.fromkeys(("sheet", "tokens", "procedural-tokens", "ledger", "explain", "resolutions", "consequences",
-                     "recap"),
-                    "yarnlog.rulesets.dramasystem.cli.reports:register"),
-    **dict.fromkeys(("call", "calling-order", "relationships", "petition", "force", "two-way", "quiz", "ballot"),
-                    "yarnlog.rulesets.dramasystem.cli.drama:register"),
-    **dict.fromkeys(("character", "advanced", "contest", "consequence"),
-                    "yarnlog.rulesets.dramasystem.cli.procedure:register"),
-    **dict.fromkeys(("challenge", "bennie", "ruling", "supporting", "location", "precedence", "theme"),
-                    "yarnlog.rulesets.dramasystem.cli.drama:register"),
-}
-
-VERBS = Verbs(register=register, title="DramaSystem SRD (Robin D. Laws)", index=INDEX)
+VERBS = Verbs(register=register, title="DramaSystem SRD (Robin D. Laws)")

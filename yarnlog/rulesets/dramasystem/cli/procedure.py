@@ -149,10 +149,10 @@ def odds(
 
 
 def register(app: typer.Typer) -> None:
-    from yarnlog.rulesets.yarn.cli import characters  # Yarn's very verbs: they build the core's commands
+    from yarnlog.rulesets.scenes_and_tokens.cli import cast  # the shared core's verbs
 
-    character_app.command("relate")(characters.character_relate)
-    character_app.command("want")(characters.character_want)
+    character_app.command("relate")(cast.character_relate)
+    character_app.command("want")(cast.character_want)
     app.add_typer(character_app, name="character")
     app.command("oppose")(oppose)
     app.command("target")(target)

@@ -372,9 +372,10 @@ def recap(
 
     Alone it is the GM's recap (everything); --as NAME and --players leave out all a player may not see.
     """
+    from yarnlog.core.audience import Audience
     from yarnlog.core.referee import InvalidCommand
     from yarnlog.render.diagrams import relationship_map_picture
-    from yarnlog.rulesets.dramasystem.recap import Audience, Scope, build_recap, relationship_graph
+    from yarnlog.rulesets.dramasystem.recap import Scope, build_recap, relationship_graph
 
     asked = recap_asked(episode=episode, episodes=episodes, scenes=scenes, series=series, as_name=as_name,
                         players=players, fmt=fmt, as_json=as_json, campaign=campaign, as_of=as_of)

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import DiceNeeded, Referee, invalid, present
-from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.dramasystem.parts.card_procedure import (
     ONE_A_SCENE,
     CardsNeeded,

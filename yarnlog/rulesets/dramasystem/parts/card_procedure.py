@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import DiceNeeded, Referee, Rule, invalid, present
-from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.dramasystem.parts import extra_cards
 from yarnlog.rulesets.dramasystem.parts.extra_cards import ExtraCard, folded_simple
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralSpend, spends_for
@@ -286,7 +286,7 @@ def check_procedural_scene(campaign: DramaSystemCampaign, scene: int, referee: R
     invalid(campaign.timeline.scene == scene, f"scene {scene} is not the scene in play")
     opened = campaign.timeline.scenes.get(scene)
     referee.require(opened is not None and opened.mode == "procedural", PROCEDURAL_SCENE,
-                    f"scene {scene} is not a procedural scene (call it with --mode procedural)")
+                    f"scene {scene} is not a procedural scene: use --mode procedural")
 
 
 def validate_target(p: TargetDrawn, campaign: DramaSystemCampaign, referee: Referee) -> TargetDrawn:

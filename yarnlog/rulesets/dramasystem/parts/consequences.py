@@ -19,9 +19,9 @@ from typing import Any
 from pydantic import Field
 from pyrsistent import PMap, pmap
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
-from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.dramasystem.parts.advanced_procedure import Redrawn
 from yarnlog.rulesets.dramasystem.parts.card_procedure import ProcedureResolved
 from yarnlog.rulesets.dramasystem.parts.contests import ContestEnded
@@ -146,7 +146,7 @@ def validate_invoked(p: ConsequenceInvoked, campaign: DramaSystemCampaign, refer
     invalid(campaign.timeline.scene == p.scene, f"scene {p.scene} is not the scene in play")
     found = _noted(campaign, p.player, p.source, p.card)
     referee.require(p.scene > found.scene, UPCOMING_SCENE,
-                    f"{p.player}'s {found.kind} arose in scene {found.scene}: it is worked into an upcoming scene")
+                    f"{p.player}'s {found.kind} from scene {found.scene} is for an upcoming scene")
     return p.model_copy(update={"kind": found.kind})
 
 

@@ -22,9 +22,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid, present
-from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.dramasystem.parts.card_procedure import CardsNeeded, colour
 from yarnlog.rulesets.dramasystem.parts.extra_cards import CONTEST, ExtraCard
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralSpend, spends_for
@@ -365,7 +365,7 @@ def validate_redrew(p: ContestRedrew, campaign: DramaSystemCampaign, referee: Re
         sheet_name = campaign.rules.sheets.of_player.get(actor)
         opened = campaign.timeline.scenes.get(p.scene)
         referee.require(opened is not None and sheet_name in opened.cast, INTERFERE,
-                        f"{actor}'s character is not present in the scene: only present players interfere")
+                        f"{actor}'s character is not present to interfere")
         spends = spends_for(campaign.rules.piles, [(actor, Colour.GREEN)], referee)
     advanced_draw(duel, actor, p.target, Card.parse(p.card), referee, green_token=interferer)
     return p.model_copy(update={"procedural_spends": spends})

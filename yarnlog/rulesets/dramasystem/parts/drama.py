@@ -1,4 +1,4 @@
-"""DramaSystem's dramatic side: the dramatic core Yarn shares (:mod:`yarnlog.rulesets.dramatic`),
+"""DramaSystem's dramatic side: the shared core Yarn shares (:mod:`yarnlog.rulesets.scenes_and_tokens`),
 composed with DramaSystem's book, characters and payloads.
 
 The SRD's dramatic chapters are Yarn's nearly word for word (digest 001, section 5), so this module
@@ -7,7 +7,7 @@ only its own prefix), names the SRD's numbers for the shared text (:data:`LINES`
 cites "DS21, lines 319-323"), reads the characters from :mod:`.sheets`, and records each scene
 opened so it can be challenged (ducked, rushed, voted on) and a dramatic scene can end with its
 exchange; bennies are voted and spent as in Yarn. A call costs what the core's
-:func:`~yarnlog.rulesets.dramatic.rules.calling.price_of_call` says with DramaSystem's price of a
+:func:`~yarnlog.rulesets.scenes_and_tokens.rules.calling.price_of_call` says with DramaSystem's price of a
 procedural scene, a green procedural token (DS12, DS33). At the end of an episode the bennie vote
 is tallied and every unspent drama token reverts to the kitty (DS19, DS73-DS75).
 """
@@ -20,15 +20,13 @@ from typing import Any
 
 from pydantic import Field
 
-from yarnlog.core.corrections import OverrideRecorded
+from yarnlog.core.composition import Part, Router, compose_validators, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Broken, InvalidCommand, Referee, Rule, invalid, present
-from yarnlog.core.ruleset import Part, Router, compose_validators, folds
-from yarnlog.core.state import CampaignState, advance
-from yarnlog.core.table import CampaignCreated
+from yarnlog.core.ruleset import CampaignState
+from yarnlog.core.state import advance
 from yarnlog.core.timeline import (
-    EpisodeEnded,
     OpenScene,
     SceneOpened,
     check_timeline,
@@ -36,11 +34,12 @@ from yarnlog.core.timeline import (
 )
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralRestore, ProceduralSpend, spends_for
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour, restore
-from yarnlog.rulesets.dramatic.parameters import SHARED_BOOK, Dramatic, Roster
-from yarnlog.rulesets.dramatic.parts import (
+from yarnlog.rulesets.scenes_and_tokens.parameters import SHARED_BOOK, Dramatic, Roster
+from yarnlog.rulesets.scenes_and_tokens.parts import (
     bennie_spends,
     bennie_vote,
     calling_order,
+    cast_moves,
     economy,
     petitions,
     relationships,
@@ -48,14 +47,22 @@ from yarnlog.rulesets.dramatic.parts import (
     scene_challenges,
     supporting_cast,
 )
-from yarnlog.rulesets.dramatic.parts.bennie_spends import BennieSpendLine, bennie_paid
-from yarnlog.rulesets.dramatic.parts.calling_order import CALLING_ORDER, CallInOrder
-from yarnlog.rulesets.dramatic.parts.drama_state import Drama, DramaBuilder, SceneCall
-from yarnlog.rulesets.dramatic.parts.economy import BENNIE, TransferLine, lines
-from yarnlog.rulesets.dramatic.parts.roles import RECURRING, cast_roles, player_character, tracks_characters
-from yarnlog.rulesets.dramatic.rules.bennies import BennieOption, BennieSpend, TokenKind, spend_bennie
-from yarnlog.rulesets.dramatic.rules.calling import CallPrice, check_dramatic_cast, price_of_call
-from yarnlog.rulesets.dramatic.rules.drama_tokens import CASTING_COST, casting_cost
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import BennieSpendLine, bennie_paid
+from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import CALLING_ORDER, CallInOrder
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import (
+    JOURNAL_FOLDS,
+    Drama,
+    DramaBuilder,
+    SceneCall,
+    journal_fold,
+    journal_fold_in_place,
+)
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import BENNIE, TransferLine, lines
+from yarnlog.rulesets.scenes_and_tokens.parts.roles import RECURRING, cast_roles, player_character, tracks_characters
+from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix
+from yarnlog.rulesets.scenes_and_tokens.rules.bennies import BennieOption, BennieSpend, TokenKind, spend_bennie
+from yarnlog.rulesets.scenes_and_tokens.rules.calling import CallPrice, check_dramatic_cast, price_of_call
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import CASTING_COST, casting_cost
 
 BOOK = "DramaSystem SRD"
 
@@ -100,7 +107,7 @@ def _roster(campaign: CampaignState[Any]) -> Roster:
 
 def _draw_petitioners(campaign: CampaignState[Any], referee: Referee, order: tuple[str, ...],
                       source: str) -> list[Payload]:
-    drawn = CAST.decide(supporting_cast.DrawPrecedence(supporting_cast.Purpose.PETITIONERS, order, source),  # type: ignore[arg-type]
+    drawn = CAST.decide(cast_moves.DrawPrecedence(supporting_cast.Purpose.PETITIONERS, order, source),  # type: ignore[arg-type]
                         campaign, referee)
     assert drawn is not None  # DrawPrecedence is a command of the cast
     return drawn
@@ -140,61 +147,6 @@ class SceneCalled(Payload):
     transfers: list[TransferLine] = Field(default_factory=list)
     procedural_spends: list[ProceduralSpend] = Field(default_factory=list)
     bennie_spends: list[BennieSpendLine] = Field(default_factory=list, max_length=1)
-
-
-@event("dramasystem.tokens.transferred")
-class TokensTransferred(economy.TokensTransferred):
-    """Drama tokens or bennies moved by a GM ruling, with its reason."""
-
-
-@event("dramasystem.tokens.returned")
-class TokensReturned(economy.TokensReturned):
-    """End of episode: unspent drama tokens revert to the kitty (DS19, line 275)."""
-
-
-@event("dramasystem.petition.resolved")
-class PetitionResolved(petitions.PetitionResolved):
-    """A petition granted, refused (perhaps by the group's vote) or no contest (DS20-DS21)."""
-
-
-@event("dramasystem.petition.forced")
-class PetitionForced(petitions.PetitionForced):
-    """A force, perhaps blocked, with its supporters (DS22-DS25)."""
-
-
-@event("dramasystem.petition.two_way")
-class TwoWayExchanged(petitions.TwoWayExchanged):
-    """A two-way exchange (DS26)."""
-
-
-@event("dramasystem.petition.quizzed")
-class PetitionersQuizzed(petitions.PetitionersQuizzed):
-    """Several petitioners quizzed in a newly drawn precedence order (DS27)."""
-
-
-@event("dramasystem.challenge.ducked")
-class SceneDucked(scene_challenges.SceneDucked):
-    """A player challenged her casting (DS14, lines 209-217)."""
-
-
-@event("dramasystem.challenge.rushed")
-class SceneRushed(scene_challenges.SceneRushed):
-    """A character rushed a scene (DS15, lines 219-227)."""
-
-
-@event("dramasystem.challenge.voted")
-class ChallengeVoted(scene_challenges.ChallengeVoted):
-    """A challenge settled by the players' show of hands, the GM breaking a tie (DS13, line 205)."""
-
-
-@event("dramasystem.challenge.novelty_ruled")
-class NoveltyRuled(scene_challenges.NoveltyRuled):
-    """The GM's ruling on a challenge for novelty (lines 235-243)."""
-
-
-@event("dramasystem.challenge.procedural_demanded")
-class ProceduralDemanded(scene_challenges.ProceduralDemanded):
-    """Going to procedural: one objector is enough (DS16, lines 245-251)."""
 
 
 @event("dramasystem.bennie.spent")
@@ -242,98 +194,24 @@ def _chosen_colour(payload: Any) -> str | None:
     return chosen[0].colour.value if chosen else None
 
 
-@event("dramasystem.bennie.ballot_cast")
-class BallotCast(bennie_vote.BallotCast):
-    """One participant's ranking of the other players (DS73, line 705)."""
-
-
-@event("dramasystem.bennie.vote_tallied")
-class BennieVoteTallied(bennie_vote.BennieVoteTallied):
-    """The vote's result, with the bennies it awards (DS74-DS75, lines 707-720)."""
-
-
-@event("dramasystem.supporting.introduced")
-class SupportingIntroduced(supporting_cast.SupportingIntroduced):
-    """A supporting character enters the series: minor, or recurring (lines 659-675)."""
-
-
-@event("dramasystem.supporting.promoted")
-class SupportingPromoted(supporting_cast.SupportingPromoted):
-    """A minor character made the object of a PC's emotional needs (line 667)."""
-
-
-@event("dramasystem.supporting.described")
-class SupportingDescribed(supporting_cast.SupportingDescribed):
-    """A participant fleshes out a supporting character."""
-
-
-@event("dramasystem.location.introduced")
-class LocationIntroduced(supporting_cast.LocationIntroduced):
-    """A location introduced (lines 677-681)."""
-
-
-@event("dramasystem.location.elaborated")
-class LocationElaborated(supporting_cast.LocationElaborated):
-    """A participant elaborates on a location."""
-
-
-@event("dramasystem.location.challenged")
-class LocationChallenged(supporting_cast.LocationChallenged):
-    """A location detail challenged on one of four grounds (lines 683-693)."""
-
-
-@event("dramasystem.theme.chosen")
-class ThemeChosen(supporting_cast.ThemeChosen):
-    """The next episode's theme, by the player the theme rota names (DS10)."""
-
-
-@event("dramasystem.precedence.drawn")
-class PrecedenceDrawn(supporting_cast.PrecedenceDrawn):
-    """A precedence order, as the players' index cards came out (lines 61-65)."""
-
-
-@event("dramasystem.character.relationship_defined")
-class RelationshipDefined(relationships.RelationshipDefined):
-    """A relationship defined (or redefined) on the relationship map (lines 73-81)."""
-
-
-@event("dramasystem.character.want_declared")
-class WantDeclared(relationships.WantDeclared):
-    """A want declared, with why the character can't get it (DS8-DS9, lines 45-51, 115)."""
-
-
-@event("dramasystem.ruling.recorded")
-class RulingRecorded(rulings.RulingRecorded):
-    """A GM's ruling on what the SRD leaves to her (the digest's move 25, "GM ruling (generic)"): the
-    rule it settles (e.g. DS5's How I Do It advantage, reading 7) and what she ruled; it moves nothing."""
-
-
 #: GM rulings that move nothing (a ruling that moves tokens is the economy's ``TransferTokens``).
-RULINGS = rulings.Rulings(RulingRecorded)
+RULINGS = rulings.Rulings(under_prefix(rulings.RulingRecorded, "dramasystem", "ruling.recorded"))
 
 
 #: Relationships and wants, kept on the sheets (:mod:`.sheets`); the first two wants are fraught (DS8).
-RELATIONSHIPS = relationships.Relationships(DRAMASYSTEM, RelationshipDefined, WantDeclared)
+RELATIONSHIPS = relationships.Relationships.under(DRAMASYSTEM, "dramasystem")
 
 
 #: The cast around the PCs, precedence orders and themes, kept in ``campaign.rules.sheets.cast``.
-CAST = supporting_cast.SupportingCast(DRAMASYSTEM, supporting_cast.CastEvents(
-    introduced=SupportingIntroduced, promoted=SupportingPromoted, described=SupportingDescribed,
-    location_introduced=LocationIntroduced, location_elaborated=LocationElaborated,
-    location_challenged=LocationChallenged, theme_chosen=ThemeChosen, precedence_drawn=PrecedenceDrawn))
+CAST = cast_moves.SupportingCast(DRAMASYSTEM, cast_moves.CastEvents.under("dramasystem"))
 
 
-ECONOMY = economy.economy_part(economy.EconomyEvents(transferred=TokensTransferred, returned=TokensReturned),
-                               DRAMASYSTEM.referee)
-PETITIONS = petitions.Petitions(DRAMASYSTEM, petitions.PetitionEvents(
-    resolved=PetitionResolved, forced=PetitionForced, two_way=TwoWayExchanged, quizzed=PetitionersQuizzed))
-CHALLENGES = scene_challenges.SceneChallenges(DRAMASYSTEM, scene_challenges.ChallengeEvents(
-    ducked=SceneDucked, rushed=SceneRushed, voted=ChallengeVoted, novelty_ruled=NoveltyRuled,
-    procedural_demanded=ProceduralDemanded))
+ECONOMY = economy.economy_part(economy.EconomyEvents.under("dramasystem"), DRAMASYSTEM.referee)
+PETITIONS = petitions.Petitions(DRAMASYSTEM, petitions.PetitionEvents.under("dramasystem"))
+CHALLENGES = scene_challenges.SceneChallenges(DRAMASYSTEM, scene_challenges.ChallengeEvents.under("dramasystem"))
 SPENDS = bennie_spends.BennieSpends(DRAMASYSTEM, BennieSpent, effects=bennie_effects, chosen_colour=_chosen_colour)
 #: At the end of an episode: the bennie vote, unspent drama tokens back to the kitty (DS19, DS73-DS75).
-VOTING = bennie_vote.BennieVoting(DRAMASYSTEM, bennie_vote.VoteEvents(
-    ballot_cast=BallotCast, vote_tallied=BennieVoteTallied, returned=TokensReturned))
+VOTING = bennie_vote.BennieVoting(DRAMASYSTEM, bennie_vote.VoteEvents.under("dramasystem"))
 #: The core's drama modules DramaSystem composes, each deciding, folding and validating its own payloads.
 MODULES = (PETITIONS, CHALLENGES, SPENDS, VOTING)
 
@@ -357,7 +235,7 @@ def call_paid(campaign: CampaignState[Any], referee: Referee, *, scene: int, cal
         if price is CallPrice.GREEN_TOKEN:
             piles = campaign.rules.piles
             referee.require(Colour.GREEN in piles.available(caller), GREEN_TO_CALL,
-                            f"{caller} has no unspent green token to call a procedural scene without "
+                            f"{caller} needs an unspent green token to call a scene without "
                             f"{own or 'a character of hers'}")
             procedural = spends_for(piles, [(caller, Colour.GREEN)], referee)
     jumps: list[BennieSpendLine] = []
@@ -464,18 +342,14 @@ def decide(command: Any, campaign: CampaignState[Any], referee: Referee) -> list
     return RELATIONSHIPS.decide(command, campaign, referee)
 
 
-FOLDS = folds(CampaignCreated, OverrideRecorded, EpisodeEnded, SceneOpened) | PETITIONS.FOLDS | CHALLENGES.FOLDS \
+FOLDS = folds(*JOURNAL_FOLDS, SceneOpened) | PETITIONS.FOLDS | CHALLENGES.FOLDS \
     | SPENDS.FOLDS | VOTING.FOLDS
 
 
 def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
     p = recorded.payload
-    if isinstance(p, CampaignCreated):
-        return replace(drama, gm=p.gm)
-    if isinstance(p, OverrideRecorded):
-        return replace(drama, overridden_through=recorded.sequence + p.covers)
-    if isinstance(p, EpisodeEnded):  # "for the duration of the episode" (DS24): its forces are done with,
-        return replace(drama, forced=(), recall=None)  # and a call owed in it (DS11: the next starts afresh)
+    if isinstance(p, JOURNAL_FOLDS):
+        return journal_fold(drama, recorded)
     if isinstance(p, SceneOpened):
         roster = state.sheets if state is not None else None
         in_turn, drama = calling_order.called(drama, roster, recorded.episode, p.caller)
@@ -501,13 +375,8 @@ def _call(p: SceneOpened, recorded: Recorded, roster: Any, gm: str, in_turn: boo
 def fold_in_place(drama: DramaBuilder, recorded: Recorded, state: Any) -> None:
     """:func:`evolve` in a replay: the slice thawed (``state`` is the state before the event)."""
     p = recorded.payload
-    if isinstance(p, CampaignCreated):
-        drama.gm = p.gm
-    elif isinstance(p, OverrideRecorded):
-        drama.overridden_through = recorded.sequence + p.covers
-    elif isinstance(p, EpisodeEnded):
-        drama.forced = ()
-        drama.recall = None
+    if isinstance(p, JOURNAL_FOLDS):
+        journal_fold_in_place(drama, recorded)
     elif isinstance(p, SceneOpened):
         roster = state.sheets
         in_turn = calling_order.called_in_place(drama, roster, recorded.episode, p.caller)

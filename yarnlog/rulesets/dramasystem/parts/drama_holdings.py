@@ -1,6 +1,6 @@
 """Drama tokens and bennies beside the procedural tokens, when the campaign's state holds them.
 
-DramaSystem's drama tokens and bennies come from the dramatic core it shares with Yarn (SRD
+DramaSystem's drama tokens and bennies come from the shared core it shares with Yarn (SRD
 271-275, 695-742), composed in as a slice of its own. The read views do not depend on when that
 happens or on a setting: they look at the state. A slice that keeps drama ``tokens`` and
 ``bennies`` by participant is the economy; its ``ledger`` entries, when it keeps them, are

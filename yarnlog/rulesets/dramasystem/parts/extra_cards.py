@@ -38,11 +38,11 @@ from yarnlog.rulesets.dramasystem.rules.advanced_resolution import (
 from yarnlog.rulesets.dramasystem.rules.cards import Card, Deck
 from yarnlog.rulesets.dramasystem.rules.simple_resolution import Draw, Match, SimpleResolution, extra_card, match
 from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign
-from yarnlog.rulesets.dramatic.parameters import SHARED_BOOK
-from yarnlog.rulesets.dramatic.parts.bennie_spends import BennieSpendLine, bennie_paid
-from yarnlog.rulesets.dramatic.parts.drama_state import drama_of
-from yarnlog.rulesets.dramatic.parts.economy import BENNIE, TransferLine
-from yarnlog.rulesets.dramatic.rules.bennies import BennieOption, BennieSpend, spend_bennie
+from yarnlog.rulesets.scenes_and_tokens.parameters import SHARED_BOOK
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import BennieSpendLine, bennie_paid
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import drama_of
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import BENNIE, TransferLine
+from yarnlog.rulesets.scenes_and_tokens.rules.bennies import BennieOption, BennieSpend, spend_bennie
 
 #: The bennie's option, cited with DramaSystem's numbers (DS76).
 EXTRA_CARD = DRAMASYSTEM.cite(Rule(SHARED_BOOK, "Spending Bennies", BennieOption.EXTRA_CARD.effect))

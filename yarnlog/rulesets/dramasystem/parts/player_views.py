@@ -16,7 +16,8 @@ from typing import Any
 
 from yarnlog.core.events import Recorded
 from yarnlog.core.referee import invalid
-from yarnlog.core.state import CampaignState, replay, visible_to
+from yarnlog.core.ruleset import CampaignState
+from yarnlog.core.state import replay, visible_to
 from yarnlog.core.table import Table
 from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign
 

@@ -17,9 +17,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 from pyrsistent import PVector, pvector
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Recorded
 from yarnlog.core.referee import Referee
-from yarnlog.core.ruleset import Part, folds
 from yarnlog.core.table import CampaignCreated, ParticipantJoined
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import SPEND, Colour, TokenPile, settle
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from pydantic import Field
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid
-from yarnlog.core.ruleset import Part, folds
 from yarnlog.rulesets.dramasystem.rules.action_types import (
     STANDARD_TYPES,
     Grade,
@@ -25,10 +25,10 @@ from yarnlog.rulesets.dramasystem.rules.action_types import (
     check_story,
 )
 from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign
-from yarnlog.rulesets.dramatic.parts.relationships import RelationshipDefined, Want, WantDeclared, fraught
-from yarnlog.rulesets.dramatic.parts.supporting_cast import FOLDS as CAST_FOLDS
-from yarnlog.rulesets.dramatic.parts.supporting_cast import Cast
-from yarnlog.rulesets.dramatic.parts.supporting_cast import evolve as fold_cast
+from yarnlog.rulesets.scenes_and_tokens.parts.relationships import RelationshipDefined, Want, WantDeclared, fraught
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import FOLDS as CAST_FOLDS
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Cast
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import evolve as fold_cast
 
 NAME_LIMIT = 80
 
@@ -59,7 +59,7 @@ class Sheet:
     desire: str = ""
     poles: tuple[str, ...] = ()
     story: str = ""
-    active: bool = True  # in play (the dramatic core's roster asks)
+    active: bool = True  # in play (the shared core's roster asks)
     wants: tuple[Want, ...] = ()  # in the order declared: the sooner, the more important (DS8)
 
     @property
@@ -89,7 +89,7 @@ class Sheets:
 
     pcs: Mapping[str, Sheet] = field(default_factory=dict)
     of_player: Mapping[str, str] = field(default_factory=dict)
-    #: The supporting cast, locations, precedence orders and themes: the dramatic core's (SRD 61-65,
+    #: The supporting cast, locations, precedence orders and themes: the shared core's (SRD 61-65,
     #: 159-170, 643-693), kept beside the player characters as Yarn keeps them.
     cast: Cast = field(default_factory=Cast)
     #: The relationship map's labelled lines, one per pair of characters (the latest label).
@@ -97,7 +97,7 @@ class Sheets:
 
     @property
     def supporting(self) -> Mapping[str, Any]:
-        """The supporting cast, as the dramatic core's roster reads it."""
+        """The supporting cast, as the shared core's roster reads it."""
         return self.cast.supporting
 
 
@@ -190,7 +190,7 @@ def player_of(campaign: DramaSystemCampaign, character: str) -> str | None:
     return sheet.player if sheet else None
 
 
-#: The wants and relationships are the dramatic core's payloads (DramaSystem registers them in :mod:`.drama`).
+#: The wants and relationships are the shared core's payloads (DramaSystem registers them in :mod:`.drama`).
 PART = Part(name="sheets", initial=Sheets, evolve=evolve,
             folds=folds(CharacterCreated, RelationshipDefined, WantDeclared) | CAST_FOLDS, decide=decide,
             validators={CharacterCreated: validate_created})

@@ -32,7 +32,7 @@ from yarnlog.rulesets.dramasystem.rules.advanced_resolution import RedrawMeans
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import ALL_COLOURS, Colour
 from yarnlog.rulesets.dramasystem.rules.token_causes import REASONS, Cause
 from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign
-from yarnlog.rulesets.dramatic.parts.economy import TokensTransferred
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TokensTransferred
 
 #: How the ledger names a movement of tokens or bennies the GM ruled.
 GM_RULING = "GM ruling"
@@ -59,7 +59,7 @@ def cause_of(recorded: Recorded | None, event_type: str, participant: str, gm: s
         return Cause.ADVANCED_CONTEST if payload.advanced else Cause.CONTEST
     if event_type in _CAUSE_OF_EVENT:
         return _CAUSE_OF_EVENT[event_type]
-    # The calling cost is recorded with the call by the dramatic core (SRD 441, 792).
+    # The calling cost is recorded with the call by the shared core (SRD 441, 792).
     if event_type.endswith(("scene.opened", "scene.called")):
         return Cause.CALLING
     return Cause.OTHER

@@ -7,3 +7,5 @@ the team's readings of the book's gaps are cited as "reading N" of the rules dig
 """
 
 BOOK = "DramaSystem SRD"
+
+from yarnlog.rulesets.dramasystem.rules import book_lines  # noqa: E402, F401  (the book's index, for short citations)

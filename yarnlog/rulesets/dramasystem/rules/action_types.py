@@ -47,14 +47,13 @@ def check_grades(grades: Mapping[str, Grade], custom: str | None, referee: Refer
     counts = {g: sum(1 for v in standard.values() if v is g) for g in Grade}
     if custom is None:
         referee.require(counts[Grade.STRONG] == 2 and counts[Grade.WEAK] == 2, LAYOUT,
-                        f"{who} has {counts[Grade.STRONG]} Strong and {counts[Grade.WEAK]} Weak types: "
-                        "two of each, the other three Middling")
+                        f"{who} has {counts[Grade.STRONG]} Strong and {counts[Grade.WEAK]} Weak types, not two of each")
     else:
         referee.require(grades.get(custom) is Grade.STRONG, CUSTOM_LAYOUT,
                         f"{who}'s custom type {custom} must be Strong")
         referee.require(counts[Grade.STRONG] == 1 and counts[Grade.WEAK] == 3, CUSTOM_LAYOUT,
-                        f"with the custom type {custom}, {who} has one standard Strong type and three "
-                        f"Weak (not {counts[Grade.STRONG]} and {counts[Grade.WEAK]})")
+                        f"beside {custom}, {who} has {counts[Grade.STRONG]} Strong and {counts[Grade.WEAK]} Weak, "
+                        "not 1 and 3")
 
 
 def check_story(sentence: str, referee: Referee, who: str) -> None:
@@ -68,4 +67,4 @@ def check_how_i_do_it(grades: Mapping[str, Grade], how: Mapping[str, str], refer
     """A "How I Do It" phrase belongs only to a Strong type (SRD 149)."""
     for name in how:
         referee.require(grades.get(name) is Grade.STRONG, HOW_I_DO_IT,
-                        f"{who}'s {name} is not a Strong type: How I Do It describes Strong types")
+                        f"{who}'s {name} is not a Strong type: no How I Do It")

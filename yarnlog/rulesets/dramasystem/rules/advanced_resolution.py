@@ -127,7 +127,7 @@ def open_run(gm_token: Colour, primary: str, grade: Grade, present: frozenset[st
     resolution = AdvancedResolution(gm_token, primary, grade, present, deck=Deck().draw_all(cards))
     bands = [resolution.band(c) for c in cards]
     referee.require(not bands[-1].up and all(b.up for b in bands[:-1]), OPENING_RUN,
-                    "the opening run draws up cards until the first down card, and stops there")
+                    "the opening run draws until the first down card")
     return replace(resolution, opening=cards, active=cards[-1])
 
 
@@ -176,7 +176,7 @@ def redraw(resolution: AdvancedResolution, player: str, means: RedrawMeans, toke
                 f"a {token.value if token else ''} token draws a consequence card: enter it (SRD 877-881)")
     else:
         referee.require(consequence_card is None, CONSEQUENCE_CARD,
-                        "only a present player's red or green token draws a consequence card")
+                        "a consequence card needs a present player's red or green")
     deck = resolution.deck.draw(card)
     consequence = None
     if consequence_card is not None:

@@ -237,7 +237,7 @@ def advanced_draw(contest: AdvancedContest, actor: str, target: str, card: Card,
             phase = Phase.ALTERNATE
     elif actor == "GM":
         referee.require(not gm_forced and phase <= Phase.GM, GM_FORCE,
-                        "the GM forces one redraw, once, before interference and the remaining redraws")
+                        "the GM forces one redraw, once, before interference")
         gm_forced, phase = True, Phase.GM
     elif actor in (contest.first, contest.second):
         own = contest.index(actor)

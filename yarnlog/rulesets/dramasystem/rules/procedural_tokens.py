@@ -83,7 +83,7 @@ def settle(unspent: frozenset[Colour]) -> Spent:
 def restore(pile: TokenPile, colour: Colour, referee: Referee, who: str) -> TokenPile:
     """A bennie's procedural token: a spent ``colour`` returns (reading 5)."""
     referee.require(colour in pile.spent, BENNIE_TOKEN,
-                    f"{who}'s {colour.value} token is not spent: the pile holds at most one of each colour")
+                    f"{who}'s {colour.value} token is not spent: one of each at most")
     return TokenPile(pile.unspent | {colour})
 
 

@@ -150,11 +150,11 @@ def play(resolution: SimpleResolution, player: str, token: Colour | None, cards:
     is_present = player in resolution.present
     if token is None:
         referee.require(not is_present, PRESENT_MUST_SPEND,
-                        f"{player}'s character is present: {player} must spend a token and draw")
+                        f"{player}'s character is present: {player} must spend a token")
         invalid(not cards, f"{player} passes and draws no card")
         return replace(resolution, turns=resolution.turns + ((player, None),))
     referee.require(is_present or token is not Colour.RED, ABSENT_SPEND,
-                    f"{player}'s character is absent: only a yellow or green token may be spent")
+                    f"{player}'s character is absent: only yellow or green is spent")
     invalid(len(cards) == CARDS_FOR[token],
             f"a {token.value} token draws {CARDS_FOR[token]} card{'s' if CARDS_FOR[token] > 1 else ''}, "
             f"not {len(cards)} (SRD 472-476)")

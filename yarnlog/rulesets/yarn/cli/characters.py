@@ -21,7 +21,8 @@ from yarnlog.cli.options import (
     parse_faces,
     read_json_file,
 )
-from yarnlog.cli.output import console, emit, print_table
+from yarnlog.cli.output import emit, print_table
+from yarnlog.rulesets.scenes_and_tokens.cli.exchanges import group
 
 
 def _pairs(items: Many, what: str) -> list[tuple[str, str]]:
@@ -58,10 +59,6 @@ def _training(months: float | None, full_time: bool, usd_per_month: int, scenes:
     return TrainingData(months=months or 0, full_time=full_time, usd_per_month=usd_per_month, scenes=scenes or [])
 
 
-def _gm_or(campaign: str | None, name: str | None) -> str:
-    return name or campaign_state(campaign).table.gm
-
-
 def _table(title: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
     """A rich table of ``rows`` (nothing when there are none)."""
     if rows:
@@ -70,8 +67,6 @@ def _table(title: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
 
 # -- player characters ----------------------------------------------------------------------
 
-character_app = typer.Typer(help="Player characters: create, relationships, wants, retire.", no_args_is_help=True)
-
 SHEET_FILE_HELP = (
     "A whole sheet as JSON: name, player, role, desire, poles, central, sides, superior, flaw, signs, "
     "descriptions, fighting_skills, relationships, wants, hit_point_basis, hit_point_descriptor, finances, "
@@ -79,7 +74,6 @@ SHEET_FILE_HELP = (
 )
 
 
-@character_app.command("create")
 def character_create(
     name: Annotated[Optional[str], typer.Argument(help="The character's name.")] = None,
     from_file: Annotated[Optional[Path], typer.Option("--from-file", help=SHEET_FILE_HELP)] = None,
@@ -146,42 +140,6 @@ CREATE_OPTIONS = {"name": "NAME", "player": "--player", "role": "--role", "desir
                   "central": "--central", "hit_point_descriptor": "--hp-descriptor", "story": "--story"}
 
 
-@character_app.command("relate")
-def character_relate(
-    character: Annotated[str, typer.Argument(help="The PC defining the relationship.")],
-    other: Annotated[str, typer.Argument(help="Another PC, or a recurring character.")],
-    nature: Annotated[str, typer.Option("--nature", help="The label on the line: sister, rival, ex...")],
-    campaign: CampaignOpt = None,
-    by: ByOpt = None,
-    override: OverrideOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Define (or redefine) a relationship on the relationship map."""
-    from yarnlog.rulesets.dramatic.parts.relationships import DefineRelationship
-
-    run_command(campaign, DefineRelationship(character, other, nature), by=by, override_reason=override,
-                as_json=as_json)
-
-
-@character_app.command("want")
-def character_want(
-    character: Annotated[str, typer.Argument(help="The PC who wants.")],
-    withholder: Annotated[str, typer.Option("--from", help="The PC who withholds it.")],
-    want: Annotated[str, typer.Option("--want", help="What the character wants from that PC.")],
-    why_not: Annotated[str, typer.Option("--why-not", help="Why, says the other player, he can't get it.")] = "",
-    campaign: CampaignOpt = None,
-    by: ByOpt = None,
-    override: OverrideOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Declare what a PC wants from another (the first two named are the fraught relationships)."""
-    from yarnlog.rulesets.dramatic.parts.relationships import DeclareWant
-
-    run_command(campaign, DeclareWant(character, withholder, want, why_not), by=by, override_reason=override,
-                as_json=as_json)
-
-
-@character_app.command("retire")
 def character_retire(
     name: Annotated[str, typer.Argument(help="The PC leaving play.")],
     reason: Annotated[str, typer.Option("--reason", help="Died, vanished, the player's choice...")],
@@ -195,160 +153,13 @@ def character_retire(
     run_command(campaign, RetireCharacter(name, reason), by=by, as_json=as_json)
 
 
-# -- supporting cast and locations ----------------------------------------------------------
-
-supporting_app = typer.Typer(help="Supporting characters (the GM plays them).", no_args_is_help=True)
-location_app = typer.Typer(help="Locations introduced in play.", no_args_is_help=True)
-IntroducedByOpt = Annotated[Optional[str], typer.Option("--introduced-by",
-                                                        help="The participant introducing it (default: --by, "
-                                                             "or the GM).")]
-
-
-@supporting_app.command("add")
-def supporting_add(
-    name: Annotated[str, typer.Argument()],
-    description: Annotated[str, typer.Option("--description", help="Two or three clauses: role in the world.")],
-    recurring: Annotated[bool, typer.Option("--recurring", help="First appears to grant a PC's petition.")] = False,
-    petitioner: Annotated[Optional[str], typer.Option("--petitioner", help="That PC.")] = None,
-    introduced_by: IntroducedByOpt = None,
-    campaign: CampaignOpt = None,
-    by: ByOpt = None,
-    override: OverrideOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Introduce a supporting character: minor, or recurring from a petition scene."""
-    from yarnlog.rulesets.dramatic.parts.supporting_cast import IntroduceSupporting
-
-    command = IntroduceSupporting(name, description, _gm_or(campaign, introduced_by or by), recurring, petitioner)
-    run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
-
-
-@supporting_app.command("promote")
-def supporting_promote(
-    name: Annotated[str, typer.Argument(help="A minor character.")],
-    pc: Annotated[str, typer.Option("--pc", help="The PC whose emotional need he or she becomes the object of.")],
-    need: Annotated[str, typer.Option("--need", help="That need.")],
-    campaign: CampaignOpt = None,
-    by: ByOpt = None,
-    override: OverrideOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Promote a minor character to recurring."""
-    from yarnlog.rulesets.dramatic.parts.supporting_cast import PromoteSupporting
-
-    run_command(campaign, PromoteSupporting(name, pc, need), by=by, override_reason=override, as_json=as_json)
-
-
-@supporting_app.command("detail")
-def supporting_detail(
-    name: Annotated[str, typer.Argument()],
-    detail: Annotated[str, typer.Argument()],
-    campaign: CampaignOpt = None,
-    by: ByOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Flesh out a supporting character."""
-    from yarnlog.rulesets.dramatic.parts.supporting_cast import DescribeSupporting
-
-    run_command(campaign, DescribeSupporting(name, detail), by=by, as_json=as_json)
-
-
-@location_app.command("add")
-def location_add(
-    name: Annotated[str, typer.Argument()],
-    description: Annotated[str, typer.Option("--description", help="The introductory description.")],
-    introduced_by: IntroducedByOpt = None,
-    campaign: CampaignOpt = None,
-    by: ByOpt = None,
-    override: OverrideOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Introduce a location."""
-    from yarnlog.rulesets.dramatic.parts.supporting_cast import IntroduceLocation
-
-    command = IntroduceLocation(name, description, _gm_or(campaign, introduced_by or by))
-    run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
-
-
-@location_app.command("detail")
-def location_detail(
-    name: Annotated[str, typer.Argument()],
-    detail: Annotated[str, typer.Argument()],
-    campaign: CampaignOpt = None,
-    by: ByOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Elaborate on a location."""
-    from yarnlog.rulesets.dramatic.parts.supporting_cast import ElaborateLocation
-
-    run_command(campaign, ElaborateLocation(name, detail), by=by, as_json=as_json)
-
-
 # -- precedence -----------------------------------------------------------------------------
 
-precedence_app = typer.Typer(help="Precedence orders: draw one, show those drawn and the theme rota.",
-                             no_args_is_help=True)
-PURPOSES = "creation, wants, play-begins, theme-rota, calling-order, petitioners, other"
 
-
-@precedence_app.command("draw")
-def precedence_draw(
-    purpose: Annotated[str, typer.Option("--purpose", help=PURPOSES)],
-    order: Annotated[Optional[str], typer.Option("--order", help="A,B,C as drawn from the cards "
-                                                 "(default: the tool shuffles).")] = None,
-    among: Annotated[Optional[str], typer.Option("--among", help="A,B: the players to shuffle (petitioners; "
-                                                 "default: every player).")] = None,
-    note: Annotated[str, typer.Option("--note")] = "",
-    campaign: CampaignOpt = None,
-    by: ByOpt = None,
-    override: OverrideOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Note a precedence order: shuffled by the tool, or entered as drawn."""
-    from yarnlog.core.referee import invalid
-    from yarnlog.rulesets.dramatic.parts.supporting_cast import DrawPrecedence, Purpose, shuffled
-
-    invalid(purpose in {p.value for p in Purpose}, f"--purpose is one of {PURPOSES}")
-    if order:
-        command = DrawPrecedence(Purpose(purpose), tuple(n.strip() for n in order.split(",")), "entered", note)
-    else:
-        players = [n.strip() for n in among.split(",")] if among else campaign_state(campaign).table.players
-        command = DrawPrecedence(Purpose(purpose), shuffled(players), "shuffled", note)
-    run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
-    if command.source == "shuffled":
-        say_shuffled(command.order, "--order")
-
-
-def say_shuffled(order, option: str) -> None:
-    """Say on stderr (never in --json output) that the tool drew an order itself, and how to enter one."""
-    console(stderr=True).print(f"the tool shuffled this order itself: {', '.join(order)} (give {option} A,B,... "
-                               "to enter the order drawn at the table)", markup=False, soft_wrap=True)
-
-
-theme_app = typer.Typer(help="The next episode's theme, chosen at the end of the session.", no_args_is_help=True)
-
-
-@theme_app.command("choose")
-def theme_choose(
-    theme: Annotated[str, typer.Argument(help="The theme of the next episode.")],
-    chooser: Annotated[Optional[str], typer.Option("--chooser", help="The player choosing (default: the one the "
-                                                   "theme rota names).")] = None,
-    campaign: CampaignOpt = None,
-    by: ByOpt = None,
-    override: OverrideOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Record the next episode's theme ('episode start' then takes it)."""
-    from yarnlog.rulesets.dramatic.parts.supporting_cast import ChooseTheme
-
-    run_command(campaign, ChooseTheme(theme, chooser), by=by, override_reason=override, as_json=as_json)
-
-
-@precedence_app.command("show")
 def precedence_show(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
                     as_json: JsonOpt = False) -> None:
     """Every precedence order drawn (and the scene it belongs to), who chooses which episode's theme."""
-    from yarnlog.rulesets.yarn.parts.characters.supporting_cast import precedence_data
+    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import precedence_data
 
     rules = campaign_state(campaign, as_of, end_of_scene).rules
     data = precedence_data(rules.characters.cast,
@@ -583,47 +394,6 @@ def _render_sheet(d: dict) -> None:
     say(f"{d['player']} holds {holds['drama_tokens']} drama token(s) and {holds['bennies']} bennie(s)")
 
 
-#: Where the books ask that every PC be the object of two wants (Yarn 273; DramaSystem's DS9, line 51).
-TWO_WANTS_STEP = "Creating Characters, step 14"
-
-
-def relationships(
-    viewer: Annotated[Optional[str], typer.Option("--as", help="Show only what player NAME may see.")] = None,
-    campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """The relationship map: labelled lines, wants (fraught ones marked), needs of recurring characters,
-    and the PCs not yet the object of two other PCs' wants (creation's step 14)."""
-    from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
-    from yarnlog.core.referee import invalid
-    from yarnlog.core.state import replay, visible_to
-    from yarnlog.rulesets.dramatic.parts.relationship_map import relationship_map
-
-    journal = open_journal()
-    cid = pick_campaign(journal, campaign)
-    upto = resolve_as_of(journal, cid, as_of, end_of_scene)
-    state = journal.state(cid, upto=upto)
-    if viewer is not None:  # a name is matched ignoring case, as everywhere
-        viewer = next((n for n in (*state.table.gms, *state.table.players) if n.casefold() == viewer.casefold()),
-                      viewer)
-        invalid(state.table.knows(viewer),
-                f"{viewer!r} is not at this table (players: {', '.join(state.table.players)})")
-    if viewer is not None and not state.table.is_gm(viewer):  # a player's map: replayed from what she may see
-        state = replay([r for r in journal.history(cid, upto=upto) if visible_to(r, viewer, state.table)])
-    data = relationship_map(state.rules.roster)
-
-    def render(d):
-        _table("Relationships", ("character", "other", "nature"),
-               [(r["character"], r["other"], r["nature"]) for r in d["relationships"]]
-               + [(n["character"], n["recurring"], f"needs: {n['need']}") for n in d["needs"]])
-        _table("Wants", ("character", "wants from", "what", "why not"),
-               [(w["character"], w["withholder"] + (" (fraught)" if w["fraught"] else ""), w["want"], w["why_not"])
-                for w in d["wants"]])
-        if d["wanted_by_fewer_than_two"]:  # step 14; DramaSystem refuses its first episode until it holds
-            console().print(f"Not yet the object of two other PCs' wants: {', '.join(d['wanted_by_fewer_than_two'])} "
-                            f"({TWO_WANTS_STEP}).", markup=False)
-
-    emit(data, as_json, render)
 
 
 def _standing(loc: dict) -> list[str]:
@@ -654,12 +424,21 @@ def cast(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndO
 
 def register(app: typer.Typer) -> None:
     """Add the characters commands to the ``yarnlog`` application."""
-    app.add_typer(character_app, name="character")
-    app.add_typer(supporting_app, name="supporting")
-    app.add_typer(location_app, name="location")
-    app.add_typer(precedence_app, name="precedence")
-    app.add_typer(theme_app, name="theme")
+    from yarnlog.rulesets.scenes_and_tokens.cli import cast as shared
+
+    app.add_typer(group("Player characters: create, relationships, wants, retire.",
+                        (("create", character_create), ("relate", shared.character_relate),
+                         ("want", shared.character_want), ("retire", character_retire))), name="character")
+    app.add_typer(group("Supporting characters (the GM plays them).",
+                        (("add", shared.supporting_add), ("promote", shared.supporting_promote),
+                         ("detail", shared.supporting_detail))), name="supporting")
+    app.add_typer(group("Locations introduced in play.",
+                        (("add", shared.location_add), ("detail", shared.location_detail))), name="location")
+    app.add_typer(group("Precedence orders: draw one, show those drawn and the theme rota.",
+                        (("draw", shared.precedence_draw), ("show", precedence_show))), name="precedence")
+    app.add_typer(group("The next episode's theme, chosen at the end of the session.",
+                        (("choose", shared.theme_choose),)), name="theme")
     app.add_typer(xp_app, name="xp")
     app.command("sheet")(sheet)
-    app.command("relationships")(relationships)
+    app.command("relationships")(shared.relationships)
     app.command("cast")(cast)

@@ -150,30 +150,10 @@ def _tally(title: str, tallies: list[dict]) -> None:
             for t in tallies])
 
 
-def calling_order(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
-                  as_json: JsonOpt = False) -> None:
-    """The episode's calling order and who calls the next scene."""
-    data = campaign_view(campaign, "calling-order", as_of, end_of_scene)
-
-    def render(d):
-        out = console()
-        if d["calling_order"] is None:
-            out.print(f"Episode {d['episode'] or '-'}: no calling order drawn "
-                      "('yarnlog precedence draw --purpose calling-order')", markup=False)
-        else:
-            out.print(f"Episode {d['episode']}: calling order {', '.join(d['calling_order'])}", markup=False)
-        if d["may_call_next"]:
-            out.print(f"Next to call: {' or '.join(d['may_call_next'])}", markup=False)
-        if d["recall"]:
-            out.print(f"{d['recall']['caller']} may call again: {d['recall']['reason']}", markup=False)
-        print_table("Scenes", ("#", "caller", "in turn", "mode", "kind"),
-               [(s["scene"], s["caller"], "yes" if s["in_turn"] else "NO", s["mode"], s["kind"]) for s in d["scenes"]])
-
-    emit(data, as_json, render)
-
-
 def register(app: typer.Typer) -> None:
     app.command("tokens")(tokens)
     app.command("ledger")(ledger)
     app.command("bennies")(bennies)
+    from yarnlog.rulesets.scenes_and_tokens.cli.cast import calling_order
+
     app.command("calling-order")(calling_order)

@@ -1,4 +1,4 @@
-"""Yarn's side of the dramatic core (:class:`~yarnlog.rulesets.dramatic.parameters.Dramatic`).
+"""Yarn's side of the shared core (:class:`~yarnlog.rulesets.scenes_and_tokens.parameters.Dramatic`).
 
 Yarn quotes the shared text under its own name; its characters are the characters part's, and a
 precedence order is drawn by that part ("Order of Precedence").
@@ -10,8 +10,8 @@ from typing import Any
 
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee
-from yarnlog.core.state import CampaignState
-from yarnlog.rulesets.dramatic.parameters import SHARED_BOOK, Dramatic, Roster
+from yarnlog.core.ruleset import CampaignState
+from yarnlog.rulesets.scenes_and_tokens.parameters import SHARED_BOOK, Dramatic, Roster
 
 
 def _roster(campaign: CampaignState[Any]) -> Roster:
@@ -20,8 +20,9 @@ def _roster(campaign: CampaignState[Any]) -> Roster:
 
 def _draw_petitioners(campaign: CampaignState[Any], referee: Referee, order: tuple[str, ...],
                       source: str) -> list[Payload]:
+    from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import DrawPrecedence
+    from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose
     from yarnlog.rulesets.yarn.parts.characters import part as characters
-    from yarnlog.rulesets.yarn.parts.characters.supporting_cast import DrawPrecedence, Purpose
 
     draw = characters.decide(DrawPrecedence(Purpose.PETITIONERS, order, source), campaign, referee)  # type: ignore[arg-type]
     assert draw is not None  # DrawPrecedence is a command of the characters part

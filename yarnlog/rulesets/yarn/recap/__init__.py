@@ -5,7 +5,7 @@ may see into :class:`~.model.Recap` data; the command line (``yarnlog recap``) r
 through :mod:`yarnlog.render` with the ruleset's templates.
 """
 
-from yarnlog.rulesets.yarn.recap.audience import GM, PLAYERS, Audience, player, visible_history
+from yarnlog.core.audience import GM, PLAYERS, Audience, player, visible_history
 from yarnlog.rulesets.yarn.recap.build import Scope, build_recap
 from yarnlog.rulesets.yarn.recap.model import Recap
 

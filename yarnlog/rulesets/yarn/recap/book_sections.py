@@ -9,11 +9,11 @@ of the book. Moves the book leaves to the table (a note, a GM's ruling on tokens
 from __future__ import annotations
 
 from yarnlog.core.referee import Rule
-from yarnlog.rulesets.dramatic.rules import bennies, challenges, drama_tokens
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import CALLING_ORDER, INTRODUCING, LOCATIONS, PROMOTION
+from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import BLOCK_RUSH, NARRATION, PLOT_JUMP, TIME_JUMP
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import CALLING_ORDER, INTRODUCING, LOCATIONS, PROMOTION
+from yarnlog.rulesets.scenes_and_tokens.rules import bennies, challenges, drama_tokens
 from yarnlog.rulesets.yarn.parts.combat.fight_records import GESTALT_ROLLS
 from yarnlog.rulesets.yarn.parts.drama.scene_calls import SHOPPING_OFFSTAGE
-from yarnlog.rulesets.yarn.parts.drama.scene_challenges import BLOCK_RUSH, NARRATION, PLOT_JUMP, TIME_JUMP
 from yarnlog.rulesets.yarn.rules import (
     armor,
     combat,

@@ -19,17 +19,18 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from yarnlog.core.audience import Audience, visible_history
 from yarnlog.core.events import Recorded
-from yarnlog.core.state import CampaignState, empty_state, evolve
+from yarnlog.core.ruleset import CampaignState
+from yarnlog.core.state import empty_state, evolve
 from yarnlog.core.table import Table
+from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import calling_order
 from yarnlog.rulesets.yarn.parts.characters.relationship_graph import relationship_graph
-from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_order
 from yarnlog.rulesets.yarn.parts.drama.scene_cast import scene_cast
 from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
 from yarnlog.rulesets.yarn.parts.economy.token_series import token_series
 from yarnlog.rulesets.yarn.parts.procedure.roll_statistics import dice_statistics
 from yarnlog.rulesets.yarn.recap import sentences as say
-from yarnlog.rulesets.yarn.recap.audience import Audience, visible_history
 from yarnlog.rulesets.yarn.recap.model import (
     Balance,
     BennieVote,

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from yarnlog.rulesets.yarn.parts.characters.relationship_graph import RelationshipGraph
-from yarnlog.rulesets.yarn.parts.economy.token_series import TokenSeries
+from yarnlog.core.charts import TokenSeries
+from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import RelationshipGraph
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from yarnlog.core.events import Recorded
-from yarnlog.core.state import CampaignState
+from yarnlog.core.ruleset import CampaignState
 from yarnlog.rulesets.yarn.recap import sentences as say
 
 
@@ -72,7 +72,7 @@ def _gestalt_won(state: CampaignState[Any]) -> str:
 def follow_up(state: CampaignState[Any]) -> str | None:
     """``Tokens: Ana 1, Ben 0, Maya (GM) 5. Next to call: Ben.``: drama tokens at the table and the
     next caller in the episode in play, read from ``state`` (no replay)."""
-    from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_state
+    from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import calling_state
 
     rules = state.rules
     if rules is None:

@@ -226,7 +226,7 @@ def check_trait_use(
     referee.require(
         attack_trait not in defense_traits,
         ONE_TRAIT_PER_ROUND,
-        f"“{attack_trait}” is not a combat trait: it serves for the attack or the defense this round, not both",
+        f"“{attack_trait}” serves attack or defense this round, not both",
     )
 
 
@@ -381,7 +381,7 @@ def advantage_bonus_dice(referee: Referee, advantage: Advantage, *, gm_extra_dic
     referee.require(
         gm_extra_dice == 0 or advantage is Advantage.SURPRISE,
         SURPRISE,
-        f"only total surprise earns more than one bonus die, not {advantage}",
+        "only total surprise earns more than one bonus die",
     )
     return 1 + gm_extra_dice
 
@@ -405,8 +405,7 @@ def ganging_up_bonus(
     referee.require(
         len(set(chosen_by_defender)) == extra,
         GANGING_UP,
-        f"{len(attackers)} attackers, {defender_fighting_dice} fighting dice: the defender names "
-        f"{extra} to get the bonus die",
+        f"{len(attackers)} attackers, {defender_fighting_dice} fighting dice: name {extra} for the bonus die",
     )
     return frozenset(chosen_by_defender)
 

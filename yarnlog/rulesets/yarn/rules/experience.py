@@ -254,7 +254,7 @@ def _check_training(referee: Referee, target: int, central: bool, training: Trai
         referee.require(
             training is not None and training.full_time and training.usd_per_month >= TRAINING_USD_PER_MONTH_TO_5,
             RAISE_TO_5,
-            "raising to 5 needs nearly full-time training costing at least $1,000 US per month",
+            "to 5 needs nearly full-time training at $1,000 a month",
         )
 
 

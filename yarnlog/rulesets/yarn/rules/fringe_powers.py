@@ -132,7 +132,7 @@ def learn_fringe_power(
     referee.require(
         study.full_time and study.months >= 1 and knowledgeable_teacher,
         STUDY,
-        "learning needs a month of full-time study with a knowledgeable teacher",
+        "learning takes a month of full-time study and a teacher",
     )
     require_experience(referee, experience_pool, len(faces), LEARNING_DICE)
     learned = not psi_mute and max(faces) >= success_face

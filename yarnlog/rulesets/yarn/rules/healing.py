@@ -127,7 +127,7 @@ def heal_one_day(referee: Referee, state: HitPointState, day: HealingDay) -> Hit
     referee.require(
         day.gm_loss == 0 or rate.gm_may_take,
         GM_MAY_TAKE,
-        f"a {condition} character on {day.activity} does not lose hit points at the GM's option",
+        f"{condition}, on {day.activity}: the GM may not take hit points",
     )
     untreated = () if day.activity is Activity.MEDICAL_CARE else day.serious_wounds
     lethal_loss = sum(wound.daily_loss for wound in untreated if wound.kind is SeriousWoundKind.LETHAL)

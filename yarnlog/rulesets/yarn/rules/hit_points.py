@@ -14,7 +14,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from yarnlog.core.referee import Referee, Rule, invalid
-from yarnlog.rulesets.dramatic.rules.drama_tokens import KITTY, Balances, Transfer, require_affordable
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import KITTY, Balances, Transfer, require_affordable
 
 BOOK = "Yarn 0.1"
 

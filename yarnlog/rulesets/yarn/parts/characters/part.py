@@ -22,11 +22,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from yarnlog.core.composition import Part
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid, present
-from yarnlog.core.ruleset import Part
+from yarnlog.rulesets.scenes_and_tokens.parts import supporting_cast as cast_module
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import payload_of
+from yarnlog.rulesets.scenes_and_tokens.parts.relationships import DeclareWant, DefineRelationship
 from yarnlog.rulesets.yarn.parts.characters import sheets as sheets_module
-from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_module
 from yarnlog.rulesets.yarn.parts.characters.experience_awards import (
     AwardExperience,
     DevelopTrait,
@@ -39,8 +41,7 @@ from yarnlog.rulesets.yarn.parts.characters.experience_awards import (
     validate_raised,
 )
 from yarnlog.rulesets.yarn.parts.characters.relationships import (
-    DeclareWant,
-    DefineRelationship,
+    RELATIONSHIPS,
     check_relationships,
     edges_of,
     validate_relationship,
@@ -54,20 +55,14 @@ from yarnlog.rulesets.yarn.parts.characters.sheets import (
     FlawData,
     HitPointBasis,
     RelationshipData,
-    RelationshipDefined,
     TraitData,
     TraitDeveloped,
     TraitRaised,
     WantData,
-    WantDeclared,
     character_of,
     evolve,
 )
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import (
-    check_new_character_name,
-    payload_of,
-    require_active_pc,
-)
+from yarnlog.rulesets.yarn.parts.characters.supporting_cast import CAST, check_new_character_name, require_active_pc
 from yarnlog.rulesets.yarn.rules import traits
 from yarnlog.rulesets.yarn.rules.traits import BOOK
 from yarnlog.rulesets.yarn.state import YarnCampaign
@@ -185,25 +180,25 @@ def _validate_retired(p: CharacterRetired, campaign: YarnCampaign, referee: Refe
 
 COMMANDS: Mapping[type, Callable[[Any, Any], Payload]] = {
     CreateCharacter: payload_of(CharacterCreated),
-    DefineRelationship: payload_of(RelationshipDefined),
-    DeclareWant: payload_of(WantDeclared),
+    DefineRelationship: payload_of(RELATIONSHIPS.defined),
+    DeclareWant: payload_of(RELATIONSHIPS.declared),
     RetireCharacter: payload_of(CharacterRetired),
     AwardExperience: experience_awarded,
     DevelopTrait: payload_of(TraitDeveloped),
     RaiseTrait: payload_of(TraitRaised),
-    **cast_module.COMMANDS,
+    **CAST.COMMANDS,
 }
 
 
 VALIDATORS: Mapping[type, Callable[[Any, Any, Referee], Payload]] = {
     CharacterCreated: _validate_created,
-    RelationshipDefined: validate_relationship,
-    WantDeclared: validate_want,
+    RELATIONSHIPS.defined: validate_relationship,
+    RELATIONSHIPS.declared: validate_want,
     CharacterRetired: _validate_retired,
     ExperienceAwarded: validate_award,
     TraitDeveloped: validate_developed,
     TraitRaised: validate_raised,
-    **cast_module.VALIDATORS,
+    **CAST.VALIDATORS,
 }
 
 

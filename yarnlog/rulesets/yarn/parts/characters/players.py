@@ -1,4 +1,4 @@
-"""Who plays whom in a Yarn campaign: the dramatic core's roles (:mod:`yarnlog.rulesets.dramatic.parts.roles`)
+"""Who plays whom in a Yarn campaign: the shared core's roles (:mod:`yarnlog.rulesets.scenes_and_tokens.parts.roles`)
 read from Yarn's characters part (``campaign.rules.characters``)."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from yarnlog.core.referee import Referee
-from yarnlog.rulesets.dramatic.parts import roles
-from yarnlog.rulesets.dramatic.parts.roles import (
+from yarnlog.rulesets.scenes_and_tokens.parts import roles
+from yarnlog.rulesets.scenes_and_tokens.parts.roles import (
     CAST,
     MINOR,
     PC,

@@ -1,23 +1,17 @@
-"""Yarn's relationship map as plain data, for pictures: the dramatic core's
-(:mod:`yarnlog.rulesets.dramatic.parts.relationship_map`, which DramaSystem reads too), over
+"""Yarn's relationship map as plain data, for pictures: the shared core's
+(:mod:`yarnlog.rulesets.scenes_and_tokens.parts.relationship_map`, which DramaSystem reads too), over
 Yarn's characters part.
 """
 
 from __future__ import annotations
 
-from yarnlog.rulesets.dramatic.parts.relationship_map import (
-    PC,
-    RECURRING,
-    CharacterNode,
-    RelationshipEdge,
+from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
     RelationshipGraph,
-    WantEdge,
     graph_of,
 )
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
-__all__ = ["PC", "RECURRING", "CharacterNode", "RelationshipEdge", "RelationshipGraph", "WantEdge", "graph_of",
-           "relationship_graph"]
+__all__ = ["relationship_graph"]
 
 
 def relationship_graph(campaign: YarnCampaign) -> RelationshipGraph:

@@ -7,29 +7,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from yarnlog.core.referee import Referee, Rule, invalid
-from yarnlog.rulesets.dramatic.parts import relationship_map as shared_map
-from yarnlog.rulesets.dramatic.parts import relationships as core
-from yarnlog.rulesets.dramatic.parts.relationships import (
-    MINOR_HAS_NO_RELATIONSHIP,
-    RECURRING_RELATIONSHIP,
-    WHY_NOT,
-    DeclareWant,
-    DefineRelationship,
-)
+from yarnlog.rulesets.scenes_and_tokens.parts import relationship_map as shared_map
+from yarnlog.rulesets.scenes_and_tokens.parts import relationships as core
 from yarnlog.rulesets.yarn.parts.characters.sheets import (
     CharacterCreated,
     Characters,
     Relationship,
-    RelationshipDefined,
-    WantDeclared,
     active_pcs,
 )
 from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 from yarnlog.rulesets.yarn.rules.traits import BOOK
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
-__all__ = ["MINOR_HAS_NO_RELATIONSHIP", "RECURRING_RELATIONSHIP", "RELATE_TO_ALL", "RELATIONSHIPS", "WHY_NOT",
-           "DeclareWant", "DefineRelationship", "check_relationships", "edges_of", "relationship_map",
+__all__ = ["RELATE_TO_ALL", "RELATIONSHIPS", "check_relationships", "edges_of", "relationship_map",
            "validate_relationship", "validate_want"]
 
 RELATE_TO_ALL = Rule(
@@ -40,8 +30,8 @@ RELATE_TO_ALL = Rule(
 )
 
 
-#: Relationships and wants as Yarn records them: the dramatic core's, with Yarn's payloads.
-RELATIONSHIPS = core.Relationships(YARN, RelationshipDefined, WantDeclared)
+#: Relationships and wants as Yarn records them: the shared core's, with Yarn's payloads.
+RELATIONSHIPS = core.Relationships.under(YARN, "yarn")
 
 
 def check_relationships(name: str, p: CharacterCreated, campaign: YarnCampaign, referee: Referee) -> None:
@@ -75,6 +65,6 @@ def edges_of(characters: Characters, name: str) -> Iterable[Relationship]:
 def relationship_map(characters: Characters) -> dict:
     """The relationship map: labelled lines, wants (fraught ones marked), needs of recurring characters,
     and the PCs in play not yet "named as objects of at least two other characters' wants" (Step By
-    Step, 14): the dramatic core's report
-    (:func:`~yarnlog.rulesets.dramatic.parts.relationship_map.relationship_map`)."""
+    Step, 14): the shared core's report
+    (:func:`~yarnlog.rulesets.scenes_and_tokens.parts.relationship_map.relationship_map`)."""
     return shared_map.relationship_map(characters)

@@ -13,14 +13,15 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pyrsistent import PMap, PVector, pmap, pvector
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import invalid
-from yarnlog.core.ruleset import folds
 from yarnlog.core.timeline import EpisodeStarted
-from yarnlog.rulesets.dramatic.parts import relationships
-from yarnlog.rulesets.yarn.parts.characters import supporting_cast as cast_module
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import Cast
+from yarnlog.rulesets.scenes_and_tokens.parts import relationships
+from yarnlog.rulesets.scenes_and_tokens.parts import supporting_cast as cast_module
+from yarnlog.rulesets.scenes_and_tokens.parts.relationships import RelationshipDefined, WantDeclared
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Cast
 from yarnlog.rulesets.yarn.rules import experience, traits
 from yarnlog.rulesets.yarn.rules.traits import Flaw, TraitKind
 
@@ -124,16 +125,6 @@ class CharacterCreated(Payload):
     scores: dict[str, int] = Field(default_factory=dict)
     hit_points: int = 0
     experience_pool: int = 0
-
-
-@event("yarn.character.relationship_defined")
-class RelationshipDefined(relationships.RelationshipDefined):
-    """A relationship defined (or redefined) on the relationship map."""
-
-
-@event("yarn.character.want_declared")
-class WantDeclared(relationships.WantDeclared):
-    """A want declared: from whom, what, and why the character can't get it."""
 
 
 @event("yarn.character.retired")

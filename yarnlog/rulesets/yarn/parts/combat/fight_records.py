@@ -14,10 +14,10 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pyrsistent import PMap, pmap
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import DiceNeeded, InvalidCommand, Rule, invalid, present
-from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.yarn.parts.combat import wounds as wounds_module
 from yarnlog.rulesets.yarn.parts.combat.wounds import SeriousWoundFacts, Wounds
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts

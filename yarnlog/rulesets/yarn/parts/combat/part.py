@@ -17,9 +17,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from yarnlog.core.composition import Part
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.referee import Referee, Rule, invalid
-from yarnlog.core.ruleset import Part
 from yarnlog.core.state import advance
 from yarnlog.core.table import RESERVED_NAMES
 from yarnlog.rulesets.yarn.parts.combat import fight_records, fight_validation

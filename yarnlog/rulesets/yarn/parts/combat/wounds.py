@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pyrsistent import PMap, pmap
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid, present
-from yarnlog.core.ruleset import Validator, folds
-from yarnlog.rulesets.yarn.parts.economy import part as economy
+from yarnlog.core.ruleset import Validator
+from yarnlog.rulesets.scenes_and_tokens.parts import economy
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts, take_dice
 from yarnlog.rulesets.yarn.rules.damage import SERIOUS_WOUNDS, SeriousWound, SeriousWoundKind
 from yarnlog.rulesets.yarn.rules.dice import RollOptions, RollSpec

@@ -1,40 +1,24 @@
-"""Spending bennies in a Yarn campaign: the dramatic core's (:mod:`yarnlog.rulesets.dramatic.parts.bennie_spends`),
+"""Spending bennies in a Yarn campaign: the shared core's
+(:mod:`yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends`),
 recorded as ``yarn.bennie.spent``. The core's names are re-exported here."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from yarnlog.core.events import event
-from yarnlog.rulesets.dramatic.parts import bennie_spends as _core
-from yarnlog.rulesets.dramatic.parts.bennie_spends import (
-    ELSEWHERE,
-    FOLDS,
-    SPEND_OPTIONS,
-    BennieSpendLine,
+from yarnlog.rulesets.scenes_and_tokens.parts import bennie_spends as _core
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import (
     BennieSpends,
-    SpendBennie,
-    bennie_paid,
-    spends_of,
 )
+from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix
 from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 
-__all__ = ["ELSEWHERE", "FOLDS", "SPEND_OPTIONS", "BennieSpendLine", "BennieSpent", "SpendBennie", "SPENDS",
-           "VALIDATORS", "bennie_paid", "decide", "evolve", "fold_in_place", "spends_of", "spent"]
+__all__ = ["FOLDS", "SPENDS", "VALIDATORS", "decide", "evolve", "fold_in_place", "spent"]
 
 
-@event("yarn.bennie.spent")
-class BennieSpent(_core.BennieSpent):
-    """A bennie cashed in for a dramatic or procedural token, an extra card, or a burn."""
-
-
-SPENDS = BennieSpends(YARN, BennieSpent)
+SPENDS = BennieSpends(YARN, under_prefix(_core.BennieSpent, "yarn", "bennie.spent"))
 decide = SPENDS.decide
+FOLDS = SPENDS.FOLDS
 evolve = SPENDS.evolve
 fold_in_place = SPENDS.fold_in_place
 spent = SPENDS.spent
 VALIDATORS = SPENDS.VALIDATORS
 
-
-def __getattr__(name: str) -> Any:
-    return getattr(_core, name)

@@ -1,5 +1,5 @@
-"""The order in which scenes are called in a Yarn campaign: the dramatic core's
-(:mod:`yarnlog.rulesets.dramatic.parts.calling_order`), read from Yarn's characters part.
+"""The order in which scenes are called in a Yarn campaign: the shared core's
+(:mod:`yarnlog.rulesets.scenes_and_tokens.parts.calling_order`), read from Yarn's characters part.
 
 The precedence order is the characters part's (``yarnlog precedence draw --purpose calling-order``).
 """
@@ -8,20 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from yarnlog.rulesets.dramatic.parts import calling_order as _core
-from yarnlog.rulesets.dramatic.parts.calling_order import (
-    CALLING_ORDER,
-    advanced,
-    allowed_callers,
-    calling_order,
-    calling_state,
-    current_order,
-)
+from yarnlog.rulesets.scenes_and_tokens.parts import calling_order as _core
 from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
-__all__ = ["CALLING_ORDER", "advanced", "allowed_callers", "calling_order", "calling_state", "calling_view",
-           "current_order"]
+__all__ = ["calling_view"]
 
 
 def calling_view(campaign: YarnCampaign) -> dict[str, Any]:

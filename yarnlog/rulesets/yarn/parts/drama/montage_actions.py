@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid
-from yarnlog.core.ruleset import folds
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Drama, DramaBuilder, rebuilt, scene_in_play
 from yarnlog.rulesets.yarn.parts.characters.players import require_character
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, DramaBuilder, rebuilt, scene_in_play
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 BOOK = "Yarn 0.1"

@@ -15,13 +15,18 @@ from __future__ import annotations
 import functools
 import operator
 
-from yarnlog.core.corrections import OverrideRecorded
+from yarnlog.core.composition import Part, Router, compose_validators, folds
 from yarnlog.core.events import Recorded
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Referee
-from yarnlog.core.ruleset import Part, Router, compose_validators, folds
-from yarnlog.core.table import CampaignCreated
 from yarnlog.core.timeline import EpisodeEnded
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import (
+    JOURNAL_FOLDS,
+    Drama,
+    DramaBuilder,
+    journal_fold,
+    journal_fold_in_place,
+)
 from yarnlog.rulesets.yarn.parts.drama import (
     bennie_spends,
     bennie_vote,
@@ -33,7 +38,6 @@ from yarnlog.rulesets.yarn.parts.drama import (
     scene_roles,
     setting_shifts,
 )
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, DramaBuilder
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 MODULES = (scene_calls, scene_challenges, petitions, bennie_spends, bennie_vote, scene_roles, setting_shifts,
@@ -45,19 +49,14 @@ ROUTE = Router((module.FOLDS, module.evolve) for module in MODULES)
 ROUTE_IN_PLACE = Router((module.FOLDS, module.fold_in_place) for module in MODULES)
 
 #: The events the part itself folds, besides its modules'.
-OWN_FOLDS = folds(CampaignCreated, OverrideRecorded, EpisodeEnded)
+OWN_FOLDS = folds(*JOURNAL_FOLDS)
 
 
 def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
     p = recorded.payload
-    if isinstance(p, CampaignCreated):
-        drama = replace(drama, gm=p.gm)
-    if isinstance(p, OverrideRecorded):
-        drama = replace(drama, overridden_through=recorded.sequence + p.covers)
-    if isinstance(p, EpisodeEnded):
-        # The episode's forces and ballots have done their work (its tally is kept): forgotten, so
-        # the slice does not grow with the campaign.
-        drama = replace(drama, recall=None, forced=(), ballots=drama.ballots.discard(p.number))
+    drama = journal_fold(drama, recorded)
+    if isinstance(p, EpisodeEnded):  # the episode's ballots have done their work (its tally is kept)
+        drama = replace(drama, ballots=drama.ballots.discard(p.number))
     for fold in ROUTE(type(p)):
         drama = fold(drama, recorded, yarn)
     return drama
@@ -66,12 +65,8 @@ def evolve(drama: Drama, recorded: Recorded, yarn: YarnState) -> Drama:
 def fold_in_place(drama: DramaBuilder, recorded: Recorded, yarn: YarnState) -> None:
     """:func:`evolve` in a replay: the slice thawed (``yarn`` is the state before the event)."""
     p = recorded.payload
-    if isinstance(p, CampaignCreated):
-        drama.gm = p.gm
-    elif isinstance(p, OverrideRecorded):
-        drama.overridden_through = recorded.sequence + p.covers
-    elif isinstance(p, EpisodeEnded):
-        drama.recall, drama.forced = None, ()
+    journal_fold_in_place(drama, recorded)
+    if isinstance(p, EpisodeEnded):
         drama.ballots.discard(p.number)
     for fold in ROUTE_IN_PLACE(type(p)):
         fold(drama, recorded, yarn)

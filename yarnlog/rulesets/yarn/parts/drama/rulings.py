@@ -1,22 +1,16 @@
-"""A GM's ruling that moves nothing, tied to the rule it settles: the dramatic core's
-(:mod:`yarnlog.rulesets.dramatic.parts.rulings`), recorded under Yarn's prefix."""
+"""A GM's ruling that moves nothing, tied to the rule it settles: the shared core's
+(:mod:`yarnlog.rulesets.scenes_and_tokens.parts.rulings`), recorded under Yarn's prefix."""
 
 from __future__ import annotations
 
-from yarnlog.core.events import event
-from yarnlog.core.ruleset import folds
-from yarnlog.rulesets.dramatic.parts import rulings as _core
-from yarnlog.rulesets.dramatic.parts.rulings import RecordRuling
+from yarnlog.core.composition import folds
+from yarnlog.rulesets.scenes_and_tokens.parts import rulings as _core
+from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix
 
-__all__ = ["FOLDS", "RULINGS", "VALIDATORS", "RecordRuling", "RulingRecorded", "decide", "evolve"]
-
-
-@event("yarn.ruling.recorded")
-class RulingRecorded(_core.RulingRecorded):
-    """A GM's ruling on a rule the book leaves to her ("as ruled by the GM"), moving nothing."""
+__all__ = ["FOLDS", "RULINGS", "VALIDATORS", "decide", "evolve"]
 
 
-RULINGS = _core.Rulings(RulingRecorded)
+RULINGS = _core.Rulings(under_prefix(_core.RulingRecorded, "yarn", "ruling.recorded"))
 decide = RULINGS.decide
 VALIDATORS = RULINGS.VALIDATORS
 #: A ruling changes no standing: nothing folds it.

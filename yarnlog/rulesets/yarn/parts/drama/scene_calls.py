@@ -15,31 +15,16 @@ from typing import Any
 
 from pydantic import Field
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Broken, Referee, Rule, invalid, present
-from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
 from yarnlog.core.timeline import OpenScene, SceneOpened, check_timeline, decide_timeline
-from yarnlog.rulesets.dramatic.parts import calling_order
-from yarnlog.rulesets.dramatic.rules.bennies import BennieOption, BennieSpend, spend_bennie
-from yarnlog.rulesets.dramatic.rules.calling import GM_CASTS as GM_CASTS  # the core's, read here by name
-from yarnlog.rulesets.dramatic.rules.calling import CallPrice, check_dramatic_cast, price_of_call
-from yarnlog.rulesets.dramatic.rules.drama_tokens import (
-    CASTING_COST,
-    casting_cost,
-    check_not_reversing_force,
-)
-from yarnlog.rulesets.yarn.parts.characters.players import (
-    cast_roles,
-    characters_of,
-    player_character,
-    tracks_characters,
-)
-from yarnlog.rulesets.yarn.parts.drama.bennie_spends import BennieSpendLine, bennie_paid
-from yarnlog.rulesets.yarn.parts.drama.calling_order import CALLING_ORDER
-from yarnlog.rulesets.yarn.parts.drama.scene_roles import check_not_after_closer, role_named
-from yarnlog.rulesets.yarn.parts.drama.state import (
+from yarnlog.rulesets.scenes_and_tokens.parts import calling_order
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import BennieSpendLine, bennie_paid
+from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import CALLING_ORDER
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import (
     Drama,
     DramaBuilder,
     Recall,
@@ -50,8 +35,23 @@ from yarnlog.rulesets.yarn.parts.drama.state import (
     rebuilt,
     scene_in_play,
 )
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import BENNIE, TransferLine, lines
+from yarnlog.rulesets.scenes_and_tokens.rules.bennies import BennieOption, BennieSpend, spend_bennie
+from yarnlog.rulesets.scenes_and_tokens.rules.calling import GM_CASTS as GM_CASTS  # the core's, read here by name
+from yarnlog.rulesets.scenes_and_tokens.rules.calling import CallPrice, check_dramatic_cast, price_of_call
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import (
+    CASTING_COST,
+    casting_cost,
+    check_not_reversing_force,
+)
+from yarnlog.rulesets.yarn.parts.characters.players import (
+    cast_roles,
+    characters_of,
+    player_character,
+    tracks_characters,
+)
+from yarnlog.rulesets.yarn.parts.drama.scene_roles import check_not_after_closer, role_named
 from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
-from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, TransferLine, lines
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 BOOK = "Yarn 0.1"
@@ -176,7 +176,7 @@ def check_composition(campaign: YarnCampaign, referee: Referee, opened: SceneOpe
     if opened.mode == "dramatic" and not check_dramatic_cast(referee, pcs=pcs, recurring=recurring,
                                                              caller_is_gm=opened.caller == table.gm):
         referee.require(pcs + recurring >= 2, DRAMATIC_MODE,
-                        "a dramatic scene needs a petitioner and a granter: cast two PCs or recurring characters")
+                        "a dramatic scene casts a petitioner and a granter")
     if opened.mode == "procedural":
         referee.require(pcs >= 1, PROCEDURAL_MODE, "a procedural scene casts at least one PC")
     if opened.kind == "conference":

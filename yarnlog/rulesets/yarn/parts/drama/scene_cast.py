@@ -13,7 +13,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from yarnlog.core.views import MAP, Update, ViewPieces
-from yarnlog.rulesets.yarn.parts.drama.state import CastChange, SceneCall
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import CastChange, SceneCall
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
 #: The :attr:`CastChange.how` that put a character into the scene, and the one that took one out.

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
-from yarnlog.core.ruleset import folds
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, DramaBuilder, SceneCall, drama_of, rebuilt
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Drama, DramaBuilder, SceneCall, drama_of, rebuilt
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 BOOK = "Yarn 0.1"
@@ -84,7 +84,7 @@ def check_not_after_closer(campaign: YarnCampaign, referee: Referee) -> None:
     episode = campaign.timeline.episode
     closer = drama_of(campaign).closers.get(episode) if episode is not None else None
     referee.require(closer is None, SCENE_ROLES,
-                    f"scene {closer} was this episode's closer: end the episode rather than call another scene")
+                    f"scene {closer} was this episode's closer: end the episode")
 
 
 def decide(command, campaign: YarnCampaign, referee: Referee) -> list[Payload] | None:

@@ -10,17 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, Rule, invalid
-from yarnlog.core.ruleset import folds
 from yarnlog.core.state import advance
-from yarnlog.rulesets.yarn.parts.characters.supporting_cast import (
-    LOCATIONS,
-    LocationIntroduced,
-    require_participant,
-    validate_location,
-)
-from yarnlog.rulesets.yarn.parts.drama.state import Drama, DramaBuilder, rebuilt, scene_in_play
+from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import require_participant
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import Drama, DramaBuilder, rebuilt, scene_in_play
+from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import LOCATIONS
+from yarnlog.rulesets.yarn.parts.characters.supporting_cast import CAST, validate_location
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 BOOK = "Yarn 0.1"
@@ -62,7 +59,7 @@ def shifted(campaign: YarnCampaign, referee: Referee, *, location: str, by: str,
     invalid(bool(location.strip()), "name the place the scene moves to")
     known = _known(campaign, location)
     referee.require(known is not None, LOCATIONS,
-                    f"{location.strip()} is not introduced yet: give its introductory description")
+                    f"{location.strip()} is not introduced: describe it")
     place = known or location.strip()
     here = campaign.timeline.scenes[scene.number].setting
     invalid(place != (scene.places[-1] if scene.places else here), f"scene {scene.number} is already at {place}")
@@ -74,8 +71,8 @@ def shift_scene(command: ShiftScene, campaign: YarnCampaign, referee: Referee) -
     scene_in_play(campaign)
     introduced: list[Payload] = []
     if command.description.strip() and _known(campaign, command.location) is None:
-        introduced = [validate_location(LocationIntroduced(name=command.location, description=command.description,
-                                                           introduced_by=command.by), campaign, referee)]
+        introduced = [validate_location(CAST.events.location_introduced(
+            name=command.location, description=command.description, introduced_by=command.by), campaign, referee)]
     after = advance(campaign, introduced, by=command.by) if introduced else campaign
     return [*introduced, shifted(after, referee, location=command.location, by=command.by,
                                  time_shift=command.time_shift)]

@@ -24,6 +24,7 @@ from yarnlog.core.events import Recorded
 from yarnlog.core.referee import invalid, present
 from yarnlog.core.state import visible_to
 from yarnlog.core.table import Table
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import BENNIE, DRAMA
 from yarnlog.rulesets.yarn.parts.economy.ledger_trail import (
     Trail,
     TrailLine,
@@ -32,7 +33,6 @@ from yarnlog.rulesets.yarn.parts.economy.ledger_trail import (
     in_force,
     ledger_trail,
 )
-from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, DRAMA
 
 
 def _holdings(table: Table, held: dict[str, dict[str, int]]) -> list[dict[str, Any]]:

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from yarnlog.core.referee import Referee, Rule
 from yarnlog.core.views import LIST, Update, ViewPieces
-from yarnlog.rulesets.dramatic.parts.bennie_vote import BennieVoteTallied, TallyLine, tallied, tally_data
-from yarnlog.rulesets.dramatic.rules.drama_tokens import KITTY, KittyFlow, Transfer, balances
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import BennieVoteTallied, TallyLine, tallied, tally_data
+from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import drama_of
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import BENNIE, DRAMA, KITTY_NAME, Economy, LedgerEntry
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import KITTY, KittyFlow, Transfer, balances
 from yarnlog.rulesets.yarn.parts.characters.players import characters_of, player_character
 from yarnlog.rulesets.yarn.parts.drama.bennie_vote import current_vote, vote_tallied
-from yarnlog.rulesets.yarn.parts.drama.state import drama_of
-from yarnlog.rulesets.yarn.parts.economy.part import BENNIE, DRAMA, KITTY_NAME, Economy, LedgerEntry
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
 

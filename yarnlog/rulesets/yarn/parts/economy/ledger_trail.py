@@ -22,20 +22,9 @@ from yarnlog.core.corrections import Amendments, Correction, Retraction
 from yarnlog.core.events import Payload, Recorded, load_payload
 from yarnlog.core.referee import Rule
 from yarnlog.core.timeline import SceneOpened
-from yarnlog.rulesets.dramatic.rules import drama_tokens
-from yarnlog.rulesets.dramatic.rules.drama_tokens import KITTY, Transfer
-from yarnlog.rulesets.yarn.parts.characters.sheets import CharacterCreated, WantDeclared
-from yarnlog.rulesets.yarn.parts.drama.bennie_spends import BennieSpent
-from yarnlog.rulesets.yarn.parts.drama.bennie_vote import BennieVoteTallied
-from yarnlog.rulesets.yarn.parts.drama.petitions import (
-    PetitionersQuizzed,
-    PetitionForced,
-    PetitionResolved,
-    TwoWayExchanged,
-)
-from yarnlog.rulesets.yarn.parts.drama.scene_calls import SceneCalled
-from yarnlog.rulesets.yarn.parts.drama.scene_challenges import SceneDucked, SceneRushed
-from yarnlog.rulesets.yarn.parts.economy.part import (
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import BennieSpent
+from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import BennieVoteTallied
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import (
     BENNIE,
     DRAMA,
     KITTY_NAME,
@@ -44,6 +33,18 @@ from yarnlog.rulesets.yarn.parts.economy.part import (
     TokensTransferred,
     TransferLine,
 )
+from yarnlog.rulesets.scenes_and_tokens.parts.petitions import (
+    PetitionersQuizzed,
+    PetitionForced,
+    PetitionResolved,
+    TwoWayExchanged,
+)
+from yarnlog.rulesets.scenes_and_tokens.parts.relationships import WantDeclared
+from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import SceneDucked, SceneRushed
+from yarnlog.rulesets.scenes_and_tokens.rules import drama_tokens
+from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import KITTY, Transfer
+from yarnlog.rulesets.yarn.parts.characters.sheets import CharacterCreated
+from yarnlog.rulesets.yarn.parts.drama.scene_calls import SceneCalled
 
 RETRACTED, CORRECTED = "retracted", "corrected"
 

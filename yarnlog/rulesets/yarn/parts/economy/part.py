@@ -1,57 +1,27 @@
-"""Yarn's economy of drama tokens and bennies: the dramatic core's (:mod:`yarnlog.rulesets.dramatic.parts.economy`),
+"""Yarn's economy of drama tokens and bennies: the shared core's
+(:mod:`yarnlog.rulesets.scenes_and_tokens.parts.economy`),
 with its two payloads registered under Yarn's prefix. The core's names are re-exported here."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from yarnlog.core.events import event
-from yarnlog.rulesets.dramatic.parts import economy as _core
-from yarnlog.rulesets.dramatic.parts.economy import (
-    BENNIE,
-    DRAMA,
-    FOLDS,
-    GM_RULING,
-    KITTY_NAME,
-    SPEND_WHAT_YOU_HOLD,
-    Currency,
+from yarnlog.rulesets.scenes_and_tokens.parts import economy as _core
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import (
     Economy,
     EconomyEvents,
-    LedgerEntry,
-    TransferLine,
-    TransferTokens,
-    audit,
-    evolve,
-    lines,
-    require_payable,
-    shortfalls,
-    transfers_of,
-    validate_transferred,
 )
 
-__all__ = ["BENNIE", "DRAMA", "FOLDS", "GM_RULING", "KITTY_NAME", "SPEND_WHAT_YOU_HOLD", "Currency", "Economy",
-           "LedgerEntry", "TransferLine", "TransferTokens", "TokensReturned", "TokensTransferred", "PART", "audit",
-           "evolve", "lines", "require_payable", "return_to_kitty", "shortfalls", "transfers_of",
-           "validate_transferred", "validate_returned"]
+__all__ = ["PART", "return_to_kitty", "validate_returned"]
 
 
-@event("yarn.tokens.transferred")
-class TokensTransferred(_core.TokensTransferred):
-    """Tokens or bennies moved outside any other event: a GM ruling, with its reason."""
-
-
-@event("yarn.tokens.returned")
-class TokensReturned(_core.TokensReturned):
-    """End of episode: unspent drama tokens revert to the kitty."""
-
-
-EVENTS = EconomyEvents(transferred=TokensTransferred, returned=TokensReturned)
+EVENTS = EconomyEvents.under("yarn")
 validate_returned = _core.validate_returned
 
 
 def return_to_kitty(economy: Economy, episode: int) -> _core.TokensReturned | None:
     """The end-of-episode return of every unspent drama token, as Yarn records it."""
-    return _core.return_to_kitty(economy, episode, TokensReturned)
+    return _core.return_to_kitty(economy, episode, EVENTS.returned)
 
 
 def decide(command: Any, campaign: Any, referee: Any) -> Any:

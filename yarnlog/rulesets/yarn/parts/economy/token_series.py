@@ -11,31 +11,10 @@ shows what each participant held when the closer ended, before the tokens go bac
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from yarnlog.core.charts import TokenLine, TokenSeries
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import DRAMA, KITTY_NAME, LedgerEntry
 from yarnlog.rulesets.yarn.parts.characters.players import characters_of, player_character
-from yarnlog.rulesets.yarn.parts.economy.part import DRAMA, KITTY_NAME, LedgerEntry
 from yarnlog.rulesets.yarn.state import YarnCampaign
-
-
-@dataclass(frozen=True)
-class TokenLine:
-    """One participant's drama tokens: ``balances[0]`` at the episode's start (before its first
-    scene opened), then ``balances[i]`` after the ``i``-th scene of :attr:`TokenSeries.scenes`."""
-
-    participant: str
-    character: str | None  # the PC the participant plays; None for the GM
-    balances: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class TokenSeries:
-    """Drama tokens through ``episode``: ``scenes`` are its scene numbers in order, and every line
-    has ``len(scenes) + 1`` balances (the start, then one after each scene)."""
-
-    episode: int
-    scenes: tuple[int, ...]
-    lines: tuple[TokenLine, ...]
 
 
 def _counts_by_end_of(entry: LedgerEntry, scene: int, opened_at: int) -> bool:

@@ -63,8 +63,8 @@ def consequence_introduced(campaign: YarnCampaign, referee: Referee, *, roll: in
     player = role.holder if role is not None else table.gm
     by = introduced_by or player
     invalid(table.knows(by) and by not in table.departed, f"{by} is not at the table")
-    referee.require(by in (player, table.gm), WORKED_IN, f"{c.character}'s consequence is {player}'s to introduce, "
-                                                        f"or the GM's, not {by}'s")
+    referee.require(by in (player, table.gm), WORKED_IN, f"{player} or the GM introduces {c.character}'s "
+                                                        f"consequence, not {by}")
     return ConsequenceIntroduced(roll=roll, character=c.character, kind=c.kind, scene=c.scene, text=text.strip(),
                                  introduced_by=by)
 
@@ -130,7 +130,7 @@ def decide_consequences(command: RollConsequences, campaign: YarnCampaign, refer
     for character, kind in given:
         rule = dice.GOOD_CONSEQUENCE if kind == Consequence.GOOD.value else dice.BAD_CONSEQUENCE
         referee.require((character, kind) in due, rule,
-                        f"{character} owes no roll for a {kind} break in scene {scene} (none, or already rolled)")
+                        f"{character} owes no roll for a {kind} break in scene {scene}")
     wanted = list(given) + ([key for key in due if key not in given] if command.roll_rest else [])
     invalid(bool(wanted), f"no consequence roll is due in scene {scene}")
     payloads: list[Payload] = []

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from yarnlog.core.composition import Part
 from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee, invalid, present
-from yarnlog.core.ruleset import Part
 from yarnlog.rulesets.yarn.parts.procedure import roll_records
 from yarnlog.rulesets.yarn.parts.procedure.consequence_rolls import (
     IntroduceConsequence,

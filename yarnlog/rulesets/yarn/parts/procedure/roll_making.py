@@ -192,7 +192,7 @@ def _check_experience(campaign: YarnCampaign, referee: Referee, character: str, 
     sheet = present(pcs_of(campaign).get(character),
                     f"{character} is not a player character: only PCs have an experience pool")
     referee.require(bool(command.purpose.strip()), JUSTIFY_USE,
-                    "the GM has not said what the roll is for, so no experience die can be justified")
+                    "the GM has not said what the roll is for: no experience die")
     used = experience_dice_used(campaign.rules.characters, character)
     use_experience_dice(
         referee, pool=sheet.experience_pool, used_this_session=used,
@@ -270,7 +270,7 @@ def record_roll(
     character's to use. ``command`` gives the target, faces and the words recorded with the roll.
     """
     referee.require(campaign.timeline.scene is not None, IN_A_SCENE,
-                    "no scene is in play: practical efforts are played out in a procedural scene")
+                    "no scene is in play: a roll belongs in a procedural scene")
     _check_experience(campaign, referee, roller.character, spec, command)
     wound_penalty = penalty_dice_from_wounds(campaign, roller.character)
     spec = replace(spec, penalty=spec.penalty + wound_penalty)
@@ -298,7 +298,7 @@ def decide_roll(command: MakeRoll, campaign: YarnCampaign, referee: Referee) -> 
     invalid(not isinstance(command.against, SpellLevel), "a spell is resisted against its casting (ResistSpell)")
     roller, base = roller_of(campaign, command)
     referee.require(not _fringe_power_of(campaign, roller.character, roller.trait), USE_SHOT,
-                    f"{roller.trait} is a fringe power: each use takes a shot from the psychic pool")
+                    f"{roller.trait} is a fringe power: each use takes a shot")
     return [record_roll(campaign, referee, roller, roll_spec(base, command), command)]
 
 

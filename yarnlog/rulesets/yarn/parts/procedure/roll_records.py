@@ -16,10 +16,10 @@ from typing import Any, ClassVar, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 from pyrsistent import PMap, pmap
 
+from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded, event, upcaster
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import InvalidCommand
-from yarnlog.core.ruleset import folds
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts
 from yarnlog.rulesets.yarn.rules import dice, odds
 from yarnlog.rulesets.yarn.rules.traits import Rank, TraitKind, trait_score

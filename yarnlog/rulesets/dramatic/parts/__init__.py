@@ -1,1 +1,0 @@
-"""The parts of the dramatic core, composed by each ruleset with its own payloads and :class:`Dramatic`."""

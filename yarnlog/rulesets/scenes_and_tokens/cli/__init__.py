@@ -1,0 +1,1 @@
+"""The verbs of the shared core, registered by each ruleset that composes it."""
