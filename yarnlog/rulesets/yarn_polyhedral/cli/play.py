@@ -433,6 +433,7 @@ def explain(event: Annotated[int, typer.Argument(help="The event's number.")],
 
 def recap(
     players: Annotated[bool, typer.Option("--players", help="Only what every player may see.")] = False,
+    viewer: Annotated[Optional[str], typer.Option("--as", help="What player NAME may see.")] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="md or html.")] = "md",
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file.")] = None,
     templates: Annotated[Optional[str], typer.Option("--templates", envvar="YARNLOG_TEMPLATES")] = None,
@@ -453,6 +454,9 @@ def recap(
     cid = pick_campaign(journal, campaign)
     upto = resolve_as_of(journal, cid, as_of, end_of_scene)
     state = journal.state(cid, upto=upto)
+    if viewer is not None:  # a player sees the players' recap; the GM, everything
+        invalid(viewer in (*state.table.players, state.table.gm), f"{viewer!r} is not at the table")
+        players = players or viewer != state.table.gm
     data = read(journal.history(cid, upto=upto), state, players)
     if as_json:
         text = json_text(data) + "\n"

@@ -279,7 +279,7 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
     if command.attack is not None and challenge is None:
         challenge = _defense(rules, command.attack, referee)
     if command.attack is not None:
-        attack = AttackFacts(target=command.attack.target, weapon=command.attack.weapon,
+        attack = AttackFacts(target=rules.characters.get(command.attack.target).name, weapon=command.attack.weapon,
                              location=command.attack.location, existing_injury=command.attack.existing_injury,
                              margin_damage=command.attack.margin_damage, knock_back=command.attack.knock_back,
                              protection=command.attack.protection)
@@ -334,6 +334,7 @@ def _settled(p: FeatRolled, rules: Any, who: Character) -> FeatRolled:
     if p.range_minimum is not None and roll.success and roll.margin is not None:
         update["range_result"] = str(options.ranged_result(p.range_minimum, roll.margin))
     if p.attack is not None:
+        rules.characters.get(p.attack.target)  # the injury it may make is the target's to resist (P45)
         weapon = combat.WEAPONS[p.attack.weapon]
         strength = who.rank("strength") or 0
         hit = bool(roll.success)
@@ -370,6 +371,7 @@ def validate(p: FeatRolled, campaign: Any, referee: Referee) -> FeatRolled:
     if p.effort:
         injuries.spend_effort(rules.bodies.effort.get(who.name, 0), 1, referee)
     if p.attack is not None:
+        rules.characters.get(p.attack.target)  # the injury it may make is the target's to resist (P45)
         weapon = combat.WEAPONS[p.attack.weapon]
         use = combat.MarginUse(p.attack.location, p.attack.existing_injury, p.attack.margin_damage,
                                p.attack.knock_back)

@@ -79,6 +79,8 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
 
 def validate(p: TroubleSpent, campaign: Any, referee: Referee) -> TroubleSpent:
     held = campaign.rules.fortune.trouble
+    if p.against is not None:
+        campaign.rules.characters.get(p.against)
     referee.require(p.amount <= held, IMPEDIMENT, f"the narrator holds {held} trouble, not {p.amount}")
     return p
 

@@ -91,11 +91,7 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
         return [validate_turn(turn, campaign, referee)]
     if isinstance(command, SpendSteps):
         who = campaign.rules.characters.get(command.character)
-        invalid(command.action in turns.ACTION_STEPS,
-                f"no action {command.action!r}: {', '.join(turns.ACTION_STEPS)}")
-        invalid(rounds.current == who.name, f"it is not {who.name}'s turn")
-        cost = turns.step_cost(command.action, rounds.attribute or "") * command.times
-        spent = StepsSpent(character=who.name, action=command.action, times=command.times, steps=cost)
+        spent = StepsSpent(character=who.name, action=command.action, times=command.times, steps=0)
         return [validate_steps(spent, campaign, referee)]
     return None
 
@@ -113,7 +109,9 @@ def validate_turn(p: TurnTaken, campaign: Any, referee: Referee) -> TurnTaken:
 def validate_steps(p: StepsSpent, campaign: Any, referee: Referee) -> StepsSpent:
     """The steps an action costs in this turn, within the steps left (P30-P35)."""
     rounds: Rounds = campaign.rules.rounds
+    who = campaign.rules.characters.get(p.character)
     invalid(p.action in turns.ACTION_STEPS, f"no action {p.action!r}: {', '.join(turns.ACTION_STEPS)}")
+    invalid(rounds.current == who.name, f"it is not {who.name}'s turn")
     p = p.model_copy(update={"steps": turns.step_cost(p.action, rounds.attribute or "") * p.times})
     referee.require(p.steps <= rounds.steps_left, STEPS_LEFT,
                     f"{p.steps} steps needed; {rounds.steps_left} are left this turn")
