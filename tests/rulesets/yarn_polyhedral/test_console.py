@@ -7,11 +7,9 @@ from __future__ import annotations
 import os
 
 import pytest
-from test_console_tmux import Terminal, yarnlog_command
+from test_console_tmux import Terminal, pytestmark, yarnlog_command  # noqa: F401  (skipped without tmux)
 
 from yarnlog.cli.context import close_journal
-
-from test_console_tmux import pytestmark  # noqa: E402,F401  (skipped without tmux)
 
 
 @pytest.fixture

@@ -16,9 +16,9 @@ from typing import Any
 
 from pydantic import Field
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid
-from yarnlog.core.composition import Part, folds
 from yarnlog.rulesets.yarn_polyhedral.parts.characters import CharacterCreated
 from yarnlog.rulesets.yarn_polyhedral.parts.feats import FeatRolled
 from yarnlog.rulesets.yarn_polyhedral.parts.rounds import TurnTaken

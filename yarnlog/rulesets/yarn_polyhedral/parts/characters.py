@@ -16,9 +16,9 @@ from typing import Any
 
 from pydantic import Field
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Broken, DiceNeeded, Referee, invalid
-from yarnlog.core.composition import Part, folds
 from yarnlog.core.timeline import EpisodeStarted
 from yarnlog.rulesets.yarn_polyhedral.rules import advancement, options, points, rule
 from yarnlog.rulesets.yarn_polyhedral.rules.points import Kind, Quality

@@ -20,9 +20,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import DiceNeeded, Referee, invalid
-from yarnlog.core.composition import Part, folds
 from yarnlog.rulesets.yarn_polyhedral.parts.characters import Character
 from yarnlog.rulesets.yarn_polyhedral.rules import combat, dice, feats, injuries, odds, options, rule, turns
 from yarnlog.rulesets.yarn_polyhedral.rules.feats import BonusType, KeepModifier, Roll

@@ -15,9 +15,9 @@ from typing import Any
 
 from pydantic import Field
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee
-from yarnlog.core.composition import Part, folds
 from yarnlog.core.timeline import EpisodeStarted
 from yarnlog.rulesets.yarn_polyhedral.parts.characters import CharacterCreated, Characters
 from yarnlog.rulesets.yarn_polyhedral.parts.feats import FeatRolled

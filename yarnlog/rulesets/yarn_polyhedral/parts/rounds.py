@@ -15,9 +15,9 @@ from typing import Any
 
 from pydantic import Field
 
+from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid
-from yarnlog.core.composition import Part, folds
 from yarnlog.core.timeline import EpisodeEnded, SceneClosed, SceneOpened
 from yarnlog.rulesets.yarn_polyhedral.parts.feats import FeatRolled
 from yarnlog.rulesets.yarn_polyhedral.rules import rule, turns
