@@ -18,7 +18,7 @@ from yarnlog.rulesets.yarn_polyhedral.rules.injuries import (
     spend_effort,
     total_severity,
 )
-from yarnlog.rulesets.yarn_polyhedral.rules.options import POWER_POINT, rolled_character
+from yarnlog.rulesets.yarn_polyhedral.rules.options import rolled_character
 from yarnlog.rulesets.yarn_polyhedral.rules.turns import (
     Tension,
     check_next_turn,
@@ -95,11 +95,9 @@ def test_awards_spending_training_and_flashback_supply():
     assert Flashback(1, discount=1).cost == 0
 
 
-def test_rolled_characters_and_power_points():
+def test_rolled_characters():
     # P59, line 726: none at 7+ re-rolls; only one at 7+ raises the next highest to 7.
     assert rolled_character((9, 9, 9, 9, 9, 9)).reroll
     one_high = rolled_character((21, 12, 15, 9, 9, 9))
     assert one_high.ranks == (8, 5, 7, 4, 4, 4) and one_high.raised == 2
     assert rolled_character((21, 21, 9, 9, 9, 9)).raised is None
-    # P58, line 569.
-    assert POWER_POINT == 2

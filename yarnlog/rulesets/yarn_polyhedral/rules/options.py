@@ -11,11 +11,44 @@ from yarnlog.core.referee import Referee, invalid
 from yarnlog.rulesets.yarn_polyhedral.rules import rule
 from yarnlog.rulesets.yarn_polyhedral.rules.dice import DICE
 from yarnlog.rulesets.yarn_polyhedral.rules.odds import rolled_attribute
-from yarnlog.rulesets.yarn_polyhedral.rules.points import rank_cost
+from yarnlog.rulesets.yarn_polyhedral.rules.points import Kind, Quality, rank_cost, spent_on
 
 ROLLED = rule("Rolling attributes", "If you have no attributes at rank 7 or higher, re-roll your character. "
                                     "(line 726)")
 POWER_POINT = 2  # P58, line 569: one power point for two regular points
+POWER_POINTS = rule("Power points", "Your character has regular points for the usual qualities (attributes, "
+                                    "skills, advantages), and a separate set of power points. (line 569)")
+
+
+@dataclass(frozen=True)
+class PowerBudget:
+    """A character built with power points (P58, line 569): the powers paid from the power points,
+    the other qualities from the regular points and, where these fall short, from power points
+    exchanged at one for two."""
+
+    power_points: int
+    powers: int  # power points the powers cost (their ranks' triangular costs, P1)
+    exchanged: int  # power points spent as two regular points each
+    regular_spent: int  # regular points the other qualities cost, the exchanged ones aside
+
+    @property
+    def power_points_left(self) -> int:
+        return self.power_points - self.powers - self.exchanged
+
+
+def power_budget(power_points: int, regular: int, qualities: list[Quality], referee: Referee,
+                 rolled: bool = False) -> PowerBudget:
+    """Pay ``qualities`` with ``regular`` points (base and drawback points) and ``power_points``:
+    powers only from power points; the rest from regular points, then as few power points as make up
+    the shortfall at two regular points each (P58, line 569)."""
+    invalid(power_points >= 0, "power points cannot be negative")
+    powers = sum(rank_cost(q.rank) for q in qualities if q.kind is Kind.POWER)
+    others = spent_on([q for q in qualities if q.kind is not Kind.POWER], rolled)
+    short = max(0, others - regular)
+    exchanged = -(-short // POWER_POINT)
+    referee.require(powers + exchanged <= power_points, POWER_POINTS,
+                    f"{powers + exchanged} power points needed ({powers} on powers), {power_points} held")
+    return PowerBudget(power_points, powers, exchanged, others - exchanged * POWER_POINT)
 
 
 def ranged_result(minimum: Fraction | int, margin: int) -> Fraction:
