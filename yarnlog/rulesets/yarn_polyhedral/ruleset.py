@@ -41,6 +41,8 @@ RULESET = Ruleset(
         "death": "Death (lines 337-341): injuries can kill, at (1 + level) x health total severity",
         "skill_limit": "Skill Ranks (line 383): starting skills at most the level, one at level + 1",
         "rolled_attributes": "Rolling attributes (lines 724-726): 3d10 / 3 + 1 instead of points",
+        "power_points": "Power points (line 569): powers bought from a separate pool given at creation "
+                        "(--power-points), one power point for two regular points on other qualities",
         "flashbacks_each_session": "Flashbacks (line 357): the level's flashbacks come back each session "
                                    "(reading 17; default: one stock, a flashback per level)",
     },

@@ -64,6 +64,7 @@ def create(
     specialties: Annotated[List, typer.Option("--specialties", help="NAME=RANK,...")] = None,
     other: Annotated[List, typer.Option("--property", help="NAME=RANK,... (special items, wealth).")] = None,
     powers: Annotated[List, typer.Option("--powers", help="NAME=RANK,...")] = None,
+    power_points: Annotated[int, typer.Option("--power-points", help="A separate pool for powers (P58).")] = 0,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Create a character: its qualities with ranks, checked against its points (P1-P15)."""
@@ -72,7 +73,8 @@ def create(
     qualities = tuple((n, kind, r) for kind, listed in (
         ("attribute", attributes), ("skill", skills), ("advantage", advantages), ("drawback", drawbacks),
         ("specialty", specialties), ("property", other), ("power", powers)) for n, r in _ranked(listed))
-    command = CreateCharacter(name, player, points, qualities, tuple(_ranked(rolled)), newcomer, tuple(_items(roll)))
+    command = CreateCharacter(name, player, points, qualities, tuple(_ranked(rolled)), newcomer, tuple(_items(roll)),
+                              power_points=power_points)
     run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
 
 

@@ -50,6 +50,8 @@ class CharacterCreated(Payload):
     rolled_faces: list[int] = Field(default_factory=list)
     #: A character joining play at the lowest-level PC's minimum points (P51, line 347).
     newcomer: bool = False
+    #: The separate pool that buys powers, under the option power_points (P58, line 569).
+    power_points: int = Field(default=0, ge=0)
 
 
 @event("yarn-polyhedral.points.awarded")
@@ -92,6 +94,7 @@ class Character:
     flashbacks_used: int = 0
     training: str | None = None
     flashback_episodes: tuple[int | None, ...] = ()  # the episode of each flashback used
+    power_points_left: int = 0  # of the separate pool (P58)
 
     @property
     def attributes(self) -> int:
@@ -174,6 +177,7 @@ class CreateCharacter:
     newcomer: bool = False
     roll_attributes: tuple[str, ...] = ()  # attributes the tool rolls, 3d10 each (P59)
     rolled: Mapping[str, tuple[Sequence[int], Sequence[int]]] = field(default_factory=dict)
+    power_points: int = 0
 
 
 @dataclass(frozen=True)
@@ -247,7 +251,7 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
                                 qualities=qualities, rolled=bool(command.rolled_totals),
                                 rolled_attributes=[n.strip() for n, _ in command.rolled_totals],
                                 rolled_totals=[t for _, t in command.rolled_totals], rolled_faces=faces,
-                                newcomer=command.newcomer)
+                                newcomer=command.newcomer, power_points=command.power_points)
         return [validate_created(made, campaign, referee)]
     if isinstance(command, AwardPoints):
         who = chars.get(command.character)
@@ -293,8 +297,19 @@ def validate_created(p: CharacterCreated, campaign: Any, referee: Referee) -> Ch
     invalid(p.name.lower() not in campaign.rules.characters.by_name, f"{p.name} already exists")
     names = [q.name.lower() for q in p.qualities]
     invalid(len(set(names)) == len(names), "each quality is named once")
-    made = points.build(p.base_points, _qualities(p.qualities), referee, rolled=p.rolled)
     chosen = campaign.table.options
+    if chosen.get("power_points"):  # powers from their own pool, one for two on the rest (P58)
+        held = _qualities(p.qualities)
+        for quality in held:
+            points.check_rank(quality, referee)
+        budget = options.power_budget(p.power_points, p.base_points + points.drawback_points(held), held, referee,
+                                      p.rolled)
+        made = points.Build(p.base_points, budget.regular_spent, points.drawback_points(held),
+                            sum(q.kind is Kind.ATTRIBUTE for q in held))
+    else:
+        referee.require(p.power_points == 0, options.POWER_POINTS,
+                        "no power points without --option power-points")
+        made = points.build(p.base_points, _qualities(p.qualities), referee, rolled=p.rolled)
     if p.rolled:
         referee.require(bool(chosen.get("rolled_attributes")), options.ROLLED,
                         "this campaign buys attributes with points (no --option rolled-attributes)")
@@ -388,7 +403,12 @@ def evolve(chars: Characters, recorded: Recorded, _before: Any = None) -> Charac
     if isinstance(p, CharacterCreated):
         qualities = {q.name.lower(): Quality(q.name, q.kind, q.rank) for q in p.qualities}
         spent = points.spent_on(qualities.values(), p.rolled)
-        made = Character(p.name, p.player, p.base_points, qualities, spent)
+        pool = 0
+        if p.power_points:  # the powers and the exchanged points come from the power points (P58)
+            budget = options.power_costs(p.power_points, p.base_points + points.drawback_points(qualities.values()),
+                                         list(qualities.values()), p.rolled)
+            spent, pool = budget.regular_spent, budget.power_points_left
+        made = Character(p.name, p.player, p.base_points, qualities, spent, power_points_left=pool)
         chars = replace(chars, by_name={**chars.by_name, p.name.lower(): made})
         line = (made, -spent, f"created with {p.base_points} points", "created")
     elif isinstance(p, PointsAwarded):

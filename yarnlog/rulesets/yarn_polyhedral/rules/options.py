@@ -42,12 +42,18 @@ def power_budget(power_points: int, regular: int, qualities: list[Quality], refe
     powers only from power points; the rest from regular points, then as few power points as make up
     the shortfall at two regular points each (P58, line 569)."""
     invalid(power_points >= 0, "power points cannot be negative")
+    made = power_costs(power_points, regular, qualities, rolled)
+    needed = made.powers + made.exchanged
+    referee.require(needed <= power_points, POWER_POINTS,
+                    f"{needed} power points needed ({made.powers} on powers), {power_points} held")
+    return made
+
+
+def power_costs(power_points: int, regular: int, qualities: list[Quality], rolled: bool = False) -> PowerBudget:
+    """What :func:`power_budget` charges, unchecked (a fold's replay never refuses)."""
     powers = sum(rank_cost(q.rank) for q in qualities if q.kind is Kind.POWER)
     others = spent_on([q for q in qualities if q.kind is not Kind.POWER], rolled)
-    short = max(0, others - regular)
-    exchanged = -(-short // POWER_POINT)
-    referee.require(powers + exchanged <= power_points, POWER_POINTS,
-                    f"{powers + exchanged} power points needed ({powers} on powers), {power_points} held")
+    exchanged = -(-max(0, others - regular) // POWER_POINT)
     return PowerBudget(power_points, powers, exchanged, others - exchanged * POWER_POINT)
 
 
