@@ -20,7 +20,8 @@ def board(campaign: Any) -> dict[str, Any]:
                    if injuries.location_effect(w, health)]
         rows.append({
             "name": who.name, "player": who.player, "level": who.level, "base_points": who.base_points,
-            "unspent": who.unspent, "power_points_left": who.power_points_left, "fortune": rules.fortune.fortune.get(who.name, 0),
+            "unspent": who.unspent, "power_points_left": who.power_points_left,
+            "fortune": rules.fortune.fortune.get(who.name, 0),
             "effort": rules.bodies.effort.get(who.name, 0), "effort_max": health,
             "flashbacks_left": who.flashbacks_left, "specialties": points.specialties_for(who.level),
             "total_severity": total, "penalty": combat.severity_penalty(total, health) if health else 0,
