@@ -276,3 +276,19 @@ def test_a_feat_corrected_with_its_real_faces_gets_its_total_margin_and_odds_ane
     assert (fixed["faces"], fixed["total"], fixed["margin"], fixed["success"]) == ([6, 3], 9, 0, True)
     assert fixed["odds"] == feat["odds"]  # the prior odds do not depend on the faces
     assert table("verify")[0] == 0
+
+
+def test_a_phobia_that_applies_keeps_one_fewer_and_adds_its_rank(table):
+    # Iris has "colour blind" at rank 2 (conftest): taken here as an impaired sight, then a phobia.
+    p = last(table, "feat", "Iris", "--primary", "strength", "--secondary", "dexterity", "--skill", "sword",
+             "--challenge", "9", "--drawback", "colour blind=sight-or-hearing", "--faces", "5,4,2")
+    # The penalty is the rank for sight and hearing (P62, line 549): 9 + 2.
+    assert (p["penalties"], p["hindrances"][0]["penalty"]) == (2, 2)
+    p = last(table, "feat", "Iris", "--primary", "strength", "--secondary", "dexterity", "--skill", "sword",
+             "--challenge", "9", "--drawback", "colour blind=phobia", "--faces", "5,4,2")
+    # A phobia: "keep one fewer die. Your rank is also added to penalties." (line 561): three dice,
+    # one kept (5), against 9 + 2.
+    assert "phobia" in p["modifiers"] and p["kept"] == [0] and p["penalties"] == 2
+    assert (p["total"], p["success"]) == (5, False)
+    code, _, err = table("feat", "Iris", "--primary", "strength", "--drawback", "sword=phobia", "--faces", "5")
+    assert code != 0 and "sword is not one of Iris's drawbacks" in err

@@ -130,3 +130,15 @@ def test_the_tools_throw_explodes_while_the_fortune_set_aside_lasts():
         # At most three re-rolls; every one but the last is a 4 (P24).
         assert 1 <= len(extra) <= 3 and all(f == 4 for f in extra[:-1])
         assert len(extra) == 3 or extra[-1] != 4
+
+
+def test_a_phobia_and_impaired_senses_add_to_the_penalties():
+    from yarnlog.rulesets.yarn_polyhedral.rules.feats import Hindrance, hindrance_penalty
+
+    # "When it applies, you are inhibited (keep one fewer die). Your rank is also added to
+    # penalties." (line 561)
+    assert hindrance_penalty(Hindrance.PHOBIA, 3) == 3
+    # "For primary senses (sight and hearing), the penalty is the rank. for other senses it's twice
+    # the rank." (line 549)
+    assert hindrance_penalty(Hindrance.SIGHT_OR_HEARING, 3) == 3
+    assert hindrance_penalty(Hindrance.OTHER_SENSE, 3) == 6

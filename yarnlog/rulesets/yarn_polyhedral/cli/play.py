@@ -24,6 +24,18 @@ def _items(values: List) -> list[str]:
     return [n.strip() for value in values or () for n in value.split(",") if n.strip()]
 
 
+def _hindrances(values: List) -> list[tuple[str, str]]:
+    from yarnlog.core.referee import InvalidCommand
+
+    out = []
+    for item in _items(values):
+        name, _, kind = item.rpartition("=")
+        if not name.strip():
+            raise InvalidCommand(f"{item!r} is not NAME=phobia|sight-or-hearing|other-sense")
+        out.append((name.strip(), kind.strip()))
+    return out
+
+
 def _ranked(values: List) -> list[tuple[str, int]]:
     from yarnlog.core.referee import InvalidCommand
 
@@ -160,12 +172,16 @@ def feat(
     = False,
     minimum: Annotated[Optional[int], typer.Option("--minimum", help="A range of results: the minimum, raised "
                                                    "10% a point of margin (P60).")] = None,
+    drawback: Annotated[List, typer.Option("--drawback", help="A drawback that applies: NAME=phobia, "
+                                           "NAME=sight-or-hearing or NAME=other-sense (P62).")] = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Roll a feat: base die, bonus dice, keep two, fortune and trouble, with its exact odds."""
+    hindrances = tuple(_hindrances(drawback))
     run_command(campaign, _feat(character, primary, secondary, skill, level, effort, bonus, keep, fortune_keep,
                                 explode, trouble, challenge, penalties, faces, extra, kept, what,
-                                purpose="initiative" if initiative else "feat", minimum=minimum),
+                                purpose="initiative" if initiative else "feat", minimum=minimum,
+                                hindrances=hindrances),
                 by=by, override_reason=override, as_json=as_json)
 
 

@@ -25,7 +25,8 @@ from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import DiceNeeded, Referee, invalid
 from yarnlog.rulesets.yarn_polyhedral.parts.characters import Character
 from yarnlog.rulesets.yarn_polyhedral.rules import combat, dice, feats, injuries, odds, options, rule, turns
-from yarnlog.rulesets.yarn_polyhedral.rules.feats import BonusType, KeepModifier, Roll
+from yarnlog.rulesets.yarn_polyhedral.rules.feats import BonusType, Hindrance, KeepModifier, Roll
+from yarnlog.rulesets.yarn_polyhedral.rules.points import Kind
 
 RESISTANCE = rule("Resistance and Injury", "If you're injured, make a resistance roll with the cleared damage as "
                                            "the challenge. Resistance rolls use health, and either strength or will "
@@ -53,6 +54,14 @@ class AttackFacts(_Facts):
     damage: int = 0
     protection: int = 0
     cleared: int = 0
+
+
+class HindranceFacts(_Facts):
+    """A drawback of the character's that applies to the feat, and what it adds to the penalties (P62)."""
+
+    drawback: str
+    hindrance: Hindrance
+    penalty: int
 
 
 class ResistanceFacts(_Facts):
@@ -97,6 +106,8 @@ class FeatRolled(Payload):
     #: A range of results: the minimum, and on a success the minimum plus 10 % a point of margin (P60).
     range_minimum: int | None = Field(default=None, ge=0)
     range_result: str | None = None
+    #: Phobias and impaired senses that apply: their penalties are in ``penalties`` (P62).
+    hindrances: list[HindranceFacts] = Field(default_factory=list)
 
     def roll(self) -> Roll:
         chains = feats.explosion_chains(self.sizes, self.faces, self.kept, self.extra_faces)
@@ -145,6 +156,7 @@ class RollFeat:
     resist: bool = False  # a resistance roll against the last attack's cleared damage on the character
     injury: str | None = None  # the existing injury a located hit adds to
     rolled: Mapping[str, tuple[Sequence[int], Sequence[int]]] = field(default_factory=dict)
+    hindrances: tuple[tuple[str, str], ...] = ()  # (drawback, phobia|sight-or-hearing|other-sense), P62
 
 
 @dataclass(frozen=True)
@@ -250,6 +262,9 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
     sizes, labels = made.dice, made.labels
     invalid(bool(sizes), "the feat has no dice")
     modifiers = modifiers_of(who, command.skill, command.modifiers)
+    hindrances = [_hindrance(who, name, kind) for name, kind in command.hindrances]
+    if any(h.hindrance is Hindrance.PHOBIA for h in hindrances) and KeepModifier.PHOBIA not in modifiers:
+        modifiers.append(KeepModifier.PHOBIA)  # a phobia that applies inhibits (line 561)
     weapon = None
     if command.attack is not None:
         target = rules.characters.by_name.get(command.attack.target.lower())
@@ -295,7 +310,7 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
         assert pending is not None
         challenge = pending[0]
         resistance = ResistanceFacts(severity=1, location=pending[1], injury=command.injury or "")
-    penalties += _severity_penalty(rules, who)
+    penalties += _severity_penalty(rules, who) + sum(h.penalty for h in hindrances)
     sizes_l = list(sizes)
     purpose = "object" if command.resist else command.purpose
     draft = FeatRolled(character=who.name, feat=command.feat, purpose=purpose,
@@ -305,8 +320,22 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
                        extra_faces=list(extra), modifiers=modifiers, fortune_keep=command.fortune_keep,
                        trouble=trouble, effort=int(command.effort), challenge=challenge, penalties=penalties,
                        total=0, explode_budget=command.explode,
-                       source=source, attack=attack, resistance=resistance, range_minimum=command.minimum)
+                       source=source, attack=attack, resistance=resistance, range_minimum=command.minimum,
+                       hindrances=hindrances)
     return [validate(draft, campaign, referee)]
+
+
+def _hindrance(who: Character, name: str, kind: str) -> HindranceFacts:
+    """A drawback of ``who``'s that applies, with its penalty (P62, lines 549 and 561)."""
+    try:
+        hindrance = Hindrance(kind.strip().lower())
+    except ValueError:
+        invalid(False, f"{kind!r} is not one of: {', '.join(h.value for h in Hindrance)}")
+        raise
+    drawback = who.quality(name)
+    invalid(drawback.kind is Kind.DRAWBACK, f"{drawback.name} is not one of {who.name}'s drawbacks")
+    return HindranceFacts(drawback=drawback.name, hindrance=hindrance,
+                          penalty=feats.hindrance_penalty(hindrance, drawback.rank))
 
 
 def _defense(rules: Any, attack: AttackSpec, referee: Referee) -> int:
@@ -362,6 +391,12 @@ def validate(p: FeatRolled, campaign: Any, referee: Referee) -> FeatRolled:
     invalid(list(made.dice) == p.sizes, f"the sheet gives {made.dice}, not {tuple(p.sizes)}")
     roll = feats.check_roll(p.roll(), p.modifiers, referee, fortune_held=rules.fortune.fortune.get(who.name, 0),
                             trouble_held=rules.fortune.trouble)
+    for applied in p.hindrances:  # each the character's drawback, its penalty from its rank (P62)
+        invalid(_hindrance(who, applied.drawback, applied.hindrance.value) == applied,
+                f"{applied.drawback} adds {applied.penalty}: not what its rank gives")
+        if applied.hindrance is Hindrance.PHOBIA:
+            referee.require(KeepModifier.PHOBIA in p.modifiers, feats.HINDRANCE_RULES[Hindrance.PHOBIA],
+                            f"{applied.drawback} applies: keep one fewer die")
     rounds = rules.rounds
     if p.purpose == "feat" and rounds.current == p.character:
         turns.check_feat(rounds.feats, referee)  # one feat a phase (P33); initiative, object rolls aside

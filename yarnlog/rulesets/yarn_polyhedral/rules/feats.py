@@ -62,6 +62,29 @@ class KeepModifier(str, Enum):
                              KeepModifier.IMPROVED_SENSE) else -1
 
 
+class Hindrance(str, Enum):
+    """A drawback that applies to a feat and adds to its penalties (P62)."""
+
+    PHOBIA = "phobia"  # its rank, and keep one fewer die (line 561)
+    SIGHT_OR_HEARING = "sight-or-hearing"  # an impaired primary sense: its rank (line 549)
+    OTHER_SENSE = "other-sense"  # any other impaired sense: twice its rank (line 549)
+
+
+HINDRANCE_RULES = {
+    Hindrance.PHOBIA: rule("Drawbacks", "When it applies, you are inhibited (keep one fewer die). Your rank is "
+                                        "also added to penalties. (line 561)"),
+    Hindrance.SIGHT_OR_HEARING: rule("Drawbacks", "For primary senses (sight and hearing), the penalty is the "
+                                                  "rank. (line 549)"),
+    Hindrance.OTHER_SENSE: rule("Drawbacks", "for other senses it's twice the rank. (line 549)"),
+}
+
+
+def hindrance_penalty(hindrance: Hindrance, rank: int) -> int:
+    """What a drawback that applies adds to the penalties: a phobia's rank (line 561); an impaired
+    sense's rank for sight and hearing, twice it for the other senses (line 549) (P62)."""
+    return 2 * rank if hindrance is Hindrance.OTHER_SENSE else rank
+
+
 KEEP_MODIFIER_RULES = {
     KeepModifier.SPECIALTY: rule("Rolling", "If you're using one of your specialties, then keep an "
                                             "additional die. (line 199)"),
