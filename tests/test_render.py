@@ -139,9 +139,25 @@ def test_a_source_checkout_reads_the_top_level_templates():
     """An editable install (this test run's) has no yarnlog/templates: it renders from templates/."""
     from yarnlog.render.templates import shipped_templates, template_folder
 
-    assert not (ROOT / "yarnlog" / "templates").exists()
+    assert not (ROOT / "yarnlog" / "templates" / "page.html.j2").exists()
     assert shipped_templates() == ROOT / "templates"
     assert template_folder("yarnlog/templates/dramasystem") == ROOT / "templates" / "dramasystem"
     templates = Templates("yarnlog/templates/yarn")
     _, found, _ = templates.loader.get_source(templates.markdown, "recap.md.j2")
     assert found == str(ROOT / "templates" / "yarn" / "recap.md.j2")
+
+
+def test_a_checkout_with_an_old_templates_folder_of_bytecode_still_reads_the_top_level(tmp_path):
+    """A checkout made before the templates moved keeps yarnlog/templates/__pycache__ (git-ignored):
+    that empty folder is no wheel's templates."""
+    package = tmp_path / "yarnlog"
+    (package / "render").mkdir(parents=True)
+    (package / "render" / "templates.py").write_text((ROOT / "yarnlog" / "render" / "templates.py").read_text())
+    (package / "templates" / "__pycache__").mkdir(parents=True)
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "page.html.j2").write_text("page")
+    probe = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location('t', sys.argv[1]); "
+             "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); print(m.shipped_templates())")
+    out = subprocess.run([sys.executable, "-c", probe, str(package / "render" / "templates.py")],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    assert out == str(tmp_path / "templates")

@@ -37,7 +37,9 @@ def shipped_templates() -> Path:
     checkout, an editable install) the repository's top-level ``templates/``."""
     package = Path(__file__).resolve().parent.parent
     inside = package / "templates"
-    return inside if inside.is_dir() else package.parent / "templates"
+    # Judged by the shared page, not the folder: a checkout that once held yarnlog/templates/ may
+    # keep an empty folder of bytecode there.
+    return inside if (inside / "page.html.j2").is_file() else package.parent / "templates"
 
 
 def template_folder(location: str) -> Path:
