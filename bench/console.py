@@ -100,9 +100,10 @@ def measure(size: int, moves: int, scratch: Path) -> dict:
     from prompt_toolkit.formatted_text import to_formatted_text
     from prompt_toolkit.input import DummyInput
 
-    from yarnlog.cli.console import Console, history_file, make_session, unanswered_files
+    from yarnlog.cli.console import Console, unanswered_files
     from yarnlog.cli.context import close_journal, open_journal
     from yarnlog.cli.options import SETTINGS
+    from yarnlog.cli.prompt import history_file, make_session
 
     db, campaign = _journal_of(size, scratch)
     floor = _floor(db, campaign, moves)

@@ -198,6 +198,18 @@ def test_an_experience_award_beyond_the_dearest_improvement_is_refused(played, d
     assert played("xp", "award", str(MAX_AWARD))[0] == 0
 
 
+def test_numbers_the_rules_forbid_are_refused_in_one_line_writing_nothing(played, db):
+    """Issue 21 item 7: a negative difficulty factor, an award of no dice, a range past the limit."""
+    err = refused(played, db, "roll", "Tomas", "--no-trait", "--against", "-1", "--faces", "3,4")
+    assert err == "error: a difficulty factor is 0 or more (Sample Difficulty Factors), not -1\n"
+    err = refused(played, db, "xp", "award", "0")
+    assert err == "error: an award is at least one experience die (Awarding Experience Pool Dice)\n"
+    for option in ("--scenes", "--episodes"):
+        err = refused(played, db, "recap", option, "1-999999999999")
+        assert err == f"error: {option} 1-999999999999: a number is at most 1,000,000,000\n"
+    assert played("roll", "Tomas", "--no-trait", "--against", "0", "--faces", "3,4")[0] == 0
+
+
 # -- import: decoding, size, depth and limits ----------------------------------------------------------
 
 

@@ -56,3 +56,21 @@ def test_an_order_the_tool_shuffles_is_said_to_be_shuffled(two_scenes):
     assert err.startswith("the tool shuffled this order itself: ") and "--order" in err
     code, _, err = two_scenes("precedence", "draw", "--purpose", "other", "--order", "Ben,Ana")
     assert code == 0 and err == ""
+
+
+def test_a_link_in_a_note_reaches_the_players_html_recap_safe_and_named(two_scenes):
+    """Issue 21 item 8: the link stays, but only http(s) and mailto, with rel nofollow noopener
+    noreferrer and its host beside its text."""
+    assert two_scenes("note", "see [web](http://evil.example/x) and [here](javascript:alert(1))")[0] == 0
+    code, page, err = two_scenes("recap", "--players", "--format", "html")
+    assert code == 0, err
+    assert '<a href="http://evil.example/x" rel="nofollow noopener noreferrer">web</a> (evil.example)' in page
+    assert "javascript:" not in page and ">here</a>" not in page and "and here" in page
+
+
+def test_the_markdown_recap_shows_an_escape_as_the_readme_says(two_scenes):
+    """Issue 21 item 9: an ESC in a note is shown as \u241b in the Markdown recap, never dropped nor raw."""
+    assert two_scenes("note", "the \x1b[31mred door")[0] == 0
+    code, text, err = two_scenes("recap", "--format", "md")
+    assert code == 0, err
+    assert "the \u241b\\[31mred door" in text and "\x1b" not in text

@@ -26,6 +26,19 @@ def test_help_outside_a_campaign_lists_core_verbs_and_what_each_system_adds(cli)
     assert "yarn adds: " in out and "call," in out and "Yarn 0.1 verbs" not in out
 
 
+@pytest.mark.parametrize("verb", [("roll",), ("call",), ("xp", "award"), ("sheet",), ("recap",), ("tokens",)])
+def test_a_verbs_help_needs_no_journal(cli, tmp_path, verb):
+    """Issue 26: ``VERB --help`` before any journal exists shows the verb's help (the default system's
+    verb when it has one); the verb itself still says there is no journal."""
+    assert not (tmp_path / "journal.db").exists()
+    code, out, err = cli(*verb, "--help")
+    assert (code, err) == (0, ""), err
+    assert f"Usage: yarnlog {' '.join(verb)} " in " ".join(out.split())
+    assert not (tmp_path / "journal.db").exists()
+    code, _, err = cli("tokens")
+    assert code == EXIT_CODES["store"] and "no journal database" in err
+
+
 def test_help_inside_a_yarn_campaign_lists_its_verbs_and_hides_the_replaced_core_verb(two_systems):
     code, out, _ = two_systems("-c", "lantern", "--help")
     assert code == 0 and "Yarn 0.1 verbs" in out and " roll " in out and "yarn adds" not in out

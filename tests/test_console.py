@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,9 +21,10 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.utils import get_cwidth
 
-from yarnlog.cli.console import Console, Status, fit_status, history_file, plain, play, render_status
+from yarnlog.cli.console import Console, Status, fit_status, plain, render_status
 from yarnlog.cli.context import open_journal
 from yarnlog.cli.main import EXIT_CODES
+from yarnlog.cli.prompt import history_file, play
 from yarnlog.core.seats import Seat
 
 SHEETS = Path(__file__).resolve().parent.parent / "journals" / "sheets"
@@ -63,6 +68,26 @@ def events(table, capsys):
 def completions(console: Console, text: str) -> list[str]:
     found = console.completer().get_completions(Document(text), CompleteEvent(completion_requested=True))
     return [c.text for c in found]
+
+
+def test_tab_quotes_a_name_with_a_space_and_completes_after_an_opening_quote(console, table):
+    """Issue 26: ``-p Ta`` completes to ``'Tam Okafor'`` (the entry then parses), and so does ``-p "Ta``."""
+    assert table("join", "Tam Okafor")[0] == 0
+    console.sync()
+    found = console.completer().get_completions(Document("note x --by Ta"), CompleteEvent(completion_requested=True))
+    [only] = list(found)
+    assert (only.text, only.start_position) == ("'Tam Okafor'", -2)
+    for typed, completed, start in (('note x --by "Ta', '"Tam Okafor"', -3), ("note x --by 'Tam O", "'Tam Okafor'", -6),
+                                    ("note 'a b' --by 'T", "'Tam Okafor'", -2)):
+        found = console.completer().get_completions(Document(typed), CompleteEvent(completion_requested=True))
+        assert [(c.text, c.start_position) for c in found] == [(completed, start)]
+    assert completions(console, "call ") == ["Ana", "Ben", "'Tam Okafor'", "Maya"]
+    line = "note x --by " + completions(console, "note x --by Ta")[0]
+    assert console.dispatch(line) == 0
+    assert table("join", "Tam Vo")[0] == 0  # two names begun by Tam: the refusal names both, nothing more
+    assert console.dispatch("note x --by Tam") == EXIT_CODES["invalid"]
+    assert console.err.getvalue().splitlines()[-1] == \
+        "error: Tam is not at this campaign's table; Tam matches Tam Okafor and Tam Vo: say which"
 
 
 def test_the_completer_offers_verbs_options_names_traits_and_events(console):
@@ -338,3 +363,85 @@ def pid_that_ended() -> int:
     done = subprocess.Popen([sys.executable, "-c", "pass"])
     done.wait()
     return done.pid
+
+
+# -- issue 21 items 4 and 5: a long line, and a script on standard input -----------------------------
+
+
+def test_a_line_typed_past_the_limit_is_refused_and_a_paste_past_it_never_reaches_the_buffer(table, tmp_path,
+                                                                                              capsys, events,
+                                                                                              monkeypatch):
+    from yarnlog.cli import script
+
+    db = str(tmp_path / "journal.db")
+    before = len(events())
+    with create_pipe_input() as typed:
+        # A bracketed paste of 50,000 characters (within a pipe's buffer; tmux pastes a megabyte): refused
+        # whole (laid out, 100 KB raised MemoryError).
+        typed.send_text("\x1b[200~note " + "p" * 50_000 + "\x1b[201~\r")
+        typed.send_text("note kept\rexit\r")
+        play(db, None, input=typed, output=DummyOutput())
+    _, err = capsys.readouterr()
+    assert err.splitlines() == [
+        f"error: an entry is at most {script.MAX_ENTRY:,} characters, not 50,005 characters: nothing sent"]
+    # Typed past the limit (no bracketed paste), here a small one (prompt_toolkit takes a key in about 0.5 ms):
+    # cut back at the limit as typed, refused when entered.
+    monkeypatch.setattr(script, "MAX_ENTRY", 40)
+    with create_pipe_input() as typed:
+        typed.send_text("note " + "q" * 60 + "\rnote typed\rexit\r")
+        play(db, None, input=typed, output=DummyOutput())
+    _, err = capsys.readouterr()
+    assert [e["payload"]["text"] for e in events()[before:]] == ["kept", "typed"]
+    assert err.splitlines() == ["error: an entry is at most 40 characters, not 41 characters or more: nothing sent",
+                                "error: that line went past the limit: nothing sent"]
+
+
+def yarnlog_play(db: str, *args: str, stdin) -> subprocess.CompletedProcess:
+    """``yarnlog --db DB play ARGS`` in its own process, ``stdin`` its standard input (a file, bytes)."""
+    command = [sys.executable, "-c", "from yarnlog.cli.main import main; main()", "--db", db, "play", *args]
+    if shutil.which("prlimit"):  # a regression that holds a megabyte line whole fails, not the machine
+        command = ["prlimit", f"--as={2 << 30}", *command]
+    env = {**os.environ, "HOME": str(Path(db).parent)}
+    if isinstance(stdin, bytes):
+        return subprocess.run(command, input=stdin, capture_output=True, env=env, timeout=120)
+    return subprocess.run(command, stdin=stdin, capture_output=True, env=env, timeout=120)
+
+
+def test_a_script_file_on_standard_input_runs_as_a_pipe_does_and_stops_at_the_first_refusal(table, tmp_path,
+                                                                                           events):
+    db = str(tmp_path / "journal.db")
+    script = tmp_path / "script.txt"
+    script.write_text("note 'first'\nnote \"second\"\nchallenge duck Tomas --compel --token\nnote 'never'\n",
+                      encoding="utf-8")
+    before = len(events())
+    with script.open("rb") as stdin:
+        done = yarnlog_play(db, stdin=stdin)
+    assert done.returncode == EXIT_CODES["rule"], done.stderr
+    assert [e["payload"]["text"] for e in events()[before:]] == ["first", "second"]
+    said = done.stderr.decode().splitlines()
+    assert said[0] == "Refused. Ben must pay 1 drama token but holds 0 (Ducking a Scene)."
+    assert said[1:] == ["2 entries recorded from 3 lines; stopped at line 3 "
+                        "(--keep-going runs the lines after a refusal)."]
+    assert b"Traceback" not in done.stdout + done.stderr
+
+    done = yarnlog_play(db, "--keep-going", stdin=script.read_bytes())  # the same lines through a pipe
+    assert done.returncode == EXIT_CODES["rule"]
+    assert [e["payload"]["text"] for e in events()[before + 2:]] == ["first", "second", "never"]
+    assert done.stderr.decode().splitlines()[-1] == "3 entries recorded from 4 lines."
+
+
+def test_a_megabyte_line_through_a_pipe_is_refused_in_one_line_and_the_next_runs(table, tmp_path, events):
+    from yarnlog.cli.script import MAX_ENTRY
+
+    db = str(tmp_path / "journal.db")
+    before = len(events())
+    lines = b"note " + b"q" * (1 << 20) + b"\nnote " + b"q" * 50_000 + b"\nnote fine\nexit\nnote never\n"
+    done = yarnlog_play(db, "--keep-going", stdin=lines)
+    assert done.returncode == EXIT_CODES["invalid"], done.stderr
+    assert done.stderr.decode().splitlines() == [
+        f"error: an entry is at most {MAX_ENTRY:,} characters, not {(1 << 20) + 6:,} bytes: nothing sent",
+        f"error: an entry is at most {MAX_ENTRY:,} characters, not 50,005 characters: nothing sent",
+        "1 entry recorded from 4 lines."]
+    assert [e["payload"]["text"] for e in events()[before:]] == ["fine"]
+    done = yarnlog_play(db, stdin=lines)  # without --keep-going: the first line stops it
+    assert done.returncode == EXIT_CODES["invalid"] and len(events()) == before + 1

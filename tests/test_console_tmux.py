@@ -62,6 +62,11 @@ class Terminal:
         if enter:
             self.key("Enter")
 
+    def paste(self, path: Path) -> None:
+        """Paste the contents of ``path`` as a terminal pastes (bracketed, when the program asks for it)."""
+        subprocess.run(["tmux", "load-buffer", "-b", self.name, str(path)], check=True)
+        subprocess.run(["tmux", "paste-buffer", "-p", "-d", "-b", self.name, "-t", self.name], check=True)
+
     def key(self, key: str) -> None:
         subprocess.run(["tmux", "send-keys", "-t", self.name, key], check=True)
 
@@ -216,3 +221,36 @@ def test_a_move_sent_again_is_recorded_once_and_one_cut_off_by_a_crash_keeps_its
     assert [(e["sequence"], e["payload"]["text"]) for e in notes] == [(9, "sent twice"), (10, "cut off")]
     assert [e.sequence for e in open_journal().store.recorded_command("harbor", sent["command_id"]).events] == [10]
     assert not list(tmp_path.glob(".yarnlog-play-harbor.*.unanswered"))
+
+
+#: The address space a console under test may take: far above what it needs (about 100 MB), far below
+#: what a megabyte laid out by prompt_toolkit took (24 GB), so a regression fails here, not the machine.
+MEMORY_CAP = 2 << 30
+
+
+def test_a_megabyte_pasted_at_the_prompt_is_refused_in_one_line_and_the_console_goes_on(campaign, cli, tmp_path):
+    """Issue 21 item 4: a 1 MB line pasted into the console is refused before it is laid out."""
+    from yarnlog.cli.script import MAX_ENTRY
+
+    env = {"TERM": "xterm-256color", "HOME": str(tmp_path), "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    pasted = tmp_path / "paste.txt"
+    pasted.write_text("note " + "q" * (1 << 20), encoding="utf-8")
+    fits = tmp_path / "fits.txt"
+    fits.write_text("note " + "w" * (MAX_ENTRY - 6), encoding="utf-8")
+    command = ["prlimit", f"--as={MEMORY_CAP}", *yarnlog_command()] if shutil.which("prlimit") else yarnlog_command()
+    terminal = Terminal([*command, "--db", campaign, "play"], env)
+    try:
+        terminal.wait_for("caller Ana")
+        terminal.paste(pasted)
+        terminal.wait_for(f"error: an entry is at most {MAX_ENTRY:,} characters, not {(1 << 20) + 5:,} characters: "
+                          "nothing sent")
+        terminal.type("note 'after the paste'")
+        terminal.wait_for("Note by Maya: after the paste")
+        terminal.paste(fits)  # an entry at the limit is taken whole
+        terminal.key("Enter")
+        terminal.wait_for("harbor #10 ")
+        assert "Traceback" not in terminal.screen()
+    finally:
+        terminal.close()
+    notes = json.loads(cli("--db", campaign, "log", "--type", "note", "--json")[1])
+    assert [len(e["payload"]["text"]) for e in notes] == [len("after the paste"), MAX_ENTRY - 6]

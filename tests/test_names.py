@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 
 from yarnlog.cli.main import EXIT_CODES
-from yarnlog.core.names import Registered, canonical, did_you_mean, resolve_command
+from yarnlog.core.names import (
+    Registered,
+    canonical,
+    completed,
+    did_you_mean,
+    resolve_command,
+    starting_with,
+    which_match,
+)
 from yarnlog.core.referee import InvalidCommand
 from yarnlog.core.table import AddParticipant, RemoveParticipant
 from yarnlog.core.timeline import AddNote
@@ -92,3 +100,34 @@ def test_an_unknown_name_is_one_line_with_a_suggestion_and_writes_nothing(seated
     code, _, err = seated("note", "hi", "--by", "Mya")
     assert code == EXIT_CODES["invalid"] and "did you mean Maya?" in err
     assert seated("export")[1] == before
+
+
+# -- issue 26: names with spaces, taken by a unique first name or prefix ---------------------------
+
+
+def test_a_prefix_begins_names_and_two_begun_are_named():
+    known = ["Marek Dunn", "Marek Vas", "Tam Okafor", "Maya"]
+    assert starting_with("marek", known) == ["Marek Dunn", "Marek Vas"]
+    assert starting_with("Ta", known) == ["Tam Okafor"] and starting_with(" ", known) == []
+    assert which_match("Marek", known) == "; Marek matches Marek Dunn and Marek Vas: say which"
+    assert which_match("Tam", known) == ""
+    refused = RemoveParticipant(name="Tam", reason="Tam left")
+    assert completed(refused, known, "Tam is not at the table") == RemoveParticipant(name="Tam Okafor",
+                                                                                    reason="Tam left")
+    assert completed(RemoveParticipant(name="Marek"), known, "Marek is not at the table") is None
+    assert completed(RemoveParticipant(name="Tam"), known, "another refusal") is None
+
+
+def test_a_unique_first_name_or_prefix_is_taken_on_the_command_line_and_two_are_named(cli):
+    for args in (("init", "harbor", "--title", "Lantern Harbor", "--gm", "Maya"), ("join", "Tam Okafor"),
+                 ("join", "Marek Dunn"), ("join", "Marek Vas"), ("join", "Tomas")):
+        assert cli(*args)[0] == 0, args
+    code, out, err = cli("note", "fog", "--by", "Tam", "--json")
+    assert code == 0 and json.loads(out)[0]["recorded_by"] == "Tam Okafor", err
+    code, out, err = cli("note", "fog", "--by", "Marek")
+    assert (code, out) == (EXIT_CODES["invalid"], "")
+    assert err == "error: Marek is not at this campaign's table; Marek matches Marek Dunn and Marek Vas: say which\n"
+    code, out, err = cli("leave", "marek v", "--json")  # a name field of the command itself
+    assert code == 0 and json.loads(out)[0]["payload"]["name"] == "Marek Vas", err
+    code, out, err = cli("join", "Tom", "--json")  # a new name is never taken for the one it begins
+    assert code == 0 and json.loads(out)[0]["payload"]["name"] == "Tom", err

@@ -47,8 +47,10 @@ def test_markdown_literal_reads_the_same_in_python_markdown(text):
     assert html.unescape(inner) == text
 
 
-def test_markdown_literal_keeps_one_line_and_drops_control_characters():
-    assert markdown_literal("Iris\n# not a heading\x1b[31m") == "Iris # not a heading\\[31m"
+def test_markdown_literal_keeps_one_line_and_shows_control_characters():
+    # As the README says and a terminal shows them: an escape as \u241b, never dropped nor obeyed.
+    assert markdown_literal("Iris\n# not a heading\x1b[31m") == "Iris # not a heading\u241b\\[31m"
+    assert markdown_literal("bell\x07 del\x7f csi\x9b rlo\u202e") == "bell\u2407 del\u2421 csi\ufffd rlo\ufffd"
     assert markdown_literal("# heading") == "\\# heading"
     assert plain_text("a\x00b\x07c\td\ne\x9b") == "ab" + "c\td\ne"
     assert plain_text("\u202egnirts\u202c \u2067isolate\u2069") == "gnirts isolate"
@@ -71,6 +73,32 @@ def test_markdown_html_never_lets_raw_html_or_unsafe_links_through(text):
     for _, attrs in elements:
         assert not any(name.startswith("on") for name in attrs)
         assert not attrs.get("href", "http:").lower().startswith("javascript")
+
+
+def test_a_link_in_a_note_stays_but_is_safe_and_says_where_it_goes():
+    """Issue 21 item 8: http(s) and mailto only, never followed by crawlers nor given the opener, the
+    target's host shown beside the text (a link's text may say anything)."""
+    from html.parser import HTMLParser
+
+    links: list[dict[str, str | None]] = []
+
+    class Collect(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if tag == "a":
+                links.append(dict(attrs))
+
+    out = markdown_html("[web](http://evil.example/x) [bank](HTTPS://Bank.example:8443/login) "
+                        "[write](mailto:gm@table.example) [f](ftp://files.example/y) [r](/relative) "
+                        "[d](data:text/html,x) <https://auto.example/z>")
+    Collect().feed(out)
+    hrefs = [link.get("href") for link in links]
+    assert hrefs == ["http://evil.example/x", "HTTPS://Bank.example:8443/login", "mailto:gm@table.example",
+                     "https://auto.example/z"], out
+    assert all(link.get("rel") == "nofollow noopener noreferrer" for link in links), out
+    assert ">web</a> (evil.example)" in out and ">bank</a> (bank.example)" in out
+    assert ">write</a> (gm@table.example)" in out
+    assert "f r d" in out and "files.example" not in out.replace("ftp://files.example", "")
+    assert ">https://auto.example/z</a> (" not in out  # a bare address says its host itself
 
 
 def test_markdown_html_keeps_the_formatting_of_a_note():

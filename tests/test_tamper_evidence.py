@@ -588,3 +588,16 @@ def test_verify_names_a_guard_whose_function_runs_with_the_callers_search_path(c
     assert f"no longer enforces append-only: {triggers} dropped, disabled or out of date" in " ".join(err.split())
     open_store(url).close()
     assert cli("--db", url, "verify")[0] == 0
+
+
+def test_the_digest_alone_is_on_standard_output_so_a_shell_variable_takes_it_whole(cli, tmp_path):
+    """Issue 26: ``d=$(yarnlog digest)`` captures the one line ``verify --digest "$d"`` takes; the hint
+    goes to standard error (and so do the words around a proof's new digest)."""
+    _imported(cli, str(tmp_path / "journal.db"))
+    code, out, err = cli("digest")
+    assert code == 0 and len(out.splitlines()) == 1 and "verify --digest" in err
+    digest = out.strip()
+    assert cli("verify", "--digest", digest)[0] == 0
+    code, out, err = cli("digest", "--prove-from", digest)
+    assert code == 0 and out.strip() == digest and len(out.splitlines()) == 1, out
+    assert "extends yours of event" in err

@@ -79,3 +79,17 @@ def test_the_cli_records_wants_and_the_sheet_lists_fraught_relationships_first(c
     assert code == 0 and "People in my life" in out and "Tomas (fraught)" in out
     code, out, _ = cli("sheet", "Iris", "--format", "md")
     assert code == 0 and "## People in my life" in out and "Vel (fraught) | rival | a truce | envy" in out
+
+
+def test_a_dramasystem_sheet_is_written_to_a_file_with_o(cli, tmp_path):
+    """Issue 26: ``sheet NAME -o FILE``, as for Yarn."""
+    for args in (("init", "storm", "--title", "Storm", "--gm", "Maya", "--ruleset", "dramasystem"), ("join", "Ana"),
+                 ("character", "create", "Iris", "--player", "Ana", "--strong", "Fighting,Talking",
+                  "--weak", "Knowing,Making")):
+        code, _, err = cli(*args)
+        assert code == 0, (args, err)
+    target = tmp_path / "iris.md"
+    code, out, err = cli("sheet", "Iris", "--format", "md", "-o", str(target))
+    assert (code, out) == (0, ""), err
+    assert err == f"Wrote Iris's sheet to {target}\n"
+    assert target.read_text(encoding="utf-8") == cli("sheet", "Iris", "--format", "md")[1]

@@ -24,6 +24,8 @@ from htmlcheck import (
     text_nodes,
 )
 
+from yarnlog.core.visible import pictured
+
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "journals" / "lantern-harbor.jsonl"
 SAMPLE_RECAP = ROOT / "journals" / "lantern-harbor-recap.html"
@@ -40,6 +42,12 @@ SHEETS = [(IRIS,), (TOMAS,), (IRIS, "--end-of-scene", "1")]
 def shown(text: str) -> str:
     """``text`` as a page shows it: without what the render layer drops, blanks collapsed."""
     return " ".join(_DROPPED.sub("", text).split())
+
+
+def shown_in_markdown(text: str) -> str:
+    """``text`` as a Markdown document shows it: each control character as its picture (an escape
+    as U+241B, as the README says), blanks collapsed."""
+    return " ".join(pictured(_DROPPED, text).split())
 
 
 def strings(value) -> list[str]:
@@ -88,9 +96,9 @@ def shown_somewhere(html: str) -> set[str]:
     return {c for c, marker in MARKERS.items() if marker in body}
 
 
-def assert_reads_back(html: str, expected: set[str], what: str) -> None:
+def assert_reads_back(html: str, expected: set[str], what: str, as_shown=shown) -> None:
     runs = text_nodes(html)
-    missing = sorted(c for c in expected if not any(shown(c) in run for run in runs))
+    missing = sorted(c for c in expected if not any(as_shown(c) in run for run in runs))
     assert not missing, f"{what}: typed text not shown whole as text (taken for markup?): {missing}"
 
 
@@ -135,7 +143,7 @@ def test_the_hostile_sheet_in_markdown_stays_text_when_rendered(hostile_db, args
         # (the Markdown sheet shows less than the page: what it shows at all, it shows whole)
         expected = shown_somewhere(page)
         assert len(expected) >= 10
-        assert_reads_back(page, expected, f"sheet --format md, rendered by {engine}")
+        assert_reads_back(page, expected, f"sheet --format md, rendered by {engine}", shown_in_markdown)
 
 
 def test_a_browser_builds_nothing_from_the_hostile_sheet(hostile_db, tmp_path):
@@ -200,7 +208,8 @@ def test_the_hostile_recap_in_markdown_stays_text_when_rendered(hostile_db, audi
         assert not TYPED_ELEMENTS.search(body_of(page)), (engine, TYPED_ELEMENTS.search(body_of(page)))
         expected = shown_somewhere(prose(page))
         assert len(expected) >= 10
-        assert_reads_back(prose(page), expected, f"recap {audience} --format md, rendered by {engine}")
+        assert_reads_back(prose(page), expected, f"recap {audience} --format md, rendered by {engine}",
+                          shown_in_markdown)
 
 
 def test_a_players_recap_holds_no_note_kept_for_the_gm(hostile_db):

@@ -163,3 +163,16 @@ def test_the_sheet_as_of_an_earlier_event(table):
     assert run_json(table, "sheet", "Iris")["experience"]["pool"] == 1
     code, _, err = table("sheet", "Nobody")
     assert code == EXIT_CODES["invalid"] and "Nobody is not a player character" in err
+
+
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_a_sheet_is_written_to_a_file_with_o(table, tmp_path, fmt):
+    """Issue 26: ``sheet NAME -o FILE`` writes the page, says so on stderr, prints nothing else."""
+    assert table(*IRIS)[0] == 0
+    target = tmp_path / f"iris.{fmt}"
+    code, out, err = table("sheet", "Iris", "--format", fmt, "-o", str(target))
+    assert (code, out) == (0, ""), err
+    assert err == f"Wrote Iris's sheet to {target}\n"
+    assert target.read_text(encoding="utf-8") == table("sheet", "Iris", "--format", fmt)[1]
+    code, _, err = table("sheet", "Iris", "-o", str(target))  # the terminal's text is no file
+    assert code == 2 and err == "error: -o FILE writes the sheet as md or html: give --format md or html\n"

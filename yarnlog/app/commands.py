@@ -275,12 +275,16 @@ def decision(command: Any, history: Callable[[], list[Recorded]], state: Campaig
     from pydantic import ValidationError
 
     from yarnlog.core.decide import Correct, Retract, decide, decide_amendment
-    from yarnlog.core.names import canonical, did_you_mean
+    from yarnlog.core.names import canonical, did_you_mean, starting_with, which_match
 
     _check_limits(command, by, visibility, override)
     author = canonical(by, state.table.roles) if by else state.table.gm
-    if not state.table.knows(author):  # the suggestion is worked out only for a refusal
-        raise InvalidCommand(f"{author} is not at this campaign's table" + did_you_mean(author, state.table.roles))
+    if not state.table.knows(author):  # a first name or prefix of one at the table is that one; else refused
+        begun = starting_with(author, state.table.roles)
+        if len(begun) != 1:
+            raise InvalidCommand(f"{author} is not at this campaign's table"
+                                 + (which_match(author, state.table.roles) or did_you_mean(author, state.table.roles)))
+        author = begun[0]
     _check_visibility(visibility, state.table)
     if override is not None:  # the GM named as typed, like every other name (yarnlog.core.names)
         override = replace(override, by=canonical(override.by, state.table.roles))

@@ -1,10 +1,9 @@
-"""``yarnlog play``: one process for the whole session, an interactive console on one campaign.
-
-Built on prompt_toolkit (a :class:`~prompt_toolkit.PromptSession` with a bottom toolbar, a completer
-and a file history), never on hand-rolled input handling. Each line is split like a shell line
-(:func:`shlex.split`) and handed, in this process, to **the same click command tree** as
-``yarnlog WORDS`` (``typer.main.get_command`` of :data:`yarnlog.cli.main.app`, the campaign's
-ruleset's verbs included): the same verbs, options, validation, refusals and ``--override``.
+"""``yarnlog play``: one process for the whole session, an interactive console on one campaign:
+its session (this module), its status line (here too), its completion (:mod:`yarnlog.cli.completion`)
+and its prompt (:mod:`yarnlog.cli.prompt`, built on prompt_toolkit, never on hand-rolled input
+handling). Each line is split like a shell line (:func:`shlex.split`) and handed, in this process, to
+**the same click command tree** as ``yarnlog WORDS`` (:func:`yarnlog.cli.commands.root_command`, the
+campaign's ruleset's verbs included): the same verbs, options, validation, refusals and ``--override``.
 The console adds only what a long-lived session needs:
 
 - ``undo [REASON]``: shows the last entry this console recorded and, when confirmed, records a
@@ -40,45 +39,25 @@ import os
 import random
 import shlex
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion
-from prompt_toolkit.document import Document
 from prompt_toolkit.utils import get_cwidth
 
+from yarnlog.cli.completion import CONSOLE_VERBS, PlayCompleter, Vocabulary, verb_tree, vocabulary
+
 if TYPE_CHECKING:
-    from prompt_toolkit import PromptSession
     from typer._click import Command
-    from typer.core import TyperGroup
 
     from yarnlog.app.journal import Journal
     from yarnlog.core.events import Recorded
     from yarnlog.core.ruleset import CampaignState
     from yarnlog.core.seats import Seat
 
-#: The console's own verbs (everything else is the command line's): name -> what it does.
-CONSOLE_VERBS = {
-    "undo": "retract the last entry recorded in this console, after showing it (undo [REASON])",
-    "dice?": "how many dice a move would use, recording nothing (dice? roll Tomas --trait Brawler)",
-    "help": "the verbs, or help VERB",
-    "exit": "leave the console (also quit, Ctrl-D); every entry is already saved",
-    "quit": "leave the console",
-}
 UNDO_REASON = "undone at the table (yarnlog play)"
 
-#: Option and argument names whose values are people or characters, traits, or event numbers:
-#: the completer offers the campaign's own values for them.
-PEOPLE = {"by", "caller", "voter", "theme_by", "challenger", "participant", "viewer", "as_name", "player",
-          "players", "spender", "objector", "withholder", "narrator", "introduced_by", "gm", "order", "for_caller",
-          "for_challenger", "support", "members", "chooser", "for_detail"}
-CHARACTERS = {"character", "cast", "petitioner", "granter", "combatant", "attacker", "defender", "target", "pc",
-              "other", "name", "members", "among", "first", "chosen"}
-EVENTS = {"sequence", "opposed", "event", "roll", "rolls", "roll_event"}
-#: Parameters whose values are the locations introduced in play (a scene shifts to one).
-PLACES = {"location"}
 
 def plain(text: str) -> str:
     """``text`` safe to write to a terminal in one line: every character that would drive it (escapes,
@@ -86,52 +65,6 @@ def plain(text: str) -> str:
     from yarnlog.cli.output import one_line
 
     return one_line(text)
-
-
-# -- what the campaign offers to complete ----------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """The campaign's values the completer offers: people at the table, characters, traits, events."""
-
-    people: tuple[str, ...] = ()
-    characters: tuple[str, ...] = ()
-    traits: tuple[str, ...] = ()
-    last_event: int = 0
-    #: Each player character's traits (the completer offers the traits of the character on the line).
-    traits_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    places: tuple[str, ...] = ()  # the locations introduced in play
-
-    def names(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(self.people + self.characters))
-
-
-def vocabulary(state: CampaignState[Any]) -> Vocabulary:
-    """The names, traits and event count of ``state`` (Yarn's characters when it is a Yarn campaign)."""
-    table = state.table
-    people = tuple(dict.fromkeys([*table.players, table.gm]))
-    characters: list[str] = []
-    traits: list[str] = []
-    traits_of: dict[str, tuple[str, ...]] = {}
-    rules = state.rules
-    yarn_characters = getattr(rules, "characters", None)
-    if yarn_characters is not None:
-        for name, sheet in getattr(yarn_characters, "pcs", {}).items():
-            characters.append(name)
-            traits_of[name] = tuple(getattr(sheet, "traits", {}))
-            traits.extend(traits_of[name])
-        characters.extend(getattr(yarn_characters, "supporting", {}))
-    combat = getattr(rules, "combat", None)
-    if combat is not None:
-        characters.extend(combat.wounds.registered)
-    places = tuple(getattr(yarn_characters, "locations", {})) if yarn_characters is not None else ()
-    from yarnlog.core.ruleset import get_ruleset
-
-    # Any ruleset's characters: the names its commands know (Rules.names), places left out.
-    characters.extend(name for name in get_ruleset(table.ruleset).rules.names(state) if name not in places)
-    return Vocabulary(people, tuple(dict.fromkeys(characters)), tuple(sorted(set(traits))), state.sequence, traits_of,
-                      places)
 
 
 # -- the status line ---------------------------------------------------------------------------
@@ -211,129 +144,6 @@ def _packed(items: list[str], separator: str, width: int) -> list[str]:
         else:
             lines.append(item)
     return lines
-
-
-# -- the command table -------------------------------------------------------------------------
-
-
-def root_command() -> TyperGroup:
-    """The command line's click group: the very command table ``yarnlog`` parses with."""
-    from typer.core import TyperGroup
-
-    from yarnlog.cli import main
-    from yarnlog.cli.verbs import command_tree
-
-    if main._command is None:  # built once per process, shared with main()
-        main._command = command_tree(main.app)
-    group = main._command
-    assert isinstance(group, TyperGroup)  # the app's cls (CampaignGroup) is one
-    return group
-
-
-def verb_tree(db: str | None, campaign_id: str) -> dict[str, Command]:
-    """The campaign's top-level verbs (core and its ruleset's) as click commands, ``play`` left out."""
-    group = root_command()
-    ctx = group.make_context("yarnlog", ["--db", db or "", "-c", campaign_id] if db else ["-c", campaign_id],
-                             resilient_parsing=True)
-    with ctx:
-        verbs = {}
-        for name in group.list_commands(ctx):
-            command = group.get_command(ctx, name)
-            if command is not None and name != "play":
-                verbs[name] = command
-    return verbs
-
-
-def _option_param(command: Command, word: str) -> Any:
-    for param in command.params:
-        if word in getattr(param, "opts", ()) or word in getattr(param, "secondary_opts", ()):
-            return param
-    return None
-
-
-class PlayCompleter(Completer):
-    """Tab completion from the command table: verbs and sub-verbs, each verb's options, and for
-    options and arguments that name people, characters, traits or events, the campaign's values.
-
-    ``vocabulary`` is called at each completion: the console hands it the vocabulary of the
-    state it remembers, so a name introduced a moment ago is offered at once.
-    """
-
-    def __init__(self, verbs: dict[str, Command], vocabulary: Callable[[], Vocabulary]):
-        self.verbs = verbs
-        self.vocabulary = vocabulary
-
-    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
-        text = document.text_before_cursor
-        words = text.split()
-        current = "" if not words or text[-1:].isspace() else words.pop()
-        for candidate in self.candidates(words, current):
-            if candidate.startswith(current) and candidate != current:
-                yield Completion(candidate, start_position=-len(current))
-
-    def candidates(self, words: Sequence[str], current: str) -> list[str]:
-        """What may be typed after ``words`` (the word being typed is ``current``)."""
-        if words and words[0] == "dice?":
-            words = words[1:]
-        if not words:
-            return sorted([*self.verbs, *CONSOLE_VERBS])
-        command: Any = self.verbs.get(words[0])
-        rest = list(words[1:])
-        while command is not None and hasattr(command, "commands"):
-            if not rest:
-                return sorted(command.commands)
-            command = command.commands.get(rest.pop(0))
-        if command is None:
-            return []
-        if current.startswith("-"):
-            names = (o for p in command.params for o in (*getattr(p, "opts", ()), *getattr(p, "secondary_opts", ())))
-            return sorted(o for o in names if o.startswith("--"))
-        if rest:
-            param = _option_param(command, rest[-1])
-            if param is not None:
-                return [] if getattr(param, "is_flag", False) else self.values(param.name, rest)
-        positional = [p for p in command.params if type(p).__name__.endswith("Argument")]
-        taken = _positionals(command, rest)
-        if taken < len(positional):
-            return self.values(positional[taken].name, rest)
-        if positional and getattr(positional[-1], "nargs", 1) == -1:
-            return self.values(positional[-1].name, rest)
-        return []
-
-    def values(self, name: str | None, words: Sequence[str] = ()) -> list[str]:
-        """The campaign's values for the parameter ``name``; ``words`` are the line's words after the verb."""
-        vocabulary = self.vocabulary()
-        if name is None:
-            return []
-        if "trait" in name:
-            named = [vocabulary.traits_of[w] for w in words if w in vocabulary.traits_of]
-            return sorted(named[0]) if named else list(vocabulary.traits)
-        if name in EVENTS:
-            return [str(n) for n in range(vocabulary.last_event, max(0, vocabulary.last_event - 20), -1)]
-        if name in PLACES:
-            return list(vocabulary.places)
-        if name in PEOPLE and name in CHARACTERS:
-            return list(vocabulary.names())
-        if name in PEOPLE:
-            return list(vocabulary.people)
-        if name in CHARACTERS:
-            return list(vocabulary.names())  # a character, or its player (ducks, rushes take either)
-        return []
-
-
-def _positionals(command: Command, words: Sequence[str]) -> int:
-    """How many positional arguments ``words`` (after the verb) already give."""
-    count, skip = 0, False
-    for word in words:
-        if skip:
-            skip = False
-            continue
-        if word.startswith("-"):
-            param = _option_param(command, word.split("=", 1)[0])
-            skip = param is not None and not getattr(param, "is_flag", False) and "=" not in word
-            continue
-        count += 1
-    return count
 
 
 # -- the session -------------------------------------------------------------------------------
@@ -432,6 +242,8 @@ class Console:
     #: Every verb answers in JSON (``yarnlog play --json``), as with ``--json`` on each line.
     as_json: bool = False
     entries: list[list[Recorded]] = field(default_factory=list)
+    #: How many entries recorded something in this console (a script's count).
+    recorded: int = 0
     #: The entry whose answer never came, if any (see :class:`Unanswered`), and the file that keeps it
     #: across a crash (None: kept in memory only).
     unanswered: Unanswered | None = None
@@ -564,6 +376,7 @@ class Console:
             EXECUTOR.reset(token)
             if recorded:
                 self.entries.append(recorded)
+                self.recorded += 1
             if sent:
                 self._answered(sent[-1], code)
 
@@ -607,9 +420,10 @@ class Console:
         from typer._click.exceptions import ClickException, NoArgsIsHelpError
         from typer.exceptions import Abort
 
-        from yarnlog.cli.main import EXIT_CODES, _usage_error
+        from yarnlog.cli.commands import root_command, usage_error
         from yarnlog.cli.options import SETTINGS
         from yarnlog.cli.output import error_line
+        from yarnlog.cli.root import EXIT_CODES
         from yarnlog.core.referee import YarnlogError
 
         args = (["--db", self.db] if self.db else []) + ["-c", self.campaign_id, *words]
@@ -630,7 +444,7 @@ class Console:
                 exc.show()
             return exc.exit_code
         except ClickException as exc:  # worded as the command line words it
-            message = _usage_error(exc)
+            message = usage_error(exc)
             self.fail(message + self._suggestion(words, message))
             return exc.exit_code
         except Abort:
@@ -653,7 +467,7 @@ class Console:
     def _suggestion(self, words: Sequence[str], message: str) -> str:
         """`` (did you mean Tomas?)`` when a word of the line that the refusal names is close to a name
         or trait the campaign knows; empty otherwise."""
-        if "did you mean" in message:  # the journal suggested already
+        if "did you mean" in message or "say which" in message:  # the journal suggested already
             return ""
         vocabulary = self.vocabulary()
         known = [*vocabulary.names(), *vocabulary.traits]
@@ -710,83 +524,3 @@ class Console:
         else:
             self.entries.pop()  # the retraction itself is not an entry to undo
         return code
-
-
-# -- the prompt --------------------------------------------------------------------------------
-
-
-def history_file(db: str | None, campaign_id: str) -> Path | None:
-    """Where the console keeps its input history: beside a SQLite journal, else in the user's data
-    directory (XDG_DATA_HOME); None for a ``memory://`` journal."""
-    if db and db.startswith("memory:"):
-        return None
-    name = f".yarnlog-play-{campaign_id}.history"
-    if db and "://" not in db:
-        return Path(db).expanduser().resolve().parent / name
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "yarnlog"
-    return base / name
-
-
-def make_session(console: Console, *, history: Path | None, input: Any = None, output: Any = None) -> PromptSession:
-    """The prompt session: the status line as its bottom toolbar, the completer, the history."""
-    from prompt_toolkit import PromptSession
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
-
-    store: Any = InMemoryHistory()
-    if history is not None:
-        with contextlib.suppress(OSError):
-            history.parent.mkdir(parents=True, exist_ok=True)
-            store = FileHistory(str(history))
-    from prompt_toolkit.application import get_app
-
-    # The toolbar is called at every redraw (each keystroke): the line is already worked out, only
-    # packed to the terminal's width (which may change between two redraws).
-    def toolbar() -> str:
-        return fit_status(console.status_text, get_app().output.get_size().columns)
-
-    return PromptSession(history=store, completer=console.completer(), complete_while_typing=False,
-                         bottom_toolbar=toolbar, input=input, output=output)
-
-
-def prompt_lines(session: PromptSession, campaign_id: str) -> Iterator[str]:
-    """The lines typed until Ctrl-D (Ctrl-C drops the line being typed)."""
-    while True:
-        try:
-            yield session.prompt(f"{plain(campaign_id)}> ")
-        except KeyboardInterrupt:
-            continue
-        except EOFError:
-            return
-
-
-def play(db: str | None, campaign: str | None, *, as_json: bool = False, input: Any = None,
-         output: Any = None) -> None:
-    """Open the campaign once and play lines until ``exit`` or Ctrl-D."""
-    from yarnlog.cli.context import open_journal, pick_campaign
-
-    journal = open_journal()
-    cid = pick_campaign(journal, campaign)
-    console = Console(journal, db, cid, as_json=as_json)
-    session = make_session(console, history=history_file(db, cid), input=input, output=output)
-
-    def confirm(question: str) -> bool:
-        try:
-            return session.prompt(question, completer=None).strip().lower() in ("y", "yes")
-        except (EOFError, KeyboardInterrupt):
-            return False
-
-    console.confirm = confirm
-    console.say(f"yarnlog play: {cid}. Every entry is saved before the answer; help lists the verbs, "
-                f"exit or Ctrl-D leaves.")
-    console.unanswered_file, left = unanswered_files(history_file(db, cid), cid)
-    left_over = console.adopt_unanswered(left)
-    if left_over is not None:
-        console.say("The last entry of a console that stopped was never answered:")
-        console.say(f"  {shlex.join(left_over.words)}")
-        console.say("Type it again as it is: it is sent as the same command, so it is recorded once.")
-    try:
-        for line in prompt_lines(session, cid):
-            if console.dispatch(line) is None:
-                return
-    finally:
-        console.close()

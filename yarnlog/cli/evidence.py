@@ -1,7 +1,7 @@
 """The commands that let people outside the journal check it: digests, consistency proofs, the GM's
 signing key, and the database's least-privilege writer role.
 
-Registered on the command line by :mod:`yarnlog.cli.main`; the storage stack and PyNaCl are
+Registered on the command line by :mod:`yarnlog.cli.commands`; the storage stack and PyNaCl are
 imported inside the commands, so start-up stays light.
 """
 
@@ -79,11 +79,12 @@ def digest(
         new = _signed(proof.new, sign)
         data = {**proof.to_data(), "to": new.line()}
 
+        # Only the digest on stdout (d=$(yarnlog digest ...) takes it whole); the words around it on stderr.
         def render_proof(d: dict) -> None:
-            out = console()
-            out.print(f"Today's digest extends yours of event {old.size}:", markup=False, emoji=False)
-            out.print(d["to"], markup=False, emoji=False, soft_wrap=True)
-            out.print("Save the proof with --json for 'yarnlog check-proof'.", markup=False, emoji=False)
+            err = console(stderr=True)
+            err.print(f"Today's digest extends yours of event {old.size}:", markup=False, emoji=False)
+            console().print(d["to"], markup=False, emoji=False, soft_wrap=True)
+            err.print("Save the proof with --json for 'yarnlog check-proof'.", markup=False, emoji=False)
 
         emit(data, as_json, render_proof)
         return
@@ -91,9 +92,8 @@ def digest(
         today = _signed(journal.digest(cid), sign)
 
     def render(d: dict) -> None:
-        out = console()
-        out.print(d["digest"], markup=False, emoji=False, soft_wrap=True)
-        out.print(PASTE_HINT, markup=False, emoji=False)
+        console().print(d["digest"], markup=False, emoji=False, soft_wrap=True)
+        console(stderr=True).print(PASTE_HINT, markup=False, emoji=False)
 
     emit(today.to_data(), as_json, render)
 

@@ -154,6 +154,7 @@ def add_command_id(command) -> None:
 
 def number_range(text: str, what: str) -> tuple[int, int]:
     """``3`` or ``3-5`` as a range of numbers from 1 (``--scenes``, ``--episodes``)."""
+    from yarnlog.core.limits import MAX_NUMBER
     from yarnlog.core.referee import InvalidCommand
 
     first, _, last = text.partition("-")
@@ -163,4 +164,6 @@ def number_range(text: str, what: str) -> tuple[int, int]:
         raise InvalidCommand(f"--{what} is a number or a range like 2-4, not {text!r}") from None
     if bounds[0] < 1 or bounds[1] < bounds[0]:
         raise InvalidCommand(f"--{what} {text}: give numbers from 1, the first no greater than the last")
+    if bounds[1] > MAX_NUMBER:
+        raise InvalidCommand(f"--{what} {text}: a number is at most {MAX_NUMBER:,}")
     return bounds

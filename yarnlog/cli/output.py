@@ -14,6 +14,8 @@ import re
 import sys
 from typing import Any
 
+from yarnlog.core.visible import pictured
+
 #: Characters a terminal acts on rather than shows: the C0 controls but tab and newline (ESC starts
 #: colour, cursor and OSC 8 link sequences, CR rewrites the line, BEL rings), DEL, the C1 controls
 #: (U+009B is an 8-bit CSI), the bidirectional embeddings, overrides and isolates (they reorder
@@ -25,20 +27,11 @@ _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029
 WIDTH = 80
 
 
-def _shown(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    if code < 0x20:
-        return chr(0x2400 + code)  # Unicode's control pictures: ESC shows as U+241B, CR as U+240D
-    if code == 0x7F:
-        return "\u2421"
-    return "\ufffd"  # no picture for the others: the replacement character
-
-
 def terminal_text(text: str) -> str:
     """``text`` as a terminal may print it: every character that would drive the terminal (see
     :data:`_UNSAFE`) is replaced by a visible stand-in, so it is shown, never obeyed. Tabs and
     newlines are kept."""
-    return _UNSAFE.sub(_shown, text)
+    return pictured(_UNSAFE, text)
 
 
 @functools.cache

@@ -1,5 +1,6 @@
 """The shell every ruleset's ``yarnlog recap`` shares: its options, who the recap is for, which part
-of the story it tells, and where it is written. What a recap says is the ruleset's own projection.
+of the story it tells, and where it is written (as a sheet is, with ``-o FILE``). What a recap says
+is the ruleset's own projection.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ AudienceOpt = Annotated[Optional[str], typer.Option("--as", help="What player NA
 PlayersOpt = Annotated[bool, typer.Option("--players", help="What every player may see (to post to the group).")]
 FormatOpt = Annotated[str, typer.Option("--format", help="md (Markdown) or html (one standalone page).")]
 OutputOpt = Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to FILE instead of stdout.")]
+#: A sheet is written to a file as a page (``sheet -o FILE``), never as the terminal's text.
+SHEET_FILE_FORMATS = "-o FILE writes the sheet as md or html: give --format md or html"
 TemplatesOpt = Annotated[Optional[Path], typer.Option(
     "--templates", envvar="YARNLOG_TEMPLATES",
     help="A folder of templates that shadow the defaults file by file (recap.md.j2, recap.html.j2...).")]
@@ -89,8 +92,8 @@ def recap_asked(*, episode: int | None, episodes: str | None, scenes: str | None
     return asked(episodes=(n, n), label=f"episode {n}")
 
 
-def write_recap(text: str, output: Path | None, wrote: str) -> None:
-    """The recap on stdout, or in ``output`` with one line on stderr saying what was written."""
+def write_document(text: str, output: Path | None, wrote: str) -> None:
+    """A rendered recap or sheet on stdout, or in ``output`` with one line on stderr saying what was written."""
     from yarnlog.core.referee import InvalidCommand
 
     if output is None:

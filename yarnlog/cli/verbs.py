@@ -283,8 +283,13 @@ class CampaignGroup(TyperGroup):
         try:
             campaign, ruleset = _campaign(ctx)
         except YarnlogError:
-            if not any(name in verbs for verbs in installed_verbs().values()):
+            owners = [other for other, verbs in installed_verbs().items() if name in verbs]
+            if not owners:
                 return None  # no system has such a verb: click says so
+            if "--help" in ctx.meta.get(_ARGS, ()):  # help needs no journal: the default system's verb first
+                from yarnlog.core.ruleset import DEFAULT_RULESET
+
+                return command_of(DEFAULT_RULESET if DEFAULT_RULESET in owners else owners[0], name)
             raise
         command = command_of(ruleset, name)
         if command is not None:

@@ -18,7 +18,7 @@ from yarnlog.core.corrections import (
     effective,
 )
 from yarnlog.core.events import Payload, Recorded, load_payload
-from yarnlog.core.names import Registered, did_you_mean, mentioned, resolve_command
+from yarnlog.core.names import Registered, completed, did_you_mean, mentioned, resolve_command, which_match
 from yarnlog.core.referee import Broken, Difference, InvalidCommand, Referee, Rule, YarnlogError, invalid, present
 from yarnlog.core.ruleset import CORE_COMMANDS, CampaignState
 from yarnlog.core.state import EVERYONE, empty_state, evolve, paused_gc, replay
@@ -70,7 +70,13 @@ def decide(command: Any, state: CampaignState[Any], referee: Referee) -> list[Pa
     try:
         return _decide(command, state, referee, ruleset)
     except InvalidCommand as exc:
-        raise _with_suggestion(exc, command, known) from None
+        widened = completed(command, known, str(exc)) if type(exc) is InvalidCommand else None
+        if widened is None:
+            raise _with_suggestion(exc, command, known) from None
+    try:  # a first name or a prefix the refusal named, begun by one registered name: that name
+        return _decide(widened, state, referee, ruleset)
+    except InvalidCommand as exc:
+        raise _with_suggestion(exc, widened, known) from None
 
 
 def _with_suggestion(exc: InvalidCommand, command: Any, known: Registered) -> InvalidCommand:
@@ -84,7 +90,7 @@ def _with_suggestion(exc: InvalidCommand, command: Any, known: Registered) -> In
     registered = set(known)
     for name in mentioned(command):
         if name and name not in registered and name in message:
-            hint = did_you_mean(name, registered)
+            hint = which_match(name, registered) or did_you_mean(name, registered)
             if hint:
                 return InvalidCommand(message + hint)
     return exc

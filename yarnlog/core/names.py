@@ -82,6 +82,33 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     return f"; did you mean {' or '.join(folded[c] for c in close)}?"
 
 
+def starting_with(name: str, known: Iterable[str]) -> list[str]:
+    """The registered names that ``name`` begins, ignoring case (``marek`` begins ``Marek Dunn``), sorted."""
+    start = name.strip().casefold()
+    return sorted(k for k in set(known) if start and k.casefold().startswith(start)) if start else []
+
+
+def which_match(name: str, known: Iterable[str]) -> str:
+    """``; Marek matches Marek Dunn and Marek Vas: say which`` when ``name`` begins two registered names
+    or more; empty otherwise."""
+    matches = starting_with(name, known)
+    return f"; {name} matches {' and '.join(matches)}: say which" if len(matches) > 1 else ""
+
+
+def completed(command: Any, known: Iterable[str], refusal: str) -> Any | None:
+    """``command`` with each name the ``refusal`` names, registered under no such name but begun by
+    exactly one (a first name, a prefix: ``Marek`` for ``Marek Dunn``), replaced by that one; ``None``
+    when there is none to replace. Only after a refusal, so a new name (``join Tom`` beside Tomas)
+    is never taken for an old one."""
+    registered = set(known)
+    found = {name: matches[0] for name in mentioned(command)
+             if name and name not in registered and name in refusal
+             and len(matches := starting_with(name, registered)) == 1}
+    if not found:
+        return None
+    return _resolve(command, Registered({**{name: name for name in registered}, **found}), found)
+
+
 def resolve_command(command: Any, known: Iterable[str]) -> Any:
     """``command`` with every name in its :data:`NAME_FIELDS` as registered (see :func:`canonical`).
 
@@ -92,33 +119,37 @@ def resolve_command(command: Any, known: Iterable[str]) -> Any:
     return _resolve(command, names)
 
 
-def _one(value: str, names: Registered) -> str:
+def _one(value: str, names: Registered, begun: Mapping[str, str] | None = None) -> str:
+    if begun and value in begun:
+        return begun[value]
     if value in names:
         return value
     return names.folded.get(value.strip().casefold()) or value
 
 
-def _names(value: Any, names: Registered) -> Any:
+def _names(value: Any, names: Registered, begun: Mapping[str, str]) -> Any:
     if isinstance(value, str):
-        return _one(value, names)
+        return _one(value, names, begun)
     if isinstance(value, tuple):
-        return tuple(_names(v, names) for v in value)
+        return tuple(_names(v, names, begun) for v in value)
     if isinstance(value, list):
-        return [_names(v, names) for v in value]
+        return [_names(v, names, begun) for v in value]
     if isinstance(value, Mapping):
-        return {(_one(k, names) if isinstance(k, str) else k): v for k, v in value.items()}
-    return _resolve(value, names)
+        return {(_one(k, names, begun) if isinstance(k, str) else k): v for k, v in value.items()}
+    return _resolve(value, names, begun)
 
 
-def _resolve(value: Any, names: Registered) -> Any:
+def _resolve(value: Any, names: Registered, begun: Mapping[str, str] | None = None) -> Any:
+    """``value`` with its names as registered; ``begun`` maps names typed as a prefix to the one they begin."""
+    begun = begun or {}
     if isinstance(value, tuple):
-        return tuple(_resolve(v, names) for v in value)
+        return tuple(_resolve(v, names, begun) for v in value)
     if not is_dataclass(value) or isinstance(value, type):
         return value
     changes = {}
     for f in fields(value):
         old = getattr(value, f.name)
-        new = _names(old, names) if f.name in NAME_FIELDS else _resolve(old, names)
+        new = _names(old, names, begun) if f.name in NAME_FIELDS else _resolve(old, names, begun)
         if new != old:
             changes[f.name] = new
     return replace(value, **changes) if changes else value

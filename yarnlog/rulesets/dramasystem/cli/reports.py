@@ -15,6 +15,7 @@ import typer
 
 from yarnlog.cli.options import AsOfOpt, CampaignOpt, EndOfSceneOpt, JsonOpt
 from yarnlog.cli.recaps import (
+    SHEET_FILE_FORMATS,
     TEMPLATES,
     AudienceOpt,
     EpisodeOpt,
@@ -26,7 +27,7 @@ from yarnlog.cli.recaps import (
     SeriesOpt,
     TemplatesOpt,
     recap_asked,
-    write_recap,
+    write_document,
 )
 
 AsOpt = Annotated[Optional[str], typer.Option("--as", help="Show only what player NAME may see.")]
@@ -79,7 +80,7 @@ def sheet(
                                                       help="A folder whose sheet.md.j2 or sheet.html.j2 "
                                                            "replaces the default.")] = None,
     viewer: AsOpt = None, campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
-    as_json: JsonOpt = False,
+    output: OutputOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """A character sheet as of any point: role, desire, poles, action types with their grades (custom
     type, How I Do It), the story sentence, and the player's procedural tokens, unspent and spent."""
@@ -88,13 +89,14 @@ def sheet(
     from yarnlog.rulesets.dramasystem.parts.printable_sheet import printable_sheet
 
     invalid(fmt in FORMATS, f"--format is one of {', '.join(FORMATS)}, not {fmt!r}")
+    invalid(output is None or (fmt != "text" and not as_json), SHEET_FILE_FORMATS)
     _, state, seen_as = _seen(campaign, as_of, end_of_scene, viewer)
     data = printable_sheet(state, name, viewer=seen_as)
     if as_json or fmt == "text":
         emit(data, as_json, _render_sheet)
         return
-    typer.echo(render_template(f"sheet.{fmt}.j2", state.ruleset.templates if state.ruleset else None, templates,
-                               sheet=data), nl=False)
+    write_document(render_template(f"sheet.{fmt}.j2", state.ruleset.templates if state.ruleset else None,
+                                   templates, sheet=data), output, f"{name}'s sheet")
 
 
 def render_template(name: str, ruleset_templates: str | None, user: Path | None, **context: Any) -> str:
@@ -394,7 +396,7 @@ def recap(
         diagrams = {"relationships": relationship_map_picture(relationship_graph(told), fmt)}
         text = render_template(TEMPLATES[fmt], state.ruleset.templates if state.ruleset else None, templates,
                                recap=told, diagrams=diagrams)
-    write_recap(text, output, f"{told['audience_label']} of {told['scope']}")
+    write_document(text, output, f"{told['audience_label']} of {told['scope']}")
 
 
 def register(app: typer.Typer) -> None:

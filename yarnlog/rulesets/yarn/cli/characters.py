@@ -22,6 +22,7 @@ from yarnlog.cli.options import (
     read_json_file,
 )
 from yarnlog.cli.output import emit, print_table
+from yarnlog.cli.recaps import SHEET_FILE_FORMATS, OutputOpt, write_document
 from yarnlog.rulesets.scenes_and_tokens.cli.exchanges import group
 
 
@@ -315,6 +316,7 @@ def sheet(
     campaign: CampaignOpt = None,
     as_of: AsOfOpt = None,
     end_of_scene: EndOfSceneOpt = None,
+    output: OutputOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """A character sheet as the book lays it out, as of any point in the journal: traits, flaw, hit points
@@ -324,14 +326,14 @@ def sheet(
     from yarnlog.rulesets.yarn.parts.characters.printable_sheet import printable_sheet
 
     invalid(fmt in FORMATS, f"--format is one of {', '.join(FORMATS)}, not {fmt!r}")
+    invalid(output is None or (fmt != "text" and not as_json), SHEET_FILE_FORMATS)
     state = campaign_state(campaign, as_of, end_of_scene)
     data = printable_sheet(state, name)
     if as_json or fmt == "text":
         emit(data, as_json, _render_sheet)
         return
-    import sys
-
-    sys.stdout.write(_rendered_sheet(data, fmt, state.ruleset.templates if state.ruleset else None, templates))
+    write_document(_rendered_sheet(data, fmt, state.ruleset.templates if state.ruleset else None, templates),
+                   output, f"{name}'s sheet")
 
 
 def _rendered_sheet(data: dict, fmt: str, ruleset_templates: str | None, user: Path | None) -> str:

@@ -22,7 +22,7 @@ from yarnlog.cli.recaps import (
     SeriesOpt,
     TemplatesOpt,
     recap_asked,
-    write_recap,
+    write_document,
 )
 
 
@@ -56,7 +56,7 @@ def recap(
         text = json_text(told.to_data()) + "\n"
     else:
         text = render_recap(told, fmt, templates, table.ruleset)
-    write_recap(text, output, f"{told.audience_label} of {told.scope}")
+    write_document(text, output, f"{told.audience_label} of {told.scope}")
 
 
 def render_recap(told, fmt: str, templates: Path | None, ruleset: str) -> str:

@@ -82,6 +82,7 @@ def experience_awarded(command: AwardExperience, campaign: YarnCampaign) -> Expe
     """The award as recorded: every PC in play gets the dice, the absent none."""
     episode = _session(campaign.timeline)
     invalid(episode is not None, "experience is awarded at the end of a session: no episode has been played")
+    invalid(command.dice >= 1, "an award is at least one experience die (Awarding Experience Pool Dice)")
     characters = campaign.rules.characters
     for name in (*command.absent, *command.individual):
         invalid(name in characters.pcs, f"{name} is not a player character")

@@ -205,6 +205,7 @@ def resolve_against(campaign: YarnCampaign, spec: AgainstSpec, character: str,
                     rolled: Mapping[str, Any]) -> tuple[dice.Target, Against]:
     """The target of a roll and how it is recorded."""
     if isinstance(spec, Factor):
+        invalid(spec.value >= 0, f"a difficulty factor is 0 or more (Sample Difficulty Factors), not {spec.value}")
         return dice.DifficultyFactor(spec.value), Against(kind="difficulty", number=spec.value, label=spec.label)
     if isinstance(spec, SpellLevel):
         invalid(spec.level >= 1, "a spell's level is 1 or more")

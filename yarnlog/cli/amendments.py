@@ -1,0 +1,130 @@
+"""``correct`` and ``retract``: an earlier event amended by a new one, shown and asked first.
+"""
+
+import json
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from yarnlog.cli.context import open_journal, pick_campaign, run_command
+from yarnlog.cli.options import ByOpt, CampaignOpt, JsonOpt, OverrideOpt
+from yarnlog.cli.output import console, summarize
+from yarnlog.cli.root import app
+
+
+def _parse_assignments(pairs: list[str]) -> dict:
+    from yarnlog.cli.options import parse_json
+    from yarnlog.core.referee import InvalidCommand
+
+    changes = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise InvalidCommand(f"--set takes FIELD=VALUE, not {pair!r}")
+        key, raw = pair.split("=", 1)
+        try:
+            json.loads(raw, parse_constant=lambda name: None)
+        except (ValueError, RecursionError):
+            changes[key] = raw  # not JSON: the text itself
+        else:
+            changes[key] = parse_json(raw, f"--set {key}")
+    return changes
+
+
+YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Record it without showing the event and asking "
+                                      "first (needed when stdin is not a terminal).")]
+
+
+@app.command()
+def correct(
+    sequence: Annotated[int, typer.Argument(help="The event to correct.")],
+    reason: Annotated[str, typer.Option("--reason")],
+    set_: Annotated[Optional[list[str]], typer.Option("--set", help="FIELD=VALUE (JSON or text), repeatable; "
+                                                      "FIELD.SUB=VALUE for a field of a nested object.")] = None,
+    faces: Annotated[Optional[str], typer.Option("--faces", help="A roll's faces as they really fell, 6,3,2: "
+                                                 "its total and outcome are worked out again.")] = None,
+    yes: YesOpt = False,
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    override: OverrideOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Correct an earlier event (GM-approved): shows it and asks first. The original stays in the log;
+    what the rules derive from the facts corrected (a roll's total, its outcome) is worked out again."""
+    from yarnlog.core.decide import Correct
+    from yarnlog.core.referee import invalid
+
+    changes = _parse_assignments(set_ or [])
+    if faces is not None:
+        changes.update(_faces_change(campaign, sequence, faces))
+    invalid(bool(changes), "say what to correct: --set FIELD=VALUE or --faces")
+    _amend(campaign, Correct(sequence=sequence, changes=changes, reason=reason), by, override, yes, as_json)
+
+
+@app.command()
+def retract(
+    sequence: Annotated[int, typer.Argument(help="The event to retract.")],
+    reason: Annotated[str, typer.Option("--reason")],
+    yes: YesOpt = False,
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    override: OverrideOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Retract an earlier event (GM-approved): shows it and asks first. The original stays in the log."""
+    from yarnlog.core.decide import Retract
+
+    _amend(campaign, Retract(sequence=sequence, reason=reason), by, override, yes, as_json)
+
+
+def _faces_change(campaign: str | None, sequence: int, text: str) -> dict:
+    """``--faces``: the change to the one ``faces`` field of event ``sequence`` (``faces`` or ``dice.faces``),
+    the faces now entered at the table."""
+    from yarnlog.cli.options import parse_faces
+    from yarnlog.core.corrections import effective
+    from yarnlog.core.referee import InvalidCommand
+
+    journal = open_journal()
+    found = {r.sequence: r for r in effective(journal.history(pick_campaign(journal, campaign)))}.get(sequence)
+    if found is None:
+        raise InvalidCommand(f"there is no event {sequence} to correct")
+    data = found.payload.to_data()
+    if isinstance(data.get("faces"), list):
+        return {"faces": list(parse_faces(text) or ())}
+    nested = [key for key, value in data.items() if isinstance(value, dict) and isinstance(value.get("faces"), list)]
+    if len(nested) != 1:
+        raise InvalidCommand(f"event {sequence} ({found.event_type}) has no dice faces to correct: use --set")
+    return {f"{nested[0]}.faces": list(parse_faces(text) or ()), f"{nested[0]}.source": "entered"}
+
+
+def _amend(campaign: str | None, command, by: str | None, override: str | None, yes: bool, as_json: bool) -> None:
+    """Show the event ``command`` amends and what would change, ask, and record it: refused (as the journal
+    would refuse it) before anything is asked; without --yes on a stdin that is not a terminal, refused."""
+    from yarnlog.cli.context import preview_command
+    from yarnlog.core.decide import Retract
+    from yarnlog.core.referee import InvalidCommand
+
+    verb = "retract" if isinstance(command, Retract) else "correct"
+    amendment = preview_command(campaign, command, by=by, override_reason=override)[-1]
+    if not yes:
+        if not sys.stdin.isatty():  # nobody to answer: refuse in one line rather than record unseen
+            raise InvalidCommand(f"{verb} shows the event and asks first: pass --yes to record it "
+                                 "(stdin is not a terminal)")
+        journal = open_journal()
+        target = next(r for r in journal.history(pick_campaign(journal, campaign)) if r.sequence == command.sequence)
+        err = console(stderr=True)
+        err.soft_wrap = True  # one line per field, however wide
+        where = "".join(f", {k} {v}" for k, v in (("episode", target.episode), ("scene", target.scene)) if v)
+        err.print(f"event {target.sequence}: {target.event_type}, by {target.recorded_by}{where}", markup=False)
+        err.print(f"  {summarize(target.payload.to_data())}", markup=False)
+        if isinstance(command, Retract):
+            err.print("would be retracted: every projection leaves it out; it stays in the log", markup=False)
+        else:
+            before = target.payload.to_data()
+            for key, value in amendment.replacement.items():
+                if before.get(key) != value:
+                    err.print(f"  {key}: {json.dumps(before.get(key))} -> {json.dumps(value)}", markup=False)
+        if not typer.confirm(f"Record this {'retraction' if verb == 'retract' else 'correction'}?", err=True):
+            err.print("nothing recorded", markup=False)
+            raise typer.Exit(1)
+    run_command(campaign, command, by=by, override_reason=override, as_json=as_json)

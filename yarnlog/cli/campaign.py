@@ -1,0 +1,158 @@
+"""The verbs of the campaign and its table: ``init``, ``options``, ``campaigns``, ``join``, ``leave``.
+"""
+
+from typing import Annotated, Optional
+
+import typer
+from typer.core import TyperCommand
+
+from yarnlog.cli.context import campaign_state, open_journal, run_command
+from yarnlog.cli.options import COMMAND_ID_HELP, SETTINGS, ByOpt, CampaignOpt, JsonOpt
+from yarnlog.cli.output import console, emit, print_table, show_recorded
+from yarnlog.cli.root import app
+
+
+class _InitCommand(TyperCommand):
+    """``init``, whose help lists each installed system's optional rules (the rulesets are imported only
+    when the help is shown)."""
+
+    def format_help(self, ctx, formatter) -> None:
+        self.epilog = _optional_rules_epilog()
+        super().format_help(ctx, formatter)
+
+
+def _optional_rules_epilog() -> str:
+    from yarnlog.core.installed import RULESETS
+    from yarnlog.core.referee import YarnlogError
+    from yarnlog.core.ruleset import get_ruleset
+
+    lines = []
+    for name in sorted(RULESETS):
+        try:
+            options = get_ruleset(name).options
+        except YarnlogError:
+            continue
+        if options:
+            lines.append(f"{name} optional rules (--option): {', '.join(n.replace('_', '-') for n in options)}")
+    return "\n\n".join(lines)
+
+
+def _option_names(given: list[str]) -> dict[str, bool]:
+    """``--option`` values as the ruleset names its optional rules: comma lists split (like ``--cast``),
+    dashes read as underscores, any case."""
+    names = (word.strip().casefold().replace("-", "_") for item in given for word in item.split(","))
+    return {name: True for name in names if name}
+
+
+@app.command(cls=_InitCommand)
+def init(
+    campaign_id: Annotated[str, typer.Argument(help="Short id: lowercase letters, digits, . _ -")],
+    title: Annotated[str, typer.Option("--title", help="The series' title.")],
+    gm: Annotated[str, typer.Option("--gm", help="The GM's name.")],
+    ruleset: Annotated[str, typer.Option("--ruleset", help="Game system.")] = "yarn",
+    option: Annotated[
+        Optional[list[str]], typer.Option("--option", help="Turn on optional rules: A,B or repeated; the "
+                                          "names are listed below (dashes or underscores).")
+    ] = None,
+    command_id: Annotated[Optional[str], typer.Option("--command-id", help=COMMAND_ID_HELP, metavar="ID")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Create a campaign (a series) in the journal."""
+    from yarnlog.app.command_ids import command_key
+    from yarnlog.cli.context import take_command_id
+
+    SETTINGS.command_id = command_id
+    given, new = take_command_id()
+    options = _option_names(option or [])
+    key = command_key(given, ("init", campaign_id, title, gm, ruleset, options))
+    journal = open_journal(create=True)
+    recorded = journal.create_campaign(campaign_id, title=title, gm=gm, ruleset=ruleset, options=options,
+                                       command=key, new_command=new)
+    # Answered in words like every other write (the payload table with --verbose).
+    state = None if as_json or SETTINGS.verbose else recorded.state
+    show_recorded(recorded, as_json, title=f"Campaign {campaign_id} created", state=state, command_id=given,
+                  already=recorded.already_recorded)
+
+
+@app.command("options")
+def options_(
+    on: Annotated[Optional[list[str]], typer.Option("--on", help="Optional rules to switch on from now: A,B "
+                                                    "or repeated (dashes or underscores).")] = None,
+    off: Annotated[Optional[list[str]], typer.Option("--off", help="Optional rules to switch off from now.")] = None,
+    reason: Annotated[str, typer.Option("--reason", help="Why the GM rules so (recorded).")] = "",
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The campaign's optional rules; with --on/--off, a GM's ruling switching some from this point on
+    (recorded; what came before keeps the rules it was played under)."""
+    from yarnlog.core.referee import invalid
+    from yarnlog.core.ruleset import get_ruleset
+    from yarnlog.core.table import ChangeOptions
+
+    if on or off:
+        switched_on, switched_off = _option_names(on or []), _option_names(off or [])
+        both = sorted(set(switched_on) & set(switched_off))
+        invalid(not both, f"both --on and --off: {', '.join(both)}")
+        changes = {**switched_on, **{name: False for name in switched_off}}
+        state = campaign_state(campaign)
+        command = ChangeOptions(options=changes, by=by or state.table.gm, reason=reason)
+        run_command(campaign, command, by=by, as_json=as_json)
+        return
+    state = campaign_state(campaign)
+    offered = get_ruleset(state.table.ruleset).options
+    data = [{"option": name.replace("_", "-"), "on": bool(state.table.options.get(name)), "book": where}
+            for name, where in offered.items()]
+    emit(data, as_json, lambda d: print_table(f"{state.table.title}: optional rules", ("option", "on", "book"),
+                                              [(r["option"], "on" if r["on"] else "off", r["book"]) for r in d]))
+
+
+@app.command()
+def campaigns(as_json: JsonOpt = False) -> None:
+    """List the campaigns in the journal."""
+    journal = open_journal()
+    rows = []
+    for cid in journal.campaigns():
+        state = journal.state(cid)
+        rows.append({"campaign_id": cid, "title": state.table.title, "ruleset": state.table.ruleset,
+                     "gm": state.table.gm, "events": state.sequence})
+
+    def render(data):
+        from rich.table import Table
+
+        table = Table(title="Campaigns")
+        for col in ("id", "title", "ruleset", "GM", "events"):
+            table.add_column(col)
+        for r in data:
+            table.add_row(r["campaign_id"], r["title"], r["ruleset"], r["gm"], str(r["events"]))
+        console().print(table)
+
+    emit(rows, as_json, render)
+
+
+@app.command()
+def join(
+    name: Annotated[str, typer.Argument(help="Participant's name.")],
+    role: Annotated[str, typer.Option("--role", help="player or gm")] = "player",
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Seat a participant (a player, or a further GM) at the table."""
+    from yarnlog.core.table import AddParticipant
+
+    run_command(campaign, AddParticipant(name=name, role=role), by=by, as_json=as_json)
+
+
+@app.command()
+def leave(
+    name: Annotated[str, typer.Argument(help="Participant's name.")],
+    reason: Annotated[str, typer.Option("--reason")] = "",
+    campaign: CampaignOpt = None,
+    by: ByOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Record that a participant left the table."""
+    from yarnlog.core.table import RemoveParticipant
+
+    run_command(campaign, RemoveParticipant(name=name, reason=reason), by=by, as_json=as_json)

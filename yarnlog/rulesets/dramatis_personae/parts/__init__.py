@@ -1,0 +1,1 @@
+"""Dramatis Personae's parts: characters, the ledger of dice, and the rolls (challenges, contests, melee)."""

@@ -1,0 +1,571 @@
+"""Rolls: challenges (and ranged attacks, finishing blows, wound rolls, retries), contests and
+melee rounds, with the fights' held penalty dice (DP6-DP32, lines 73-221).
+
+A roll's dice are entered as rolled at the table (``faces``) or rolled by the tool from a secure
+source (``DiceNeeded``: deciding never rolls). Each payload keeps every source of dice, the net,
+the faces, the three kept, the total, the tier and the exact prior odds, and what the roll did to
+the ledger (``economy``); its validator derives all of it again from the inputs, so ``verify``
+re-checks a roll with the very code that decided it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from yarnlog.core.composition import Part, folds
+from yarnlog.core.events import Payload, Recorded, event
+from yarnlog.core.referee import DiceNeeded, Referee, Rule, invalid
+from yarnlog.rulesets.dramatis_personae.parts.ledger import DiceUse
+from yarnlog.rulesets.dramatis_personae.rules import BOOK
+from yarnlog.rulesets.dramatis_personae.rules.advancement import OWED, SAVED, check_spend, draw_pool
+from yarnlog.rulesets.dramatis_personae.rules.characters import Kind, Relevance, attribute_dice
+from yarnlog.rulesets.dramatis_personae.rules.contests import (
+    FINISHING,
+    FINISHING_BLOW,
+    MELEE_RESULTS,
+    WOUND_ROLL,
+    WOUNDS,
+    Outcome,
+    contest_result,
+    pool_dice_after_roll,
+    wound,
+)
+from yarnlog.rulesets.dramatis_personae.rules.dice import SIDES, dice_to_roll, improved, kept_three
+from yarnlog.rulesets.dramatis_personae.rules.difficulty import RANGED_BASE, Tier, challenge_tier, needed
+from yarnlog.rulesets.dramatis_personae.rules.modifiers import (
+    CIRCUMSTANCES,
+    MELEE,
+    RANGED,
+    RETRY,
+    Band,
+    modifier,
+    retry_time_from,
+    time_dice,
+    time_step,
+)
+from yarnlog.rulesets.dramatis_personae.state import DPCampaign
+
+TEXT_LIMIT = 4000
+ENTERED, ROLLED = "entered", "rolled"
+#: The campaign option (chosen at ``init``) that lets pool dice be added after a challenge roll, two
+#: for one die as in melee (reading 8).
+POOL_AFTER_ROLL = "pool_after_roll"
+AFTER_ROLL = Rule(
+    f"{BOOK} (DP29, line 192; reading 8: in challenges only where the campaign's option pool-after-roll is on)",
+    "Common Modifiers to Melee Contests", "+1d6 For every two dice from dice pool applied after the roll.")
+FINISHED = Rule(
+    f"{BOOK} (DP27, line 172; re-entry is the GM's ruling, lines 196-198)", "Combat Results",
+    "Critical Success: Loser is Finished. (Winner can KO, Disable or Kill opponent).")
+TABLES = {"challenge": CIRCUMSTANCES, "melee": MELEE, "ranged": RANGED}
+GM_MODIFIER_LIMIT = 20
+
+
+class AttributeUse(BaseModel):
+    """A Strength or Weakness the GM rated relevant to this task (DP7, line 37)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    trait: str
+    relevance: Literal["related", "precise"]
+    kind: Literal["strength", "weakness"] = "strength"
+    dice: int = 0
+
+
+class ModifierUse(BaseModel):
+    """A modifier of a table by its label, or the GM's own (``gm``, any text and dice, line 152)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    table: Literal["challenge", "melee", "ranged", "gm"]
+    label: str = Field(min_length=1, max_length=200)
+    dice: int
+
+
+class TimeUse(BaseModel):
+    """The task's normal time and the time taken, on the time chart (DP20-DP21, lines 126-144)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    normal: str
+    taken: str
+    dice: int = 0
+
+
+class RollFacts(BaseModel):
+    """One character's roll: every source of dice, the faces, the three kept and the total."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    character: str
+    attributes: list[AttributeUse] = Field(default_factory=list, max_length=50)
+    modifiers: list[ModifierUse] = Field(default_factory=list, max_length=50)
+    band: Band | None = None
+    time: TimeUse | None = None
+    held: int = Field(default=0, ge=0)  # penalty dice in hand from this fight (reading 7)
+    pool: int = Field(default=0, ge=0)  # pool dice added before the roll, borrowed ones included
+    saved: int = Field(default=0, ge=0)
+    bad: int = Field(default=0, ge=0)
+    debt: int = Field(default=0, ge=0)
+    accepted: int = Field(default=0, ge=0)
+    after_pool: int = Field(default=0, ge=0)
+    after_accepted: int = Field(default=0, ge=0)
+    net: int = 0
+    faces: list[int] = Field(max_length=500)
+    after_faces: list[int] = Field(default_factory=list, max_length=500)
+    kept: list[int] = Field(default_factory=list)
+    total: int = 0
+    source: Literal["entered", "rolled"] = "entered"
+
+    def sources(self) -> list[tuple[str, int]]:
+        """Every source of dice before the roll, signed, as a sheet or recap lists them."""
+        told = [(f"{a.kind} {a.trait} ({a.relevance})", a.dice) for a in self.attributes]
+        told += [(m.label, m.dice) for m in self.modifiers]
+        if self.band is not None:
+            told.append((f"range {self.band.value}", self.band.dice))
+        if self.time is not None:
+            told.append((f"time {self.time.taken} for {self.time.normal}", self.time.dice))
+        for label, dice in (("penalty dice in hand", -self.held), ("pool dice", self.pool),
+                            ("saved bonus dice", self.saved), ("penalty dice taken", self.accepted),
+                            ("saved penalty dice", -self.bad), ("dice debt", -self.debt)):
+            if dice:
+                told.append((label, dice))
+        return told
+
+
+@event("dramatis-personae.challenge.rolled")
+class ChallengeRolled(Payload):
+    """A challenge roll against a number (DP6-DP23): also a ranged attack (DP31-DP32), a finishing
+    blow (DP27), a wound roll after a melee (line 221), or a retry after a failure (DP22)."""
+
+    kind: Literal["challenge", "ranged", "finishing-blow", "wound"] = "challenge"
+    difficulty: int = Field(ge=4, le=18)
+    task: str = Field(default="", max_length=TEXT_LIMIT)
+    roll: RollFacts
+    retry_of: int | None = None
+    fight: str | None = None
+    target: str | None = None  # the loser a finishing blow finishes
+    tier: Tier = Tier.PARTIAL_FAILURE
+    wound: str | None = None
+    odds: dict[str, str] = Field(default_factory=dict)  # tier -> exact prior chance, before the dice
+    economy: list[DiceUse] = Field(default_factory=list)
+
+
+class Beat(BaseModel):
+    """The winner's tier over one other participant, and what a melee result does to that one (DP27)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    loser: str
+    tier: Tier
+    penalty: int = 0
+    outcome: Outcome | None = None
+
+
+@event("dramatis-personae.contest.rolled")
+class ContestRolled(Payload):
+    """A contest of two or more (DP24) or a melee round (DP27-DP29): the highest roll wins."""
+
+    melee: bool = False
+    fight: str | None = None
+    task: str = Field(default="", max_length=TEXT_LIMIT)
+    rolls: list[RollFacts] = Field(min_length=2, max_length=20)
+    winner: str | None = None
+    beats: list[Beat] = Field(default_factory=list)
+    odds: dict[str, str] = Field(default_factory=dict)
+    economy: list[DiceUse] = Field(default_factory=list)
+
+
+@event("dramatis-personae.fight.ended")
+class FightEnded(Payload):
+    """A fight is over: the penalty dice in hand clear (reading 7)."""
+
+    fight: str = Field(min_length=1, max_length=80)
+
+
+@event("dramatis-personae.ruling.recorded")
+class RulingRecorded(Payload):
+    """A GM ruling where the book leaves the call to the GM: a tie (reading 2), a contest settled by what
+    both declare (DP26), a fight's consequences (DP28), recovery (lines 196-198), a roll not required (DP12)."""
+
+    gm_records = "a ruling"
+
+    about: str = Field(default="", max_length=80)
+    ruling: str = Field(min_length=1, max_length=TEXT_LIMIT)
+    rule: str = Field(default="", max_length=200)
+
+
+@dataclass(frozen=True)
+class Fight:
+    held: dict[str, int] = field(default_factory=dict)
+    finishing: dict[str, str] = field(default_factory=dict)  # winner -> the loser a 14+ blow may finish
+    finished: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A challenge as a retry reads it (DP22)."""
+
+    character: str
+    taken: str | None
+    time_dice: int
+    success: bool
+
+
+@dataclass(frozen=True)
+class Rolls:
+    fights: dict[str, Fight] = field(default_factory=dict)
+    attempts: dict[int, Attempt] = field(default_factory=dict)
+
+
+# -- commands ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RollInput:
+    """What a roll is made of, as typed at the table."""
+
+    character: str
+    attributes: tuple[tuple[str, str], ...] = ()  # (trait, related|precise)
+    modifiers: tuple[tuple[str, str, int | None], ...] = ()  # (table, label, dice)
+    band: str | None = None
+    time: tuple[str, str] | None = None  # (normal, taken)
+    pool: int = 0
+    saved: int = 0
+    bad: int = 0
+    debt: int = 0
+    accepted: int = 0
+    after_pool: int = 0
+    after_accepted: int = 0
+    faces: tuple[int, ...] | None = None
+    after_faces: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class RollChallenge:
+    roll: RollInput
+    difficulty: str = "Typical"
+    kind: str = "challenge"
+    task: str = ""
+    retry_of: int | None = None
+    fight: str | None = None
+    target: str | None = None
+    rolled: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RollContest:
+    rolls: tuple[RollInput, ...]
+    melee: bool = False
+    fight: str | None = None
+    task: str = ""
+    rolled: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class EndFight:
+    fight: str
+
+
+@dataclass(frozen=True)
+class RecordRuling:
+    ruling: str
+    about: str = ""
+    rule: str = ""
+
+
+# -- deciding ------------------------------------------------------------------------------
+
+
+def _throw(dice: int) -> Any:
+    def throw(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return tuple(rng.randint(1, SIDES) for _ in range(dice)), ()
+
+    return throw
+
+
+def _faces(given: tuple[int, ...] | None, rolled: Mapping[str, Any], name: str, dice: int) -> tuple[list[int], bool]:
+    """The faces entered, else those the shell rolled under ``name``, else :class:`DiceNeeded`."""
+    if given is not None:
+        return list(given), False
+    if not dice:
+        return [], False
+    thrown = rolled.get(name)
+    if thrown is None:
+        raise DiceNeeded(name, dice, SIDES, _throw(dice))
+    return list(thrown[0]), True
+
+
+def _facts(given: RollInput, campaign: DPCampaign, rolled: Mapping[str, Any], tag: str, fight: str | None,
+           referee: Referee, time_dice_of_retry: int | None = None) -> RollFacts:
+    """A roll's facts from what was typed; the faces entered or rolled once the net is known."""
+    sheet = campaign.rules.characters.pcs.get(given.character)
+    invalid(sheet is not None, f"there is no character called {given.character}")
+    assert sheet is not None
+    attributes = []
+    for trait, relevance in given.attributes:
+        found = sheet.trait(trait)
+        invalid(found is not None, f"{sheet.name} has no strength or weakness {trait!r}")
+        assert found is not None
+        invalid(relevance in ("related", "precise"), f"an attribute is related or precise, not {relevance!r}")
+        attributes.append(AttributeUse(trait=found[1], relevance=relevance, kind=found[0]))
+    modifiers = [ModifierUse(table=table, label=label, dice=dice if dice is not None else 0)
+                 if table == "gm" else
+                 ModifierUse(table=table, label=label, dice=modifier(_table(table), label, dice))
+                 for table, label, dice in given.modifiers]
+    band = None
+    if given.band is not None:
+        try:
+            band = Band(given.band.strip().lower().replace(" ", "-"))
+        except ValueError:
+            invalid(False, f"no range band {given.band!r}: choose one of {', '.join(b.value for b in Band)}")
+    time = TimeUse(normal=given.time[0], taken=given.time[1]) if given.time else None
+    draft = RollFacts(character=sheet.name, attributes=attributes, modifiers=modifiers, band=band, time=time,
+                      pool=given.pool, saved=given.saved, bad=given.bad, debt=given.debt, accepted=given.accepted,
+                      after_pool=given.after_pool, after_accepted=given.after_accepted, faces=[])
+    derived = derive(draft, campaign, fight, referee, time_dice_of_retry)
+    faces, by_tool = _faces(given.faces, rolled, f"roll{tag}", dice_to_roll(derived.net))
+    after, after_by_tool = _faces(given.after_faces, rolled, f"after{tag}", _extra_dice(derived, fight))
+    return draft.model_copy(update={"faces": faces, "after_faces": after,
+                                    "source": ROLLED if by_tool or after_by_tool else ENTERED})
+
+
+def _table(name: str) -> dict[str, Any]:
+    invalid(name in TABLES, f"no modifier table {name!r}: challenge, melee, ranged or gm")
+    return TABLES[name]
+
+
+def _extra_dice(facts: RollFacts, fight: str | None) -> int:
+    """Dice added after the roll: two pool dice for one (DP29, line 192), one per penalty die taken (line 61)."""
+    return pool_dice_after_roll(facts.after_pool) + facts.after_accepted
+
+
+def derive(facts: RollFacts, campaign: DPCampaign, fight: str | None, referee: Referee,
+           time_dice_of_retry: int | None = None) -> RollFacts:
+    """Every derived field of a roll from its inputs and the campaign before it (the validators' core)."""
+    sheet = campaign.rules.characters.pcs.get(facts.character)
+    invalid(sheet is not None, f"there is no character called {facts.character}")
+    assert sheet is not None
+    attributes = []
+    for use in facts.attributes:
+        found = sheet.trait(use.trait)
+        invalid(found is not None and found[1] == use.trait, f"{sheet.name} has no strength or weakness {use.trait!r}")
+        assert found is not None
+        attributes.append(use.model_copy(update={
+            "kind": found[0], "dice": attribute_dice(Kind(found[0]), Relevance[use.relevance.upper()])}))
+    for mod in facts.modifiers:
+        if mod.table == "gm":
+            invalid(mod.dice != 0 and abs(mod.dice) <= GM_MODIFIER_LIMIT,
+                    f"the GM's modifier {mod.label!r} gives 1 to {GM_MODIFIER_LIMIT} dice, plus or minus")
+        else:
+            modifier(_table(mod.table), mod.label, mod.dice)
+    time = facts.time
+    if time is not None:
+        dice = time_dice(time.normal, time.taken) if time_dice_of_retry is None else time_dice_of_retry
+        time = time.model_copy(update={"dice": dice})
+    held = 0
+    if fight is not None:
+        state = campaign.rules.rolls.fights.get(fight)
+        held = state.held.get(sheet.name, 0) if state else 0
+    ledger = campaign.rules.ledger
+    balance = ledger.balance(sheet.name)
+    check_spend("saved bonus dice", facts.saved, balance.good, SAVED, referee)
+    check_spend("saved penalty dice", facts.bad, balance.bad, SAVED, referee)
+    check_spend("dice of debt", facts.debt, balance.debt, OWED, referee)
+    invalid(facts.after_pool % 2 == 0, f"pool dice after the roll go two for one die: {facts.after_pool} is odd")
+    net = (sum(a.dice for a in attributes) + sum(m.dice for m in facts.modifiers)
+           + (facts.band.dice if facts.band is not None else 0) + (time.dice if time is not None else 0)
+           - held + facts.pool + facts.saved + facts.accepted - facts.bad - facts.debt)
+    kept: list[int] = []
+    total = 0
+    if facts.faces:
+        first = kept_three(facts.faces, net)
+        extra = _extra_dice(facts, fight)
+        invalid(len(facts.after_faces) == extra,
+                f"the dice added after the roll need {extra}d6: enter {extra} faces, not {len(facts.after_faces)}")
+        final = improved(first, facts.after_faces) if extra else first
+        kept, total = list(final), sum(final)
+    return facts.model_copy(update={"attributes": attributes, "time": time, "held": held, "net": net,
+                                    "kept": kept, "total": total})
+
+
+def economy(facts: RollFacts, campaign: DPCampaign) -> DiceUse:
+    """What the roll takes from the ledger: pool dice first, then borrowed ones (DP35, DP36)."""
+    draw = draw_pool(campaign.rules.ledger.balance(facts.character).pool, facts.pool + facts.after_pool)
+    return DiceUse(character=facts.character, pool=draw.from_pool, borrowed=draw.borrowed, saved=facts.saved,
+                   bad=facts.bad, debt=facts.debt, accepted=facts.accepted + facts.after_accepted)
+
+
+def _odds(net: int, number: int) -> dict[str, str]:
+    from yarnlog.rulesets.dramatis_personae.rules.odds import tier_odds
+
+    return {tier.value: str(p) for tier, p in tier_odds(net, number).items()}
+
+
+def decide(command: Any, campaign: DPCampaign, referee: Referee) -> list[Payload] | None:
+    if isinstance(command, RollChallenge):
+        kind = command.kind
+        invalid(kind in ("challenge", "ranged", "finishing-blow", "wound"), f"no kind of challenge {kind!r}")
+        number = {"finishing-blow": FINISHING_BLOW, "wound": WOUND_ROLL}.get(kind) or (
+            RANGED_BASE if kind == "ranged" and command.difficulty == "Typical" else needed(command.difficulty))
+        retry_dice = _retry_time_dice(command.retry_of, command.roll.character, command.roll.time, campaign, referee)
+        facts = _facts(command.roll, campaign, command.rolled, "", command.fight, referee, retry_dice)
+        payload = ChallengeRolled(kind=kind, difficulty=number, task=command.task, roll=facts,
+                                  retry_of=command.retry_of, fight=command.fight, target=command.target)
+        return [validate_challenge(payload, campaign, referee)]
+    if isinstance(command, RollContest):
+        names = [r.character for r in command.rolls]
+        invalid(len(names) >= 2, "a contest needs two or more participants")
+        invalid(len({n.lower() for n in names}) == len(names), "each participant rolls once in a contest")
+        fight = (command.fight or "melee") if command.melee else None
+        rolls = [_facts(given, campaign, command.rolled, f":{given.character}", fight, referee)
+                 for given in command.rolls]
+        contest = ContestRolled(melee=command.melee, fight=fight, task=command.task, rolls=rolls)
+        return [validate_contest(contest, campaign, referee)]
+    if isinstance(command, EndFight):
+        return [validate_fight_ended(FightEnded(fight=command.fight), campaign, referee)]
+    if isinstance(command, RecordRuling):
+        return [validate_ruling(RulingRecorded(about=command.about, ruling=command.ruling, rule=command.rule),
+                                campaign, referee)]
+    return None
+
+
+def _retry_time_dice(retry_of: int | None, character: str, time: tuple[str, str] | None, campaign: DPCampaign,
+                     referee: Referee) -> int | None:
+    """A retry after a failed challenge: at least one step of the time chart later, and that time earns no
+    bonus: its time dice are the failed attempt's (DP22, line 128)."""
+    if retry_of is None:
+        return None
+    attempt = campaign.rules.rolls.attempts.get(retry_of)
+    invalid(attempt is not None, f"event {retry_of} is not a challenge roll")
+    assert attempt is not None
+    invalid(attempt.character.lower() == character.lower(), f"event {retry_of} is {attempt.character}'s roll")
+    invalid(not attempt.success, f"event {retry_of} succeeded: there is nothing to retry")
+    if attempt.taken is not None:
+        earliest = retry_time_from(attempt.taken)
+        referee.require(time is not None and time_step(time[1]) >= time_step(earliest), RETRY,
+                        f"a retry after {attempt.taken} comes at {earliest} at the earliest")
+    return attempt.time_dice
+
+
+def validate_challenge(p: ChallengeRolled, campaign: DPCampaign, referee: Referee) -> ChallengeRolled:
+    """Derive the roll, its tier, the prior odds and the ledger's movements again (DP6-DP32)."""
+    time = (p.roll.time.normal, p.roll.time.taken) if p.roll.time else None
+    retry_dice = _retry_time_dice(p.retry_of, p.roll.character, time, campaign, referee)
+    fight = campaign.rules.rolls.fights.get(p.fight) if p.fight is not None else None
+    if p.kind in ("finishing-blow", "wound"):
+        invalid(fight is not None, f"a {p.kind.replace('-', ' ')} is rolled in a fight in play: name it (--fight)")
+        assert fight is not None
+        invalid(p.difficulty == (FINISHING_BLOW if p.kind == "finishing-blow" else WOUND_ROLL),
+                f"a {p.kind.replace('-', ' ')} is rolled against "
+                f"{FINISHING_BLOW if p.kind == 'finishing-blow' else WOUND_ROLL}")
+    if p.kind == "finishing-blow":
+        assert fight is not None
+        referee.require(fight.finishing.get(p.roll.character) == p.target, FINISHING,
+                        f"{p.roll.character} has no complete success over {p.target} to finish")
+    if p.kind == "wound":
+        assert fight is not None
+        referee.require(fight.held.get(p.roll.character, 0) > 0, WOUNDS,
+                        f"{p.roll.character} holds no penalty dice from this fight: no wound roll")
+    if fight is not None:
+        referee.require(p.roll.character not in fight.finished or p.kind == "wound", FINISHED,
+                        f"{p.roll.character} is finished in this fight")
+    _check_after_roll(p.roll, melee=p.kind == "finishing-blow", campaign=campaign, referee=referee)
+    facts = derive(p.roll, campaign, p.fight, referee, retry_dice)
+    tier = challenge_tier(facts.total, p.difficulty)
+    return p.model_copy(update={
+        "roll": facts, "tier": tier, "odds": _odds(facts.net, p.difficulty),
+        "wound": wound(facts.total).value if p.kind == "wound" else None,
+        "economy": [economy(facts, campaign)]})
+
+
+def _check_after_roll(facts: RollFacts, *, melee: bool, campaign: DPCampaign, referee: Referee) -> None:
+    """Pool dice after the roll: melee's rule (DP29); in a challenge only where the campaign allows (reading 8)."""
+    if facts.after_pool and not melee:
+        referee.require(bool(campaign.table.options.get(POOL_AFTER_ROLL)), AFTER_ROLL,
+                        "no pool dice after a challenge roll without pool-after-roll")
+
+
+def validate_contest(p: ContestRolled, campaign: DPCampaign, referee: Referee) -> ContestRolled:
+    """The highest roll wins, with the tier from the difference (DP24); a melee result (DP27)."""
+    fight = campaign.rules.rolls.fights.get(p.fight) if p.fight is not None else None
+    invalid(p.melee == (p.fight is not None), "a melee round names its fight, a contest none")
+    rolls = []
+    for facts in p.rolls:
+        if fight is not None:
+            referee.require(facts.character not in fight.finished, FINISHED,
+                            f"{facts.character} is finished in this fight")
+        _check_after_roll(facts, melee=p.melee, campaign=campaign, referee=referee)
+        rolls.append(derive(facts, campaign, p.fight, referee))
+    invalid(len({r.character for r in rolls}) == len(rolls), "each participant rolls once in a contest")
+    result = contest_result({r.character: r.total for r in rolls})
+    beats = []
+    for loser, tier in result.over:
+        penalty, outcome = MELEE_RESULTS[tier] if p.melee else (0, None)
+        beats.append(Beat(loser=loser, tier=tier, penalty=penalty, outcome=outcome))
+    from yarnlog.rulesets.dramatis_personae.rules.odds import contest_odds, winner_odds
+
+    odds: dict[str, str] = {}
+    if len(rolls) == 2:  # each side's chance of each tier, and of a tie
+        a, b, tie = contest_odds(rolls[0].net, rolls[1].net)
+        for facts, wins in ((rolls[0], a), (rolls[1], b)):
+            odds.update({f"{facts.character} {tier.value}": str(chance) for tier, chance in wins.items()})
+        odds["tie"] = str(tie)
+    else:  # each participant's chance of rolling highest alone, and of a standoff at the top
+        chances, standoff = winner_odds(tuple(r.net for r in rolls))
+        odds.update({f"{facts.character} wins": str(chance) for facts, chance in zip(rolls, chances)})
+        odds["tie"] = str(standoff)
+    return p.model_copy(update={"rolls": rolls, "winner": result.winner, "beats": beats, "odds": odds,
+                                "economy": [economy(r, campaign) for r in rolls]})
+
+
+def validate_fight_ended(p: FightEnded, campaign: DPCampaign, referee: Referee) -> FightEnded:
+    invalid(p.fight in campaign.rules.rolls.fights, f"no fight called {p.fight} is in play")
+    return p
+
+
+def validate_ruling(p: RulingRecorded, campaign: DPCampaign, referee: Referee) -> RulingRecorded:
+    return p
+
+
+# -- folding -------------------------------------------------------------------------------
+
+
+def evolve(rolls: Rolls, recorded: Recorded, _state: Any = None) -> Rolls:
+    p = recorded.payload
+    if isinstance(p, ChallengeRolled):
+        attempts = {**rolls.attempts, recorded.sequence: Attempt(
+            p.roll.character, p.roll.time.taken if p.roll.time else None, p.roll.time.dice if p.roll.time else 0,
+            p.tier.success)}
+        fights = rolls.fights
+        if p.kind == "finishing-blow" and p.fight in fights and p.target is not None:
+            blown = fights[p.fight]
+            fights = {**fights, p.fight: replace(
+                blown, finishing={k: v for k, v in blown.finishing.items() if k != p.roll.character},
+                finished=(*blown.finished, p.target) if p.tier.success else blown.finished)}
+        return replace(rolls, attempts=attempts, fights=fights)
+    if isinstance(p, ContestRolled) and p.fight is not None:
+        fight = rolls.fights.get(p.fight, Fight())
+        held: dict[str, int] = dict(fight.held)
+        finishing: dict[str, str] = {}  # a finishing blow follows its round: the next round ends the chance
+        finished: list[str] = list(fight.finished)
+        for beat in p.beats:
+            held[beat.loser] = held.get(beat.loser, 0) + beat.penalty
+            if beat.outcome is Outcome.FINISHING_OPTION and p.winner is not None:
+                finishing[p.winner] = beat.loser
+            if beat.outcome is Outcome.FINISHED:
+                finished.append(beat.loser)
+        return replace(rolls, fights={**rolls.fights, p.fight: Fight(held, finishing, tuple(finished))})
+    if isinstance(p, FightEnded):
+        return replace(rolls, fights={k: v for k, v in rolls.fights.items() if k != p.fight})
+    return rolls
+
+
+PART = Part(name="rolls", initial=Rolls, evolve=evolve,
+            folds=folds(ChallengeRolled, ContestRolled, FightEnded, RulingRecorded), decide=decide,
+            validators={ChallengeRolled: validate_challenge, ContestRolled: validate_contest,
+                        FightEnded: validate_fight_ended, RulingRecorded: validate_ruling})
