@@ -49,7 +49,8 @@ def run_all(cli, commands: list[list[str]]) -> None:
 def test_every_bash_block_with_yarnlog_is_run_by_a_test():
     ran = {"Replay and audit the sample campaign", "## A session at the table", "### Recaps",
            "## A DramaSystem session", "## Tamper evidence", "## A Will & Descriptors session",
-           "## A Dramatis Personae session", "## The players' page"}
+           "## A Dramatis Personae session", "## The players' page",
+           "## A polyhedral Yarn session"}
     with_yarnlog = [part for part in README.split("```bash\n")[1:] if yarnlog_commands(part.split("\n```")[0])]
     assert len(with_yarnlog) == len(ran), "a new README block with yarnlog commands needs running here"
 
