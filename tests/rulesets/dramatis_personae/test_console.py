@@ -39,6 +39,7 @@ def test_a_scene_in_yarnlog_play(cli, tmp_path):
         terminal.wait_for("keeps 6-5-5 = 16 against 16+ in a")
         terminal.wait_for("challenge: partial success (odds of success 23.4%).")  # the digest: .2342
         terminal.wait_for("Dice: Faust pool 3/4.")
+        terminal.wait_for("Ana/Faust L2 pool 3/4")  # the status line's seat: level and the dice held
         terminal.type("advance Faust")
         terminal.wait_for("Refused. Level 3 costs 30 saved bonus dice; 0 are saved")
     finally:

@@ -15,6 +15,7 @@ from yarnlog.rulesets.dramatis_personae.parts import characters, ledger, rolls
 from yarnlog.rulesets.dramatis_personae.parts.reports import dice_board
 from yarnlog.rulesets.dramatis_personae.parts.rolls import POOL_AFTER_ROLL
 from yarnlog.rulesets.dramatis_personae.state import DPCampaign, DPState
+from yarnlog.rulesets.dramatis_personae.status import seats
 from yarnlog.rulesets.dramatis_personae.words import follow_up, narrate
 
 PARTS: tuple[Part, ...] = (characters.PART, ledger.PART, rolls.PART)
@@ -37,7 +38,7 @@ RULESET = Ruleset(
                         "yarnlog.rulesets.dramatis_personae.rules"),
     ),
     views=Views(projections={"dice": dice_board}),
-    words=Words(narrate=narrate, follow_up=follow_up),
+    words=Words(narrate=narrate, follow_up=follow_up, seats=seats),
     templates="yarnlog/templates/dramatis-personae",  # sheet and recap templates, shadowed by --templates DIR
     options={POOL_AFTER_ROLL: "Pool dice may be added after a challenge roll, two for one die, as in melee "
                               "(reading 8; off: only in melee, as the book says)"},
