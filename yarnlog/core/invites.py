@@ -11,17 +11,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from pydantic import Field
 
 from yarnlog.core.events import Payload, event
 from yarnlog.core.limits import Name
 from yarnlog.core.referee import Referee, invalid
-
-if TYPE_CHECKING:
-    from yarnlog.core.ruleset import CampaignState
-    from yarnlog.core.table import Table
 
 #: A secret's hash as recorded: 64 lowercase hexadecimal digits of SHA-256.
 HASH_PATTERN = r"^[0-9a-f]{64}$"
@@ -78,6 +74,29 @@ def evolve_invites(invites: dict[str, str], payload: Payload) -> dict[str, str]:
     return invites
 
 
+class Table(Protocol):
+    """What the invites read of the table (core.table's Table, which folds them: named here, not
+    imported, so that the table can import this module)."""
+
+    @property
+    def invites(self) -> dict[str, str]: ...
+
+    @property
+    def departed(self) -> Any: ...
+
+    @property
+    def players(self) -> Any: ...
+
+    def is_gm(self, name: str) -> bool: ...
+
+    def knows(self, name: str) -> bool: ...
+
+
+class AtATable(Protocol):
+    @property
+    def table(self) -> Table: ...
+
+
 def decide_invite(command: object, table: Table) -> list[Payload] | None:
     if isinstance(command, IssueInvite):
         return [check_issued(InviteIssued(name=command.name, secret_sha256=command.secret_sha256, by=command.by),
@@ -107,9 +126,9 @@ def check_revoked(p: InviteRevoked, table: Table) -> InviteRevoked:
     return p
 
 
-def validate_issued(p: InviteIssued, campaign: CampaignState[Any], referee: Referee) -> InviteIssued:
+def validate_issued(p: InviteIssued, campaign: AtATable, referee: Referee) -> InviteIssued:
     return check_issued(p, campaign.table)
 
 
-def validate_revoked(p: InviteRevoked, campaign: CampaignState[Any], referee: Referee) -> InviteRevoked:
+def validate_revoked(p: InviteRevoked, campaign: AtATable, referee: Referee) -> InviteRevoked:
     return check_revoked(p, campaign.table)
