@@ -47,7 +47,7 @@ CORE_COMMANDS = frozenset({AddParticipant, RemoveParticipant, ChangeOptions, Sta
                            CloseScene, AddNote})
 
 #: The state a ruleset keeps for a campaign (``YarnState`` for Yarn).
-S = TypeVar("S")
+S = TypeVar("S", covariant=True)
 
 
 @dataclass(frozen=True)
