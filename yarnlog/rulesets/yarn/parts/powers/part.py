@@ -1,7 +1,8 @@
 """Fringe powers and spells in the journal: psychic pools, shots, learning powers and spells.
 
-Events of the ``powers`` part for "Appendix: Fringe Powers", "Appendix: Magic" and the psychic
-pool of "Creating Characters" (the rules are :mod:`.fringe_powers` and :mod:`.magic`). Rolls that
+Commands and deciders of the ``powers`` part for "Appendix: Fringe Powers", "Appendix: Magic" and
+the psychic pool of "Creating Characters" (the rules are :mod:`.fringe_powers` and :mod:`.magic`;
+the events and the slice are :mod:`.power_records`). Rolls that
 take shots (using, pushing, resisting a power) and rolls resisting a spell are ``yarn.roll.made``
 events built with :mod:`.procedure`, their shots in ``psychic``; this part folds them into the
 pools. Experience dice given up here are ``experience_spent`` of the event, which the characters
