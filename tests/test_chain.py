@@ -8,7 +8,15 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yarnlog.core.chain import GENESIS, HASHED_FIELDS, canonical, event_hash, stored_event_hash
+from yarnlog.core.chain import (
+    GENESIS,
+    HASHED_FIELDS,
+    canonical,
+    event_hash,
+    hash_of_row,
+    remembered_hashes,
+    stored_event_hash,
+)
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(),
@@ -83,3 +91,19 @@ def test_the_hash_is_the_sha256_of_the_canonical_body_however_it_is_spliced(enve
     expected = hashlib.sha256(text.encode("utf-8")).hexdigest()
     assert stored_event_hash(envelope, canonical(payload), prev) == expected
     assert event_hash(envelope, payload, prev) == expected
+
+
+@given(envelopes, json_values, json_values, hashes)
+def test_a_remembered_hash_is_only_ever_that_of_the_same_row(envelope, payload, other, prev):
+    """An import's insert trigger looks up the hash its check worked out for a row (``remembered_hashes``):
+    a row of other bytes (another payload) still gets its own hash; outside an import the row is hashed."""
+    def row(data: object) -> tuple[object, ...]:
+        return (*(envelope[name] for name in HASHED_FIELDS), canonical(data), prev)
+
+    with remembered_hashes():
+        seen = stored_event_hash(envelope, canonical(payload), prev)
+        assert hash_of_row(row(payload)) == seen
+        assert hash_of_row(row(other)) == stored_event_hash(envelope, canonical(other), prev)
+        if canonical(other) != canonical(payload):
+            assert hash_of_row(row(other)) != seen
+    assert hash_of_row(row(payload)) == seen

@@ -16,7 +16,7 @@ from yarnlog.core.ruleset import get_ruleset
 SHEETS = Path(__file__).resolve().parent.parent / "journals" / "sheets"
 
 #: Verbs that record no event: they read, write files (exports, keys, proofs) or grant database rights.
-READS = {("keygen",), ("check-proof",), ("db", "grant"), ("digest",),
+READS = {("keygen",), ("serve",), ("check-proof",), ("db", "grant"), ("digest",),
          ("bennies",), ("calling-order",), ("campaigns",), ("cast",), ("dice-stats",), ("explain",), ("export",),
          ("fight", "status"), ("group", "list"), ("import",), ("ledger",), ("log",),
          ("precedence", "show"), ("psychic", "show"), ("recap",), ("relationships",), ("rolls",), ("sheet",),
@@ -27,6 +27,7 @@ SESSION: list[tuple[str, ...]] = [
     ("init", "harbor", "--title", "Lantern Harbor", "--gm", "Maya"),
     ("options", "--on", "botch", "--reason", "the table likes a disaster"),
     ("join", "Ana"), ("join", "Ben"),
+    ("invite", "Ben"), ("invite", "Ben", "--revoke"), ("invite", "Ana"),
     ("precedence", "draw", "--purpose", "creation", "--order", "Ana,Ben"),
     ("character", "create", "Iris", "--from-file", "{iris-sheet}"),
     ("character", "create", "Tomas", "--from-file", str(SHEETS / "tomas.json")),
@@ -268,8 +269,11 @@ def test_every_event_type_has_its_own_sentence(walked):
 
 def test_the_recap_tells_the_moves_in_the_same_sentences(walked):
     from yarnlog.rulesets.yarn.recap import sentences
+    from yarnlog.rulesets.yarn.recap.build import uncited
 
-    told = {kind: sentences.sentence(kind, e["payload"], {}, {}) for *_, events in walked for e in events
+    # The scene's story tells them in the same words, without the book's section (issue 26).
+    told = {kind: uncited(sentences.sentence(kind, e["payload"], {}, {}) or "") for *_, events in walked
+            for e in events
             if (kind := e["event_type"]) in ("yarn.challenge.novelty_ruled", "yarn.spell.studied",
                                              "yarn.combat.armor_worn", "yarn.wounds.death_option_spent")}
     gm, players = RECAPS[()], RECAPS[("--players",)]

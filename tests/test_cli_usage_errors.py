@@ -16,7 +16,7 @@ from yarnlog.cli.verbs import commands_of
 SHEETS = Path(__file__).resolve().parent.parent / "journals" / "sheets"
 INTERNALS = ("Traceback", "__init__", "positional argument", "internal error", "Error:")
 #: Verbs that wait for someone at the keyboard: nothing to call without input.
-INTERACTIVE = {"play"}
+INTERACTIVE = {"play", "serve"}  # they run until stopped
 
 
 def leaves(command, path=()):

@@ -48,7 +48,9 @@ def run_all(cli, commands: list[list[str]]) -> None:
 
 def test_every_bash_block_with_yarnlog_is_run_by_a_test():
     ran = {"Replay and audit the sample campaign", "## A session at the table", "### Recaps",
-           "## A DramaSystem session", "## Tamper evidence", "## A Dramatis Personae session"}
+           "## A DramaSystem session", "## Tamper evidence", "## A Will & Descriptors session",
+           "## A Dramatis Personae session", "## The players' page",
+           "## A polyhedral Yarn session"}
     with_yarnlog = [part for part in README.split("```bash\n")[1:] if yarnlog_commands(part.split("\n```")[0])]
     assert len(with_yarnlog) == len(ran), "a new README block with yarnlog commands needs running here"
 
@@ -133,3 +135,14 @@ def test_every_verb_the_readme_names_exists(cli, monkeypatch):
     for words in verbs:
         code, _, err = cli(*words, "--help")
         assert code == 0, f"the README names 'yarnlog {' '.join(words)}', which does not exist: {err}"
+
+
+def test_the_players_page_block_runs_as_written(cli, monkeypatch):
+    """The invitations run after the session at the table; ``serve`` is only asked for its help here
+    (it serves until stopped: tests/web serve it in a process of their own)."""
+    monkeypatch.chdir(ROOT)
+    run_all(cli, readme_session())
+    commands = blocks("## The players' page")
+    assert [c[0] for c in commands] == ["invite", "invite", "invite", "serve"]
+    run_all(cli, commands[:3])
+    run_all(cli, [[*commands[3], "--help"]])

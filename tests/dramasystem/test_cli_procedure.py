@@ -85,3 +85,22 @@ def test_an_advanced_resolution_through_the_verbs(table):
     [clinched] = json.loads(out)
     assert clinched["payload"]["clincher"] == "KD" and clinched["payload"]["success"] is False
     assert table("verify")[0] == 0
+
+
+def test_an_advanced_contest_passes_a_turn_and_redraws_later(table):
+    # Issue 26: the advanced contest had no way to pass one turn (SRD 951, 959: a contestant may pass
+    # his turn to redraw), only `contest stop`, whose help said "any more".
+    for args in (("contest", "start", "Iris", "--type", "Fighting", "--token", "yellow", "--against", "Tomas",
+                  "--against-type", "Moving", "--against-token", "red", "--advanced"),
+                 ("contest", "draw", "Iris", "--card", "5D"), ("contest", "draw", "Tomas", "--card", "9C"),
+                 ("contest", "redraw", "Iris", "Tomas", "--card", "2C"),
+                 ("contest", "redraw", "Tomas", "Tomas", "--card", "8H"),
+                 ("contest", "pass", "Iris"),                              # one turn, not the rest
+                 ("contest", "redraw", "GM", "Tomas", "--card", "3H"),
+                 ("contest", "redraw", "Iris", "Iris", "--card", "KC")):  # Iris redraws after passing
+        code, out, err = table(*args)
+        assert code == 0, (args, err)
+    code, out, _ = table("contest", "end", "--json")
+    assert code == 0 and json.loads(out)[0]["payload"]["winner"] == "Iris"
+    _, help_text, _ = table("contest", "pass", "--help")
+    assert "one turn" in " ".join(help_text.split())

@@ -230,3 +230,17 @@ def test_the_core_payloads_are_declared_once_and_registered_per_ruleset():
         assert ds.__mro__[1] is base and yarn.__mro__[1] is base and issubclass(base, Payload)
         assert ds.event_type == "dramasystem." + yarn.event_type.removeprefix("yarn.")
         assert ds.model_fields.keys() == yarn.model_fields.keys()
+
+
+def test_what_was_sought_is_recorded_and_told_and_left_out_when_absent(journal):
+    # Issue 26: --sought, stored only when given (the events before it keep their bytes).
+    from yarnlog.rulesets.dramasystem.words import narrate
+
+    _dramatic(journal)
+    [asked] = journal.execute(CAMPAIGN, ResolvePetition("Iris", "Tomas", "granted", sought="a berth"))
+    assert asked.payload.to_data()["sought"] == "a berth"
+    assert narrate(asked, None).startswith("Iris petitioned Tomas for a berth: granted.")  # type: ignore[arg-type]
+    _dramatic(journal, caller="Ben", cast=("Tomas", "Iris"))
+    [plain] = journal.execute(CAMPAIGN, ResolvePetition("Tomas", "Iris", "refused"))
+    assert "sought" not in plain.payload.to_data()
+    _ok(journal)

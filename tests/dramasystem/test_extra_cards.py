@@ -177,13 +177,21 @@ def test_in_an_advanced_resolution_the_extra_card_is_a_redraw(journal):
     _bennie(journal, "Cy")
     _scene(journal)
     journal.execute(CAMPAIGN, OpenAdvanced("Iris", "fighting", "yellow", ("3S", "KH", "4D")))
+
+    def active() -> str:  # issue 26: the data names the active card at every step, not only a sentence
+        [report] = resolution_reports(journal.history(CAMPAIGN), journal.state(CAMPAIGN).table)
+        return report["active"]
+
+    assert active() == "4D"  # the opening run's last card: the scene starts from it (SRD 833)
     with pytest.raises(InvalidCommand, match="primary acts before any redraw"):
         journal.execute(CAMPAIGN, DrawExtraCard("Cy", "5D"))
     journal.execute(CAMPAIGN, PrimaryDraw(("2C", "9H")))
+    assert active() == str(journal.state(CAMPAIGN).rules.advanced.open[1].active)
     # Cy's Vel is absent: a bennie needs no presence.
     [redraw] = journal.execute(CAMPAIGN, DrawExtraCard("Cy", "5D"))
     assert (redraw.payload.procedure, redraw.payload.band.name) == ("advanced", "DOWN_NUMBER")
     assert journal.state(CAMPAIGN).rules.advanced.open[1].active.rank == 5
+    assert active() == "5D"
     [ruled] = journal.execute(CAMPAIGN, DrawExtraCard("Ana", "KS", ruling="dirty tricks"))
     assert "The GM grants Ana one redraw (How I Do It: dirty tricks)" in _said(journal, ruled)
     [clinched] = journal.execute(CAMPAIGN, Clinch())

@@ -44,6 +44,11 @@ def test_a_contest_drawn_in_turn_the_best_card_in_hand_winning(journal):
     # Iris Fighting (Strong) against Tomas Moving (Strong): yellow 2 draws, red 1 (SRD 587).
     [started] = journal.execute(CAMPAIGN, StartContest("Iris", "Fighting", "yellow", "Tomas", "red", "Moving"))
     assert started.payload.allowance == [2, 1]
+    # Issue 26: "red, 1 draws" read wrong: one draw is "1 draw".
+    from yarnlog.rulesets.dramasystem.words import narrate
+
+    said = narrate(started, None)  # type: ignore[arg-type]
+    assert "yellow, 2 draws)" in said and "red, 1 draw)" in said, said
     journal.execute(CAMPAIGN, DrawInContest("Iris", "KD"))
     with pytest.raises(RuleViolation, match="Tomas draws the second card|Tomas's turn"):
         journal.execute(CAMPAIGN, DrawInContest("Iris", "2C"))

@@ -252,11 +252,12 @@ def test_the_recap_tells_scenes_moves_and_piles_and_escapes_what_people_typed(cl
     db = table()
     _run(cli, db, "note", "<img src=x onerror=alert(1)> *the docks* \x1b[2J")
     md = _run(cli, db, "recap")
-    assert "## Episode 1: Fog" in md and "Ana spends green and draws" in md
-    assert "The GM spends a yellow token in secret" in md  # the GM's recap holds everything
+    # The scene told in words, then its cards in short (issue 26: a story, not a move-by-move log).
+    assert "## Episode 1: Fog" in md and "Ana called a procedural scene, with Iris and Tomas." in md
+    assert "Ana green Q♥ 3♣" in md and "the GM spent yellow in secret" in md  # the GM's recap holds everything
     assert "\x1b" not in md and "<img" not in md and "\\*the docks\\*" in md
     html = _run(cli, db, "recap", "--format", "html")
-    assert "<img" not in html and "\x1b" not in html and "Procedural tokens at the end" in html
+    assert "<img" not in html and "\x1b" not in html and "The economy: tokens at the end" in html
     player = _run(cli, db, "recap", "--as", "Ana")
     assert "in secret" not in player and "hidden until the resolution ends" in player
     data = json.loads(_run(cli, db, "recap", "--json"))

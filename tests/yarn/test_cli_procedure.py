@@ -164,3 +164,31 @@ def test_psychic_pools_and_spells_on_the_command_line(table):
     assert code == 0 and "resisted" not in err
     _, out, _ = table("rolls", "--json", "--character", "Tom")
     assert recorded(out)[-1]["resisted"] is True
+
+
+def test_rolls_says_what_its_percentage_is(table):
+    # Issue 26: "fails by 1, 5%" where the roll said "Chance of success was 90%": the percentage is the
+    # prior chance of the outcome the roll had, and the table says so.
+    code, out, _ = table("roll", "Iris", "-t", "military background", "--difficulty", "hard", "--faces", "6,6,2",
+                         "--json")
+    assert code == 0
+    [row] = [r for r in json.loads(table("rolls", "--json")[1]) if r["sequence"] == recorded(out)[0]["sequence"]]
+    code, out, _ = table("rolls")
+    flat = " ".join(out.split())
+    assert row["outcome"] == "beats" and f"beats by 3 ({row['odds_of_outcome']} chance)" in flat, out
+
+
+def test_rolls_never_splits_a_word_within_80_columns(cli, monkeypatch):
+    # Issue 26: `rolls` broke words mid-word ("characte/r", "Sharpsho/oter").
+    from pathlib import Path
+
+    monkeypatch.setenv("COLUMNS", "80")
+    sample = Path(__file__).resolve().parents[2] / "journals" / "lantern-harbor.jsonl"
+    assert cli("import", str(sample))[0] == 0
+    rows = json.loads(cli("rolls", "--json")[1])
+    code, out, _ = cli("rolls")
+    assert code == 0 and all(len(line) <= 80 for line in out.splitlines())
+    words = {"character", "trait", "outcome"} | {w for r in rows
+                                                 for w in (r["character"] + " " + (r["trait"] or "")).split()}
+    shown = set(out.split())
+    assert not [w for w in words if w not in shown and len(w) <= 24], out

@@ -392,3 +392,104 @@ def test_a_failed_roll_says_by_how_much_without_a_minus_sign():
     told = sentences.roll(failed, {}, secret=False)
     assert "fails by 8" in told and "-8" not in told
     assert " by " not in sentences.roll({**failed, "outcome": "equals", "margin": 0}, {}, secret=False)
+
+
+def test_experience_awarded_after_the_episode_ends_is_told_in_that_episode(journal, campaign):
+    # "Awarding Experience Pool Dice": the GM awards them at the end of each session; the README
+    # records `episode end` and then `xp award 1`.
+    from drama_table import seat_characters
+
+    from yarnlog.core.referee import Override
+    from yarnlog.core.timeline import EndEpisode
+    from yarnlog.rulesets.yarn.parts.characters.experience_awards import AwardExperience
+
+    seat_characters(journal, campaign)
+    journal.execute(campaign, EndEpisode(), override=Override(by="Maya", reason="no vote in this test"))
+    [awarded] = journal.execute(campaign, AwardExperience(dice=1, reason="for the session"))
+    history = journal.history(campaign)
+    told = build_recap(history, journal.state(campaign).table, GM, Scope())
+    [episode] = told.episodes
+    assert [line.sequence for line in episode.experience_awarded] == [awarded.sequence]
+    assert "for the session" in render_recap(told, "md", None, "yarn")
+
+
+# -- the recap as a story (issue 26) ----------------------------------------------------------
+
+def _paragraphs(md: str) -> dict[int, str]:
+    """Each scene's paragraph in the Markdown recap: the text between its heading and its notes."""
+    told, number = {}, None
+    for line in md.splitlines():
+        if line.startswith("### Scene "):
+            number = int(line.split()[2].rstrip(":"))
+        elif number is not None and line and not line.startswith(">"):
+            told[number] = line
+            number = None
+    return told
+
+
+def test_each_scene_is_a_paragraph_of_plain_sentences_built_from_its_events(harbor, gm_recap):
+    history, _ = harbor
+    md = render_recap(gm_recap, "md", None, "yarn")
+    told = _paragraphs(md)
+    opened = {r.payload.number: r.payload for r in events(history, "scene.opened")}
+    assert set(told) == set(opened)
+    for number, p in opened.items():
+        assert told[number].startswith(f"{p.caller} called "), told[number]
+        if p.setting:
+            assert p.setting in told[number]
+    for rec in events(history, "yarn.petition.resolved"):
+        p = rec.payload
+        answers = {"granted": f"{p.granter} granted it", "refused": f"{p.granter} refused"}
+        expected = answers.get(p.outcome, "no contest")
+        assert f"{p.petitioner} petitioned {p.granter}" in told[rec.scene] and expected in told[rec.scene]
+    for rec in events(history, "yarn.petition.forced"):
+        p = rec.payload
+        verb = "tried to force" if p.blocked else "forced"
+        assert f"{p.petitioner} {verb} {p.granter}" in told[rec.scene]
+        assert ("blocked it" in told[rec.scene]) == p.blocked
+    for rec in events(history, "yarn.challenge.ducked") + events(history, "yarn.challenge.rushed"):
+        assert rec.payload.character in told[rec.scene]
+    for rec in events(history, "yarn.combat.attacked"):
+        assert f"{rec.payload.declared.attacker} " in told[rec.scene]
+    # No ledger lines, no book sections, no "Mode", no bennie spends under "Challenges".
+    for text in told.values():
+        assert " gains " not in text and " pays " not in text and "(Gaining Tokens)" not in text
+    assert "**Mode:**" not in md and "None (montage)" not in md and "**Challenges**" not in md
+    assert "**Tokens**" not in md
+
+
+def test_the_economy_is_one_table_per_episode_that_adds_up(harbor, gm_recap):
+    history, _ = harbor
+    md = render_recap(gm_recap, "md", None, "yarn")
+    assert md.count("### The economy\n") == len(gm_recap.episodes)
+    for episode in gm_recap.episodes:
+        for b in episode.balances:
+            # Tokens start each episode at zero ("Gaining Tokens": unspent tokens revert to the kitty).
+            assert b.tokens_gained - b.tokens_paid == b.drama_tokens, (episode.number, b)
+        awarded = {c: n for r in events(history, "yarn.experience.awarded") if r.episode == episode.number
+                   for c, n in r.payload.awards.items()}
+        assert {b.character: b.experience for b in episode.balances if b.character} == \
+            {c: awarded.get(c, 0) for c in (b.character for b in episode.balances if b.character)}
+
+
+def test_highlights_are_the_forces_the_fight_the_long_odds_and_the_bennie_winners(harbor, gm_recap):
+    history, _ = harbor
+    moments = [m.text for e in gm_recap.episodes for m in e.moments]
+    for episode in gm_recap.episodes:
+        if episode.vote and episode.vote.winners:
+            assert any(m.text.endswith("won the bennie vote.") for m in episode.moments)
+    assert any("went down" in m for m in moments)
+    assert any("chance)" in m for m in moments)
+    assert not any("gains a token" in m or "(Spending Bennies)" in m for m in moments)
+
+
+def test_a_correction_is_mentioned_in_the_scene_of_the_event_it_amends(harbor, gm_recap):
+    history, _ = harbor
+    scenes = {s.number: s for s in scenes_of(gm_recap)}
+    scene_of = {r.sequence: r.scene for r in history}
+    amended = [r for r in history if r.event_type in ("correction", "retraction")]
+    assert amended
+    for rec in amended:
+        target = getattr(rec.payload, "corrects", None) or rec.payload.retracts
+        if scene_of.get(target) is not None:
+            assert any(rec.payload.reason in line.text for line in scenes[scene_of[target]].story)

@@ -291,7 +291,7 @@ def decision(command: Any, history: Callable[[], list[Recorded]], state: Campaig
     referee = Referee(override)
     try:
         if isinstance(command, (Correct, Retract)):
-            payloads = [decide_amendment(command, history(), referee, author=author)]
+            payloads = list(decide_amendment(command, history(), referee, author=author))
         else:
             payloads = decide(command, state, referee)
     except ValidationError as exc:  # a payload's own schema refused what the command carried

@@ -18,6 +18,7 @@ from typing import IO, Any, get_type_hints
 from pydantic import ConfigDict, Field, ValidationError, create_model
 
 from yarnlog.app.verify import AMENDMENT_TYPES, Parsed, verify
+from yarnlog.core.chain import remembered_hashes
 from yarnlog.core.digest import CAMPAIGN_ID
 from yarnlog.core.envelope import StoredEvent, canonical, from_line, to_line
 from yarnlog.core.limits import MAX_DEPTH, campaign_id_problem, check_data, name_problem
@@ -339,7 +340,10 @@ def import_records(store: EventRecorder, records: list[StoredEvent], *,
     combined = chain(store.iter_read(campaign_id, upto=stored), checked)
     amendments = chain(store.iter_read(campaign_id, upto=stored, event_types=AMENDMENT_TYPES),
                        (r for r in new if r.event_type in AMENDMENT_TYPES))
-    report = verify(combined, campaign_id, amendments=amendments)
+    with remembered_hashes():  # the insert trigger checks each hash the check below has worked out
+        report = verify(combined, campaign_id, amendments=amendments)
+        if report.ok:
+            store.append_verbatim(new, expected_sequence=stored)
     if not report.ok:
         first = report.faults[0]
         where = next((i for i, r in enumerate(records) if r.sequence == first.sequence), None)
@@ -347,5 +351,4 @@ def import_records(store: EventRecorder, records: list[StoredEvent], *,
         raise InvalidCommand(
             f"{at}event {first.sequence} ({first.event_type}): {first.problem}; nothing imported"
         )
-    store.append_verbatim(new, expected_sequence=stored)
     return stored, len(new)

@@ -11,13 +11,13 @@ from typing import Any, NamedTuple
 from yarnlog.core.chain import GENESIS, canonical, stored_event_hash
 from yarnlog.core.corrections import Amendments, Correction, Retraction
 from yarnlog.core.decide import Fault, audit_stream
-from yarnlog.core.envelope import HASHED_FIELDS, StoredEvent, parsed_payload, to_recorded
-from yarnlog.core.events import Recorded
+from yarnlog.core.envelope import HASHED_FIELDS, StoredEvent, parsed_payload, stored_payload, to_recorded
+from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.limits import check_data
 from yarnlog.core.names import NAME_FIELDS
 from yarnlog.core.referee import YarnlogError
 from yarnlog.core.ruleset import Ruleset, get_ruleset
-from yarnlog.core.state import CORE_EVENT_TYPES, stream_in_context
+from yarnlog.core.state import CORE_EVENT_TYPES, stream_payloads_in_context
 from yarnlog.core.table import CampaignCreated
 from yarnlog.persistence.protocol import EventRecorder
 
@@ -123,32 +123,36 @@ class _TypeCheck:
         self.faults: list[Fault] = []
 
     def check(self, record: StoredEvent, data: Any = _UNREADABLE) -> Recorded | None:
-        """The typed event (None if its payload does not load), noting its faults.
+        """The typed event (None if its payload does not load), noting its faults."""
+        payload = self.payload(record, data)
+        if payload is None:
+            return None
+        return Recorded(**{name: getattr(record, name) for name in HASHED_FIELDS}, payload=payload)
+
+    def payload(self, record: StoredEvent, data: Any = _UNREADABLE) -> Payload | None:
+        """The typed payload (None if it does not load), noting its faults: the event itself is built
+        once, in its context (:func:`~yarnlog.core.state.stream_payloads_in_context`).
 
         ``data`` is the payload already parsed, when the caller has parsed it: it is not parsed twice.
         """
         index, self.index = self.index, self.index + 1
         try:
-            if data is _UNREADABLE:
-                rec = to_recorded(record)
-            else:
-                rec = Recorded(**{name: getattr(record, name) for name in HASHED_FIELDS},
-                               payload=parsed_payload(record, data))
+            payload = stored_payload(record) if data is _UNREADABLE else parsed_payload(record, data)
         except YarnlogError as exc:
             self.faults.append(Fault(record.sequence, record.event_type, str(exc)))
             return None
         if index == 0:
             # (a campaign.created event always loads as a CampaignCreated payload)
-            if record.event_type != "campaign.created" or not isinstance(rec.payload, CampaignCreated):
+            if record.event_type != "campaign.created" or not isinstance(payload, CampaignCreated):
                 self.faults.append(Fault(record.sequence, record.event_type,
                                          "the first event must be campaign.created"))
             else:
-                if rec.payload.campaign_id != record.campaign_id:
+                if payload.campaign_id != record.campaign_id:
                     self.faults.append(Fault(record.sequence, record.event_type,
-                                             f"creates campaign {rec.payload.campaign_id!r} but is filed under "
+                                             f"creates campaign {payload.campaign_id!r} but is filed under "
                                              f"{record.campaign_id!r}"))
                 try:
-                    self.ruleset = get_ruleset(rec.payload.ruleset)
+                    self.ruleset = get_ruleset(payload.ruleset)
                 except YarnlogError as exc:
                     self.faults.append(Fault(1, record.event_type, str(exc)))
         elif record.event_type == "campaign.created":
@@ -157,7 +161,7 @@ class _TypeCheck:
         if not (record.event_type in CORE_EVENT_TYPES or (ruleset is not None and ruleset.owns(record.event_type))):
             self.faults.append(Fault(record.sequence, record.event_type,
                                      f"not an event type of the {ruleset.name if ruleset else 'unknown'} ruleset"))
-        return rec
+        return payload
 
 
 def check_chain(records: Iterable[StoredEvent], campaign_id: str) -> list[Fault]:
@@ -204,8 +208,8 @@ def verify(records: Iterable[StoredEvent | Parsed], campaign_id: str, *,
     # parsed (not the typed payload dumped again) and handed to the audit, which takes it out.
     limits: dict[int, str | None] = {}
 
-    def typed() -> Iterator[Recorded]:
-        """Every record checked; the typed ones passed on while no payload has failed to check."""
+    def typed() -> Iterator[tuple[Payload, StoredEvent]]:
+        """Every record checked; the typed payloads passed on while no payload has failed to check."""
         for item in records:
             if isinstance(item, Parsed):
                 record, parsed, checked = item
@@ -214,17 +218,17 @@ def verify(records: Iterable[StoredEvent | Parsed], campaign_id: str, *,
             report.events += 1
             report.head = record.hash
             data = chain.check(record, parsed)
-            rec = types.check(record, data)
-            if rec is not None and not types.faults:
+            payload = types.payload(record, data)
+            if payload is not None and not types.faults:
                 # An older schema's data is upcast: its fields are not the payload's, so the typed one is checked.
-                if data is not _UNREADABLE and record.schema_version == type(rec.payload).schema_version:
+                if data is not _UNREADABLE and record.schema_version == type(payload).schema_version:
                     limits[record.sequence] = None if checked else check_data(data, NAME_FIELDS)
-                yield rec
+                yield payload, record
 
     events = typed()
     failure: Exception | None = None
     try:
-        rule_faults = audit_stream((rec for rec, _ in stream_in_context(events)), gathered, limits=limits)
+        rule_faults = audit_stream((rec for rec, _ in stream_payloads_in_context(events)), gathered, limits=limits)
     except Exception as exc:  # noqa: BLE001 - raised below, as the whole-history audit raised it, if it is run
         failure, rule_faults = exc, []
     deque(events, maxlen=0)  # the rest (if the audit stopped early) is still checked

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yarnlog.cli import amendments, campaign, evidence, interchange, reading, timeline, verification
+from yarnlog.cli import amendments, campaign, evidence, interchange, reading, timeline, verification, web
 from yarnlog.cli.root import app
 from yarnlog.cli.verbs import command_tree
 
@@ -20,6 +20,11 @@ app.command("digest")(evidence.digest)
 app.command("check-proof")(evidence.check_proof)
 app.command("keygen")(evidence.keygen)
 app.add_typer(evidence.db_app, name="db")
+
+# -- the players' page (yarnlog.cli.web) -----------------------------------------------------
+
+app.command("serve")(web.serve)
+app.command("invite")(web.invite)
 
 
 _command: Any = None

@@ -33,7 +33,7 @@ PEOPLE = {"by", "caller", "voter", "theme_by", "challenger", "participant", "vie
           "players", "spender", "objector", "withholder", "narrator", "introduced_by", "gm", "order", "for_caller",
           "for_challenger", "support", "members", "chooser", "for_detail"}
 CHARACTERS = {"character", "cast", "petitioner", "granter", "combatant", "attacker", "defender", "target", "pc",
-              "other", "name", "members", "among", "first", "chosen"}
+              "other", "name", "members", "among", "first", "chosen", "healer", "payer"}
 EVENTS = {"sequence", "opposed", "event", "roll", "rolls", "roll_event"}
 #: Parameters whose values are the locations introduced in play (a scene shifts to one).
 PLACES = {"location"}
@@ -59,7 +59,8 @@ class Vocabulary:
 
 
 def vocabulary(state: CampaignState[Any]) -> Vocabulary:
-    """The names, traits and event count of ``state`` (Yarn's characters when it is a Yarn campaign)."""
+    """The names, traits and event count of ``state``: the names its ruleset registers (Yarn's
+    characters' traits and locations when it is a Yarn campaign)."""
     table = state.table
     people = tuple(dict.fromkeys([*table.players, table.gm]))
     characters: list[str] = []
@@ -77,6 +78,8 @@ def vocabulary(state: CampaignState[Any]) -> Vocabulary:
     if combat is not None:
         characters.extend(combat.wounds.registered)
     places = tuple(getattr(yarn_characters, "locations", {})) if yarn_characters is not None else ()
+    if state.ruleset is not None:  # the names any ruleset registers (Rules.names): its characters
+        characters.extend(name for name in state.ruleset.rules.names(state) if name not in places)
     return Vocabulary(people, tuple(dict.fromkeys(characters)), tuple(sorted(set(traits))), state.sequence, traits_of,
                       places)
 
@@ -92,7 +95,7 @@ def verb_tree(db: str | None, campaign_id: str) -> dict[str, Command]:
         verbs = {}
         for name in group.list_commands(ctx):
             command = group.get_command(ctx, name)
-            if command is not None and name != "play":
+            if command is not None and name not in ("play", "serve"):  # both run until stopped
                 verbs[name] = command
     return verbs
 

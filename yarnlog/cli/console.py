@@ -109,6 +109,7 @@ def render_status(status: Status) -> str:
             words.append(f"{seat.drama_tokens}dt {seat.bennies}b")
         if seat.hit_points is not None:
             words.append(f"{seat.hit_points[0]}/{seat.hit_points[1]}hp")
+        words.extend(seat.figures)
         seats.append(" ".join(words))
     return plain(" | ".join([" · ".join(head), *seats]))
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from yarnlog.core.ruleset import CampaignState
 
 #: The template each format renders with.
-TEMPLATES = {"md": "recap.md.j2", "html": "recap.html.j2"}
+TEMPLATES = {"md": "recap.md.j2", "html": "recap.html.j2", "chat": "recap.chat.j2"}
 
 EpisodeOpt = Annotated[Optional[int], typer.Option("--episode", help="Episode N (default: the last one).")]
 EpisodesOpt = Annotated[Optional[str], typer.Option("--episodes", help="A range of episodes, like 1-2.")]
@@ -26,7 +26,10 @@ ScenesOpt = Annotated[Optional[str], typer.Option("--scenes", help="A range of s
 SeriesOpt = Annotated[bool, typer.Option("--series", help="The whole series.")]
 AudienceOpt = Annotated[Optional[str], typer.Option("--as", help="What player NAME may see.")]
 PlayersOpt = Annotated[bool, typer.Option("--players", help="What every player may see (to post to the group).")]
-FormatOpt = Annotated[str, typer.Option("--format", help="md (Markdown) or html (one standalone page).")]
+PreviouslyOpt = Annotated[bool, typer.Option("--previously", help="A short \"previously on\" to read aloud "
+                                             "at the next session.")]
+FormatOpt = Annotated[str, typer.Option("--format", help="md (Markdown), html (one standalone page) or chat "
+                                                 "(messages of at most 2,000 characters).")]
 OutputOpt = Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to FILE instead of stdout.")]
 #: A sheet is written to a file as a page (``sheet -o FILE``), never as the terminal's text.
 SHEET_FILE_FORMATS = "-o FILE writes the sheet as md or html: give --format md or html"
@@ -60,7 +63,7 @@ def recap_asked(*, episode: int | None, episodes: str | None, scenes: str | None
     if as_name is not None and players:
         raise InvalidCommand("give --as NAME or --players, not both")
     if fmt not in TEMPLATES:
-        raise InvalidCommand(f"--format is md or html, not {fmt!r}")
+        raise InvalidCommand(f"--format is md, html or chat, not {fmt!r}")
     if as_json and fmt != "md":
         raise InvalidCommand("--json prints the recap as data; it takes no --format")
     journal = open_journal()

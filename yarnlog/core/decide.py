@@ -18,6 +18,7 @@ from yarnlog.core.corrections import (
     effective,
 )
 from yarnlog.core.events import Payload, Recorded, load_payload
+from yarnlog.core.invites import decide_invite
 from yarnlog.core.names import Registered, completed, did_you_mean, mentioned, resolve_command, which_match
 from yarnlog.core.referee import Broken, Difference, InvalidCommand, Referee, Rule, YarnlogError, invalid, present
 from yarnlog.core.ruleset import CORE_COMMANDS, CampaignState
@@ -101,7 +102,8 @@ def _decide(command: Any, state: CampaignState[Any], referee: Referee, ruleset: 
     if type(command) in CORE_COMMANDS:
         takeover = ruleset.rules.takes_over.get(type(command))
         if takeover is None:
-            payloads = decide_table(command, state.table, ruleset.options) or decide_timeline(command, state.timeline)
+            payloads = (decide_table(command, state.table, ruleset.options) or decide_invite(command, state.table)
+                        or decide_timeline(command, state.timeline))
         else:
             payloads = takeover(command, state, referee)
             if payloads is None:
@@ -116,10 +118,22 @@ def _decide(command: Any, state: CampaignState[Any], referee: Referee, ruleset: 
     return list(payloads)
 
 
+def recorded_with(sequence: int, history: Sequence[Recorded]) -> list[int]:
+    """The events recorded in one entry with event ``sequence``, itself included: a GM's override and
+    the ``covers`` events it let through are one entry (one command), else the event alone."""
+    for rec in history:
+        covers = getattr(rec.payload, "covers", None) if rec.event_type == "override.recorded" else None
+        if covers and rec.sequence <= sequence <= rec.sequence + covers:
+            return list(range(rec.sequence, rec.sequence + covers + 1))
+    return [sequence]
+
+
 def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], referee: Referee, *,
-                     author: str) -> Payload:
+                     author: str) -> list[Payload]:
     """A correction or retraction of an earlier event, approved by a GM.
 
+    A retraction takes back the whole entry the event was recorded in (:func:`recorded_with`): the
+    override and the move it let through are retracted together, the event named first.
     Refused (unless overridden) when the amended history would break a rule that the
     recorded history kept, e.g. retracting a grant that a later spend depended on.
     """
@@ -136,8 +150,12 @@ def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], re
             f"event {command.sequence} is itself an amendment: retract it (which undoes it) and record "
             "a new one, rather than correcting it")
     payload: Correction | Retraction
+    payloads: list[Correction | Retraction] = []
     if isinstance(command, Retract):
         payload = Retraction(retracts=command.sequence, reason=command.reason, approved_by=author)
+        live = {r.sequence for r in effective(history)}
+        payloads = [Retraction(retracts=n, reason=command.reason, approved_by=author)
+                    for n in recorded_with(command.sequence, history) if n != command.sequence and n in live]
     else:
         data = _merged(current.payload.to_data(), command.changes)
         corrected = load_payload(target.event_type, type(current.payload).schema_version, data)
@@ -146,14 +164,14 @@ def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], re
         data = _merged(_rederived(corrected, before).to_data(), command.changes)
         payload = Correction(corrects=command.sequence, replacement=data, reason=command.reason,
                              approved_by=author)
-    payload = validate_amendment(payload, state, referee)
-    amended = Recorded(
-        campaign_id=target.campaign_id, sequence=history[-1].sequence + 1, event_id="pending",
-        event_type=payload.event_type, schema_version=payload.schema_version, recorded_at="",
-        recorded_by=author, visibility=EVERYONE, payload=payload,
-    )
+    every: list[Payload] = [validate_amendment(p, state, referee) for p in (payload, *payloads)]
+    amended = [Recorded(
+        campaign_id=target.campaign_id, sequence=history[-1].sequence + 1 + i, event_id="pending",
+        event_type=p.event_type, schema_version=p.schema_version, recorded_at="",
+        recorded_by=author, visibility=EVERYONE, payload=p,
+    ) for i, p in enumerate(every)]
     known = {(f.sequence, f.problem) for f in audit(history)}
-    for fault in audit([*history, amended]):
+    for fault in audit([*history, *amended]):
         if (fault.sequence, fault.problem) not in known:
             # A rule the audit names is the one refused (and overridden), said in one line; anything
             # else (a field the rules derive otherwise) is refused under the rule of corrections.
@@ -162,7 +180,7 @@ def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], re
             if isinstance(broken, Difference):
                 said = broken.briefly()
             referee.require(False, rule, f"event {fault.sequence} would fail: {said}")
-    return payload
+    return list(every)
 
 
 def _merged(data: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:

@@ -50,6 +50,8 @@ _NOT_UNICODE = re.compile("[\ud800-\udfff]")
 
 def name_problem(value: str, what: str = "a name") -> str | None:
     """Why ``value`` cannot be a name (``what`` says which: "a name", "--by"), or ``None``."""
+    if value.isascii() and len(value) <= MAX_NAME and value.isprintable():
+        return None  # (an ASCII name is one if printable: no C0, no DEL; the usual case, without the patterns)
     if _NOT_UNICODE.search(value):
         return f"{what} is not valid UTF-8"
     if len(value) > MAX_NAME:
@@ -138,7 +140,8 @@ def check_data(value: Any, name_keys: Iterable[str] = (), *, where: str = "") ->
             continue
         elif kind is dict or kind is list or isinstance(item, (list, tuple, Mapping)):
             problem = _container_problem(item, depth)
-            if problem is None and isinstance(item, Mapping):
+            # (a parsed payload's mappings are dicts: told apart from lists without the ABC's test)
+            if problem is None and (kind is dict or (kind is not list and isinstance(item, Mapping))):
                 for key, child in item.items():
                     if is_name and isinstance(key, str) and name_problem(key) is not None:
                         problem = name_problem(key)  # a mapping keyed by names (awards by PC)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from yarnlog.core.installed import RULESETS, import_object
+from yarnlog.core.invites import IssueInvite, RevokeInvite
 from yarnlog.core.referee import InvalidCommand, YarnlogError
 from yarnlog.core.table import AddParticipant, ChangeOptions, RemoveParticipant, Table
 from yarnlog.core.timeline import AddNote, CloseScene, EndEpisode, OpenScene, StartEpisode, Timeline
@@ -44,7 +45,7 @@ DEFAULT_RULESET = "yarn"
 #: The journal's own commands, by exact type: a ruleset decides one of them only when its
 #: ``Rules.takes_over`` says so (a subclass such as Yarn's ``CallScene`` is the ruleset's own command).
 CORE_COMMANDS = frozenset({AddParticipant, RemoveParticipant, ChangeOptions, StartEpisode, EndEpisode, OpenScene,
-                           CloseScene, AddNote})
+                           CloseScene, AddNote, IssueInvite, RevokeInvite})
 
 #: The state a ruleset keeps for a campaign (``YarnState`` for Yarn).
 S = TypeVar("S", covariant=True)

@@ -8,13 +8,15 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Seat:
-    """One participant on the status line: drama tokens, bennies, and their character's hit points."""
+    """One participant on the status line: drama tokens, bennies, and their character's hit points;
+    ``figures``, any other short words a ruleset shows of the seat ("Will 7/9"), in its order."""
 
     name: str
     drama_tokens: int | None = None
     bennies: int | None = None
     character: str | None = None
     hit_points: tuple[int, int] | None = None  # (current, maximum)
+    figures: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ CORE_EVENT_TYPES = frozenset({
     "campaign.created", "campaign.options_changed", "participant.joined", "participant.left", "episode.started",
     "episode.ended",
     "scene.opened", "scene.closed", "note", "correction", "retraction", "override.recorded",
+    "invite.issued", "invite.revoked",
 })
 
 
@@ -221,6 +222,13 @@ def stream_stored_in_context(rows: Iterable[StoredEvent], timeline: Timeline | N
     context. The header comes from the store's typed columns as the chain hashed them.
     """
     return _placed(((stored_payload(row), row) for row in rows), _built, timeline)
+
+
+def stream_payloads_in_context(events: Iterable[tuple[Payload, StoredEvent]], timeline: Timeline | None = None,
+                               ) -> Iterator[tuple[Recorded, Timeline]]:
+    """:func:`stream_stored_in_context` of rows whose payloads are already typed (verify's, which
+    typed each payload to check it): each event built once, in its context."""
+    return _placed(events, _built, timeline)
 
 
 def _built(row: StoredEvent | Recorded, payload: Payload, episode: int | None, scene: int | None) -> Recorded:

@@ -12,6 +12,7 @@ from pydantic import Field
 from yarnlog.core.envelope import CAMPAIGN_ID_PATTERN
 from yarnlog.core.events import Payload, event
 from yarnlog.core.frozen import replace
+from yarnlog.core.invites import InviteIssued, InviteRevoked, evolve_invites
 from yarnlog.core.limits import Name, Text
 from yarnlog.core.names import did_you_mean
 from yarnlog.core.referee import invalid
@@ -70,6 +71,8 @@ class Table:
     options: dict[str, bool] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)
     departed: frozenset[str] = frozenset()
+    #: The open links to the players' page: participant -> SHA-256 of the link's secret (core.invites).
+    invites: dict[str, str] = field(default_factory=dict)
 
     @property
     def players(self) -> list[str]:
@@ -89,7 +92,8 @@ class Table:
 @cache
 def _moves_the_table(kind: type) -> bool:
     # Most events leave the table as it is: a replay asks once per payload type, not four times an event.
-    return issubclass(kind, (CampaignCreated, ParticipantJoined, ParticipantLeft, OptionsChanged))
+    return issubclass(kind, (CampaignCreated, ParticipantJoined, ParticipantLeft, OptionsChanged, InviteIssued,
+                             InviteRevoked))
 
 
 def evolve_table(table: Table, payload: Payload) -> Table:
@@ -107,8 +111,11 @@ def evolve_table(table: Table, payload: Payload) -> Table:
     if isinstance(payload, ParticipantJoined):
         return replace(table, roles={**table.roles, payload.name: payload.role},
                        departed=table.departed - {payload.name})
-    if isinstance(payload, ParticipantLeft):
-        return replace(table, departed=table.departed | {payload.name})
+    if isinstance(payload, ParticipantLeft):  # a participant who leaves keeps no open link
+        return replace(table, departed=table.departed | {payload.name},
+                       invites=evolve_invites(table.invites, InviteRevoked(name=payload.name, by=table.gm)))
+    if isinstance(payload, (InviteIssued, InviteRevoked)):
+        return replace(table, invites=evolve_invites(table.invites, payload))
     if isinstance(payload, OptionsChanged):
         return replace(table, options={**table.options, **payload.options})
     return table

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from yarnlog.core.corrections import Correction, OverrideRecorded, Retraction
 from yarnlog.core.events import Payload
+from yarnlog.core.invites import InviteIssued, InviteRevoked, validate_issued, validate_revoked
 from yarnlog.core.limits import check_data
 from yarnlog.core.names import NAME_FIELDS, did_you_mean
 from yarnlog.core.referee import Difference, Referee, YarnlogError, invalid
@@ -107,6 +108,8 @@ CORE_VALIDATORS: Mapping[type[Payload], Validator] = {
     Correction: validate_amendment,
     Retraction: validate_amendment,
     OverrideRecorded: validate_override,
+    InviteIssued: validate_issued,
+    InviteRevoked: validate_revoked,
 }
 
 

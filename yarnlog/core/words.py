@@ -44,6 +44,10 @@ def _sentence(recorded: Recorded) -> str | None:
         return f"{p['name']} joined the table as {'a GM' if p['role'] == 'gm' else 'a player'}."
     if kind == "participant.left":
         return f"{p['name']} left the table{_then(p.get('reason'))}."
+    if kind == "invite.issued":  # the secret is not in the event: only its hash
+        return f"{p['by']} gave {p['name']} a link to the players' page."
+    if kind == "invite.revoked":
+        return f"{p['by']} revoked {p['name']}'s link to the players' page."
     if kind == "correction":
         return f"Event {p['corrects']} corrected (approved by {p['approved_by']}): {p['reason']}."
     if kind == "retraction":

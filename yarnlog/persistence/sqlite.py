@@ -17,7 +17,7 @@ from sqlalchemy import Connection, create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 
-from yarnlog.core.chain import GENESIS, HASHED_FIELDS, stored_event_hash
+from yarnlog.core.chain import GENESIS, HASHED_FIELDS, hash_of_row
 from yarnlog.persistence.protocol import HASH_REFUSED, Snapshot, StoreError
 from yarnlog.persistence.sql import SqlStore
 
@@ -27,9 +27,9 @@ HASH_ARGUMENTS = (*HASHED_FIELDS, "payload", "prev_hash")
 
 
 def _row_hash(*values: Any) -> str:
-    """:func:`stored_event_hash` of a row's columns in :data:`HASH_ARGUMENTS`' order."""
-    *header, payload, prev_hash = values
-    return stored_event_hash(dict(zip(HASHED_FIELDS, header)), payload, prev_hash)
+    """:func:`stored_event_hash` of a row's columns in :data:`HASH_ARGUMENTS`' order (looked up if
+    this process has just hashed the same values: :func:`~yarnlog.core.chain.remembered_hashes`)."""
+    return hash_of_row(values)
 
 
 TRIGGERS = (

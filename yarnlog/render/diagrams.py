@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from dataclasses import dataclass
+from typing import Any
 from xml.sax.saxutils import escape
 
 from yarnlog.core.charts import RECURRING, CharacterNode, RelationshipGraph, TokenSeries, WantEdge
@@ -200,6 +202,7 @@ def relationship_map_svg(graph: RelationshipGraph, *, id_prefix: str = "relmap")
             f'<path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>'
             for name, colour in markers.items()]
     out.append("</defs>")
+    taken = [_Box(x - w / 2, y - _BOX_HEIGHT / 2, w, _BOX_HEIGHT) for x, y, w in places.values()]
     out.append('<g class="relationships">')
     for rel in graph.relationships:
         if rel.source not in places or rel.target not in places:
@@ -210,7 +213,8 @@ def relationship_map_svg(graph: RelationshipGraph, *, id_prefix: str = "relmap")
         out.append(f'<g class="relationship"><title>{xml_text(f"{rel.source} to {rel.target}: {rel.nature}")}'
                    f'</title><line x1="{_n(sx)}" y1="{_n(sy)}" x2="{_n(ex)}" y2="{_n(ey)}" '
                    f'stroke="{RELATIONSHIP_COLOUR}" stroke-width="1.2" marker-end="url(#{id_prefix}-rel)"/>'
-                   + _label((sx + ex) / 2, (sy + ey) / 2, rel.nature, RELATIONSHIP_COLOUR) + "</g>")
+                   + _label(*_free_spot(lambda t, sx=sx, sy=sy, ex=ex, ey=ey: (sx + (ex - sx) * t, sy + (ey - sy) * t),
+                                        rel.nature, taken), rel.nature, RELATIONSHIP_COLOUR) + "</g>")
     out.append("</g>")
     out.append('<g class="wants">')
     for want in graph.wants:
@@ -222,7 +226,13 @@ def relationship_map_svg(graph: RelationshipGraph, *, id_prefix: str = "relmap")
         qx, qy = (x1 + x2) / 2 + 45 * (y2 - y1) / length, (y1 + y2) / 2 - 45 * (x2 - x1) / length
         sx, sy = _to_edge(x1, y1, w1 / 2, _BOX_HEIGHT / 2, qx, qy)
         ex, ey = _to_edge(x2, y2, w2 / 2, _BOX_HEIGHT / 2, qx, qy)
-        mx, my = 0.25 * sx + 0.5 * qx + 0.25 * ex, 0.25 * sy + 0.5 * qy + 0.25 * ey
+
+        def along(t: float, sx: float = sx, sy: float = sy, qx: float = qx, qy: float = qy, ex: float = ex,
+                  ey: float = ey) -> tuple[float, float]:
+            return ((1 - t) ** 2 * sx + 2 * t * (1 - t) * qx + t * t * ex,
+                    (1 - t) ** 2 * sy + 2 * t * (1 - t) * qy + t * t * ey)
+
+        mx, my = _free_spot(along, want.want, taken)
         colour, dash, stroke, kind = ((FRAUGHT_COLOUR, "6 4", "2.2", "fraught") if want.fraught
                                       else (WANT_COLOUR, "2 3", "1.4", "want"))
         title = f"{want.source} wants from {want.target}: {want.want}{' (fraught)' if want.fraught else ''}"
@@ -248,6 +258,50 @@ def relationship_map_svg(graph: RelationshipGraph, *, id_prefix: str = "relmap")
     out.append(_map_legend(plot_height, id_prefix))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+@dataclass(frozen=True)
+class _Box:
+    """A rectangle of the drawing: a character's box or a label's extent."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    def overlaps(self, other: "_Box") -> bool:
+        return (self.x < other.x + other.w and other.x < self.x + self.w
+                and self.y < other.y + other.h and other.y < self.y + self.h)
+
+
+#: No font metrics without a browser: an 11 px label is about 6.2 px a character, 14 px high.
+LABEL_CHAR = 6.2
+LABEL_HEIGHT = 14.0
+
+
+def label_box(x: float, y: float, text: str) -> _Box:
+    """The extent of a label drawn at (``x``, ``y``) (centred, on its baseline), a little padded."""
+    w = LABEL_CHAR * len(shortened(plain(text), SVG_LABEL)) + 6
+    return _Box(x - w / 2, y - LABEL_HEIGHT + 2, w, LABEL_HEIGHT + 2)
+
+
+def _free_spot(along: Any, text: str, taken: list[_Box]) -> tuple[float, float]:
+    """Where on its arrow (``along(t)``, t in 0..1) a label overlaps no box nor label placed before,
+    nudged off the arrow when it must be; taken into ``taken``. The middle is tried first."""
+    tries = [(t, dy) for dy in (0.0, -9.0, 9.0, -18.0, 18.0, -27.0, 27.0)
+             for t in (0.5, 0.42, 0.58, 0.34, 0.66, 0.27, 0.73, 0.2, 0.8)]
+    best, fewest = None, math.inf
+    for t, dy in tries:
+        x, y = along(t)
+        box = label_box(x, y + dy, text)
+        hits = sum(box.overlaps(other) for other in taken)
+        if hits < fewest:
+            best, fewest = (x, y + dy), hits
+        if hits == 0:
+            break
+    assert best is not None
+    taken.append(label_box(*best, text))
+    return best
 
 
 def _label(x: float, y: float, text: str, colour: str) -> str:

@@ -23,8 +23,10 @@ through the odds; and while a resolution may still be open the GM's pile is left
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from types import SimpleNamespace
 from typing import Any
 
 from yarnlog.core.audience import Audience
@@ -36,7 +38,8 @@ from yarnlog.core.timeline import EpisodeStarted, Note, SceneClosed, SceneOpened
 from yarnlog.rulesets.dramasystem.parts.player_views import resolution_pending
 from yarnlog.rulesets.dramasystem.parts.resolution_reports import describe, resolution_reports
 from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board
-from yarnlog.rulesets.dramasystem.words import narrate
+from yarnlog.rulesets.dramasystem.words import narrate, vote_winners
+from yarnlog.rulesets.scenes_and_tokens import story
 from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import current_order
 from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
     CharacterNode,
@@ -45,6 +48,7 @@ from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
     WantEdge,
     graph_of,
 )
+from yarnlog.rulesets.scenes_and_tokens.previously import previously
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,37 @@ class Scope:
 def _new_scene(p: SceneOpened) -> dict[str, Any]:
     return {"number": p.number, "title": p.title, "caller": p.caller, "mode": p.mode or "", "kind": p.kind or "",
             "setting": p.setting, "cast": list(p.cast), "situation": p.situation, "time_break": p.time_break,
-            "summary": "", "notes": [], "moves": [], "resolutions": []}
+            "summary": "", "notes": [], "moves": [], "resolutions": [], "story": []}
+
+
+#: The shared moves, told by the shared core's story (:mod:`~yarnlog.rulesets.scenes_and_tokens.story`).
+_SHARED = {"petition.resolved": "petition", "petition.forced": "forced", "petition.quizzed": "quizzed",
+           "petition.two_way": "two_way", "challenge.ducked": "ducked", "challenge.rushed": "rushed",
+           "challenge.voted": "challenge_voted"}
+#: DramaSystem's own moves whose sentence, its tokens left out, belongs in the story.
+_TOLD = ("procedure.resolved", "advanced.clinched", "contest.ended", "contest.stopped", "bennie.spent",
+         "challenge.novelty_ruled", "challenge.procedural_demanded", "location.challenged", "location.introduced",
+         "location.elaborated", "supporting.introduced", "supporting.promoted", "supporting.described",
+         "procedure.extra_card", "ruling.recorded", "scene.called")
+#: Moves the economy table and the highlights tell: not retold between the scenes.
+_LEDGER_ONLY = ("dramasystem.bennie.ballot_cast", "dramasystem.tokens.returned")
+_TOKENS = re.compile(r"\b(gives|pays|returns|burned|refresh)\b|\btokens? (is|are) treated")
+_CITED = re.compile(r" \((?:DS[\d\-, ]+|reading \d+|[A-Z][a-z]+(?: [A-Za-z]+)*)\)(?=[.;]|$)")
+
+
+def _story_line(kind: str, p: dict[str, Any], said: str, wants: dict[tuple[str, str], str]) -> str | None:
+    """The move in the scene's story: a shared move in plain words, another without its tokens and sections."""
+    move = kind.split(".", 1)[1]
+    if move in _SHARED:
+        tell = getattr(story, _SHARED[move])
+        return tell(p, wants) if _SHARED[move] in ("petition", "forced", "quizzed") else tell(p)
+    if move not in _TOLD:
+        return None
+    kept = [part for part in re.split(r"(?<=[.!?])\s+", said) if part and not _TOKENS.search(part)]
+    text = " ".join(_CITED.sub("", part) for part in kept).replace("..", ".").strip()
+    if not text:
+        return None
+    return story.stop(text[:1].upper() + text[1:])
 
 
 def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, scope: Scope) -> dict[str, Any]:
@@ -83,8 +117,13 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
     series_notes: list[dict[str, Any]] = []
     before_play: list[str] = []  # moves before the first episode: session zero
     last_started: int | None = None
+    wants: dict[tuple[str, str], str] = {}
+    highlights: dict[int, list[str]] = {}
     for rec in events:
         p = rec.payload
+        if rec.event_type == "dramasystem.character.want_declared":
+            w = p.model_dump()
+            wants[(w["character"], w["withholder"])] = w["want"]
         if rec.episode is not None:
             last_of_episode[rec.episode] = rec.sequence
         if isinstance(p, EpisodeStarted):
@@ -110,13 +149,25 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
                 series_notes.append(note)
         elif rec.event_type.startswith("dramasystem."):
             said = narrate(rec, None)  # type: ignore[arg-type]  # DramaSystem's sentences read the payload only
-            if not said:
+            if rec.event_type == "dramasystem.bennie.vote_tallied" and not audience.is_gm:
+                said = vote_winners(rec.payload.model_dump())  # DS74: only the GM ever sees the scores
+            if not said or rec.event_type in _LEDGER_ONLY:
                 continue
             if rec.scene in scenes:
                 scenes[rec.scene]["moves"].append(said)
+                data = p.model_dump(mode="json")
+                told_line = _story_line(rec.event_type, data, said, wants)
+                if told_line:
+                    scenes[rec.scene]["story"].append(told_line)
+                    if rec.event_type.endswith(("petition.forced", "contest.ended")) and rec.episode is not None:
+                        highlights.setdefault(rec.episode, []).append(told_line)
             elif rec.episode in episodes:  # before its first scene (a calling order), or between them
                 episode = episodes[rec.episode]
                 episode["opening" if not episode["scenes"] else "moves"].append(said)
+                if rec.event_type == "dramasystem.bennie.vote_tallied" and rec.episode is not None:
+                    won = [t["player"] for t in p.model_dump()["tallies"] if t["gains_bennie"]]
+                    if won:
+                        highlights.setdefault(rec.episode, []).append(f"{story.names(won)} won the bennie vote.")
             elif last_started in episodes:  # between episodes: after the last one's end
                 episodes[last_started]["after"].append(said)
             else:
@@ -135,6 +186,12 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
         at_end = replay([r for r in seen if r.sequence <= last_of_episode.get(number, 0)])
         hide_gm = audience.kind != "gm" and resolution_pending(at_end)
         board = token_board(at_end, hide_gm=hide_gm)
+        for scene in episode["scenes"]:
+            opened = SimpleNamespace(**{**scene, "role": None, "cast_called": scene["cast"]})
+            scene["story"].insert(0, story.opening(opened))
+            if scene["summary"]:
+                scene["story"].append(f"In the end: {story.stop(scene['summary'])}")
+        episode["highlights"] = highlights.get(number, [])
         episode.update(piles=board["participants"], drama=board["drama"], as_of=board["as_of"],
                        calling_order=list(current_order(at_end.rules.sheets, table.gm, number) or ()))
         told.append(episode)
@@ -157,3 +214,11 @@ def relationship_graph(told: dict[str, Any]) -> RelationshipGraph | None:
     return RelationshipGraph(nodes=tuple(CharacterNode(**n) for n in data["nodes"]),
                              relationships=tuple(RelationshipEdge(**r) for r in data["relationships"]),
                              wants=tuple(WantEdge(**w) for w in data["wants"]))
+
+
+def previously_on(told: dict[str, Any]) -> str:
+    """DramaSystem's "previously on" (``recap --previously``): the shared core's, over a recap's data."""
+    scenes = [(scene["summary"], next((n["text"] for n in reversed(scene["notes"]) if n["gm"]), ""),
+               [line for line in scene["story"] if not line.startswith("In the end:")])
+              for episode in told["episodes"] for scene in episode["scenes"]]
+    return previously(told["title"] or told["campaign"], scenes)

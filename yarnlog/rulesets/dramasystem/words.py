@@ -180,6 +180,11 @@ def _challenge(verb: str, p: dict[str, Any]) -> str:
     return f"{head} {_moves(p['transfers'])}" if p.get("transfers") else head
 
 
+def _sought(p: dict[str, Any], before: str = " for ", after: str = "") -> str:
+    """What the exchange sought, as recorded (``--sought``), or nothing."""
+    return f"{before}{p['sought']}{after}" if p.get("sought") else ""
+
+
 def _exchange(kind: list[str], p: dict[str, Any]) -> str:
     """A dramatic scene's end, or tokens moved, in the SRD's words (DS18-DS27)."""
     noun, verb = kind
@@ -187,12 +192,12 @@ def _exchange(kind: list[str], p: dict[str, Any]) -> str:
         head = ("The episode ends: unspent drama tokens revert to the kitty." if verb == "returned"
                 else f"The GM rules: {p['reason']}.")
     elif verb == "resolved":
-        head = f"{p['petitioner']} petitioned {p['granter']}: {p['outcome']}."
+        head = f"{p['petitioner']} petitioned {p['granter']}{_sought(p)}: {p['outcome']}."
     elif verb == "forced":
-        head = f"{p['petitioner']} forced {p['granter']}{', who blocked' if p['blocked'] else ''}."
+        head = f"{p['petitioner']} forced {p['granter']}{_sought(p)}{', who blocked' if p['blocked'] else ''}."
     elif verb == "two_way":
         said = {True: "granted", False: "denied"}
-        head = (f"Two-way exchange: {p['first']} {said[p['first_granted']]}, "
+        head = (f"Two-way exchange{_sought(p, ' (', ')')}: {p['first']} {said[p['first_granted']]}, "
                 f"{p['second']} {said[p['second_granted']]}.")
     else:
         head = f"The GM quizzed {len(p['answers'])} petitioners in the order {', '.join(p['precedence'])}."
@@ -206,12 +211,17 @@ def _contest(step: str, p: dict[str, Any]) -> str | None:
             return (f"{p['first']} ({p['first_type']}, {first_grade}) against {p['second']} "
                     f"({p['second_type']}, {second_grade}): {p['outright_winner']} wins outright, no card drawn.")
         draws = (p["allowance"] + [0, 0])[:2]
-        unit = "redraws" if p["advanced"] else "draws"
-        first = f"{p['first']} ({p['first_type']}, {first_grade}; {p['first_token']}, {draws[0]} {unit})"
+        unit = "redraw" if p["advanced"] else "draw"
+
+        def counted(n: int, word: str) -> str:  # "1 draw", "2 draws"
+            return f"{n} {word}{'' if n == 1 else 's'}"
+
+        first = f"{p['first']} ({p['first_type']}, {first_grade}; {p['first_token']}, {counted(draws[0], unit)})"
         if p["second"] == "GM":
             extra = ", formidable" if p["formidable"] else ""
-            return f"Solo action: {first} against the GM ({p['second_token']}{extra}, {draws[1]} draws)."
-        second = f"{p['second']} ({p['second_type']}, {second_grade}; {p['second_token']}, {draws[1]} {unit})"
+            return f"Solo action: {first} against the GM ({p['second_token']}{extra}, {counted(draws[1], 'draw')})."
+        second = (f"{p['second']} ({p['second_type']}, {second_grade}; {p['second_token']}, "
+                  f"{counted(draws[1], unit)})")
         stakes = "".join(f" Stakes: {g}." for g in p["goals"])
         return f"{'Advanced contest' if p['advanced'] else 'Contest'}: {first} against {second}.{stakes}"
     if step == "redrew":
@@ -363,3 +373,9 @@ def follow_up(state: CampaignState[Any]) -> str | None:
 
     parts = [f"{n}{' (GM)' if state.table.is_gm(n) else ''} {unspent(n)}" for n in shown]
     return f"{drama}Procedural tokens unspent: {'; '.join(parts)}."
+
+
+def vote_winners(p: dict[str, Any]) -> str:
+    """The bennie vote as a player may hear it: the winners only (DS74: only the GM sees the scores)."""
+    gainers = [t["player"] for t in p["tallies"] if t["gains_bennie"]]
+    return f"The bennie vote: a bennie each to {', '.join(gainers) or 'no one'} (DS74-DS75)."

@@ -230,7 +230,8 @@ def _card_list(text: Optional[str]) -> tuple[str, ...]:
     return tuple(c for c in (text or "").replace(" ", ",").split(",") if c)
 
 
-contest_app = typer.Typer(help="A player-versus-player contest or a solo action: start, assist, draw, stop, end.",
+contest_app = typer.Typer(help="A player-versus-player contest or a solo action: start, assist, draw, stop, "
+                          "pass, redraw, end.",
                           no_args_is_help=True)
 
 
@@ -305,10 +306,21 @@ def contest_draw(
 
 @contest_app.command("stop")
 def contest_stop(
-    side: Annotated[str, typer.Argument(help="The side that draws no more.")],
+    side: Annotated[str, typer.Argument(help="The side that stops drawing.")],
     campaign: CampaignOpt = None, as_json: JsonOpt = False,
 ) -> None:
-    """A side chooses not to draw (or, in the advanced contest, redraw) any more: it passes."""
+    """Simple contest: a side draws no more (SRD 601). Advanced contest: the same as pass, one turn."""
+    from yarnlog.rulesets.dramasystem.parts.contests import StopDrawing
+
+    run_command(campaign, StopDrawing(side), as_json=as_json)
+
+
+@contest_app.command("pass")
+def contest_pass(
+    side: Annotated[str, typer.Argument(help="The contestant who passes this turn.")],
+    campaign: CampaignOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Advanced contest: a contestant passes one turn to redraw (SRD 951, 959); a later redraw is still theirs."""
     from yarnlog.rulesets.dramasystem.parts.contests import StopDrawing
 
     run_command(campaign, StopDrawing(side), as_json=as_json)

@@ -23,6 +23,7 @@ from yarnlog.cli.recaps import (
     FormatOpt,
     OutputOpt,
     PlayersOpt,
+    PreviouslyOpt,
     ScenesOpt,
     SeriesOpt,
     TemplatesOpt,
@@ -367,6 +368,7 @@ def recap(
     episode: EpisodeOpt = None, episodes: EpisodesOpt = None, scenes: ScenesOpt = None, series: SeriesOpt = False,
     as_name: AudienceOpt = None, players: PlayersOpt = False, fmt: FormatOpt = "md", output: OutputOpt = None,
     templates: TemplatesOpt = None, campaign: CampaignOpt = None, as_of: AsOfOpt = None, as_json: JsonOpt = False,
+    previously: PreviouslyOpt = False,
 ) -> None:
     """The recap: the relationship map (the whole series); per scene the call, notes, every move in the
     book's words and each resolution in short; per episode the theme and everyone's procedural tokens
@@ -392,10 +394,18 @@ def recap(
         from yarnlog.cli.output import json_text
 
         text = json_text(told) + "\n"
+    elif previously:
+        from yarnlog.rulesets.dramasystem.recap import previously_on
+
+        text = previously_on(told) + "\n"
     else:
         diagrams = {"relationships": relationship_map_picture(relationship_graph(told), fmt)}
         text = render_template(TEMPLATES[fmt], state.ruleset.templates if state.ruleset else None, templates,
                                recap=told, diagrams=diagrams)
+        if fmt == "chat":
+            from yarnlog.render.chat import chat_text
+
+            text = chat_text(text)
     write_document(text, output, f"{told['audience_label']} of {told['scope']}")
 
 

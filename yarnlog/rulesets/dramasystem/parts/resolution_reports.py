@@ -169,7 +169,8 @@ def _advanced_step(open_: dict[int, dict[str, Any]], reports: list[dict[str, Any
                       gm_token=p.gm_token.value, tokens=[(p.gm, p.gm_token.value)],
                       cards=[{"by": "opening run", "card": c} for c in p.opening],
                       odds=[{"against": p.gm_token.value, **_chance(up)}],
-                      odds_policy="an up clincher, with no redraw")
+                      odds_policy="an up clincher, with no redraw",
+                      active=p.opening[-1])  # the card the scene starts from, then each one that replaces it
         open_[p.scene] = report
         reports.append(report)
         return
@@ -180,12 +181,14 @@ def _advanced_step(open_: dict[int, dict[str, Any]], reports: list[dict[str, Any
     report["last"] = rec.sequence
     if isinstance(p, PrimaryDrew):
         report["cards"] += [{"by": "primary", "card": c, "kept": c == p.kept} for c in p.cards]
+        report["active"] = p.kept
     elif isinstance(p, Redrawn):
         if p.player not in report["who"]:
             report["who"].append(p.player)
         if p.token is not None:
             report["tokens"].append((p.player, p.token.value))
         report["cards"].append({"by": p.player, "card": p.card, "redraw": p.means.value})
+        report["active"] = p.card
         if p.consequence_card:
             report["consequences"].append({"player": p.player, "card": p.consequence_card,
                                            "kind": p.consequence or "none"})
@@ -193,6 +196,7 @@ def _advanced_step(open_: dict[int, dict[str, Any]], reports: list[dict[str, Any
         if p.player not in report["who"]:
             report["who"].append(p.player)
         report["cards"].append({"by": p.player, "card": p.card, "redraw": _paid_by(p), "extra": _paid_by(p)})
+        report["active"] = p.card
     elif isinstance(p, Clinched):
         del open_[p.scene]
         teller = p.narrator if p.success else "the GM"

@@ -173,6 +173,10 @@ def location(
                                      challenger_side, tie), by, override, as_json)  # type: ignore[arg-type]
 
 
+SoughtOpt = Annotated[Optional[str], typer.Option(
+    "--sought", help="What was sought, in words (\"a place on the crew\"): told in the recap, ledger, explain.")]
+
+
 def petition(
     answer: Annotated[str, typer.Argument(help="granted, refused or no-contest")],
     petitioner: PetitionerOpt, granter: GranterOpt,
@@ -180,6 +184,7 @@ def petition(
                                              "shift of emotional power.")] = None,
     for_refusal: Annotated[Names, typer.Option("--for-refusal", help="Disputed 'no': who did not.")] = None,
     tie: Annotated[Optional[str], typer.Option("--tie", help="The caller's tie-break: granted or refused.")] = None,
+    sought: SoughtOpt = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """End a dramatic scene: the petition granted, refused (or voted on), or no contest."""
@@ -189,7 +194,7 @@ def petition(
     if for_grant or for_refusal or tie:
         vote = GrantVoteData(for_grant=list(names(for_grant)), for_refusal=list(names(for_refusal)),
                              caller_tie_break=tie)
-    run(campaign, ResolvePetition(petitioner, granter, answer, vote), by, override, as_json)
+    run(campaign, ResolvePetition(petitioner, granter, answer, vote, sought or None), by, override, as_json)
 
 
 def _supporters(values: Names) -> dict[str, int]:
@@ -209,18 +214,20 @@ def force(
     support: Annotated[Names, typer.Option("--support", help="CHARACTER=TOKENS given to the petitioner.")] = None,
     block_support: Annotated[Names, typer.Option("--block-support", help="CHARACTER=TOKENS given to the "
                                                  "granter to block.")] = None,
+    sought: SoughtOpt = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """End a dramatic scene with a force (two tokens), perhaps blocked (three), perhaps supported."""
     from yarnlog.rulesets.scenes_and_tokens.parts.petitions import Force
 
-    run(campaign, Force(petitioner, granter, blocked, _supporters(support), _supporters(block_support)), by,
-         override, as_json)
+    run(campaign, Force(petitioner, granter, blocked, _supporters(support), _supporters(block_support),
+                        sought or None), by, override, as_json)
 
 
 def two_way(
     granted: Annotated[Names, typer.Option("--granted", help="Character(s) whose petition was granted.")] = None,
     denied: Annotated[Names, typer.Option("--denied", help="Character(s) whose petition was denied.")] = None,
+    sought: SoughtOpt = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """End a two-way exchange: name each of the two characters once, as granted or denied."""
@@ -230,7 +237,7 @@ def two_way(
     parties = [(n, True) for n in names(granted)] + [(n, False) for n in names(denied)]
     invalid(len(parties) == 2, "a two-way exchange names two characters, each --granted or --denied")
     (first, first_granted), (second, second_granted) = parties
-    run(campaign, TwoWay(first, second, first_granted, second_granted), by, override, as_json)
+    run(campaign, TwoWay(first, second, first_granted, second_granted, sought or None), by, override, as_json)
 
 
 def quiz(

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from yarnlog.core.composition import folds
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.frozen import replace
+from yarnlog.core.limits import Text
 from yarnlog.core.referee import Referee, invalid, present
 from yarnlog.rulesets.scenes_and_tokens.parameters import Dramatic, Roster
 from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import (
@@ -94,6 +95,7 @@ class ResolvePetition:
     granter: str
     answer: str
     vote: GrantVoteData | None = None
+    sought: str | None = None  # what the petitioner sought, in words (``--sought``)
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,7 @@ class Force:
     blocked: bool = False
     support: Mapping[str, int] = field(default_factory=dict)
     block_support: Mapping[str, int] = field(default_factory=dict)
+    sought: str | None = None
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,7 @@ class TwoWay:
     second: str
     first_granted: bool
     second_granted: bool
+    sought: str | None = None
 
 
 @dataclass(frozen=True)
@@ -134,7 +138,20 @@ class QuizPetitioners:
 # -- events -----------------------------------------------------------------------------------
 
 
-class PetitionResolved(Payload):
+class _Sought(Payload):
+    """An exchange that may say what was sought (``--sought``). Absent, the field is left out of the
+    stored payload, so the events recorded before it existed keep their bytes and their hashes."""
+
+    sought: Text | None = None
+
+    def to_data(self) -> dict[str, Any]:
+        data = super().to_data()
+        if data.get("sought") is None:
+            data.pop("sought", None)
+        return data
+
+
+class PetitionResolved(_Sought):
     """A petition settled: granted, refused (perhaps by the group's vote) or no contest (``yarn.petition.resolved``)."""
 
     scene: int
@@ -148,7 +165,7 @@ class PetitionResolved(Payload):
     transfers: list[TransferLine] = Field(default_factory=list)
 
 
-class PetitionForced(Payload):
+class PetitionForced(_Sought):
     """A force, perhaps blocked, with its supporters on either side (``yarn.petition.forced``)."""
 
     scene: int
@@ -162,7 +179,7 @@ class PetitionForced(Payload):
     transfers: list[TransferLine]
 
 
-class TwoWayExchanged(Payload):
+class TwoWayExchanged(_Sought):
     """Each character sought a payoff from the other (``yarn.petition.two_way``)."""
 
     scene: int
@@ -270,7 +287,7 @@ class Petitions:
         return roles
 
     def resolved(self, campaign: Campaign, referee: Referee, *, petitioner: str, granter: str, answer: str,
-                 vote: GrantVoteData | None) -> PetitionResolved:
+                 vote: GrantVoteData | None, sought: str | None = None) -> PetitionResolved:
         """"Playing and Resolving Dramatic Scenes", "Gaining Tokens", "No Contest Scenes"."""
         referee = self.dramatic.referee(referee)
         invalid(answer in ANSWERS, f"a petition ends granted, refused or no contest, not {answer!r}")
@@ -291,7 +308,7 @@ class Petitions:
         return self.events.resolved(
             scene=scene.number, petitioner=asking.character, granter=giving.character,
             petitioner_holder=asking.holder, granter_holder=giving.holder, answer=answer, vote=vote,
-            outcome=outcome.value, transfers=lines(transfers))
+            outcome=outcome.value, transfers=lines(transfers), sought=sought)
 
     def _supports(self, campaign: Campaign, supporters: Iterable[tuple[str, int]]) -> list[SupportLine]:
         roster = self.dramatic.roster(campaign)
@@ -302,7 +319,8 @@ class Petitions:
         return out
 
     def forced(self, campaign: Campaign, referee: Referee, *, petitioner: str, granter: str, blocked: bool,
-               force_support: Iterable[tuple[str, int]], block_support: Iterable[tuple[str, int]]) -> PetitionForced:
+               force_support: Iterable[tuple[str, int]], block_support: Iterable[tuple[str, int]],
+               sought: str | None = None) -> PetitionForced:
         """"Forcing", "Supporting or Blocking a Force"."""
         referee = self.dramatic.referee(referee)
         scene = self._ending(campaign)
@@ -317,10 +335,10 @@ class Petitions:
         return self.events.forced(
             scene=scene.number, petitioner=asking.character, granter=giving.character,
             petitioner_holder=asking.holder, granter_holder=giving.holder, blocked=blocked,
-            force_support=pro, block_support=con, transfers=lines(transfers))
+            force_support=pro, block_support=con, transfers=lines(transfers), sought=sought)
 
     def two_way(self, campaign: Campaign, referee: Referee, *, first: str, second: str, first_granted: bool,
-                second_granted: bool) -> TwoWayExchanged:
+                second_granted: bool, sought: str | None = None) -> TwoWayExchanged:
         """"Two-Way Exchanges"."""
         referee = self.dramatic.referee(referee)
         scene = self._ending(campaign)
@@ -330,7 +348,7 @@ class Petitions:
         return self.events.two_way(
             scene=scene.number, first=one.character, second=other.character, first_holder=one.holder,
             second_holder=other.holder, first_granted=first_granted, second_granted=second_granted,
-            transfers=lines(transfers))
+            transfers=lines(transfers), sought=sought)
 
     def quizzed(self, campaign: Campaign, referee: Referee, *, precedence: Iterable[str],
                 answers: Iterable[tuple[str, str, bool]]) -> PetitionersQuizzed:
@@ -373,14 +391,16 @@ class Petitions:
     def decide(self, command: Any, campaign: Campaign, referee: Referee) -> list[Payload] | None:
         if isinstance(command, ResolvePetition):
             return [self.resolved(campaign, referee, petitioner=command.petitioner, granter=command.granter,
-                                  answer=command.answer.replace("-", " "), vote=command.vote)]
+                                  answer=command.answer.replace("-", " "), vote=command.vote,
+                                  sought=command.sought)]
         if isinstance(command, Force):
             return [self.forced(campaign, referee, petitioner=command.petitioner, granter=command.granter,
                                 blocked=command.blocked, force_support=command.support.items(),
-                                block_support=command.block_support.items())]
+                                block_support=command.block_support.items(), sought=command.sought)]
         if isinstance(command, TwoWay):
             return [self.two_way(campaign, referee, first=command.first, second=command.second,
-                                 first_granted=command.first_granted, second_granted=command.second_granted)]
+                                 first_granted=command.first_granted, second_granted=command.second_granted,
+                                 sought=command.sought)]
         if isinstance(command, QuizPetitioners):
             return self.quiz(command, campaign, referee)
         return None
@@ -430,13 +450,14 @@ class Petitions:
         events = self.events
         return {
             events.resolved: rebuilt(lambda c, r, p: self.resolved(c, r, petitioner=p.petitioner, granter=p.granter,
-                                                                   answer=p.answer, vote=p.vote)),
+                                                                   answer=p.answer, vote=p.vote, sought=p.sought)),
             events.forced: rebuilt(lambda c, r, p: self.forced(
                 c, r, petitioner=p.petitioner, granter=p.granter, blocked=p.blocked,
                 force_support=[(s.character, s.tokens) for s in p.force_support],
-                block_support=[(s.character, s.tokens) for s in p.block_support])),
+                block_support=[(s.character, s.tokens) for s in p.block_support], sought=p.sought)),
             events.two_way: rebuilt(lambda c, r, p: self.two_way(c, r, first=p.first, second=p.second,
                                                                  first_granted=p.first_granted,
-                                                                 second_granted=p.second_granted)),
+                                                                 second_granted=p.second_granted,
+                                                                 sought=p.sought)),
             events.quizzed: self._validate_quizzed,
         }

@@ -51,10 +51,13 @@ def print_rows(title: str, columns: Sequence[str], rows: Sequence[Sequence[objec
     # Light rules and no outer edge: 80 columns go to the cells, not to the frame.
     table = Table(title=text(title), title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
                   padding=(0, 1, 0, 0))
-    for column in columns:
-        # A word wider than its column is folded onto the next line, never cut short with an ellipsis.
-        table.add_column(column, no_wrap=column in no_wrap, max_width=14 if column in narrow else None,
-                         min_width=22 if column in wide else None, overflow="fold")
+    for index, column in enumerate(columns):
+        # Wide enough for its longest word (up to 24 characters), so a word is never split: only a
+        # longer one is folded onto the next line, never cut short with an ellipsis.
+        words = [w for cell in (column, *(row[index] for row in rows)) for w in str(cell).split()]
+        longest = min(max((len(w) for w in words), default=1), 24)
+        table.add_column(column, no_wrap=column in no_wrap, max_width=max(14, longest) if column in narrow else None,
+                         min_width=max(22, longest) if column in wide else longest, overflow="fold")
     for index, row in enumerate(rows):
         style = "strike" if index < len(struck) and struck[index] else ""
         table.add_row(*(cell if isinstance(cell, Text) else text(cell, style) for cell in row))

@@ -196,10 +196,10 @@ def _dice(described: str) -> str:
 
 
 def _outcome(row: dict) -> str:
-    """``beats by 1, 38%``: the outcome, the margin and the prior chance of that outcome."""
+    """``beats by 1 (38% chance)``: the outcome, the margin and the prior chance of that outcome."""
     if row["outcome"] is None:
         return ", ".join(f"{a['outcome']} vs #{a['roll']}" for a in row["answered_by"])
-    odds = f", {row['odds_of_outcome']}" if row["odds_of_outcome"] else ""
+    odds = f" ({row['odds_of_outcome']} chance)" if row["odds_of_outcome"] else ""
     return row["outcome"] + (f" by {abs(row['margin'])}" if row["margin"] else "") + odds
 
 

@@ -18,6 +18,7 @@ from yarnlog.cli.recaps import (
     FormatOpt,
     OutputOpt,
     PlayersOpt,
+    PreviouslyOpt,
     ScenesOpt,
     SeriesOpt,
     TemplatesOpt,
@@ -30,6 +31,7 @@ def recap(
     episode: EpisodeOpt = None, episodes: EpisodesOpt = None, scenes: ScenesOpt = None, series: SeriesOpt = False,
     as_name: AudienceOpt = None, players: PlayersOpt = False, fmt: FormatOpt = "md", output: OutputOpt = None,
     templates: TemplatesOpt = None, campaign: CampaignOpt = None, as_of: AsOfOpt = None, as_json: JsonOpt = False,
+    previously: PreviouslyOpt = False,
 ) -> None:
     """The recap: per scene the call, the cast, notes, challenges, petitions, forces, rolls and tokens;
     per episode the theme, calling order, balances, bennie vote, experience and moments worth retelling.
@@ -54,8 +56,16 @@ def recap(
         # json escapes C0 controls only: DEL, C1 (an 8-bit CSI rewrites a terminal) and the bidi
         # overrides too, as \u escapes (the shell's one rule for JSON, yarnlog.cli.output).
         text = json_text(told.to_data()) + "\n"
+    elif previously:
+        from yarnlog.rulesets.yarn.recap.previously import previously_on
+
+        text = previously_on(told) + "\n"
     else:
         text = render_recap(told, fmt, templates, table.ruleset)
+        if fmt == "chat":
+            from yarnlog.render.chat import chat_text
+
+            text = chat_text(text)
     write_document(text, output, f"{told.audience_label} of {told.scope}")
 
 

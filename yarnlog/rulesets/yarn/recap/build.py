@@ -14,6 +14,7 @@ of its episode (the one it is drawn for), or to the episode's last scene when no
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -24,6 +25,7 @@ from yarnlog.core.events import Recorded
 from yarnlog.core.ruleset import CampaignState
 from yarnlog.core.state import empty_state, evolve
 from yarnlog.core.table import Table
+from yarnlog.rulesets.scenes_and_tokens import story
 from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import calling_order
 from yarnlog.rulesets.yarn.parts.characters.relationship_graph import relationship_graph
 from yarnlog.rulesets.yarn.parts.drama.scene_cast import scene_cast
@@ -52,6 +54,9 @@ TOLD_IN = {
     "yarn.psychic.pool_gained": "procedure", "yarn.psychic.recovered": "procedure",
     "yarn.psychic.shots_bought": "procedure", "yarn.spell.studied": "procedure", "yarn.spell.cast": "procedure",
 }
+
+#: Events recorded between episodes that belong to the episode just ended.
+AFTER_THE_END = ("yarn.experience.awarded", "yarn.experience.trait_raised", "yarn.experience.trait_developed")
 
 #: A success whose chance was below this is one "against long odds", worth retelling.
 LONG_ODDS = Fraction(1, 2)
@@ -102,12 +107,16 @@ class _Telling:
     pending: dict[int, list[Recorded]] = field(default_factory=dict)
     # Precedence draws recorded between scenes: told in the next scene of their episode.
     awaiting_scene: list[Line] = field(default_factory=list)
+    # Each episode's flows: participant -> [tokens gained, tokens paid, bennies gained, bennies spent].
+    flows: dict[int, dict[str, list[int]]] = field(default_factory=dict)
+    experience: dict[int, dict[str, int]] = field(default_factory=dict)  # episode -> character -> dice
 
 
 def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, scope: Scope) -> Recap:
     """The recap of ``scope`` for ``audience`` (``history``: every event, with its context)."""
     t = _Telling(table=table, audience=audience)
     visible = visible_history(history, audience, table)
+    amended = _amendments(history, audience, table)
     for rec in visible:
         if rec.event_type == "yarn.tokens.returned":
             t.in_hand[rec.payload.model_dump()["episode"]] = dict(t.state.rules.economy.tokens) if t.state.rules else {}
@@ -130,6 +139,12 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
         cast = scene_cast(t.state, number) if t.state.rules is not None else None
         if cast is not None:
             scene.cast = list(cast.cast)
+        scene.story.insert(0, Line(None, story.opening(scene)))
+        scene.story.extend(amended.get(number, ()))
+        if scene.summary:
+            scene.story.append(Line(None, f"In the end: {story.stop(scene.summary)}"))
+    for number, episode in t.episodes.items():
+        _economy(t, episode)
     episodes = []
     for number, episode in sorted(t.episodes.items()):
         if not scope.has_episode(number):
@@ -160,11 +175,49 @@ def _without_event_numbers(told: Recap) -> Recap:
     for episode in told.episodes:
         for scene in episode.scenes:
             for name in ("calling", "unfolded", "introduced", "notes", "challenges", "petitions", "forces",
-                         "procedure", "combat", "consequences", "tokens"):
+                         "procedure", "combat", "consequences", "tokens", "bennies", "story"):
                 setattr(scene, name, lines(getattr(scene, name)))
         for name in ("notes", "experience_awarded", "experience_spent", "moments", "next_theme"):
             setattr(episode, name, lines(getattr(episode, name)))
     return replace(told, as_of=None, series_notes=lines(told.series_notes))
+
+
+def _amendments(history: Sequence[Recorded], audience: Audience, table: Table) -> dict[int, list[Line]]:
+    """Each scene's corrections and retractions the audience may see, in words, by the scene of the event amended."""
+    seen = [r for r in history if audience.sees(r, table)]
+    scene_of = {r.sequence: r.scene for r in seen}
+    told: dict[int, list[Line]] = {}
+    for rec in seen:
+        p = rec.payload.model_dump()
+        target = p.get("corrects") if rec.event_type == "correction" else \
+            p.get("retracts") if rec.event_type == "retraction" else None
+        scene = scene_of.get(target) if target is not None else None
+        if scene is None:
+            continue
+        said = story.correction if rec.event_type == "correction" else story.retraction
+        told.setdefault(scene, []).append(Line(rec.sequence, said(p["reason"], p["approved_by"])))
+    return told
+
+
+def _flow(t: _Telling, episode: int, p: dict[str, Any]) -> None:
+    """Counts the event's transfers into the episode's economy (gained, paid; bennies gained, spent)."""
+    flows = t.flows.setdefault(episode, {})
+    for transfer in p.get("transfers") or ():
+        bennie = transfer.get("currency") == "bennie"
+        if transfer["destination"] != say.KITTY:
+            flows.setdefault(transfer["destination"], [0, 0, 0, 0])[2 if bennie else 0] += transfer["amount"]
+        if transfer["source"] != say.KITTY:
+            flows.setdefault(transfer["source"], [0, 0, 0, 0])[3 if bennie else 1] += transfer["amount"]
+
+
+def _economy(t: _Telling, episode: EpisodeRecap) -> None:
+    """The episode's flows and experience, beside each participant's balance."""
+    flows = t.flows.get(episode.number, {})
+    dice = t.experience.get(episode.number, {})
+    for b in episode.balances:
+        gained, paid, b_gained, b_spent = flows.get(b.name, [0, 0, 0, 0])
+        b.tokens_gained, b.tokens_paid, b.bennies_gained, b.bennies_spent = gained, paid, b_gained, b_spent
+        b.experience = dice.get(b.character or "", 0)
 
 
 def _in_scene(line: Line, scene: SceneRecap) -> bool:
@@ -195,6 +248,10 @@ def _tell(t: _Telling, rec: Recorded) -> None:
             before.next_theme = [_line(rec, say.theme_chosen(p))]
         return
     episode = t.episodes.get(rec.episode) if rec.episode is not None else None
+    if episode is None and kind in AFTER_THE_END and t.episodes:
+        # Awarded after ``episode end`` (the book's order: at the end of each session): the episode just ended.
+        last = t.episodes[max(t.episodes)]
+        episode = last if last.ended else None
     if kind == "episode.ended" and episode is not None:
         _flush_awaiting(t, episode)
         _end_episode(t, episode)
@@ -222,6 +279,7 @@ def _tell(t: _Telling, rec: Recorded) -> None:
         episode.scenes.append(scene)
         t.last_scene = scene.number
         scene.calling.extend(t.awaiting_scene)
+        scene.story.extend(t.awaiting_scene)  # the precedence drawn for it, told in its story too
         t.awaiting_scene = []
         for waiting in t.pending.pop(scene.number, ()):
             _tell(t, waiting)
@@ -262,6 +320,7 @@ def _flush_awaiting(t: _Telling, episode: EpisodeRecap) -> None:
     """Draws still waiting when the episode ends: no scene followed them, so the last one tells them."""
     if t.awaiting_scene and episode.scenes:
         episode.scenes[-1].calling.extend(t.awaiting_scene)
+        episode.scenes[-1].story.extend(t.awaiting_scene)
     t.awaiting_scene = []
 
 
@@ -269,8 +328,13 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
                      scene: SceneRecap | None) -> None:
     kind = rec.event_type
     line = lambda text: _line(rec, text)  # noqa: E731
+    if kind != "yarn.tokens.returned":
+        _flow(t, episode.number, p)
     if kind == "yarn.experience.awarded":
         episode.experience_awarded.append(line(say.experience_awarded(p)))
+        awarded = t.experience.setdefault(episode.number, {})
+        for character, n in p["awards"].items():
+            awarded[character] = awarded.get(character, 0) + n
         return
     if kind == "yarn.experience.trait_raised":
         episode.experience_spent.append(line(say.trait_raised(p)))
@@ -280,6 +344,8 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
         return
     if kind == "yarn.bennie.vote_tallied":
         episode.vote = _vote(p, t.audience.is_gm)
+        if episode.vote.winners:
+            episode.moments.append(line(f"{story.names(episode.vote.winners)} won the bennie vote."))
         return
     if kind == "yarn.tokens.returned":  # told by the balances ("then revert to the kitty")
         return
@@ -288,6 +354,9 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
                                              f"{'die' if p['experience_dice'] == 1 else 'dice'} on a roll."))
     if scene is None:
         return
+    told = _story(t, kind, p, rec.sequence in t.secret_rolls)
+    if told:
+        scene.story.append(line(told))
     if kind == "yarn.petition.resolved":
         scene.petitions.append(line(say.petition(p, t.wants)))
     elif kind == "yarn.petition.two_way":
@@ -295,29 +364,22 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
     elif kind == "yarn.petition.quizzed":
         scene.petitions.append(line(say.quizzed(p, t.wants)))
     elif kind == "yarn.petition.forced":
-        sentence = say.forced(p)
-        scene.forces.append(line(sentence))
-        episode.moments.append(line(sentence))
+        scene.forces.append(line(say.forced(p)))
+        episode.moments.append(line(told or ""))
     elif kind == "yarn.challenge.ducked":
         scene.challenges.append(line(say.ducked(p)))
     elif kind == "yarn.challenge.rushed":
         scene.challenges.append(line(say.rushed(p)))
-        if p.get("bennie_spends"):
-            episode.moments.append(line(say.rushed(p)))
     elif kind == "yarn.challenge.voted":
         scene.challenges.append(line(say.challenge_voted(p)))
     elif kind == "yarn.scene.called":
         text = say.scene_called(p)
         if text:
-            scene.calling.append(line(text))
-            if p.get("bennie_spends"):
-                episode.moments.append(line(text))
+            (scene.bennies if p.get("bennie_spends") else scene.calling).append(line(text))
     elif kind == "override.recorded":
         scene.calling.append(line(say.override(p)))
     elif kind == "yarn.bennie.spent":
-        text = say.bennie_spent(p)
-        scene.challenges.append(line(text))
-        episode.moments.append(line(text))
+        scene.bennies.append(line(say.bennie_spent(p)))
     elif kind == "yarn.supporting.introduced":
         scene.introduced.append(line(say.supporting_introduced(p)))
     elif kind == "yarn.supporting.promoted":
@@ -338,13 +400,11 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
     elif kind == "yarn.consequence.introduced":
         (t.scenes.get(p["scene"]) or scene).consequences.append(line(say.consequence_introduced(p)))
     elif kind == "yarn.roll.made":
-        text = say.roll(p, t.rolls, rec.sequence in t.secret_rolls)
-        scene.procedure.append(line(text))
-        _roll_moment(episode, line(text), p)
+        scene.procedure.append(line(say.roll(p, t.rolls, rec.sequence in t.secret_rolls)))
+        _roll_moment(episode, line(told or ""), p)
     elif kind == "yarn.group.resolved":
-        text = say.group(p, t.rolls)
-        scene.procedure.append(line(text))
-        _roll_moment(episode, line(text), p)
+        scene.procedure.append(line(say.group(p, t.rolls)))
+        _roll_moment(episode, line(told or ""), p)
     elif kind == "yarn.consequence.rolled":
         scene.consequences.append(line(say.consequence(p)))
     elif kind == "yarn.combat.started":
@@ -352,11 +412,10 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
     elif kind == "yarn.combat.initiative_set":
         scene.combat.append(line(say.initiative(p)))
     elif kind == "yarn.combat.attacked":
-        text = say.attacked(p)
-        scene.combat.append(line(text))
+        scene.combat.append(line(say.attacked(p)))
         after = p.get("hit_points_after")
         if after is not None and after <= 0 < (p.get("hit_points_before") or 0):
-            episode.moments.append(line(f"{p['declared']['defender']} is down for the count: {text}"))
+            episode.moments.append(line(told or ""))
     elif kind == "yarn.combat.round_started":
         scene.combat.append(line(f"Round {p['number']}."))
     elif kind == "yarn.combat.left":
@@ -370,14 +429,74 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
     elif kind == "yarn.wounds.damaged":
         scene.combat.append(line(say.damaged(p)))
     elif kind == "yarn.wounds.death_faced":
-        text = say.death_faced(p)
-        scene.combat.append(line(text))
+        scene.combat.append(line(say.death_faced(p)))
         if "die" in str(p.get("outcome", "")):
-            episode.moments.append(line(text))
+            episode.moments.append(line(told or ""))
     elif kind in TOLD_IN:
         getattr(scene, TOLD_IN[kind]).append(line(say.sentence(kind, p, t.wants, t.rolls) or ""))
     for transfer in p.get("transfers") or ():
         scene.tokens.append(line(say.movement(transfer)))
+
+
+#: Events whose audit sentence, its book section left out, tells the story well enough.
+_AS_SAID = ("yarn.supporting.introduced", "yarn.supporting.promoted", "yarn.location.introduced",
+            "yarn.scene.shifted", "yarn.montage.action_called", "yarn.consequence.introduced",
+            "yarn.challenge.novelty_ruled", "yarn.wounds.recovered", "yarn.wounds.healed", "yarn.spell.cast",
+            "yarn.supporting.described", "yarn.location.elaborated", "yarn.challenge.procedural_demanded",
+            "yarn.location.challenged", "yarn.scene.ruled_offstage", "yarn.wounds.death_option_spent",
+            "yarn.wounds.damaged", "yarn.power.studied", "yarn.spell.studied", "yarn.combat.armor_worn",
+            "yarn.combat.combatant_registered", "yarn.combat.joined", "yarn.combat.gestalt_rolled",
+            "yarn.psychic.pool_gained", "yarn.psychic.recovered", "yarn.psychic.shots_bought")
+
+
+def uncited(text: str) -> str:
+    """``text`` without the book's section before its full stop (`` (Gaining Tokens).`` becomes ``.``)."""
+    return re.sub(r" \([A-Z][^()]*\)\.$", ".", text)
+
+
+def _story(t: _Telling, kind: str, p: dict[str, Any], secret: bool) -> str | None:
+    """The event's sentence in the scene's story (:mod:`.story`), or ``None`` if the story leaves it out."""
+    if kind == "yarn.petition.resolved":
+        return story.petition(p, t.wants)
+    if kind == "yarn.petition.two_way":
+        return story.two_way(p)
+    if kind == "yarn.petition.quizzed":
+        return story.quizzed(p, t.wants)
+    if kind == "yarn.petition.forced":
+        return story.forced(p, t.wants)
+    if kind == "yarn.challenge.ducked":
+        return story.ducked(p)
+    if kind == "yarn.challenge.rushed":
+        return story.rushed(p)
+    if kind == "yarn.challenge.voted":
+        return story.challenge_voted(p)
+    if kind in ("yarn.bennie.spent", "yarn.scene.called") and p.get("bennie_spends"):
+        return story.bennie_spent(p["bennie_spends"], say.bennie_option)
+    if kind == "yarn.roll.made":
+        return story.roll(p, secret)
+    if kind == "yarn.group.resolved":
+        return story.group(p)
+    if kind == "override.recorded":
+        return say.override(p)
+    if kind == "yarn.precedence.drawn" and p["purpose"] != "petitioners":  # the quiz tells its order
+        return say.precedence_drawn(p)
+    if kind == "yarn.combat.started":
+        return "A fight broke out."
+    if kind == "yarn.combat.attacked":
+        return story.attacked(p)
+    if kind == "yarn.combat.ended":
+        return "The fight ended."
+    if kind == "yarn.wounds.death_faced":
+        return story.death_faced(p)
+    if kind == "yarn.consequence.rolled":
+        return story.consequence(p)
+    if kind in _AS_SAID:
+        text = {"yarn.scene.shifted": say.scene_shifted, "yarn.montage.action_called": say.montage_action,
+                "yarn.consequence.introduced": say.consequence_introduced,
+                "yarn.location.challenged": say.location_challenged}.get(kind, lambda p: None)(p) \
+            or say.sentence(kind, p, t.wants, t.rolls)
+        return uncited(text) if text else None
+    return None
 
 
 def _roll_moment(episode: EpisodeRecap, line: Line, p: dict[str, Any]) -> None:

@@ -62,6 +62,8 @@ class SceneRecap:
     combat: list[Line] = field(default_factory=list)       # attacks, damage and hit points, recovery
     consequences: list[Line] = field(default_factory=list)
     tokens: list[Line] = field(default_factory=list)       # every drama token and bennie moved
+    bennies: list[Line] = field(default_factory=list)      # bennies spent (a token, a queue jump...)
+    story: list[Line] = field(default_factory=list)        # the scene in plain sentences (:mod:`.story`)
 
 
 @dataclass
@@ -73,6 +75,11 @@ class Balance:
     character: str | None
     drama_tokens: int
     bennies: int
+    tokens_gained: int = 0   # over the episode, the return to the kitty at its end left out
+    tokens_paid: int = 0
+    bennies_gained: int = 0
+    bennies_spent: int = 0
+    experience: int = 0      # experience dice awarded to the participant's character
 
 
 @dataclass

@@ -71,7 +71,7 @@ def _counted(n: int, what: str, plural: str | None = None) -> str:
 def petition(p: Data, wants: Mapping[tuple[str, str], str]) -> str:
     """``Iris Vane petitioned Jonah Crane for an apology. Refused: Ana gains a token from the kitty
     (Gaining Tokens).``"""
-    want = wants.get((p["petitioner"], p["granter"]))
+    want = p.get("sought") or wants.get((p["petitioner"], p["granter"]))
     answer = str(p["outcome"]).capitalize()
     move = f"petition {p['outcome']}"
     if p.get("vote"):

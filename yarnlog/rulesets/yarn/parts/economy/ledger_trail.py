@@ -191,7 +191,7 @@ def exchange_of(p: Payload, context: _Context | None = None) -> Exchange:
     if isinstance(p, PetitionResolved):
         return Exchange(f"petition {p.outcome}", {"petitioner": _who(p.petitioner, p.petitioner_holder),
                                                   "granter": _who(p.granter, p.granter_holder)},
-                        context.sought(p.scene, p.petitioner, p.granter))
+                        p.sought or context.sought(p.scene, p.petitioner, p.granter))
     if isinstance(p, PetitionForced):
         sides = {"forcer": _who(p.petitioner, p.petitioner_holder)}
         sides["blocker" if p.blocked else "forced"] = _who(p.granter, p.granter_holder)
@@ -200,15 +200,15 @@ def exchange_of(p: Payload, context: _Context | None = None) -> Exchange:
         for line in p.block_support:
             sides[f"supporting the block ({line.tokens})"] = _who(line.character, line.supporter)
         return Exchange("force blocked" if p.blocked else "force", sides,
-                        context.sought(p.scene, p.petitioner, p.granter))
+                        p.sought or context.sought(p.scene, p.petitioner, p.granter))
     if isinstance(p, TwoWayExchanged):
         def said(granted: bool) -> str:
             return "granted" if granted else "denied"
         return Exchange("two-way exchange", {
             f"first ({said(p.first_granted)})": _who(p.first, p.first_holder),
             f"second ({said(p.second_granted)})": _who(p.second, p.second_holder)},
-            "; ".join(s for s in (context.sought(p.scene, p.first, p.second),
-                                  context.sought(p.scene, p.second, p.first)) if s))
+            p.sought or "; ".join(s for s in (context.sought(p.scene, p.first, p.second),
+                                              context.sought(p.scene, p.second, p.first)) if s))
     if isinstance(p, PetitionersQuizzed):
         sides = {}
         for index, a in enumerate(p.answers, 1):

@@ -1,0 +1,41 @@
+"""What a participant sees after the journal moves is worked out from their previous view, the new
+events they may see folded in: it equals a replay of everything they may see, amendments included."""
+
+from __future__ import annotations
+
+import pytest
+from tables import GM_NOTE, run, yarn_table
+
+from yarnlog.app.bootstrap import bootstrap
+from yarnlog.web.pages import pages_for
+from yarnlog.web.reading import Reader
+
+
+def views(reader: Reader, name: str):
+    seen = reader.seen("harbor", name)
+    board = pages_for("yarn").board(seen)
+    pages = pages_for("yarn")
+    return [r.sequence for r in seen.history], seen.upto, board, pages.ledger(seen), pages.dice(seen)
+
+
+ROLL = ("roll", "Tomas", "--trait", "Brawler", "--difficulty", "easy", "--faces", "6,5,3,1")
+
+
+@pytest.mark.parametrize("moves", [
+    [ROLL, ("note", GM_NOTE + " twice", "--visibility", "gm"), (*ROLL, "--secret")],
+    [ROLL, ("retract", "{head}", "--reason", "recorded twice", "--yes")],  # an amendment: replayed again
+])
+def test_a_view_folded_forward_equals_a_fresh_replay(tmp_path, moves):
+    db = tmp_path / "journal.db"
+    yarn_table(db)
+    journal = bootstrap(str(db))
+    kept = Reader(journal)
+    before = {name: views(kept, name) for name in ("Ana", "Ben", "Maya")}
+    for move in moves:
+        run(db, *(word.format(head=journal.store.head("harbor")[0]) for word in move))
+    kept.poll()
+    fresh = Reader(bootstrap(str(db)))
+    for name in ("Ana", "Ben", "Maya"):
+        folded = views(kept, name)
+        assert folded != before[name]
+        assert folded == views(fresh, name), name

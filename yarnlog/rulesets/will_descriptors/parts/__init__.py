@@ -1,0 +1,1 @@
+"""Will & Descriptors' moves: payloads, commands, deciders with their validators, and folds."""
