@@ -27,7 +27,7 @@ from yarnlog.core.state import replay
 from yarnlog.core.timeline import OpenScene
 from yarnlog.persistence.memory import MemoryStore
 from yarnlog.persistence.protocol import EventStore
-from yarnlog.rulesets.yarn.parts.combat.wounds import wounds_report
+from yarnlog.rulesets.yarn.parts.combat.wound_reports import wounds_report
 from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
 from yarnlog.rulesets.yarn.parts.procedure.roll_reports import roll_data
 

@@ -33,7 +33,7 @@ from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     RoundStarted,
 )
 from yarnlog.rulesets.yarn.parts.economy.part import EVENTS
-from yarnlog.rulesets.yarn.parts.powers.part import FringePowerStudied
+from yarnlog.rulesets.yarn.parts.powers.power_records import FringePowerStudied
 
 BOGUS_COMBAT = (RoundStarted(number=7), CombatEnded(number=3), CombatantLeft(name="Nobody"))
 

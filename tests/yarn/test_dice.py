@@ -14,8 +14,6 @@ from yarnlog.rulesets.yarn.rules.dice import (
     HAND_OF_FATE_DICE,
     NO_OPTIONS,
     NO_TRAIT_DICE,
-    Breaks,
-    Consequence,
     Difficulty,
     DifficultyFactor,
     InertForceRoll,
@@ -25,11 +23,8 @@ from yarnlog.rulesets.yarn.rules.dice import (
     RollResult,
     RollSpec,
     TaskRuling,
-    breaks,
     compare,
-    consequence_rolls,
     hand_of_fate,
-    has_consequence,
     is_botch,
     multiple_actions,
     must_blow_top_off,
@@ -40,6 +35,13 @@ from yarnlog.rulesets.yarn.rules.dice import (
     tangential_trait,
     unstoppable_sixes,
     validate_faces,
+)
+from yarnlog.rulesets.yarn.rules.personal_consequences import (
+    Breaks,
+    Consequence,
+    breaks,
+    consequence_rolls,
+    has_consequence,
 )
 
 BOTCH = RollOptions(botch=True)

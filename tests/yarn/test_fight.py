@@ -32,11 +32,11 @@ from yarnlog.rulesets.yarn.parts.combat.part import (
     WearArmor,
     gestalt_outcome,
 )
+from yarnlog.rulesets.yarn.parts.combat.wound_reports import wounds_report
 from yarnlog.rulesets.yarn.parts.combat.wounds import (
     SeriousWoundFacts,
     TakeDamage,
     penalty_dice_from_wounds,
-    wounds_report,
 )
 from yarnlog.rulesets.yarn.rules.arsenal import weapon_profile
 from yarnlog.rulesets.yarn.rules.combat import Advantage, Side

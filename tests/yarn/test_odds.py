@@ -20,7 +20,6 @@ from yarnlog.rulesets.yarn.rules.dice import (
     Outcome,
     RollOptions,
     RollSpec,
-    breaks,
     is_botch,
     must_blow_top_off,
     read_roll,
@@ -35,6 +34,7 @@ from yarnlog.rulesets.yarn.rules.odds import (
     outcome_odds,
     percent,
 )
+from yarnlog.rulesets.yarn.rules.personal_consequences import breaks
 
 BOTCH = RollOptions(botch=True)
 TOP_OFF = RollOptions(blowing_the_top_off=True)

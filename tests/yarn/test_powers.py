@@ -19,15 +19,14 @@ from yarnlog.rulesets.yarn.parts.powers.part import (
     CastSpell,
     GainPsychicPool,
     LearnFringePower,
-    PsychicPoolGained,
     RecoverShots,
     ResistPower,
     ResistSpell,
-    SpellCast,
     StudySpell,
     UsePower,
     psychic_data,
 )
+from yarnlog.rulesets.yarn.parts.powers.power_records import PsychicPoolGained, SpellCast
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import Factor, Hands, MakeRoll, Opposed
 from yarnlog.rulesets.yarn.parts.procedure.roll_reports import roll_rows
 from yarnlog.rulesets.yarn.rules import fringe_powers, magic

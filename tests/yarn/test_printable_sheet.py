@@ -15,7 +15,7 @@ from yarnlog.app.journal import Journal
 from yarnlog.persistence.memory import MemoryStore
 from yarnlog.rulesets.yarn.parts.characters.experience_awards import experience_data
 from yarnlog.rulesets.yarn.parts.characters.printable_sheet import printable_sheet
-from yarnlog.rulesets.yarn.parts.combat.wounds import wounds_report
+from yarnlog.rulesets.yarn.parts.combat.wound_reports import wounds_report
 from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
 
 SAMPLE = Path(__file__).resolve().parents[2] / "journals" / "lantern-harbor.jsonl"

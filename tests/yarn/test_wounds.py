@@ -19,6 +19,7 @@ from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
 from yarnlog.rulesets.yarn.parts.combat import wounds
 from yarnlog.rulesets.yarn.parts.combat.part import Fighter, RegisterCombatant, StartCombat
+from yarnlog.rulesets.yarn.parts.combat.wound_reports import wounds_report
 from yarnlog.rulesets.yarn.parts.combat.wounds import (
     FaceDeath,
     Heal,
@@ -26,7 +27,6 @@ from yarnlog.rulesets.yarn.parts.combat.wounds import (
     SpendDeathOption,
     TakeDamage,
     penalty_dice_from_wounds,
-    wounds_report,
 )
 from yarnlog.rulesets.yarn.rules.damage import SeriousWound, SeriousWoundKind
 from yarnlog.rulesets.yarn.rules.healing import Activity, Condition

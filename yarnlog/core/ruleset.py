@@ -48,7 +48,7 @@ CORE_COMMANDS = frozenset({AddParticipant, RemoveParticipant, ChangeOptions, Sta
                            CloseScene, AddNote, IssueInvite, RevokeInvite})
 
 #: The state a ruleset keeps for a campaign (``YarnState`` for Yarn).
-S = TypeVar("S")
+S = TypeVar("S", covariant=True)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from yarnlog.rulesets.scenes_and_tokens.parts.economy import Economy
     from yarnlog.rulesets.yarn.parts.characters.sheets import Characters
     from yarnlog.rulesets.yarn.parts.combat.fight_records import Fights
-    from yarnlog.rulesets.yarn.parts.powers.part import Powers
+    from yarnlog.rulesets.yarn.parts.powers.power_records import Powers
     from yarnlog.rulesets.yarn.parts.procedure.roll_records import Procedure
 
 

@@ -15,7 +15,7 @@ from yarnlog.web.systems.common import calling_facts, own_character, recap_scope
 
 
 def board(seen: Seen) -> Report:
-    from yarnlog.rulesets.yarn.parts.combat.wounds import wounds_report
+    from yarnlog.rulesets.yarn.parts.combat.wound_reports import wounds_report
     from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
     from yarnlog.rulesets.yarn.parts.economy.ledger import bennie_report, token_report
 

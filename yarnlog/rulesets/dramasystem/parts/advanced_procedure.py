@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from pydantic import Field
 
@@ -30,12 +30,13 @@ from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import DiceNeeded, Referee, invalid, present
 from yarnlog.rulesets.dramasystem.parts.card_procedure import (
     ONE_A_SCENE,
-    CardsNeeded,
+    HoldsCardProcedure,
     ProcedureResolved,
     check_procedural_scene,
     colour,
     present_players,
 )
+from yarnlog.rulesets.dramasystem.parts.cards_needed import CardsNeeded
 from yarnlog.rulesets.dramasystem.parts.extra_cards import ADVANCED, ExtraCard, folded_advanced
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralSpend, spends_for
 from yarnlog.rulesets.dramasystem.rules.action_types import Grade
@@ -52,10 +53,22 @@ from yarnlog.rulesets.dramasystem.rules.advanced_resolution import (
 )
 from yarnlog.rulesets.dramasystem.rules.cards import Card, Deck, parse_cards
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
-from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign
 
 if TYPE_CHECKING:
     from random import Random
+
+    from yarnlog.core.ruleset import CampaignState
+
+
+class HoldsAdvancedProcedure(HoldsCardProcedure, Protocol):
+    """The slices of a campaign's state this part reads (the state composes every part's slice)."""
+
+    @property
+    def advanced(self) -> Advanced: ...
+
+
+#: A campaign as this part sees it.
+DramaSystemCampaign: TypeAlias = "CampaignState[HoldsAdvancedProcedure]"
 
 
 class OpeningRunNeeded(DiceNeeded):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -25,7 +25,8 @@ from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import DiceNeeded, Referee, Rule, invalid, present
 from yarnlog.rulesets.dramasystem.parts import extra_cards
-from yarnlog.rulesets.dramasystem.parts.extra_cards import ExtraCard, folded_simple
+from yarnlog.rulesets.dramasystem.parts.cards_needed import CardsNeeded
+from yarnlog.rulesets.dramasystem.parts.extra_cards import ExtraCard, HoldsExtraCards, folded_simple
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralSpend, spends_for
 from yarnlog.rulesets.dramasystem.rules import BOOK
 from yarnlog.rulesets.dramasystem.rules.cards import Card, Deck, parse_cards
@@ -39,10 +40,28 @@ from yarnlog.rulesets.dramasystem.rules.simple_resolution import (
     require_complete,
     start,
 )
-from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign
 
 if TYPE_CHECKING:
     from random import Random
+
+    from yarnlog.core.ruleset import CampaignState
+    from yarnlog.rulesets.dramasystem.parts.procedural_piles import Piles
+    from yarnlog.rulesets.dramasystem.parts.sheets import Sheets
+
+
+class HoldsCardProcedure(HoldsExtraCards, Protocol):
+    """The slices of a campaign's state this part reads (the state composes every part's slice)."""
+
+    @property
+    def sheets(self) -> Sheets: ...
+    @property
+    def piles(self) -> Piles: ...
+    @property
+    def procedure(self) -> Procedure: ...
+
+
+#: A campaign as this part sees it.
+DramaSystemCampaign: TypeAlias = "CampaignState[HoldsCardProcedure]"
 
 ONE_A_SCENE = Rule(BOOK, "Multiple Resolutions",
                    "Scenes never include more than one procedural resolution. (line 567)")
@@ -51,18 +70,6 @@ GM_SPENDS = Rule(BOOK, "Step One: The GM Spends For the Opposition",
 PROCEDURAL_SCENE = Rule(BOOK, "Calling a Procedural Scene",
                         "To establish a procedural scene, the caller describes the basic situation "
                         "(line 435)")
-
-
-class CardsNeeded(DiceNeeded):
-    """The command needs cards it does not carry: the tool draws them from the cards left."""
-
-    def __init__(self, roll: str, count: int, left: tuple[Card, ...]):
-        def draw(rng: Random) -> tuple[str, ...]:
-            return tuple(str(card) for card in rng.sample(list(left), count))
-
-        super().__init__(roll, count, 52, draw)  # type: ignore[arg-type]
-        self.args = (f"the {roll} needs {count} card{'s' if count > 1 else ''}: enter the cards drawn at "
-                     "the table (e.g. --cards QH,10S), or let the tool draw",)
 
 
 class OrderNeeded(DiceNeeded):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from pydantic import Field
 from pyrsistent import PMap, pmap
@@ -28,7 +28,20 @@ from yarnlog.rulesets.dramasystem.parts.contests import ContestEnded
 from yarnlog.rulesets.dramasystem.rules import BOOK
 from yarnlog.rulesets.dramasystem.rules.advanced_resolution import RedrawMeans
 from yarnlog.rulesets.dramasystem.rules.cards import Card
-from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign
+
+if TYPE_CHECKING:
+    from yarnlog.core.ruleset import CampaignState
+
+
+class HoldsConsequences(Protocol):
+    """The slices of a campaign's state this part reads (the state composes every part's slice)."""
+
+    @property
+    def consequences(self) -> Consequences: ...
+
+
+#: A campaign as this part sees it.
+DramaSystemCampaign: TypeAlias = "CampaignState[HoldsConsequences]"
 
 RESOLVING = "Resolving Consequences"
 UPCOMING_SCENE = Rule(f"{BOOK} (lines 639-641)", RESOLVING,

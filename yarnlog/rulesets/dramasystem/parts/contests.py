@@ -18,14 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid, present
-from yarnlog.rulesets.dramasystem.parts.card_procedure import CardsNeeded, colour
+from yarnlog.rulesets.dramasystem.parts.card_procedure import HoldsCardProcedure, colour
+from yarnlog.rulesets.dramasystem.parts.cards_needed import CardsNeeded
 from yarnlog.rulesets.dramasystem.parts.extra_cards import CONTEST, ExtraCard
 from yarnlog.rulesets.dramasystem.parts.procedural_piles import ProceduralSpend, spends_for
 from yarnlog.rulesets.dramasystem.rules.action_types import Grade
@@ -51,7 +52,20 @@ from yarnlog.rulesets.dramasystem.rules.contests import (
     solo_allowance,
 )
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
-from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign
+
+if TYPE_CHECKING:
+    from yarnlog.core.ruleset import CampaignState
+
+
+class HoldsContests(HoldsCardProcedure, Protocol):
+    """The slices of a campaign's state this part reads (the state composes every part's slice)."""
+
+    @property
+    def contests(self) -> Contests: ...
+
+
+#: A campaign as this part sees it.
+DramaSystemCampaign: TypeAlias = "CampaignState[HoldsContests]"
 
 GM_SIDE = "GM"
 

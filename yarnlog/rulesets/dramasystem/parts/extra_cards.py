@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from pydantic import Field
 
 from yarnlog.core.events import Payload, event
 from yarnlog.core.referee import Referee, Rule, invalid, present
+from yarnlog.rulesets.dramasystem.parts.cards_needed import CardsNeeded
 from yarnlog.rulesets.dramasystem.parts.drama import DRAMASYSTEM
 from yarnlog.rulesets.dramasystem.rules import BOOK
 from yarnlog.rulesets.dramasystem.rules.advanced_resolution import (
@@ -37,12 +38,31 @@ from yarnlog.rulesets.dramasystem.rules.advanced_resolution import (
 )
 from yarnlog.rulesets.dramasystem.rules.cards import Card, Deck
 from yarnlog.rulesets.dramasystem.rules.simple_resolution import Draw, Match, SimpleResolution, extra_card, match
-from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign
 from yarnlog.rulesets.scenes_and_tokens.parameters import SHARED_BOOK
 from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import BennieSpendLine, bennie_paid
 from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import drama_of
-from yarnlog.rulesets.scenes_and_tokens.parts.economy import BENNIE, TransferLine
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import BENNIE, Economy, TransferLine
 from yarnlog.rulesets.scenes_and_tokens.rules.bennies import BennieOption, BennieSpend, spend_bennie
+
+if TYPE_CHECKING:
+    from yarnlog.core.ruleset import CampaignState
+
+
+class HoldsExtraCards(Protocol):
+    """The slices of a campaign's state this part reads (the state composes every part's slice)."""
+
+    @property
+    def procedure(self) -> Any: ...
+    @property
+    def advanced(self) -> Any: ...
+    @property
+    def contests(self) -> Any: ...
+    @property
+    def economy(self) -> Economy: ...
+
+
+#: A campaign as this part sees it.
+DramaSystemCampaign: TypeAlias = "CampaignState[HoldsExtraCards]"
 
 #: The bennie's option, cited with DramaSystem's numbers (DS76).
 EXTRA_CARD = DRAMASYSTEM.cite(Rule(SHARED_BOOK, "Spending Bennies", BennieOption.EXTRA_CARD.effect))
@@ -103,8 +123,6 @@ def procedure_in(campaign: DramaSystemCampaign, scene: int) -> str | None:
 def decide(command: Any, campaign: DramaSystemCampaign, referee: Referee) -> list[Payload] | None:
     if not isinstance(command, DrawExtraCard):
         return None
-    from yarnlog.rulesets.dramasystem.parts.card_procedure import CardsNeeded
-
     scene = present(campaign.timeline.scene, "no scene is in play: an additional card is drawn in a procedural "
                                              "scene (DS76, line 732)")
     which = procedure_in(campaign, scene)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from pydantic import Field
 
@@ -24,11 +24,24 @@ from yarnlog.rulesets.dramasystem.rules.action_types import (
     check_how_i_do_it,
     check_story,
 )
-from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign
 from yarnlog.rulesets.scenes_and_tokens.parts.relationships import RelationshipDefined, Want, WantDeclared, fraught
 from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import FOLDS as CAST_FOLDS
 from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Cast
 from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import evolve as fold_cast
+
+if TYPE_CHECKING:
+    from yarnlog.core.ruleset import CampaignState
+
+
+class HoldsSheets(Protocol):
+    """The slices of a campaign's state this part reads (the state composes every part's slice)."""
+
+    @property
+    def sheets(self) -> Sheets: ...
+
+
+#: A campaign as this part sees it.
+DramaSystemCampaign: TypeAlias = "CampaignState[HoldsSheets]"
 
 NAME_LIMIT = 80
 

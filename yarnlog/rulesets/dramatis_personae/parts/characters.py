@@ -1,13 +1,13 @@
 """Characters: level, Strengths and Weaknesses, Minutiae and Quirks, background, description,
 status and possessions (lines 13-59); Minutiae added later and the GM's rulings on how a
 Strength develops or a Weakness is reduced (line 65); a level bought (DP38, folded here for the
-level, in the ledger for the dice).
+level; decided and folded in the ledger for the dice it costs).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -15,10 +15,23 @@ from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid
 from yarnlog.rulesets.dramatis_personae.rules.characters import check_attributes, check_level, check_quirks
-from yarnlog.rulesets.dramatis_personae.state import DPCampaign
+
+if TYPE_CHECKING:
+    from yarnlog.core.ruleset import CampaignState
 
 NAME_LIMIT = 80
 TEXT_LIMIT = 4000
+
+
+class HoldsCharacters(Protocol):
+    """The slice of a campaign's state this part reads (the state composes every part's slice)."""
+
+    @property
+    def characters(self) -> Characters: ...
+
+
+#: A campaign as this part sees it.
+DPCampaign: TypeAlias = "CampaignState[HoldsCharacters]"
 
 
 class Trait(BaseModel):
@@ -173,12 +186,6 @@ def decide(command: Any, campaign: DPCampaign, referee: Referee) -> list[Payload
         return [validate_developed(AttributeDeveloped(character=command.character, change=command.change,
                                                       trait=command.trait.strip(), ruling=command.ruling),
                                    campaign, referee)]
-    if isinstance(command, BuyLevel):
-        sheet = sheet_of(campaign, command.character)
-        from yarnlog.rulesets.dramatis_personae.rules.advancement import level_cost
-
-        return [validate_level(LevelBought(character=sheet.name, level=sheet.level + 1,
-                                           cost=level_cost(sheet.level + 1)), campaign, referee)]
     return None
 
 
@@ -211,17 +218,6 @@ def validate_developed(p: AttributeDeveloped, campaign: DPCampaign, referee: Ref
     elif p.change in ("weakness-eased", "weakness-removed"):
         invalid(found is not None and found[0] == "weakness", f"{sheet.name} has no weakness {p.trait}")
     return p
-
-
-def validate_level(p: LevelBought, campaign: DPCampaign, referee: Referee) -> LevelBought:
-    """One level at a time, 10 × the new level saved good dice, between adventures (DP38, DP39)."""
-    from yarnlog.rulesets.dramatis_personae.rules.advancement import check_level_purchase, level_cost
-
-    sheet = sheet_of(campaign, p.character)
-    ledger = campaign.rules.ledger
-    check_level_purchase(sheet.level, p.level, ledger.balance(sheet.name).good, ledger.adventure is not None,
-                         referee)
-    return p.model_copy(update={"cost": level_cost(p.level)})
 
 
 def evolve(characters: Characters, recorded: Recorded, _state: Any = None) -> Characters:
@@ -257,4 +253,4 @@ def _developed(sheet: Sheet, p: AttributeDeveloped) -> Sheet:
 PART = Part(name="characters", initial=Characters, evolve=evolve,
             folds=folds(CharacterCreated, MinutiaAdded, AttributeDeveloped, LevelBought), decide=decide,
             validators={CharacterCreated: validate_created, MinutiaAdded: validate_minutia,
-                        AttributeDeveloped: validate_developed, LevelBought: validate_level})
+                        AttributeDeveloped: validate_developed})

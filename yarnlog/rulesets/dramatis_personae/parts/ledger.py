@@ -11,7 +11,7 @@ in exchange for dice on a roll (line 61): the rolls part records that in each pa
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
 from pyrsistent import PVector, pvector
@@ -19,9 +19,24 @@ from pyrsistent import PVector, pvector
 from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid
-from yarnlog.rulesets.dramatis_personae.parts.characters import LevelBought
-from yarnlog.rulesets.dramatis_personae.rules.advancement import POOL, pool_size
-from yarnlog.rulesets.dramatis_personae.state import DPCampaign
+from yarnlog.rulesets.dramatis_personae.parts.characters import BuyLevel, Characters, LevelBought, sheet_of
+from yarnlog.rulesets.dramatis_personae.rules.advancement import POOL, check_level_purchase, level_cost, pool_size
+
+if TYPE_CHECKING:
+    from yarnlog.core.ruleset import CampaignState
+
+
+class HoldsLedger(Protocol):
+    """The slices of a campaign's state this part reads (the state composes every part's slice)."""
+
+    @property
+    def characters(self) -> Characters: ...
+    @property
+    def ledger(self) -> Ledger: ...
+
+
+#: A campaign as this part sees it.
+DPCampaign: TypeAlias = "CampaignState[HoldsLedger]"
 
 TEXT_LIMIT = 4000
 BALANCES = ("good", "bad", "pool", "debt")
@@ -153,6 +168,10 @@ def decide(command: Any, campaign: DPCampaign, referee: Referee) -> list[Payload
     if isinstance(command, RestorePool):
         return [validate_restored(PoolRestored(character=command.character, dice=command.dice,
                                                ruling=command.ruling), campaign, referee)]
+    if isinstance(command, BuyLevel):
+        sheet = sheet_of(campaign, command.character)
+        return [validate_level(LevelBought(character=sheet.name, level=sheet.level + 1,
+                                           cost=level_cost(sheet.level + 1)), campaign, referee)]
     return None
 
 
@@ -235,9 +254,19 @@ def _uses(use: DiceUse) -> list[tuple[str, str, int, str, str]]:
     ]
 
 
+def validate_level(p: LevelBought, campaign: DPCampaign, referee: Referee) -> LevelBought:
+    """One level at a time, 10 × the new level saved good dice, between adventures (DP38, DP39)."""
+    sheet = sheet_of(campaign, p.character)
+    ledger = campaign.rules.ledger
+    check_level_purchase(sheet.level, p.level, ledger.balance(sheet.name).good, ledger.adventure is not None,
+                         referee)
+    return p.model_copy(update={"cost": level_cost(p.level)})
+
+
 PART = Part(name="ledger", initial=Ledger, evolve=evolve,
             folds=folds(AdventureStarted, AdventureEnded, DiceAwarded, PoolRestored, LevelBought,
                         carrying=("economy",)),
             decide=decide,
             validators={AdventureStarted: validate_started, AdventureEnded: validate_ended,
-                        DiceAwarded: validate_awarded, PoolRestored: validate_restored})
+                        DiceAwarded: validate_awarded, PoolRestored: validate_restored,
+                        LevelBought: validate_level})

@@ -13,14 +13,15 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import DiceNeeded, Referee, Rule, invalid
-from yarnlog.rulesets.dramatis_personae.parts.ledger import DiceUse
+from yarnlog.rulesets.dramatis_personae.parts.characters import Characters
+from yarnlog.rulesets.dramatis_personae.parts.ledger import DiceUse, Ledger
 from yarnlog.rulesets.dramatis_personae.rules import BOOK
 from yarnlog.rulesets.dramatis_personae.rules.advancement import OWED, SAVED, check_spend, draw_pool
 from yarnlog.rulesets.dramatis_personae.rules.characters import Kind, Relevance, attribute_dice
@@ -48,7 +49,24 @@ from yarnlog.rulesets.dramatis_personae.rules.modifiers import (
     time_dice,
     time_step,
 )
-from yarnlog.rulesets.dramatis_personae.state import DPCampaign
+
+if TYPE_CHECKING:
+    from yarnlog.core.ruleset import CampaignState
+
+
+class HoldsRolls(Protocol):
+    """The slices of a campaign's state this part reads (the state composes every part's slice)."""
+
+    @property
+    def characters(self) -> Characters: ...
+    @property
+    def ledger(self) -> Ledger: ...
+    @property
+    def rolls(self) -> Rolls: ...
+
+
+#: A campaign as this part sees it.
+DPCampaign: TypeAlias = "CampaignState[HoldsRolls]"
 
 TEXT_LIMIT = 4000
 ENTERED, ROLLED = "entered", "rolled"

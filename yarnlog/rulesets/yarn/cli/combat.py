@@ -502,7 +502,7 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOpt = False,
     ) -> None:
         """Hit points of every PC and combatant (or of one), at any point of the journal."""
-        from yarnlog.rulesets.yarn.parts.combat.wounds import wounds_report
+        from yarnlog.rulesets.yarn.parts.combat.wound_reports import wounds_report
 
         rows = [row.to_data() for row in wounds_report(campaign_state(campaign, as_of, end_of_scene), character)]
 

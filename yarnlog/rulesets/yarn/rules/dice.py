@@ -3,7 +3,7 @@
 Implements "Mechanics" (bonus and penalty dice, "Sample Difficulty Factors", the experience die
 as a bonus die), "Basic Mechanics" (General Actions, Chancy Actions, How Many Dice Do You Roll?,
 Comparing Your Roll, Technical Traits, The Hand of Fate, Multiple Actions, Tangential Traits),
-"Personal Consequences" (breaks and the consequence rolls they bring) and the appendix's
+"Personal Consequences" (the rules cited; breaks are counted in :mod:`.personal_consequences`) and the appendix's
 "Optional Rules for Procedural Scenes" (Botch, Blowing the Top Off, The Unstoppable Six).
 
 A roll is data: a :class:`RollSpec` says how many dice are rolled and which are kept, and a
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import Enum
 from functools import cached_property
@@ -158,7 +158,6 @@ SIDES = 6
 MAX_DICE = 100
 NO_TRAIT_DICE = 2
 HAND_OF_FATE_DICE = 2
-BREAK_COUNT = 2
 
 
 # ----------------------------------------------------------------------------------------------
@@ -577,47 +576,3 @@ def resolve(result: RollResult, target: Target, options: RollOptions = NO_OPTION
         botched=is_botch(result, options),
         sixes=unstoppable_sixes(result, options),
     )
-
-
-# ----------------------------------------------------------------------------------------------
-# Breaks and personal consequences
-
-
-@dataclass(frozen=True)
-class Breaks:
-    """The breaks of one roll: good for 2 or more 6's, bad for 2 or more 1's (both can happen)."""
-
-    good: bool
-    bad: bool
-
-
-def breaks(result: RollResult) -> Breaks:
-    """The breaks of a roll ("Breaks"), counted on the kept dice (see the module's note)."""
-    kept = result.kept_faces
-    return Breaks(good=kept.count(SIDES) >= BREAK_COUNT, bad=kept.count(1) >= BREAK_COUNT)
-
-
-class Consequence(Enum):
-    GOOD = "good"  # an advantage the character can benefit from in an upcoming scene
-    BAD = "bad"  # an additional obstacle the character must resolve in an upcoming scene
-
-
-def consequence_rolls(scene_breaks: Iterable[Breaks]) -> tuple[Consequence, ...]:
-    """The 1d6 rolls a character makes at the end of a procedural scene ("Resulting Personal
-    Consequences"): one for a good consequence if she had a good break in the scene, one for a
-    bad consequence if she had a bad break. One roll each, however many breaks of that kind; the
-    book's "roll 1d6 if you had a good break" in the bad-break sentence is read as "bad break".
-    """
-    scene_breaks = list(scene_breaks)
-    rolls = []
-    if any(b.good for b in scene_breaks):
-        rolls.append(Consequence.GOOD)
-    if any(b.bad for b in scene_breaks):
-        rolls.append(Consequence.BAD)
-    return tuple(rolls)
-
-
-def has_consequence(kind: Consequence, face: int) -> bool:
-    """Whether a consequence roll brings the consequence: a 6 for good, a 1 for bad."""
-    invalid(type(face) is int and 1 <= face <= SIDES, f"a consequence roll is one die, 1 to {SIDES}, got {face!r}")
-    return face == (SIDES if kind is Consequence.GOOD else 1)

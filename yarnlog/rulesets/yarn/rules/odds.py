@@ -27,7 +27,6 @@ from typing import Any
 
 from yarnlog.core.referee import invalid
 from yarnlog.rulesets.yarn.rules.dice import (
-    BREAK_COUNT,
     NO_OPTIONS,
     SIDES,
     OpponentRoll,
@@ -39,6 +38,7 @@ from yarnlog.rulesets.yarn.rules.dice import (
     forced_outcome,
     target_number,
 )
+from yarnlog.rulesets.yarn.rules.personal_consequences import BREAK_COUNT
 
 ZERO = Fraction(0)
 ONE = Fraction(1)

@@ -17,7 +17,7 @@ from typing import Any
 from yarnlog.core.referee import InvalidCommand, present
 from yarnlog.rulesets.yarn.parts.characters.experience_awards import experience_dice_available, experience_dice_used
 from yarnlog.rulesets.yarn.parts.characters.relationships import edges_of
-from yarnlog.rulesets.yarn.parts.combat.wounds import wounds_report
+from yarnlog.rulesets.yarn.parts.combat.wound_reports import wounds_report
 from yarnlog.rulesets.yarn.parts.powers.part import psychic_data
 from yarnlog.rulesets.yarn.rules.arsenal import armor_named
 from yarnlog.rulesets.yarn.state import YarnCampaign

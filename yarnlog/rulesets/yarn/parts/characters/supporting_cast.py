@@ -7,17 +7,10 @@ so its state is ``campaign.rules.characters.cast``. The core's names are re-expo
 
 from __future__ import annotations
 
-from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import (
-    CastEvents,
-    SupportingCast,
-)
-from yarnlog.rulesets.yarn.parts.dramatic_side import YARN
+from yarnlog.rulesets.yarn.parts.dramatic_side import CAST
 
 __all__ = ["CAST", "COMMANDS", "VALIDATORS", "check_new_character_name", "require_active_pc", "validate_location"]
 
-
-#: Yarn tells a precedence order drawn between scenes with the next scene, which it was drawn for.
-CAST = SupportingCast(YARN, CastEvents.under("yarn", precedence_told_with_next_scene=True))
 COMMANDS = CAST.COMMANDS
 VALIDATORS = CAST.VALIDATORS
 check_new_character_name = CAST.check_new_character_name

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pyrsistent import PMap, pmap
@@ -19,15 +19,28 @@ from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import DiceNeeded, InvalidCommand, Rule, invalid, present
 from yarnlog.rulesets.yarn.parts.combat import wounds as wounds_module
-from yarnlog.rulesets.yarn.parts.combat.wounds import SeriousWoundFacts, Wounds
+from yarnlog.rulesets.yarn.parts.combat.wounds import HoldsWounds, SeriousWoundFacts, Wounds
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts
 from yarnlog.rulesets.yarn.rules.arsenal import weapon_profile
 from yarnlog.rulesets.yarn.rules.combat import Advantage, RangeClass, Side
 from yarnlog.rulesets.yarn.rules.damage import GUNFIRE, Ammunition, Firearm, FireMode, Weapon
 from yarnlog.rulesets.yarn.rules.dice import Outcome, RollSpec
-from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
+
+if TYPE_CHECKING:
+    from yarnlog.core.ruleset import CampaignState
 
 BOOK = "Yarn 0.1"
+
+
+class HoldsFights(HoldsWounds, Protocol):
+    """The slices of Yarn's state that fights read (the state composes every part's slice)."""
+
+    @property
+    def combat(self) -> Fights: ...
+
+
+#: A campaign as fights see it.
+YarnCampaign: TypeAlias = "CampaignState[HoldsFights]"
 
 
 ROUNDS = Rule(BOOK, "Combat › Rounds", "Each round is long enough for each character to do one thing.")
@@ -436,7 +449,7 @@ FOLDS = wounds_module.FOLDS | folds(
 )
 
 
-def evolve(fights: Fights, recorded: Recorded, rules: YarnState) -> Fights:
+def evolve(fights: Fights, recorded: Recorded, rules: HoldsFights) -> Fights:
     """Fold one event into the part's slice; ``rules`` is the Yarn state before it. Never refuses."""
     p = recorded.payload
     wounds = wounds_module.evolve(fights.wounds, recorded, rules)
@@ -503,7 +516,7 @@ class FightsBuilder:
         self.armor = fights.armor  # persistent: a freeze shares it
         self.wounds = fights.wounds
 
-    def fold(self, recorded: Recorded, rules: YarnState) -> None:
+    def fold(self, recorded: Recorded, rules: HoldsFights) -> None:
         p = recorded.payload
         wounds = wounds_module.evolve(self.wounds, recorded, rules)
         if isinstance(p, CombatStarted):

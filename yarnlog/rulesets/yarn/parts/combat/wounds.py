@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pyrsistent import PMap, pmap
@@ -26,6 +26,7 @@ from yarnlog.core.frozen import replace
 from yarnlog.core.referee import InvalidCommand, Referee, Rule, invalid, present
 from yarnlog.core.ruleset import Validator
 from yarnlog.rulesets.scenes_and_tokens.parts import economy
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import Economy
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts, take_dice
 from yarnlog.rulesets.yarn.rules.damage import SERIOUS_WOUNDS, SeriousWound, SeriousWoundKind
 from yarnlog.rulesets.yarn.rules.dice import RollOptions, RollSpec
@@ -44,10 +45,34 @@ from yarnlog.rulesets.yarn.rules.hit_points import (
     recover,
     take_damage,
 )
-from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 
 if TYPE_CHECKING:
-    from yarnlog.rulesets.yarn.parts.characters.sheets import Sheet
+    from yarnlog.core.ruleset import CampaignState
+    from yarnlog.rulesets.yarn.parts.characters.sheets import Characters, Sheet
+
+
+class CombatWounds(Protocol):
+    """The combat slice as wounds read it: the wounds, and whether a fight is in play."""
+
+    @property
+    def wounds(self) -> Wounds: ...
+    @property
+    def in_play(self) -> object | None: ...
+
+
+class HoldsWounds(Protocol):
+    """The slices of Yarn's state that wounds read (the state composes every part's slice)."""
+
+    @property
+    def characters(self) -> Characters: ...
+    @property
+    def economy(self) -> Economy: ...
+    @property
+    def combat(self) -> CombatWounds: ...
+
+
+#: A campaign as wounds see it.
+YarnCampaign: TypeAlias = "CampaignState[HoldsWounds]"
 
 BOOK = "Yarn 0.1"
 
@@ -124,11 +149,11 @@ class Wounds:
     death_options: PMap[str, tuple[DeathOption, ...]] = field(default_factory=pmap)
 
 
-def pcs(rules: YarnState) -> Mapping[str, Sheet]:
+def pcs(rules: HoldsWounds) -> Mapping[str, Sheet]:
     return rules.characters.pcs
 
 
-def maximum_hit_points(rules: YarnState, name: str) -> int | None:
+def maximum_hit_points(rules: HoldsWounds, name: str) -> int | None:
     """A character's normal hit points: the GM's registration, else the PC's sheet; None if neither."""
     registered = rules.combat.wounds.registered.get(name)
     if registered is not None:
@@ -137,7 +162,7 @@ def maximum_hit_points(rules: YarnState, name: str) -> int | None:
     return None if sheet is None else int(sheet.hit_points)
 
 
-def hit_points(rules: YarnState, name: str) -> HitPointState:
+def hit_points(rules: HoldsWounds, name: str) -> HitPointState:
     """``name``'s hit points now. ``rules`` is the campaign's Yarn state (the folds have no other)."""
     maximum = maximum_hit_points(rules, name)
     if maximum is None:
@@ -178,7 +203,7 @@ def register(wounds: Wounds, name: str, combatant: Combatant) -> Wounds:
     return replace(wounds, registered=wounds.registered.set(name, combatant))
 
 
-def wounded(wounds: Wounds, rules: YarnState, name: str, points: int, *, temporary: bool = False,
+def wounded(wounds: Wounds, rules: HoldsWounds, name: str, points: int, *, temporary: bool = False,
             serious: SeriousWound | None = None) -> Wounds:
     """``wounds`` after ``name`` takes ``points`` of damage (and maybe a serious wound)."""
     if maximum_hit_points(rules, name) is None:
@@ -306,7 +331,7 @@ def heal_days(referee: Referee, hp: HitPointState, serious: tuple[SeriousWound, 
 FOLDS = folds(DamageTaken, Recovered, Healed, DeathFaced, DeathOptionSpent)
 
 
-def evolve(wounds: Wounds, recorded: Recorded, rules: YarnState) -> Wounds:
+def evolve(wounds: Wounds, recorded: Recorded, rules: HoldsWounds) -> Wounds:
     """Fold one event into the wounds slice; ``rules`` is the Yarn state before it. Never refuses."""
     p = recorded.payload
     if isinstance(p, (Recovered, Healed)) and maximum_hit_points(rules, p.character) is None:
@@ -381,7 +406,7 @@ class SpendDeathOption:
     option: DeathOption
 
 
-def _living(rules: YarnState, name: str) -> HitPointState:
+def _living(rules: HoldsWounds, name: str) -> HitPointState:
     hp = hit_points(rules, name)
     invalid(name not in rules.combat.wounds.dead, f"{name} is dead")
     return hp
@@ -543,48 +568,3 @@ VALIDATORS: Mapping[type, Validator] = {
     DeathFaced: validate_death_faced,
     DeathOptionSpent: validate_death_option,
 }
-
-
-# -- projection -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class WoundsRow:
-    """One character's hit points for ``yarnlog wounds``."""
-
-    character: str
-    kind: Literal["pc", "combatant"]
-    maximum: int
-    current: int
-    temporary: int
-    last_recovered: int
-    status: str
-    penalty_dice: int
-    serious_wounds: tuple[str, ...]
-    death_options: tuple[str, ...]
-
-    def to_data(self) -> dict:
-        return dict(self.__dict__)
-
-
-def wounds_report(campaign: YarnCampaign, character: str | None = None) -> list[WoundsRow]:
-    """Hit points of every PC and registered combatant (or of one ``character``), at any point."""
-    rules = campaign.rules
-    wounds = rules.combat.wounds
-    names = list(pcs(rules)) + [n for n in wounds.registered if n not in pcs(rules)]
-    if character is not None:
-        invalid(character in names, f"{character} has no hit points: not a PC, nor a registered combatant")
-        names = [character]
-    rows = []
-    for name in names:
-        hp = hit_points(rules, name)
-        dead = name in wounds.dead
-        rows.append(WoundsRow(
-            character=name, kind="combatant" if name in wounds.registered else "pc", maximum=hp.maximum,
-            current=hp.current, temporary=hp.temporary, last_recovered=hp.last_recovered, status=status(hp, dead),
-            penalty_dice=0 if dead else action_penalty_dice(hp),
-            serious_wounds=tuple(f"{w.description} ({w.kind})" for w in wounds.serious.get(name, ())),
-            death_options=tuple(str(o) for o in wounds.death_options.get(name, ())),
-        ))
-    return rows
-

@@ -20,7 +20,8 @@ from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
     roll_made,
 )
 from yarnlog.rulesets.yarn.rules import dice
-from yarnlog.rulesets.yarn.rules.dice import Consequence, RollSpec
+from yarnlog.rulesets.yarn.rules.dice import RollSpec
+from yarnlog.rulesets.yarn.rules.personal_consequences import Breaks, Consequence, consequence_rolls, has_consequence
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
 INTRODUCING_ADVANTAGE = Rule(
@@ -106,8 +107,7 @@ def consequences_due(campaign: YarnCampaign, scene: int) -> list[Due]:
     made = {(c.character, c.kind) for c in map(consequence_rolled, scene_consequences(procedure, scene))}
     due = []
     for character, theirs in rolls.items():
-        for kind in dice.consequence_rolls(dice.Breaks(roll_made(r).breaks.good, roll_made(r).breaks.bad)
-                                           for r in theirs):
+        for kind in consequence_rolls(Breaks(roll_made(r).breaks.good, roll_made(r).breaks.bad) for r in theirs):
             if (character, kind.value) not in made:
                 broke = tuple(r.sequence for r in theirs if getattr(roll_made(r).breaks, kind.value))
                 due.append(Due(character, kind, broke))
@@ -142,7 +142,7 @@ def decide_consequences(command: RollConsequences, campaign: YarnCampaign, refer
             face = take_dice(RollSpec(1), None, rolled=command.rolled, name=name).faces[0]
         payloads.append(ConsequenceRolled(
             character=character, scene=scene, kind=kind, face=face, source=source,
-            consequence=dice.has_consequence(Consequence(kind), face),
+            consequence=has_consequence(Consequence(kind), face),
             breaks=list(due[(character, kind)].breaks) if (character, kind) in due else []))
     if scene == campaign.timeline.scene:
         payloads.append(SceneClosed(number=scene))

@@ -39,7 +39,7 @@ from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
     TraitUse,
     roll_made,
 )
-from yarnlog.rulesets.yarn.rules import dice, group_efforts, odds
+from yarnlog.rulesets.yarn.rules import dice, group_efforts, odds, personal_consequences
 from yarnlog.rulesets.yarn.rules.dice import BOOK, RollOptions, RollSpec
 from yarnlog.rulesets.yarn.rules.experience import JUSTIFY_USE, use_experience_dice
 from yarnlog.rulesets.yarn.rules.fringe_powers import USE_SHOT
@@ -281,7 +281,7 @@ def record_roll(
     target, against = (None, None) if command.against is None else resolve_against(
         campaign, command.against, roller.character, command.rolled)
     resolution = dice.resolve(result, target, options) if target is not None else None
-    found = dice.breaks(result)
+    found = personal_consequences.breaks(result)
     return RollMade(
         participant=roller.participant, character=roller.character, gmc=roller.gmc, trait=roller.trait,
         trait_use=roller.trait_use, trait_dice=roller.trait_dice, bonus=command.bonus, penalty=command.penalty,

@@ -28,7 +28,7 @@ from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts
 from yarnlog.rulesets.yarn.parts.procedure.roll_making import options_of
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import PriorOdds
 from yarnlog.rulesets.yarn.parts.procedure.roll_reports import MIRROR, roll_rows
-from yarnlog.rulesets.yarn.rules import dice, odds
+from yarnlog.rulesets.yarn.rules import dice, odds, personal_consequences
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
 OUTCOMES = ("beats", "equals", "fails")
@@ -85,7 +85,7 @@ def _fight_roll(campaign: YarnCampaign, rec: Recorded, who: str, mine: DiceFacts
     options = options_of(campaign)
     prior = PriorOdds.of(odds.opposed_odds(mine.spec(), theirs.spec(), options))
     result = mine.result()
-    found = dice.breaks(result)
+    found = personal_consequences.breaks(result)
     return {
         "sequence": rec.sequence, "episode": rec.episode, "scene": rec.scene,
         "participant": sheet.player if sheet else campaign.table.gm, "character": who, "trait": kind,
