@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -30,3 +32,22 @@ class Seats:
 def names_only(state: object, names: list[str]) -> Seats:
     """The status of a ruleset that shows nothing more than who sits at the table."""
     return Seats(None, tuple(Seat(name) for name in names))
+
+
+def seats_of_characters(characters: Iterable[Any], names: list[str], figures: Callable[[Any], str]) -> Seats:
+    """One seat per participant, for a ruleset without a calling order whose characters each name
+    their ``player``: the first character a participant plays beside the name, any further one in
+    its figures (``figures(character)`` words what the ruleset shows of it)."""
+    played: dict[str, list[Any]] = {}
+    for who in characters:
+        played.setdefault(who.player, []).append(who)
+    shown = []
+    for name in names:
+        mine = played.get(name, [])
+        if not mine:
+            shown.append(Seat(name))
+            continue
+        first, *more = mine
+        shown.append(Seat(name, character=first.name,
+                          figures=(figures(first), *(f"{who.name} {figures(who)}" for who in more))))
+    return Seats(None, tuple(shown))

@@ -3,7 +3,7 @@ its Will against its start, the Power track's boxes crossed (of its length), and
 
 from __future__ import annotations
 
-from yarnlog.core.seats import Seat, Seats
+from yarnlog.core.seats import Seats, seats_of_characters
 from yarnlog.rulesets.will_descriptors.state import Character, WillCampaign
 
 
@@ -13,18 +13,5 @@ def _figures(who: Character) -> str:
 
 
 def seats(campaign: WillCampaign, names: list[str]) -> Seats:
-    """One seat per participant; the first character they play beside the name, any further one in
-    its figures. No calling order in this draft: nobody is named to call next."""
-    played: dict[str, list[Character]] = {}
-    for who in campaign.rules.characters.values():
-        played.setdefault(who.player, []).append(who)
-    shown = []
-    for name in names:
-        mine = played.get(name, [])
-        if not mine:
-            shown.append(Seat(name))
-            continue
-        first, *more = mine
-        figures = (_figures(first), *(f"{who.name} {_figures(who)}" for who in more))
-        shown.append(Seat(name, character=first.name, figures=figures))
-    return Seats(None, tuple(shown))
+    """Each participant's characters with their Will and track (no calling order in this draft)."""
+    return seats_of_characters(campaign.rules.characters.values(), names, _figures)
