@@ -367,31 +367,32 @@ def test_hostile_text_in_a_note_stays_text_in_every_format():
 
 
 def test_a_hidden_roll_gives_away_no_total_through_the_rolls_that_refer_to_it():
-    from yarnlog.rulesets.yarn.recap import sentences
+    from yarnlog.rulesets.yarn.recap import roll_sentences
 
     seen = {39: {"character": "Iris Vane", "dice": {"faces": [1, 1, 4], "kept": [0, 1, 2], "total": 6}}}
     group = {"characters": ["Iris Vane", "the lookout"], "method": "simple addition", "total": 16, "margin": 3,
              "outcome": "beats", "against": {"number": 13, "label": ""}, "rolls": [39, 40], "odds": None}
-    told = sentences.group(group, seen)
+    told = roll_sentences.group(group, seen)
     assert "16" not in told and "by 3" not in told and "beats" in told
-    assert "16" in sentences.group(group, {**seen, 40: {}}) and "by 3" in sentences.group(group, {**seen, 40: {}})
+    told_whole = roll_sentences.group(group, {**seen, 40: {}})
+    assert "16" in told_whole and "by 3" in told_whole
     opposed = {"character": "Jonah Crane", "trait": None, "dice": {"faces": [6, 6, 2], "kept": [0, 1], "total": 12},
                "against": {"kind": "opponent", "roll": 36}, "outcome": "beats", "margin": 5}
-    told = sentences.roll(opposed, seen, secret=False)
+    told = roll_sentences.roll(opposed, seen, secret=False)
     assert "by 5" not in told and "keeps to herself" in told
-    assert "by 5" in sentences.roll(opposed, {36: {"character": "the lookout", "dice": {"faces": [4, 3],
+    assert "by 5" in roll_sentences.roll(opposed, {36: {"character": "the lookout", "dice": {"faces": [4, 3],
                                                                                         "total": 7}}}, secret=False)
 
 
 def test_a_failed_roll_says_by_how_much_without_a_minus_sign():
-    from yarnlog.rulesets.yarn.recap import sentences
+    from yarnlog.rulesets.yarn.recap import roll_sentences
 
     failed = {"character": "Tomas", "trait": "Brawler", "dice": {"faces": [3, 2, 2, 1], "kept": [0, 1, 2, 3],
                                                                   "total": 8},
               "against": {"kind": "difficulty", "number": 16, "label": "Hard"}, "outcome": "fails", "margin": -8}
-    told = sentences.roll(failed, {}, secret=False)
+    told = roll_sentences.roll(failed, {}, secret=False)
     assert "fails by 8" in told and "-8" not in told
-    assert " by " not in sentences.roll({**failed, "outcome": "equals", "margin": 0}, {}, secret=False)
+    assert " by " not in roll_sentences.roll({**failed, "outcome": "equals", "margin": 0}, {}, secret=False)
 
 
 def test_experience_awarded_after_the_episode_ends_is_told_in_that_episode(journal, campaign):

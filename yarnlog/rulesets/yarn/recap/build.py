@@ -32,6 +32,7 @@ from yarnlog.rulesets.yarn.parts.drama.scene_cast import scene_cast
 from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
 from yarnlog.rulesets.yarn.parts.economy.token_series import token_series
 from yarnlog.rulesets.yarn.parts.procedure.roll_statistics import dice_statistics
+from yarnlog.rulesets.yarn.recap import roll_sentences
 from yarnlog.rulesets.yarn.recap import sentences as say
 from yarnlog.rulesets.yarn.recap.model import (
     Balance,
@@ -400,13 +401,13 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
     elif kind == "yarn.consequence.introduced":
         (t.scenes.get(p["scene"]) or scene).consequences.append(line(say.consequence_introduced(p)))
     elif kind == "yarn.roll.made":
-        scene.procedure.append(line(say.roll(p, t.rolls, rec.sequence in t.secret_rolls)))
+        scene.procedure.append(line(roll_sentences.roll(p, t.rolls, rec.sequence in t.secret_rolls)))
         _roll_moment(episode, line(told or ""), p)
     elif kind == "yarn.group.resolved":
-        scene.procedure.append(line(say.group(p, t.rolls)))
+        scene.procedure.append(line(roll_sentences.group(p, t.rolls)))
         _roll_moment(episode, line(told or ""), p)
     elif kind == "yarn.consequence.rolled":
-        scene.consequences.append(line(say.consequence(p)))
+        scene.consequences.append(line(roll_sentences.consequence(p)))
     elif kind == "yarn.combat.started":
         scene.combat.append(line(say.combat_started(p)))
     elif kind == "yarn.combat.initiative_set":

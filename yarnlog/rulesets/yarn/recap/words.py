@@ -8,6 +8,7 @@ from typing import Any
 
 from yarnlog.core.events import Recorded
 from yarnlog.core.ruleset import CampaignState
+from yarnlog.rulesets.yarn.recap import roll_sentences
 from yarnlog.rulesets.yarn.recap import sentences as say
 
 
@@ -46,7 +47,7 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
     p = recorded.payload.model_dump(mode="json")
     rolls = _rolls_seen(recorded, state, p)
     if kind == "yarn.roll.made":
-        return say.roll(p, rolls, recorded.visibility != "everyone")
+        return roll_sentences.roll(p, rolls, recorded.visibility != "everyone")
     text = say.sentence(kind, p, _wants(state), rolls)
     if text is None and kind == "yarn.scene.called":
         return ""  # a plain call: the scene's opening says it
