@@ -6,7 +6,7 @@ import pytest
 
 from yarnlog.app.verify import verify
 from yarnlog.core.installed import RULESETS
-from yarnlog.core.ruleset import DEFAULT_RULESET, get_ruleset
+from yarnlog.core.ruleset import default_ruleset, get_ruleset
 from yarnlog.core.timeline import AddNote, OpenScene, StartEpisode
 
 SEEDS = ["000_548678c832322f1b.txt", "001_d92eeb8e25f80b6a.txt", "002_7af0b39949a564d4.txt",
@@ -14,7 +14,7 @@ SEEDS = ["000_548678c832322f1b.txt", "001_d92eeb8e25f80b6a.txt", "002_7af0b39949
 
 
 def test_yarn_is_the_default():
-    assert DEFAULT_RULESET == "yarn"
+    assert default_ruleset() == "yarn"
 
 
 def test_every_rule_book_has_a_ruleset():

@@ -19,7 +19,6 @@ from yarnlog.app.state_cache import StateCache
 from yarnlog.app.stored_views import StoredViews
 from yarnlog.core.envelope import NewEvent, StoredEvent
 from yarnlog.core.referee import InvalidCommand, Override, Referee, YarnlogError, invalid, present
-from yarnlog.core.ruleset import DEFAULT_RULESET
 from yarnlog.persistence.protocol import CommandKey, ConcurrencyConflict, EventStore
 
 if TYPE_CHECKING:
@@ -153,17 +152,22 @@ class CommandHandler:
         *,
         title: str,
         gm: str,
-        ruleset: str = DEFAULT_RULESET,
+        ruleset: str | None = None,
         options: dict[str, bool] | None = None,
         command: CommandKey | None = None,
         new_command: bool = False,
     ) -> Recording:
-        """Record the campaign's first event; ``command`` as for :meth:`execute`."""
+        """Record the campaign's first event; ``command`` as for :meth:`execute`. Without ``ruleset``,
+        the campaign plays the default system (:func:`~yarnlog.core.ruleset.default_ruleset`)."""
         from yarnlog.core.limits import check_campaign_id, check_data
         from yarnlog.core.state import EVERYONE, empty_state
         from yarnlog.core.table import CampaignCreated
         from yarnlog.core.validation import validate_created
 
+        if ruleset is None:
+            from yarnlog.core.ruleset import default_ruleset
+
+            ruleset = default_ruleset()
         check_campaign_id(campaign_id)
         problem = check_data({"title": title, "gm": gm, "ruleset": ruleset, "options": options or {}}, {"gm"})
         invalid(problem is None, problem or "")

@@ -13,28 +13,31 @@ from yarnlog.cli.root import app
 
 
 class _InitCommand(TyperCommand):
-    """``init``, whose help lists each installed system's optional rules (the rulesets are imported only
-    when the help is shown)."""
+    """``init``, whose help lists the installed systems and each one's optional rules (the rulesets are
+    imported only when the help is shown)."""
 
     def format_help(self, ctx, formatter) -> None:
-        self.epilog = _optional_rules_epilog()
+        self.epilog = _systems_epilog()
         super().format_help(ctx, formatter)
 
 
-def _optional_rules_epilog() -> str:
+def _systems_epilog() -> str:
     from yarnlog.core.installed import RULESETS
     from yarnlog.core.referee import YarnlogError
     from yarnlog.core.ruleset import get_ruleset
 
-    lines = []
+    systems, lines = [], []
     for name in sorted(RULESETS):
         try:
-            options = get_ruleset(name).options
+            ruleset = get_ruleset(name)
         except YarnlogError:
             continue
-        if options:
-            lines.append(f"{name} optional rules (--option): {', '.join(n.replace('_', '-') for n in options)}")
-    return "\n\n".join(lines)
+        default = ", the default" if ruleset.default or len(RULESETS) == 1 else ""
+        systems.append(f"{name} ({ruleset.title}{default})")
+        if ruleset.options:
+            listed = ", ".join(n.replace("_", "-") for n in ruleset.options)
+            lines.append(f"{name} optional rules (--option): {listed}")
+    return "\n\n".join([f"Systems (--ruleset): {'; '.join(systems)}", *lines] if systems else lines)
 
 
 def _option_names(given: list[str]) -> dict[str, bool]:
@@ -49,7 +52,8 @@ def init(
     campaign_id: Annotated[str, typer.Argument(help="Short id: lowercase letters, digits, . _ -")],
     title: Annotated[str, typer.Option("--title", help="The series' title.")],
     gm: Annotated[str, typer.Option("--gm", help="The GM's name.")],
-    ruleset: Annotated[str, typer.Option("--ruleset", help="Game system.")] = "yarn",
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help="Game system: one of those listed below "
+                                                   "(without it, the default).")] = None,
     option: Annotated[
         Optional[list[str]], typer.Option("--option", help="Turn on optional rules: A,B or repeated; the "
                                           "names are listed below (dashes or underscores).")
@@ -62,6 +66,10 @@ def init(
     from yarnlog.cli.context import take_command_id
 
     SETTINGS.command_id = command_id
+    if ruleset is None:
+        from yarnlog.core.ruleset import default_ruleset
+
+        ruleset = default_ruleset()
     given, new = take_command_id()
     options = _option_names(option or [])
     key = command_key(given, ("init", campaign_id, title, gm, ruleset, options))

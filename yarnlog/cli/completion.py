@@ -59,25 +59,25 @@ class Vocabulary:
 
 
 def vocabulary(state: CampaignState[Any]) -> Vocabulary:
-    """The names, traits and event count of ``state``: the names its ruleset registers (Yarn's
-    characters' traits and locations when it is a Yarn campaign)."""
+    """The names, traits and event count of ``state``: the names its ruleset registers (and, where its
+    state keeps a ``characters`` slice, their traits and the locations introduced)."""
     table = state.table
     people = tuple(dict.fromkeys([*table.players, table.gm]))
     characters: list[str] = []
     traits: list[str] = []
     traits_of: dict[str, tuple[str, ...]] = {}
     rules = state.rules
-    yarn_characters = getattr(rules, "characters", None)
-    if yarn_characters is not None:
-        for name, sheet in getattr(yarn_characters, "pcs", {}).items():
+    sheets = getattr(rules, "characters", None)
+    if sheets is not None:
+        for name, sheet in getattr(sheets, "pcs", {}).items():
             characters.append(name)
             traits_of[name] = tuple(getattr(sheet, "traits", {}))
             traits.extend(traits_of[name])
-        characters.extend(getattr(yarn_characters, "supporting", {}))
+        characters.extend(getattr(sheets, "supporting", {}))
     combat = getattr(rules, "combat", None)
     if combat is not None:
         characters.extend(combat.wounds.registered)
-    places = tuple(getattr(yarn_characters, "locations", {})) if yarn_characters is not None else ()
+    places = tuple(getattr(sheets, "locations", {})) if sheets is not None else ()
     if state.ruleset is not None:  # the names any ruleset registers (Rules.names): its characters
         characters.extend(name for name in state.ruleset.rules.names(state) if name not in places)
     return Vocabulary(people, tuple(dict.fromkeys(characters)), tuple(sorted(set(traits))), state.sequence, traits_of,

@@ -71,7 +71,7 @@ def refusal_line(message: str, rule) -> str:
     """A refusal in one line: ``Refused. Ana must pay 2 drama tokens but holds 0 (Forcing).``, what the
     rule says of this move and where the book says it. The section is named whole when the line fits
     :data:`WIDTH` columns, else by a shorter citation (:func:`citations`), else by the book and line
-    of the rule (``Yarn 965``, :attr:`~yarnlog.core.referee.Rule.where`); the message is never cut,
+    of the rule (``Book 965``, :attr:`~yarnlog.core.referee.Rule.where`); the message is never cut,
     so a name typed very long may still make the line wider."""
     said = message.strip().rstrip(".")
     said = f"{said[:1].upper()}{said[1:]}"

@@ -17,7 +17,7 @@ def log(
     episode: Annotated[Optional[int], typer.Option("--episode", help="Only events of episode N.")] = None,
     scene: Annotated[Optional[int], typer.Option("--scene", help="Only events of scene N.")] = None,
     event_type: Annotated[Optional[str], typer.Option("--type", help="Only events of this type or family, with or "
-                                                      "without the ruleset's prefix: roll finds yarn.roll.*.")] = None,
+                                                      "without the ruleset's prefix: roll finds x.roll.*.")] = None,
     grep: Annotated[Optional[str], typer.Option("--grep", help="Only events whose text contains this (any case).")] \
         = None,
     participant: Annotated[
@@ -49,7 +49,7 @@ def log(
 
 def _type_matches(event_type: str, wanted: str, ruleset: str) -> bool:
     """Whether ``event_type`` starts with ``wanted``, read with or without the ruleset's prefix (a
-    ruleset's event types start with its name): ``roll`` finds ``yarn.roll.made``."""
+    ruleset's event types start with its name): ``roll`` finds ``mygame.roll.made``."""
     bare = event_type.removeprefix(f"{ruleset}.") if ruleset else event_type
     return event_type.startswith(wanted) or bare.startswith(wanted)
 
@@ -76,7 +76,7 @@ def _names(data: Any, name: str) -> bool:
 
 
 def _scene_casts(state) -> dict:
-    """Each scene's cast as its ruleset follows it (Yarn: after ducks and rushes), by scene number.
+    """Each scene's cast as its ruleset follows it (after the challenges that change it), by scene number.
 
     The timeline keeps a scene's cast as it was called; a ruleset that changes it in play offers a
     ``scene-casts`` projection (number -> {"cast": [...], ...}), and a ruleset without one has none.

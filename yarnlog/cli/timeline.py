@@ -20,7 +20,7 @@ def episode_start(
     override: OverrideOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Start the next episode (its system may ask first: the theme rota's chooser, DramaSystem's DS9)."""
+    """Start the next episode (its system may ask first: who chooses the theme)."""
     from yarnlog.core.timeline import StartEpisode
 
     run_command(campaign, StartEpisode(title=title, theme=theme, theme_chosen_by=theme_by), by=by,
@@ -30,7 +30,7 @@ def episode_start(
 @episode_app.command("end")
 def episode_end(campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None,
                 as_json: JsonOpt = False) -> None:
-    """End the episode in play (and whatever its system does then: Yarn's bennie vote, tokens back)."""
+    """End the episode in play (and whatever its system does then: a vote, tokens back)."""
     from yarnlog.core.timeline import EndEpisode
 
     run_command(campaign, EndEpisode(), by=by, override_reason=override, as_json=as_json)

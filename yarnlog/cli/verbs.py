@@ -5,7 +5,7 @@ The core verbs (``init``, ``note``, ``scene close``...) are always there. A rule
 lazily, only when a verb that is not a core one, or the help, is asked for: the campaign comes
 from ``--campaign/-c`` (before or after the verb), ``YARNLOG_CAMPAIGN`` or the journal's only
 campaign, and its ruleset from the campaign's first event. A core verb that a ruleset replaces
-(Yarn calls scenes with ``call``, not ``scene open``) is not offered in its campaigns.
+(one that calls scenes with ``call``, not ``scene open``) is not offered in its campaigns.
 
 Kept light: typer only; the journal and the rulesets are imported when needed. Typer (0.26 on)
 carries its own copy of click: its groups, commands and contexts are ``typer._click``'s, not the
@@ -124,6 +124,20 @@ def installed_verbs() -> dict[str, list[str]]:
         if verbs:
             found[name] = verbs
     return found
+
+
+def _default_first(owners: list[str]) -> str:
+    """Of the rulesets that have a verb, the default system if it is one of them, else the first."""
+    from yarnlog.core.referee import YarnlogError
+    from yarnlog.core.ruleset import default_ruleset
+
+    if len(owners) == 1:
+        return owners[0]
+    try:
+        default = default_ruleset()
+    except YarnlogError:
+        return owners[0]
+    return default if default in owners else owners[0]
 
 
 class _Deferred(MutableMapping[str, "Command"]):
@@ -287,9 +301,7 @@ class CampaignGroup(TyperGroup):
             if not owners:
                 return None  # no system has such a verb: click says so
             if "--help" in ctx.meta.get(_ARGS, ()):  # help needs no journal: the default system's verb first
-                from yarnlog.core.ruleset import DEFAULT_RULESET
-
-                return command_of(DEFAULT_RULESET if DEFAULT_RULESET in owners else owners[0], name)
+                return command_of(_default_first(owners), name)
             raise
         command = command_of(ruleset, name)
         if command is not None:

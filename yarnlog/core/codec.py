@@ -267,7 +267,7 @@ def fingerprint(*, ruleset: str, ruleset_title: str, classes: Iterable[type],
                 event_versions: Mapping[str, int], extra: str = "") -> str:
     """A short hash of everything a snapshot's meaning depends on.
 
-    The codec's version, the ruleset (name and title, which carries its version: "Yarn 0.1"), the
+    The codec's version, the ruleset (name and title, which carries its version: "My Game 1.0"), the
     structure of every class the snapshot may hold (:func:`class_structure`, sorted by name), the
     schema version of every event type, and ``extra`` (whatever else the caller keys on, e.g. a
     digest of the code that folds). A snapshot written under another fingerprint is never read.

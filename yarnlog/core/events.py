@@ -23,7 +23,7 @@ class Payload(BaseModel):
     event_type: ClassVar[str]
     schema_version: ClassVar[int] = 1
     #: Recorded between two scenes of an episode, the event is told with the next scene opened in that
-    #: episode, which it was made for (Yarn's precedence order), not outside every scene: see
+    #: episode, which it was made for (a precedence order drawn for it), not outside every scene: see
     #: :func:`yarnlog.core.state.as_told`. Where it was recorded is unchanged for the folds.
     told_with_next_scene: ClassVar[bool] = False
     #: What it is, when only a GM records it ("a ruling": "as ruled by the GM"; "an experience award":
@@ -74,7 +74,7 @@ def payload_class(event_type: str) -> type[Payload]:
     """The current payload class of ``event_type``.
 
     A ruleset registers its event types when it is imported; rulesets are imported lazily, so an
-    unknown type whose prefix names a ruleset (``yarn.roll.made``) imports that ruleset first.
+    unknown type whose prefix names a ruleset (``mygame.roll.made``) imports that ruleset first.
     """
     if event_type not in _PAYLOADS:
         from yarnlog.core.installed import RULESETS, import_object

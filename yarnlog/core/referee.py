@@ -39,7 +39,7 @@ class Rule:
 
     @property
     def number(self) -> str | None:
-        """The rule's number, where its citation gives one (``DS25`` of ``DramaSystem SRD (DS25, lines
+        """The rule's number, where its citation gives one (``DS25`` of ``Some SRD (DS25, lines
         335-339)``)."""
         found = _RULE_NUMBER.search(self.book.partition(" (")[2])
         return found.group() if found else None
@@ -47,7 +47,7 @@ class Rule:
     @property
     def where(self) -> str | None:
         """The rule named in a few characters: its number (``DS25``), else its book's short name and
-        the line of its section (``Yarn 965``), from the citation or from the book's index
+        the line of its section (``Book 965``), from the citation or from the book's index
         (:func:`index_book`); ``None`` when neither is known."""
         if self.number:
             return self.number
@@ -62,7 +62,7 @@ class Rule:
         return None if found is None else f"{index[0]} {found}"
 
 
-#: A rule's number in its book's citation, as DramaSystem's are ("DramaSystem SRD (DS22-DS24, lines 325-333)").
+#: A rule's number in its book's citation, where the book numbers its rules ("Some SRD (DS22-DS24, lines 325-333)").
 _RULE_NUMBER = re.compile(r"\b[A-Z]+\d+(?:-[A-Z]+\d+)?(?:, [A-Z]+\d+(?:-[A-Z]+\d+)?)*")
 _LINE = re.compile(r"\blines? (\d+)")
 #: Each book's short name and the line each of its sections starts at, by the rule's ``chapter``.

@@ -2,8 +2,8 @@
 
 A campaign names its ruleset in its first event. A ruleset contributes event types (payload
 classes registered under its own prefix, which is also its name), a decider for its commands,
-an explicit map of the journal's own commands it takes over (Yarn decides ``OpenScene`` as a
-scene call), an ``evolve`` fold for its state, a validator per event type
+an explicit map of the journal's own commands it takes over (a system may decide ``OpenScene`` as
+its own scene call), an ``evolve`` fold for its state, a validator per event type
 (:mod:`yarnlog.core.validation`) that its decider and ``verify`` both run, an ``audit`` for the
 rules that span events, named projections and a folder of recap/sheet templates; the
 command-line verbs it adds live beside it in its ``cli`` module, which the domain never imports. The
@@ -40,14 +40,12 @@ Validator = Callable[[Any, "CampaignState[Any]", "Referee"], "Payload"]
 #: command is not its own. Commands are plain dataclasses of every kind, hence ``Any``.
 Handler = Callable[[Any, "CampaignState[Any]", "Referee"], "list[Payload] | None"]
 
-DEFAULT_RULESET = "yarn"
-
 #: The journal's own commands, by exact type: a ruleset decides one of them only when its
-#: ``Rules.takes_over`` says so (a subclass such as Yarn's ``CallScene`` is the ruleset's own command).
+#: ``Rules.takes_over`` says so (a subclass of one, such as a system's own scene call, is the ruleset's command).
 CORE_COMMANDS = frozenset({AddParticipant, RemoveParticipant, ChangeOptions, StartEpisode, EndEpisode, OpenScene,
                            CloseScene, AddNote, IssueInvite, RevokeInvite})
 
-#: The state a ruleset keeps for a campaign (``YarnState`` for Yarn).
+#: The state a ruleset keeps for a campaign (its ``State`` dataclass, one slice per part).
 S = TypeVar("S", covariant=True)
 
 
@@ -55,7 +53,7 @@ S = TypeVar("S", covariant=True)
 class CampaignState(Generic[S]):
     """A campaign as replayed up to ``sequence``: the journal's own slices and the ruleset's ``rules``.
 
-    Typed by the ruleset's state, so a Yarn decider sees ``CampaignState[YarnState]``. Before
+    Typed by the ruleset's state, so a system's decider sees ``CampaignState[ItsState]``. Before
     ``campaign.created`` has been folded there is no ruleset and ``rules`` is None.
     """
 
@@ -214,9 +212,10 @@ class Ruleset:
     ``name`` is also the prefix of its event types (``name.noun.verb``); ``book`` the rule book it
     quotes. It adds its events (:class:`Rules`), its read models (:class:`Views`), its sentences
     (:class:`Words`), its recap and sheet ``templates`` (``package/folder``, shadowed file by file by
-    ``--templates DIR``) and its optional rules (``options``: name -> where the book says so). Its
-    verbs are ``VERBS`` in the ``cli`` module beside its ruleset module, found by the shell
-    (:func:`yarnlog.cli.verbs.verbs_of`), so the domain never imports the shell.
+    ``--templates DIR``) and its optional rules (``options``: name -> where the book says so). A
+    ruleset may claim to be the ``default`` system, the one a campaign created without naming one
+    plays (:func:`default_ruleset`). Its verbs are ``VERBS`` in the ``cli`` module beside its ruleset
+    module, found by the shell (:func:`yarnlog.cli.verbs.verbs_of`), so the domain never imports the shell.
     """
 
     name: str
@@ -227,6 +226,7 @@ class Ruleset:
     words: Words = field(default_factory=Words)
     templates: str | None = None
     options: Mapping[str, str] = field(default_factory=dict)
+    default: bool = False
 
     def owns(self, event_type: str) -> bool:
         return event_type.startswith(self.name + ".")
@@ -263,3 +263,19 @@ def get_ruleset(name: str) -> Ruleset:
     if problems or not isinstance(ruleset, Ruleset):  # anything but a Ruleset has a problem
         raise RulesetError(f"the installed ruleset {name!r} ({target}) is broken: {'; '.join(problems)}")
     return ruleset
+
+
+def default_ruleset() -> str:
+    """The name of the system a campaign created without naming one plays: the only ruleset installed,
+    else the one installed ruleset that claims to be the ``default`` (each is imported to ask it)."""
+    names = sorted(RULESETS)
+    if len(names) == 1:
+        return names[0]
+    claimed = [name for name in names if get_ruleset(name).default]
+    if len(claimed) > 1:
+        raise RulesetError(f"the installed rulesets {' and '.join(claimed)} each claim to be the default; "
+                           "name one with --ruleset")
+    if not claimed:
+        listed = ", ".join(names) if names else "none is installed"
+        raise InvalidCommand(f"no installed ruleset is the default: name one with --ruleset ({listed})")
+    return claimed[0]

@@ -104,7 +104,7 @@ class Replay:
     """A replay in progress: events folded in place, the state frozen once, at the end.
 
     Equal to :func:`evolve` event by event (property tests check it), for many events at a lower
-    cost: the ruleset's state is thawed into its builder (``Rules.thaw``: Yarn's parts that
+    cost: the ruleset's state is thawed into its builder (``Rules.thaw``: the parts that
     offer one fold into mutable slices) and no :class:`CampaignState` is built per event. A
     ruleset without ``thaw`` is folded with its ``evolve``. :meth:`freeze` hands out a state as
     immutable as ``evolve``'s, and the replay may go on folding after it. A replay may start from

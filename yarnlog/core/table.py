@@ -1,4 +1,4 @@
-"""The campaign (a series, in Yarn's words) and the people at the table."""
+"""The campaign (a series of episodes) and the people at the table."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ referee, so the two can never drift apart. Whatever the validator derives differ
 was recorded is a fault too.
 
 The journal's own event types are validated here; a ruleset adds validators for its own types
-and may take over a journal type it decides differently (Yarn's scenes and episode ends).
+and may take over a journal type it decides differently (its own scene calls and episode ends).
 """
 
 from __future__ import annotations

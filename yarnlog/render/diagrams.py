@@ -465,8 +465,8 @@ def mermaid_block(body: str) -> str:
 def relationship_map_picture(graph: RelationshipGraph | None, fmt: str) -> str | None:
     """The relationship map a recap template places (``diagrams.relationships``): inline SVG for
     ``html``, a fenced Mermaid block for Markdown, each marked safe for its template (it was built
-    here from escaped text); ``None`` when there is no character to draw. Yarn's and DramaSystem's
-    recaps both take it."""
+    here from escaped text); ``None`` when there is no character to draw. Any ruleset's recap may
+    take it."""
     from markupsafe import Markup
 
     from yarnlog.render.text import MarkdownSafe

@@ -3,8 +3,8 @@
 yarnlog's templates live in the repository's top-level ``templates/`` (``templates/<ruleset>/``), which
 the build ships inside the wheel as ``yarnlog/templates/`` (:func:`shipped_templates` finds either).
 A ruleset names its own folder in ``Ruleset.templates`` as ``package/folder``: yarnlog's are
-``"yarnlog/templates/yarn"``, a third party's ``"mygame/templates"`` inside its own package. A user shadows any of them
-file by file: a ``recap.md.j2`` in the folder given with ``--templates DIR`` (or
+``"yarnlog/templates/<name>"``, a third party's ``"mygame/templates"`` inside its own package. A user
+shadows any of them file by file: a ``recap.md.j2`` in the folder given with ``--templates DIR`` (or
 ``YARNLOG_TEMPLATES``) replaces that one file and no other.
 
 Two escaping regimes, chosen by the template's name:
@@ -43,7 +43,7 @@ def shipped_templates() -> Path:
 
 
 def template_folder(location: str) -> Path:
-    """The folder ``package/folder`` names (``yarnlog/templates/yarn``: yarnlog's ``yarn`` folder)."""
+    """The folder ``package/folder`` names (``yarnlog/templates/mygame``: yarnlog's ``mygame`` folder)."""
     import importlib.resources
 
     package, _, folder = location.partition("/")

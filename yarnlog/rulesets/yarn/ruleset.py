@@ -58,6 +58,7 @@ TAKES_OVER: dict[type, Handler] = {
 RULESET = Ruleset(
     name="yarn",
     title="Yarn 0.1",
+    default=True,  # a campaign created without --ruleset plays Yarn
     book="000_548678c832322f1b.txt",
     # A replay folds the parts that offer it in place (core.state.Replay). What YarnState is built of
     # (the snapshot codec's whitelist): the parts, the pure rules' values.
