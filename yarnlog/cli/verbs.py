@@ -53,25 +53,17 @@ def verbs_of(ruleset_name: str) -> Verbs:
     """The :class:`Verbs` of an installed ruleset: ``VERBS`` in the ``cli`` module or package beside
     the module its entry point names (``pkg.ruleset:RULESET`` -> ``pkg.cli:VERBS``), found without
     importing the rules; none for a ruleset without one."""
-    import importlib.util
-
-    from yarnlog.core.installed import RULESETS, import_object
+    from yarnlog.core.installed import import_object, module_beside
     from yarnlog.core.ruleset import get_ruleset
 
     try:
-        module = RULESETS[ruleset_name].split(":")[0]
+        module = module_beside(ruleset_name, "cli")
     except KeyError:
         get_ruleset(ruleset_name)  # says which rulesets are installed
         raise
-    spec = importlib.util.find_spec(module)
-    package = module if spec is not None and spec.submodule_search_locations else module.rpartition(".")[0]
-    try:
-        found = importlib.util.find_spec(f"{package}.cli") if package else None
-    except ModuleNotFoundError:
-        found = None
-    if found is None:
+    if module is None:
         return Verbs(register=lambda app: None, title=get_ruleset(ruleset_name).title)
-    verbs: Verbs = import_object(f"{package}.cli:VERBS")
+    verbs: Verbs = import_object(f"{module}:VERBS")
     return verbs
 
 

@@ -22,8 +22,7 @@ def _entry_points() -> Any:
 
 def installed_entry_points(group: str) -> list[tuple[str, str]]:
     """``(name, "module:attribute")`` of every installed entry point of ``group``. Every package's
-    entry points are read once per process (that opens each installed package's metadata), for
-    all the groups the journal asks about (rulesets, their verbs)."""
+    entry points are read once per process (that opens each installed package's metadata)."""
     return [(point.name, point.value) for point in _entry_points().select(group=group)]
 
 
@@ -60,6 +59,25 @@ class _Registry(Mapping[str, str]):
 
 #: name -> "module:attribute" of its :class:`Ruleset`, from the ``yarnlog.rulesets`` entry points.
 RULESETS: _Registry = _Registry(ENTRY_POINT_GROUP)
+
+
+def module_beside(ruleset_name: str, module: str) -> str | None:
+    """The dotted name of ``module`` beside the module the ruleset's entry point names
+    (``pkg.ruleset:RULESET`` -> ``pkg.<module>``; a package named whole -> its ``<module>``), found
+    without importing it; ``None`` when there is none. How the shell finds a ruleset's verbs
+    (``cli``) and the players' page its pages (``pages``). ``KeyError`` for a ruleset not installed."""
+    import importlib.util
+
+    target = RULESETS[ruleset_name].split(":")[0]
+    spec = importlib.util.find_spec(target)
+    package = target if spec is not None and spec.submodule_search_locations else target.rpartition(".")[0]
+    if not package:
+        return None
+    try:
+        found = importlib.util.find_spec(f"{package}.{module}")
+    except ModuleNotFoundError:
+        found = None
+    return None if found is None else f"{package}.{module}"
 
 
 def import_object(target: str) -> Any:

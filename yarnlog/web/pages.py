@@ -1,8 +1,8 @@
 """The seam between the players' page and a game system: the pages a ruleset offers, found by name.
 
-The server never asks which ruleset a campaign plays to decide what to show: it looks the ruleset's
-name up in the ``yarnlog.pages`` entry-point group (like its verbs in ``yarnlog.verbs``) and gets a
-:class:`Pages`, whose functions turn what a participant may see (:class:`~yarnlog.web.seen.Seen`)
+The server never asks which ruleset a campaign plays to decide what to show: it takes ``PAGES``, a
+:class:`Pages`, from the ``pages`` module beside the ruleset's module (as the shell takes ``VERBS``
+from its ``cli`` module: :func:`yarnlog.core.installed.module_beside`), whose functions turn what a participant may see (:class:`~yarnlog.web.seen.Seen`)
 into plain :class:`Report` s (facts and tables, rendered by one template) or into the context of the
 ruleset's own templates (its ``sheet.html.j2`` and ``recap.html.j2``, the ones the CLI renders). A
 ruleset without pages gets :data:`BASIC`: the table, the timeline and the notes it may see.
@@ -15,11 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from yarnlog.core.installed import import_object, installed_entry_points
+from yarnlog.core.installed import import_object, module_beside
 from yarnlog.web.seen import Seen
-
-#: The entry-point group a package registers a ruleset's pages in: ``ruleset-name = "module:PAGES"``.
-ENTRY_POINT_GROUP = "yarnlog.pages"
 
 
 @dataclass(frozen=True)
@@ -104,10 +101,11 @@ BASIC = Pages(board=_basic_board)
 
 @functools.cache
 def pages_for(ruleset: str) -> Pages:
-    """The pages the ruleset called ``ruleset`` offers (:data:`BASIC` if it registers none)."""
-    for name, target in installed_entry_points(ENTRY_POINT_GROUP):
-        if name == ruleset:
-            found = import_object(target)
-            if isinstance(found, Pages):
-                return found
-    return BASIC
+    """The pages the ruleset called ``ruleset`` offers: ``PAGES`` in the ``pages`` module beside its
+    ruleset module (:data:`BASIC` if it has none, or is not installed)."""
+    try:
+        module = module_beside(ruleset, "pages")
+    except KeyError:
+        return BASIC
+    found = None if module is None else import_object(f"{module}:PAGES")
+    return found if isinstance(found, Pages) else BASIC

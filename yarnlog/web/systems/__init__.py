@@ -1,1 +1,1 @@
-"""Each ruleset's pages (:class:`yarnlog.web.pages.Pages`), registered under ``yarnlog.pages`` by ruleset name."""
+"""Pieces the rulesets' pages share (:mod:`.common`); each ruleset's ``PAGES`` is its ``pages`` module."""
