@@ -3,9 +3,10 @@
 The server never asks which ruleset a campaign plays to decide what to show: it takes ``PAGES``, a
 :class:`Pages`, from the ``pages`` module beside the ruleset's module (as the shell takes ``VERBS``
 from its ``cli`` module: :func:`yarnlog.core.installed.module_beside`), whose functions turn what a
-participant may see (:class:`~yarnlog.web.seen.Seen`) into plain :class:`Report` s (facts and tables, rendered by one template) or into the context of the
-ruleset's own templates (its ``sheet.html.j2`` and ``recap.html.j2``, the ones the CLI renders). A
-ruleset without pages gets :data:`BASIC`: the table, the timeline and the notes it may see.
+participant may see (:class:`~yarnlog.web.seen.Seen`) into plain :class:`Report` s (facts and
+tables, rendered by one template) or into the context of the ruleset's own templates (its
+``sheet.html.j2`` and ``recap.html.j2``, the ones the CLI renders). A ruleset without pages gets
+:data:`BASIC`: the table, the timeline and the notes it may see.
 """
 
 from __future__ import annotations
