@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from types import SimpleNamespace
 from typing import Any
 
 from yarnlog.core.audience import Audience
 from yarnlog.core.corrections import effective
 from yarnlog.core.events import Recorded
+from yarnlog.core.scope import Scope
 from yarnlog.core.state import replay
 from yarnlog.core.table import Table
 from yarnlog.core.timeline import EpisodeStarted, Note, SceneClosed, SceneOpened
@@ -49,26 +50,6 @@ from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
     graph_of,
 )
 from yarnlog.rulesets.scenes_and_tokens.previously import previously
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Episodes ``first..last`` and/or scenes ``first..last`` (``None``: open); ``Scope()`` is the series."""
-
-    episodes: tuple[int | None, int | None] = (None, None)
-    scenes: tuple[int | None, int | None] = (None, None)
-    label: str = "the whole series"
-
-    @staticmethod
-    def _within(n: int | None, bounds: tuple[int | None, int | None]) -> bool:
-        first, last = bounds
-        return (first is None or (n is not None and n >= first)) and (last is None or (n is not None and n <= last))
-
-    def has_episode(self, n: int | None) -> bool:
-        return self._within(n, self.episodes)
-
-    def has_scene(self, n: int | None) -> bool:
-        return self._within(n, self.scenes)
 
 
 def _new_scene(p: SceneOpened) -> dict[str, Any]:

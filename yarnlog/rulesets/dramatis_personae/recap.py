@@ -13,37 +13,17 @@ are replayed from what the audience may see.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from yarnlog.core.audience import Audience
 from yarnlog.core.corrections import effective
 from yarnlog.core.events import Recorded
+from yarnlog.core.scope import Scope
 from yarnlog.core.state import replay
 from yarnlog.core.table import Table
 from yarnlog.core.timeline import EpisodeStarted, Note, SceneClosed, SceneOpened
 from yarnlog.rulesets.dramatis_personae.parts.reports import dice_board
 from yarnlog.rulesets.dramatis_personae.words import narrate
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Episodes ``first..last`` and/or scenes ``first..last`` (``None``: open); ``Scope()`` is the series."""
-
-    episodes: tuple[int | None, int | None] = (None, None)
-    scenes: tuple[int | None, int | None] = (None, None)
-    label: str = "the whole series"
-
-    @staticmethod
-    def _within(n: int | None, bounds: tuple[int | None, int | None]) -> bool:
-        first, last = bounds
-        return (first is None or (n is not None and n >= first)) and (last is None or (n is not None and n <= last))
-
-    def has_episode(self, n: int | None) -> bool:
-        return self._within(n, self.episodes)
-
-    def has_scene(self, n: int | None) -> bool:
-        return self._within(n, self.scenes)
 
 
 def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, scope: Scope) -> dict[str, Any]:

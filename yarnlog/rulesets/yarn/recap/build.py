@@ -23,6 +23,7 @@ from typing import Any
 from yarnlog.core.audience import Audience, visible_history
 from yarnlog.core.events import Recorded
 from yarnlog.core.ruleset import CampaignState
+from yarnlog.core.scope import Scope
 from yarnlog.core.state import empty_state, evolve
 from yarnlog.core.table import Table
 from yarnlog.rulesets.scenes_and_tokens import story
@@ -61,30 +62,6 @@ AFTER_THE_END = ("yarn.experience.awarded", "yarn.experience.trait_raised", "yar
 
 #: A success whose chance was below this is one "against long odds", worth retelling.
 LONG_ODDS = Fraction(1, 2)
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Which part of the series a recap tells: episodes ``first..last`` and/or scenes ``first..last``.
-
-    ``None`` bounds are open; ``Scope()`` is the whole series. ``label`` is how the recap names it.
-    """
-
-    episodes: tuple[int | None, int | None] = (None, None)
-    scenes: tuple[int | None, int | None] = (None, None)
-    label: str = "the whole series"
-
-    def has_episode(self, n: int | None) -> bool:
-        first, last = self.episodes
-        return n is not None and (first is None or n >= first) and (last is None or n <= last)
-
-    def has_scene(self, n: int | None) -> bool:
-        first, last = self.scenes
-        return n is not None and (first is None or n >= first) and (last is None or n <= last)
-
-    @property
-    def whole_episodes(self) -> bool:
-        return self.scenes == (None, None)
 
 
 @dataclass
