@@ -17,7 +17,7 @@ def log(
     episode: Annotated[Optional[int], typer.Option("--episode", help="Only events of episode N.")] = None,
     scene: Annotated[Optional[int], typer.Option("--scene", help="Only events of scene N.")] = None,
     event_type: Annotated[Optional[str], typer.Option("--type", help="Only events of this type or family, with or "
-                                                      "without the ruleset's prefix: roll finds x.roll.*.")] = None,
+                                                      "without the ruleset's prefix (roll: every roll.*).")] = None,
     grep: Annotated[Optional[str], typer.Option("--grep", help="Only events whose text contains this (any case).")] \
         = None,
     participant: Annotated[

@@ -58,10 +58,6 @@ def _new_scene(p: SceneOpened) -> dict[str, Any]:
             "summary": "", "notes": [], "moves": [], "resolutions": [], "story": []}
 
 
-#: The shared moves, told by the shared core's story (:mod:`~yarnlog.rulesets.scenes_and_tokens.story`).
-_SHARED = {"petition.resolved": "petition", "petition.forced": "forced", "petition.quizzed": "quizzed",
-           "petition.two_way": "two_way", "challenge.ducked": "ducked", "challenge.rushed": "rushed",
-           "challenge.voted": "challenge_voted"}
 #: DramaSystem's own moves whose sentence, its tokens left out, belongs in the story.
 _TOLD = ("procedure.resolved", "advanced.clinched", "contest.ended", "contest.stopped", "bennie.spent",
          "challenge.novelty_ruled", "challenge.procedural_demanded", "location.challenged", "location.introduced",
@@ -76,9 +72,9 @@ _CITED = re.compile(r" \((?:DS[\d\-, ]+|reading \d+|[A-Z][a-z]+(?: [A-Za-z]+)*)\
 def _story_line(kind: str, p: dict[str, Any], said: str, wants: dict[tuple[str, str], str]) -> str | None:
     """The move in the scene's story: a shared move in plain words, another without its tokens and sections."""
     move = kind.split(".", 1)[1]
-    if move in _SHARED:
-        tell = getattr(story, _SHARED[move])
-        return tell(p, wants) if _SHARED[move] in ("petition", "forced", "quizzed") else tell(p)
+    shared = story.shared_move(move, p, wants)  # told alike in both rulesets
+    if shared is not None:
+        return shared
     if move not in _TOLD:
         return None
     kept = [part for part in re.split(r"(?<=[.!?])\s+", said) if part and not _TOKENS.search(part)]
@@ -148,7 +144,7 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
                 if rec.event_type == "dramasystem.bennie.vote_tallied" and rec.episode is not None:
                     won = [t["player"] for t in p.model_dump()["tallies"] if t["gains_bennie"]]
                     if won:
-                        highlights.setdefault(rec.episode, []).append(f"{story.names(won)} won the bennie vote.")
+                        highlights.setdefault(rec.episode, []).append(story.vote_won(won))
             elif last_started in episodes:  # between episodes: after the last one's end
                 episodes[last_started]["after"].append(said)
             else:
@@ -171,7 +167,7 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
             opened = SimpleNamespace(**{**scene, "role": None, "cast_called": scene["cast"]})
             scene["story"].insert(0, story.opening(opened))
             if scene["summary"]:
-                scene["story"].append(f"In the end: {story.stop(scene['summary'])}")
+                scene["story"].append(story.ending(scene["summary"]))
         episode["highlights"] = highlights.get(number, [])
         episode.update(piles=board["participants"], drama=board["drama"], as_of=board["as_of"],
                        calling_order=list(current_order(at_end.rules.sheets, table.gm, number) or ()))
@@ -200,6 +196,6 @@ def relationship_graph(told: dict[str, Any]) -> RelationshipGraph | None:
 def previously_on(told: dict[str, Any]) -> str:
     """DramaSystem's "previously on" (``recap --previously``): the shared core's, over a recap's data."""
     scenes = [(scene["summary"], next((n["text"] for n in reversed(scene["notes"]) if n["gm"]), ""),
-               [line for line in scene["story"] if not line.startswith("In the end:")])
+               [line for line in scene["story"] if not story.is_ending(line)])
               for episode in told["episodes"] for scene in episode["scenes"]]
     return previously(told["title"] or told["campaign"], scenes)

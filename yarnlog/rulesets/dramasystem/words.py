@@ -11,6 +11,7 @@ from yarnlog.rulesets.dramasystem.parts.player_views import resolution_pending
 from yarnlog.rulesets.dramasystem.rules.cards import Card
 from yarnlog.rulesets.dramasystem.rules.procedural_tokens import Colour
 from yarnlog.rulesets.dramasystem.rules.simple_resolution import OPPOSITION, Match
+from yarnlog.rulesets.scenes_and_tokens import story
 
 _NEEDED_WORDS = {Match.VALUE: "the same value", Match.SUIT: "the same suit", Match.COLOUR: "the same colour"}
 
@@ -39,10 +40,6 @@ def _called(p: dict[str, Any]) -> str:
         sentences.append(f"{p['caller']} spends a bennie to jump the queue and call scene {p['scene']}; "
                          f"{p['caller']}'s next turn is skipped (DS76).")
     return " ".join(sentences)
-
-
-#: How user text that already ends its sentence ends (no second full stop after it).
-SENTENCE_ENDS = (".", "!", "?", "\u2026")
 
 
 def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
@@ -87,7 +84,7 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
         return (f"{p['character']} wants {p['want']} from {p['withholder']}; "
                 f"why not, says {p['withholder']}'s player: {p['why_not']} (DS8-DS9).")
     if kind == "dramasystem.ruling.recorded":
-        return f"The GM rules on {p['rule']}: {p['ruling']}" + ("" if p["ruling"].endswith(SENTENCE_ENDS) else ".")
+        return story.ruled(p)
     if kind == "dramasystem.character.relationship_defined":
         return f"{p['character']} and {p['other']}: {p['nature']} (relationship map)."
     if kind.startswith(("dramasystem.supporting.", "dramasystem.location.", "dramasystem.theme.",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from yarnlog.rulesets.scenes_and_tokens.story import SENTENCE_ENDS
+
 #: About a minute read aloud.
 WORDS = 150
 
@@ -20,7 +22,7 @@ def previously(title: str, scenes: Iterable[tuple[str, str, Sequence[str]]]) -> 
     for summary, note, story in scenes:
         line = summary.strip() or note.strip() or (story[-1] if len(story) > 1 else "")
         if line:
-            said.append(line if line.endswith((".", "!", "?", "…")) else line + ".")
+            said.append(line if line.endswith(SENTENCE_ENDS) else line + ".")
     kept: list[str] = []
     count = 0
     for line in reversed(said):

@@ -9,7 +9,7 @@ experience are told once, in the episode's economy table.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 Data = Mapping[str, Any]
@@ -20,10 +20,46 @@ def names(names: Sequence[str]) -> str:
     return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+#: How user text that already ends its sentence ends (no second full stop after it).
+SENTENCE_ENDS = (".", "!", "?", "\u2026")
+
+
 def stop(text: str) -> str:
     """``text`` ending with one full stop (a note or a want may end with its own)."""
     text = text.strip()
-    return text if text.endswith((".", "!", "?", "…")) else text + "."
+    return text if text.endswith(SENTENCE_ENDS) else text + "."
+
+
+#: How a scene's story ends when the scene was closed with a summary.
+_ENDING = "In the end: "
+
+
+def ending(summary: str) -> str:
+    """The last line of a scene's story: ``In the end: the Wren sails at dawn.``"""
+    return _ENDING + stop(summary)
+
+
+def is_ending(line: str) -> bool:
+    """Whether ``line`` is a story's :func:`ending` (a "previously on" tells the summary itself)."""
+    return line.startswith(_ENDING.rstrip())
+
+
+def ruled(p: Data) -> str:
+    """A GM's ruling recorded (``ruling.recorded``), as both rulesets' moves answer it: ``The GM rules on
+    calling order: Ana calls first.``"""
+    return f"The GM rules on {p['rule']}: {p['ruling']}" + ("" if p["ruling"].endswith(SENTENCE_ENDS) else ".")
+
+
+def shared_move(move: str, p: Data, wants: Mapping[tuple[str, str], str]) -> str | None:
+    """A shared move in the scene's story, by its event type without the ruleset's prefix
+    (``petition.resolved``); ``None`` for any other move (the ruleset tells it)."""
+    tell = _SHARED_MOVES.get(move)
+    return None if tell is None else tell(p, wants)
+
+
+def vote_won(winners: Sequence[str]) -> str:
+    """The episode's highlight of the bennie vote: ``Ana and Ben won the bennie vote.``"""
+    return f"{names(winners)} won the bennie vote."
 
 
 def sought(p: Data, wants: Mapping[tuple[str, str], str], petitioner: str, granter: str) -> str:
@@ -112,6 +148,14 @@ def rushed(p: Data) -> str:
 def challenge_voted(p: Data) -> str:
     won = f"{p['caller']}'s call stood" if p["winner"] == "caller" else f"{p['challenger']} won"
     return f"{p['challenger']} challenged {p['caller']}'s call ({p['kind']}), and on a show of hands {won}."
+
+
+#: The shared moves the story tells the same way in every ruleset.
+_SHARED_MOVES: Mapping[str, Callable[[Data, Mapping[tuple[str, str], str]], str]] = {
+    "petition.resolved": petition, "petition.forced": forced, "petition.quizzed": quizzed,
+    "petition.two_way": lambda p, wants: two_way(p), "challenge.ducked": lambda p, wants: ducked(p),
+    "challenge.rushed": lambda p, wants: rushed(p), "challenge.voted": lambda p, wants: challenge_voted(p),
+}
 
 
 def bennie_spent(spends: Sequence[Data], option_words: Any) -> str:

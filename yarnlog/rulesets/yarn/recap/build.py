@@ -120,7 +120,7 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
         scene.story.insert(0, Line(None, story.opening(scene)))
         scene.story.extend(amended.get(number, ()))
         if scene.summary:
-            scene.story.append(Line(None, f"In the end: {story.stop(scene.summary)}"))
+            scene.story.append(Line(None, story.ending(scene.summary)))
     for number, episode in t.episodes.items():
         _economy(t, episode)
     episodes = []
@@ -323,7 +323,7 @@ def _tell_in_episode(t: _Telling, rec: Recorded, p: dict[str, Any], episode: Epi
     if kind == "yarn.bennie.vote_tallied":
         episode.vote = _vote(p, t.audience.is_gm)
         if episode.vote.winners:
-            episode.moments.append(line(f"{story.names(episode.vote.winners)} won the bennie vote."))
+            episode.moments.append(line(story.vote_won(episode.vote.winners)))
         return
     if kind == "yarn.tokens.returned":  # told by the balances ("then revert to the kitty")
         return
@@ -434,20 +434,9 @@ def uncited(text: str) -> str:
 
 def _story(t: _Telling, kind: str, p: dict[str, Any], secret: bool) -> str | None:
     """The event's sentence in the scene's story (:mod:`.story`), or ``None`` if the story leaves it out."""
-    if kind == "yarn.petition.resolved":
-        return story.petition(p, t.wants)
-    if kind == "yarn.petition.two_way":
-        return story.two_way(p)
-    if kind == "yarn.petition.quizzed":
-        return story.quizzed(p, t.wants)
-    if kind == "yarn.petition.forced":
-        return story.forced(p, t.wants)
-    if kind == "yarn.challenge.ducked":
-        return story.ducked(p)
-    if kind == "yarn.challenge.rushed":
-        return story.rushed(p)
-    if kind == "yarn.challenge.voted":
-        return story.challenge_voted(p)
+    shared = story.shared_move(kind.partition(".")[2], p, t.wants)  # told alike in both rulesets
+    if shared is not None:
+        return shared
     if kind in ("yarn.bennie.spent", "yarn.scene.called") and p.get("bennie_spends"):
         return story.bennie_spent(p["bennie_spends"], say.bennie_option)
     if kind == "yarn.roll.made":

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from yarnlog.core.referee import heading
+from yarnlog.rulesets.scenes_and_tokens import story
 from yarnlog.rulesets.yarn.recap.book_sections import cited
 from yarnlog.rulesets.yarn.recap.phrasing import Data, _counted, _dice, _names
 from yarnlog.rulesets.yarn.recap.roll_sentences import consequence, group, roll  # told by sentence()
@@ -358,14 +359,6 @@ def tokens_transferred(p: Data) -> str:
     return f"By the GM's ruling ({p['reason']}): {movements(p)}."
 
 
-#: How user text that already ends its sentence ends (no second full stop after it).
-SENTENCE_ENDS = (".", "!", "?", "\u2026")
-
-
-def ruling_recorded(p: Data) -> str:
-    return f"The GM rules on {p['rule']}: {p['ruling']}" + ("" if p["ruling"].endswith(SENTENCE_ENDS) else ".")
-
-
 def tokens_returned(p: Data) -> str:
     return f"Unspent drama tokens revert to the kitty: {movements(p)}{cited('tokens returned')}."
 
@@ -512,7 +505,7 @@ _SAYINGS: dict[str, Any] = {
     "yarn.precedence.drawn": precedence_drawn, "yarn.bennie.ballot_cast": ballot_cast,
     "yarn.bennie.vote_tallied": vote_tallied,
     "yarn.tokens.transferred": tokens_transferred, "yarn.tokens.returned": tokens_returned,
-    "yarn.ruling.recorded": ruling_recorded,
+    "yarn.ruling.recorded": story.ruled,
 }
 
 
