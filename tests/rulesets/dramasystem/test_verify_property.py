@@ -1,5 +1,5 @@
 """Verify names any DramaSystem event that no command could have produced (the property of
-``tests/yarn/test_verify_property.py``, on a DramaSystem campaign with a resolution open)."""
+``tests/rulesets/yarn/test_verify_property.py``, on a DramaSystem campaign with a resolution open)."""
 
 from __future__ import annotations
 

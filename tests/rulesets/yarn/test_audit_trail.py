@@ -9,7 +9,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from .drama_table import GM, seat_characters
 
 from yarnlog.app.interchange import import_records, parse_lines
 from yarnlog.app.journal import Journal
@@ -21,6 +20,8 @@ from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 from yarnlog.rulesets.yarn.parts.economy.explanations import explain_event, explain_scene
 from yarnlog.rulesets.yarn.parts.economy.ledger_trail import filtered, ledger_trail
 from yarnlog.rulesets.yarn.parts.procedure.roll_statistics import dice_statistics
+
+from .drama_table import GM, seat_characters
 
 SAMPLE = Path(__file__).resolve().parents[3] / "journals" / "lantern-harbor.jsonl"
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from .drama_table import GM, bennies, give, seat_characters, tokens
-from .refusals import refused, rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.core.decide import audit
@@ -12,6 +10,9 @@ from yarnlog.core.timeline import OpenScene
 from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import BennieSpendLine, SpendBennie, bennie_paid
 from yarnlog.rulesets.scenes_and_tokens.rules import bennies as bn
 from yarnlog.rulesets.yarn.parts.drama.bennie_spends import SPENDS
+
+from .drama_table import GM, bennies, give, seat_characters, tokens
+from .refusals import refused, rejected
 
 
 @pytest.fixture

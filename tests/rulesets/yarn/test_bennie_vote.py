@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from .drama_table import GM, bennies, give, seat_characters, tokens, types
-from .refusals import refused, rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.core.decide import audit
@@ -15,6 +13,9 @@ from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferLine
 from yarnlog.rulesets.scenes_and_tokens.rules import bennies as bn
 from yarnlog.rulesets.yarn.parts.drama.bennie_vote import VOTING
 from yarnlog.rulesets.yarn.parts.economy.ledger import bennie_report, provisional_tally, recount
+
+from .drama_table import GM, bennies, give, seat_characters, tokens, types
+from .refusals import refused, rejected
 
 # Ana and Ben rank each other first; everyone ranks Cy last; the GM ranks all three.
 BALLOTS = {"Ana": ("Ben", "Cy"), "Ben": ("Ana", "Cy"), "Cy": ("Ana", "Ben"), GM: ("Ben", "Ana", "Cy")}

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from .refusals import refused_by
 
 from yarnlog.core.referee import InvalidCommand, Override, Referee
 from yarnlog.rulesets.scenes_and_tokens.rules import bennies as bn
@@ -21,6 +20,8 @@ from yarnlog.rulesets.scenes_and_tokens.rules.bennies import (
     tally_bennie_vote,
 )
 from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import KITTY, Transfer
+
+from .refusals import refused_by
 
 GM = "Gwen"
 PLAYERS = ("Ann", "Bob", "Cy", "Di")

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from .drama_table import GM, bennies, give, seat_characters
-from .refusals import refused, rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.core.referee import Override
@@ -15,6 +13,9 @@ from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose
 from yarnlog.rulesets.scenes_and_tokens.rules import bennies as bn
 from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
 from yarnlog.rulesets.yarn.parts.drama.scene_calls import CallScene
+
+from .drama_table import GM, bennies, give, seat_characters
+from .refusals import refused, rejected
 
 
 def ok(journal, cid) -> bool:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from .refusals import refused_by
 
 from yarnlog.core.referee import InvalidCommand, Referee
 from yarnlog.rulesets.scenes_and_tokens.rules import bennies as bn
@@ -26,6 +25,8 @@ from yarnlog.rulesets.scenes_and_tokens.rules.challenges import (
     rush_scene,
 )
 from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import PetitionOutcome, Transfer
+
+from .refusals import refused_by
 
 GM = "Gwen"
 PLAYERS = ("Ann", "Bob", "Cy", "Di")

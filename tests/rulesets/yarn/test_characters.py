@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pyrsistent import pmap, pvector
-from .refusals import refused, rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.core.decide import Correct, audit
@@ -57,6 +56,8 @@ from yarnlog.rulesets.yarn.parts.characters.sheets import (
     player_of,
 )
 from yarnlog.rulesets.yarn.rules import experience, traits
+
+from .refusals import refused, rejected
 
 GM = Override(by="Maya", reason="the table agreed")
 

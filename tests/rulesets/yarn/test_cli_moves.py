@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from .drama_table import GM, PLAYERS, seat_characters
 
 from yarnlog.app.journal import Journal
 from yarnlog.core.table import AddParticipant
 from yarnlog.persistence.factory import open_store
+
+from .drama_table import GM, PLAYERS, seat_characters
 
 
 @pytest.fixture

@@ -8,14 +8,15 @@ consequences into an upcoming scene. If they don't, the GM will."."""
 from __future__ import annotations
 
 import pytest
-from .refusals import refused, rejected
-from .test_procedure import roll, start
 
 from yarnlog.app.verify import verify
 from yarnlog.core.audience import Audience
 from yarnlog.rulesets.yarn.parts.procedure.consequence_rolls import WORKED_IN, IntroduceConsequence
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import ConsequenceFace, RollConsequences
 from yarnlog.rulesets.yarn.recap.build import Scope, build_recap
+
+from .refusals import refused, rejected
+from .test_procedure import roll, start
 
 
 @pytest.fixture

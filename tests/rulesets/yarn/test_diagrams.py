@@ -9,7 +9,6 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from .sample_harbor import CID, harbor_journal
 
 from yarnlog.core.charts import TokenLine, TokenSeries
 from yarnlog.render.diagrams import (
@@ -33,6 +32,8 @@ from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
 )
 from yarnlog.rulesets.yarn.parts.characters.relationship_graph import relationship_graph
 from yarnlog.rulesets.yarn.parts.economy.token_series import token_series
+
+from .sample_harbor import CID, harbor_journal
 
 HOSTILE = [
     'Bob "the Knife"',

@@ -4,8 +4,6 @@ verified, projections at every point of history, and journals that keep no chara
 from __future__ import annotations
 
 import pytest
-from .drama_table import GM, give, seat_characters, tokens, types
-from .refusals import rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.core.decide import Retract
@@ -20,6 +18,9 @@ from yarnlog.rulesets.scenes_and_tokens.parts.petitions import Force, ResolvePet
 from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import Duck, Rush
 from yarnlog.rulesets.yarn.parts.drama import part as drama
 from yarnlog.rulesets.yarn.ruleset import PARTS
+
+from .drama_table import GM, give, seat_characters, tokens, types
+from .refusals import rejected
 
 DRAMA_EVENTS = {
     "yarn.scene.called", "yarn.scene.ruled_offstage", "yarn.challenge.ducked", "yarn.challenge.rushed",

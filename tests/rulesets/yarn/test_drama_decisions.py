@@ -4,7 +4,6 @@ the default side of a vote, whose cards a quiz shuffles, which recorded events a
 from __future__ import annotations
 
 import pytest
-from .drama_table import GM, seat_characters
 
 from yarnlog.core.referee import Override
 from yarnlog.core.timeline import EndEpisode, OpenScene
@@ -14,6 +13,8 @@ from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import vote_sides
 from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose
 from yarnlog.rulesets.yarn.parts.drama.petitions import players_to_draw_for_quiz
 from yarnlog.rulesets.yarn.parts.economy.ledger import tallied_votes
+
+from .drama_table import GM, seat_characters
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from .refusals import refused_by
 
 from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
 from yarnlog.rulesets.scenes_and_tokens.rules import drama_tokens as dt
@@ -26,6 +25,8 @@ from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import (
     resolve_petition,
     resolve_two_way,
 )
+
+from .refusals import refused_by
 
 GM = "Gwen"
 PLAYERS = ("Ann", "Bob", "Cy", "Di")

@@ -9,13 +9,14 @@ the challenger. The GM votes to break ties."."""
 from __future__ import annotations
 
 import pytest
-from .drama_table import seat_characters
-from .refusals import refused, rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import ChallengeLocation, ElaborateLocation, IntroduceLocation
 from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import location_data
 from yarnlog.rulesets.scenes_and_tokens.rules.challenges import CHALLENGE_VOTE
+
+from .drama_table import seat_characters
+from .refusals import refused, rejected
 
 
 @pytest.fixture

@@ -7,13 +7,14 @@ Travelling"."""
 from __future__ import annotations
 
 import pytest
-from .drama_table import seat_characters
-from .refusals import refused, rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.core.timeline import OpenScene
 from yarnlog.rulesets.yarn.parts.drama.montage_actions import MONTAGE_ACTIONS, CallMontageAction
 from yarnlog.rulesets.yarn.parts.drama.scene_calls import CallScene
+
+from .drama_table import seat_characters
+from .refusals import refused, rejected
 
 
 @pytest.fixture

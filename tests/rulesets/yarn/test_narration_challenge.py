@@ -8,13 +8,14 @@ second ground is the plot-jump challenge; the first is settled, like it, by the 
 from __future__ import annotations
 
 import pytest
-from .drama_table import seat_characters
-from .refusals import refused, rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.core.timeline import OpenScene
 from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import ChallengeByVote
 from yarnlog.rulesets.scenes_and_tokens.rules.challenges import CHALLENGE_VOTE
+
+from .drama_table import seat_characters
+from .refusals import refused, rejected
 
 
 @pytest.fixture

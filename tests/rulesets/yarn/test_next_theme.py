@@ -8,13 +8,14 @@ episode should make their selection at the end of the previous session."."""
 from __future__ import annotations
 
 import pytest
-from .refusals import refused, rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.core.timeline import EndEpisode, StartEpisode
 from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot
 from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import THEMES, ChooseTheme, DrawPrecedence
 from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import NEXT_THEME, Purpose, precedence_data
+
+from .refusals import refused, rejected
 
 
 @pytest.fixture

@@ -5,8 +5,6 @@ Exchanges", "Multiple Petitioners" and "Drama with Recurring Characters"."""
 from __future__ import annotations
 
 import pytest
-from .drama_table import GM, give, seat_characters, tokens, types
-from .refusals import refused, rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.core.decide import audit
@@ -26,6 +24,9 @@ from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import FORCE, SUPPORT
 from yarnlog.rulesets.yarn.parts.characters.players import TALKING
 from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
 from yarnlog.rulesets.yarn.parts.drama.petitions import PETITIONS
+
+from .drama_table import GM, give, seat_characters, tokens, types
+from .refusals import refused, rejected
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import random
 from fractions import Fraction
 
 import pytest
-from .refusals import refused
 
 from yarnlog.app.rolling import execute_rolling
 from yarnlog.app.verify import verify
@@ -30,6 +29,8 @@ from yarnlog.rulesets.yarn.parts.powers.power_records import PsychicPoolGained, 
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import Factor, Hands, MakeRoll, Opposed
 from yarnlog.rulesets.yarn.parts.procedure.roll_reports import roll_rows
 from yarnlog.rulesets.yarn.rules import fringe_powers, magic
+
+from .refusals import refused
 
 
 def sheet(name: str, player: str, central: str, sides: list[str], superior: str, **extra) -> dict:

@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 
 import pytest
-from .drama_table import GM, seat_characters
 
 from yarnlog.core.audience import Audience
 from yarnlog.core.state import as_told
@@ -19,6 +18,8 @@ from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import DrawPrecedence
 from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import Purpose, precedence_data
 from yarnlog.rulesets.yarn.recap.build import Scope, build_recap
 from yarnlog.rulesets.yarn.recap.sentences import precedence_drawn
+
+from .drama_table import GM, seat_characters
 
 
 @pytest.fixture

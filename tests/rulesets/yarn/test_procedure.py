@@ -11,7 +11,6 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from .refusals import refused
 
 from yarnlog.app.interchange import parse_lines
 from yarnlog.app.rolling import execute_rolling
@@ -45,6 +44,8 @@ from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
 from yarnlog.rulesets.yarn.parts.procedure.roll_reports import consequence_data, group_rows, roll_rows
 from yarnlog.rulesets.yarn.rules import dice, experience
 from yarnlog.rulesets.yarn.rules.fringe_powers import USE_SHOT
+
+from .refusals import refused
 
 GM = Override(by="Maya", reason="the table agreed")
 

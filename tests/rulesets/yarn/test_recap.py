@@ -256,7 +256,7 @@ SAMPLES = {"md": JOURNALS / "lantern-harbor-recap.md", "html": JOURNALS / "lante
 @pytest.mark.parametrize("fmt", sorted(SAMPLES))
 def test_the_committed_sample_recap_is_what_the_templates_render(harbor, fmt):
     """The GM's recap of the whole series. After a deliberate change, regenerate the files with
-    ``YARNLOG_REGENERATE_SAMPLES=1 pytest tests/yarn/test_recap.py`` and review the diff."""
+    ``YARNLOG_REGENERATE_SAMPLES=1 pytest tests/rulesets/yarn/test_recap.py`` and review the diff."""
     history, table = harbor
     rendered = render_recap(build_recap(history, table, GM, Scope()), fmt, None, "yarn")
     if os.environ.get("YARNLOG_REGENERATE_SAMPLES") == "1":
@@ -398,11 +398,11 @@ def test_a_failed_roll_says_by_how_much_without_a_minus_sign():
 def test_experience_awarded_after_the_episode_ends_is_told_in_that_episode(journal, campaign):
     # "Awarding Experience Pool Dice": the GM awards them at the end of each session; the README
     # records `episode end` and then `xp award 1`.
-    from .drama_table import seat_characters
-
     from yarnlog.core.referee import Override
     from yarnlog.core.timeline import EndEpisode
     from yarnlog.rulesets.yarn.parts.characters.experience_awards import AwardExperience
+
+    from .drama_table import seat_characters
 
     seat_characters(journal, campaign)
     journal.execute(campaign, EndEpisode(), override=Override(by="Maya", reason="no vote in this test"))

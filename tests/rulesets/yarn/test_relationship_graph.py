@@ -5,11 +5,12 @@ as your withholders of emotional reward are your fraught relationships"."""
 from __future__ import annotations
 
 import pytest
-from .sample_harbor import CID, harbor_journal
 
 from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import PC, RECURRING, CharacterNode, RelationshipEdge
 from yarnlog.rulesets.scenes_and_tokens.parts.relationships import DeclareWant
 from yarnlog.rulesets.yarn.parts.characters.relationship_graph import relationship_graph
+
+from .sample_harbor import CID, harbor_journal
 
 
 @pytest.fixture(scope="module")

@@ -3,13 +3,13 @@ override retracts the override and every event it let through, and the projectio
 
 from __future__ import annotations
 
-from .drama_table import GM, seat_characters
-
 from yarnlog.app.verify import verify
 from yarnlog.core.corrections import effective
 from yarnlog.core.decide import Retract
 from yarnlog.core.referee import Override
 from yarnlog.core.timeline import EndEpisode
+
+from .drama_table import GM, seat_characters
 
 
 def test_retracting_one_event_of_an_overridden_entry_retracts_the_whole_entry(journal, campaign):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from .test_procedure import start
 
 from yarnlog.app.journal import Journal
 from yarnlog.app.rolling import execute_rolling
@@ -14,6 +13,8 @@ from yarnlog.persistence.protocol import ConcurrencyConflict
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import throw
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import Factor, Hands, InertForce, MakeRoll
 from yarnlog.rulesets.yarn.rules.dice import NO_OPTIONS, RollSpec
+
+from .test_procedure import start
 
 
 class ConflictOnce:

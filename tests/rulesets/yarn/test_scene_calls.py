@@ -4,8 +4,6 @@ Scenes", the special scenes of "Drama with Recurring Characters" and "Calling a 
 from __future__ import annotations
 
 import pytest
-from .drama_table import GM, give, seat_characters, tokens, types
-from .refusals import refused, rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.core.decide import audit
@@ -16,6 +14,9 @@ from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import CASTING_COST, 
 from yarnlog.rulesets.yarn.parts.drama import scene_calls as calls
 from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
 from yarnlog.rulesets.yarn.parts.drama.scene_calls import CallScene, RuleOffstage
+
+from .drama_table import GM, give, seat_characters, tokens, types
+from .refusals import refused, rejected
 
 
 @pytest.fixture

@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from .drama_table import GM, PLAYERS, give, seat_characters
-from .refusals import refused
 
 from yarnlog.app.journal import Journal
 from yarnlog.core.table import AddParticipant
@@ -18,6 +16,9 @@ from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import IntroduceSupport
 from yarnlog.rulesets.scenes_and_tokens.parts.relationships import RECURRING_RELATIONSHIP, DefineRelationship
 from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import Duck, Rush
 from yarnlog.rulesets.yarn.parts.drama.scene_cast import cast_in_play, scene_cast, scene_casts
+
+from .drama_table import GM, PLAYERS, give, seat_characters
+from .refusals import refused
 
 
 @pytest.fixture

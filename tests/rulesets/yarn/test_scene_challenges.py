@@ -4,8 +4,6 @@ Challenging a Time Jump, a Plot Jump, For Novelty, Going To Procedural) and the 
 from __future__ import annotations
 
 import pytest
-from .drama_table import GM, bennies, give, seat_characters, tokens
-from .refusals import refused, rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.core.decide import audit
@@ -25,6 +23,9 @@ from yarnlog.rulesets.scenes_and_tokens.rules import challenges
 from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import NO_REVERSAL
 from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
 from yarnlog.rulesets.yarn.parts.drama.scene_challenges import CHALLENGES
+
+from .drama_table import GM, bennies, give, seat_characters, tokens
+from .refusals import refused, rejected
 
 
 @pytest.fixture

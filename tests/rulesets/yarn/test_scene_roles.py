@@ -8,14 +8,15 @@ exciting moment"."""
 from __future__ import annotations
 
 import pytest
-from .drama_table import GM, seat_characters
-from .refusals import refused, rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.core.referee import Override
 from yarnlog.core.timeline import OpenScene
 from yarnlog.rulesets.yarn.parts.drama.scene_calls import CallScene
 from yarnlog.rulesets.yarn.parts.drama.scene_roles import SCENE_ROLES, NameSceneRole
+
+from .drama_table import GM, seat_characters
+from .refusals import refused, rejected
 
 
 @pytest.fixture

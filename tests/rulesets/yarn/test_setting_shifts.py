@@ -8,14 +8,15 @@ location, provides an introductory description of the place"."""
 from __future__ import annotations
 
 import pytest
-from .drama_table import seat_characters
-from .refusals import refused, rejected
 
 from yarnlog.app.verify import verify
 from yarnlog.core.timeline import OpenScene
 from yarnlog.rulesets.scenes_and_tokens.parts.cast_moves import IntroduceLocation
 from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import LOCATIONS
 from yarnlog.rulesets.yarn.parts.drama.setting_shifts import ShiftScene
+
+from .drama_table import seat_characters
+from .refusals import refused, rejected
 
 
 @pytest.fixture

@@ -4,12 +4,13 @@ point of the journal ("Tokens", "Drama with Recurring Characters")."""
 from __future__ import annotations
 
 import pytest
-from .drama_table import GM, give, seat_characters
 
 from yarnlog.core.timeline import EndEpisode, OpenScene
 from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import CastBallot
 from yarnlog.rulesets.scenes_and_tokens.parts.petitions import ResolvePetition, TwoWay
 from yarnlog.rulesets.yarn.parts.economy.ledger import ledger_lines, token_report
+
+from .drama_table import GM, give, seat_characters
 
 
 @pytest.fixture

@@ -4,14 +4,15 @@
 from __future__ import annotations
 
 import pytest
-from .drama_table import GM, give, seat_characters
-from .sample_harbor import CID, harbor_journal
 
 from yarnlog.core.charts import TokenLine
 from yarnlog.core.referee import Override
 from yarnlog.core.timeline import CloseScene, EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
 from yarnlog.rulesets.yarn.parts.economy.token_series import token_series
+
+from .drama_table import GM, give, seat_characters
+from .sample_harbor import CID, harbor_journal
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +55,7 @@ def test_the_lines_are_the_players_with_their_characters_then_the_gm(harbor):
     assert [(line.participant, line.character) for line in series.lines] == [
         ("Ana", "Iris Vane"), ("Ben", "Jonah Crane"), ("Cy", "Kit Marlowe"), ("Dee", "Rosa Quill"),
         ("Eli", "Tobias Wren"), ("Fay", "Nell Harrow"), (GM, None)]
-    # Worked in tests/test_sample_journal.py from the book: Eli holds 3 when the closer ends, Maya 2.
+    # Worked in tests/rulesets/yarn/test_sample_journal.py from the book: Eli holds 3 when the closer ends, Maya 2.
     assert series.lines[4].balances[-1] == 3 and series.lines[6].balances[-1] == 2
     assert all(len(line.balances) == len(series.scenes) + 1 == 11 for line in series.lines)
 

@@ -1,6 +1,6 @@
 """Verify names any event of any Yarn or journal type that no command could have produced.
 
-The same property as ``tests/test_validators.py``'s, over every registered event type that
+The same property as ``tests/core/test_validators.py``'s, over every registered event type that
 Hypothesis can build from its pydantic signature, appended after a campaign in play (characters
 seated, an episode and a scene open) so that most drafts are close to a legal move.
 """
@@ -8,7 +8,6 @@ seated, an episode and a scene open) so that most drafts are close to a legal mo
 from __future__ import annotations
 
 import pytest
-from .drama_table import GM, PLAYERS, seat_characters
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
@@ -25,6 +24,8 @@ from yarnlog.core.state import EVERYONE, replay
 from yarnlog.core.table import AddParticipant
 from yarnlog.core.validation import validator_of
 from yarnlog.persistence.factory import open_store
+
+from .drama_table import GM, PLAYERS, seat_characters
 
 
 def _legal(payload, state) -> bool:
@@ -48,7 +49,7 @@ def _every_payload_class() -> list:
 
 
 #: Types Hypothesis cannot build from their signature (nested strict models with tuple fields, a
-#: correction's free-form replacement): their own unit tests and tests/test_validators.py cover
+#: correction's free-form replacement): their own unit tests and tests/core/test_validators.py cover
 #: them. Named, so a new one is a decision, not an accident.
 UNBUILT = {"correction", "yarn.character.created", "yarn.combat.attacked", "yarn.combat.gestalt_rolled",
            "yarn.experience.trait_developed", "yarn.roll.made"}
