@@ -89,6 +89,7 @@ def check_snapshot_backed_read(store, source: str, taken: int, read: int) -> Non
     assert fresh.view(cid, "tokens") == json.loads(encode_view(board.ruleset.views.projections["tokens"](board)))
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["sample", "generated"]), st.data())
 def test_a_snapshot_backed_read_equals_a_full_replay_at_any_sequence_in_memory(source, data):
@@ -213,6 +214,7 @@ def keep_snapshots_at(store, source: str, cuts: list[int], read: int) -> str:
     return cid
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["sample", "generated"]), st.data())
 def test_a_read_after_snapshots_and_amendments_anywhere_equals_a_full_replay(source, data):
@@ -391,6 +393,7 @@ def test_reading_a_stored_view_imports_no_rules(tmp_path):
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+@pytest.mark.slow
 def test_a_state_snapshot_kept_by_one_process_is_the_start_of_the_next(tmp_path):
     """The state's fingerprint is the same in every process (no memory address of a validator in
     the structure it hashes), so a fresh process, as every one-shot command is, starts from the

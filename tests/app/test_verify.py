@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,7 @@ def _chain(texts: list[str]) -> list[StoredEvent]:
     return records
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.text(min_size=1, max_size=12).filter(str.strip), min_size=1, max_size=8), st.data())
 def test_any_changed_payload_byte_is_found_at_its_event(texts, data):

@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from conftest import Clock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -72,6 +73,7 @@ def test_pieces_fill_the_view_in_their_order_as_a_list_or_a_map():
     assert assemble({}, [("spent", LIST)], {}) == {"spent": []}  # a family with no piece is still there
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["sample", "generated"]), st.data())
 def test_a_view_kept_in_pieces_equals_a_full_replay_at_any_sequence_with_amendments(source, data):

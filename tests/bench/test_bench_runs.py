@@ -12,6 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # the whole benchmark at 1K
+
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "benchmark.py"
 
 #: Every operation measured on one backend, as the run labels it.

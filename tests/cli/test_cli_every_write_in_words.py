@@ -13,6 +13,8 @@ from test_cli_usage_errors import INTERACTIVE, every_verb
 from yarnlog.core.events import known_event_types, payload_class
 from yarnlog.core.ruleset import get_ruleset
 
+pytestmark = pytest.mark.slow  # a session through every write verb
+
 SHEETS = Path(__file__).resolve().parents[2] / "journals" / "sheets"
 
 #: Verbs that record no event: they read, write files (exports, keys, proofs) or grant database rights.

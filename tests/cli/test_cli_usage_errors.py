@@ -52,6 +52,7 @@ def test_there_are_verbs_to_walk():
     assert ("init",) in verbs and ("character", "create") in verbs and ("roll",) in verbs and len(verbs) > 40
 
 
+@pytest.mark.slow
 def test_every_verb_without_its_options_says_what_is_missing_in_one_line(played):
     for path in every_verb():
         code, out, err = played(*path, "--help")

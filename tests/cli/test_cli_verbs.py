@@ -139,6 +139,7 @@ def test_each_ruleset_s_verbs_build_each_alone_as_the_help_lists_them():
         assert command_of(name, "no-such-verb") is None
 
 
+@pytest.mark.slow
 def test_a_one_shot_board_read_imports_neither_the_rules_nor_the_other_verbs(cli, tmp_path):
     """Issue 10: ``yarnlog tokens`` pays only for what it uses. Run in a fresh interpreter on a journal
     whose board is stored: no state, decider or ruleset part is imported, no other verb's module,

@@ -407,6 +407,7 @@ def yarnlog_play(db: str, *args: str, stdin) -> subprocess.CompletedProcess:
     return subprocess.run(command, stdin=stdin, capture_output=True, env=env, timeout=120)
 
 
+@pytest.mark.slow
 def test_a_script_file_on_standard_input_runs_as_a_pipe_does_and_stops_at_the_first_refusal(table, tmp_path,
                                                                                            events):
     db = str(tmp_path / "journal.db")
@@ -430,6 +431,7 @@ def test_a_script_file_on_standard_input_runs_as_a_pipe_does_and_stops_at_the_fi
     assert done.stderr.decode().splitlines()[-1] == "3 entries recorded from 4 lines."
 
 
+@pytest.mark.slow
 def test_a_megabyte_line_through_a_pipe_is_refused_in_one_line_and_the_next_runs(table, tmp_path, events):
     from yarnlog.cli.script import MAX_ENTRY
 

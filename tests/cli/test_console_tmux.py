@@ -21,8 +21,10 @@ from pathlib import Path
 import pytest
 
 # CI sets YARNLOG_REQUIRE_TMUX=1 (.ci/run installs tmux): there a missing tmux fails instead of skipping.
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None and not os.environ.get("YARNLOG_REQUIRE_TMUX"),
-                                reason="tmux is not installed (apt-get install tmux)")
+# Slow: a real terminal. The rulesets' console tests import this pytestmark, and so are slow too.
+pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None and not os.environ.get("YARNLOG_REQUIRE_TMUX"),
+                                 reason="tmux is not installed (apt-get install tmux)"),
+              pytest.mark.slow]
 
 SHEETS = Path(__file__).resolve().parents[2] / "journals" / "sheets"
 

@@ -107,6 +107,7 @@ def test_there_is_a_verb_of_every_kind_to_fuzz():
     assert {("draw",), ("oppose",), ("scene", "open")} <= set(DRAMASYSTEM_COMMANDS)
 
 
+@pytest.mark.slow
 @fuzz(200)
 @given(data=st.data())
 def test_no_command_line_breaks_it(journals, tmp_path_factory, data):
@@ -133,6 +134,7 @@ def test_root_options_and_campaign_ids_never_break_it(journals, data):
     check_run(db, args)
 
 
+@pytest.mark.slow
 @fuzz(50)
 @given(data=st.data())
 def test_what_a_write_records_reads_back_as_text(journals, data):

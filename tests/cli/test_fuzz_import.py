@@ -111,6 +111,7 @@ def mutated_files(draw, lines: list[dict]) -> bytes:
     return bytes(data)
 
 
+@pytest.mark.slow
 @fuzz(125)
 @given(data=st.data())
 def test_no_import_file_breaks_it(played, data):
@@ -124,6 +125,7 @@ def test_no_import_file_breaks_it(played, data):
     check_run(db, ("import", *without, str(path)))
 
 
+@pytest.mark.slow
 @fuzz(125)
 @given(data=st.data())
 def test_no_import_from_stdin_breaks_it(played, data):

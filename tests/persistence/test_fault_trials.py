@@ -22,11 +22,15 @@ import sys
 import time
 import uuid
 
+import pytest
+
 from yarnlog.app.journal import Journal
 from yarnlog.core.chain import GENESIS, seal
 from yarnlog.core.envelope import NewEvent, canonical, to_line
 from yarnlog.core.timeline import AddNote
 from yarnlog.persistence.factory import open_store
+
+pytestmark = pytest.mark.slow  # writer processes killed at random points
 
 TRIALS = int(os.environ.get("YARNLOG_FAULT_TRIALS", "3"))
 SEED = int(os.environ.get("YARNLOG_FAULT_SEED", str(random.SystemRandom().randrange(2**32))))

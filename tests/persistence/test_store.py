@@ -141,6 +141,7 @@ def _writer(url: str, campaign: str, writer: int, conflicts) -> None:
                     conflicts.value += 1
 
 
+@pytest.mark.slow
 def test_concurrent_writer_processes_leave_no_gap_and_no_duplicate(journal, campaign, db_url):
     ctx = mp.get_context("spawn")
     conflicts = ctx.Value("i", 0)
@@ -249,6 +250,7 @@ main()
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("round_", ["a fresh database", "tables made already"])
 def test_concurrent_inits_of_one_campaign_make_it_once_and_the_others_are_told_it_exists(db_url, round_):
     """Issue 21: the losers of concurrent ``init``s exited 4 ("deadlock detected", a raw "duplicate

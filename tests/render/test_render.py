@@ -137,6 +137,7 @@ def test_the_default_page_is_standalone(tmp_path):
     assert "<script" not in page and "http://" not in page and "https://" not in page
 
 
+@pytest.mark.slow
 def test_the_wheel_ships_the_top_level_templates_inside_the_package(tmp_path):
     # Built from a copy of the sources, so the working tree gets no build/ folder.
     source = tmp_path / "src"

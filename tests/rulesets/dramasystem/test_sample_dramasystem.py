@@ -841,6 +841,7 @@ def regenerated(tmp_path_factory) -> dict:
             "data": json.loads(yarnlog("recap", "--series", "--json"))}
 
 
+@pytest.mark.slow
 def test_the_regenerated_recap_is_valid_inert_html_and_markdown(regenerated):
     assert_valid_html(regenerated["html"])
     assert_inert(regenerated["html"])
@@ -912,6 +913,7 @@ def _facts(line: str) -> tuple:
     return tuple(record[k] for k in kept)
 
 
+@pytest.mark.slow
 def test_the_script_run_again_records_the_same_events(cli, tmp_path):
     commands = script_commands()
     assert commands[0][:2] == ["init", "reef"] and len(commands) > 100

@@ -12,13 +12,17 @@ import multiprocessing as mp
 import random
 import time
 
-from .test_procedure import start
+import pytest
 
 from yarnlog.app.journal import Journal
 from yarnlog.app.rolling import execute_rolling
 from yarnlog.persistence.factory import open_store
 from yarnlog.persistence.protocol import ConcurrencyConflict
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import Hands, InertForce, MakeRoll
+
+from .test_procedure import start
+
+pytestmark = pytest.mark.slow  # sixteen writer processes
 
 WRITERS = 16
 MOVES_EACH = 40
