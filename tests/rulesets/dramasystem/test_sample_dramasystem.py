@@ -853,6 +853,7 @@ def test_the_regenerated_recap_is_valid_inert_html_and_markdown(regenerated):
     assert [int(line.split()[2]) for line in md.splitlines() if line.startswith("### Scene ")] == list(range(1, 34))
 
 
+@pytest.mark.slow
 def test_the_regenerated_recap_tells_the_hand_checked_figures(regenerated):
     recap = regenerated["data"]
     episodes = {e["number"]: e for e in recap["episodes"]}
