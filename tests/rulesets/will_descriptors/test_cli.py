@@ -11,8 +11,9 @@ import pytest
 
 @pytest.fixture
 def table(cli):
-    for args in (("init", "ropes", "--title", "Ropes", "--gm", "Maya", "--ruleset", "will-descriptors"),
-                 ("join", "Ana"), ("join", "Ben"), ("setup", "--track", "5"),
+    for args in (("init", "ropes", "--title", "Ropes", "--gm", "Maya", "--ruleset", "will-descriptors",
+                  "--setting", "track=5"),
+                 ("join", "Ana"), ("join", "Ben"),
                  ("character", "create", "Christopher", "--player", "Ana", "-d", "Knots=3:Abilities", "-d", "Strong=2",
                   "--key", "Bind them all=motivation", "--background", "Old navy friend"),
                  ("character", "create", "Bob", "--player", "Ben", "-d", "Slippery=2", "-d", "Proud=2:Values"),
@@ -138,7 +139,7 @@ def test_the_readme_session_runs_as_written(cli):
 
     commands = blocks("## A Will & Descriptors session")
     run_all(cli, commands)
-    code, out, _ = cli("explain", "9", "--json")
+    code, out, _ = cli("explain", "8", "--json")
     assert any("Christopher wins with 3 successes over 6" in line for line in json.loads(out)["lines"])
     code, out, _ = cli("sheet", "Bob", "--json")
     bob = json.loads(out)
@@ -159,8 +160,8 @@ def test_a_character_is_played_by_someone_at_the_table(table):
 
 
 def test_board_ledger_and_rolls_as_of_an_event_and_the_end_of_a_scene(table):
-    """The reads at the head come from the stored views; --as-of 8 is before the roll (event 9) and its
-    harm (event 10); --end-of-scene 1 is after both (W5: 1 Will per descriptor; W15: box 3)."""
+    """The reads at the head come from the stored views; --as-of 7 is before the roll (event 8) and its
+    harm (event 9); --end-of-scene 1 is after both (W5: 1 Will per descriptor; W15: box 3)."""
     table("opposed", "Christopher", "--against", "Bob", "--use", "Knots", "--oppose", "Slippery", "--faces",
           "9,8,7", "--against-faces", "6,2")
     assert table("harm", "Bob")[0] == 0
@@ -174,11 +175,11 @@ def test_board_ledger_and_rolls_as_of_an_event_and_the_end_of_a_scene(table):
     def bob(board):
         return next(c for c in board["characters"] if c["name"] == "Bob")
 
-    assert (bob(read("board", "--as-of", "8"))["will"], bob(read("board", "--as-of", "8"))["crossed"]) == (9, [])
+    assert (bob(read("board", "--as-of", "7"))["will"], bob(read("board", "--as-of", "7"))["crossed"]) == (9, [])
     for at in ((), ("--end-of-scene", "1")):
         assert (bob(read("board", *at))["will"], bob(read("board", *at))["crossed"]) == (8, [3])
-        assert [(r["event"], r["amount"]) for r in read("ledger", "--character", "bob", *at)] == [(9, -1)]
-        assert [r["event"] for r in read("rolls", *at)] == [9]
-    assert read("ledger", "--as-of", "8") == [] and read("rolls", "--as-of", "8") == []
+        assert [(r["event"], r["amount"]) for r in read("ledger", "--character", "bob", *at)] == [(8, -1)]
+        assert [r["event"] for r in read("rolls", *at)] == [8]
+    assert read("ledger", "--as-of", "7") == [] and read("rolls", "--as-of", "7") == []
     code, _, err = table("ledger", "--character", "Nobody")
     assert code == 2 and "there is no character called Nobody" in err

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yarnlog.rulesets.will_descriptors.state import Character, WillCampaign
+from yarnlog.rulesets.will_descriptors.state import Character, WillCampaign, settings_of
 
 
 def track_text(who: Character) -> str:
@@ -29,10 +29,9 @@ def sheet_data(who: Character) -> dict[str, Any]:
 
 
 def board(campaign: WillCampaign) -> dict[str, Any]:
-    state = campaign.rules
+    state, settings = campaign.rules, settings_of(campaign)
     return {
-        "settings": {"track": state.settings.track, "starting_will": state.settings.starting_will,
-                     "sides": state.settings.sides},
+        "settings": {"track": settings.track, "starting_will": settings.starting_will, "sides": settings.sides},
         "characters": [sheet_data(who) for who in state.characters.values()],
         "scene_descriptors": [{"name": s.name, "dice": s.dice, "scene": s.scene, "about": s.about, "roll": s.roll}
                               for s in state.scene_descriptors.values()],
