@@ -43,6 +43,10 @@ def test_settings_change_the_characters_and_the_dice(cli):
                        "--faces", "7,2", "--against-faces", "3")
     assert code == 2 and "a d6 shows 1 to 6" in err
     assert len(events(cli)) == before
+    code, out, _ = cli("odds", "1", "1", "--json")  # d6: a tie (stalemate) 1 in 6 (W11)
+    assert [r["chance"] for r in json.loads(out) if r["outcome"] == "stalemate"] == ["1/6"]
+    code, out, _ = cli("odds", "1", "1", "--sides", "10", "--json")
+    assert [r["chance"] for r in json.loads(out) if r["outcome"] == "stalemate"] == ["1/10"]
     code, out, _ = cli("opposed", "Bob", "--against", "Eve", "--use", "Slippery", "--oppose", "Sly", "--json")
     assert code == 0
     faces = json.loads(out)[0]["payload"]["a"]["faces"] + json.loads(out)[0]["payload"]["b"]["faces"]

@@ -137,13 +137,17 @@ def rolls(
 def odds(
     dice_a: Annotated[int, typer.Argument(min=0, max=30, help="Side A's dice.")],
     dice_b: Annotated[int, typer.Argument(min=0, max=30, help="Side B's dice.")],
-    sides: Annotated[int, typer.Option("--sides", min=2, max=100, help="The dice's sides.")] = 10,
-    as_json: JsonOpt = False,
+    sides: Annotated[Optional[int], typer.Option("--sides", min=2, max=100, help="The dice's sides (default: "
+                                                 "the campaign's setting, d10 unless chosen).")] = None,
+    campaign: CampaignOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """The exact chance of each outcome of an opposed roll: A or B wins with k successes, or a stalemate."""
     from yarnlog.cli.output import emit, print_table
     from yarnlog.rulesets.will_descriptors.reads import odds_rows
+    from yarnlog.rulesets.will_descriptors.state import settings_of
 
+    if sides is None:  # the verb is offered only in a Will & Descriptors campaign: its dice (reading 15)
+        sides = settings_of(_state(campaign, None, None)).sides
     rows = odds_rows(dice_a, dice_b, sides)
 
     def render(lines: list) -> None:
