@@ -183,3 +183,15 @@ def test_board_ledger_and_rolls_as_of_an_event_and_the_end_of_a_scene(table):
     assert read("ledger", "--as-of", "7") == [] and read("rolls", "--as-of", "7") == []
     code, _, err = table("ledger", "--character", "Nobody")
     assert code == 2 and "there is no character called Nobody" in err
+
+
+def test_an_out_character_is_refused_naming_the_rule_once(table):
+    """W18, line 11: "If the last (highest) box of the Power track is crossed off, you're out of the scene."
+    Box 5 of 5 crossed by 5 successes; the refusal names W18 once."""
+    assert table("opposed", "Christopher", "--against", "Bob", "--use", "Knots", "--use", "Strong", "--oppose",
+                 "Slippery", "--faces", "9,9,9,9,9", "--against-faces", "2,1")[0] == 0
+    assert table("harm", "Bob")[0] == 0
+    code, _, err = table("opposed", "Bob", "--against", "Christopher", "--use", "Slippery", "--faces", "9,9",
+                         "--against-faces", "")
+    assert code == 3
+    assert err.strip() == "Refused. Bob is out of the scene: the highest box crossed (W18)."
