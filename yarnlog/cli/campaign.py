@@ -44,6 +44,8 @@ def _optional_rules_epilog() -> str:
 
 def _setting_values(given: list[str]) -> dict[str, int]:
     """``--setting`` values: NAME=N, comma lists split, the name read as ``--option`` names are."""
+    import re
+
     from yarnlog.core.referee import InvalidCommand
 
     values: dict[str, int] = {}
@@ -52,7 +54,7 @@ def _setting_values(given: list[str]) -> dict[str, int]:
             continue
         name, eq, value = word.partition("=")
         value = value.strip()
-        if not eq or not name.strip() or not value.lstrip("-").isdigit() or len(value) > 12:
+        if not eq or not name.strip() or not re.fullmatch(r"-?[0-9]{1,12}", value):
             raise InvalidCommand(f"a setting is NAME=N (a whole number), not {word!r}")
         values[name.strip().casefold().replace("-", "_")] = int(value)
     return values

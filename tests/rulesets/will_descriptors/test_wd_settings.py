@@ -69,7 +69,8 @@ def test_a_bad_setting_is_refused_in_one_line_and_creates_nothing(cli):
                          ("track=0", "the setting track is 1 to 100, not 0"),
                          ("sides=1", "the setting sides is 2 to 100, not 1"),
                          ("track=four", "a setting is NAME=N (a whole number), not 'track=four'"),
-                         ("track", "a setting is NAME=N")):
+                         ("track", "a setting is NAME=N"), ("track=--5", "a setting is NAME=N"),
+                         ("track=\u00b2", "a setting is NAME=N"), ("track=-5", "track is 1 to 100, not -5")):
         code, out, err = cli(*INIT, "--setting", given)
         assert code == 2, given
         assert words in err and len(err.strip().splitlines()) == 1, err
