@@ -195,3 +195,23 @@ def test_an_out_character_is_refused_naming_the_rule_once(table):
                          "--against-faces", "")
     assert code == 3
     assert err.strip() == "Refused. Bob is out of the scene: the highest box crossed (W18)."
+
+
+def test_a_third_characters_descriptor_joins_no_pool_unless_the_gm_overrides(table):
+    """W5-W6, line 4: "spend one point of your Will for each Descriptor that contributes dice to your pool.
+    Your Descriptors can contribute dice to your opponent's pool": the roller's own, or the opponent's
+    used against them; a character outside the roll adds nothing."""
+    assert table("character", "create", "Abigail", "-d", "Persuasive=3")[0] == 0
+    before = events(table)
+    code, _, err = table("opposed", "Christopher", "--against", "Bob", "--use", "Knots", "--use",
+                         "Abigail:Persuasive", "--faces", "9,8,7,3,1,1", "--against-faces", "")
+    assert code == 3
+    assert err.startswith("Refused. Abigail's Persuasive: Abigail is not in this roll (")
+    assert err.count("\n") == 1 and len(err.rstrip()) <= 80 and err.rstrip().endswith("W5-W6).")
+    assert events(table) == before
+    code, out, _ = table("opposed", "Christopher", "--against", "Bob", "--use", "Knots", "--use",
+                         "Abigail:Persuasive", "--faces", "9,8,7,3,1,1", "--against-faces", "", "--override",
+                         "Abigail shouts the knot's name", "--json")
+    assert code == 0 and json.loads(out)[0]["event_type"] == "override.recorded"
+    code, out, _ = table("verify")
+    assert code == 0

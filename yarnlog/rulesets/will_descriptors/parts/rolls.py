@@ -22,7 +22,12 @@ from yarnlog.rulesets.will_descriptors.parts.common import Movement, apply_movem
 from yarnlog.rulesets.will_descriptors.rules.harm import recovered
 from yarnlog.rulesets.will_descriptors.rules.odds import opposed_odds
 from yarnlog.rulesets.will_descriptors.rules.opposed import Side, resolve
-from yarnlog.rulesets.will_descriptors.rules.will import ACTIVATION_COST, USED_AGAINST_GAIN, check_can_pay
+from yarnlog.rulesets.will_descriptors.rules.will import (
+    ACTIVATION_COST,
+    USED_AGAINST_GAIN,
+    check_can_pay,
+    check_pool_source,
+)
 from yarnlog.rulesets.will_descriptors.state import Roll, WillCampaign, WillState, settings_of
 
 NAME = 80
@@ -183,6 +188,10 @@ def validate_roll(p: RollMade, campaign: WillCampaign, referee: Referee) -> Roll
     else:
         invalid(b.character is not None and b.character != a.character, "an opposed roll has two characters")
         check_in_scene(character(campaign, b.character or ""), referee)
+        for side, other in ((a, b), (b, a)):
+            for c in side.contributions:
+                if c.owner is not None:
+                    check_pool_source(c.owner, side.character or "", other.character or "", referee, c.name)
     movements: list[Movement] = []
     for side, other in ((a, b), (b, a)):
         for c in side.contributions:
