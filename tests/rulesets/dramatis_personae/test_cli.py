@@ -102,7 +102,14 @@ def test_reads(table):
     code, out, _ = table("odds", "--net", "-2", "-d", "14", "--json")
     assert Fraction(json.loads(out)["success"]) == Fraction(19, 972)
     code, out, _ = table("odds", "--against", "0", "--json")
-    assert Fraction(json.loads(out)["tie"]) == Fraction(361, 3888)
+    first, second = json.loads(out)["sides"]
+    assert Fraction(first["odds"]["standoff"]) == Fraction(361, 3888)  # digest, section 6
+    assert first["odds"]["partial failure"] == second["odds"]["partial success"] == "427/1728"
+    code, out, _ = table("odds", "--against", "0", "--against", "0", "--json")
+    # three plain rolls: the winner's critical over the runner-up (the sum worked by hand in test_odds.py)
+    assert all(s["odds"]["critical success"] == "129635/10077696" for s in json.loads(out)["sides"])
+    code, out, _ = table("odds", "--net", "1", "--against", "0")
+    assert code == 0 and "Side 1 (+1d6)'s odds: critical success" in " ".join(out.split())
 
 
 def test_pool_dice_after_a_challenge_roll_with_the_campaign_option(cli):

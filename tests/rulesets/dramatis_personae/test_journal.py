@@ -7,10 +7,16 @@ from fractions import Fraction
 import pytest
 
 from yarnlog.app.verify import verify
-from yarnlog.core.referee import InvalidCommand, Override, RuleViolation
+from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
 from yarnlog.rulesets.dramatis_personae.parts.characters import BuyLevel, CreateCharacter
 from yarnlog.rulesets.dramatis_personae.parts.ledger import AwardDice, EndAdventure, RestorePool, StartAdventure
-from yarnlog.rulesets.dramatis_personae.parts.rolls import EndFight, RollChallenge, RollContest, RollInput
+from yarnlog.rulesets.dramatis_personae.parts.rolls import (
+    EndFight,
+    RollChallenge,
+    RollContest,
+    RollInput,
+    validate_contest,
+)
 from yarnlog.rulesets.dramatis_personae.rules.difficulty import Tier
 
 from .conftest import CAMPAIGN
@@ -119,7 +125,31 @@ def test_a_melee_round_and_a_finishing_blow(journal):
 def test_a_contest_tie_is_a_standoff(journal):
     p = journal.execute(CAMPAIGN, RollContest((RollInput("Bryn", faces=(5, 4, 3)),
                                                RollInput("Faust", faces=(6, 4, 2)))))[0].payload
-    assert p.winner is None and p.beats == [] and Fraction(p.odds["tie"]) == Fraction(361, 3888)
+    assert p.winner is None and p.beats == []
+    # digest, section 6: "tie 361/3888"; each side's partial success is the other's partial failure
+    assert p.odds["Bryn"]["standoff"] == p.odds["Faust"]["standoff"] == "361/3888"
+    assert p.odds["Bryn"]["partial success"] == p.odds["Faust"]["partial failure"] == "427/1728"
+
+
+def test_a_contest_of_three_keeps_each_sides_exact_odds_of_each_result(journal):
+    from yarnlog.rulesets.dramatis_personae.parts.characters import CreateCharacter
+
+    journal.execute(CAMPAIGN, CreateCharacter(name="Cora", player="Ben", level=0))
+    recorded = journal.execute(CAMPAIGN, RollContest((
+        RollInput("Faust", faces=(6, 5, 4)), RollInput("Bryn", faces=(4, 4, 3)), RollInput("Cora", faces=(2, 2, 1)))))
+    p = recorded[0].payload
+    # line 158: 15 over 11 is a complete success, 15 over 5 (three times) a critical
+    assert (p.winner, [(b.loser, b.tier) for b in p.beats]) == (
+        "Faust", [("Bryn", Tier.COMPLETE_SUCCESS), ("Cora", Tier.CRITICAL_SUCCESS)])
+    # three plain rolls: each side's critical success 129635/10077696 (worked by hand in test_odds.py)
+    assert {name: side["critical success"] for name, side in p.odds.items()} == dict.fromkeys(
+        ("Faust", "Bryn", "Cora"), "129635/10077696")
+    assert all(sum(map(Fraction, side.values())) == 1 and len(side) == 7 for side in p.odds.values())
+    assert p.odds["Cora"]["critical failure"] == "21223/209952"
+    assert verify(journal.store.read(CAMPAIGN), CAMPAIGN).ok
+    tampered = p.model_copy(update={"odds": {**p.odds, "Cora": {**p.odds["Cora"], "standoff": "1/2"}}})
+    state = journal.state(CAMPAIGN, upto=recorded[0].sequence - 1)
+    assert validate_contest(tampered, state, Referee()) == p  # the validator derives the odds again
 
 
 def test_a_retry_after_a_failure_needs_more_time_and_gets_no_bonus(journal):

@@ -81,6 +81,7 @@ FINISHED = Rule(
     "Critical Success: Loser is Finished. (Winner can KO, Disable or Kill opponent).")
 TABLES = {"challenge": CIRCUMSTANCES, "melee": MELEE, "ranged": RANGED}
 GM_MODIFIER_LIMIT = 20
+STANDOFF = "standoff"
 
 
 class AttributeUse(BaseModel):
@@ -194,7 +195,8 @@ class ContestRolled(Payload):
     rolls: list[RollFacts] = Field(min_length=2, max_length=20)
     winner: str | None = None
     beats: list[Beat] = Field(default_factory=list)
-    odds: dict[str, str] = Field(default_factory=dict)
+    #: each side -> its result from its own point of view -> the exact prior chance, before the dice
+    odds: dict[str, dict[str, str]] = Field(default_factory=dict)
     economy: list[DiceUse] = Field(default_factory=list)
 
 
@@ -525,20 +527,21 @@ def validate_contest(p: ContestRolled, campaign: DPCampaign, referee: Referee) -
     for loser, tier in result.over:
         penalty, outcome = MELEE_RESULTS[tier] if p.melee else (0, None)
         beats.append(Beat(loser=loser, tier=tier, penalty=penalty, outcome=outcome))
-    from yarnlog.rulesets.dramatis_personae.rules.odds import contest_odds, winner_odds
+    return p.model_copy(update={"rolls": rolls, "winner": result.winner, "beats": beats,
+                                "odds": _contest_odds(rolls), "economy": [economy(r, campaign) for r in rolls]})
 
-    odds: dict[str, str] = {}
-    if len(rolls) == 2:  # each side's chance of each tier, and of a tie
-        a, b, tie = contest_odds(rolls[0].net, rolls[1].net)
-        for facts, wins in ((rolls[0], a), (rolls[1], b)):
-            odds.update({f"{facts.character} {tier.value}": str(chance) for tier, chance in wins.items()})
-        odds["tie"] = str(tie)
-    else:  # each participant's chance of rolling highest alone, and of a standoff at the top
-        chances, standoff = winner_odds(tuple(r.net for r in rolls))
-        odds.update({f"{facts.character} wins": str(chance) for facts, chance in zip(rolls, chances)})
-        odds["tie"] = str(standoff)
-    return p.model_copy(update={"rolls": rolls, "winner": result.winner, "beats": beats, "odds": odds,
-                                "economy": [economy(r, campaign) for r in rolls]})
+
+def _contest_odds(rolls: list[RollFacts]) -> dict[str, dict[str, str]]:
+    """Each side's exact prior chance of each result from its own point of view (DP24; readings 2, 10)."""
+    from yarnlog.rulesets.dramatis_personae.rules.odds import contest_odds
+
+    return {facts.character: {outcome_label(outcome): str(chance) for outcome, chance in side.items()}
+            for facts, side in zip(rolls, contest_odds([r.net for r in rolls]))}
+
+
+def outcome_label(outcome: Tier | None) -> str:
+    """A contest side's result in the book's words; ``standoff`` for a tie at the top (reading 2)."""
+    return STANDOFF if outcome is None else outcome.value
 
 
 def validate_fight_ended(p: FightEnded, campaign: DPCampaign, referee: Referee) -> FightEnded:
