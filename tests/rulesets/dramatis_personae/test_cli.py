@@ -145,6 +145,41 @@ def test_reads_at_the_end_of_a_scene(table):
     assert json.loads(out)["dice"]["pool"] == 3
     code, out, _ = table("ledger", "--character", "faust", "--end-of-scene", "1", "--json")
     assert [r["change"] for r in json.loads(out)] == [4, -1]
+    # explain and recap read the journal as it stood then, too: event 11 (the second roll) is not there yet
+    assert table("explain", "9", "--end-of-scene", "1", "--json")[0] == 0
+    code, out, err = table("explain", "11", "--end-of-scene", "1")
+    assert code == 2 and "no event 11" in err
+    code, out, err = table("explain", "11", "--as-of", "10")
+    assert code == 2 and "no event 11" in err
+    assert table("explain", "11", "--as-of", "11")[0] == 0
+    code, out, _ = table("recap", "--series", "--end-of-scene", "1", "--json")
+    moves = [m for e in json.loads(out)["episodes"] for s in e["scenes"] for m in s["moves"]]
+    assert code == 0 and len(moves) == 1 and "Faust rolls 4d6 (net +1)" in moves[0]
+    code, out, _ = table("recap", "--series", "--as-of", "11", "--json")
+    assert "Faust rolls 5d6 (net +2)" in " ".join(str(e) for e in json.loads(out)["episodes"])
+
+
+def test_penalty_dice_taken_before_or_after_any_roll(table):
+    # line 61: "the player may opt to take bad dice in order to modify some contest or challenge roll (this may
+    # be done after a roll)": each penalty die taken adds a die, then the best three are kept again
+    code, out, err = table("contest", "Faust", "Bryn", "--faces", "Faust=2,2,1", "--faces", "Bryn=4,4,3",
+                           "--after-accept", "Faust=2", "--after-faces", "Faust=6,6", "--json")
+    assert code == 0, err
+    p = json.loads(out)[0]["payload"]
+    assert (p["rolls"][0]["kept"], p["rolls"][0]["total"], p["winner"]) == ([6, 6, 2], 14, "Faust")
+    code, out, err = table("melee", "Bryn", "Faust", "--fight", "yard", "--accept", "Bryn=1",
+                           "--faces", "Bryn=5,4,3,1", "--faces", "Faust=3,3,2", "--after-accept", "Faust=1",
+                           "--after-faces", "Faust=4", "--json")
+    assert code == 0, err
+    p = json.loads(out)[0]["payload"]
+    assert [r["total"] for r in p["rolls"]] == [12, 10] and p["rolls"][0]["net"] == 1
+    code, out, err = table("ranged", "Bryn", "--band", "short", "--faces", "1,1,2", "--after-accept", "1",
+                           "--after-faces", "6", "--json")
+    assert code == 0, err
+    assert json.loads(out)[0]["payload"]["roll"]["kept"] == [6, 2, 1]
+    code, out, _ = table("dice", "--json")
+    bad = {c["character"]: c["saved_bad"] for c in json.loads(out)["characters"]}
+    assert bad == {"Faust": 3, "Bryn": 2}  # every penalty die taken is in the ledger (DP37, line 61)
 
 
 def test_refusals_and_errors_are_one_line_within_80_columns(table):

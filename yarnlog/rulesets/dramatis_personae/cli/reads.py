@@ -183,13 +183,15 @@ def _roll_line(r: dict) -> str:
 
 def explain(
     sequence: Annotated[int, typer.Argument(help="The event's number.")],
-    viewer: AsOpt = None, campaign: CampaignOpt = None, as_json: JsonOpt = False,
+    viewer: AsOpt = None, campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """One event: for a roll, every source of dice, the kept three, the total and the odds."""
+    """One event: for a roll, every source of dice, the kept three, the total and the odds (an event after
+    --as-of N or --end-of-scene N is not there yet)."""
     from yarnlog.cli.output import emit, summarize
     from yarnlog.rulesets.dramatis_personae.parts.reports import explain_event
 
-    history, _ = _seen(campaign, None, None, viewer)
+    history, _ = _seen(campaign, as_of, end_of_scene, viewer)
 
     def render(d: dict) -> None:
         where = f", scene {d['scene']}" if d["scene"] else ""
@@ -260,14 +262,19 @@ def recap(
     episode: EpisodeOpt = None, episodes: EpisodesOpt = None, scenes: ScenesOpt = None,
     series: SeriesOpt = False, as_name: AudienceOpt = None, players: PlayersOpt = False, fmt: FormatOpt = "md",
     output: OutputOpt = None, templates: TemplatesOpt = None, campaign: CampaignOpt = None,
-    as_of: AsOfOpt = None, as_json: JsonOpt = False,
+    as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """The recap: each episode's scenes and moves in the book's words, and the dice at its end.
 
     Alone it is the GM's recap; --as NAME and --players leave out what a player may not see."""
+    from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
     from yarnlog.cli.recaps import TEMPLATES, recap_asked, write_document
     from yarnlog.core.referee import InvalidCommand
     from yarnlog.rulesets.dramatis_personae.recap import Audience, Scope, build_recap
+
+    if end_of_scene is not None:  # the journal as it stood when scene N closed
+        journal = open_journal()
+        as_of = resolve_as_of(journal, pick_campaign(journal, campaign), as_of, end_of_scene)
 
     asked = recap_asked(episode=episode, episodes=episodes, scenes=scenes, series=series, as_name=as_name,
                         players=players, fmt=fmt, as_json=as_json, campaign=campaign, as_of=as_of)
