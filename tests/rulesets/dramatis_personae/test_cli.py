@@ -109,7 +109,7 @@ def test_reads(table):
     # three plain rolls: the winner's critical over the runner-up (the sum worked by hand in test_odds.py)
     assert all(s["odds"]["critical success"] == "129635/10077696" for s in json.loads(out)["sides"])
     code, out, _ = table("odds", "--net", "1", "--against", "0")
-    assert code == 0 and "Side 1 (+1d6)'s odds: critical success" in " ".join(out.split())
+    assert code == 0 and "Odds for side 1 (+1d6): critical success" in " ".join(out.split())
 
 
 def test_pool_dice_after_a_challenge_roll_with_the_campaign_option(cli):
@@ -157,6 +157,22 @@ def test_reads_at_the_end_of_a_scene(table):
     assert code == 0 and len(moves) == 1 and "Faust rolls 4d6 (net +1)" in moves[0]
     code, out, _ = table("recap", "--series", "--as-of", "11", "--json")
     assert "Faust rolls 5d6 (net +2)" in " ".join(str(e) for e in json.loads(out)["episodes"])
+
+
+def test_a_contest_of_three_shows_each_sides_odds_of_each_result_with_the_roll(table):
+    assert table("character", "create", "Cora", "--player", "Ben", "--level", "0")[0] == 0
+    code, out, err = table("contest", "Faust", "Bryn", "Cora", "--faces", "Faust=6,5,4", "--faces", "Bryn=4,4,3",
+                           "--faces", "Cora=2,2,1")
+    assert code == 0, err
+    said = " ".join(out.split())
+    # three plain rolls: a critical success over the runner-up is 129635/10077696 = 1.3% (test_odds.py, by hand)
+    for name in ("Faust", "Bryn", "Cora"):
+        assert f"Odds for {name}: critical success 1.3%, complete 7.8%, partial 19.7%; standoff 13.4%;" in said
+    assert all(len(line) <= 80 for line in out.splitlines())
+    code, out, _ = table("explain", "9")
+    assert "Cora's prior odds, from Cora's side:" in out and "  critical failure: 21223/209952 (10.1%)" in out
+    code, out, _ = table("rolls")
+    assert "Odds for Cora: critical success 1.3%" in " ".join(out.split())
 
 
 def test_penalty_dice_taken_before_or_after_any_roll(table):

@@ -253,7 +253,7 @@ def odds(
                 _say(f"  {tier}: {chance} ({_percent(chance)})")
         else:
             for side in d["sides"]:
-                _say(side_odds_sentence(f"Side {side['side']} ({side['net']:+d}d6)", side["odds"]))
+                _say(side_odds_sentence(f"side {side['side']} ({side['net']:+d}d6)", side["odds"]))
 
     emit(data, as_json, render)
 

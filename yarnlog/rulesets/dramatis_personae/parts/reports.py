@@ -76,13 +76,13 @@ def _percent(chance: str) -> str:
 
 
 def side_odds_sentence(name: str, odds: dict[str, str]) -> str:
-    """``Bryn's odds: critical success 7.0%, complete 13.7%, ...; standoff 9.3%; partial failure ...``: one
+    """``Odds for Bryn: critical success 7.0%, complete 13.7%, ...; standoff 9.3%; partial failure ...``: one
     side's prior chance of each result of a contest, best first (DP24; readings 2, 10)."""
     def tiers(kind: str, grades: tuple[str, ...]) -> str:
         return ", ".join(f"{grade if i else grade + ' ' + kind} {_percent(odds.get(f'{grade} {kind}', '0'))}"
                          for i, grade in enumerate(grades))
 
-    return (f"{name}'s odds: {tiers('success', ('critical', 'complete', 'partial'))}; standoff "
+    return (f"Odds for {name}: {tiers('success', ('critical', 'complete', 'partial'))}; standoff "
             f"{_percent(odds.get('standoff', '0'))}; {tiers('failure', ('partial', 'complete', 'critical'))}.")
 
 

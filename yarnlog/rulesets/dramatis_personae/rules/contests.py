@@ -12,7 +12,7 @@ Melee is such a contest in rounds: the loser suffers 1 penalty die (partial) or 
 winner may then finish the fight with a challenge 14+ blow), or is finished (critical) (DP27,
 lines 168-172). Penalty dice stay in each combatant's hand for the fight (reading 7). At its end a
 loser with penalty dice rolls against 11 for lasting wounds (line 221, "Consequences of Melee
-Combat": the book's last line, which the digest took for cut off).
+Combat": the book's last line, which the digest misses: it counts 220 lines).
 """
 
 from __future__ import annotations

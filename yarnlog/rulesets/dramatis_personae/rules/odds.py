@@ -7,9 +7,9 @@ such distributions) and wounds follow from it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from collections.abc import Iterable, Sequence
 from typing import Any
 
 from yarnlog.core.referee import invalid
