@@ -507,7 +507,7 @@ def _check_after_roll(facts: RollFacts, *, melee: bool, campaign: DPCampaign, re
     """Pool dice after the roll: melee's rule (DP29); in a challenge only where the campaign allows (reading 8)."""
     if facts.after_pool and not melee:
         referee.require(bool(campaign.table.options.get(POOL_AFTER_ROLL)), AFTER_ROLL,
-                        "no pool dice after a challenge roll without pool-after-roll")
+                        "pool dice after the roll only in melee, or with pool-after-roll")
 
 
 def validate_contest(p: ContestRolled, campaign: DPCampaign, referee: Referee) -> ContestRolled:
