@@ -205,3 +205,17 @@ def test_a_haggle_won_gives_an_ongoing_advantage_and_fleeing_is_a_ruling(journal
     # line 158: "if both combatants in a melee flee, then no contest happens": the GM's ruling, no roll
     [ruled] = journal.execute(CAMPAIGN, RecordRuling("Both flee: no contest happens.", rule="DP26"))
     assert isinstance(ruled.payload, RulingRecorded) and ruled.payload.rule == "DP26"
+
+
+def test_a_minutia_counts_only_where_precisely_appropriate(journal):
+    # line 43: "Minutia are like abilities that have limited utility, specific ranges and little or no impact on
+    # other task rolls except that for which they are precisely appropriate" (the digest leaves them off the roll)
+    read = RollChallenge(RollInput("Faust", attributes=(("latin", "precise"),), faces=(6, 5, 4, 2, 1)),
+                         task="Read the inscription")
+    p = journal.execute(CAMPAIGN, read)[0].payload
+    assert (p.roll.attributes[0].kind, p.roll.attributes[0].trait, p.roll.net, p.roll.total) == (
+        "minutia", "Latin", 2, 15)
+    with pytest.raises(InvalidCommand, match="never as related"):
+        journal.execute(CAMPAIGN, RollChallenge(RollInput("Faust", attributes=(("Latin", "related"),),
+                                                          faces=(6, 5, 4, 2))))
+    assert verify(journal.store.read(CAMPAIGN), CAMPAIGN).ok

@@ -62,7 +62,8 @@ def _time(text: Optional[str]) -> Optional[tuple[str, str]]:
 
 
 Related = Annotated[Many, typer.Option("--related", help="A Strength or Weakness related to the task (±1d6).")]
-Precise = Annotated[Many, typer.Option("--precise", help="A Strength or Weakness precisely relevant (±2d6).")]
+Precise = Annotated[Many, typer.Option("--precise", help="A Strength, Weakness or Minutia precisely relevant "
+                                       "(±2d6).")]
 Mod = Annotated[Many, typer.Option("--mod", help="A modifier of the book's table: LABEL or LABEL=DICE.")]
 GmMod = Annotated[Many, typer.Option("--gm", help="The GM's own modifier: TEXT=DICE, e.g. \"climber helps=+1\".")]
 BandOpt = Annotated[Optional[str], typer.Option("--band", help="Range band: point-blank, short, medium, long, "

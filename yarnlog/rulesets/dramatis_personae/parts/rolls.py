@@ -85,13 +85,14 @@ STANDOFF = "standoff"
 
 
 class AttributeUse(BaseModel):
-    """A Strength or Weakness the GM rated relevant to this task (DP7, line 37)."""
+    """A Strength or Weakness the GM rated relevant to this task (DP7, line 37), or a Minutia precisely
+    appropriate to it (line 43)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     trait: str
     relevance: Literal["related", "precise"]
-    kind: Literal["strength", "weakness"] = "strength"
+    kind: Literal["strength", "weakness", "minutia"] = "strength"
     dice: int = 0
 
 
