@@ -219,3 +219,16 @@ def test_a_minutia_counts_only_where_precisely_appropriate(journal):
         journal.execute(CAMPAIGN, RollChallenge(RollInput("Faust", attributes=(("Latin", "related"),),
                                                           faces=(6, 5, 4, 2))))
     assert verify(journal.store.read(CAMPAIGN), CAMPAIGN).ok
+
+
+def test_a_character_joining_an_adventure_in_play_has_its_pool(journal):
+    # line 67: "The number of such bonus dice available in an adventure is equal to the square of the level"
+    journal.execute(CAMPAIGN, StartAdventure("The Brocken"))
+    journal.execute(CAMPAIGN, CreateCharacter(name="Cora", player="Ben", level=3, strengths=("Wit",)))
+    assert balance(journal, "Cora").pool == 9
+    p = journal.execute(CAMPAIGN, RollChallenge(RollInput("Cora", pool=2, faces=(6, 5, 4, 3, 2))))[0].payload
+    assert (p.economy[0].pool, p.economy[0].borrowed) == (2, 0)  # no dice debt: the pool had them
+    journal.execute(CAMPAIGN, EndAdventure())
+    journal.execute(CAMPAIGN, CreateCharacter(name="Dov", player="Ben", level=1))
+    assert balance(journal, "Dov").pool == 0  # between adventures no pool is in play
+    assert verify(journal.store.read(CAMPAIGN), CAMPAIGN).ok
