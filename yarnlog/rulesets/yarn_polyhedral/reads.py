@@ -29,7 +29,13 @@ def board(campaign: Any) -> dict[str, Any]:
             "stance": rules.bodies.stance.get(who.name), "training": who.training,
             "fatal_severity": fatal, "dead": injuries.is_dead(total, fatal), "effects": effects,
         })
-    return {"characters": rows, "trouble": rules.fortune.trouble, "tension": rules.bodies.tension.value}
+    rounds = rules.rounds
+    turn = None if rounds.current is None else {
+        "round": rounds.number, "of": rounds.current, "group": list(rounds.group),
+        "initiatives": dict(rounds.initiatives), "acts_at": rounds.acts_at,
+        "steps_left": {name: rounds.steps_left(name) for name in rounds.group}}
+    return {"characters": rows, "trouble": rules.fortune.trouble, "tension": rules.bodies.tension.value,
+            "turn": turn}
 
 
 def ledger(campaign: Any) -> list[dict[str, Any]]:
@@ -96,6 +102,10 @@ def explain(campaign: Any, recorded: Any) -> list[str]:
             lines.append(f"Margin spent (P40; reading 5): location {a.location or 'none'}, damage +{a.margin_damage},"
                          f" knock-back {a.knock_back}. Damage {a.damage} less protection {a.protection}: "
                          f"{a.cleared} cleared (P41-P44).")
+        rounds = campaign.rules.rounds
+        if p.purpose == "initiative" and len(rounds.group) > 1 and p.character in rounds.group:
+            lines.append(f"Cooperating in {rounds.current}'s turn: {', '.join(rounds.group)} act at "
+                         f"{rounds.acts_at}, the lowest initiative rolled (P34, line 740).")
         if p.resistance is not None:
             lines.append(f"Severity {p.resistance.severity} (P46; reading 3: 1, plus the shortfall on a miss).")
     for line in ledger(campaign):

@@ -80,6 +80,9 @@ def narrate(recorded: Recorded, state: Any) -> str | None:
         return f"Round {p['number']} begins."
     if kind == "turn.taken":
         return f"{p['character']}'s turn, on {p['attribute']}: {p['steps']} steps."
+    if kind == "turn.joined":
+        return (f"{p['character']} joins {p['turn_of']}'s turn, on {p['attribute']}: {p['steps']} steps; "
+                f"the group acts at its lowest initiative.")
     if kind == "steps.spent":
         times = f" x{p['times']}" if p["times"] > 1 else ""
         return f"{p['character']} spends {p['steps']} steps: {p['action']}{times}."

@@ -325,6 +325,17 @@ def turn(character: Annotated[str, typer.Argument(help="The character whose turn
     run_command(campaign, TakeTurn(character, attribute), by=by, override_reason=override, as_json=as_json)
 
 
+def cooperate(character: Annotated[str, typer.Argument(help="The character joining the current turn.")],
+              attribute: Annotated[str, typer.Option("--attribute", help="Its current attribute: its rank "
+                                                                         "in steps.")],
+              campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None,
+              as_json: JsonOpt = False) -> None:
+    """Join the current turn, cooperating, before its initiative: the group acts at its lowest (P34)."""
+    from yarnlog.rulesets.yarn_polyhedral.parts.rounds import JoinTurn
+
+    run_command(campaign, JoinTurn(character, attribute), by=by, override_reason=override, as_json=as_json)
+
+
 def step(character: Annotated[str, typer.Argument()],
          action: Annotated[str, typer.Argument(help="shift, punch, kick, grab, aim, perception...")],
          times: Annotated[int, typer.Option("--times")] = 1,
@@ -351,7 +362,10 @@ def board(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: End
     def render(d: dict) -> None:
         rows = [(c["name"], c["level"], c["unspent"], c["fortune"], f"{c['effort']}/{c['effort_max']}",
                  c["total_severity"], c["penalty"]) for c in d["characters"]]
-        print_table(f"Trouble {d['trouble']}, tension {d['tension']}",
+        turn = d["turn"]
+        acting = "" if turn is None else f"; {' with '.join(turn['group'])}'s turn" + (
+            f" at initiative {turn['acts_at']}" if turn["acts_at"] is not None else "")
+        print_table(f"Trouble {d['trouble']}, tension {d['tension']}{acting}",
                     ("character", "level", "points", "fortune", "effort", "severity", "penalty"), rows)
 
     emit(read(_state(campaign, as_of, end_of_scene)), as_json, render)
@@ -496,7 +510,7 @@ def register(app: typer.Typer) -> None:
                        ("attain", attain), ("train", train), ("flashback", flashback), ("feat", feat),
                        ("attack", attack), ("resist", resist), ("heal", heal), ("rest", rest), ("stance", stance),
                        ("tension", tension), ("trouble", trouble), ("ruling", ruling), ("round", round_),
-                       ("turn", turn), ("step", step), ("board", board),
+                       ("turn", turn), ("cooperate", cooperate), ("step", step), ("board", board),
                        ("ledger", ledger), ("rolls", rolls), ("sheet", sheet), ("explain", explain),
                        ("recap", recap)):
         app.command(name)(verb)

@@ -21,7 +21,7 @@ from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid
 from yarnlog.rulesets.yarn_polyhedral.parts.characters import CharacterCreated
 from yarnlog.rulesets.yarn_polyhedral.parts.feats import FeatRolled
-from yarnlog.rulesets.yarn_polyhedral.parts.rounds import TurnTaken
+from yarnlog.rulesets.yarn_polyhedral.parts.rounds import TurnJoined, TurnTaken
 from yarnlog.rulesets.yarn_polyhedral.rules import injuries, turns
 from yarnlog.rulesets.yarn_polyhedral.rules.injuries import Injury
 from yarnlog.rulesets.yarn_polyhedral.rules.turns import Tension
@@ -183,7 +183,7 @@ def evolve(bodies: Bodies, recorded: Recorded, before: Any = None) -> Bodies:
                                                  had.location if had else p.resistance.location)
             bodies = replace(bodies, injuries={**bodies.injuries, p.character: wounds})
         return bodies
-    if isinstance(p, TurnTaken):  # a stance lasts till the character's next turn (P35, line 674)
+    if isinstance(p, (TurnTaken, TurnJoined)):  # a stance lasts till the character's next turn (P35, line 674)
         return replace(bodies, stance={k: v for k, v in bodies.stance.items() if k != p.character},
                        defending={k: v for k, v in bodies.defending.items() if k != p.character})
     if isinstance(p, InjuryHealed):
@@ -219,5 +219,5 @@ PART = Part(name="bodies", initial=Bodies, evolve=evolve, decide=decide,
             validators={InjuryHealed: validate_heal, Rested: _accept, StanceTaken: validate_stance,
                         TensionChanged: validate_tension, Ruling: _accept},
             folds=folds(CharacterCreated, FeatRolled, InjuryHealed, Rested, StanceTaken, TensionChanged, Ruling,
-                        TurnTaken),
+                        TurnTaken, TurnJoined),
             reads=frozenset({"characters"}))

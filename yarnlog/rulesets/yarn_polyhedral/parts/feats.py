@@ -398,8 +398,8 @@ def validate(p: FeatRolled, campaign: Any, referee: Referee) -> FeatRolled:
             referee.require(KeepModifier.PHOBIA in p.modifiers, feats.HINDRANCE_RULES[Hindrance.PHOBIA],
                             f"{applied.drawback} applies: keep one fewer die")
     rounds = rules.rounds
-    if p.purpose == "feat" and rounds.current == p.character:
-        turns.check_feat(rounds.feats, referee)  # one feat a phase (P33); initiative, object rolls aside
+    if p.purpose == "feat" and p.character in rounds.group:
+        turns.check_feat(rounds.feats_of(p.character), referee)  # one feat a phase (P33); initiative, object rolls aside
     if p.resistance is not None:
         referee.require(p.primary.lower() == "health" and (p.secondary or "").lower() in ("strength", "will"),
                         RESISTANCE, "a resistance roll is on health, with strength or will")

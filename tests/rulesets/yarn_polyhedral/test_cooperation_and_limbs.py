@@ -1,0 +1,67 @@
+"""Cooperating in a turn (P34) and injured arms and legs (P48), played through the verbs.
+
+Book: ``../shared/seeds/003_e72cdbaaf570012c.txt``; digest ``../shared/rules/003-yarn-polyhedral.md``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .conftest import last
+
+
+def _board(table):
+    code, out, err = table("board", "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_a_cooperating_group_acts_at_the_lowest_initiative_of_its_members(table):
+    # A third character, the narrator's rat, to come too late.
+    assert table("character", "create", "Rat", "--player", "Maya", "--points", "90", "--attributes",
+                 "strength=5,dexterity=5,health=5,intelligence=5,will=5,charisma=5")[0] == 0
+    table("round")
+    code, _, err = table("cooperate", "Orc", "--attribute", "strength")
+    assert code == 3 and "no turn to join" in err.lower()
+    assert last(table, "turn", "Iris", "--attribute", "dexterity")["steps"] == 7
+    # "When you are chosen to take the next turn, before initiative is rolled, other characters
+    # (including NPCs) can choose to join your turn, subject to your approval." (line 738)
+    joined = last(table, "cooperate", "Orc", "--attribute", "strength")
+    assert (joined["turn_of"], joined["steps"]) == ("Iris", 7)  # strength 7: 7 steps (P30)
+    code, _, err = table("cooperate", "Orc", "--attribute", "strength")
+    assert code == 3 and "already in iris's turn" in err.lower()
+    # "You then all determine each character's initiative. The actual initiative for the
+    # cooperating group is the lowest of the included characters." (line 740)
+    # Iris: dexterity 7 d6 + strength 6 d6: 6 + 5 = 11. Orc: strength 7 d6 + dexterity 5 d4: 3 + 2 = 5.
+    assert last(table, "feat", "Iris", "--primary", "dexterity", "--secondary", "strength", "--initiative",
+                "--faces", "6,5")["total"] == 11
+    assert _board(table)["turn"]["acts_at"] == 11
+    code, out, _ = table("feat", "Orc", "--primary", "strength", "--secondary", "dexterity", "--initiative",
+                         "--faces", "3,2", "--json")
+    orc_initiative = json.loads(out)[-1]
+    assert orc_initiative["payload"]["total"] == 5
+    turn = _board(table)["turn"]
+    assert (turn["group"], turn["initiatives"], turn["acts_at"]) == (["Iris", "Orc"], {"Iris": 11, "Orc": 5}, 5)
+    code, out, _ = table("board")
+    assert code == 0 and "Iris with Orc's turn at initiative 5" in out
+    # Too late: the initiative is rolled (line 738).
+    code, out, err = table("cooperate", "Rat", "--attribute", "dexterity")
+    assert code == 3 and out == "" and "initiative is rolled" in err.lower() and len(err.strip()) <= 80
+    # Each member has its own phase: its steps and its one feat (P33, line 257; line 742).
+    assert last(table, "step", "Orc", "shift", "--times", "2")["steps"] == 2
+    assert _board(table)["turn"]["steps_left"] == {"Iris": 7, "Orc": 5}
+    assert table("feat", "Orc", "--primary", "strength", "--challenge", "4", "--faces", "5")[0] == 0
+    code, _, err = table("feat", "Orc", "--primary", "strength", "--challenge", "4", "--faces", "5")
+    assert code == 3 and "had its feat" in err
+    assert table("feat", "Iris", "--primary", "dexterity", "--challenge", "4", "--faces", "5")[0] == 0
+    # The Orc was active in Iris's turn: it takes no turn of its own this round (line 229).
+    code, _, err = table("turn", "Orc", "--attribute", "strength")
+    assert code == 3 and "Orc has had a turn" in err
+    code, _, err = table("step", "Rat", "shift")
+    assert code == 2 and "not Rat's turn" in err  # not in the turn
+    code, out, _ = table("explain", str(orc_initiative["sequence"]))
+    assert "Iris, Orc act at 5, the lowest initiative rolled (P34, line 740)" in " ".join(out.split())
+    # A new round: the Orc may take its own turn again.
+    table("round")
+    assert last(table, "turn", "Orc", "--attribute", "strength")["steps"] == 7
+
