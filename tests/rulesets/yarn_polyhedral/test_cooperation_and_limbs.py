@@ -65,3 +65,44 @@ def test_a_cooperating_group_acts_at_the_lowest_initiative_of_its_members(table)
     table("round")
     assert last(table, "turn", "Orc", "--attribute", "strength")["steps"] == 7
 
+
+
+def test_an_injured_arm_is_a_penalty_and_injured_legs_slow_movement(table):
+    # The Orc punches Iris's arm: strength 7 d6, dexterity 5 d4: 6 + 4 = 10 against her dexterity 7,
+    # margin 3, which buys the arm (line 644: "arm 3"). Damage 7 + 0 (P41, line 626); Iris resists
+    # on health 6 d6 + strength 6 d6: 3 + 2 = 5 against 7, severity 1 + 2 = 3 (P46; reading 3).
+    hit = last(table, "attack", "Orc", "--target", "Iris", "--weapon", "punch", "--primary", "strength",
+               "--secondary", "dexterity", "--location", "arm", "--faces", "6,4")
+    assert (hit["margin"], hit["attack"]["cleared"]) == (3, 7)
+    assert last(table, "resist", "Iris", "--faces", "3,2")["resistance"] == {"severity": 3, "location": "arm",
+                                                                            "injury": "1"}
+    # "arm 3 Severity is penalty for that arm" (line 644): a feat with that arm adds 3 to the
+    # challenge; total severity 3 is under her health 6, so no other penalty (P47, line 327).
+    plain = last(table, "feat", "Iris", "--primary", "dexterity", "--challenge", "5", "--faces", "6")
+    assert (plain["penalties"], plain["margin"], plain["success"]) == (0, 1, True)
+    armed = last(table, "feat", "Iris", "--primary", "dexterity", "--challenge", "5", "--faces", "6", "--arm", "1")
+    assert (armed["penalties"], armed["margin"], armed["success"]) == (3, -2, False)
+    assert armed["arms"] == [{"injury": "1", "penalty": 3}]
+    # The Orc kicks her leg: 6 + 4 = 10, margin 3, the leg (line 645); 7 + 1 = 8 damage; she
+    # resists 4 + 4 = 8: severity 1.
+    last(table, "attack", "Orc", "--target", "Iris", "--weapon", "kick", "--primary", "strength",
+         "--secondary", "dexterity", "--location", "leg", "--faces", "6,4")
+    assert last(table, "resist", "Iris", "--faces", "4,4")["resistance"]["severity"] == 1
+    code, _, err = table("feat", "Iris", "--primary", "dexterity", "--faces", "6", "--arm", "2")
+    assert code == 2 and "not an arm's" in err
+    rows = {c["name"]: c for c in _board(table)["characters"]}
+    assert rows["Iris"]["effects"] == ["arm (injury 1): +3 to feats with that arm", "legs: 1 fewer steps to move"]
+    # "leg 3 Severity slows relative speed" (line 645): her dexterity turn has 7 steps (P30), of
+    # which 7 - 1 = 6 can move.
+    table("round")
+    turn = last(table, "turn", "Iris", "--attribute", "dexterity")
+    assert (turn["steps"], turn["slowed"]) == (7, 1)
+    before = table("log", "--json")[1]
+    code, out, err = table("step", "Iris", "shift", "--times", "7")
+    assert code == 3 and out == "" and "6 steps can move, not 7" in err and len(err.strip()) <= 80
+    assert table("log", "--json")[1] == before
+    assert last(table, "step", "Iris", "shift", "--times", "6")["steps"] == 6
+    assert last(table, "step", "Iris", "grab")["steps"] == 1  # the last step is not movement
+    code, out, _ = table("recap")
+    assert "7 steps, 1 fewer to move (injured legs)" in " ".join(out.split())
+    assert "The injured arm (injury 1) adds 3 to the challenge." in " ".join(out.split())

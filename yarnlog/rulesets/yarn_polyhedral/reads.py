@@ -18,6 +18,11 @@ def board(campaign: Any) -> dict[str, Any]:
         fatal = points.fatal_severity(who.level, health) if campaign.table.options.get("death") else None
         effects = [f"{w.location}: {combat.LOCATIONS[w.location].effect}" for w in wounds.values()
                    if injuries.location_effect(w, health)]
+        # P48, lines 644-645: an arm's severity is its feats' penalty; the legs' slows movement.
+        effects += [f"arm (injury {k}): +{injuries.arm_penalty(w)} to feats with that arm"
+                    for k, w in wounds.items() if injuries.arm_penalty(w)]
+        if injuries.leg_slowing(wounds):
+            effects.append(f"legs: {injuries.leg_slowing(wounds)} fewer steps to move")
         rows.append({
             "name": who.name, "player": who.player, "level": who.level, "base_points": who.base_points,
             "unspent": who.unspent, "power_points_left": who.power_points_left,
@@ -80,6 +85,9 @@ def explain(campaign: Any, recorded: Any) -> list[str]:
     p = recorded.payload
     kind = recorded.event_type.removeprefix("yarn-polyhedral.")
     lines: list[str] = []
+    if kind in ("turn.taken", "turn.joined") and p.slowed:
+        lines.append(f"{p.steps} steps (P30); injured legs of severity {p.slowed} leave "
+                     f"{injuries.movement_steps(p.steps, p.slowed)} to move (P48, line 645).")
     if kind == "feat.rolled":
         lines.append("Dice (P16-P19): " + ", ".join(f"{label} d{size}" for label, size in
                                                      zip(p.labels, p.sizes, strict=True)) + ".")
@@ -92,6 +100,11 @@ def explain(campaign: Any, recorded: Any) -> list[str]:
         if p.trouble:
             lines.append(f"Trouble (P27, line 756): {p.trouble} spent to force a rolled 1 kept.")
         lines.append(f"Total {p.total} (P25, line 211).")
+        for applied in p.hindrances:
+            lines.append(f"Drawback {applied.drawback} ({applied.hindrance.value}): +{applied.penalty} (P62, lines "
+                         f"549, 561).")
+        for arm in p.arms:
+            lines.append(f"Injured arm, injury {arm.injury}: +{arm.penalty}, its severity (P48, line 644).")
         if p.challenge is not None:
             lines.append(f"Challenge {p.challenge} + penalties {p.penalties} (reading 4): margin {p.margin}, "
                          f"{'success' if p.success else 'miss'} (P25, lines 161-165).")

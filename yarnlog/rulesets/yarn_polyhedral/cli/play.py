@@ -59,6 +59,12 @@ def _faces(text: Optional[str]) -> Optional[tuple[int, ...]]:
     return tuple(int(p) for p in parts)
 
 
+DrawbackOpt = Annotated[List, typer.Option("--drawback", help="A drawback that applies: NAME=phobia, "
+                                         "NAME=sight-or-hearing or NAME=other-sense (P62).")]
+ArmOpt = Annotated[List, typer.Option("--arm", help="An injured arm the feat uses, by its injury's number: "
+                                      "its severity is a penalty (P48).")]
+
+
 @character_app.command("create")
 def create(
     name: Annotated[str, typer.Argument(help="The character's name.")],
@@ -172,8 +178,8 @@ def feat(
     = False,
     minimum: Annotated[Optional[int], typer.Option("--minimum", help="A range of results: the minimum, raised "
                                                    "10% a point of margin (P60).")] = None,
-    drawback: Annotated[List, typer.Option("--drawback", help="A drawback that applies: NAME=phobia, "
-                                           "NAME=sight-or-hearing or NAME=other-sense (P62).")] = None,
+    drawback: DrawbackOpt = None,
+    arm: ArmOpt = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Roll a feat: base die, bonus dice, keep two, fortune and trouble, with its exact odds."""
@@ -181,7 +187,7 @@ def feat(
     run_command(campaign, _feat(character, primary, secondary, skill, level, effort, bonus, keep, fortune_keep,
                                 explode, trouble, challenge, penalties, faces, extra, kept, what,
                                 purpose="initiative" if initiative else "feat", minimum=minimum,
-                                hindrances=hindrances),
+                                hindrances=hindrances, arms=tuple(_items(arm))),
                 by=by, override_reason=override, as_json=as_json)
 
 
@@ -219,6 +225,8 @@ def attack(
     trouble: Annotated[int, typer.Option("--trouble")] = 0,
     faces: Annotated[Optional[str], typer.Option("--faces")] = None,
     extra: Annotated[Optional[str], typer.Option("--explosions")] = None,
+    drawback: DrawbackOpt = None,
+    arm: ArmOpt = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Attack: a feat against the defense whose margin buys a location, damage, knock-back (P37-P44)."""
@@ -226,7 +234,8 @@ def attack(
 
     spec = AttackSpec(target, weapon, location, on_injury, damage, knock_back, protection, zones, aim, factors)
     run_command(campaign, _feat(character, primary, secondary, skill, level, False, None, keep, fortune_keep,
-                                explode, trouble, defense, 0, faces, extra, None, f"attack {target}", attack=spec),
+                                explode, trouble, defense, 0, faces, extra, None, f"attack {target}", attack=spec,
+                                hindrances=tuple(_hindrances(drawback)), arms=tuple(_items(arm))),
                 by=by, override_reason=override, as_json=as_json)
 
 

@@ -64,6 +64,13 @@ class HindranceFacts(_Facts):
     penalty: int
 
 
+class ArmFacts(_Facts):
+    """An injured arm the feat uses: that injury's severity is its penalty (P48, line 644)."""
+
+    injury: str
+    penalty: int
+
+
 class ResistanceFacts(_Facts):
     """A resistance roll's part: the cleared damage (the challenge), the injury it makes (P45-P48)."""
 
@@ -108,6 +115,8 @@ class FeatRolled(Payload):
     range_result: str | None = None
     #: Phobias and impaired senses that apply: their penalties are in ``penalties`` (P62).
     hindrances: list[HindranceFacts] = Field(default_factory=list)
+    #: Injured arms the feat uses: each one's severity is in ``penalties`` (P48, line 644).
+    arms: list[ArmFacts] = Field(default_factory=list)
 
     def roll(self) -> Roll:
         chains = feats.explosion_chains(self.sizes, self.faces, self.kept, self.extra_faces)
@@ -157,6 +166,7 @@ class RollFeat:
     injury: str | None = None  # the existing injury a located hit adds to
     rolled: Mapping[str, tuple[Sequence[int], Sequence[int]]] = field(default_factory=dict)
     hindrances: tuple[tuple[str, str], ...] = ()  # (drawback, phobia|sight-or-hearing|other-sense), P62
+    arms: tuple[str, ...] = ()  # the injuries of the arms the feat uses (P48, line 644)
 
 
 @dataclass(frozen=True)
@@ -310,7 +320,8 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
         assert pending is not None
         challenge = pending[0]
         resistance = ResistanceFacts(severity=1, location=pending[1], injury=command.injury or "")
-    penalties += _severity_penalty(rules, who) + sum(h.penalty for h in hindrances)
+    arms = [_arm(rules, who, injury) for injury in command.arms]
+    penalties += _severity_penalty(rules, who) + sum(h.penalty for h in hindrances) + sum(a.penalty for a in arms)
     sizes_l = list(sizes)
     purpose = "object" if command.resist else command.purpose
     draft = FeatRolled(character=who.name, feat=command.feat, purpose=purpose,
@@ -321,7 +332,7 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
                        trouble=trouble, effort=int(command.effort), challenge=challenge, penalties=penalties,
                        total=0, explode_budget=command.explode,
                        source=source, attack=attack, resistance=resistance, range_minimum=command.minimum,
-                       hindrances=hindrances)
+                       hindrances=hindrances, arms=arms)
     return [validate(draft, campaign, referee)]
 
 
@@ -336,6 +347,16 @@ def _hindrance(who: Character, name: str, kind: str) -> HindranceFacts:
     invalid(drawback.kind is Kind.DRAWBACK, f"{drawback.name} is not one of {who.name}'s drawbacks")
     return HindranceFacts(drawback=drawback.name, hindrance=hindrance,
                           penalty=feats.hindrance_penalty(hindrance, drawback.rank))
+
+
+def _arm(rules: Any, who: Character, injury: str) -> ArmFacts:
+    """An arm injury of ``who``'s the feat uses, its severity the penalty (P48, line 644), on top of
+    the total severity's (line 333)."""
+    wound = rules.bodies.injuries.get(who.name, {}).get(injury)
+    invalid(wound is not None, f"{who.name} has no injury {injury}")
+    assert wound is not None
+    invalid(wound.location == "arm", f"{who.name}'s injury {injury} is not an arm's")
+    return ArmFacts(injury=injury, penalty=injuries.arm_penalty(wound))
 
 
 def _defense(rules: Any, attack: AttackSpec, referee: Referee) -> int:
@@ -397,9 +418,12 @@ def validate(p: FeatRolled, campaign: Any, referee: Referee) -> FeatRolled:
         if applied.hindrance is Hindrance.PHOBIA:
             referee.require(KeepModifier.PHOBIA in p.modifiers, feats.HINDRANCE_RULES[Hindrance.PHOBIA],
                             f"{applied.drawback} applies: keep one fewer die")
+    for arm in p.arms:  # each an arm injury of the character's, its severity the penalty (P48)
+        invalid(_arm(rules, who, arm.injury) == arm, f"arm injury {arm.injury} adds {arm.penalty}: not its severity")
     rounds = rules.rounds
     if p.purpose == "feat" and p.character in rounds.group:
-        turns.check_feat(rounds.feats_of(p.character), referee)  # one feat a phase (P33); initiative, object rolls aside
+        # One feat a phase (P33); initiative and object rolls aside.
+        turns.check_feat(rounds.feats_of(p.character), referee)
     if p.resistance is not None:
         referee.require(p.primary.lower() == "health" and (p.secondary or "").lower() in ("strength", "will"),
                         RESISTANCE, "a resistance roll is on health, with strength or will")

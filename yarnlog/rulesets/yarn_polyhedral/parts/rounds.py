@@ -26,7 +26,7 @@ from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid
 from yarnlog.core.timeline import EpisodeEnded, SceneClosed, SceneOpened
 from yarnlog.rulesets.yarn_polyhedral.parts.feats import FeatRolled
-from yarnlog.rulesets.yarn_polyhedral.rules import rule, turns
+from yarnlog.rulesets.yarn_polyhedral.rules import injuries, rule, turns
 
 STEPS_LEFT = rule("Steps", "When you're active, you can use your remaining steps to move around and do things "
                            "in any order you wish. (line 253)")
@@ -46,6 +46,7 @@ class TurnTaken(Payload):
     character: str
     attribute: str
     steps: int = Field(ge=0)
+    slowed: int = Field(default=0, ge=0)  # the legs' severity: steps that cannot move (P48, line 645)
 
 
 @event("yarn-polyhedral.steps.spent")
@@ -66,6 +67,7 @@ class TurnJoined(Payload):
     turn_of: str  # the chosen player's character, whose approval this records
     attribute: str
     steps: int = Field(ge=0)
+    slowed: int = Field(default=0, ge=0)  # the legs' severity: steps that cannot move (P48, line 645)
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,7 @@ class Rounds:
     steps: Mapping[str, int] = field(default_factory=dict)  # each one's steps left this turn
     phase_feats: Mapping[str, int] = field(default_factory=dict)  # feats in each one's phase
     initiatives: Mapping[str, int] = field(default_factory=dict)  # initiative feats rolled this turn
+    moves: Mapping[str, int] = field(default_factory=dict)  # steps each may still spend on shifts (P48)
 
     @property
     def acts_at(self) -> int | None:
@@ -147,7 +150,12 @@ def validate_turn(p: TurnTaken, campaign: Any, referee: Referee) -> TurnTaken:
     invalid(rounds.number >= 1, "start a round first")
     players = [c.name for c in campaign.rules.characters.by_name.values()]
     turns.check_next_turn(rounds.taken, players, who.name, referee)
-    return p.model_copy(update={"steps": turns.steps_for(who.quality(p.attribute).rank)})
+    return p.model_copy(update={"steps": turns.steps_for(who.quality(p.attribute).rank),
+                                "slowed": _slowed(campaign, who.name)})
+
+
+def _slowed(campaign: Any, name: str) -> int:
+    return injuries.leg_slowing(campaign.rules.bodies.injuries.get(name, {}))
 
 
 def validate_join(p: TurnJoined, campaign: Any, referee: Referee) -> TurnJoined:
@@ -157,7 +165,8 @@ def validate_join(p: TurnJoined, campaign: Any, referee: Referee) -> TurnJoined:
     invalid(rounds.number >= 1, "start a round first")
     turns.check_join(who.name, rounds.current, rounds.group, rounds.taken, bool(rounds.initiatives), referee)
     invalid(p.turn_of == rounds.current, f"the turn is {rounds.current}'s, not {p.turn_of}'s")
-    return p.model_copy(update={"steps": turns.steps_for(who.quality(p.attribute).rank)})
+    return p.model_copy(update={"steps": turns.steps_for(who.quality(p.attribute).rank),
+                                "slowed": _slowed(campaign, who.name)})
 
 
 def validate_steps(p: StepsSpent, campaign: Any, referee: Referee) -> StepsSpent:
@@ -169,6 +178,9 @@ def validate_steps(p: StepsSpent, campaign: Any, referee: Referee) -> StepsSpent
     p = p.model_copy(update={"steps": turns.step_cost(p.action, rounds.attribute_of(who.name) or "") * p.times})
     left = rounds.steps_left(who.name)
     referee.require(p.steps <= left, STEPS_LEFT, f"{p.steps} steps needed; {left} are left this turn")
+    if p.action == "shift":
+        moves = rounds.moves.get(who.name, 0)
+        referee.require(p.steps <= moves, injuries.LEG, f"injured legs: {moves} steps can move, not {p.steps}")
     return p
 
 
@@ -180,13 +192,17 @@ def evolve(rounds: Rounds, recorded: Recorded, _before: Any = None) -> Rounds:
         return Rounds(number=p.number)
     if isinstance(p, TurnTaken):
         return Rounds(number=rounds.number, taken=(*rounds.taken, p.character), current=p.character,
-                      group=(p.character,), attributes={p.character: p.attribute}, steps={p.character: p.steps})
+                      group=(p.character,), attributes={p.character: p.attribute}, steps={p.character: p.steps},
+                      moves={p.character: injuries.movement_steps(p.steps, p.slowed)})
     if isinstance(p, TurnJoined):
         return replace(rounds, taken=(*rounds.taken, p.character), group=(*rounds.group, p.character),
                        attributes={**rounds.attributes, p.character: p.attribute},
-                       steps={**rounds.steps, p.character: p.steps})
+                       steps={**rounds.steps, p.character: p.steps},
+                       moves={**rounds.moves, p.character: injuries.movement_steps(p.steps, p.slowed)})
     if isinstance(p, StepsSpent):
-        return replace(rounds, steps={**rounds.steps, p.character: rounds.steps_left(p.character) - p.steps})
+        moved = p.steps if p.action == "shift" else 0
+        return replace(rounds, steps={**rounds.steps, p.character: rounds.steps_left(p.character) - p.steps},
+                       moves={**rounds.moves, p.character: rounds.moves.get(p.character, 0) - moved})
     if isinstance(p, FeatRolled) and p.character in rounds.group:
         if p.purpose == "feat":
             return replace(rounds, phase_feats={**rounds.phase_feats, p.character: rounds.feats_of(p.character) + 1})
@@ -198,4 +214,5 @@ def evolve(rounds: Rounds, recorded: Recorded, _before: Any = None) -> Rounds:
 PART = Part(name="rounds", initial=Rounds, evolve=evolve, decide=decide,
             validators={RoundStarted: lambda p, c, r: p, TurnTaken: validate_turn, TurnJoined: validate_join,
                         StepsSpent: validate_steps},
-            folds=folds(RoundStarted, TurnTaken, TurnJoined, StepsSpent, FeatRolled, SceneOpened, SceneClosed, EpisodeEnded))
+            folds=folds(RoundStarted, TurnTaken, TurnJoined, StepsSpent, FeatRolled, SceneOpened, SceneClosed,
+                        EpisodeEnded))

@@ -47,6 +47,26 @@ def check_heal(injuries: Mapping[str, Injury], chosen: str, last_healed: str | N
     referee.require(chosen != last_healed, HEALING, f"injury {chosen} healed last; another must heal now")
 
 
+LEG = rule("Locations", "leg 3 Severity slows relative speed (line 645)")
+
+
+def arm_penalty(injury: Injury) -> int:
+    """A feat using an injured arm: that injury's severity is its penalty (P48, line 644), on top of
+    the total severity's (line 333)."""
+    return injury.severity if injury.location == "arm" else 0
+
+
+def leg_slowing(injuries: Mapping[str, Injury]) -> int:
+    """How much the legs' injuries slow a character: their severity (P48, line 645; "Severity slows
+    relative speed", read with line 541's impairments that "could affect ... movement")."""
+    return sum(i.severity for i in injuries.values() if i.location == "leg")
+
+
+def movement_steps(steps: int, slowed: int) -> int:
+    """Steps a turn may spend on shifts: its steps less the legs' severity, never below 0 (P48)."""
+    return max(0, steps - slowed)
+
+
 def location_effect(injury: Injury, health: int) -> bool:
     """Whether a located injury's severity has reached its effect's share of health (P48)."""
     if injury.location is None:
