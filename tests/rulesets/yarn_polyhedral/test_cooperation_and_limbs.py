@@ -106,3 +106,31 @@ def test_an_injured_arm_is_a_penalty_and_injured_legs_slow_movement(table):
     code, out, _ = table("recap")
     assert "7 steps, 1 fewer to move (injured legs)" in " ".join(out.split())
     assert "The injured arm (injury 1) adds 3 to the challenge." in " ".join(out.split())
+
+
+def test_a_leg_hurt_during_the_turn_slows_the_rest_of_its_movement(table):
+    table("round")
+    assert last(table, "turn", "Iris", "--attribute", "dexterity")["slowed"] == 0
+    assert last(table, "step", "Iris", "shift", "--times", "2")["steps"] == 2
+    # The Orc, active before her phase, kicks her leg: 6 + 4 = 10 against 7, margin 3 (line 645);
+    # strength 7 + kick 1 = 8 damage; she resists 2 + 1 = 3 against 8: severity 1 + 5 = 6.
+    last(table, "attack", "Orc", "--target", "Iris", "--weapon", "kick", "--primary", "strength",
+         "--secondary", "dexterity", "--location", "leg", "--faces", "6,4")
+    assert last(table, "resist", "Iris", "--faces", "2,1")["resistance"]["severity"] == 6
+    # 7 steps less 6 of leg severity is 1 to move, and she has shifted 2: none left to move (P48);
+    # her other 5 steps still act.
+    code, _, err = table("step", "Iris", "shift")
+    assert code == 3 and "0 steps can move, not 1" in err
+    assert last(table, "step", "Iris", "grab")["steps"] == 1
+
+
+def test_a_newcomer_joins_at_the_lowest_player_characters_minimum_not_an_npcs(table):
+    # "When bringing in a new character, they start at the minimum points for the lowest level PC in
+    # the group." (line 347) The narrator's rat (level 0) is no PC; the Orc (Ben's, level 1) is the
+    # lowest: 90 + 10 x T(1) = 100 (P4).
+    assert table("character", "create", "Rat", "--player", "Maya", "--points", "90", "--attributes",
+                 "strength=5,dexterity=5,health=5,intelligence=5,will=5,charisma=5")[0] == 0
+    assert table("join", "Cy")[0] == 0
+    made = last(table, "character", "create", "Cyd", "--player", "Cy", "--newcomer", "--attributes",
+                "strength=5,dexterity=5,health=5,intelligence=5,will=5,charisma=5")
+    assert made["base_points"] == 100

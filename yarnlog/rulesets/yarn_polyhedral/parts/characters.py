@@ -245,8 +245,7 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
                           for (n, _), r in zip(command.rolled_totals, made_rolled.ranks, strict=True)]
         base = command.base_points
         if command.newcomer:
-            base = points.newcomer_points([c.level for c in chars.by_name.values()],
-                                          sum(q.kind is Kind.ATTRIBUTE for q in qualities) or 6)
+            base = points.newcomer_points(_pc_levels(campaign), sum(q.kind is Kind.ATTRIBUTE for q in qualities) or 6)
         made = CharacterCreated(name=command.name.strip(), player=command.player, base_points=base,
                                 qualities=qualities, rolled=bool(command.rolled_totals),
                                 rolled_attributes=[n.strip() for n, _ in command.rolled_totals],
@@ -324,11 +323,15 @@ def validate_created(p: CharacterCreated, campaign: Any, referee: Referee) -> Ch
     if chosen.get("skill_limit"):
         points.check_skill_limit(_qualities(p.qualities), made.level, referee)
     if p.newcomer:
-        others = [c.level for c in campaign.rules.characters.by_name.values()]
-        expected = points.newcomer_points(others, made.attributes or 6)
+        expected = points.newcomer_points(_pc_levels(campaign), made.attributes or 6)
         referee.require(p.base_points == expected, points.NEW_CHARACTER,
                         f"a newcomer starts at {expected} points, not {p.base_points}")
     return p
+
+
+def _pc_levels(campaign: Any) -> list[int]:
+    """The player characters' levels: the narrator's NPCs aside ("the lowest level PC", line 347)."""
+    return [c.level for c in campaign.rules.characters.by_name.values() if not campaign.table.is_gm(c.player)]
 
 
 def validate_award(p: PointsAwarded, campaign: Any, referee: Referee) -> PointsAwarded:

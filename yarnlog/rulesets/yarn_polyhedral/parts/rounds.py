@@ -104,7 +104,8 @@ class Rounds:
     steps: Mapping[str, int] = field(default_factory=dict)  # each one's steps left this turn
     phase_feats: Mapping[str, int] = field(default_factory=dict)  # feats in each one's phase
     initiatives: Mapping[str, int] = field(default_factory=dict)  # initiative feats rolled this turn
-    moves: Mapping[str, int] = field(default_factory=dict)  # steps each may still spend on shifts (P48)
+    granted: Mapping[str, int] = field(default_factory=dict)  # each one's steps for the turn (P30)
+    shifted: Mapping[str, int] = field(default_factory=dict)  # steps each has spent on shifts
 
     @property
     def acts_at(self) -> int | None:
@@ -178,8 +179,9 @@ def validate_steps(p: StepsSpent, campaign: Any, referee: Referee) -> StepsSpent
     p = p.model_copy(update={"steps": turns.step_cost(p.action, rounds.attribute_of(who.name) or "") * p.times})
     left = rounds.steps_left(who.name)
     referee.require(p.steps <= left, STEPS_LEFT, f"{p.steps} steps needed; {left} are left this turn")
-    if p.action == "shift":
-        moves = rounds.moves.get(who.name, 0)
+    if p.action == "shift":  # injured legs slow what is left to move, as they are now (P48, line 645)
+        moves = max(0, injuries.movement_steps(rounds.granted.get(who.name, 0), _slowed(campaign, who.name))
+                    - rounds.shifted.get(who.name, 0))
         referee.require(p.steps <= moves, injuries.LEG, f"injured legs: {moves} steps can move, not {p.steps}")
     return p
 
@@ -193,16 +195,16 @@ def evolve(rounds: Rounds, recorded: Recorded, _before: Any = None) -> Rounds:
     if isinstance(p, TurnTaken):
         return Rounds(number=rounds.number, taken=(*rounds.taken, p.character), current=p.character,
                       group=(p.character,), attributes={p.character: p.attribute}, steps={p.character: p.steps},
-                      moves={p.character: injuries.movement_steps(p.steps, p.slowed)})
+                      granted={p.character: p.steps})
     if isinstance(p, TurnJoined):
         return replace(rounds, taken=(*rounds.taken, p.character), group=(*rounds.group, p.character),
                        attributes={**rounds.attributes, p.character: p.attribute},
                        steps={**rounds.steps, p.character: p.steps},
-                       moves={**rounds.moves, p.character: injuries.movement_steps(p.steps, p.slowed)})
+                       granted={**rounds.granted, p.character: p.steps})
     if isinstance(p, StepsSpent):
         moved = p.steps if p.action == "shift" else 0
         return replace(rounds, steps={**rounds.steps, p.character: rounds.steps_left(p.character) - p.steps},
-                       moves={**rounds.moves, p.character: rounds.moves.get(p.character, 0) - moved})
+                       shifted={**rounds.shifted, p.character: rounds.shifted.get(p.character, 0) + moved})
     if isinstance(p, FeatRolled) and p.character in rounds.group:
         if p.purpose == "feat":
             return replace(rounds, phase_feats={**rounds.phase_feats, p.character: rounds.feats_of(p.character) + 1})
