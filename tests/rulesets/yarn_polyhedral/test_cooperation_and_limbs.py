@@ -43,7 +43,7 @@ def test_a_cooperating_group_acts_at_the_lowest_initiative_of_its_members(table)
     turn = _board(table)["turn"]
     assert (turn["group"], turn["initiatives"], turn["acts_at"]) == (["Iris", "Orc"], {"Iris": 11, "Orc": 5}, 5)
     code, out, _ = table("board")
-    assert code == 0 and "Iris with Orc's turn at initiative 5" in out
+    assert code == 0 and "Iris, Orc acting at initiative 5" in " ".join(out.split())
     # Too late: the initiative is rolled (line 738).
     code, out, err = table("cooperate", "Rat", "--attribute", "dexterity")
     assert code == 3 and out == "" and "initiative is rolled" in err.lower() and len(err.strip()) <= 80
@@ -134,3 +134,42 @@ def test_a_newcomer_joins_at_the_lowest_player_characters_minimum_not_an_npcs(ta
     made = last(table, "character", "create", "Cyd", "--player", "Cy", "--newcomer", "--attributes",
                 "strength=5,dexterity=5,health=5,intelligence=5,will=5,charisma=5")
     assert made["base_points"] == 100
+
+
+def test_the_narrators_office_passes_between_sessions_round_the_circle(table):
+    # "The current narrator always chooses the next, until every player has had their time. The
+    # office can pass each session" (line 800). Maya narrates first.
+    code, _, err = table("narrator", "Ana")
+    assert code == 3 and "between sessions" in err  # session One is in play
+    table("award", "Iris", "1")
+    table("award", "Orc", "1")
+    table("episode", "end")
+    assert last(table, "narrator", "Ana")["narrator"] == "Ana"
+    assert _board(table)["narrator"] == "Ana"
+    code, _, err = table("narrator", "Ana")
+    assert code == 3 and "Ana is the narrator already" in err
+    code, _, err = table("narrator", "Maya")
+    assert code == 3 and "Maya has narrated: every player first" in err
+    table("episode", "start", "--title", "Two")
+    # "their character may play a subsidiary role, not gaining points for those sessions" (line 802):
+    # Ana's Iris gets no point in the session Ana narrates, and verify finds nothing wrong.
+    table("award", "Orc", "1")
+    table("episode", "end")
+    assert table("narrator", "Ben")[0] == 0
+    table("episode", "start", "--title", "Three")
+    code, out, err = table("verify")
+    assert code == 0, out + err
+    table("award", "Iris", "1")
+    table("episode", "end")
+    # Every player has had a time (Maya, Ana, Ben): a new circle, Maya may narrate again.
+    assert table("narrator", "Maya")[0] == 0
+    code, out, _ = table("recap")
+    assert "Ana is the narrator from the next session." in out
+
+
+def test_a_session_without_a_point_for_a_playing_character_is_still_found(table):
+    table("award", "Orc", "1")  # Iris, whose player does not narrate, gets none (P52, line 367)
+    table("episode", "end")
+    table("episode", "start", "--title", "Two")
+    code, out, err = table("verify")
+    assert code != 0 and "Iris was awarded no point last session" in out + err

@@ -40,7 +40,7 @@ def board(campaign: Any) -> dict[str, Any]:
         "initiatives": dict(rounds.initiatives), "acts_at": rounds.acts_at,
         "steps_left": {name: rounds.steps_left(name) for name in rounds.group}}
     return {"characters": rows, "trouble": rules.fortune.trouble, "tension": rules.bodies.tension.value,
-            "turn": turn}
+            "turn": turn, "narrator": rules.characters.narrator or campaign.table.gm}
 
 
 def ledger(campaign: Any) -> list[dict[str, Any]]:

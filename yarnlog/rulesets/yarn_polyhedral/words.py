@@ -70,6 +70,8 @@ def narrate(recorded: Recorded, state: Any) -> str | None:
         how = {"paid-down": "paid down", "flashback": "claimed in a flashback",
                "training": "raised by training"}.get(p["how"], p["how"])
         return f"{p['character']}: {q['name']} {how} to rank {q['rank']} for {p['cost']} points."
+    if kind == "narrator.passed":
+        return f"{p['narrator']} is the narrator from the next session."
     if kind == "training.set":
         return f"{p['character']} trains {p['quality'] or 'nothing'} between scenes."
     if kind == "feat.rolled":

@@ -317,6 +317,14 @@ def ruling(topic: Annotated[str, typer.Argument(help="complication, healing-rate
     run_command(campaign, RecordRuling(topic, text, character), as_json=as_json)
 
 
+def narrator(name: Annotated[str, typer.Argument(help="Who at the table narrates the next sessions.")],
+             campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False) -> None:
+    """Pass the narrator's office between sessions, each narrator choosing the next (lines 798-802)."""
+    from yarnlog.rulesets.yarn_polyhedral.parts.characters import PassNarrator
+
+    run_command(campaign, PassNarrator(name), override_reason=override, as_json=as_json)
+
+
 def round_(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     """Start a round: each player will have a turn, each choosing the next (line 217)."""
     from yarnlog.rulesets.yarn_polyhedral.parts.rounds import StartRound
@@ -372,9 +380,9 @@ def board(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: End
         rows = [(c["name"], c["level"], c["unspent"], c["fortune"], f"{c['effort']}/{c['effort_max']}",
                  c["total_severity"], c["penalty"]) for c in d["characters"]]
         turn = d["turn"]
-        acting = "" if turn is None else f"; {' with '.join(turn['group'])}'s turn" + (
+        acting = "" if turn is None else f"; {', '.join(turn['group'])} acting" + (
             f" at initiative {turn['acts_at']}" if turn["acts_at"] is not None else "")
-        print_table(f"Trouble {d['trouble']}, tension {d['tension']}{acting}",
+        print_table(f"Narrator {d['narrator']}, trouble {d['trouble']}, tension {d['tension']}{acting}",
                     ("character", "level", "points", "fortune", "effort", "severity", "penalty"), rows)
 
     emit(read(_state(campaign, as_of, end_of_scene)), as_json, render)
@@ -518,7 +526,8 @@ def register(app: typer.Typer) -> None:
     for name, verb in (("award", award), ("raise", _change("raised")), ("pay-down", _change("paid-down")),
                        ("attain", attain), ("train", train), ("flashback", flashback), ("feat", feat),
                        ("attack", attack), ("resist", resist), ("heal", heal), ("rest", rest), ("stance", stance),
-                       ("tension", tension), ("trouble", trouble), ("ruling", ruling), ("round", round_),
+                       ("tension", tension), ("trouble", trouble), ("ruling", ruling), ("narrator", narrator),
+                       ("round", round_),
                        ("turn", turn), ("cooperate", cooperate), ("step", step), ("board", board),
                        ("ledger", ledger), ("rolls", rolls), ("sheet", sheet), ("explain", explain),
                        ("recap", recap)):

@@ -84,6 +84,14 @@ class TrainingSet(Payload):
     quality: str | None
 
 
+@event("yarn-polyhedral.narrator.passed")
+class NarratorPassed(Payload):
+    """The narrator's office passes to another at the table for the sessions to come (the optional
+    Imagining play, lines 798-802); the journal's GM still records."""
+
+    narrator: str
+
+
 @dataclass(frozen=True)
 class Character:
     name: str
@@ -156,6 +164,11 @@ class Characters:
     #: The characters in play when the session began, and those awarded a point since (P52).
     in_session: frozenset[str] = frozenset()
     awarded: frozenset[str] = frozenset()
+    #: The narrator now (``None``: the table's GM), the one of the session in play or last begun,
+    #: and each the office passed to, in order (lines 798-802).
+    narrator: str | None = None
+    session_narrator: str | None = None
+    narrated: tuple[str, ...] = ()
 
     def get(self, name: str) -> Character:
         found = self.by_name.get(name.lower())
@@ -206,6 +219,11 @@ class UseFlashback:
     rank: int
     drawbacks: tuple[tuple[str, int], ...] = ()
     discount: int = 0
+
+
+@dataclass(frozen=True)
+class PassNarrator:
+    narrator: str
 
 
 @dataclass(frozen=True)
@@ -274,6 +292,8 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
             cost = had.rank if command.how == "paid-down" else rank
         changed = QualityChanged(character=who.name, quality=quality, how=command.how, cost=max(cost, 0))
         return [validate_changed(changed, campaign, referee)]
+    if isinstance(command, PassNarrator):
+        return [validate_narrator(NarratorPassed(narrator=command.narrator.strip()), campaign, referee)]
     if isinstance(command, UseFlashback):
         who = chars.get(command.character)
         drawbacks = [QualityRank(name=n.strip(), kind=Kind.DRAWBACK, rank=r) for n, r in command.drawbacks]
@@ -326,6 +346,24 @@ def validate_created(p: CharacterCreated, campaign: Any, referee: Referee) -> Ch
         expected = points.newcomer_points(_pc_levels(campaign), made.attributes or 6)
         referee.require(p.base_points == expected, points.NEW_CHARACTER,
                         f"a newcomer starts at {expected} points, not {p.base_points}")
+    return p
+
+
+NARRATING = rule("Narrating", "The current narrator always chooses the next, until every player has had their "
+                              "time. The office can pass each session (line 800)")
+
+
+def validate_narrator(p: NarratorPassed, campaign: Any, referee: Referee) -> NarratorPassed:
+    """The office passes between sessions, to one at the table who has not narrated in this circle
+    until all have (lines 798-800)."""
+    table = campaign.table
+    chars: Characters = campaign.rules.characters
+    invalid(p.narrator in table.players or table.is_gm(p.narrator), f"{p.narrator} is not at the table")
+    referee.require(campaign.timeline.episode is None, NARRATING, "the office passes between sessions")
+    now = chars.narrator or table.gm
+    referee.require(p.narrator != now, NARRATING, f"{p.narrator} is the narrator already")
+    circle = advancement.narrating_circle((table.gm, *chars.narrated), table.players)
+    referee.require(p.narrator not in circle, NARRATING, f"{p.narrator} has narrated: every player first")
     return p
 
 
@@ -393,16 +431,21 @@ def audit(campaign: Any, recorded: Recorded) -> list[str]:
     if not isinstance(recorded.payload, EpisodeStarted):
         return []
     chars: Characters = campaign.rules.characters
+    narrating = chars.session_narrator  # "their character may play a subsidiary role, not gaining points" (802)
     return [Broken(advancement.AWARD, f"{name} was awarded no point last session")
             for name in sorted(chars.in_session - chars.awarded)
-            if not campaign.table.is_gm(chars.by_name[name.lower()].player)]  # the narrator's NPCs aside
+            if not campaign.table.is_gm(chars.by_name[name.lower()].player)  # the narrator's NPCs aside
+            and chars.by_name[name.lower()].player != narrating]
 
 
 def evolve(chars: Characters, recorded: Recorded, _before: Any = None) -> Characters:
     p = recorded.payload
     line = None
     if isinstance(p, EpisodeStarted):
-        return replace(chars, in_session=frozenset(c.name for c in chars.by_name.values()), awarded=frozenset())
+        return replace(chars, in_session=frozenset(c.name for c in chars.by_name.values()), awarded=frozenset(),
+                       session_narrator=chars.narrator)
+    if isinstance(p, NarratorPassed):
+        return replace(chars, narrator=p.narrator, narrated=(*chars.narrated, p.narrator))
     if isinstance(p, CharacterCreated):
         qualities = {q.name.lower(): Quality(q.name, q.kind, q.rank) for q in p.qualities}
         spent = points.spent_on(qualities.values(), p.rolled)
@@ -462,5 +505,6 @@ def _ledger(chars: Characters, recorded: Recorded, who: Character, change: int, 
 
 PART = Part(name="characters", initial=Characters, evolve=evolve, decide=decide, audit=audit,
             validators={CharacterCreated: validate_created, PointsAwarded: validate_award,
-                        QualityChanged: validate_changed, TrainingSet: validate_training},
-            folds=folds(CharacterCreated, PointsAwarded, QualityChanged, TrainingSet, EpisodeStarted))
+                        QualityChanged: validate_changed, TrainingSet: validate_training,
+                        NarratorPassed: validate_narrator},
+            folds=folds(CharacterCreated, PointsAwarded, QualityChanged, TrainingSet, EpisodeStarted, NarratorPassed))
