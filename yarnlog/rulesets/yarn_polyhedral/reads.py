@@ -143,12 +143,16 @@ def recap(history: list[Any], campaign: Any, players: bool) -> dict[str, Any]:
         if kind in ("campaign.created", "participant.joined"):
             continue
         if kind == "episode.started":
-            episodes.append({"number": recorded.payload.number, "title": recorded.payload.title, "lines": []})
+            episodes.append({"number": recorded.payload.number, "title": recorded.payload.title, "lines": [],
+                             "after": []})
             continue
         sentence = narrate(recorded, None) or core_sentence(recorded)
         if sentence is None:
             continue
-        (episodes[-1]["lines"] if episodes and recorded.episode is not None else before).append(sentence)
+        if not episodes:
+            before.append(sentence)
+        else:  # in the session, or between it and the next
+            episodes[-1]["lines" if recorded.episode is not None else "after"].append(sentence)
     table = campaign.table
     return {"title": table.title, "campaign": table.campaign_id, "gm": table.gm, "as_of": campaign.sequence,
             "audience": "players" if players else "GM", "before_play": before, "episodes": episodes,

@@ -19,6 +19,8 @@ def _dice(p: dict[str, Any]) -> str:
 
 def _feat(p: dict[str, Any]) -> str:
     head = f"{p['character']} {_dice(p)}"
+    if p.get("purpose") == "initiative":
+        head = f"{p['character']}'s initiative: {_dice(p).removeprefix('rolls ')}"
     if p["challenge"] is None:
         return head + "."
     target = p["challenge"] + p["penalties"]
