@@ -275,3 +275,16 @@ def test_effort_a_short_rest_by_ruling_and_the_narrators_office(ashen):
     assert rows["Sable"]["effects"] == ["arm (injury 1): +3 to feats with that arm"]
     # After session 3 the office passes to Ben (line 800).
     assert board(journal.state(CID))["narrator"] == "Ben"
+
+
+def test_the_ledger_has_effort_and_power_points_with_their_rules(ashen):
+    _, journal, _ = ashen
+    lines = ledger(journal.state(CID))
+    wren = [(x["change"], x["balance"], x["rule"]) for x in lines if x["holder"] == "Wren" and x["currency"] == "effort"]
+    # Health 5 (P19, line 183); a die in session 3; the shorter rest the narrator ruled: +1 (line 185).
+    assert wren == [(5, 5, "P19 (line 183)"), (-1, 4, "P19 (line 183)"), (1, 5, "P19 (line 185)")]
+    tor = [(x["change"], x["balance"]) for x in lines if x["holder"] == "Tor" and x["currency"] == "effort"]
+    assert tor == [(7, 7), (-1, 6), (1, 7)]  # health 7; the press in session 2; a full sleep
+    [pool] = [x for x in lines if x["currency"] == "power points"]
+    # Sable's 8: 6 on shadow-step 3, 2 exchanged for 4 regular points (P58, line 569).
+    assert (pool["holder"], pool["change"], pool["balance"], pool["rule"]) == ("Sable", -8, 0, "P58 (line 569)")

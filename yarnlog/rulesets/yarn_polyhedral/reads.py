@@ -46,12 +46,12 @@ def board(campaign: Any) -> dict[str, Any]:
 def ledger(campaign: Any) -> list[dict[str, Any]]:
     """Every movement of points, fortune and trouble, in the journal's order, with event, scene and rule."""
     rules = campaign.rules
-    lines = [{"sequence": x.sequence, "scene": x.scene, "holder": x.character, "currency": "points",
+    lines = [{"sequence": x.sequence, "scene": x.scene, "holder": x.character, "currency": x.currency,
               "change": x.change, "balance": x.unspent, "what": x.what, "rule": x.rule}
              for x in rules.characters.ledger]
     lines += [{"sequence": x.sequence, "scene": x.scene, "holder": x.holder, "currency": x.currency,
                "change": x.change, "balance": x.balance, "what": x.what, "rule": x.rule}
-              for x in rules.fortune.ledger]
+              for x in (*rules.fortune.ledger, *rules.bodies.ledger)]
     return sorted(lines, key=lambda line: line["sequence"])
 
 

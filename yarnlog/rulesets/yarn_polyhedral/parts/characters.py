@@ -155,6 +155,7 @@ class PointsLine:
     unspent: int
     what: str
     rule: str
+    currency: str = "points"  # or "power points", the separate pool (P58)
 
 
 @dataclass(frozen=True)
@@ -457,6 +458,10 @@ def evolve(chars: Characters, recorded: Recorded, _before: Any = None) -> Charac
         made = Character(p.name, p.player, p.base_points, qualities, spent, power_points_left=pool)
         chars = replace(chars, by_name={**chars.by_name, p.name.lower(): made})
         line = (made, -spent, f"created with {p.base_points} points", "created")
+        if p.power_points:  # the separate pool: given, and what the powers and the exchange took (P58)
+            chars = replace(chars, ledger=(*chars.ledger, PointsLine(
+                recorded.sequence, recorded.scene, made.name, pool - p.power_points, pool,
+                f"{p.power_points} power points, {p.power_points - pool} spent", "P58 (line 569)", "power points")))
     elif isinstance(p, PointsAwarded):
         who = chars.by_name[p.character.lower()]
         who = replace(who, base_points=who.base_points + p.points)
