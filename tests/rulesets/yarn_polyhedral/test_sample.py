@@ -280,7 +280,8 @@ def test_effort_a_short_rest_by_ruling_and_the_narrators_office(ashen):
 def test_the_ledger_has_effort_and_power_points_with_their_rules(ashen):
     _, journal, _ = ashen
     lines = ledger(journal.state(CID))
-    wren = [(x["change"], x["balance"], x["rule"]) for x in lines if x["holder"] == "Wren" and x["currency"] == "effort"]
+    wren = [(x["change"], x["balance"], x["rule"]) for x in lines
+            if x["holder"] == "Wren" and x["currency"] == "effort"]
     # Health 5 (P19, line 183); a die in session 3; the shorter rest the narrator ruled: +1 (line 185).
     assert wren == [(5, 5, "P19 (line 183)"), (-1, 4, "P19 (line 183)"), (1, 5, "P19 (line 185)")]
     tor = [(x["change"], x["balance"]) for x in lines if x["holder"] == "Tor" and x["currency"] == "effort"]
