@@ -173,3 +173,39 @@ def test_a_session_without_a_point_for_a_playing_character_is_still_found(table)
     table("episode", "start", "--title", "Two")
     code, out, err = table("verify")
     assert code != 0 and "Iris was awarded no point last session" in out + err
+
+
+def test_melee_reach_the_own_zone_and_a_long_weapon_the_next(table):
+    # "A standard melee weapon (or a kick) can hit a target in the same zone without closing. A long
+    # weapon can attack someone in an adjacent zone." (lines 291-293)
+    before = table("log", "--json")[1]
+    code, out, err = table("attack", "Iris", "--target", "Orc", "--weapon", "long sword", "--zones", "1",
+                           "--faces", "6")
+    assert code == 3 and out == "" and "reaches its own zone, not 1 zones away" in err and len(err.strip()) <= 80
+    assert table("log", "--json")[1] == before
+    spear = last(table, "attack", "Iris", "--target", "Orc", "--weapon", "spear", "--zones", "1", "--faces", "6")
+    assert spear["attack"]["zones"] == 1 and spear["penalties"] == 0  # no distance penalty in melee
+    code, _, err = table("attack", "Iris", "--target", "Orc", "--weapon", "spear", "--zones", "2", "--faces", "6")
+    assert code == 3 and "reaches the next zone, not 2 zones away" in err
+    # The narrator may allow it anyway, with the reason recorded.
+    assert table("attack", "Iris", "--target", "Orc", "--weapon", "spear", "--zones", "2", "--faces", "6",
+                 "--override", "the spear is thrown")[0] == 0
+
+
+def test_an_unconscious_character_takes_no_turn_and_rolls_no_feat(table):
+    # Iris: dexterity 7 d6, level 4 d4, strength 6 d6, sword 3 d6: 6 + 6 = 12 against the Orc's
+    # dexterity 5, margin 7: the head (6, line 649) and 1 more damage: 6 + 4 + 1 = 11. The Orc: 1 + 1
+    # = 2 against 11, severity 10, past its health 6: "1xhealth causes unconsciousness" (line 649).
+    last(table, "attack", "Iris", "--target", "Orc", "--weapon", "long sword", "--primary", "dexterity",
+         "--secondary", "strength", "--skill", "sword", "--level", "--location", "head", "--damage", "1",
+         "--faces", "6,4,6,6")
+    assert last(table, "resist", "Orc", "--faces", "1,1")["resistance"]["severity"] == 10
+    before = table("log", "--json")[1]
+    code, out, err = table("feat", "Orc", "--primary", "strength", "--challenge", "4", "--faces", "5")
+    assert code == 3 and out == "" and "Orc is unconscious" in err and len(err.strip()) <= 80
+    assert table("log", "--json")[1] == before
+    table("round")
+    code, _, err = table("turn", "Orc", "--attribute", "strength")
+    assert code == 3 and "Orc is unconscious" in err
+    # The narrator may rule otherwise, with the reason kept.
+    assert table("turn", "Orc", "--attribute", "strength", "--override", "smelling salts")[0] == 0

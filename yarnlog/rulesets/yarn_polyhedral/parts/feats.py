@@ -24,7 +24,7 @@ from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import DiceNeeded, Referee, invalid
 from yarnlog.rulesets.yarn_polyhedral.parts.characters import Character
-from yarnlog.rulesets.yarn_polyhedral.rules import combat, dice, feats, injuries, odds, options, rule, turns
+from yarnlog.rulesets.yarn_polyhedral.rules import combat, dice, feats, injuries, odds, options, points, rule, turns
 from yarnlog.rulesets.yarn_polyhedral.rules.feats import BonusType, Hindrance, KeepModifier, Roll
 from yarnlog.rulesets.yarn_polyhedral.rules.points import Kind
 
@@ -54,6 +54,7 @@ class AttackFacts(_Facts):
     damage: int = 0
     protection: int = 0
     cleared: int = 0
+    zones: int = 0  # the target's distance in zones (P38; melee reach, lines 291-295)
 
 
 class HindranceFacts(_Facts):
@@ -307,7 +308,7 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
         attack = AttackFacts(target=rules.characters.get(command.attack.target).name, weapon=command.attack.weapon,
                              location=command.attack.location, existing_injury=command.attack.existing_injury,
                              margin_damage=command.attack.margin_damage, knock_back=command.attack.knock_back,
-                             protection=command.attack.protection)
+                             protection=command.attack.protection, zones=command.attack.zones)
         assert weapon is not None
         if command.attack.aim:
             referee.require(who.rank("marksman") is not None, MARKSMAN, f"{who.name} is no marksman")
@@ -368,6 +369,16 @@ def _defense(rules: Any, attack: AttackSpec, referee: Referee) -> int:
                           active_skill=None if skill is None else target.rank(skill) or 0)
 
 
+def check_can_act(campaign: Any, who: Character, referee: Referee) -> None:
+    """A dead, unconscious or incapacitated character takes no turn and rolls no feat of its own;
+    its object rolls (resistance) still come (P48, P49)."""
+    health = who.rank("health") or 0
+    fatal = points.fatal_severity(who.level, health) if campaign.table.options.get("death") else None
+    out = injuries.out_of_action(campaign.rules.bodies.injuries.get(who.name, {}), health, fatal)
+    if out is not None:
+        referee.require(False, out[1], f"{who.name} is {out[0]}")
+
+
 def _severity_penalty(rules: Any, who: Character) -> int:
     health = who.rank("health")
     wounds = rules.bodies.injuries.get(who.name, {})
@@ -420,6 +431,8 @@ def validate(p: FeatRolled, campaign: Any, referee: Referee) -> FeatRolled:
                             f"{applied.drawback} applies: keep one fewer die")
     for arm in p.arms:  # each an arm injury of the character's, its severity the penalty (P48)
         invalid(_arm(rules, who, arm.injury) == arm, f"arm injury {arm.injury} adds {arm.penalty}: not its severity")
+    if p.purpose != "object":
+        check_can_act(campaign, who, referee)
     rounds = rules.rounds
     if p.purpose == "feat" and p.character in rounds.group:
         # One feat a phase (P33); initiative and object rolls aside.
@@ -432,6 +445,7 @@ def validate(p: FeatRolled, campaign: Any, referee: Referee) -> FeatRolled:
     if p.attack is not None:
         rules.characters.get(p.attack.target)  # the injury it may make is the target's to resist (P45)
         weapon = combat.WEAPONS[p.attack.weapon]
+        combat.check_reach(weapon, p.attack.zones, referee)
         use = combat.MarginUse(p.attack.location, p.attack.existing_injury, p.attack.margin_damage,
                                p.attack.knock_back)
         combat.spend_margin(roll.margin if roll.margin is not None else -1, use, weapon,

@@ -25,7 +25,7 @@ from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid
 from yarnlog.core.timeline import EpisodeEnded, SceneClosed, SceneOpened
-from yarnlog.rulesets.yarn_polyhedral.parts.feats import FeatRolled
+from yarnlog.rulesets.yarn_polyhedral.parts.feats import FeatRolled, check_can_act
 from yarnlog.rulesets.yarn_polyhedral.rules import injuries, rule, turns
 
 STEPS_LEFT = rule("Steps", "When you're active, you can use your remaining steps to move around and do things "
@@ -151,6 +151,7 @@ def validate_turn(p: TurnTaken, campaign: Any, referee: Referee) -> TurnTaken:
     invalid(rounds.number >= 1, "start a round first")
     players = [c.name for c in campaign.rules.characters.by_name.values()]
     turns.check_next_turn(rounds.taken, players, who.name, referee)
+    check_can_act(campaign, who, referee)
     return p.model_copy(update={"steps": turns.steps_for(who.quality(p.attribute).rank),
                                 "slowed": _slowed(campaign, who.name)})
 
@@ -165,6 +166,7 @@ def validate_join(p: TurnJoined, campaign: Any, referee: Referee) -> TurnJoined:
     who = campaign.rules.characters.get(p.character)
     invalid(rounds.number >= 1, "start a round first")
     turns.check_join(who.name, rounds.current, rounds.group, rounds.taken, bool(rounds.initiatives), referee)
+    check_can_act(campaign, who, referee)
     invalid(p.turn_of == rounds.current, f"the turn is {rounds.current}'s, not {p.turn_of}'s")
     return p.model_copy(update={"steps": turns.steps_for(who.quality(p.attribute).rank),
                                 "slowed": _slowed(campaign, who.name)})
