@@ -209,3 +209,22 @@ def test_an_unconscious_character_takes_no_turn_and_rolls_no_feat(table):
     assert code == 3 and "Orc is unconscious" in err
     # The narrator may rule otherwise, with the reason kept.
     assert table("turn", "Orc", "--attribute", "strength", "--override", "smelling salts")[0] == 0
+
+
+def test_the_console_completes_cooperate_and_narrator_with_the_campaigns_names(table):
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from yarnlog.cli.completion import PlayCompleter, verb_tree, vocabulary
+    from yarnlog.cli.context import campaign_state
+
+    words = vocabulary(campaign_state("poly", None, None))
+    completer = PlayCompleter(verb_tree(None, "poly"), lambda: words)
+
+    def offered(text):
+        return {c.text for c in completer.get_completions(Document(text), CompleteEvent())}
+
+    assert {"cooperate", "narrator"} <= offered("")
+    assert "Orc" in offered("cooperate O")
+    assert "--attribute" in offered("cooperate Orc --at")
+    assert "Ben" in offered("narrator B")

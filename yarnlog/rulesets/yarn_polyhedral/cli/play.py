@@ -317,12 +317,13 @@ def ruling(topic: Annotated[str, typer.Argument(help="complication, healing-rate
     run_command(campaign, RecordRuling(topic, text, character), as_json=as_json)
 
 
-def narrator(name: Annotated[str, typer.Argument(help="Who at the table narrates the next sessions.")],
+def narrator(narrator: Annotated[str, typer.Argument(help="Who at the table narrates the next sessions.")],
              campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False) -> None:
     """Pass the narrator's office between sessions, each narrator choosing the next (lines 798-802)."""
     from yarnlog.rulesets.yarn_polyhedral.parts.characters import PassNarrator
 
-    run_command(campaign, PassNarrator(name), override_reason=override, as_json=as_json)
+    # The parameter is named for the console's completer, which offers the table's people for it.
+    run_command(campaign, PassNarrator(narrator), override_reason=override, as_json=as_json)
 
 
 def round_(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
