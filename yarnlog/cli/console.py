@@ -150,9 +150,9 @@ def _packed(items: list[str], separator: str, width: int) -> list[str]:
 
 
 class DiceCount(Exception):
-    """``dice?``: the move was decided, not recorded; ``needs`` lists (roll, dice, sides)."""
+    """``dice?``: the move was decided, not recorded; ``needs`` says each roll it takes, in words."""
 
-    def __init__(self, needs: tuple[tuple[str, int, int], ...]):
+    def __init__(self, needs: tuple[str, ...]):
         super().__init__("dry run")
         self.needs = needs
 
@@ -168,13 +168,13 @@ def count_dice(journal: Journal, campaign_id: str, command: Any, *, command_id: 
     from yarnlog.app.rolling import with_throw
     from yarnlog.core.referee import DiceNeeded
 
-    needs: list[tuple[str, int, int]] = []
+    needs: list[str] = []
     stand_in = random.Random(0)
     while True:
         try:
             journal.preview(campaign_id, command, **execute)
         except DiceNeeded as need:
-            needs.append((need.roll, need.dice, need.sides))
+            needs.append(need.uses())
             command = with_throw(command, need.roll, need.throw(stand_in))
             continue
         raise DiceCount(tuple(needs))
@@ -322,7 +322,7 @@ class Console:
             if verb == "help":
                 return self.help(words[1:])
             if verb == "undo":
-                return self.undo(" ".join(words[1:]) or UNDO_REASON)
+                return self.undo(words[1:])
             if verb == "dice?":
                 return self.dice(words[1:])
             return self.run(words)
@@ -499,26 +499,33 @@ class Console:
         except DiceCount as count:
             if not count.needs:
                 self.say("no dice to roll: nothing recorded")
-            for roll, dice, sides in count.needs:
-                self.say(f"the {roll} roll uses {dice}d{sides}: type the faces with the move "
-                         f"(nothing recorded)")
+            for uses in count.needs:
+                self.say(f"{uses}: type them with the move (nothing recorded)")
             return 0
         return code
 
-    def undo(self, reason: str) -> int:
-        """Retract the last entry of this console (its last event), after showing it and asking."""
-        from yarnlog.cli.output import summarize
+    def undo(self, words: list[str]) -> int:
+        """Retract the last entry of this console (its last event), after showing it in its own sentence
+        and asking; ``undo REASON``, ``--json`` answers as ``retract --json`` does."""
+        from yarnlog.cli.asking import amendment_words, asking_lines
+        from yarnlog.core.decide import recorded_with
 
         if not self.entries:
             return self.fail("nothing entered in this console to undo (retract N --reason R retracts any event)")
+        as_json = "--json" in words and not self.as_json
+        reason = " ".join(word for word in words if word != "--json") or UNDO_REASON
         target = self.entries[-1][-1]
-        gist = summarize(target.payload.to_data())
-        question = f"undo #{target.sequence} {target.event_type} {gist}? [y/N] "
-        if not self.confirm(plain(question)):
+        shown = self.err if as_json or self.as_json else self.out  # JSON answers keep stdout to themselves
+        together = set(recorded_with(target.sequence, self.entries[-1]))  # what the retraction takes back
+        words = amendment_words(target, self._state, entry=tuple(r for r in self.entries[-1] if r.sequence in together))
+        for line in asking_lines(target, words, retracting=True):
+            shown.write(plain(line) + "\n")
+        if not self.confirm(plain(f"Undo event {target.sequence}? [y/N] ")):
             self.say("not undone")
             return 0
         entry = self.entries.pop()
-        code = self.run(["retract", str(target.sequence), "--reason", reason, "--yes"])  # asked above
+        code = self.run(["retract", str(target.sequence), "--reason", reason, "--yes",
+                         *(["--json"] if as_json else [])])  # asked above
         if code != 0:
             self.entries.append(entry)
         else:

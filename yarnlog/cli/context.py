@@ -129,16 +129,18 @@ def preview_command(campaign: str | None, command, *, by: str | None = None,
 
 
 def run_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
-                override_reason: str | None = None, as_json: bool = False) -> list:
-    """Execute a journal command and show what it recorded (with the write's command id)."""
+                override_reason: str | None = None, as_json: bool = False, amended: dict | None = None) -> list:
+    """Execute a journal command and show what it recorded (with the write's command id); ``amended``:
+    the event an amendment names, in words (:func:`yarnlog.cli.asking.amendment_words`)."""
     command_id = take_command_id()
     recorded = execute_command(campaign, command, by=by, visibility=visibility, override_reason=override_reason,
                                command_id=command_id)
-    answer(recorded, as_json, command_id=command_id[0])
+    answer(recorded, as_json, command_id=command_id[0], amended=amended)
     return recorded
 
 
-def answer(recorded: list, as_json: bool, detail=None, command_id: str | None = None) -> None:
+def answer(recorded: list, as_json: bool, detail=None, command_id: str | None = None,
+           amended: dict | None = None) -> None:
     """What a write prints: ``--json`` the envelopes (with the write's ``command_id``); ``--verbose``
     the move in ``detail`` (a function that prints it, such as an attack's every die and step), else
     the payload table; otherwise the move in words and what follows
@@ -153,7 +155,7 @@ def answer(recorded: list, as_json: bool, detail=None, command_id: str | None = 
         state = getattr(recorded, "state", None)
         if state is None:
             state = open_journal().state(recorded[0].campaign_id)
-    show_recorded(recorded, as_json, state=state, command_id=command_id, already=already)
+    show_recorded(recorded, as_json, state=state, command_id=command_id, already=already, amended=amended)
 
 
 def resolve_as_of(journal: "Journal", cid: str, as_of: int | None, end_of_scene: int | None) -> int | None:

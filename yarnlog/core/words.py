@@ -60,3 +60,73 @@ def _sentence(recorded: Recorded) -> str | None:
     if kind == "campaign.created":
         return f"Campaign {p['campaign_id']} \u201c{p['title']}\u201d created ({p['ruleset']}), GM {p['gm']}."
     return None
+
+
+# -- a correction in words ------------------------------------------------------------------------
+
+#: How long a value may run in a change's words before it is cut (a line must fit 80 columns).
+VALUE_WIDTH = 28
+
+
+def whose(event_type: str, payload: dict[str, Any]) -> str:
+    """``Ana's roll``: the first name an event's payload carries (a field of
+    :data:`~yarnlog.core.names.NAME_FIELDS`) and the noun of its type (``yarn.roll.made``: roll), or
+    ``the note`` when it names nobody."""
+    from yarnlog.core.names import NAME_FIELDS
+
+    parts = event_type.split(".")
+    noun = (parts[-2] if len(parts) >= 3 else parts[0]).replace("_", " ")
+    for key, value in payload.items():
+        if key in NAME_FIELDS and isinstance(value, str) and value:
+            return f"{value}'s {noun}"
+    return f"the {noun}"
+
+
+def value_words(value: Any) -> str:
+    """A recorded value as a person reads it: ``5,4,3`` for faces, yes/no, ``nothing`` for none, a
+    long value cut with an ellipsis."""
+    if value is None or value == "" or value == [] or value == {}:
+        text = "nothing"
+    elif isinstance(value, bool):
+        text = "yes" if value else "no"
+    elif isinstance(value, list) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+        text = ",".join(str(v) for v in value)
+    elif isinstance(value, list):
+        text = ", ".join(value_words(v) for v in value)
+    elif isinstance(value, dict):
+        text = ", ".join(f"{k.replace('_', ' ')} {value_words(v)}" for k, v in value.items())
+    else:
+        text = str(value)
+    if len(text) > VALUE_WIDTH:
+        text = text[:VALUE_WIDTH - 1] + "\u2026"
+    return f"\u201c{text}\u201d" if isinstance(value, str) and " " in value else text
+
+
+def changed(before: Any, after: Any, path: str = "") -> dict[str, tuple[Any, Any]]:
+    """The leaves that differ between two payloads (nested objects walked), by dotted path."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        found: dict[str, tuple[Any, Any]] = {}
+        for key in [*before, *(k for k in after if k not in before)]:
+            found.update(changed(before.get(key), after.get(key), f"{path}.{key}" if path else key))
+        return found
+    return {} if before == after else {path: (before, after)}
+
+
+def change_words(event_type: str, before: dict[str, Any], after: dict[str, Any],
+                 only: tuple[str, ...] | None = None) -> str:
+    """``Ana's roll: faces 5,4,3 → 6,6,1``: what a correction changes, field by field in words (a
+    field by its own name, or its whole path where two share it); ``only`` keeps the fields under
+    those dotted paths (what was typed), the rest being what the rules worked out from them."""
+    diff = changed(before, after)
+    if only is not None:
+        diff = {path: pair for path, pair in diff.items()
+                if any(path == key or path.startswith(key + ".") for key in only)}
+    if not diff:
+        return f"{whose(event_type, before)}: nothing changes"
+    leaves = [path.rsplit(".", 1)[-1] for path in diff]
+    said = []
+    for path, (old, new) in diff.items():
+        leaf = path.rsplit(".", 1)[-1]
+        name = (leaf if leaves.count(leaf) == 1 else path).replace(".", " ").replace("_", " ")
+        said.append(f"{name} {value_words(old)} \u2192 {value_words(new)}")
+    return f"{whose(event_type, before)}: {', '.join(said)}"
