@@ -124,7 +124,10 @@ def _amend(campaign: str | None, command, by: str | None, override: str | None, 
         err = console(stderr=True)
         for line in asking_lines(target, words, retracting):
             err.print(line, markup=False)
-        if not typer.confirm(f"Record this {'retraction' if retracting else 'correction'}?", err=True):
+        # Asked on stderr and read from stdin here: click's confirm writes the prompt's last space on
+        # stdout, which a --json reader would then receive.
+        err.print(f"Record this {'retraction' if retracting else 'correction'}? [y/N]:", end=" ", markup=False)
+        if sys.stdin.readline().strip().lower() not in ("y", "yes"):
             err.print("nothing recorded", markup=False)
             raise typer.Exit(1)
     run_command(campaign, command, by=by, override_reason=override, as_json=as_json, amended=words)
