@@ -96,7 +96,8 @@ def recap_asked(*, episode: int | None, episodes: str | None, scenes: str | None
 
 
 def write_document(text: str, output: Path | None, wrote: str) -> None:
-    """A rendered recap or sheet on stdout, or in ``output`` with one line on stderr saying what was written."""
+    """A rendered recap or sheet on stdout, or in ``output`` with one line on stderr saying what was written
+    (``wrote``: "The players' recap of episode 1", "Iris's sheet")."""
     from yarnlog.core.referee import InvalidCommand
 
     if output is None:
@@ -108,4 +109,6 @@ def write_document(text: str, output: Path | None, wrote: str) -> None:
         raise InvalidCommand(f"cannot write {output}: {exc.strerror or exc}") from None
     from yarnlog.cli.output import one_line
 
-    typer.echo(one_line(f"Wrote {wrote} to {output}"), err=True)
+    # ``wrote`` is said mid-sentence: a recap's label opens with "The" ("The players' recap"), a name does not.
+    said = f"t{wrote[1:]}" if wrote.startswith("The ") else wrote
+    typer.echo(one_line(f"Wrote {said} to {output}"), err=True)
