@@ -50,7 +50,8 @@ def test_dice_query_says_the_roll_uses_4d6(yarn, tmp_path):
 
 def test_a_recap_written_to_a_file_is_named_mid_sentence(yarn, tmp_path):
     assert yarn("note", "the fog rolls in")[0] == 0
-    for args, label in ((("--players",), "the players' recap"), ((), "the GM's recap"), (("--as", "Ana"), "Ana's recap")):
+    for args, label in ((("--players",), "the players' recap"), ((), "the GM's recap"),
+                        (("--as", "Ana"), "Ana's recap")):
         target = tmp_path / "recap.md"
         code, out, err = yarn("recap", *args, "-o", str(target))
         assert code == 0 and out == "", err
