@@ -81,6 +81,7 @@ class Status:
     caller: str | None
     next_caller: str | None
     seats: tuple[Seat, ...] = ()
+    no_next: str | None = None  # why no one is next, in the ruleset's words (the closer played)
 
 
 def status_of(campaign_id: str, state: CampaignState[Any]) -> Status:
@@ -94,14 +95,15 @@ def status_of(campaign_id: str, state: CampaignState[Any]) -> Status:
     from yarnlog.core.ruleset import get_ruleset
 
     shown = get_ruleset(state.table.ruleset).words.seats(state, names)
-    return Status(campaign_id, state.sequence, timeline.episode, scene, caller, shown.next_caller, shown.seats)
+    return Status(campaign_id, state.sequence, timeline.episode, scene, caller, shown.next_caller, shown.seats,
+                  shown.no_next)
 
 
 def render_status(status: Status) -> str:
     """The status line as plain text (user names stripped of control characters)."""
     head = [f"{status.campaign} #{status.sequence}",
             f"episode {status.episode or '-'}", f"scene {status.scene or '-'}",
-            f"caller {status.caller or '-'}", f"next {status.next_caller or '-'}"]
+            f"caller {status.caller or '-'}", f"next {status.next_caller or status.no_next or '-'}"]
     seats = []
     for seat in status.seats:
         words = [seat.name + (f"/{seat.character}" if seat.character else "")]
