@@ -103,13 +103,28 @@ def value_words(value: Any) -> str:
 
 
 def changed(before: Any, after: Any, path: str = "") -> dict[str, tuple[Any, Any]]:
-    """The leaves that differ between two payloads (nested objects walked), by dotted path."""
+    """The leaves that differ between two payloads (nested objects, and lists of objects of the same
+    length, walked), by dotted path (``transfers.0.amount``)."""
+    found: dict[str, tuple[Any, Any]] = {}
     if isinstance(before, dict) and isinstance(after, dict):
-        found: dict[str, tuple[Any, Any]] = {}
         for key in [*before, *(k for k in after if k not in before)]:
             found.update(changed(before.get(key), after.get(key), f"{path}.{key}" if path else key))
         return found
+    if (isinstance(before, list) and isinstance(after, list) and len(before) == len(after)
+            and any(isinstance(item, dict) for item in before)):
+        for index, (old, new) in enumerate(zip(before, after)):
+            found.update(changed(old, new, f"{path}.{index}"))
+        return found
     return {} if before == after else {path: (before, after)}
+
+
+def _field_name(path: str, paths: list[str]) -> str:
+    """A changed field by its own name (``amount``), or by its path where two changed fields share it
+    (``dice faces``); list positions are left out."""
+    steps = [step for step in path.split(".") if not step.isdigit()]
+    leaf = steps[-1]
+    shared = sum(1 for other in paths if [s for s in other.split(".") if not s.isdigit()][-1] == leaf) > 1
+    return " ".join(steps if shared else [leaf]).replace("_", " ")
 
 
 def change_words(event_type: str, before: dict[str, Any], after: dict[str, Any],
@@ -123,10 +138,6 @@ def change_words(event_type: str, before: dict[str, Any], after: dict[str, Any],
                 if any(path == key or path.startswith(key + ".") for key in only)}
     if not diff:
         return f"{whose(event_type, before)}: nothing changes"
-    leaves = [path.rsplit(".", 1)[-1] for path in diff]
-    said = []
-    for path, (old, new) in diff.items():
-        leaf = path.rsplit(".", 1)[-1]
-        name = (leaf if leaves.count(leaf) == 1 else path).replace(".", " ").replace("_", " ")
-        said.append(f"{name} {value_words(old)} \u2192 {value_words(new)}")
+    said = [f"{_field_name(path, list(diff))} {value_words(old)} \u2192 {value_words(new)}"
+            for path, (old, new) in diff.items()]
     return f"{whose(event_type, before)}: {', '.join(said)}"
