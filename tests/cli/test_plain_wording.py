@@ -57,3 +57,12 @@ def test_a_recap_written_to_a_file_is_named_mid_sentence(yarn, tmp_path):
         assert code == 0 and out == "", err
         assert err == f"Wrote {label} of episode 1 to {target}\n"
         assert target.read_text(encoding="utf-8").strip()
+
+
+def test_the_consoles_help_fits_80_columns_and_names_every_verb_whole(yarn, tmp_path):
+    console = Console(open_journal(), str(tmp_path / "journal.db"), "harbor", out=io.StringIO(), err=io.StringIO())
+    assert console.dispatch("help") == 0
+    lines = console.out.getvalue().splitlines()
+    assert len(lines) > 5 and all(len(line) <= 80 for line in lines), [len(line) for line in lines]
+    listed = " ".join(lines[1:]).replace(",", " ").split()
+    assert {"calling-order", "scene-role", "montage-action", "undo:", "dice?:"} <= set(listed)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import json
 import os
 import random
@@ -486,10 +487,18 @@ class Console:
     def help(self, words: list[str]) -> int:
         if words:
             return self.run([*words, "--help"])
-        self.say("Verbs (as on the command line; VERB --help for each):")
-        self.say("  " + ", ".join(sorted(self._verbs)))
+        import textwrap
+
+        from yarnlog.cli.output import WIDTH
+
+        # Within 80 columns, a verb never split across lines.
+        wrap = functools.partial(textwrap.wrap, width=WIDTH, break_long_words=False, break_on_hyphens=False)
+        lines = ["Verbs (as on the command line; VERB --help for each):",
+                 *wrap(", ".join(sorted(self._verbs)), initial_indent="  ", subsequent_indent="  ")]
         for name, what in CONSOLE_VERBS.items():
-            self.say(f"  {name}: {what}")
+            lines += wrap(f"{name}: {what}", initial_indent="  ", subsequent_indent="    ")
+        for line in lines:
+            self.say(line)
         return 0
 
     def dice(self, words: list[str]) -> int:
