@@ -215,3 +215,38 @@ def campaign_ruleset(campaign: str | None) -> tuple[str, str]:
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     return cid, journal.ruleset_name(cid)
+
+
+def participant_named(table: Any, name: str | None) -> str | None:
+    """A participant's name typed in a read's option (``--as``, ``--participant``) as registered: itself,
+    the one registered name equal to it ignoring case, or the one it begins (a first name, a prefix:
+    ``mar`` for Maya), as a write resolves names (:mod:`yarnlog.core.names`); else one line of bad input
+    naming the names it matches or the nearest ones."""
+    from yarnlog.core.names import canonical, did_you_mean, starting_with, which_match
+    from yarnlog.core.referee import InvalidCommand
+
+    if name is None:
+        return None
+    known = list(table.roles)
+    found = canonical(name, known)
+    if found in table.roles:
+        return found
+    begun = starting_with(name, known)
+    if len(begun) == 1:
+        return begun[0]
+    raise InvalidCommand(f"{name} is not at the table{which_match(name, known) or did_you_mean(name, known)}")
+
+
+def registered_named(state: Any, name: str) -> str:
+    """A name typed in a read's argument (``sheet iris``) as the campaign registered it (its characters,
+    locations: the ruleset's ``Rules.names``): ignoring case, or the one registered name it begins (a first
+    name: ``Iris`` for Iris Vane); else as typed, for the read to refuse."""
+    from yarnlog.core.names import canonical, starting_with
+
+    ruleset = getattr(state, "ruleset", None)
+    known = list(ruleset.rules.names(state)) if ruleset is not None else []
+    found = canonical(name, known)
+    if found in known:
+        return found
+    begun = starting_with(name, known)
+    return begun[0] if len(begun) == 1 else name

@@ -55,7 +55,7 @@ def recap_asked(*, episode: int | None, episodes: str | None, scenes: str | None
                 as_name: str | None, players: bool, fmt: str, as_json: bool, campaign: str | None,
                 as_of: int | None) -> RecapAsked:
     """The recap's options checked against the journal, or :class:`InvalidCommand` naming the mistake."""
-    from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
+    from yarnlog.cli.context import open_journal, participant_named, pick_campaign, resolve_as_of
     from yarnlog.core.referee import InvalidCommand
 
     if sum(x is not None for x in (episode, episodes, scenes)) + series > 1:
@@ -71,8 +71,7 @@ def recap_asked(*, episode: int | None, episodes: str | None, scenes: str | None
     history = journal.history(cid, upto=resolve_as_of(journal, cid, as_of, None))
     state = journal.state(cid, upto=history[-1].sequence if history else None)
     table = state.table
-    if as_name is not None and not table.knows(as_name):
-        raise InvalidCommand(f"{as_name!r} is not at this table (players: {', '.join(table.players)})")
+    as_name = participant_named(table, as_name)
     if as_name is not None and table.is_gm(as_name):
         as_name = None  # the GM's own view is the GM's recap
 

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from yarnlog.cli.context import campaign_view, open_journal, pick_campaign, resolve_as_of
+from yarnlog.cli.context import campaign_view, open_journal, participant_named, pick_campaign, resolve_as_of
 from yarnlog.cli.options import AsOfOpt, CampaignOpt, EndOfSceneOpt, JsonOpt
 from yarnlog.cli.output import console, emit, print_table
 
@@ -53,7 +53,9 @@ def ledger(
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     # Each line names its scene as the log does (an order drawn between scenes: the scene it was drawn for).
-    trail = ledger_trail(as_told(journal.history(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))))
+    history = journal.history(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))
+    participant = participant_named(journal.state(cid).table, participant)  # the table as it is now
+    trail = ledger_trail(as_told(history))
     rows = [line.to_data() for line in filtered(trail, episode=episode, scene=scene, participant=participant,
                                                 currency=currency)]
     emit(rows, as_json, lambda data: _render_ledger(data, participant, quotes))
