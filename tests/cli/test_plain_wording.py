@@ -66,3 +66,9 @@ def test_the_consoles_help_fits_80_columns_and_names_every_verb_whole(yarn, tmp_
     assert len(lines) > 5 and all(len(line) <= 80 for line in lines), [len(line) for line in lines]
     listed = " ".join(lines[1:]).replace(",", " ").split()
     assert {"calling-order", "scene-role", "montage-action", "undo:", "dice?:"} <= set(listed)
+
+
+def test_the_missing_trait_error_is_one_line_within_80_columns(yarn):
+    code, out, err = yarn("roll", "Tomas", "--trait", "Sailing", "--faces", "3,3")
+    assert code == 2 and out == "" and err.count("\n") == 1 and len(err.rstrip("\n")) <= 80, err
+    assert err.startswith("error: Tomas has no trait 'Sailing' (traits: ") and "Brawler" in err
