@@ -528,8 +528,8 @@ class Console:
         target = self.entries[-1][-1]
         shown = self.err if as_json or self.as_json else self.out  # JSON answers keep stdout to themselves
         together = set(recorded_with(target.sequence, self.entries[-1]))  # what the retraction takes back
-        words = amendment_words(target, self._state, entry=tuple(r for r in self.entries[-1] if r.sequence in together))
-        for line in asking_lines(target, words, retracting=True):
+        said = amendment_words(target, self._state, entry=tuple(r for r in self.entries[-1] if r.sequence in together))
+        for line in asking_lines(target, said, retracting=True):
             shown.write(plain(line) + "\n")
         if not self.confirm(plain(f"Undo event {target.sequence}? [y/N] ")):
             self.say("not undone")
