@@ -20,7 +20,6 @@ from yarnlog.cli.console import Console
 from yarnlog.cli.context import open_journal
 
 ROOT = Path(__file__).resolve().parents[2]
-SHEETS = ROOT / "journals" / "sheets"
 
 
 class Terminal(io.StringIO):
@@ -39,16 +38,10 @@ def fits(text: str) -> None:
 
 
 @pytest.fixture
-def yarn(cli):
-    """A Yarn campaign whose last event (10) is Ben's roll for Tomas: Brawler, hard, 6,4,3,1."""
-    for args in (("init", "harbor", "--title", "Lantern Harbor", "--gm", "Maya"), ("join", "Ana"), ("join", "Ben"),
-                 ("character", "create", "Iris", "--from-file", str(SHEETS / "iris.json")),
-                 ("character", "create", "Tomas", "--from-file", str(SHEETS / "tomas.json")),
-                 ("episode", "start", "--title", "Fog"), ("call", "Ana", "--cast", "Iris,Tomas"),
-                 ("call", "Ben", "--cast", "Tomas", "--mode", "procedural"),
-                 ("roll", "Tomas", "--trait", "Brawler", "--difficulty", "hard", "--faces", "6,4,3,1")):
-        assert cli(*args)[0] == 0, args
-    return cli
+def yarn(harbor_scene):
+    """The harbor table whose last event (10) is Ben's roll for Tomas: Brawler, hard, 6,4,3,1."""
+    assert harbor_scene("roll", "Tomas", "--trait", "Brawler", "--difficulty", "hard", "--faces", "6,4,3,1")[0] == 0
+    return harbor_scene
 
 
 @pytest.fixture(scope="module")

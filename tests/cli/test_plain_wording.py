@@ -4,7 +4,6 @@ roll roll"), and a document written to a file is "Wrote the players' recap of ep
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +12,6 @@ from yarnlog.cli.context import open_journal
 from yarnlog.core.referee import DiceNeeded
 from yarnlog.rulesets.dramasystem.parts.cards_needed import CardsNeeded
 from yarnlog.rulesets.dramasystem.rules.cards import Deck
-
-SHEETS = Path(__file__).resolve().parents[2] / "journals" / "sheets"
 
 
 def _never(rng):  # a throw the test never makes
@@ -30,14 +27,8 @@ def test_a_roll_is_named_once_whatever_it_is_called():
 
 
 @pytest.fixture
-def yarn(cli):
-    for args in (("init", "harbor", "--title", "Lantern Harbor", "--gm", "Maya"), ("join", "Ana"), ("join", "Ben"),
-                 ("character", "create", "Iris", "--from-file", str(SHEETS / "iris.json")),
-                 ("character", "create", "Tomas", "--from-file", str(SHEETS / "tomas.json")),
-                 ("episode", "start", "--title", "Fog"), ("call", "Ana", "--cast", "Iris,Tomas"),
-                 ("call", "Ben", "--cast", "Tomas", "--mode", "procedural")):
-        assert cli(*args)[0] == 0, args
-    return cli
+def yarn(harbor_scene):
+    return harbor_scene
 
 
 def test_dice_query_says_the_roll_uses_4d6(yarn, tmp_path):
