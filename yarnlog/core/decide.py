@@ -179,7 +179,7 @@ def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], re
             rule, said = (broken.rule, broken.message) if isinstance(broken, Broken) else (CORRECTIONS_RULE, broken)
             if isinstance(broken, Difference):
                 said = broken.briefly()
-            referee.require(False, rule, f"event {fault.sequence} would fail: {said}")
+            referee.require(False, rule, f"event {fault.sequence} fails: {said}")
     return list(every)
 
 
