@@ -14,7 +14,7 @@ from yarnlog.rulesets.dramatis_personae.parts.characters import (
     MinutiaAdded,
 )
 from yarnlog.rulesets.dramatis_personae.parts.ledger import AdventureEnded, AdventureStarted, DiceAwarded, PoolRestored
-from yarnlog.rulesets.dramatis_personae.parts.reports import success_chance
+from yarnlog.rulesets.dramatis_personae.parts.reports import side_odds_sentence, success_chance
 from yarnlog.rulesets.dramatis_personae.parts.rolls import (
     ChallengeRolled,
     ContestRolled,
@@ -73,13 +73,14 @@ def narrate(recorded: Recorded, state: DPCampaign) -> str | None:
                 f"(odds of success {_chance(p.odds)}).{wound}")
     if isinstance(p, ContestRolled):
         rolls = "; ".join(_dice(r) for r in p.rolls)
+        odds = " ".join(side_odds_sentence(name, side) for name, side in p.odds.items())
         if p.winner is None:
-            return f"{rolls}. A tie: a standoff, the GM rules what follows (reading 2)."
+            return f"{rolls}. A tie: a standoff, the GM rules what follows (reading 2). {odds}"
         beats = ", ".join(f"a {b.tier.value} over {b.loser}"
                           + (f" ({b.loser} suffers {_n(b.penalty, 'penalty die')})" if b.penalty else "")
                           + (" (finished)" if b.outcome is not None and b.outcome.value == "finished" else "")
                           for b in p.beats)
-        return f"{rolls}. {p.winner} wins with {beats} ({'DP27' if p.melee else 'DP24'})."
+        return f"{rolls}. {p.winner} wins with {beats} ({'DP27' if p.melee else 'DP24'}). {odds}"
     if isinstance(p, FightEnded):
         return f"The fight {p.fight} ends; penalty dice in hand clear (reading 7)."
     if isinstance(p, RulingRecorded):
