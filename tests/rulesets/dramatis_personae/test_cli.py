@@ -229,3 +229,15 @@ def test_user_text_is_data_in_the_sheet_and_the_recap(table):
     recap = table("recap", "--series", "--format", "html")[1]
     assert_valid_html(recap)
     assert_inert(recap)
+
+
+def test_the_recap_tells_a_contest_with_each_sides_chance_to_win_not_every_tier(table):
+    # the move's answer, `rolls` and `explain` give every tier; the recap, read as a story, gives each side's
+    # chance to win and the standoff (three plain rolls: each wins (1 - 13.4%) / 3 = 28.9%, by symmetry)
+    assert table("character", "create", "Cora", "--player", "Ben", "--level", "0")[0] == 0
+    assert table("contest", "Faust", "Bryn", "Cora", "--faces", "Faust=6,5,4", "--faces", "Bryn=4,4,3",
+                 "--faces", "Cora=2,2,1")[0] == 0
+    code, out, _ = table("recap", "--series")
+    told = " ".join(out.split())
+    assert code == 0 and "Chances to win: Faust 28.9%, Bryn 28.9%, Cora 28.9%; standoff 13.4%." in told
+    assert "Odds for" not in told
