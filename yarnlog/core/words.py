@@ -72,7 +72,7 @@ VALUE_WIDTH = 28
 
 def whose(event_type: str, payload: dict[str, Any]) -> str:
     """``Ana's roll``: the first name an event's payload carries (a field of
-    :data:`~yarnlog.core.names.NAME_FIELDS`) and the noun of its type (``yarn.roll.made``: roll), or
+    :data:`~yarnlog.core.names.NAME_FIELDS`) and the noun of its type (``mygame.roll.made``: roll), or
     ``the note`` when it names nobody."""
     from yarnlog.core.names import NAME_FIELDS
 
