@@ -85,7 +85,7 @@ def _plain_attributes(cls: type, fields: tuple[str, ...]) -> bool:
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """The cyclic garbage collector paused (if it ran) while a snapshot is decoded.
 
     Decoding builds a great many containers and no cycle among them; the collector would walk the
@@ -192,7 +192,7 @@ class Codec:
 
     def decode(self, text: str) -> Any:
         """The value ``text`` encodes. Raises :class:`CodecError` for anything it did not write."""
-        with _collector_paused():
+        with collector_paused():
             try:
                 data = json.loads(text)
             except (ValueError, RecursionError) as exc:
