@@ -7,10 +7,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from browser import serving
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import players_page  # noqa: E402
+
+pytestmark = pytest.mark.slow  # 200 concurrent readers
 
 
 def test_two_hundred_concurrent_readers_all_get_the_board(tmp_path):
