@@ -25,8 +25,10 @@ fi
 export COLUMNS=${COLUMNS:-100}
 y() { "$YARNLOG" --db "$DB" "$@" >/dev/null || { echo "record-ashen-library: failed: $*" >&2; exit 1; }; }
 
-# Session zero: the narrator Maya, two players, their characters and the narrator's ghoul.
-y init ashen --title "The Ashen Library" --gm Maya --ruleset yarn-polyhedral --option death
+# Session zero: the narrator Maya, two players, their characters and the narrator's ghoul. Power
+# points and rolled attributes are allowed (for the newcomer of session 3).
+y init ashen --title "The Ashen Library" --gm Maya --ruleset yarn-polyhedral \
+  --option death,power-points,rolled-attributes
 y join Ana
 y join Ben
 y character create Wren --player Ana --points 150 \
@@ -81,6 +83,59 @@ y scene close
 y award Wren 1
 y award Tor 1
 y episode end
+
+# Between sessions: Cy joins. Sable starts at the lowest PC's minimum (Wren, level 3: 150; the
+# narrator's ghoul is no PC), attributes rolled 3d10 each, powers from power points (P51, P58, P59).
+y join Cy
+y character create Sable --player Cy --newcomer \
+  --rolled strength=14,dexterity=21,health=15,intelligence=12,will=18,charisma=9 \
+  --skills knife=3,stealth=6,climbing=6,lore=4 --advantages "night eyes=3" --drawbacks short-sighted=1 \
+  --powers shadow-step=3 --power-points 8
+y character create Warden --player Maya --points 100 \
+  --attributes strength=7,dexterity=5,health=6,intelligence=3,will=4,charisma=2 --skills sword=3
+
+# Session 3: Vellum.
+y episode start --title Vellum
+y scene open --caller Cy --title "The scriptorium" --cast Wren,Tor,Sable
+y attain Wren "old script"
+y trouble routine-roll --against Sable --text "Even the scriptorium's ladder wants a climbing roll."
+y tension danger
+y round
+y turn Wren --attribute intelligence
+y cooperate Sable --attribute dexterity
+y feat Wren --primary intelligence --secondary dexterity --initiative --faces 3,2
+y feat Sable --primary dexterity --secondary intelligence --initiative --faces 7,4
+y feat Warden --primary dexterity --secondary strength --initiative --faces 4,4
+y attack Warden --target Sable --weapon "short sword" --primary strength --secondary dexterity --skill sword \
+  --location arm --faces 6,3,5
+y resist Sable --faces 4,3
+y step Sable shift
+y step Sable knife
+y attack Sable --target Warden --weapon knife --primary dexterity --skill knife --level --arm 1 \
+  --drawback short-sighted=sight-or-hearing --damage 2 --knock-back 1 --faces 8,2,5
+y resist Warden --faces 2,3
+y feat Wren --primary intelligence --secondary will --effort --challenge 9 --faces 5,6,2 \
+  --what "copy the warding script"
+y round
+y turn Tor --attribute strength
+y attack Warden --target Tor --weapon "short sword" --primary strength --secondary dexterity --skill sword \
+  --location leg --faces 6,2,4
+y resist Tor --faces 3,4
+y step Tor shift --times 4
+y step Tor sword
+y attack Tor --target Warden --weapon "long sword" --primary strength --secondary dexterity --skill sword \
+  --level --location head --damage 6 --faces 8,3,5,9
+y resist Warden --faces 3,2
+y stance Tor active-defense --skill sword
+y scene close
+y ruling rest --character Wren "An hour's rest among the copy desks gives back one effort."
+y rest Wren --short --regained 1
+y heal Sable 1
+y award Wren 1
+y award Tor 1
+y award Sable 1
+y episode end
+y narrator Ben
 
 "$YARNLOG" --db "$DB" verify >/dev/null
 "$YARNLOG" --db "$DB" export -o "$HERE/ashen-library.jsonl"

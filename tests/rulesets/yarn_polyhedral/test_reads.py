@@ -57,3 +57,39 @@ def test_the_players_recap_leaves_out_what_only_the_gm_may_read(table):
     players = table("recap", "--players")[1]
     assert "librarian's son" in gm and "librarian's son" not in players
     assert "Iris rolls d6 5" in players and "For the players" in players
+
+
+def test_every_read_takes_as_of_and_end_of_scene(table):
+    # Scene 1: Iris uses a fortune to keep a third die (P23), giving the narrator one trouble (P26).
+    for args in (("scene", "open", "--caller", "Ana", "--title", "The gate", "--cast", "Iris,Orc"),
+                 ("feat", "Iris", "--primary", "dexterity", "--secondary", "strength", "--level", "--fortune-keep",
+                  "1", "--challenge", "4", "--faces", "5,2,3"),
+                 ("scene", "close"),
+                 # Then, outside it: a second fortune, a point and a tier of tension.
+                 ("feat", "Iris", "--primary", "dexterity", "--secondary", "strength", "--level", "--fortune-keep",
+                  "1", "--challenge", "4", "--faces", "3,2,1"),
+                 ("award", "Iris", "1"), ("tension", "risk")):
+        code, _, err = table(*args)
+        assert code == 0, (args, err)
+
+    def read(*args):
+        code, out, err = table(*args, "--json")
+        assert code == 0, err
+        return json.loads(out)
+
+    for when in (("--end-of-scene", "1"), ("--as-of", str(_scene_end(table)))):
+        board = read("board", *when)
+        iris = next(c for c in board["characters"] if c["name"] == "Iris")
+        assert (iris["fortune"], board["trouble"], board["tension"]) == (3, 1, "safe")  # level 4 less 1
+        assert [x["change"] for x in read("ledger", *when) if x["currency"] == "trouble"] == [1]
+        assert len(read("rolls", *when)) == 1
+        assert read("sheet", "Iris", *when)["base_points"] == 190
+        recap = read("recap", *when)
+        assert recap["board"]["trouble"] == 1 and "risk" not in json.dumps(recap["episodes"])
+    board = read("board")
+    assert (board["trouble"], board["tension"], len(read("rolls"))) == (2, "risk", 2)
+
+
+def _scene_end(table):
+    code, out, _ = table("log", "--json")
+    return next(e["sequence"] for e in json.loads(out) if e["event_type"] == "scene.closed")

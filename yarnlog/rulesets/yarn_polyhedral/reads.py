@@ -18,6 +18,11 @@ def board(campaign: Any) -> dict[str, Any]:
         fatal = points.fatal_severity(who.level, health) if campaign.table.options.get("death") else None
         effects = [f"{w.location}: {combat.LOCATIONS[w.location].effect}" for w in wounds.values()
                    if injuries.location_effect(w, health)]
+        # P48, lines 644-645: an arm's severity is its feats' penalty; the legs' slows movement.
+        effects += [f"arm (injury {k}): +{injuries.arm_penalty(w)} to feats with that arm"
+                    for k, w in wounds.items() if injuries.arm_penalty(w)]
+        if injuries.leg_slowing(wounds):
+            effects.append(f"legs: {injuries.leg_slowing(wounds)} fewer steps to move")
         rows.append({
             "name": who.name, "player": who.player, "level": who.level, "base_points": who.base_points,
             "unspent": who.unspent, "power_points_left": who.power_points_left,
@@ -29,18 +34,24 @@ def board(campaign: Any) -> dict[str, Any]:
             "stance": rules.bodies.stance.get(who.name), "training": who.training,
             "fatal_severity": fatal, "dead": injuries.is_dead(total, fatal), "effects": effects,
         })
-    return {"characters": rows, "trouble": rules.fortune.trouble, "tension": rules.bodies.tension.value}
+    rounds = rules.rounds
+    turn = None if rounds.current is None else {
+        "round": rounds.number, "of": rounds.current, "group": list(rounds.group),
+        "initiatives": dict(rounds.initiatives), "acts_at": rounds.acts_at,
+        "steps_left": {name: rounds.steps_left(name) for name in rounds.group}}
+    return {"characters": rows, "trouble": rules.fortune.trouble, "tension": rules.bodies.tension.value,
+            "turn": turn, "narrator": rules.characters.narrator or campaign.table.gm}
 
 
 def ledger(campaign: Any) -> list[dict[str, Any]]:
     """Every movement of points, fortune and trouble, in the journal's order, with event, scene and rule."""
     rules = campaign.rules
-    lines = [{"sequence": x.sequence, "scene": x.scene, "holder": x.character, "currency": "points",
+    lines = [{"sequence": x.sequence, "scene": x.scene, "holder": x.character, "currency": x.currency,
               "change": x.change, "balance": x.unspent, "what": x.what, "rule": x.rule}
              for x in rules.characters.ledger]
     lines += [{"sequence": x.sequence, "scene": x.scene, "holder": x.holder, "currency": x.currency,
                "change": x.change, "balance": x.balance, "what": x.what, "rule": x.rule}
-              for x in rules.fortune.ledger]
+              for x in (*rules.fortune.ledger, *rules.bodies.ledger)]
     return sorted(lines, key=lambda line: line["sequence"])
 
 
@@ -74,6 +85,9 @@ def explain(campaign: Any, recorded: Any) -> list[str]:
     p = recorded.payload
     kind = recorded.event_type.removeprefix("yarn-polyhedral.")
     lines: list[str] = []
+    if kind in ("turn.taken", "turn.joined") and p.slowed:
+        lines.append(f"{p.steps} steps (P30); injured legs of severity {p.slowed} leave "
+                     f"{injuries.movement_steps(p.steps, p.slowed)} to move (P48, line 645).")
     if kind == "feat.rolled":
         lines.append("Dice (P16-P19): " + ", ".join(f"{label} d{size}" for label, size in
                                                      zip(p.labels, p.sizes, strict=True)) + ".")
@@ -86,6 +100,11 @@ def explain(campaign: Any, recorded: Any) -> list[str]:
         if p.trouble:
             lines.append(f"Trouble (P27, line 756): {p.trouble} spent to force a rolled 1 kept.")
         lines.append(f"Total {p.total} (P25, line 211).")
+        for applied in p.hindrances:
+            lines.append(f"Drawback {applied.drawback} ({applied.hindrance.value}): +{applied.penalty} (P62, lines "
+                         f"549, 561).")
+        for arm in p.arms:
+            lines.append(f"Injured arm, injury {arm.injury}: +{arm.penalty}, its severity (P48, line 644).")
         if p.challenge is not None:
             lines.append(f"Challenge {p.challenge} + penalties {p.penalties} (reading 4): margin {p.margin}, "
                          f"{'success' if p.success else 'miss'} (P25, lines 161-165).")
@@ -96,6 +115,10 @@ def explain(campaign: Any, recorded: Any) -> list[str]:
             lines.append(f"Margin spent (P40; reading 5): location {a.location or 'none'}, damage +{a.margin_damage},"
                          f" knock-back {a.knock_back}. Damage {a.damage} less protection {a.protection}: "
                          f"{a.cleared} cleared (P41-P44).")
+        rounds = campaign.rules.rounds
+        if p.purpose == "initiative" and len(rounds.group) > 1 and p.character in rounds.group:
+            lines.append(f"Cooperating in {rounds.current}'s turn: {', '.join(rounds.group)} act at "
+                         f"{rounds.acts_at}, the lowest initiative rolled (P34, line 740).")
         if p.resistance is not None:
             lines.append(f"Severity {p.resistance.severity} (P46; reading 3: 1, plus the shortfall on a miss).")
     for line in ledger(campaign):
@@ -120,12 +143,16 @@ def recap(history: list[Any], campaign: Any, players: bool) -> dict[str, Any]:
         if kind in ("campaign.created", "participant.joined"):
             continue
         if kind == "episode.started":
-            episodes.append({"number": recorded.payload.number, "title": recorded.payload.title, "lines": []})
+            episodes.append({"number": recorded.payload.number, "title": recorded.payload.title, "lines": [],
+                             "after": []})
             continue
         sentence = narrate(recorded, None) or core_sentence(recorded)
         if sentence is None:
             continue
-        (episodes[-1]["lines"] if episodes and recorded.episode is not None else before).append(sentence)
+        if not episodes:
+            before.append(sentence)
+        else:  # in the session, or between it and the next
+            episodes[-1]["lines" if recorded.episode is not None else "after"].append(sentence)
     table = campaign.table
     return {"title": table.title, "campaign": table.campaign_id, "gm": table.gm, "as_of": campaign.sequence,
             "audience": "players" if players else "GM", "before_play": before, "episodes": episodes,

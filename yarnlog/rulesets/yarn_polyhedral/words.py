@@ -19,12 +19,18 @@ def _dice(p: dict[str, Any]) -> str:
 
 def _feat(p: dict[str, Any]) -> str:
     head = f"{p['character']} {_dice(p)}"
+    if p.get("purpose") == "initiative":
+        head = f"{p['character']}'s initiative: {_dice(p).removeprefix('rolls ')}"
     if p["challenge"] is None:
         return head + "."
     target = p["challenge"] + p["penalties"]
     verdict = "succeeds" if p["success"] else "misses"
     odds = f" (odds {p['odds']})" if p["odds"] else ""
     text = f"{head} against {target}: {verdict}, margin {p['margin']}{odds}."
+    for arm in p.get("arms", ()):
+        text += f" The injured arm (injury {arm['injury']}) adds {arm['penalty']} to the challenge."
+    for applied in p.get("hindrances", ()):
+        text += f" {applied['drawback']} adds {applied['penalty']} to the challenge."
     if p.get("range_result"):
         text += f" The result: {p['range_result']} (from {p['range_minimum']}, +10% a point of margin)."
     attack = p.get("attack")
@@ -41,6 +47,11 @@ def _feat(p: dict[str, Any]) -> str:
     if p["trouble"]:
         text += f" The narrator spends {p['trouble']} trouble: a 1 is kept."
     return text
+
+
+def _slowed(p: dict[str, Any]) -> str:
+    slowed = p.get("slowed", 0)
+    return f", {slowed} fewer to move (injured legs)" if slowed else ""
 
 
 def narrate(recorded: Recorded, state: Any) -> str | None:
@@ -61,6 +72,8 @@ def narrate(recorded: Recorded, state: Any) -> str | None:
         how = {"paid-down": "paid down", "flashback": "claimed in a flashback",
                "training": "raised by training"}.get(p["how"], p["how"])
         return f"{p['character']}: {q['name']} {how} to rank {q['rank']} for {p['cost']} points."
+    if kind == "narrator.passed":
+        return f"{p['narrator']} is the narrator from the next session."
     if kind == "training.set":
         return f"{p['character']} trains {p['quality'] or 'nothing'} between scenes."
     if kind == "feat.rolled":
@@ -79,7 +92,10 @@ def narrate(recorded: Recorded, state: Any) -> str | None:
     if kind == "round.started":
         return f"Round {p['number']} begins."
     if kind == "turn.taken":
-        return f"{p['character']}'s turn, on {p['attribute']}: {p['steps']} steps."
+        return f"{p['character']}'s turn, on {p['attribute']}: {p['steps']} steps{_slowed(p)}."
+    if kind == "turn.joined":
+        return (f"{p['character']} joins {p['turn_of']}'s turn, on {p['attribute']}: {p['steps']} steps; "
+                f"the group acts at its lowest initiative.").replace(" steps;", f" steps{_slowed(p)};", 1)
     if kind == "steps.spent":
         times = f" x{p['times']}" if p["times"] > 1 else ""
         return f"{p['character']} spends {p['steps']} steps: {p['action']}{times}."

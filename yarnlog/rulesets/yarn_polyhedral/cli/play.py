@@ -59,6 +59,12 @@ def _faces(text: Optional[str]) -> Optional[tuple[int, ...]]:
     return tuple(int(p) for p in parts)
 
 
+DrawbackOpt = Annotated[List, typer.Option("--drawback", help="A drawback that applies: NAME=phobia, "
+                                         "NAME=sight-or-hearing or NAME=other-sense (P62).")]
+ArmOpt = Annotated[List, typer.Option("--arm", help="An injured arm the feat uses, by its injury's number: "
+                                      "its severity is a penalty (P48).")]
+
+
 @character_app.command("create")
 def create(
     name: Annotated[str, typer.Argument(help="The character's name.")],
@@ -172,8 +178,8 @@ def feat(
     = False,
     minimum: Annotated[Optional[int], typer.Option("--minimum", help="A range of results: the minimum, raised "
                                                    "10% a point of margin (P60).")] = None,
-    drawback: Annotated[List, typer.Option("--drawback", help="A drawback that applies: NAME=phobia, "
-                                           "NAME=sight-or-hearing or NAME=other-sense (P62).")] = None,
+    drawback: DrawbackOpt = None,
+    arm: ArmOpt = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Roll a feat: base die, bonus dice, keep two, fortune and trouble, with its exact odds."""
@@ -181,7 +187,7 @@ def feat(
     run_command(campaign, _feat(character, primary, secondary, skill, level, effort, bonus, keep, fortune_keep,
                                 explode, trouble, challenge, penalties, faces, extra, kept, what,
                                 purpose="initiative" if initiative else "feat", minimum=minimum,
-                                hindrances=hindrances),
+                                hindrances=hindrances, arms=tuple(_items(arm))),
                 by=by, override_reason=override, as_json=as_json)
 
 
@@ -219,6 +225,8 @@ def attack(
     trouble: Annotated[int, typer.Option("--trouble")] = 0,
     faces: Annotated[Optional[str], typer.Option("--faces")] = None,
     extra: Annotated[Optional[str], typer.Option("--explosions")] = None,
+    drawback: DrawbackOpt = None,
+    arm: ArmOpt = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Attack: a feat against the defense whose margin buys a location, damage, knock-back (P37-P44)."""
@@ -226,7 +234,8 @@ def attack(
 
     spec = AttackSpec(target, weapon, location, on_injury, damage, knock_back, protection, zones, aim, factors)
     run_command(campaign, _feat(character, primary, secondary, skill, level, False, None, keep, fortune_keep,
-                                explode, trouble, defense, 0, faces, extra, None, f"attack {target}", attack=spec),
+                                explode, trouble, defense, 0, faces, extra, None, f"attack {target}", attack=spec,
+                                hindrances=tuple(_hindrances(drawback)), arms=tuple(_items(arm))),
                 by=by, override_reason=override, as_json=as_json)
 
 
@@ -308,6 +317,15 @@ def ruling(topic: Annotated[str, typer.Argument(help="complication, healing-rate
     run_command(campaign, RecordRuling(topic, text, character), as_json=as_json)
 
 
+def narrator(narrator: Annotated[str, typer.Argument(help="Who at the table narrates the next sessions.")],
+             campaign: CampaignOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False) -> None:
+    """Pass the narrator's office between sessions, each narrator choosing the next (lines 798-802)."""
+    from yarnlog.rulesets.yarn_polyhedral.parts.characters import PassNarrator
+
+    # The parameter is named for the console's completer, which offers the table's people for it.
+    run_command(campaign, PassNarrator(narrator), override_reason=override, as_json=as_json)
+
+
 def round_(campaign: CampaignOpt = None, as_json: JsonOpt = False) -> None:
     """Start a round: each player will have a turn, each choosing the next (line 217)."""
     from yarnlog.rulesets.yarn_polyhedral.parts.rounds import StartRound
@@ -323,6 +341,17 @@ def turn(character: Annotated[str, typer.Argument(help="The character whose turn
     from yarnlog.rulesets.yarn_polyhedral.parts.rounds import TakeTurn
 
     run_command(campaign, TakeTurn(character, attribute), by=by, override_reason=override, as_json=as_json)
+
+
+def cooperate(character: Annotated[str, typer.Argument(help="The character joining the current turn.")],
+              attribute: Annotated[str, typer.Option("--attribute", help="Its current attribute: its rank "
+                                                                         "in steps.")],
+              campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None,
+              as_json: JsonOpt = False) -> None:
+    """Join the current turn, cooperating, before its initiative: the group acts at its lowest (P34)."""
+    from yarnlog.rulesets.yarn_polyhedral.parts.rounds import JoinTurn
+
+    run_command(campaign, JoinTurn(character, attribute), by=by, override_reason=override, as_json=as_json)
 
 
 def step(character: Annotated[str, typer.Argument()],
@@ -351,7 +380,10 @@ def board(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: End
     def render(d: dict) -> None:
         rows = [(c["name"], c["level"], c["unspent"], c["fortune"], f"{c['effort']}/{c['effort_max']}",
                  c["total_severity"], c["penalty"]) for c in d["characters"]]
-        print_table(f"Trouble {d['trouble']}, tension {d['tension']}",
+        turn = d["turn"]
+        acting = "" if turn is None else f"; {', '.join(turn['group'])} acting" + (
+            f" at initiative {turn['acts_at']}" if turn["acts_at"] is not None else "")
+        print_table(f"Narrator {d['narrator']}, trouble {d['trouble']}, tension {d['tension']}{acting}",
                     ("character", "level", "points", "fortune", "effort", "severity", "penalty"), rows)
 
     emit(read(_state(campaign, as_of, end_of_scene)), as_json, render)
@@ -495,8 +527,9 @@ def register(app: typer.Typer) -> None:
     for name, verb in (("award", award), ("raise", _change("raised")), ("pay-down", _change("paid-down")),
                        ("attain", attain), ("train", train), ("flashback", flashback), ("feat", feat),
                        ("attack", attack), ("resist", resist), ("heal", heal), ("rest", rest), ("stance", stance),
-                       ("tension", tension), ("trouble", trouble), ("ruling", ruling), ("round", round_),
-                       ("turn", turn), ("step", step), ("board", board),
+                       ("tension", tension), ("trouble", trouble), ("ruling", ruling), ("narrator", narrator),
+                       ("round", round_),
+                       ("turn", turn), ("cooperate", cooperate), ("step", step), ("board", board),
                        ("ledger", ledger), ("rolls", rolls), ("sheet", sheet), ("explain", explain),
                        ("recap", recap)):
         app.command(name)(verb)

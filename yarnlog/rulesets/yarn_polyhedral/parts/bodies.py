@@ -21,7 +21,8 @@ from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid
 from yarnlog.rulesets.yarn_polyhedral.parts.characters import CharacterCreated
 from yarnlog.rulesets.yarn_polyhedral.parts.feats import FeatRolled
-from yarnlog.rulesets.yarn_polyhedral.parts.rounds import TurnTaken
+from yarnlog.rulesets.yarn_polyhedral.parts.fortune import FortuneLine
+from yarnlog.rulesets.yarn_polyhedral.parts.rounds import TurnJoined, TurnTaken
 from yarnlog.rulesets.yarn_polyhedral.rules import injuries, turns
 from yarnlog.rulesets.yarn_polyhedral.rules.injuries import Injury
 from yarnlog.rulesets.yarn_polyhedral.rules.turns import Tension
@@ -112,6 +113,18 @@ class Bodies:
     defending: Mapping[str, str] = field(default_factory=dict)  # the skill of each active defense
     tension: Tension = Tension.SAFE
     rulings: tuple[tuple[int, Ruling], ...] = ()
+    ledger: tuple[FortuneLine, ...] = ()  # effort spent and regained (P19)
+
+
+EFFORT_RULE = "P19 (line 183)"
+REST_RULE = "P19 (line 185)"
+
+
+def _effort(bodies: Bodies, recorded: Recorded, who: str, now: int, what: str, cited: str) -> Bodies:
+    """The effort ``who`` holds now, and the ledger's line for the change."""
+    change = now - bodies.effort.get(who, 0)
+    line = FortuneLine(recorded.sequence, recorded.scene, who, "effort", change, now, what, cited)
+    return replace(bodies, effort={**bodies.effort, who: now}, ledger=(*bodies.ledger, line))
 
 
 def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | None:
@@ -172,10 +185,11 @@ def evolve(bodies: Bodies, recorded: Recorded, before: Any = None) -> Bodies:
     p = recorded.payload
     if isinstance(p, CharacterCreated):
         health = next((q.rank for q in p.qualities if q.name.lower() == "health"), 0)
-        return replace(bodies, effort={**bodies.effort, p.name: health})
+        return _effort(bodies, recorded, p.name, health, "effort: the health rank", EFFORT_RULE)
     if isinstance(p, FeatRolled):
         if p.effort:
-            bodies = replace(bodies, effort={**bodies.effort, p.character: bodies.effort.get(p.character, 0) - 1})
+            bodies = _effort(bodies, recorded, p.character, bodies.effort.get(p.character, 0) - 1,
+                             f"a die for {p.feat or p.primary}", EFFORT_RULE)
         if p.resistance is not None:
             wounds = dict(bodies.injuries.get(p.character, {}))
             had = wounds.get(p.resistance.injury)
@@ -183,7 +197,7 @@ def evolve(bodies: Bodies, recorded: Recorded, before: Any = None) -> Bodies:
                                                  had.location if had else p.resistance.location)
             bodies = replace(bodies, injuries={**bodies.injuries, p.character: wounds})
         return bodies
-    if isinstance(p, TurnTaken):  # a stance lasts till the character's next turn (P35, line 674)
+    if isinstance(p, (TurnTaken, TurnJoined)):  # a stance lasts till the character's next turn (P35, line 674)
         return replace(bodies, stance={k: v for k, v in bodies.stance.items() if k != p.character},
                        defending={k: v for k, v in bodies.defending.items() if k != p.character})
     if isinstance(p, InjuryHealed):
@@ -199,7 +213,8 @@ def evolve(bodies: Bodies, recorded: Recorded, before: Any = None) -> Bodies:
         who = before.characters.by_name[p.character.lower()]
         health = who.rank("health") or 0
         effort = injuries.rest(bodies.effort.get(p.character, 0), health, p.full, p.regained)
-        return replace(bodies, effort={**bodies.effort, p.character: effort})
+        return _effort(bodies, recorded, p.character, effort, "a full sleep" if p.full else "a shorter rest (GM)",
+                       REST_RULE)
     if isinstance(p, StanceTaken):
         stance = {k: v for k, v in bodies.stance.items() if k != p.character}
         defending = {k: v for k, v in bodies.defending.items() if k != p.character}
@@ -219,5 +234,5 @@ PART = Part(name="bodies", initial=Bodies, evolve=evolve, decide=decide,
             validators={InjuryHealed: validate_heal, Rested: _accept, StanceTaken: validate_stance,
                         TensionChanged: validate_tension, Ruling: _accept},
             folds=folds(CharacterCreated, FeatRolled, InjuryHealed, Rested, StanceTaken, TensionChanged, Ruling,
-                        TurnTaken),
+                        TurnTaken, TurnJoined),
             reads=frozenset({"characters"}))

@@ -84,6 +84,14 @@ class TrainingSet(Payload):
     quality: str | None
 
 
+@event("yarn-polyhedral.narrator.passed")
+class NarratorPassed(Payload):
+    """The narrator's office passes to another at the table for the sessions to come (the optional
+    Imagining play, lines 798-802); the journal's GM still records."""
+
+    narrator: str
+
+
 @dataclass(frozen=True)
 class Character:
     name: str
@@ -147,6 +155,7 @@ class PointsLine:
     unspent: int
     what: str
     rule: str
+    currency: str = "points"  # or "power points", the separate pool (P58)
 
 
 @dataclass(frozen=True)
@@ -156,6 +165,11 @@ class Characters:
     #: The characters in play when the session began, and those awarded a point since (P52).
     in_session: frozenset[str] = frozenset()
     awarded: frozenset[str] = frozenset()
+    #: The narrator now (``None``: the table's GM), the one of the session in play or last begun,
+    #: and each the office passed to, in order (lines 798-802).
+    narrator: str | None = None
+    session_narrator: str | None = None
+    narrated: tuple[str, ...] = ()
 
     def get(self, name: str) -> Character:
         found = self.by_name.get(name.lower())
@@ -209,6 +223,11 @@ class UseFlashback:
 
 
 @dataclass(frozen=True)
+class PassNarrator:
+    narrator: str
+
+
+@dataclass(frozen=True)
 class SetTraining:
     character: str
     quality: str | None
@@ -245,8 +264,7 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
                           for (n, _), r in zip(command.rolled_totals, made_rolled.ranks, strict=True)]
         base = command.base_points
         if command.newcomer:
-            base = points.newcomer_points([c.level for c in chars.by_name.values()],
-                                          sum(q.kind is Kind.ATTRIBUTE for q in qualities) or 6)
+            base = points.newcomer_points(_pc_levels(campaign), sum(q.kind is Kind.ATTRIBUTE for q in qualities) or 6)
         made = CharacterCreated(name=command.name.strip(), player=command.player, base_points=base,
                                 qualities=qualities, rolled=bool(command.rolled_totals),
                                 rolled_attributes=[n.strip() for n, _ in command.rolled_totals],
@@ -275,6 +293,8 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
             cost = had.rank if command.how == "paid-down" else rank
         changed = QualityChanged(character=who.name, quality=quality, how=command.how, cost=max(cost, 0))
         return [validate_changed(changed, campaign, referee)]
+    if isinstance(command, PassNarrator):
+        return [validate_narrator(NarratorPassed(narrator=command.narrator.strip()), campaign, referee)]
     if isinstance(command, UseFlashback):
         who = chars.get(command.character)
         drawbacks = [QualityRank(name=n.strip(), kind=Kind.DRAWBACK, rank=r) for n, r in command.drawbacks]
@@ -324,11 +344,33 @@ def validate_created(p: CharacterCreated, campaign: Any, referee: Referee) -> Ch
     if chosen.get("skill_limit"):
         points.check_skill_limit(_qualities(p.qualities), made.level, referee)
     if p.newcomer:
-        others = [c.level for c in campaign.rules.characters.by_name.values()]
-        expected = points.newcomer_points(others, made.attributes or 6)
+        expected = points.newcomer_points(_pc_levels(campaign), made.attributes or 6)
         referee.require(p.base_points == expected, points.NEW_CHARACTER,
                         f"a newcomer starts at {expected} points, not {p.base_points}")
     return p
+
+
+NARRATING = rule("Narrating", "The current narrator always chooses the next, until every player has had their "
+                              "time. The office can pass each session (line 800)")
+
+
+def validate_narrator(p: NarratorPassed, campaign: Any, referee: Referee) -> NarratorPassed:
+    """The office passes between sessions, to one at the table who has not narrated in this circle
+    until all have (lines 798-800)."""
+    table = campaign.table
+    chars: Characters = campaign.rules.characters
+    invalid(p.narrator in table.players or table.is_gm(p.narrator), f"{p.narrator} is not at the table")
+    referee.require(campaign.timeline.episode is None, NARRATING, "the office passes between sessions")
+    now = chars.narrator or table.gm
+    referee.require(p.narrator != now, NARRATING, f"{p.narrator} is the narrator already")
+    circle = advancement.narrating_circle((table.gm, *chars.narrated), table.players)
+    referee.require(p.narrator not in circle, NARRATING, f"{p.narrator} has narrated: every player first")
+    return p
+
+
+def _pc_levels(campaign: Any) -> list[int]:
+    """The player characters' levels: the narrator's NPCs aside ("the lowest level PC", line 347)."""
+    return [c.level for c in campaign.rules.characters.by_name.values() if not campaign.table.is_gm(c.player)]
 
 
 def validate_award(p: PointsAwarded, campaign: Any, referee: Referee) -> PointsAwarded:
@@ -390,16 +432,21 @@ def audit(campaign: Any, recorded: Recorded) -> list[str]:
     if not isinstance(recorded.payload, EpisodeStarted):
         return []
     chars: Characters = campaign.rules.characters
+    narrating = chars.session_narrator  # "their character may play a subsidiary role, not gaining points" (802)
     return [Broken(advancement.AWARD, f"{name} was awarded no point last session")
             for name in sorted(chars.in_session - chars.awarded)
-            if not campaign.table.is_gm(chars.by_name[name.lower()].player)]  # the narrator's NPCs aside
+            if not campaign.table.is_gm(chars.by_name[name.lower()].player)  # the narrator's NPCs aside
+            and chars.by_name[name.lower()].player != narrating]
 
 
 def evolve(chars: Characters, recorded: Recorded, _before: Any = None) -> Characters:
     p = recorded.payload
     line = None
     if isinstance(p, EpisodeStarted):
-        return replace(chars, in_session=frozenset(c.name for c in chars.by_name.values()), awarded=frozenset())
+        return replace(chars, in_session=frozenset(c.name for c in chars.by_name.values()), awarded=frozenset(),
+                       session_narrator=chars.narrator)
+    if isinstance(p, NarratorPassed):
+        return replace(chars, narrator=p.narrator, narrated=(*chars.narrated, p.narrator))
     if isinstance(p, CharacterCreated):
         qualities = {q.name.lower(): Quality(q.name, q.kind, q.rank) for q in p.qualities}
         spent = points.spent_on(qualities.values(), p.rolled)
@@ -411,6 +458,10 @@ def evolve(chars: Characters, recorded: Recorded, _before: Any = None) -> Charac
         made = Character(p.name, p.player, p.base_points, qualities, spent, power_points_left=pool)
         chars = replace(chars, by_name={**chars.by_name, p.name.lower(): made})
         line = (made, -spent, f"created with {p.base_points} points", "created")
+        if p.power_points:  # the separate pool: given, and what the powers and the exchange took (P58)
+            chars = replace(chars, ledger=(*chars.ledger, PointsLine(
+                recorded.sequence, recorded.scene, made.name, pool - p.power_points, pool,
+                f"{p.power_points} power points, {p.power_points - pool} spent", "P58 (line 569)", "power points")))
     elif isinstance(p, PointsAwarded):
         who = chars.by_name[p.character.lower()]
         who = replace(who, base_points=who.base_points + p.points)
@@ -459,5 +510,6 @@ def _ledger(chars: Characters, recorded: Recorded, who: Character, change: int, 
 
 PART = Part(name="characters", initial=Characters, evolve=evolve, decide=decide, audit=audit,
             validators={CharacterCreated: validate_created, PointsAwarded: validate_award,
-                        QualityChanged: validate_changed, TrainingSet: validate_training},
-            folds=folds(CharacterCreated, PointsAwarded, QualityChanged, TrainingSet, EpisodeStarted))
+                        QualityChanged: validate_changed, TrainingSet: validate_training,
+                        NarratorPassed: validate_narrator},
+            folds=folds(CharacterCreated, PointsAwarded, QualityChanged, TrainingSet, EpisodeStarted, NarratorPassed))

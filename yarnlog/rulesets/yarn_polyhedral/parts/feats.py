@@ -24,7 +24,7 @@ from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import DiceNeeded, Referee, invalid
 from yarnlog.rulesets.yarn_polyhedral.parts.characters import Character
-from yarnlog.rulesets.yarn_polyhedral.rules import combat, dice, feats, injuries, odds, options, rule, turns
+from yarnlog.rulesets.yarn_polyhedral.rules import combat, dice, feats, injuries, odds, options, points, rule, turns
 from yarnlog.rulesets.yarn_polyhedral.rules.feats import BonusType, Hindrance, KeepModifier, Roll
 from yarnlog.rulesets.yarn_polyhedral.rules.points import Kind
 
@@ -54,6 +54,7 @@ class AttackFacts(_Facts):
     damage: int = 0
     protection: int = 0
     cleared: int = 0
+    zones: int = 0  # the target's distance in zones (P38; melee reach, lines 291-295)
 
 
 class HindranceFacts(_Facts):
@@ -61,6 +62,13 @@ class HindranceFacts(_Facts):
 
     drawback: str
     hindrance: Hindrance
+    penalty: int
+
+
+class ArmFacts(_Facts):
+    """An injured arm the feat uses: that injury's severity is its penalty (P48, line 644)."""
+
+    injury: str
     penalty: int
 
 
@@ -108,6 +116,8 @@ class FeatRolled(Payload):
     range_result: str | None = None
     #: Phobias and impaired senses that apply: their penalties are in ``penalties`` (P62).
     hindrances: list[HindranceFacts] = Field(default_factory=list)
+    #: Injured arms the feat uses: each one's severity is in ``penalties`` (P48, line 644).
+    arms: list[ArmFacts] = Field(default_factory=list)
 
     def roll(self) -> Roll:
         chains = feats.explosion_chains(self.sizes, self.faces, self.kept, self.extra_faces)
@@ -157,6 +167,7 @@ class RollFeat:
     injury: str | None = None  # the existing injury a located hit adds to
     rolled: Mapping[str, tuple[Sequence[int], Sequence[int]]] = field(default_factory=dict)
     hindrances: tuple[tuple[str, str], ...] = ()  # (drawback, phobia|sight-or-hearing|other-sense), P62
+    arms: tuple[str, ...] = ()  # the injuries of the arms the feat uses (P48, line 644)
 
 
 @dataclass(frozen=True)
@@ -297,7 +308,7 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
         attack = AttackFacts(target=rules.characters.get(command.attack.target).name, weapon=command.attack.weapon,
                              location=command.attack.location, existing_injury=command.attack.existing_injury,
                              margin_damage=command.attack.margin_damage, knock_back=command.attack.knock_back,
-                             protection=command.attack.protection)
+                             protection=command.attack.protection, zones=command.attack.zones)
         assert weapon is not None
         if command.attack.aim:
             referee.require(who.rank("marksman") is not None, MARKSMAN, f"{who.name} is no marksman")
@@ -310,7 +321,8 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
         assert pending is not None
         challenge = pending[0]
         resistance = ResistanceFacts(severity=1, location=pending[1], injury=command.injury or "")
-    penalties += _severity_penalty(rules, who) + sum(h.penalty for h in hindrances)
+    arms = [_arm(rules, who, injury) for injury in command.arms]
+    penalties += _severity_penalty(rules, who) + sum(h.penalty for h in hindrances) + sum(a.penalty for a in arms)
     sizes_l = list(sizes)
     purpose = "object" if command.resist else command.purpose
     draft = FeatRolled(character=who.name, feat=command.feat, purpose=purpose,
@@ -321,7 +333,7 @@ def decide(command: Any, campaign: Any, referee: Referee) -> list[Payload] | Non
                        trouble=trouble, effort=int(command.effort), challenge=challenge, penalties=penalties,
                        total=0, explode_budget=command.explode,
                        source=source, attack=attack, resistance=resistance, range_minimum=command.minimum,
-                       hindrances=hindrances)
+                       hindrances=hindrances, arms=arms)
     return [validate(draft, campaign, referee)]
 
 
@@ -338,6 +350,16 @@ def _hindrance(who: Character, name: str, kind: str) -> HindranceFacts:
                           penalty=feats.hindrance_penalty(hindrance, drawback.rank))
 
 
+def _arm(rules: Any, who: Character, injury: str) -> ArmFacts:
+    """An arm injury of ``who``'s the feat uses, its severity the penalty (P48, line 644), on top of
+    the total severity's (line 333)."""
+    wound = rules.bodies.injuries.get(who.name, {}).get(injury)
+    invalid(wound is not None, f"{who.name} has no injury {injury}")
+    assert wound is not None
+    invalid(wound.location == "arm", f"{who.name}'s injury {injury} is not an arm's")
+    return ArmFacts(injury=injury, penalty=injuries.arm_penalty(wound))
+
+
 def _defense(rules: Any, attack: AttackSpec, referee: Referee) -> int:
     """The target's defense from its sheet: dexterity, the factors, and the rank of the skill it
     actively defends with (P37, line 307)."""
@@ -345,6 +367,16 @@ def _defense(rules: Any, attack: AttackSpec, referee: Referee) -> int:
     skill = rules.bodies.defending.get(target.name)
     return combat.defense(target.quality("dexterity").rank, attack.factors,
                           active_skill=None if skill is None else target.rank(skill) or 0)
+
+
+def check_can_act(campaign: Any, who: Character, referee: Referee) -> None:
+    """A dead, unconscious or incapacitated character takes no turn and rolls no feat of its own;
+    its object rolls (resistance) still come (P48, P49)."""
+    health = who.rank("health") or 0
+    fatal = points.fatal_severity(who.level, health) if campaign.table.options.get("death") else None
+    out = injuries.out_of_action(campaign.rules.bodies.injuries.get(who.name, {}), health, fatal)
+    if out is not None:
+        referee.require(False, out[1], f"{who.name} is {out[0]}")
 
 
 def _severity_penalty(rules: Any, who: Character) -> int:
@@ -397,9 +429,14 @@ def validate(p: FeatRolled, campaign: Any, referee: Referee) -> FeatRolled:
         if applied.hindrance is Hindrance.PHOBIA:
             referee.require(KeepModifier.PHOBIA in p.modifiers, feats.HINDRANCE_RULES[Hindrance.PHOBIA],
                             f"{applied.drawback} applies: keep one fewer die")
+    for arm in p.arms:  # each an arm injury of the character's, its severity the penalty (P48)
+        invalid(_arm(rules, who, arm.injury) == arm, f"arm injury {arm.injury} adds {arm.penalty}: not its severity")
+    if p.purpose != "object":
+        check_can_act(campaign, who, referee)
     rounds = rules.rounds
-    if p.purpose == "feat" and rounds.current == p.character:
-        turns.check_feat(rounds.feats, referee)  # one feat a phase (P33); initiative, object rolls aside
+    if p.purpose == "feat" and p.character in rounds.group:
+        # One feat a phase (P33); initiative and object rolls aside.
+        turns.check_feat(rounds.feats_of(p.character), referee)
     if p.resistance is not None:
         referee.require(p.primary.lower() == "health" and (p.secondary or "").lower() in ("strength", "will"),
                         RESISTANCE, "a resistance roll is on health, with strength or will")
@@ -408,6 +445,7 @@ def validate(p: FeatRolled, campaign: Any, referee: Referee) -> FeatRolled:
     if p.attack is not None:
         rules.characters.get(p.attack.target)  # the injury it may make is the target's to resist (P45)
         weapon = combat.WEAPONS[p.attack.weapon]
+        combat.check_reach(weapon, p.attack.zones, referee)
         use = combat.MarginUse(p.attack.location, p.attack.existing_injury, p.attack.margin_damage,
                                p.attack.knock_back)
         combat.spend_margin(roll.margin if roll.margin is not None else -1, use, weapon,

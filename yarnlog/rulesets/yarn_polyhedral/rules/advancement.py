@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from yarnlog.core.referee import Referee, invalid
@@ -60,3 +61,14 @@ def check_flashback(flashback: Flashback, saved: int, flashbacks_left: int, refe
 def training_due(target_rank: int, unspent: int) -> bool:
     """A training target is raised as soon as the points for its next rank are held (P54, line 375)."""
     return unspent >= target_rank
+
+
+def narrating_circle(narrators: Sequence[str], players: Sequence[str]) -> tuple[str, ...]:
+    """Who has narrated in the circle going on: the office passes "until every player has had their
+    time" (line 800), and then a new circle starts. ``narrators`` in order, the first narrator first."""
+    circle: list[str] = []
+    for name in narrators:
+        if set(players) <= set(circle):
+            circle = []
+        circle.append(name)
+    return () if set(players) <= set(circle) else tuple(circle)

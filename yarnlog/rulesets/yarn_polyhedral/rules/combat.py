@@ -114,6 +114,16 @@ def defense(dexterity: int, factors: int = 0, *, active_skill: int | None = None
     return dexterity + factors + (active_skill or 0)
 
 
+def check_reach(weapon: Weapon, zones: int, referee: Referee) -> None:
+    """A melee weapon hits in its own zone; a long weapon also in the adjacent zone (P43, lines
+    291-295). A gun's distance is a penalty instead (P38)."""
+    invalid(zones >= 0, "zones are counted from 0")
+    if weapon.melee:
+        reach = 1 if weapon.reach == "1" else 0
+        referee.require(zones <= reach, REACH, f"a {weapon.name} reaches {'the next zone' if reach else 'its own zone'}"
+                                               f", not {zones} zones away")
+
+
 def distance_penalty(zones: int, increment: int, aiming_marksman: bool = False) -> int:
     """+1 challenge per full increment of distance, none under one (P38, line 303); a marksman
     who takes a step to aim has an increment one longer (P39, line 462)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from yarnlog.core.referee import Referee, invalid
+from yarnlog.core.referee import Referee, Rule, invalid
 from yarnlog.rulesets.yarn_polyhedral.rules import rule
 from yarnlog.rulesets.yarn_polyhedral.rules.combat import effect_threshold
 
@@ -47,12 +47,51 @@ def check_heal(injuries: Mapping[str, Injury], chosen: str, last_healed: str | N
     referee.require(chosen != last_healed, HEALING, f"injury {chosen} healed last; another must heal now")
 
 
+LEG = rule("Locations", "leg 3 Severity slows relative speed (line 645)")
+
+
+def arm_penalty(injury: Injury) -> int:
+    """A feat using an injured arm: that injury's severity is its penalty (P48, line 644), on top of
+    the total severity's (line 333)."""
+    return injury.severity if injury.location == "arm" else 0
+
+
+def leg_slowing(injuries: Mapping[str, Injury]) -> int:
+    """How much the legs' injuries slow a character: their severity (P48, line 645; "Severity slows
+    relative speed", read with line 541's impairments that "could affect ... movement")."""
+    return sum(i.severity for i in injuries.values() if i.location == "leg")
+
+
+def movement_steps(steps: int, slowed: int) -> int:
+    """Steps a turn may spend on shifts: its steps less the legs' severity, never below 0 (P48)."""
+    return max(0, steps - slowed)
+
+
 def location_effect(injury: Injury, health: int) -> bool:
     """Whether a located injury's severity has reached its effect's share of health (P48)."""
     if injury.location is None:
         return False
     threshold = effect_threshold(injury.location, health)
     return threshold is not None and injury.severity >= threshold
+
+
+DEATH = rule("Death", "If it is possible for your character to die from injuries, you should all agree to a "
+                      "total severity that, if reached, is fatal. (line 341)")
+OUT_OF_ACTION = rule("Locations", "hand 5: 1xhealth incapacitates; head 6: 1xhealth causes unconsciousness; "
+                                  "brain 10: 1xhealth is instant death (lines 647-652)")
+#: The located injuries that stop a character acting once they reach their effect (P48).
+STOPS = {"brain": "dead", "head": "unconscious", "hand": "incapacitated"}
+
+
+def out_of_action(injuries: Mapping[str, Injury], health: int, fatal: int | None) -> tuple[str, Rule] | None:
+    """Why a character can act no more, with the rule: dead at the agreed total severity (P49;
+    reading 15), or a hand, head or brain injury at its effect (P48; reading 11)."""
+    if is_dead(total_severity(injuries), fatal):
+        return "dead", DEATH
+    for injury in injuries.values():
+        if injury.location in STOPS and location_effect(injury, health):
+            return STOPS[injury.location], OUT_OF_ACTION
+    return None
 
 
 def is_dead(total: int, threshold: int | None) -> bool:

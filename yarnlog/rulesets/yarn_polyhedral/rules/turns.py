@@ -16,6 +16,12 @@ ONE_FEAT = rule("Movement", "You only get one feat during your phase, but you ca
 TURN_ORDER = rule("Rounds", "After the first player is done with their turn, they select which player "
                             "will take the next turn, ... until all of the players have had a turn. "
                             "(line 217)")
+COOPERATING = rule("Cooperating", "When you are chosen to take the next turn, before initiative is rolled, other "
+                                   "characters (including NPCs) can choose to join your turn, subject to your "
+                                   "approval. (line 738)")
+GROUP_INITIATIVE = rule("Cooperating", "The actual initiative for the cooperating group is the lowest of the "
+                                       "included characters. (line 740)")
+ONCE_A_ROUND = rule("Turns", "You are only active once in a round, during your phase (line 229)")
 ESCALATION = rule("Tension", "Normally, a situation only escalates or de-escalates one tier at a time. "
                              "(line 776)")
 
@@ -77,6 +83,23 @@ def check_next_turn(order_so_far: Sequence[str], players: Sequence[str], chosen:
     """Each player picks the next, until every player has had a turn (line 217)."""
     referee.require(chosen not in order_so_far, TURN_ORDER, f"{chosen} has had a turn this round")
     referee.require(chosen in players, TURN_ORDER, f"{chosen} is not a player of this round")
+
+
+def check_join(joiner: str, current: str | None, group: Sequence[str], active_this_round: Sequence[str],
+               initiative_rolled: bool, referee: Referee) -> None:
+    """Joining the chosen player's turn: before its initiative is rolled (P34, line 738), by a
+    character not yet active this round (line 229)."""
+    referee.require(current is not None, COOPERATING, "there is no turn to join: take a turn first")
+    referee.require(joiner not in group, COOPERATING, f"{joiner} is already in {current}'s turn")
+    referee.require(joiner not in active_this_round, ONCE_A_ROUND, f"{joiner} has been active this round")
+    referee.require(not initiative_rolled, COOPERATING, f"initiative is rolled: too late to join {current}'s turn")
+
+
+def group_initiative(initiatives: Mapping[str, int], group: Sequence[str]) -> int | None:
+    """The cooperating group's initiative: the lowest of its members' rolled (P34, line 740);
+    ``None`` until one has rolled."""
+    rolled = [initiatives[name] for name in group if name in initiatives]
+    return min(rolled) if rolled else None
 
 
 def initiative_order(initiatives: Mapping[str, int], groups: Sequence[Sequence[str]] = ()) -> list[str]:
