@@ -7,7 +7,7 @@ import enum
 import functools
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -58,6 +58,19 @@ def test_a_replayed_state_round_trips_at_any_sequence(source, data):
     assert encode_state(codec, back, timeline) == text  # canonical: the same state, the same text
 
 
+def test_the_recorded_timeline_is_written_once_when_no_amendment_changed_it():
+    codec, _ = state_codec("yarn")
+    state, recorded = state_at("sample", 60), timeline_at("sample", 60)
+    shared = replace(state, timeline=recorded)
+    text = encode_state(codec, shared, recorded)
+    assert json.loads(text)[2][5] is None  # the state's own timeline: the recorded one, not written again
+    back, timeline = decode_state(codec, text)
+    assert back == shared and timeline == recorded and back.timeline is timeline
+    amended = replace(state, timeline=timeline_at("sample", 40))  # a timeline other than the recorded one
+    back, timeline = decode_state(codec, encode_state(codec, amended, recorded))
+    assert back.timeline == amended.timeline != recorded == timeline
+
+
 class Colour(enum.Enum):
     RED = "red"
     BLUE = "blue"
@@ -69,7 +82,33 @@ class Point:
     y: int
 
 
+@dataclass(frozen=True, slots=True)
+class Slotted:
+    name: str
+    at: Point
+
+
+@dataclass
+class Guarded:
+    """A field reached through a descriptor: decoding sets it as ``__init__`` would, not past it."""
+    level: int
+
+    def __post_init__(self) -> None:
+        self.seen = ["init"]
+
+
+def _level(self: Guarded) -> int:
+    return self.__dict__["_level"]
+
+
+def _set_level(self: Guarded, value: int) -> None:
+    self.__dict__["_level"] = value
+
+
+Guarded.level = property(_level, _set_level)  # type: ignore[assignment]
+
 CODEC = Codec([Colour, Point])
+BUILT = Codec([Point, Slotted, Guarded])  # dataclasses built otherwise than Point
 
 
 @pytest.mark.parametrize("value", [
@@ -99,6 +138,13 @@ def test_a_dict_keeps_its_order_and_sets_are_written_in_one_order_whatever_their
     for key in ["k3", "k1", "k2"]:
         grown = grown.set(key, 1)
     assert CODEC.encode(grown) == CODEC.encode(pmap({"k1": 1, "k2": 1, "k3": 1}))
+
+
+def test_a_dataclass_with_slots_or_a_field_behind_a_descriptor_round_trips():
+    slotted = Slotted("a", Point(1.5, 3))
+    assert BUILT.decode(BUILT.encode(slotted)) == slotted
+    back = BUILT.decode(BUILT.encode(Guarded(4)))
+    assert back.level == 4 and back.__dict__ == {"_level": 4}  # no __init__ run, the property's storage used
 
 
 def wrap(value) -> str:

@@ -115,9 +115,12 @@ def view_fingerprint(ruleset_name: str, view: str) -> str:
 
 def encode_state(codec: Codec, state: CampaignState[Any], recorded: Timeline) -> str:
     """``state`` and the timeline as recorded up to it (amendments not applied: it gives the next
-    events their context) as snapshot text. The ruleset is written by name (a ruleset is code)."""
+    events their context) as snapshot text. The ruleset is written by name (a ruleset is code).
+    A timeline no amendment changed is the recorded one: it is written once (``None`` in its place),
+    so it is read once."""
     ruleset = state.ruleset.name if state.ruleset is not None else None
-    return codec.encode(["campaign", ruleset, state.sequence, state.table, state.timeline, state.rules, recorded])
+    timeline = None if state.timeline is recorded or state.timeline == recorded else state.timeline
+    return codec.encode(["campaign", ruleset, state.sequence, state.table, timeline, state.rules, recorded])
 
 
 def decode_state(codec: Codec, text: str) -> tuple[CampaignState[Any], Timeline]:
@@ -134,9 +137,9 @@ def decode_state(codec: Codec, text: str) -> tuple[CampaignState[Any], Timeline]
         raise CodecError("not a campaign state snapshot")
     _, ruleset, sequence, table, timeline, rules, recorded = decoded
     if not (isinstance(sequence, int) and (ruleset is None or isinstance(ruleset, str)) and isinstance(table, Table)
-            and isinstance(timeline, Timeline) and isinstance(recorded, Timeline)):
+            and (timeline is None or isinstance(timeline, Timeline)) and isinstance(recorded, Timeline)):
         raise CodecError("not a campaign state snapshot")
-    if timeline == recorded:
+    if timeline is None or timeline == recorded:
         timeline = recorded  # shared, as the journal shares them when no amendment changed the timeline
     state = CampaignState(table=table, timeline=timeline, rules=rules,
                           ruleset=get_ruleset(ruleset) if ruleset is not None else None, sequence=sequence)

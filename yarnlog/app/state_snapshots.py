@@ -8,11 +8,13 @@ written is logged and ignored, never an error of a command.
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from yarnlog.app.snapshots import STATE_KINDS, decode_state, encode_state, slot_for, state_codec
+from yarnlog.core.codec import collector_paused
 from yarnlog.persistence.protocol import Snapshot, SnapshotRecorder
 
 if TYPE_CHECKING:
@@ -112,11 +114,15 @@ class StateSnapshots:
                 log.warning("the state snapshot of %s at event %d does not match the log; replaying",
                             campaign_id, snapshot.sequence)
                 return None
-            state, timeline = decode_state(codec, snapshot.data)
-            if state.sequence != snapshot.sequence or state.table.campaign_id != campaign_id:
-                log.warning("the state snapshot of %s is not of this campaign at event %d; replaying",
-                            campaign_id, snapshot.sequence)
-                return None
+            with collector_paused():
+                state, timeline = decode_state(codec, snapshot.data)
+                if state.sequence != snapshot.sequence or state.table.campaign_id != campaign_id:
+                    log.warning("the state snapshot of %s is not of this campaign at event %d; replaying",
+                                campaign_id, snapshot.sequence)
+                    return None
+                # The state lives as long as the process works on the campaign and holds no cycle:
+                # frozen before the collector runs again, it is never walked (refcounting frees it).
+                gc.freeze()
         except Exception as exc:  # a cache that cannot be used is a cache missed, whatever went wrong
             log.warning("cannot use the state snapshot of %s (%s); replaying", campaign_id, exc)
             return None

@@ -29,12 +29,15 @@ round-trip through ``repr``. The module is pure: it imports nothing of storage o
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import enum
+import gc
 import hashlib
+import inspect
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any, cast
 
@@ -69,6 +72,35 @@ def _kind(cls: type) -> str | None:
     return None
 
 
+#: The JSON values a snapshot holds as themselves (exact types: what ``json.loads`` gives).
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain_attributes(cls: type, fields: tuple[str, ...]) -> bool:
+    """Whether an instance of dataclass ``cls`` keeps ``fields`` in its ``__dict__``, none of them
+    reached through a descriptor of the class (a slot, a property)."""
+    if any("__slots__" in vars(klass) for klass in cls.__mro__[:-1]):
+        return False
+    return not any(hasattr(type(inspect.getattr_static(cls, f, None)), "__set__") for f in fields)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused (if it ran) while a snapshot is decoded.
+
+    Decoding builds a great many containers and no cycle among them; the collector would walk the
+    ones already built again and again as more are made, most of the decoding's time on a long
+    campaign. Paused, it walks them at its next run instead. Refcounting frees as usual."""
+    running = gc.isenabled()
+    if running:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if running:
+            gc.enable()
+
+
 def _canonical(encoded: Any) -> str:
     return json.dumps(encoded, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -97,6 +129,10 @@ class Codec:
             else tuple(f.name for f in dataclasses.fields(cls))
             for cls, kind in self._kinds.items() if kind != "e"
         }
+        # Dataclasses whose instances keep their fields in ``__dict__`` under their own names (no
+        # slots, no descriptor on a field): decoding fills that dict at once, as setting each would.
+        self._plain_attributes: frozenset[type] = frozenset(
+            cls for cls, kind in self._kinds.items() if kind == "c" and _plain_attributes(cls, self._fields[cls]))
         listed = _canonical([CODEC_VERSION, sorted(by_name)])
         self.classes_hash = hashlib.sha256(listed.encode()).hexdigest()[:16]
 
@@ -156,19 +192,20 @@ class Codec:
 
     def decode(self, text: str) -> Any:
         """The value ``text`` encodes. Raises :class:`CodecError` for anything it did not write."""
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as exc:
-            raise CodecError(f"not a snapshot: {exc}") from None
-        if not (isinstance(data, list) and len(data) == 3 and data[0] == "yarnlog-state"):
-            raise CodecError("not a snapshot: no yarnlog-state header")
-        if data[1] != self.classes_hash:
-            raise CodecError("a snapshot written for other classes than this code's")
-        return self.from_json(data[2])
+        with collector_paused():
+            try:
+                data = json.loads(text)
+            except (ValueError, RecursionError) as exc:
+                raise CodecError(f"not a snapshot: {exc}") from None
+            if not (isinstance(data, list) and len(data) == 3 and data[0] == "yarnlog-state"):
+                raise CodecError("not a snapshot: no yarnlog-state header")
+            if data[1] != self.classes_hash:
+                raise CodecError("a snapshot written for other classes than this code's")
+            return self.from_json(data[2])
 
     def from_json(self, data: Any) -> Any:
         """The value tagged JSON ``data`` stands for (see the module's docstring)."""
-        if not isinstance(data, list):
+        if type(data) is not list:
             if data is None or isinstance(data, (str, int, float, bool)):
                 return data
             raise CodecError(f"not a snapshot value: a bare {type(data).__name__}")
@@ -190,15 +227,28 @@ class Codec:
             raise CodecError(f"a snapshot names class {str(number)[:40]}, which is not a registered {kind!r} class")
         return cls
 
-    def _items(self, data: list[Any]) -> Iterable[Any]:
-        return map(self.from_json, data[1:])
+    # Most values in a snapshot are plain (a name, a number): a container reads those in place and
+    # calls :meth:`from_json` only for the tagged ones, which it checks as before.
 
-    def _pairs(self, data: list[Any]) -> Iterable[tuple[Any, Any]]:
-        return ((self.from_json(k), self.from_json(v)) for k, v in data[1:])
+    def _values(self, values: list[Any]) -> list[Any]:
+        read = self.from_json
+        return [v if type(v) in _PLAIN else read(v) for v in values]
+
+    def _items(self, data: list[Any]) -> list[Any]:
+        return self._values(data[1:])
+
+    def _pairs(self, data: list[Any]) -> list[tuple[Any, Any]]:
+        read = self.from_json
+        return [(k if type(k) in _PLAIN else read(k), v if type(v) in _PLAIN else read(v)) for k, v in data[1:]]
 
     def _enum(self, data: list[Any]) -> Any:
         _, number, value = data
-        return self._registered(number, "e")(self.from_json(value))
+        cls = self._registered(number, "e")
+        if type(value) in _PLAIN:
+            member = cast(type[enum.Enum], cls)._value2member_map_.get(value)
+            if member is not None:
+                return member
+        return cls(self.from_json(value))
 
     def _dataclass(self, data: list[Any]) -> Any:
         cls = self._registered(data[1], "c")
@@ -206,9 +256,13 @@ class Codec:
         if len(data) - 2 != len(fields):
             raise CodecError(f"a snapshot's {class_name(cls)} has other fields than this code's")
         obj: Any = object.__new__(cls)
-        for field, value in zip(fields, data[2:]):
-            # Frozen dataclasses refuse setattr; object's own is what their generated __init__ uses too.
-            object.__setattr__(obj, field, self.from_json(value))
+        values = self._values(data[2:])
+        if cls in self._plain_attributes:
+            obj.__dict__.update(zip(fields, values))
+        else:
+            for field, value in zip(fields, values):
+                # Frozen dataclasses refuse setattr; object's own is what their generated __init__ uses too.
+                object.__setattr__(obj, field, value)
         return obj
 
     def _model(self, data: list[Any]) -> Any:
@@ -217,11 +271,11 @@ class Codec:
         if not isinstance(values, list) or len(values) != len(fields):
             raise CodecError(f"a snapshot's {class_name(cls)} has other fields than this code's")
         fields_set = set(data[3]) if len(data) > 3 else None
-        decoded = {field: self.from_json(value) for field, value in zip(fields, values)}
+        decoded = dict(zip(fields, self._values(values)))
         return cast(type[BaseModel], cls).model_construct(_fields_set=fields_set, **decoded)
 
     _readers: Mapping[str, Callable[[Codec, list[Any]], Any]] = {
-        "l": lambda self, d: list(self._items(d)),
+        "l": lambda self, d: self._items(d),
         "t": lambda self, d: tuple(self._items(d)),
         "pv": lambda self, d: pvector(self._items(d)),
         "d": lambda self, d: dict(self._pairs(d)),
