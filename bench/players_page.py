@@ -83,7 +83,8 @@ async def _get(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, reque
     return status, await reader.readexactly(length)
 
 
-async def _readers(url: str, readers: int, rounds: int, must_hold: str, timeout: float) -> Load:
+async def _readers(url: str, readers: int, rounds: int, must_hold: str, timeout: float, same_as: bytes | None,
+                   ) -> Load:
     parts = urlsplit(url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     request = (f"GET {parts.path}{'?' + parts.query if parts.query else ''} HTTP/1.1\r\n"
@@ -112,6 +113,8 @@ async def _readers(url: str, readers: int, rounds: int, must_hold: str, timeout:
                 took = time.perf_counter() - began
                 if status != 200 or needle not in body:
                     failures.append(str(status))
+                elif same_as is not None and body != same_as:
+                    failures.append("another page")
                 else:
                     times.append(took)
         finally:
@@ -125,9 +128,16 @@ async def _readers(url: str, readers: int, rounds: int, must_hold: str, timeout:
     return Load(times, failures, time.perf_counter() - began)
 
 
-def load(url: str, *, readers: int = 200, rounds: int = 10, must_hold: str = "", timeout: float = 30) -> Load:
-    """``readers`` concurrent readers each reading ``url`` ``rounds`` times (bounded by ``timeout`` a read)."""
-    return asyncio.run(_readers(url, readers, rounds, must_hold, timeout))
+def load(url: str, *, readers: int = 200, rounds: int = 10, must_hold: str = "", timeout: float = 30,
+         same_as: bytes | None = None) -> Load:
+    """``readers`` concurrent readers each reading ``url`` ``rounds`` times (bounded by ``timeout`` a read):
+    an answer is a failure unless it is a 200 holding ``must_hold`` (and ``same_as`` byte for byte, if given)."""
+    return asyncio.run(_readers(url, readers, rounds, must_hold, timeout, same_as))
+
+
+def page(url: str, timeout: float = 600) -> bytes:
+    """One read of ``url``: its body."""
+    return asyncio.run(asyncio.wait_for(_body(url), timeout))
 
 
 def journal_of(events: int, folder: Path) -> tuple[Path, dict[str, str]]:
@@ -254,7 +264,7 @@ def main() -> None:
             with running(serve(db, port, workers), port) as base:
                 for _ in range(workers * 4):  # each worker reads the campaign once before the load
                     timed_read(base + board_url)
-                size = len(asyncio.run(_body(base + board_url)))
+                size = len(page(base + board_url))
                 floor_port = free_port()
                 with running(floor(floor_port, size, workers), floor_port) as floor_base:
                     for readers, rounds in ((1, 200), (args.readers, args.rounds)):
