@@ -20,7 +20,7 @@ once by the book, is drawn again each lap under a GM override (``override.record
 lap's themes are chosen by the same players as the sample's, and so its scenes are called in
 the same order.
 The campaign is cut at exactly ``events`` events (an override whose cover would run past the end
-gives way to notes), so it imports and verifies like the sample: ``tests/test_bench_generate.py`` checks it.
+gives way to notes), so it imports and verifies like the sample: ``tests/bench/test_bench_generate.py`` checks it.
 
 Usage: python bench/generate.py EVENTS [--out FILE]   (prints the path of the cached file)
 """

@@ -7,7 +7,7 @@ tells it (:func:`yarnlog.cli.output.error_line`, the one line on stderr) and the
 columns are counted and shown, widest first::
 
     python bench/refusal_widths.py                       # the whole suite (a few minutes)
-    python bench/refusal_widths.py tests/yarn -n 2       # any pytest arguments
+    python bench/refusal_widths.py tests/rulesets/yarn -n 2       # any pytest arguments
     python bench/refusal_widths.py --report DIR          # only tell again what a run noted in DIR
 
 A line is over 80 columns for one of two causes, said beside it: a name typed by a user that is

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Copper Reef: a two-episode DramaSystem campaign recorded through the yarnlog CLI, command by
 # command, as a GM would record it at the table. See journals/README.md for the story and the
-# figures checked by hand (tests/test_sample_dramasystem.py).
+# figures checked by hand (tests/rulesets/dramasystem/test_sample_dramasystem.py).
 #
 #   journals/record-copper-reef.sh [DATABASE]     (default: a new temporary SQLite file)
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lantern Harbor: a three-episode Yarn 0.1 campaign recorded through the yarnlog CLI, command by
 # command, as a GM would record it at the table. See journals/README.md for the story and the
-# figures checked by hand (tests/test_sample_journal.py).
+# figures checked by hand (tests/rulesets/yarn/test_sample_journal.py).
 #
 #   journals/record-lantern-harbor.sh [DATABASE]     (default: a new temporary SQLite file)
 #

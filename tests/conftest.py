@@ -42,6 +42,18 @@ PG_URL = os.environ.get("YARNLOG_TEST_PG_URL")
 REQUIRE_PG = os.environ.get("YARNLOG_REQUIRE_PG") == "1"
 
 
+#: The PostgreSQL case of a backend fixture: marked ``slow`` (``pytest -m "not slow"`` leaves out every
+#: test that needs the server, as it does the tests marked ``postgres``).
+POSTGRESQL = pytest.param("postgresql", marks=pytest.mark.slow)
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """A test marked ``postgres`` is slow too: the quick run needs no server."""
+    for item in items:
+        if item.get_closest_marker("postgres"):
+            item.add_marker(pytest.mark.slow)
+
+
 def _postgres_url(request) -> str:
     if not PG_URL:
         if REQUIRE_PG:
@@ -82,7 +94,7 @@ def yarn_fold_routes_checked():
     object.__setattr__(YARN.rules, "thaw", thawed)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", POSTGRESQL])
 def db_url(request, tmp_path) -> str:
     """A fresh, empty journal database URL on each database backend."""
     return _backend_url(request, tmp_path)
@@ -96,7 +108,7 @@ def sql_store(db_url) -> EventStore:
     s.close()
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+@pytest.fixture(params=["memory", "sqlite", POSTGRESQL])
 def any_store(request, tmp_path) -> EventStore:
     """A fresh store on every backend: for the tests of what every store must guarantee."""
     s = open_store(_backend_url(request, tmp_path))

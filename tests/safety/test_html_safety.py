@@ -146,6 +146,7 @@ def test_the_hostile_sheet_in_markdown_stays_text_when_rendered(hostile_db, args
         assert_reads_back(page, expected, f"sheet --format md, rendered by {engine}", shown_in_markdown)
 
 
+@pytest.mark.slow
 def test_a_browser_builds_nothing_from_the_hostile_sheet(hostile_db, tmp_path):
     db, _ = hostile_db
     page = tmp_path / "sheet.html"
@@ -156,6 +157,7 @@ def test_a_browser_builds_nothing_from_the_hostile_sheet(hostile_db, tmp_path):
     assert_reads_back(dom, corpus_in(json.loads(command_output(db, "sheet", IRIS, "--json"))), "the loaded sheet")
 
 
+@pytest.mark.slow
 def test_the_sample_sheet_is_valid_and_drawn(sample_db, tmp_path):
     page = tmp_path / "iris-vane.html"
     html = command_output(sample_db, "sheet", "Iris Vane", "--format", "html")
@@ -223,6 +225,7 @@ def test_a_players_recap_holds_no_note_kept_for_the_gm(hostile_db):
             assert not any(MARKERS[s] in page for s in secret if s in MARKERS), (args, fmt)
 
 
+@pytest.mark.slow
 def test_a_browser_builds_nothing_from_the_hostile_recap(hostile_db, tmp_path):
     db, _ = hostile_db
     page = tmp_path / "recap.html"
@@ -233,6 +236,7 @@ def test_a_browser_builds_nothing_from_the_hostile_recap(hostile_db, tmp_path):
     assert not TYPED_ELEMENTS.search(body_of(dom)), TYPED_ELEMENTS.search(body_of(dom))
 
 
+@pytest.mark.slow
 def test_the_sample_recap_is_valid_inert_and_drawn(tmp_path):
     html = SAMPLE_RECAP.read_text(encoding="utf-8")
     assert_valid_html(html)

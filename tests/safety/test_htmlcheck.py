@@ -68,6 +68,7 @@ def test_a_drawn_page_is_not_blank_and_a_blank_one_is(tmp_path):
     assert "looks blank" in failure(assert_not_blank, boxed)
 
 
+@pytest.mark.slow
 def test_headless_chromium_draws_a_page_and_runs_no_typed_script(tmp_path):
     page = tmp_path / "page.html"
     page.write_text(PAGE % TEXT, encoding="utf-8")

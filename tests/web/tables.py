@@ -94,7 +94,7 @@ def dramasystem_table(db: Path) -> dict[str, str]:
     """The DramaSystem campaign ``storm`` in ``db``: a simple resolution open, the GM's secret token
     (yellow) set aside for her eyes only, the target drawn, two players' draws; the links of Ana, Ben
     and Maya."""
-    from dramasystem.storm_table import want_args
+    from rulesets.dramasystem.storm_table import want_args
 
     setup = (
         ("init", "storm", "--title", "Storm", "--gm", "Maya", "--ruleset", "dramasystem"),

@@ -30,6 +30,7 @@ def hostile_links(hostile_db, tmp_path_factory):
     return db, {name: invite(db, name, CAMPAIGN) for name in (ANA, BEN, GM)}
 
 
+@pytest.mark.slow
 def test_every_page_of_the_hostile_campaign_is_valid_and_inert(hostile_links):
     db, links = hostile_links
     with client(db) as c:

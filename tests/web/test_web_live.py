@@ -17,6 +17,8 @@ from tables import YARN, invite, run
 from yarnlog.app.bootstrap import bootstrap
 from yarnlog.app.interchange import import_records, parse_lines
 
+pytestmark = pytest.mark.slow  # a real browser (Selenium, Chromium)
+
 ROOT = Path(__file__).resolve().parents[2]
 #: The two sample campaigns (Yarn's and DramaSystem's), by campaign id.
 SAMPLES = {"lantern": ROOT / "journals" / "lantern-harbor.jsonl", "reef": ROOT / "journals" / "copper-reef.jsonl"}

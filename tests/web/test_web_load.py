@@ -12,10 +12,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from browser import record, serving
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import players_page  # noqa: E402
+
+pytestmark = pytest.mark.slow  # 200 concurrent readers
 
 
 def test_two_hundred_concurrent_readers_all_get_the_board(tmp_path):

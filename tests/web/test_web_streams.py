@@ -12,6 +12,8 @@ import pytest
 from browser import record, serving
 from tables import GM_NOTE, HIDDEN_ROLL, SECRET_TOKEN, VOTE_ARITHMETIC, dramasystem_table, yarn_table
 
+pytestmark = pytest.mark.slow  # a server and its event streams, followed in threads
+
 
 class Stream:
     """The messages of one event stream, read in a thread as they come."""

@@ -5,7 +5,7 @@ will, never evidence). An :class:`EventStore` is both, over one database.
 
 Every implementation (:mod:`~yarnlog.persistence.memory`, :mod:`~yarnlog.persistence.sqlite`,
 :mod:`~yarnlog.persistence.postgres`) gives the same guarantees, checked by one contract suite
-(``tests/test_store_contract.py``):
+(``tests/persistence/test_store_contract.py``):
 
 - events are only ever appended, never changed or removed;
 - each campaign's events are numbered 1, 2, 3... without gaps, and each event's ``prev_hash``

@@ -131,6 +131,7 @@ def test_the_committed_recap_is_valid_and_drawn():
     assert_not_blank(ROOT / "journals" / "knotted-sea-recap.png")
 
 
+@pytest.mark.slow
 def test_a_sheet_page_as_chromium_draws_it(cli, tmp_path):
     """A printable sheet in headless Chromium: the user's text shown as text, never as markup."""
     from htmlcheck import assert_inert, assert_valid_html, rendered_dom, visible_text
