@@ -12,8 +12,8 @@ player and the GM get their links, and ``yarnlog serve`` runs in a process of it
   times back to back (the next read as soon as the last answered): every answer must be a 200 with
   the board. The median and p95 are the time from sending a request to the last byte of its answer.
 - **Floor**: a bare Starlette endpoint returning a constant as long as the board, under uvicorn with
-  the server's own settings, read the same way in the same run: what uvicorn and Starlette cost
-  alone on this machine.
+  the server's own settings, read the same way in the same run, in turns with the board (three
+  times each, the reads pooled): what uvicorn and Starlette cost alone on this machine.
 
 Both with one process and with ``--workers`` processes (``yarnlog serve --workers N``). The readers
 are one asyncio process speaking HTTP/1.1 on raw connections (httpx costs the readers' process more
@@ -63,6 +63,11 @@ class Load:
     @property
     def p95_ms(self) -> float:
         return statistics.quantiles(self.times, n=20)[-1] * 1000 if len(self.times) > 1 else self.median_ms
+
+    def add(self, other: Load) -> None:
+        self.times += other.times
+        self.failures += other.failures
+        self.wall += other.wall
 
     def summary(self) -> str:
         rate = len(self.times) / self.wall if self.wall else 0
@@ -245,7 +250,7 @@ def main() -> None:
     parser.add_argument("--floor", type=int, nargs=2, metavar=("PORT", "BYTES"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.floor:
-        serve_floor(*args.floor, args.workers)
+        serve_floor(args.floor[0], args.floor[1], args.workers)
         return
     folder = args.keep or Path(tempfile.mkdtemp())
     folder.mkdir(parents=True, exist_ok=True)
@@ -268,8 +273,12 @@ def main() -> None:
                 floor_port = free_port()
                 with running(floor(floor_port, size, workers), floor_port) as floor_base:
                     for readers, rounds in ((1, 200), (args.readers, args.rounds)):
-                        bare = load(floor_base + "/", readers=readers, rounds=rounds, must_hold="Tokens")
-                        board = load(base + board_url, readers=readers, rounds=rounds, must_hold="Tokens")
+                        # Floor and board in turns, three times, each one's reads pooled: a machine whose
+                        # load moves weighs on both alike.
+                        bare, board = Load([], []), Load([], [])
+                        for _ in range(3):
+                            bare.add(load(floor_base + "/", readers=readers, rounds=rounds, must_hold="Tokens"))
+                            board.add(load(base + board_url, readers=readers, rounds=rounds, must_hold="Tokens"))
                         print(f"{workers} process(es), {readers} reader(s) at once, floor (bare Starlette, "
                               f"{size} B): {bare.summary()}")
                         print(f"{workers} process(es), {readers} reader(s) at once, a player's board: "
