@@ -50,9 +50,8 @@ def serve(
         return
     # Each worker process opens the journal itself (uvicorn starts them from the factory's name).
     from yarnlog.cli.options import SETTINGS
-    from yarnlog.persistence.factory import database_url
 
-    os.environ[DB_VARIABLE] = database_url(SETTINGS.db)
+    os.environ[DB_VARIABLE] = SETTINGS.db or ""  # empty: the default journal, as here
     journal.close()
     uvicorn.run("yarnlog.web.server:app_from_environment", factory=True, workers=workers,
                 **options)  # type: ignore[arg-type]

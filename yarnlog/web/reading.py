@@ -182,6 +182,12 @@ class Reader:
     def _clock(self) -> Callable[[], str]:
         return self.journal.states.snapshots.clock
 
+    def warm(self, campaign_id: str) -> None:
+        """Follow the campaign and work out the view of every participant invited (at start-up)."""
+        live = self.live(campaign_id)
+        for name in live.state.table.invites:
+            self.seen(campaign_id, name)
+
     def table(self, campaign_id: str) -> Any:
         return self.live(campaign_id).state.table
 

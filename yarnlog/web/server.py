@@ -121,24 +121,32 @@ class PlayersPage:
 
     @asynccontextmanager
     async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
-        task = asyncio.create_task(self._poll())
+        tasks = [asyncio.create_task(self._poll()), asyncio.create_task(self._warm_up())]
         try:
             yield
         finally:
-            task.cancel()
+            for task in tasks:
+                task.cancel()
+
+    async def _warm_up(self) -> None:
+        """Read every campaign and every invited player's view at start-up (from their snapshots), so
+        that the first readers find them ready (one who comes sooner waits for the same work)."""
+        try:
+            await self._thread(self.reader.poll)
+            for cid in list(self.reader.heads):
+                await self._thread(self.reader.warm, cid)
+        except Exception as exc:  # the readers will try again
+            log.warning("cannot read the journal at start-up: %s", exc)
 
     async def _poll(self) -> None:
-        first = True
         while True:
             try:
                 moved = await self._thread(self.reader.poll)
-                # Every campaign is read at start-up (from its snapshots), and the campaigns followed are
-                # brought to each new head with the boards read lately drawn again at once: the readers
-                # who come next find them drawn.
+                # The campaigns followed are brought to each new head with the boards read lately drawn
+                # again at once: the readers who come next find them drawn.
                 for cid in moved:
-                    if first or self.reader.is_followed(cid):
+                    if self.reader.is_followed(cid):
                         await self._thread(self._redraw, cid)
-                first = False
             except Exception as exc:  # a database that hiccups: the next poll tries again
                 log.warning("cannot read the journal's heads: %s", exc)
                 moved = {}
@@ -381,4 +389,4 @@ def app_from_environment() -> Starlette:
     on its own."""
     from yarnlog.app.bootstrap import bootstrap
 
-    return make_app(bootstrap(os.environ[DB_VARIABLE]))
+    return make_app(bootstrap(os.environ.get(DB_VARIABLE) or None))
