@@ -11,7 +11,9 @@ player and the GM get their links, and ``yarnlog serve`` runs in a process of it
 - **Load**: READERS concurrent readers, a connection each, each reading a player's board ROUNDS
   times back to back (the next read as soon as the last answered): every answer must be a 200 with
   the board. The median and p95 are the time from sending a request to the last byte of its answer.
-- **Floor**: a bare Starlette endpoint returning a constant as long as the board, under uvicorn with
+The readers send ``Accept-Encoding: gzip`` as browsers do (the server compresses a page once per head).
+
+- **Floor**: a bare Starlette endpoint returning a constant as long as the board on the wire, under uvicorn with
   the server's own settings, read the same way in the same run, in turns with the board (three
   times each, the reads pooled): what uvicorn and Starlette cost alone on this machine.
 
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import json
 import shutil
 import socket
@@ -75,25 +78,38 @@ class Load:
                 f"max {max(self.times) * 1000:.1f} ms, {rate:.0f} reads/s, {len(self.failures)} failed")
 
 
-async def _get(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes) -> tuple[int, bytes]:
-    """One request on a kept-alive connection: the status and the body (uvicorn sends its length)."""
+async def _get(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes,
+               wire: list[int] | None = None) -> tuple[int, bytes]:
+    """One request on a kept-alive connection: the status and the body (uvicorn sends its length),
+    unzipped if it came compressed (its size on the wire added to ``wire``)."""
     writer.write(request)
     head = await reader.readuntil(b"\r\n\r\n")
     status = int(head[9:12])
-    length = 0
+    length, zipped = 0, False
     for line in head.split(b"\r\n")[1:]:
         name, _, value = line.partition(b":")
         if name.strip().lower() == b"content-length":
             length = int(value)
-    return status, await reader.readexactly(length)
+        elif name.strip().lower() == b"content-encoding":
+            zipped = value.strip() == b"gzip"
+    body = await reader.readexactly(length)
+    if wire is not None:
+        wire.append(len(head) + length)
+    return status, gzip.decompress(body) if zipped else body
+
+
+def _request(url: str) -> bytes:
+    """A GET as a browser sends it (it takes gzip)."""
+    parts = urlsplit(url)
+    return (f"GET {parts.path}{'?' + parts.query if parts.query else ''} HTTP/1.1\r\n"
+            f"Host: {parts.hostname}:{parts.port}\r\nAccept-Encoding: gzip, deflate\r\n\r\n").encode()
 
 
 async def _readers(url: str, readers: int, rounds: int, must_hold: str, timeout: float, same_as: bytes | None,
                    ) -> Load:
     parts = urlsplit(url)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
-    request = (f"GET {parts.path}{'?' + parts.query if parts.query else ''} HTTP/1.1\r\n"
-               f"Host: {host}:{port}\r\n\r\n").encode()
+    request = _request(url)
     needle = must_hold.encode()
     times: list[float] = []
     failures: list[str] = []
@@ -140,9 +156,9 @@ def load(url: str, *, readers: int = 200, rounds: int = 10, must_hold: str = "",
     return asyncio.run(_readers(url, readers, rounds, must_hold, timeout, same_as))
 
 
-def page(url: str, timeout: float = 600) -> bytes:
-    """One read of ``url``: its body."""
-    return asyncio.run(asyncio.wait_for(_body(url), timeout))
+def page(url: str, timeout: float = 600, wire: list[int] | None = None) -> bytes:
+    """One read of ``url``: its body (unzipped), its size on the wire added to ``wire``."""
+    return asyncio.run(asyncio.wait_for(_body(url, wire), timeout))
 
 
 def journal_of(events: int, folder: Path) -> tuple[Path, dict[str, str]]:
@@ -269,7 +285,10 @@ def main() -> None:
             with running(serve(db, port, workers), port) as base:
                 for _ in range(workers * 4):  # each worker reads the campaign once before the load
                     timed_read(base + board_url)
-                size = len(page(base + board_url))
+                wire: list[int] = []
+                html = len(page(base + board_url, wire=wire))
+                size = wire[0]  # the floor answers as many bytes as the board takes on the wire
+                print(f"the board: {html:,} B of HTML, {size:,} B on the wire (gzip, as a browser takes it)")
                 floor_port = free_port()
                 with running(floor(floor_port, size, workers), floor_port) as floor_base:
                     for readers, rounds in ((1, 200), (args.readers, args.rounds)):
@@ -294,11 +313,11 @@ def main() -> None:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-async def _body(url: str) -> bytes:
+async def _body(url: str, wire: list[int] | None = None) -> bytes:
     parts = urlsplit(url)
     stream, writer = await asyncio.open_connection(parts.hostname, parts.port)
     try:
-        return (await _get(stream, writer, f"GET {parts.path} HTTP/1.1\r\nHost: x\r\n\r\n".encode()))[1]
+        return (await _get(stream, writer, _request(url), wire))[1]
     finally:
         writer.close()
 

@@ -53,8 +53,10 @@ def serve(
 
     os.environ[DB_VARIABLE] = SETTINGS.db or ""  # empty: the default journal, as here
     journal.close()
+    # A worker reading a large campaign's snapshot at start-up holds the interpreter for seconds at a
+    # time: uvicorn would take its silence for a hang and kill it (5 s by default).
     uvicorn.run("yarnlog.web.server:app_from_environment", factory=True, workers=workers,
-                **options)  # type: ignore[arg-type]
+                timeout_worker_healthcheck=600, **options)  # type: ignore[arg-type]
 
 
 def invite(

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 KEPT = 32
 
 
-class _Kept(OrderedDict[Any, Any]):
+class Kept(OrderedDict[Any, Any]):
     """A small map that forgets its oldest entries beyond ``limit``."""
 
     def __init__(self, limit: int = KEPT):
@@ -106,8 +106,8 @@ class Reader:
         self.heads: dict[str, int] = {}
         self.polled = False
         self._live: dict[str, Live] = {}
-        self._seen: _Kept = _Kept(limit=256)
-        self._pages: _Kept = _Kept(limit=256)
+        self._seen: Kept = Kept(limit=256)
+        self._pages: Kept = Kept(limit=256)
 
     def poll(self) -> dict[str, int]:
         """Read every campaign's head (one query each); the heads that moved since the last poll."""
@@ -247,7 +247,7 @@ class Reader:
         cut = [r for r in history if r.sequence <= upto]
         return seen_by(live.campaign_id, name, cut, replay(cut))
 
-    def once(self, kept: _Kept, key: Any, work: Callable[[], Any]) -> Any:
+    def once(self, kept: Kept, key: Any, work: Callable[[], Any]) -> Any:
         """``kept[key]``, worked out by ``work`` the first time only, however many ask at once."""
         found = kept.get(key)
         if found is None:

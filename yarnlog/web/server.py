@@ -13,6 +13,7 @@ script and the style sheet are this server's own files.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import logging
 import os
 from collections import OrderedDict
@@ -34,7 +35,7 @@ from yarnlog.render import Templates
 from yarnlog.render.templates import shipped_templates
 from yarnlog.web.access import participant
 from yarnlog.web.pages import Link, NotFound, Pages, Rendered, Report, pages_for
-from yarnlog.web.reading import Reader
+from yarnlog.web.reading import Kept, Reader
 from yarnlog.web.seen import Seen
 
 if TYPE_CHECKING:
@@ -97,6 +98,7 @@ class PlayersPage:
         self.moved = asyncio.Condition()
         self.drawing = anyio.CapacityLimiter(DRAWING)
         self._templates: dict[str, Templates] = {}
+        self._gzipped = Kept(limit=256)  # the pages as sent compressed, by the key they were drawn under
         #: The boards read lately (link and request): drawn again at each new head, before anyone asks.
         self._warm: OrderedDict[tuple[str, str, str], Request] = OrderedDict()
         page = self._page
@@ -216,7 +218,7 @@ class PlayersPage:
             text = self.reader.page(key, lambda: handler(viewer, request))
         except (NotFound, LookupError, ValueError, YarnlogError):
             return not_found()
-        return HTMLResponse(text, headers=HEADERS)
+        return self._answer(key, text, request)
 
     def _key(self, cid: str, name: str, request: Request) -> tuple[Any, ...]:
         return cid, self.reader.head(cid), name, request.url.path, str(request.query_params)
@@ -229,8 +231,21 @@ class PlayersPage:
         name = participant(table.invites, secret)
         if name is None:
             return not_found()
-        text = self.reader.kept_page(self._key(cid, name, request))
-        return None if text is None else HTMLResponse(text, headers=HEADERS)
+        key = self._key(cid, name, request)
+        text = self.reader.kept_page(key)
+        return None if text is None else self._answer(key, text, request)
+
+    def _answer(self, key: Any, text: str, request: Request) -> Response:
+        """The page, compressed once per head for a browser that takes gzip (a board grows with the
+        campaign: its wounds and spends). Only a page whose address has no query: one that echoes what
+        a request gave (the digest's check) is never compressed beside the link's secret."""
+        if request.query_params or "gzip" not in request.headers.get("accept-encoding", ""):
+            return HTMLResponse(text, headers=HEADERS)
+        body = self._gzipped.get(key)
+        if body is None:
+            body = self._gzipped.keep(key, gzip.compress(text.encode(), compresslevel=6, mtime=0))
+        return Response(body, media_type="text/html", headers={**HEADERS, "Content-Encoding": "gzip",
+                                                               "Vary": "Accept-Encoding"})
 
     # -- pages -------------------------------------------------------------------------------------
 
