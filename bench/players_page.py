@@ -79,9 +79,10 @@ class Load:
 
 
 async def _get(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes,
-               wire: list[int] | None = None) -> tuple[int, bytes]:
+               wire: list[int] | None = None, unzipped: dict[bytes, bytes] | None = None) -> tuple[int, bytes]:
     """One request on a kept-alive connection: the status and the body (uvicorn sends its length),
-    unzipped if it came compressed (its size on the wire added to ``wire``)."""
+    unzipped if it came compressed (its size on the wire added to ``wire``; a body already unzipped
+    once is taken from ``unzipped``: the readers' process must not cost more than the server)."""
     writer.write(request)
     head = await reader.readuntil(b"\r\n\r\n")
     status = int(head[9:12])
@@ -95,7 +96,13 @@ async def _get(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, reque
     body = await reader.readexactly(length)
     if wire is not None:
         wire.append(len(head) + length)
-    return status, gzip.decompress(body) if zipped else body
+    if not zipped:
+        return status, body
+    if unzipped is None:
+        return status, gzip.decompress(body)
+    if body not in unzipped:
+        unzipped[body] = gzip.decompress(body)
+    return status, unzipped[body]
 
 
 def _request(url: str) -> bytes:
@@ -114,6 +121,7 @@ async def _readers(url: str, readers: int, rounds: int, must_hold: str, timeout:
     times: list[float] = []
     failures: list[str] = []
     start = asyncio.Event()
+    unzipped: dict[bytes, bytes] = {}
 
     async def reader_task() -> None:
         try:
@@ -127,7 +135,7 @@ async def _readers(url: str, readers: int, rounds: int, must_hold: str, timeout:
             for done in range(rounds):
                 began = time.perf_counter()
                 try:
-                    status, body = await asyncio.wait_for(_get(stream, writer, request), timeout)
+                    status, body = await asyncio.wait_for(_get(stream, writer, request, None, unzipped), timeout)
                 except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
                     failures.extend([type(exc).__name__] * (rounds - done))  # the connection is lost
                     return
