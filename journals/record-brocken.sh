@@ -113,8 +113,11 @@ y challenge Bryn --related "Melee combat" --debt 2 --faces 6,5,2,1 --task "Shoul
 y melee Bryn Hound --fight brawl --after-pool Bryn=2 --faces Bryn=3,2,1 --after-faces Bryn=6 \
   --faces Hound=4,4,2                                                            # 53
 y fight end brawl                                                                # 54
-y scene close                                                                    # 55
-y episode end                                                                    # 56
+# A contest of three (line 158): 14 beats 11 by 3 (partial) and 5 by more than twice (critical).
+y contest Bryn Faust Grete --faces Bryn=6,5,3 --faces Faust=4,4,3 --faces Grete=2,2,1 \
+  --task "First to the last barrel"                                              # 55
+y scene close                                                                    # 56
+y episode end                                                                    # 57
 
 y verify
 y export -o "$HERE/brocken.jsonl"

@@ -28,11 +28,11 @@ export COLUMNS=${COLUMNS:-160}
 y() { "$YARNLOG" --db "$DB" "$@"; }
 
 # Session zero: the table, the campaign's numbers the draft leaves open, the characters.
-y init sea --title "The Knotted Sea" --gm Maya --ruleset will-descriptors
+# Reading 1: a Power track of 4 boxes; Will 9 (W1) and d10 (W4) are the draft's defaults, recorded too.
+y init sea --title "The Knotted Sea" --gm Maya --ruleset will-descriptors --setting track=4
 y join Ana
 y join Ben
 y join Cy
-y setup --track 4 --will 9 --sides 10   # reading 1: a Power track of 4 boxes; W1: Will 9; d10
 y character create Christopher --player Ana -d Knots=3:Abilities -d Strong=2 -d Sailor=1 \
   --background "Old navy friend" --key "Bind them all=motivation"
 y character create Bob --player Ben -d Slippery=2 -d Proud=2:Values -d Lockpick=1 --key "The lost heir=dramatic"

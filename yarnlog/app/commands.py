@@ -155,17 +155,21 @@ class CommandHandler:
         gm: str,
         ruleset: str = DEFAULT_RULESET,
         options: dict[str, bool] | None = None,
+        settings: dict[str, int] | None = None,
         command: CommandKey | None = None,
         new_command: bool = False,
     ) -> Recording:
-        """Record the campaign's first event; ``command`` as for :meth:`execute`."""
+        """Record the campaign's first event; ``settings`` are the numbers the ruleset's book leaves
+        open, those not given recorded at the book's default; ``command`` as for :meth:`execute`."""
         from yarnlog.core.limits import check_campaign_id, check_data
+        from yarnlog.core.ruleset import chosen_settings, get_ruleset
         from yarnlog.core.state import EVERYONE, empty_state
         from yarnlog.core.table import CampaignCreated
         from yarnlog.core.validation import validate_created
 
         check_campaign_id(campaign_id)
-        problem = check_data({"title": title, "gm": gm, "ruleset": ruleset, "options": options or {}}, {"gm"})
+        problem = check_data({"title": title, "gm": gm, "ruleset": ruleset, "options": options or {},
+                              "settings": settings or {}}, {"gm"})
         invalid(problem is None, problem or "")
         if command is not None and not new_command:
             again = self.recorded(campaign_id, command)
@@ -175,10 +179,12 @@ class CommandHandler:
             raise CampaignExists(campaign_id)
         try:
             payload = CampaignCreated(campaign_id=campaign_id, title=title, ruleset=ruleset, gm=gm,
-                                      options=dict(options or {}))
+                                      options=dict(options or {}),
+                                      settings=chosen_settings(get_ruleset(ruleset), settings or {}))
         except ValueError as exc:
             raise InvalidCommand(f"cannot create campaign: {_first_error(exc)}") from None
-        # The same validator verify runs on the first event: the ruleset exists and knows the options.
+        # The same validator verify runs on the first event: the ruleset exists and knows the options
+        # and settings.
         payload = validate_created(payload, empty_state(), Referee())
         try:
             created = Recording(self.append(campaign_id, 0, [payload], by=gm, visibility=EVERYONE, command=command))

@@ -13,8 +13,8 @@ from yarnlog.cli.root import app
 
 
 class _InitCommand(TyperCommand):
-    """``init``, whose help lists each installed system's optional rules (the rulesets are imported only
-    when the help is shown)."""
+    """``init``, whose help lists each installed system's optional rules and settings (the rulesets are
+    imported only when the help is shown)."""
 
     def format_help(self, ctx, formatter) -> None:
         self.epilog = _optional_rules_epilog()
@@ -29,12 +29,35 @@ def _optional_rules_epilog() -> str:
     lines = []
     for name in sorted(RULESETS):
         try:
-            options = get_ruleset(name).options
+            ruleset = get_ruleset(name)
         except YarnlogError:
             continue
-        if options:
-            lines.append(f"{name} optional rules (--option): {', '.join(n.replace('_', '-') for n in options)}")
+        if ruleset.options:
+            lines.append(f"{name} optional rules (--option): "
+                         f"{', '.join(n.replace('_', '-') for n in ruleset.options)}")
+        if ruleset.settings:
+            lines.append(f"{name} settings (--setting NAME=N): " + ", ".join(
+                f"{n.replace('_', '-')} ({'default ' + str(s.default) if s.default is not None else 'no default'})"
+                for n, s in ruleset.settings.items()))
     return "\n\n".join(lines)
+
+
+def _setting_values(given: list[str]) -> dict[str, int]:
+    """``--setting`` values: NAME=N, comma lists split, the name read as ``--option`` names are."""
+    import re
+
+    from yarnlog.core.referee import InvalidCommand
+
+    values: dict[str, int] = {}
+    for word in (word.strip() for item in given for word in item.split(",")):
+        if not word:
+            continue
+        name, eq, value = word.partition("=")
+        value = value.strip()
+        if not eq or not name.strip() or not re.fullmatch(r"-?[0-9]{1,12}", value):
+            raise InvalidCommand(f"a setting is NAME=N (a whole number), not {word!r}")
+        values[name.strip().casefold().replace("-", "_")] = int(value)
+    return values
 
 
 def _option_names(given: list[str]) -> dict[str, bool]:
@@ -54,6 +77,10 @@ def init(
         Optional[list[str]], typer.Option("--option", help="Turn on optional rules: A,B or repeated; the "
                                           "names are listed below (dashes or underscores).")
     ] = None,
+    setting: Annotated[
+        Optional[list[str]], typer.Option("--setting", help="Choose a number the book leaves open: NAME=N, "
+                                          "A=N,B=M or repeated; listed below (unset: the book's default).")
+    ] = None,
     command_id: Annotated[Optional[str], typer.Option("--command-id", help=COMMAND_ID_HELP, metavar="ID")] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -64,10 +91,12 @@ def init(
     SETTINGS.command_id = command_id
     given, new = take_command_id()
     options = _option_names(option or [])
-    key = command_key(given, ("init", campaign_id, title, gm, ruleset, options))
+    settings = _setting_values(setting or [])
+    # A command id given before settings existed keeps its digest: settings join the key only when given.
+    key = command_key(given, ("init", campaign_id, title, gm, ruleset, options, *([settings] if settings else [])))
     journal = open_journal(create=True)
     recorded = journal.create_campaign(campaign_id, title=title, gm=gm, ruleset=ruleset, options=options,
-                                       command=key, new_command=new)
+                                       settings=settings, command=key, new_command=new)
     # Answered in words like every other write (the payload table with --verbose).
     state = None if as_json or SETTINGS.verbose else recorded.state
     show_recorded(recorded, as_json, title=f"Campaign {campaign_id} created", state=state, command_id=given,
@@ -84,8 +113,8 @@ def options_(
     by: ByOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """The campaign's optional rules; with --on/--off, a GM's ruling switching some from this point on
-    (recorded; what came before keeps the rules it was played under)."""
+    """The campaign's optional rules and settings; with --on/--off, a GM's ruling switching some rules
+    from this point on (recorded; what came before keeps the rules it was played under)."""
     from yarnlog.core.referee import invalid
     from yarnlog.core.ruleset import get_ruleset
     from yarnlog.core.table import ChangeOptions
@@ -100,11 +129,25 @@ def options_(
         run_command(campaign, command, by=by, as_json=as_json)
         return
     state = campaign_state(campaign)
-    offered = get_ruleset(state.table.ruleset).options
+    ruleset = get_ruleset(state.table.ruleset)
+    # One row per optional rule, then one per setting chosen at init (a ruleset without settings: as before).
     data = [{"option": name.replace("_", "-"), "on": bool(state.table.options.get(name)), "book": where}
-            for name, where in offered.items()]
-    emit(data, as_json, lambda d: print_table(f"{state.table.title}: optional rules", ("option", "on", "book"),
-                                              [(r["option"], "on" if r["on"] else "off", r["book"]) for r in d]))
+            for name, where in ruleset.options.items()]
+    data += [{"setting": name.replace("_", "-"), "value": state.table.settings.get(name), "book": s.where}
+             for name, s in ruleset.settings.items()]
+
+    def render(rows: list[dict]) -> None:
+        options = [r for r in rows if "option" in r]
+        settings = [r for r in rows if "setting" in r]
+        if options or not settings:
+            print_table(f"{state.table.title}: optional rules", ("option", "on", "book"),
+                        [(r["option"], "on" if r["on"] else "off", r["book"]) for r in options])
+        if settings:
+            print_table(f"{state.table.title}: settings chosen at init", ("setting", "value", "book"),
+                        [(r["setting"], "unset" if r["value"] is None else str(r["value"]), r["book"])
+                         for r in settings])
+
+    emit(data, as_json, render)
 
 
 @app.command()

@@ -208,13 +208,43 @@ class Words:
 
 
 @dataclass(frozen=True)
+class Setting:
+    """A number the book leaves open, chosen for a campaign at ``init`` and recorded in its first event.
+
+    ``where`` says where the book is silent (its line, the reading); ``default`` is the book's own
+    provisional figure, filled in when the GM chooses none (``None``: the book gives none, so the
+    campaign has the setting only when chosen); ``low`` and ``high`` bound what may be chosen.
+    """
+
+    where: str
+    default: int | None = None
+    low: int = 1
+    high: int = 1000
+
+    def problem(self, name: str, value: object) -> str | None:
+        """Why ``value`` cannot be this setting's (None when it can)."""
+        if not isinstance(value, int) or isinstance(value, bool):
+            return f"the setting {name} is a whole number, not {value!r}"
+        if not self.low <= value <= self.high:
+            return f"the setting {name} is {self.low} to {self.high}, not {value}"
+        return None
+
+
+def chosen_settings(ruleset: Ruleset, given: Mapping[str, int]) -> dict[str, int]:
+    """The settings a campaign records at ``init``: those ``given``, and the book's default of the others."""
+    defaults = {name: s.default for name, s in ruleset.settings.items() if s.default is not None}
+    return {**defaults, **given}
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """What a game system adds to a journal, registered under the ``yarnlog.rulesets`` entry point.
 
     ``name`` is also the prefix of its event types (``name.noun.verb``); ``book`` the rule book it
     quotes. It adds its events (:class:`Rules`), its read models (:class:`Views`), its sentences
     (:class:`Words`), its recap and sheet ``templates`` (``package/folder``, shadowed file by file by
-    ``--templates DIR``) and its optional rules (``options``: name -> where the book says so). Its
+    ``--templates DIR``), its optional rules (``options``: name -> where the book says so) and the
+    numbers the book leaves open, chosen at ``init`` (``settings``: name -> :class:`Setting`). Its
     verbs are ``VERBS`` in the ``cli`` module beside its ruleset module, found by the shell
     (:func:`yarnlog.cli.verbs.verbs_of`), so the domain never imports the shell.
     """
@@ -227,6 +257,7 @@ class Ruleset:
     words: Words = field(default_factory=Words)
     templates: str | None = None
     options: Mapping[str, str] = field(default_factory=dict)
+    settings: Mapping[str, Setting] = field(default_factory=dict)
 
     def owns(self, event_type: str) -> bool:
         return event_type.startswith(self.name + ".")

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
-from pydantic import Field
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from yarnlog.core.envelope import CAMPAIGN_ID_PATTERN
 from yarnlog.core.events import Payload, event
@@ -25,13 +25,23 @@ RESERVED_NAMES = frozenset({"kitty", "everyone", "gm"})
 
 @event("campaign.created")
 class CampaignCreated(Payload):
-    """The first event of every campaign: its ruleset and optional rules are fixed here."""
+    """The first event of every campaign: its ruleset, optional rules and settings (the numbers its
+    book leaves open, :class:`yarnlog.core.ruleset.Setting`) are fixed here."""
 
     campaign_id: str = Field(min_length=1, max_length=64, pattern=CAMPAIGN_ID_PATTERN)
     title: Text = Field(min_length=1)
     ruleset: str
     gm: Name = Field(min_length=1)
     options: dict[str, bool] = Field(default_factory=dict)
+    settings: dict[Name, int] = Field(default_factory=dict)
+
+    @model_serializer(mode="wrap")
+    def _settings_only_when_chosen(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # A campaign without settings is stored as before they existed: its bytes and hash unchanged.
+        data: dict[str, Any] = handler(self)
+        if not data.get("settings"):
+            data.pop("settings", None)
+        return data
 
 
 @event("participant.joined")
@@ -69,6 +79,8 @@ class Table:
     ruleset: str = ""
     gm: str = ""
     options: dict[str, bool] = field(default_factory=dict)
+    #: The numbers its ruleset's book leaves open, as chosen at ``init`` (defaults filled in).
+    settings: dict[str, int] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)
     departed: frozenset[str] = frozenset()
     #: The open links to the players' page: participant -> SHA-256 of the link's secret (core.invites).
@@ -106,6 +118,7 @@ def evolve_table(table: Table, payload: Payload) -> Table:
             ruleset=payload.ruleset,
             gm=payload.gm,
             options=dict(payload.options),
+            settings=dict(payload.settings),
             roles={payload.gm: GM},
         )
     if isinstance(payload, ParticipantJoined):

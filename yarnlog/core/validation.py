@@ -43,13 +43,21 @@ if TYPE_CHECKING:
 
 
 def validate_created(p: CampaignCreated, campaign: CampaignState[Any], referee: Referee) -> CampaignCreated:
-    """The first event: once per campaign, naming a ruleset that exists and options it knows."""
+    """The first event: once per campaign, naming a ruleset that exists, options it knows and settings
+    it offers, each within its bounds."""
     invalid(campaign.ruleset is None and not campaign.table.gm, "a campaign is created only once")
     rules = get_ruleset(p.ruleset)
     unknown = sorted(set(p.options) - set(rules.options))
     invalid(not unknown, f"unknown optional rule(s) for {p.ruleset}: {', '.join(unknown)}"
             + "".join(did_you_mean(name, rules.options) for name in unknown)
             + (f"; known: {', '.join(sorted(rules.options))}" if rules.options else ""))
+    unknown = sorted(set(p.settings) - set(rules.settings))
+    invalid(not unknown, f"unknown setting(s) for {p.ruleset}: {', '.join(unknown)}"
+            + "".join(did_you_mean(name, rules.settings) for name in unknown)
+            + (f"; known: {', '.join(sorted(rules.settings))}" if rules.settings else "; it has none"))
+    for name, value in p.settings.items():
+        problem = rules.settings[name].problem(name, value)
+        invalid(problem is None, problem or "")
     return p
 
 

@@ -58,5 +58,7 @@ def _sentence(recorded: Recorded) -> str | None:
         switched = ", ".join(f"{name.replace('_', ' ')} {'on' if on else 'off'}" for name, on in p["options"].items())
         return f"{p['by']} rules the optional rules from now on: {switched}{_then(p.get('reason'), '. Reason: ')}."
     if kind == "campaign.created":
-        return f"Campaign {p['campaign_id']} \u201c{p['title']}\u201d created ({p['ruleset']}), GM {p['gm']}."
+        chosen = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in (p.get("settings") or {}).items())
+        return (f"Campaign {p['campaign_id']} \u201c{p['title']}\u201d created ({p['ruleset']}), GM {p['gm']}"
+                f"{_then(chosen, '; settings: ')}.")
     return None

@@ -102,7 +102,14 @@ def test_reads(table):
     code, out, _ = table("odds", "--net", "-2", "-d", "14", "--json")
     assert Fraction(json.loads(out)["success"]) == Fraction(19, 972)
     code, out, _ = table("odds", "--against", "0", "--json")
-    assert Fraction(json.loads(out)["tie"]) == Fraction(361, 3888)
+    first, second = json.loads(out)["sides"]
+    assert Fraction(first["odds"]["standoff"]) == Fraction(361, 3888)  # digest, section 6
+    assert first["odds"]["partial failure"] == second["odds"]["partial success"] == "427/1728"
+    code, out, _ = table("odds", "--against", "0", "--against", "0", "--json")
+    # three plain rolls: the winner's critical over the runner-up (the sum worked by hand in test_odds.py)
+    assert all(s["odds"]["critical success"] == "129635/10077696" for s in json.loads(out)["sides"])
+    code, out, _ = table("odds", "--net", "1", "--against", "0")
+    assert code == 0 and "Odds for side 1 (+1d6): critical success" in " ".join(out.split())
 
 
 def test_pool_dice_after_a_challenge_roll_with_the_campaign_option(cli):
@@ -138,6 +145,57 @@ def test_reads_at_the_end_of_a_scene(table):
     assert json.loads(out)["dice"]["pool"] == 3
     code, out, _ = table("ledger", "--character", "faust", "--end-of-scene", "1", "--json")
     assert [r["change"] for r in json.loads(out)] == [4, -1]
+    # explain and recap read the journal as it stood then, too: event 11 (the second roll) is not there yet
+    assert table("explain", "9", "--end-of-scene", "1", "--json")[0] == 0
+    code, out, err = table("explain", "11", "--end-of-scene", "1")
+    assert code == 2 and "no event 11" in err
+    code, out, err = table("explain", "11", "--as-of", "10")
+    assert code == 2 and "no event 11" in err
+    assert table("explain", "11", "--as-of", "11")[0] == 0
+    code, out, _ = table("recap", "--series", "--end-of-scene", "1", "--json")
+    moves = [m for e in json.loads(out)["episodes"] for s in e["scenes"] for m in s["moves"]]
+    assert code == 0 and len(moves) == 1 and "Faust rolls 4d6 (net +1)" in moves[0]
+    code, out, _ = table("recap", "--series", "--as-of", "11", "--json")
+    assert "Faust rolls 5d6 (net +2)" in " ".join(str(e) for e in json.loads(out)["episodes"])
+
+
+def test_a_contest_of_three_shows_each_sides_odds_of_each_result_with_the_roll(table):
+    assert table("character", "create", "Cora", "--player", "Ben", "--level", "0")[0] == 0
+    code, out, err = table("contest", "Faust", "Bryn", "Cora", "--faces", "Faust=6,5,4", "--faces", "Bryn=4,4,3",
+                           "--faces", "Cora=2,2,1")
+    assert code == 0, err
+    said = " ".join(out.split())
+    # three plain rolls: a critical success over the runner-up is 129635/10077696 = 1.3% (test_odds.py, by hand)
+    for name in ("Faust", "Bryn", "Cora"):
+        assert f"Odds for {name}: critical success 1.3%, complete 7.8%, partial 19.7%; standoff 13.4%;" in said
+    assert all(len(line) <= 80 for line in out.splitlines())
+    code, out, _ = table("explain", "9")
+    assert "Cora's prior odds, from Cora's side:" in out and "  critical failure: 21223/209952 (10.1%)" in out
+    code, out, _ = table("rolls")
+    assert "Odds for Cora: critical success 1.3%" in " ".join(out.split())
+
+
+def test_penalty_dice_taken_before_or_after_any_roll(table):
+    # line 61: "the player may opt to take bad dice in order to modify some contest or challenge roll (this may
+    # be done after a roll)": each penalty die taken adds a die, then the best three are kept again
+    code, out, err = table("contest", "Faust", "Bryn", "--faces", "Faust=2,2,1", "--faces", "Bryn=4,4,3",
+                           "--after-accept", "Faust=2", "--after-faces", "Faust=6,6", "--json")
+    assert code == 0, err
+    p = json.loads(out)[0]["payload"]
+    assert (p["rolls"][0]["kept"], p["rolls"][0]["total"], p["winner"]) == ([6, 6, 2], 14, "Faust")
+    code, out, err = table("melee", "Bryn", "Faust", "--fight", "yard", "--accept", "Bryn=1",
+                           "--faces", "Bryn=5,4,3,1", "--faces", "Faust=3,3,2", "--after-accept", "Faust=1",
+                           "--after-faces", "Faust=4", "--json")
+    assert code == 0, err
+    p = json.loads(out)[0]["payload"]
+    assert [r["total"] for r in p["rolls"]] == [12, 10] and p["rolls"][0]["net"] == 1
+    code, out, err = table("ranged", "Bryn", "--band", "short", "--faces", "1,1,2", "--after-accept", "1",
+                           "--after-faces", "6", "--json")
+    assert code == 0, err
+    assert json.loads(out)[0]["payload"]["roll"]["kept"] == [6, 2, 1]
+    code, out, _ = table("dice", "--json")
+    bad = {c["character"]: c["saved_bad"] for c in json.loads(out)["characters"]}
+    assert bad == {"Faust": 3, "Bryn": 2}  # every penalty die taken is in the ledger (DP37, line 61)
 
 
 def test_refusals_and_errors_are_one_line_within_80_columns(table):
@@ -171,3 +229,15 @@ def test_user_text_is_data_in_the_sheet_and_the_recap(table):
     recap = table("recap", "--series", "--format", "html")[1]
     assert_valid_html(recap)
     assert_inert(recap)
+
+
+def test_the_recap_tells_a_contest_with_each_sides_chance_to_win_not_every_tier(table):
+    # the move's answer, `rolls` and `explain` give every tier; the recap, read as a story, gives each side's
+    # chance to win and the standoff (three plain rolls: each wins (1 - 13.4%) / 3 = 28.9%, by symmetry)
+    assert table("character", "create", "Cora", "--player", "Ben", "--level", "0")[0] == 0
+    assert table("contest", "Faust", "Bryn", "Cora", "--faces", "Faust=6,5,4", "--faces", "Bryn=4,4,3",
+                 "--faces", "Cora=2,2,1")[0] == 0
+    code, out, _ = table("recap", "--series")
+    told = " ".join(out.split())
+    assert code == 0 and "Chances to win: Faust 28.9%, Bryn 28.9%, Cora 28.9%; standoff 13.4%." in told
+    assert "Odds for" not in told

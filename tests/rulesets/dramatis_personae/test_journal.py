@@ -7,10 +7,16 @@ from fractions import Fraction
 import pytest
 
 from yarnlog.app.verify import verify
-from yarnlog.core.referee import InvalidCommand, Override, RuleViolation
+from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
 from yarnlog.rulesets.dramatis_personae.parts.characters import BuyLevel, CreateCharacter
 from yarnlog.rulesets.dramatis_personae.parts.ledger import AwardDice, EndAdventure, RestorePool, StartAdventure
-from yarnlog.rulesets.dramatis_personae.parts.rolls import EndFight, RollChallenge, RollContest, RollInput
+from yarnlog.rulesets.dramatis_personae.parts.rolls import (
+    EndFight,
+    RollChallenge,
+    RollContest,
+    RollInput,
+    validate_contest,
+)
 from yarnlog.rulesets.dramatis_personae.rules.difficulty import Tier
 
 from .conftest import CAMPAIGN
@@ -119,7 +125,31 @@ def test_a_melee_round_and_a_finishing_blow(journal):
 def test_a_contest_tie_is_a_standoff(journal):
     p = journal.execute(CAMPAIGN, RollContest((RollInput("Bryn", faces=(5, 4, 3)),
                                                RollInput("Faust", faces=(6, 4, 2)))))[0].payload
-    assert p.winner is None and p.beats == [] and Fraction(p.odds["tie"]) == Fraction(361, 3888)
+    assert p.winner is None and p.beats == []
+    # digest, section 6: "tie 361/3888"; each side's partial success is the other's partial failure
+    assert p.odds["Bryn"]["standoff"] == p.odds["Faust"]["standoff"] == "361/3888"
+    assert p.odds["Bryn"]["partial success"] == p.odds["Faust"]["partial failure"] == "427/1728"
+
+
+def test_a_contest_of_three_keeps_each_sides_exact_odds_of_each_result(journal):
+    from yarnlog.rulesets.dramatis_personae.parts.characters import CreateCharacter
+
+    journal.execute(CAMPAIGN, CreateCharacter(name="Cora", player="Ben", level=0))
+    recorded = journal.execute(CAMPAIGN, RollContest((
+        RollInput("Faust", faces=(6, 5, 4)), RollInput("Bryn", faces=(4, 4, 3)), RollInput("Cora", faces=(2, 2, 1)))))
+    p = recorded[0].payload
+    # line 158: 15 over 11 is a complete success, 15 over 5 (three times) a critical
+    assert (p.winner, [(b.loser, b.tier) for b in p.beats]) == (
+        "Faust", [("Bryn", Tier.COMPLETE_SUCCESS), ("Cora", Tier.CRITICAL_SUCCESS)])
+    # three plain rolls: each side's critical success 129635/10077696 (worked by hand in test_odds.py)
+    assert {name: side["critical success"] for name, side in p.odds.items()} == dict.fromkeys(
+        ("Faust", "Bryn", "Cora"), "129635/10077696")
+    assert all(sum(map(Fraction, side.values())) == 1 and len(side) == 7 for side in p.odds.values())
+    assert p.odds["Cora"]["critical failure"] == "21223/209952"
+    assert verify(journal.store.read(CAMPAIGN), CAMPAIGN).ok
+    tampered = p.model_copy(update={"odds": {**p.odds, "Cora": {**p.odds["Cora"], "standoff": "1/2"}}})
+    state = journal.state(CAMPAIGN, upto=recorded[0].sequence - 1)
+    assert validate_contest(tampered, state, Referee()) == p  # the validator derives the odds again
 
 
 def test_a_retry_after_a_failure_needs_more_time_and_gets_no_bonus(journal):
@@ -175,3 +205,30 @@ def test_a_haggle_won_gives_an_ongoing_advantage_and_fleeing_is_a_ruling(journal
     # line 158: "if both combatants in a melee flee, then no contest happens": the GM's ruling, no roll
     [ruled] = journal.execute(CAMPAIGN, RecordRuling("Both flee: no contest happens.", rule="DP26"))
     assert isinstance(ruled.payload, RulingRecorded) and ruled.payload.rule == "DP26"
+
+
+def test_a_minutia_counts_only_where_precisely_appropriate(journal):
+    # line 43: "Minutia are like abilities that have limited utility, specific ranges and little or no impact on
+    # other task rolls except that for which they are precisely appropriate" (the digest leaves them off the roll)
+    read = RollChallenge(RollInput("Faust", attributes=(("latin", "precise"),), faces=(6, 5, 4, 2, 1)),
+                         task="Read the inscription")
+    p = journal.execute(CAMPAIGN, read)[0].payload
+    assert (p.roll.attributes[0].kind, p.roll.attributes[0].trait, p.roll.net, p.roll.total) == (
+        "minutia", "Latin", 2, 15)
+    with pytest.raises(InvalidCommand, match="never as related"):
+        journal.execute(CAMPAIGN, RollChallenge(RollInput("Faust", attributes=(("Latin", "related"),),
+                                                          faces=(6, 5, 4, 2))))
+    assert verify(journal.store.read(CAMPAIGN), CAMPAIGN).ok
+
+
+def test_a_character_joining_an_adventure_in_play_has_its_pool(journal):
+    # line 67: "The number of such bonus dice available in an adventure is equal to the square of the level"
+    journal.execute(CAMPAIGN, StartAdventure("The Brocken"))
+    journal.execute(CAMPAIGN, CreateCharacter(name="Cora", player="Ben", level=3, strengths=("Wit",)))
+    assert balance(journal, "Cora").pool == 9
+    p = journal.execute(CAMPAIGN, RollChallenge(RollInput("Cora", pool=2, faces=(6, 5, 4, 3, 2))))[0].payload
+    assert (p.economy[0].pool, p.economy[0].borrowed) == (2, 0)  # no dice debt: the pool had them
+    journal.execute(CAMPAIGN, EndAdventure())
+    journal.execute(CAMPAIGN, CreateCharacter(name="Dov", player="Ben", level=1))
+    assert balance(journal, "Dov").pool == 0  # between adventures no pool is in play
+    assert verify(journal.store.read(CAMPAIGN), CAMPAIGN).ok

@@ -27,3 +27,18 @@ def test_the_dramatis_personae_session_runs_as_written(cli):
     assert (bryn["level"], bryn["saved_good"], bryn["debt"]) == (2, 0, 4)
     for args in (("rolls",), ("ledger",), ("dice",)):
         assert all(len(line) <= 80 for line in cli(*args)[1].splitlines())
+
+
+def test_the_readings_for_gms_say_the_digest_misses_line_221_and_what_is_implemented():
+    from test_readme_examples import README
+
+    from yarnlog.rulesets.dramatis_personae.rules.contests import WOUND_ROLL, WOUNDS, Wound, wound
+
+    section = " ".join(README.split("## A Dramatis Personae session", 1)[1].split("\n## ", 1)[0].split())
+    assert "the digest misses the book's last line, 221" in section
+    assert "rolls against 11" in section and "(`yarnlog wound`, citing line 221" in section
+    # the code cites the book's line itself, under its heading, and does what the README says
+    assert "line 221" in WOUNDS.book and WOUNDS.chapter == "Consequences of Melee Combat"
+    assert WOUNDS.where == "DP 221" and WOUND_ROLL == 11
+    assert [wound(t) for t in (11, 10, 7, 5, 3)] == [Wound.NONE, Wound.COSMETIC, Wound.DEBILITATING, Wound.DISABLED,
+                                                     Wound.DEAD]

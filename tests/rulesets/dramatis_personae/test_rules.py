@@ -80,13 +80,27 @@ def test_dice_after_the_roll_retake_the_best_three():
     assert dice.improved((5, 5, 4), (1,)) == (5, 5, 4)
 
 
-@pytest.mark.parametrize("name, number", [
-    ("Simple", 5), ("Routine", 6), ("Mundane", 8), ("Typical", 10), ("Challenging", 12), ("Difficult", 14),
-    ("very difficult", 15), ("Heroic", 16), ("Incredible", 17), ("LEGENDARY", 18), ("11", 11),
+@pytest.mark.parametrize("name, number, example", [
+    # lines 87-96: each row of the chart with the book's example task
+    ("Simple", 5, "Simple (5+) Driving on a relatively straight road at moderate speeds."),
+    ("Routine", 6, "Routine (6+) Finding edible plants in a wooded environment with survival skills"),
+    ("Mundane", 8, "Mundane (8+) Using thief skills to pick someone's pocket in a crowd."),
+    ("Typical", 10, "Typical (10+) Use computer skill Accessing unencrypted data from a strange computer."),
+    ("Challenging", 12, "Challenging (12+) Using social skills to bribe a DMV employee for access to private "
+                        "records."),
+    ("Difficult", 14, "Difficult (14+) Using ones contacts to get passage aboard a military vessel."),
+    ("very difficult", 15, "Very Difficult (15+) Using linguistics to translate an alien message."),
+    ("Heroic", 16, "Heroic (16+) Using Mechanics to build an ultra-light airplane from a parachute and washing "
+                   "machine parts"),
+    ("Incredible", 17, "Incredible (17+) Using one's physical strength to lift a small car off of a small child."),
+    ("LEGENDARY", 18, "Legendary (18+) Using Medical ability to re-attach a severed limb with only primitive "
+                      "tools."),
+    ("11", 11, "line 98: Number indicates roll needed on 3d6."),
 ])
-def test_difficulty_chart(name, number):
-    # lines 87-96, e.g. "Difficult (14+) Using ones contacts to get passage aboard a military vessel."
+def test_difficulty_chart(name, number, example):
+    assert f"({number}+)" in example or name.isdigit()
     assert difficulty.needed(name) == number
+    assert difficulty.chart_name(number) in (None, example.split(" (")[0])
 
 
 def test_a_difficulty_off_the_chart_is_bad_input():

@@ -39,7 +39,7 @@ def sample():
 
 def test_it_imports_and_verifies(sample):
     journal, events = sample
-    assert len(events) == 56
+    assert len(events) == 57
     assert verify(journal.store.read(CID), CID).ok
 
 
@@ -125,6 +125,22 @@ def test_the_debt_is_paid_and_pool_dice_are_added_after_a_melee_roll(sample):
     # "+1d6 For every two dice from dice pool applied after the roll" (192): 3,2,1 then a 6: 6,3,2 = 11.
     p = events[53]
     assert (p.rolls[0].after_faces, roll(p, 0), roll(p, 1)[2], p.winner) == ([6], (0, [6, 3, 2], 11), 10, "Bryn")
+
+
+def test_a_contest_of_three(sample):
+    _, events = sample
+    # line 158: "whoever rolls highest ... partial success. If the roll of one opponent is 4 greater than the
+    # other ... complete success. If the roll is twice as high as the opponent ... a critical": Bryn's 6,5,3 = 14
+    # beats Faust's 4,4,3 = 11 by 3 (partial) and Grete's 2,2,1 = 5 by more than twice (critical).
+    p = events[55]
+    assert [roll(p, i)[2] for i in range(3)] == [14, 11, 5]
+    assert (p.winner, [(b.loser, b.tier.value) for b in p.beats]) == (
+        "Bryn", [("Faust", "partial success"), ("Grete", "critical success")])
+    # Three plain rolls: each side's chance of winning with a critical over the runner-up, worked by hand
+    # (tests/rulesets/dramatis_personae/test_odds.py): 129635 / 216³; of losing to one, 21223/209952.
+    for side in p.odds.values():
+        assert (side["critical success"], side["critical failure"]) == ("129635/10077696", "21223/209952")
+        assert sum(Fraction(chance) for chance in side.values()) == 1
 
 
 def test_the_dice_ledger_at_the_end(sample):

@@ -7,11 +7,10 @@ SHEET = "Christopher"
 READ_ARGS = {("explain",): ("9",), ("sheet",): ("Christopher",)}
 
 SESSION = """
-yarnlog init ropes --title "Ropes" --gm Maya --ruleset will-descriptors
+yarnlog init ropes --title "Ropes" --gm Maya --ruleset will-descriptors --setting track=4
 yarnlog join Ana
 yarnlog join Ben
 yarnlog join Cy
-yarnlog setup --track 4 --will 9 --sides 10
 yarnlog character create Christopher --player Ana -d Knots=3:Abilities -d Strong=2 -d Sailor=1 \
   --background "Old navy friend" --key "Bind them all=motivation"
 yarnlog character create Bob --player Ben -d Slippery=2 -d Proud=2:Values --key "The lost heir=dramatic"

@@ -7,17 +7,17 @@ from yarnlog.app.journal import Journal
 from yarnlog.core.table import AddParticipant
 from yarnlog.core.timeline import OpenScene, StartEpisode
 from yarnlog.persistence.memory import MemoryStore
-from yarnlog.rulesets.will_descriptors.parts.sheets import ChooseSettings, CreateCharacter
+from yarnlog.rulesets.will_descriptors.parts.sheets import CreateCharacter
 
 CAMPAIGN = "ropes"
 
 
 def table(track: int = 5, starting_will: int = 9) -> Journal:
     journal = Journal(MemoryStore())
-    journal.create_campaign(CAMPAIGN, title="Ropes", gm="Maya", ruleset="will-descriptors")
+    journal.create_campaign(CAMPAIGN, title="Ropes", gm="Maya", ruleset="will-descriptors",
+                            settings={"track": track, "starting_will": starting_will})
     for name in ("Ana", "Ben", "Cy"):
         journal.execute(CAMPAIGN, AddParticipant(name=name))
-    journal.execute(CAMPAIGN, ChooseSettings(track=track, starting_will=starting_will))
     journal.execute(CAMPAIGN, CreateCharacter(
         "Christopher", "Ana", descriptors=(("Knots", 3, "Abilities"), ("Strong", 2, ""), ("Sailor", 1, "")),
         background=("Old navy friend",), keys=(("Bind them all", "motivation"),)))

@@ -11,8 +11,9 @@ import pytest
 
 @pytest.fixture
 def table(cli):
-    for args in (("init", "ropes", "--title", "Ropes", "--gm", "Maya", "--ruleset", "will-descriptors"),
-                 ("join", "Ana"), ("join", "Ben"), ("setup", "--track", "5"),
+    for args in (("init", "ropes", "--title", "Ropes", "--gm", "Maya", "--ruleset", "will-descriptors",
+                  "--setting", "track=5"),
+                 ("join", "Ana"), ("join", "Ben"),
                  ("character", "create", "Christopher", "--player", "Ana", "-d", "Knots=3:Abilities", "-d", "Strong=2",
                   "--key", "Bind them all=motivation", "--background", "Old navy friend"),
                  ("character", "create", "Bob", "--player", "Ben", "-d", "Slippery=2", "-d", "Proud=2:Values"),
@@ -138,7 +139,7 @@ def test_the_readme_session_runs_as_written(cli):
 
     commands = blocks("## A Will & Descriptors session")
     run_all(cli, commands)
-    code, out, _ = cli("explain", "9", "--json")
+    code, out, _ = cli("explain", "8", "--json")
     assert any("Christopher wins with 3 successes over 6" in line for line in json.loads(out)["lines"])
     code, out, _ = cli("sheet", "Bob", "--json")
     bob = json.loads(out)
@@ -159,8 +160,8 @@ def test_a_character_is_played_by_someone_at_the_table(table):
 
 
 def test_board_ledger_and_rolls_as_of_an_event_and_the_end_of_a_scene(table):
-    """The reads at the head come from the stored views; --as-of 8 is before the roll (event 9) and its
-    harm (event 10); --end-of-scene 1 is after both (W5: 1 Will per descriptor; W15: box 3)."""
+    """The reads at the head come from the stored views; --as-of 7 is before the roll (event 8) and its
+    harm (event 9); --end-of-scene 1 is after both (W5: 1 Will per descriptor; W15: box 3)."""
     table("opposed", "Christopher", "--against", "Bob", "--use", "Knots", "--oppose", "Slippery", "--faces",
           "9,8,7", "--against-faces", "6,2")
     assert table("harm", "Bob")[0] == 0
@@ -174,11 +175,43 @@ def test_board_ledger_and_rolls_as_of_an_event_and_the_end_of_a_scene(table):
     def bob(board):
         return next(c for c in board["characters"] if c["name"] == "Bob")
 
-    assert (bob(read("board", "--as-of", "8"))["will"], bob(read("board", "--as-of", "8"))["crossed"]) == (9, [])
+    assert (bob(read("board", "--as-of", "7"))["will"], bob(read("board", "--as-of", "7"))["crossed"]) == (9, [])
     for at in ((), ("--end-of-scene", "1")):
         assert (bob(read("board", *at))["will"], bob(read("board", *at))["crossed"]) == (8, [3])
-        assert [(r["event"], r["amount"]) for r in read("ledger", "--character", "bob", *at)] == [(9, -1)]
-        assert [r["event"] for r in read("rolls", *at)] == [9]
-    assert read("ledger", "--as-of", "8") == [] and read("rolls", "--as-of", "8") == []
+        assert [(r["event"], r["amount"]) for r in read("ledger", "--character", "bob", *at)] == [(8, -1)]
+        assert [r["event"] for r in read("rolls", *at)] == [8]
+    assert read("ledger", "--as-of", "7") == [] and read("rolls", "--as-of", "7") == []
     code, _, err = table("ledger", "--character", "Nobody")
     assert code == 2 and "there is no character called Nobody" in err
+
+
+def test_an_out_character_is_refused_naming_the_rule_once(table):
+    """W18, line 11: "If the last (highest) box of the Power track is crossed off, you're out of the scene."
+    Box 5 of 5 crossed by 5 successes; the refusal names W18 once."""
+    assert table("opposed", "Christopher", "--against", "Bob", "--use", "Knots", "--use", "Strong", "--oppose",
+                 "Slippery", "--faces", "9,9,9,9,9", "--against-faces", "2,1")[0] == 0
+    assert table("harm", "Bob")[0] == 0
+    code, _, err = table("opposed", "Bob", "--against", "Christopher", "--use", "Slippery", "--faces", "9,9",
+                         "--against-faces", "")
+    assert code == 3
+    assert err.strip() == "Refused. Bob is out of the scene: the highest box crossed (W18)."
+
+
+def test_a_third_characters_descriptor_joins_no_pool_unless_the_gm_overrides(table):
+    """W5-W6, line 4: "spend one point of your Will for each Descriptor that contributes dice to your pool.
+    Your Descriptors can contribute dice to your opponent's pool": the roller's own, or the opponent's
+    used against them; a character outside the roll adds nothing."""
+    assert table("character", "create", "Abigail", "-d", "Persuasive=3")[0] == 0
+    before = events(table)
+    code, _, err = table("opposed", "Christopher", "--against", "Bob", "--use", "Knots", "--use",
+                         "Abigail:Persuasive", "--faces", "9,8,7,3,1,1", "--against-faces", "")
+    assert code == 3
+    assert err.startswith("Refused. Abigail's Persuasive: Abigail is not in this roll (")
+    assert err.count("\n") == 1 and len(err.rstrip()) <= 80 and err.rstrip().endswith("W5-W6).")
+    assert events(table) == before
+    code, out, _ = table("opposed", "Christopher", "--against", "Bob", "--use", "Knots", "--use",
+                         "Abigail:Persuasive", "--faces", "9,8,7,3,1,1", "--against-faces", "", "--override",
+                         "Abigail shouts the knot's name", "--json")
+    assert code == 0 and json.loads(out)[0]["event_type"] == "override.recorded"
+    code, out, _ = table("verify")
+    assert code == 0

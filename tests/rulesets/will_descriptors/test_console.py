@@ -111,3 +111,33 @@ def test_yarnlog_play_in_a_real_terminal_shows_will_and_completes_names(table, t
         assert "Ana/Christopher Will 8/9 | Ben/Bob Will 8/9 crossed 3/5 | Maya" in screen
     finally:
         terminal.close()
+
+
+def test_every_move_of_the_contract_session_is_recorded_in_the_console(cli, tmp_path, capsys):
+    """Each move of the session (contract.py) typed at ``yarnlog play`` is recorded as the command line
+    records it, and each refused one writes nothing."""
+    import shlex
+
+    from .contract import SESSION
+
+    lines = []
+    for raw in SESSION.replace("\\\n", " ").splitlines():
+        words = shlex.split(raw, comments=True)
+        if words:
+            refused = words[0] == "!"
+            lines.append((shlex.join(words[2:] if refused else words[1:]), refused))
+    (init, _), *moves = lines
+    assert cli(*shlex.split(init))[0] == 0
+    console = Console(open_journal(), str(tmp_path / "journal.db"), "ropes", confirm=lambda question: True,
+                      out=io.StringIO(), err=io.StringIO())
+    for line, refused in moves:
+        before = json.loads(cli("log", "--json")[1])
+        code = console.dispatch(line)
+        capsys.readouterr()
+        assert (code != 0) if refused else (code == 0), (line, console.err.getvalue())
+        if refused:
+            assert json.loads(cli("log", "--json")[1]) == before, line
+    moves_recorded = {e["event_type"] for e in json.loads(cli("log", "--json")[1])}
+    assert {"will-descriptors." + kind for kind in (
+        "character.created", "roll.made", "scene-descriptor.created", "scene-descriptor.stuck", "harm.taken",
+        "stalemate.shifted", "refreshment.had", "xp.awarded", "advance.spent", "ruling.recorded")} <= moves_recorded

@@ -43,13 +43,13 @@ def test_will_starts_at_nine_and_is_kept(journal):
 
 
 def test_a_character_waits_for_the_track_length():
-    """Reading 1: the draft never says how many boxes; the GM chooses at setup, or per character."""
+    """Reading 1: the draft never says how many boxes; the GM chooses at init, or per character."""
     from yarnlog.app.journal import Journal
     from yarnlog.persistence.memory import MemoryStore
 
     journal = Journal(MemoryStore())
     journal.create_campaign("c", title="T", gm="Maya", ruleset="will-descriptors")
-    with pytest.raises(InvalidCommand, match="Power track's length"):
+    with pytest.raises(InvalidCommand, match="no Power track length"):
         journal.execute("c", CreateCharacter("Bob"))
     journal.execute("c", CreateCharacter("Bob", track=7))
     assert journal.state("c").rules.characters["Bob"].track == 7

@@ -23,7 +23,7 @@ from yarnlog.core.state import replay
 from yarnlog.core.table import Table
 from yarnlog.core.timeline import EpisodeStarted, Note, SceneClosed, SceneOpened
 from yarnlog.rulesets.dramatis_personae.parts.reports import dice_board
-from yarnlog.rulesets.dramatis_personae.words import narrate
+from yarnlog.rulesets.dramatis_personae.words import retell
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
             else:
                 series_notes.append(note)
         elif rec.event_type.startswith("dramatis-personae."):
-            said = narrate(rec, None)  # type: ignore[arg-type]  # the sentences read the payload only
+            said = retell(rec)
             if not said:
                 continue
             if rec.scene in scenes:

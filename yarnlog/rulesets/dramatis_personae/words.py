@@ -14,7 +14,7 @@ from yarnlog.rulesets.dramatis_personae.parts.characters import (
     MinutiaAdded,
 )
 from yarnlog.rulesets.dramatis_personae.parts.ledger import AdventureEnded, AdventureStarted, DiceAwarded, PoolRestored
-from yarnlog.rulesets.dramatis_personae.parts.reports import success_chance
+from yarnlog.rulesets.dramatis_personae.parts.reports import side_odds_sentence, success_chance
 from yarnlog.rulesets.dramatis_personae.parts.rolls import (
     ChallengeRolled,
     ContestRolled,
@@ -45,6 +45,33 @@ def _chance(odds: dict[str, str]) -> str:
     return f"{float(Fraction(success_chance(odds))) * 100:.1f}%"
 
 
+def _chances_to_win(p: ContestRolled) -> str:
+    """``Chances to win: Bryn 66.1%, Hound 24.6%; standoff 9.3%.``: the recap's short form of a contest's
+    recorded odds (the move's answer, ``rolls`` and ``explain`` give every tier)."""
+    sides = ", ".join(f"{r.character} {_chance(p.odds[r.character])}" for r in p.rolls if r.character in p.odds)
+    standoff = next(iter(p.odds.values()), {}).get("standoff", "0")
+    return f"Chances to win: {sides}; standoff {float(Fraction(standoff)) * 100:.1f}%."
+
+
+def retell(recorded: Recorded) -> str | None:
+    """A move as the recap tells it: the answer's sentence, with a contest's odds in short."""
+    p = recorded.payload
+    if isinstance(p, ContestRolled):
+        return _contest(p, _chances_to_win(p))
+    return narrate(recorded, None)  # type: ignore[arg-type]  # the sentences read the payload only
+
+
+def _contest(p: ContestRolled, odds: str) -> str:
+    rolls = "; ".join(_dice(r) for r in p.rolls)
+    if p.winner is None:
+        return f"{rolls}. A tie: a standoff, the GM rules what follows (reading 2). {odds}"
+    beats = ", ".join(f"a {b.tier.value} over {b.loser}"
+                      + (f" ({b.loser} suffers {_n(b.penalty, 'penalty die')})" if b.penalty else "")
+                      + (" (finished)" if b.outcome is not None and b.outcome.value == "finished" else "")
+                      for b in p.beats)
+    return f"{rolls}. {p.winner} wins with {beats} ({'DP27' if p.melee else 'DP24'}). {odds}"
+
+
 def narrate(recorded: Recorded, state: DPCampaign) -> str | None:
     p = recorded.payload
     if isinstance(p, CharacterCreated):
@@ -72,14 +99,7 @@ def narrate(recorded: Recorded, state: DPCampaign) -> str | None:
         return (f"{_dice(p.roll)} against {p.difficulty}+ {what}: {p.tier.value} "
                 f"(odds of success {_chance(p.odds)}).{wound}")
     if isinstance(p, ContestRolled):
-        rolls = "; ".join(_dice(r) for r in p.rolls)
-        if p.winner is None:
-            return f"{rolls}. A tie: a standoff, the GM rules what follows (reading 2)."
-        beats = ", ".join(f"a {b.tier.value} over {b.loser}"
-                          + (f" ({b.loser} suffers {_n(b.penalty, 'penalty die')})" if b.penalty else "")
-                          + (" (finished)" if b.outcome is not None and b.outcome.value == "finished" else "")
-                          for b in p.beats)
-        return f"{rolls}. {p.winner} wins with {beats} ({'DP27' if p.melee else 'DP24'})."
+        return _contest(p, " ".join(side_odds_sentence(name, side) for name, side in p.odds.items()))
     if isinstance(p, FightEnded):
         return f"The fight {p.fight} ends; penalty dice in hand clear (reading 7)."
     if isinstance(p, RulingRecorded):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yarnlog.rulesets.will_descriptors.state import Character, WillCampaign
+from yarnlog.rulesets.will_descriptors.state import Character, WillCampaign, settings_of
 
 
 def track_text(who: Character) -> str:
@@ -29,10 +29,9 @@ def sheet_data(who: Character) -> dict[str, Any]:
 
 
 def board(campaign: WillCampaign) -> dict[str, Any]:
-    state = campaign.rules
+    state, settings = campaign.rules, settings_of(campaign)
     return {
-        "settings": {"track": state.settings.track, "starting_will": state.settings.starting_will,
-                     "sides": state.settings.sides},
+        "settings": {"track": settings.track, "starting_will": settings.starting_will, "sides": settings.sides},
         "characters": [sheet_data(who) for who in state.characters.values()],
         "scene_descriptors": [{"name": s.name, "dice": s.dice, "scene": s.scene, "about": s.about, "roll": s.roll}
                               for s in state.scene_descriptors.values()],
@@ -61,13 +60,15 @@ def odds_rows(dice_a: int, dice_b: int, sides: int) -> list[dict[str, Any]]:
 
 
 def rolls(history: Any) -> list[dict[str, Any]]:
-    """Every roll recorded, with its pools, faces, outcome and the prior odds kept in its event."""
+    """Every roll recorded, with its pools, faces, outcome and the prior odds kept in its event; as
+    corrected, and without those retracted (the amendments in ``history``)."""
     from fractions import Fraction
 
+    from yarnlog.core.corrections import effective
     from yarnlog.rulesets.will_descriptors.parts.rolls import RollMade
 
     rows = []
-    for recorded in history:
+    for recorded in effective(history):
         p = recorded.payload
         if not isinstance(p, RollMade):
             continue
@@ -85,9 +86,12 @@ def rolls(history: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def explanation(recorded: Any, campaign: WillCampaign) -> dict[str, Any]:
+def explanation(recorded: Any, campaign: WillCampaign, history: Any = ()) -> dict[str, Any]:
     """Event ``recorded`` explained with the state after it: its sentence, its rule quoted, every
-    movement of Will, XP or Advances with its rule, and a roll's prior odds of each outcome."""
+    movement of Will, XP or Advances with its rule, a roll's prior odds of each outcome, and what of
+    ``history`` (the journal as far as it is read) points at it: the GM's override it was recorded
+    under, the corrections and retractions of it."""
+    from yarnlog.core.corrections import Correction, OverrideRecorded, Retraction
     from yarnlog.core.words import core_sentence
     from yarnlog.rulesets.will_descriptors.words import narrate
 
@@ -105,5 +109,16 @@ def explanation(recorded: Any, campaign: WillCampaign) -> dict[str, Any]:
     for line in odds:
         who = "stalemate" if line.side == "stalemate" else f"side {line.side.upper()} wins with {line.successes}"
         lines.append(f"Prior odds, {who}: {line.chance}")
+    amended = []
+    for other in history:
+        q = other.payload
+        if isinstance(q, OverrideRecorded) and other.sequence < recorded.sequence <= other.sequence + q.covers:
+            amended.append(f"Recorded under {q.by}'s override (event {other.sequence}): {q.reason}")
+        elif isinstance(q, Correction) and q.corrects == recorded.sequence:
+            amended.append(f"Corrected by event {other.sequence} ({q.approved_by}): {q.reason}")
+        elif isinstance(q, Retraction) and q.retracts == recorded.sequence:
+            amended.append(f"Retracted by event {other.sequence} ({q.approved_by}): {q.reason}")
+    lines += amended
     return {"event": recorded.sequence, "type": recorded.event_type, "lines": lines,
-            "movements": [m.model_dump() for m in movements], "odds": [o.model_dump() for o in odds]}
+            "movements": [m.model_dump() for m in movements], "odds": [o.model_dump() for o in odds],
+            "amended": amended}

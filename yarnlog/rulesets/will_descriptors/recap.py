@@ -2,7 +2,9 @@
 
 Scene by scene, each move in the sentence a write answers with (:mod:`.words`) and the journal's own
 events (episodes, scenes, notes) in theirs; a player's recap leaves out every event not visible to
-that player (GM-only notes and moves). Closing with each character's Will, track, XP and Advances.
+that player (GM-only notes and moves); a retracted move is left out and a corrected one told as
+corrected (the amendments themselves are told where they were recorded). Closing with each
+character's Will, track, XP and Advances.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from yarnlog.core.corrections import effective
 from yarnlog.core.events import Recorded
 from yarnlog.core.state import as_told, visible_to
 from yarnlog.core.timeline import EpisodeStarted, Note, SceneClosed, SceneOpened
@@ -23,7 +26,7 @@ def recap_data(history: Sequence[Recorded], campaign: WillCampaign, viewer: str 
     table = campaign.table
     episodes: list[dict[str, Any]] = []
     before: list[str] = []
-    for recorded in as_told(history):
+    for recorded in as_told(effective(history)):
         if not visible_to(recorded, viewer, table):
             continue
         p = recorded.payload

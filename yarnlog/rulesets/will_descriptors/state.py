@@ -1,6 +1,6 @@
-"""Will & Descriptors' state: the campaign's settings, the characters, the scene's descriptors, the
+"""Will & Descriptors' state: the characters, the scene's descriptors, the
 rolls a harm or a descriptor follows, and the ledger of Will, XP and Advances. Folded by
-:mod:`.parts`; never stored as the truth."""
+:mod:`.parts`; never stored as the truth. The campaign's settings are the table's, chosen at ``init``."""
 
 from __future__ import annotations
 
@@ -20,12 +20,18 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Settings:
-    """The numbers the draft leaves open, chosen for the campaign (readings 1 and 15)."""
+    """The numbers the draft leaves open, chosen for the campaign at ``init`` (readings 1 and 15)."""
 
-    track: int | None = None  # the Power track's boxes; None until chosen (reading 1)
+    track: int | None = None  # the Power track's boxes; None unless chosen (reading 1)
     starting_will: int = DEFAULT_STARTING_WILL  # W1, line 2
     sides: int = DEFAULT_SIDES  # W4, line 3
-    chosen: bool = False
+
+
+def settings_of(campaign: CampaignState[object]) -> Settings:
+    """The campaign's settings as recorded in its first event (:data:`.ruleset.SETTINGS`)."""
+    chosen = campaign.table.settings
+    return Settings(chosen.get("track"), chosen.get("starting_will", DEFAULT_STARTING_WILL),
+                    chosen.get("sides", DEFAULT_SIDES))
 
 
 @dataclass(frozen=True)
@@ -106,7 +112,6 @@ class LedgerEntry:
 
 @dataclass(frozen=True)
 class WillState:
-    settings: Settings = field(default_factory=Settings)
     characters: Mapping[str, Character] = field(default_factory=dict)
     scene_descriptors: Mapping[str, SceneDescriptor] = field(default_factory=dict)
     rolls: PMap[int, Roll] = field(default_factory=pmap)

@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from yarnlog.core.events import Recorded
+from yarnlog.core.table import CampaignCreated
 from yarnlog.rulesets.will_descriptors.parts.harm import HarmTaken, InjuryRemoved
 from yarnlog.rulesets.will_descriptors.parts.keys import AdvanceSpent, RulingRecorded, XpAwarded
 from yarnlog.rulesets.will_descriptors.parts.rolls import RollMade, SideEntry
@@ -16,7 +17,8 @@ from yarnlog.rulesets.will_descriptors.parts.scenes import (
     SceneDescriptorStuck,
     StalemateShifted,
 )
-from yarnlog.rulesets.will_descriptors.parts.sheets import CharacterCreated, SettingsChosen
+from yarnlog.rulesets.will_descriptors.parts.sheets import CharacterCreated
+from yarnlog.rulesets.will_descriptors.rules.will import DEFAULT_SIDES, DEFAULT_STARTING_WILL
 from yarnlog.rulesets.will_descriptors.state import WillCampaign
 
 
@@ -44,8 +46,12 @@ def _roll(p: RollMade) -> str:
 
 def narrate(recorded: Recorded, campaign: WillCampaign) -> str | None:
     p: Any = recorded.payload
-    if isinstance(p, SettingsChosen):
-        return f"Power track of {p.track} boxes, starting Will {p.starting_will}, d{p.sides} (readings 1, 15)."
+    if isinstance(p, CampaignCreated):
+        boxes = (f"a Power track of {p.settings['track']} boxes" if "track" in p.settings
+                 else "no Power track length (each character's own)")
+        return (f"Campaign {p.campaign_id} \u201c{p.title}\u201d created (will-descriptors), GM {p.gm}: {boxes}, "
+                f"starting Will {p.settings.get('starting_will', DEFAULT_STARTING_WILL)}, "
+                f"d{p.settings.get('sides', DEFAULT_SIDES)} (readings 1, 15).")
     if isinstance(p, CharacterCreated):
         dice = ", ".join(f"{d.name} {d.dice}D" for d in p.descriptors) or "no descriptors"
         return f"{p.name} ({p.player}): Will {p.starting_will}, {p.track} boxes; {dice}."

@@ -62,7 +62,8 @@ def _time(text: Optional[str]) -> Optional[tuple[str, str]]:
 
 
 Related = Annotated[Many, typer.Option("--related", help="A Strength or Weakness related to the task (±1d6).")]
-Precise = Annotated[Many, typer.Option("--precise", help="A Strength or Weakness precisely relevant (±2d6).")]
+Precise = Annotated[Many, typer.Option("--precise", help="A Strength, Weakness or Minutia precisely relevant "
+                                       "(±2d6).")]
 Mod = Annotated[Many, typer.Option("--mod", help="A modifier of the book's table: LABEL or LABEL=DICE.")]
 GmMod = Annotated[Many, typer.Option("--gm", help="The GM's own modifier: TEXT=DICE, e.g. \"climber helps=+1\".")]
 BandOpt = Annotated[Optional[str], typer.Option("--band", help="Range band: point-blank, short, medium, long, "
@@ -126,7 +127,8 @@ def ranged(
     task: TaskOpt = "", related_trait: Related = None, precise_trait: Precise = None, mod: Mod = None,
     gm: GmMod = None,
     band: BandOpt = None, pool: PoolOpt = 0, saved: SavedOpt = 0, bad: BadOpt = 0, debt: DebtOpt = 0,
-    accept: AcceptOpt = 0, faces: FacesOpt = None,
+    accept: AcceptOpt = 0, after_pool: AfterPoolOpt = 0, after_accept: AfterAcceptOpt = 0, faces: FacesOpt = None,
+    after_faces: AfterFacesOpt = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """A ranged attack: a challenge from 11+ with the range band and the ranged modifiers (DP19, DP31-DP32)."""
@@ -138,7 +140,7 @@ def ranged(
         invalid(band is None, "give --band or --distance, not both")
         band = band_at(distance, weapon).value
     roll = _one(character, "ranged", related_trait, precise_trait, mod, gm, band, None, pool, saved, bad, debt,
-                accept, 0, 0, faces, None)
+                accept, after_pool, after_accept, faces, after_faces)
     run_command(campaign, RollChallenge(roll, difficulty=difficulty, kind="ranged", task=task), by=by,
                 override_reason=override, as_json=as_json)
 
@@ -148,15 +150,15 @@ def finish(
     target: Annotated[str, typer.Argument(help="The loser to finish.")],
     fight: Annotated[str, typer.Option("--fight", help="The fight.")] = "melee",
     related_trait: Related = None, precise_trait: Precise = None, mod: Mod = None, gm: GmMod = None, pool: PoolOpt = 0,
-    saved: SavedOpt = 0, accept: AcceptOpt = 0, after_pool: AfterPoolOpt = 0, faces: FacesOpt = None,
-    after_faces: AfterFacesOpt = None,
+    saved: SavedOpt = 0, accept: AcceptOpt = 0, after_pool: AfterPoolOpt = 0, after_accept: AfterAcceptOpt = 0,
+    faces: FacesOpt = None, after_faces: AfterFacesOpt = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """A finishing blow: a challenge at 14+ after a complete success in melee (DP27, line 171)."""
     from yarnlog.rulesets.dramatis_personae.parts.rolls import RollChallenge
 
     roll = _one(character, "melee", related_trait, precise_trait, mod, gm, None, None, pool, saved, 0, 0, accept,
-                after_pool, 0, faces, after_faces)
+                after_pool, after_accept, faces, after_faces)
     run_command(campaign, RollChallenge(roll, kind="finishing-blow", fight=fight, target=target), by=by,
                 override_reason=override, as_json=as_json)
 
@@ -191,11 +193,12 @@ def _keyed(values: Many, names: tuple[str, ...], what: str) -> dict[str, list[st
 
 
 def _contest(names: tuple[str, ...], table: str, related: Many, precise: Many, mod: Many, gm: Many, pool: Many,
-             saved: Many, bad: Many, debt: Many, accept: Many, after_pool: Many, faces: Many, after_faces: Many):
+             saved: Many, bad: Many, debt: Many, accept: Many, after_pool: Many, after_accept: Many, faces: Many,
+             after_faces: Many):
     keyed = {what: _keyed(values, names, what) for what, values in (
         ("--related", related), ("--precise", precise), ("--mod", mod), ("--gm", gm), ("--pool", pool),
         ("--saved", saved), ("--bad", bad), ("--debt", debt), ("--accept", accept), ("--after-pool", after_pool),
-        ("--faces", faces), ("--after-faces", after_faces))}
+        ("--after-accept", after_accept), ("--faces", faces), ("--after-faces", after_faces))}
 
     def count(what: str, name: str) -> int:
         return sum(_int(v, what) for v in keyed[what].get(name, ()))
@@ -207,7 +210,8 @@ def _contest(names: tuple[str, ...], table: str, related: Many, precise: Many, m
     return tuple(_one(name, table, keyed["--related"].get(name), keyed["--precise"].get(name),
                       keyed["--mod"].get(name), keyed["--gm"].get(name), None, None, count("--pool", name),
                       count("--saved", name), count("--bad", name), count("--debt", name), count("--accept", name),
-                      count("--after-pool", name), 0, last("--faces", name), last("--after-faces", name))
+                      count("--after-pool", name), count("--after-accept", name), last("--faces", name),
+                      last("--after-faces", name))
                  for name in names)
 
 
@@ -222,6 +226,8 @@ KBad = Annotated[Many, typer.Option("--bad", help=f"Saved penalty dice applied {
 KDebt = Annotated[Many, typer.Option("--debt", help=f"Dice of debt applied {K}.")]
 KAccept = Annotated[Many, typer.Option("--accept", help=f"Penalty dice taken for dice on the roll {K}.")]
 KAfterPool = Annotated[Many, typer.Option("--after-pool", help=f"Pool dice after the roll, two a die {K}.")]
+KAfterAccept = Annotated[Many, typer.Option("--after-accept", help=f"Penalty dice taken after the roll, one a die "
+                                            f"(line 61) {K}.")]
 KFaces = Annotated[Many, typer.Option("--faces", help=f"Faces rolled, NAME=6,5,2 (omit: the tool rolls) {K}.")]
 KAfterFaces = Annotated[Many, typer.Option("--after-faces", help=f"Faces of the dice added after the roll {K}.")]
 
@@ -230,15 +236,16 @@ def contest(
     cast: Annotated[list[str], typer.Argument(help="Two or more participants.")],
     task: TaskOpt = "", related: KRelated = None, precise: KPrecise = None, mod: KMod = None, gm: KGm = None,
     pool: KPool = None, saved: KSaved = None, bad: KBad = None, debt: KDebt = None, accept: KAccept = None,
-    faces: KFaces = None,
+    after_pool: KAfterPool = None, after_accept: KAfterAccept = None, faces: KFaces = None,
+    after_faces: KAfterFaces = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """A contest: the highest roll wins; 4 more a complete success, twice or a natural 18 a critical (DP24)."""
     from yarnlog.rulesets.dramatis_personae.parts.rolls import RollContest
 
     names = listed(cast)
-    rolls = _contest(names, "challenge", related, precise, mod, gm, pool, saved, bad, debt, accept, None, faces,
-                     None)
+    rolls = _contest(names, "challenge", related, precise, mod, gm, pool, saved, bad, debt, accept, after_pool,
+                     after_accept, faces, after_faces)
     run_command(campaign, RollContest(rolls, task=task), by=by, override_reason=override, as_json=as_json)
 
 
@@ -247,15 +254,16 @@ def melee(
     fight: Annotated[str, typer.Option("--fight", help="The fight this round belongs to.")] = "melee",
     related: KRelated = None, precise: KPrecise = None, mod: KMod = None, gm: KGm = None, pool: KPool = None,
     saved: KSaved = None, bad: KBad = None, debt: KDebt = None, accept: KAccept = None,
-    after_pool: KAfterPool = None, faces: KFaces = None, after_faces: KAfterFaces = None,
+    after_pool: KAfterPool = None, after_accept: KAfterAccept = None, faces: KFaces = None,
+    after_faces: KAfterFaces = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """A melee round: a contest with the Combat Results (DP27) and the melee modifiers (DP29)."""
     from yarnlog.rulesets.dramatis_personae.parts.rolls import RollContest
 
     names = listed(cast)
-    rolls = _contest(names, "melee", related, precise, mod, gm, pool, saved, bad, debt, accept, after_pool, faces,
-                     after_faces)
+    rolls = _contest(names, "melee", related, precise, mod, gm, pool, saved, bad, debt, accept, after_pool,
+                     after_accept, faces, after_faces)
     run_command(campaign, RollContest(rolls, melee=True, fight=fight), by=by, override_reason=override,
                 as_json=as_json)
 

@@ -167,12 +167,15 @@ def rolls(viewer: AsOpt = None, campaign: CampaignOpt = None, as_of: AsOfOpt = N
 
 
 def _roll_line(r: dict) -> str:
+    from yarnlog.rulesets.dramatis_personae.parts.reports import side_odds_sentence
+
     dice_ = "; ".join(f"{x['character']} {x['net']:+d}d6 kept {'-'.join(map(str, x['kept']))} = {x['total']}"
                       for x in r["rolls"])
     if r["kind"] in ("contest", "melee"):
         result = f"{r['winner']} wins" if r["winner"] else "a standoff"
         beats = ", ".join(f"{b['tier']} over {b['loser']}" for b in r["beats"])
-        return f"#{r['sequence']} {r['kind']}: {dice_}. {result}{': ' + beats if beats else ''}."
+        odds_ = " ".join(side_odds_sentence(name, side) for name, side in r["odds"].items())
+        return f"#{r['sequence']} {r['kind']}: {dice_}. {result}{': ' + beats if beats else ''}. {odds_}"
     wound_ = f" ({r['wound']})" if r.get("wound") else ""
     return (f"#{r['sequence']} {r['kind']} {r['difficulty']}+: {dice_}: {r['tier']}{wound_}. "
             f"Odds of success were {_percent(r['success_chance'])}.")
@@ -180,13 +183,15 @@ def _roll_line(r: dict) -> str:
 
 def explain(
     sequence: Annotated[int, typer.Argument(help="The event's number.")],
-    viewer: AsOpt = None, campaign: CampaignOpt = None, as_json: JsonOpt = False,
+    viewer: AsOpt = None, campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """One event: for a roll, every source of dice, the kept three, the total and the odds."""
+    """One event: for a roll, every source of dice, the kept three, the total and the odds (an event after
+    --as-of N or --end-of-scene N is not there yet)."""
     from yarnlog.cli.output import emit, summarize
     from yarnlog.rulesets.dramatis_personae.parts.reports import explain_event
 
-    history, _ = _seen(campaign, None, None, viewer)
+    history, _ = _seen(campaign, as_of, end_of_scene, viewer)
 
     def render(d: dict) -> None:
         where = f", scene {d['scene']}" if d["scene"] else ""
@@ -201,8 +206,12 @@ def explain(
                  f"{','.join(map(str, x['faces']))}{' then ' + ','.join(map(str, x['after_faces'])) if x['after_faces'] else ''}"  # noqa: E501
                  f" ({x['source']}); kept {'-'.join(map(str, x['kept']))} = {x['total']}.")
         _say(_roll_line(roll))
-        for outcome, chance in roll["odds"].items():
-            _say(f"  {outcome}: {chance} ({_percent(chance)})")
+        sides = roll["odds"].items() if roll["kind"] in ("contest", "melee") else [(None, roll["odds"])]
+        for name, odds_ in sides:
+            if name is not None:
+                _say(f"{name}'s prior odds, from {name}'s side:")
+            for outcome, chance in odds_.items():
+                _say(f"  {outcome}: {chance} ({_percent(chance)})")
 
     emit(explain_event(history, sequence), as_json, render)
 
@@ -210,28 +219,32 @@ def explain(
 def odds(
     net: Annotated[int, typer.Option("--net", help="Net bonus (or, negative, penalty) dice.")] = 0,
     difficulty: Annotated[str, typer.Option("--difficulty", "-d", help="Chart name or number.")] = "Typical",
-    against: Annotated[Optional[int], typer.Option("--against", help="A contest: the other side's net dice.")]
-    = None,
+    against: Annotated[Optional[list[int]], typer.Option("--against", help="A contest: another side's net dice "
+                                                         "(repeat for three or more sides).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """The exact chance of each result of a roll before it is made (never a simulation)."""
+    """The exact chance of each result of a roll before it is made (never a simulation); for a contest,
+    each side's chance of each result from its own point of view."""
     from yarnlog.cli.output import emit
     from yarnlog.core.referee import invalid
+    from yarnlog.rulesets.dramatis_personae.parts.reports import side_odds_sentence
+    from yarnlog.rulesets.dramatis_personae.parts.rolls import outcome_label
     from yarnlog.rulesets.dramatis_personae.rules import odds as exact
     from yarnlog.rulesets.dramatis_personae.rules.difficulty import needed
 
-    invalid(abs(net) <= exact.MAX_NET and abs(against or 0) <= exact.MAX_NET,
-            f"at most {exact.MAX_NET} net dice a side")
+    nets = [net, *(against or ())]
+    invalid(all(abs(n) <= exact.MAX_NET for n in nets), f"at most {exact.MAX_NET} net dice a side")
+    invalid(len(nets) <= 20, "at most 20 sides to a contest")
     data: dict[str, Any]
-    if against is None:
+    if not against:
         number = needed(difficulty)
         data = {"net": net, "difficulty": number,
                 "odds": {t.value: str(p) for t, p in exact.tier_odds(net, number).items()},
                 "success": str(exact.success_chance(net, number))}
     else:
-        a, b, tie = exact.contest_odds(net, against)
-        data = {"net": net, "against": against, "wins": {t.value: str(p) for t, p in a.items()},
-                "losses": {t.value: str(p) for t, p in b.items()}, "tie": str(tie)}
+        data = {"net": net, "against": list(against), "sides": [
+            {"side": i + 1, "net": n, "odds": {outcome_label(o): str(p) for o, p in side.items()}}
+            for i, (n, side) in enumerate(zip(nets, exact.contest_odds(nets)))]}
 
     def render(d: dict) -> None:
         if "odds" in d:
@@ -239,10 +252,8 @@ def odds(
             for tier, chance in d["odds"].items():
                 _say(f"  {tier}: {chance} ({_percent(chance)})")
         else:
-            _say(f"{d['net']:+d}d6 against {d['against']:+d}d6: tie {d['tie']} ({_percent(d['tie'])}).")
-            for label, key in (("wins", "wins"), ("loses", "losses")):
-                for tier, chance in d[key].items():
-                    _say(f"  {label} by {tier}: {chance} ({_percent(chance)})")
+            for side in d["sides"]:
+                _say(side_odds_sentence(f"side {side['side']} ({side['net']:+d}d6)", side["odds"]))
 
     emit(data, as_json, render)
 
@@ -251,14 +262,19 @@ def recap(
     episode: EpisodeOpt = None, episodes: EpisodesOpt = None, scenes: ScenesOpt = None,
     series: SeriesOpt = False, as_name: AudienceOpt = None, players: PlayersOpt = False, fmt: FormatOpt = "md",
     output: OutputOpt = None, templates: TemplatesOpt = None, campaign: CampaignOpt = None,
-    as_of: AsOfOpt = None, as_json: JsonOpt = False,
+    as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """The recap: each episode's scenes and moves in the book's words, and the dice at its end.
 
     Alone it is the GM's recap; --as NAME and --players leave out what a player may not see."""
+    from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
     from yarnlog.cli.recaps import TEMPLATES, recap_asked, write_document
     from yarnlog.core.referee import InvalidCommand
     from yarnlog.rulesets.dramatis_personae.recap import Audience, Scope, build_recap
+
+    if end_of_scene is not None:  # the journal as it stood when scene N closed
+        journal = open_journal()
+        as_of = resolve_as_of(journal, pick_campaign(journal, campaign), as_of, end_of_scene)
 
     asked = recap_asked(episode=episode, episodes=episodes, scenes=scenes, series=series, as_name=as_name,
                         players=players, fmt=fmt, as_json=as_json, campaign=campaign, as_of=as_of)

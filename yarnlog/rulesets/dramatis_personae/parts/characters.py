@@ -106,17 +106,17 @@ class Sheet:
 
     @property
     def traits(self) -> tuple[str, ...]:
-        """The Strengths and Weaknesses by name (the console completes them)."""
-        return tuple(t.trait for t in (*self.strengths, *self.weaknesses))
+        """The Strengths, Weaknesses and Minutiae by name (the console completes them)."""
+        return (*(t.trait for t in (*self.strengths, *self.weaknesses)), *self.minutiae)
 
     def trait(self, text: str) -> tuple[str, str] | None:
-        """``(kind, trait as written)`` of a Strength or Weakness named ``text`` (any case)."""
+        """``(kind, trait as written)`` of a Strength, Weakness or Minutia named ``text`` (any case)."""
         wanted = text.strip().lower()
         for kind, traits in (("strength", self.strengths), ("weakness", self.weaknesses)):
             for trait in traits:
                 if trait.trait.lower() == wanted:
                     return kind, trait.trait
-        return None
+        return next((("minutia", m) for m in self.minutiae if m.lower() == wanted), None)
 
 
 @dataclass(frozen=True)
@@ -214,7 +214,7 @@ def validate_developed(p: AttributeDeveloped, campaign: DPCampaign, referee: Ref
     sheet = sheet_of(campaign, p.character)
     found = sheet.trait(p.trait)
     if p.change == "strength-gained":
-        invalid(found is None or found[0] == "weakness", f"{sheet.name} has the strength {p.trait} already")
+        invalid(found is None or found[0] != "strength", f"{sheet.name} has the strength {p.trait} already")
     elif p.change in ("weakness-eased", "weakness-removed"):
         invalid(found is not None and found[0] == "weakness", f"{sheet.name} has no weakness {p.trait}")
     return p

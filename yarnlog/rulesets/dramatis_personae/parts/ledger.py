@@ -19,7 +19,13 @@ from pyrsistent import PVector, pvector
 from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded, event
 from yarnlog.core.referee import Referee, invalid
-from yarnlog.rulesets.dramatis_personae.parts.characters import BuyLevel, Characters, LevelBought, sheet_of
+from yarnlog.rulesets.dramatis_personae.parts.characters import (
+    BuyLevel,
+    CharacterCreated,
+    Characters,
+    LevelBought,
+    sheet_of,
+)
 from yarnlog.rulesets.dramatis_personae.rules.advancement import POOL, check_level_purchase, level_cost, pool_size
 
 if TYPE_CHECKING:
@@ -225,6 +231,9 @@ def evolve(ledger: Ledger, recorded: Recorded, _state: Any = None) -> Ledger:
         moves.append((p.character, "pool", p.dice, "DP34, line 67", p.ruling))
     elif isinstance(p, LevelBought):
         moves.append((p.character, "good", -p.cost, "DP38, line 65", f"level {p.level} bought"))
+    elif isinstance(p, CharacterCreated) and adventure is not None and p.level:
+        # a character joining an adventure in play has its pool for it too: level² "in an adventure" (DP33)
+        moves.append((p.name, "pool", pool_size(p.level), "DP33, line 67", f"pool of level² for {adventure}"))
     for use in getattr(p, "economy", ()):
         moves.extend(_uses(use))
     if not moves and adventure == ledger.adventure:
@@ -264,7 +273,7 @@ def validate_level(p: LevelBought, campaign: DPCampaign, referee: Referee) -> Le
 
 
 PART = Part(name="ledger", initial=Ledger, evolve=evolve,
-            folds=folds(AdventureStarted, AdventureEnded, DiceAwarded, PoolRestored, LevelBought,
+            folds=folds(AdventureStarted, AdventureEnded, DiceAwarded, PoolRestored, LevelBought, CharacterCreated,
                         carrying=("economy",)),
             decide=decide,
             validators={AdventureStarted: validate_started, AdventureEnded: validate_ended,

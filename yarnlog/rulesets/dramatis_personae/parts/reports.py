@@ -71,6 +71,21 @@ def success_chance(odds: dict[str, str]) -> str:
     return str(sum((Fraction(v) for k, v in odds.items() if k in wins), Fraction(0)))
 
 
+def _percent(chance: str) -> str:
+    return f"{float(Fraction(chance)) * 100:.1f}%"
+
+
+def side_odds_sentence(name: str, odds: dict[str, str]) -> str:
+    """``Odds for Bryn: critical success 7.0%, complete 13.7%, ...; standoff 9.3%; partial failure ...``: one
+    side's prior chance of each result of a contest, best first (DP24; readings 2, 10)."""
+    def tiers(kind: str, grades: tuple[str, ...]) -> str:
+        return ", ".join(f"{grade if i else grade + ' ' + kind} {_percent(odds.get(f'{grade} {kind}', '0'))}"
+                         for i, grade in enumerate(grades))
+
+    return (f"Odds for {name}: {tiers('success', ('critical', 'complete', 'partial'))}; standoff "
+            f"{_percent(odds.get('standoff', '0'))}; {tiers('failure', ('partial', 'complete', 'critical'))}.")
+
+
 def roll_rows(history: Sequence[Recorded]) -> list[dict[str, Any]]:
     """Every challenge and contest with its dice, result and exact prior odds."""
     rows: list[dict[str, Any]] = []

@@ -81,16 +81,18 @@ FINISHED = Rule(
     "Critical Success: Loser is Finished. (Winner can KO, Disable or Kill opponent).")
 TABLES = {"challenge": CIRCUMSTANCES, "melee": MELEE, "ranged": RANGED}
 GM_MODIFIER_LIMIT = 20
+STANDOFF = "standoff"
 
 
 class AttributeUse(BaseModel):
-    """A Strength or Weakness the GM rated relevant to this task (DP7, line 37)."""
+    """A Strength or Weakness the GM rated relevant to this task (DP7, line 37), or a Minutia precisely
+    appropriate to it (line 43)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     trait: str
     relevance: Literal["related", "precise"]
-    kind: Literal["strength", "weakness"] = "strength"
+    kind: Literal["strength", "weakness", "minutia"] = "strength"
     dice: int = 0
 
 
@@ -194,7 +196,8 @@ class ContestRolled(Payload):
     rolls: list[RollFacts] = Field(min_length=2, max_length=20)
     winner: str | None = None
     beats: list[Beat] = Field(default_factory=list)
-    odds: dict[str, str] = Field(default_factory=dict)
+    #: each side -> its result from its own point of view -> the exact prior chance, before the dice
+    odds: dict[str, dict[str, str]] = Field(default_factory=dict)
     economy: list[DiceUse] = Field(default_factory=list)
 
 
@@ -505,7 +508,7 @@ def _check_after_roll(facts: RollFacts, *, melee: bool, campaign: DPCampaign, re
     """Pool dice after the roll: melee's rule (DP29); in a challenge only where the campaign allows (reading 8)."""
     if facts.after_pool and not melee:
         referee.require(bool(campaign.table.options.get(POOL_AFTER_ROLL)), AFTER_ROLL,
-                        "no pool dice after a challenge roll without pool-after-roll")
+                        "pool dice after the roll only in melee, or with pool-after-roll")
 
 
 def validate_contest(p: ContestRolled, campaign: DPCampaign, referee: Referee) -> ContestRolled:
@@ -525,20 +528,21 @@ def validate_contest(p: ContestRolled, campaign: DPCampaign, referee: Referee) -
     for loser, tier in result.over:
         penalty, outcome = MELEE_RESULTS[tier] if p.melee else (0, None)
         beats.append(Beat(loser=loser, tier=tier, penalty=penalty, outcome=outcome))
-    from yarnlog.rulesets.dramatis_personae.rules.odds import contest_odds, winner_odds
+    return p.model_copy(update={"rolls": rolls, "winner": result.winner, "beats": beats,
+                                "odds": _contest_odds(rolls), "economy": [economy(r, campaign) for r in rolls]})
 
-    odds: dict[str, str] = {}
-    if len(rolls) == 2:  # each side's chance of each tier, and of a tie
-        a, b, tie = contest_odds(rolls[0].net, rolls[1].net)
-        for facts, wins in ((rolls[0], a), (rolls[1], b)):
-            odds.update({f"{facts.character} {tier.value}": str(chance) for tier, chance in wins.items()})
-        odds["tie"] = str(tie)
-    else:  # each participant's chance of rolling highest alone, and of a standoff at the top
-        chances, standoff = winner_odds(tuple(r.net for r in rolls))
-        odds.update({f"{facts.character} wins": str(chance) for facts, chance in zip(rolls, chances)})
-        odds["tie"] = str(standoff)
-    return p.model_copy(update={"rolls": rolls, "winner": result.winner, "beats": beats, "odds": odds,
-                                "economy": [economy(r, campaign) for r in rolls]})
+
+def _contest_odds(rolls: list[RollFacts]) -> dict[str, dict[str, str]]:
+    """Each side's exact prior chance of each result from its own point of view (DP24; readings 2, 10)."""
+    from yarnlog.rulesets.dramatis_personae.rules.odds import contest_odds
+
+    return {facts.character: {outcome_label(outcome): str(chance) for outcome, chance in side.items()}
+            for facts, side in zip(rolls, contest_odds([r.net for r in rolls]))}
+
+
+def outcome_label(outcome: Tier | None) -> str:
+    """A contest side's result in the book's words; ``standoff`` for a tie at the top (reading 2)."""
+    return STANDOFF if outcome is None else outcome.value
 
 
 def validate_fight_ended(p: FightEnded, campaign: DPCampaign, referee: Referee) -> FightEnded:

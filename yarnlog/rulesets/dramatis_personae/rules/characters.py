@@ -22,11 +22,19 @@ QUIRK_PER_MINUTIA = Rule(
     "Any number of these can be developed so, and for each initial minutia a single quirk must be taken.")
 
 
+MINUTIA_PRECISE = Rule(
+    f"{BOOK} (line 43; the digest leaves minutiae off the roll: our reading)", "Step 3. Minutia/Quirks",
+    "Minutia are like abilities that have limited utility, specific ranges and little or no impact on other "
+    "task rolls except that for which they are precisely appropriate.")
+
+
 class Kind(Enum):
-    """A Strength (better than average) or a Weakness (below average) (lines 29, 39)."""
+    """A Strength (better than average) or a Weakness (below average) (lines 29, 39), or a Minutia: a
+    singular ability that counts only where precisely appropriate (line 43)."""
 
     STRENGTH = "strength"
     WEAKNESS = "weakness"
+    MINUTIA = "minutia"
 
 
 class Relevance(IntEnum):
@@ -38,7 +46,12 @@ class Relevance(IntEnum):
 
 
 def attribute_dice(kind: Kind, relevance: Relevance) -> int:
-    """Signed dice: a Strength adds, a Weakness subtracts 1d6 (related) or 2d6 (precise) (DP7, line 37)."""
+    """Signed dice: a Strength adds, a Weakness subtracts 1d6 (related) or 2d6 (precise) (DP7, line 37); a
+    Minutia adds 2d6 to the task it is precisely appropriate for and nothing to others (line 43)."""
+    if kind is Kind.MINUTIA:
+        invalid(relevance is not Relevance.RELATED,
+                f"a minutia counts only where precisely appropriate, never as related ({MINUTIA_PRECISE.book})")
+        return int(relevance)
     return int(relevance) if kind is Kind.STRENGTH else -int(relevance)
 
 

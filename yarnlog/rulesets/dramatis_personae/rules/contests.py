@@ -3,13 +3,16 @@
 Whoever rolls highest has a partial success; 4 greater than the other a complete success; twice
 the other or a natural 18 (a kept 18, reading 10) a critical (DP24, line 158). A tie is a standoff
 with no result, the GM rules what follows (reading 2). With more than two, the highest beats each
-other participant by its own margin.
+other participant by its own margin; from each side's point of view (our reading, the book and the
+digest speak of two): the winner's tier is the one over the runner-up (the tier it has over every
+other side), a loser's is the failure that mirrors the winner's tier over it, and a tie at the top
+is a standoff for all.
 
 Melee is such a contest in rounds: the loser suffers 1 penalty die (partial) or 2 (complete; the
 winner may then finish the fight with a challenge 14+ blow), or is finished (critical) (DP27,
 lines 168-172). Penalty dice stay in each combatant's hand for the fight (reading 7). At its end a
 loser with penalty dice rolls against 11 for lasting wounds (line 221, "Consequences of Melee
-Combat": the book's last line, which the digest took for cut off).
+Combat": the book's last line, which the digest misses: it counts 220 lines).
 """
 
 from __future__ import annotations
@@ -73,6 +76,23 @@ def contest_result(totals: Mapping[str, int]) -> ContestResult:
     winner = leaders[0]
     return ContestResult(winner, tuple((name, contest_tier(top, total))
                                        for name, total in totals.items() if name != winner))
+
+
+def mirrored(tier: Tier) -> Tier:
+    """The loser's side of a winner's tier: a complete success over one is that one's complete failure."""
+    order = list(Tier)
+    return order[len(order) - 1 - order.index(tier)]
+
+
+def side_tier(result: ContestResult, name: str) -> Tier | None:
+    """One side's result from its own point of view (DP24, line 158; see the module's reading): the winner's
+    tier over the runner-up, a loser's mirrored failure, ``None`` in a standoff (reading 2)."""
+    if result.winner is None:
+        return None
+    if name == result.winner:
+        order = list(Tier)
+        return min((tier for _, tier in result.over), key=order.index)
+    return mirrored(dict(result.over)[name])
 
 
 class Outcome(Enum):

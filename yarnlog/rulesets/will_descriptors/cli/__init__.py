@@ -1,9 +1,10 @@
 """Will & Descriptors' verbs on the command line, offered only in its campaigns.
 
-Moves: ``setup`` (the campaign's track, Will and die), ``character create``, ``opposed`` (an opposed roll),
-``recover`` (a Recovery roll), ``describe`` (a Scene Descriptor), ``stick``, ``harm``, ``heal``,
-``refresh``, ``shift``, ``xp``, ``advance`` and ``ruling``. Reads: ``sheet``, ``board``, ``ledger``,
-``rolls``, ``odds``, ``recap`` and ``explain``. Only typer and :mod:`yarnlog.cli` are imported at start-up.
+Moves (the campaign's track, Will and die are settings chosen at ``init``): ``character create``,
+``opposed`` (an opposed roll), ``recover`` (a Recovery roll), ``describe`` (a Scene Descriptor),
+``stick``, ``harm``, ``heal``, ``refresh``, ``shift``, ``xp``, ``advance`` and ``ruling``. Reads:
+``sheet``, ``board``, ``ledger``, ``rolls``, ``odds``, ``recap`` and ``explain``. Only typer and
+:mod:`yarnlog.cli` are imported at start-up.
 """
 
 import typer

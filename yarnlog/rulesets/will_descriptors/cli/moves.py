@@ -1,4 +1,5 @@
-"""Will & Descriptors' moves at the table.
+"""Will & Descriptors' moves at the table (the campaign's track, Will and die are chosen at ``init``:
+``yarnlog init sea --ruleset will-descriptors --setting track=4``).
 
 ``yarnlog opposed Christopher --against Bob --use Knots --use Bob:Proud --oppose Slippery --faces 9,8,7,3
 --against-faces 6,2`` (omit the faces and the tool rolls them); ``harm Bob`` (or ``--injury NAME``);
@@ -39,20 +40,6 @@ def _key(text: str) -> tuple[str, str]:
     if not eq:
         raise InvalidCommand(f"a Key is NAME=dramatic or NAME=motivation, not {text!r}")
     return name.strip(), framework.strip()
-
-
-def setup(
-    track: Annotated[int, typer.Option("--track", min=1, max=100, help="The Power track's boxes (the draft gives "
-                                       "none: reading 1).")],
-    will: Annotated[int, typer.Option("--will", min=1, max=1000, help="Starting Will (W1: 9, pending "
-                                      "playtest).")] = 9,
-    sides: Annotated[int, typer.Option("--sides", min=2, max=100, help="The dice's sides (d10 'for now').")] = 10,
-    campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
-) -> None:
-    """The GM chooses the numbers the draft leaves open, before the first character."""
-    from yarnlog.rulesets.will_descriptors.parts.sheets import ChooseSettings
-
-    run_command(campaign, ChooseSettings(track, will, sides), by=by, override_reason=override, as_json=as_json)
 
 
 @character_app.command("create")
@@ -235,7 +222,6 @@ def ruling(
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(setup)
     for verb in (opposed, recover, describe, stick, harm, heal, refresh, shift, xp, advance, ruling):
         app.command()(verb)
     app.add_typer(character_app, name="character")

@@ -137,13 +137,17 @@ def rolls(
 def odds(
     dice_a: Annotated[int, typer.Argument(min=0, max=30, help="Side A's dice.")],
     dice_b: Annotated[int, typer.Argument(min=0, max=30, help="Side B's dice.")],
-    sides: Annotated[int, typer.Option("--sides", min=2, max=100, help="The dice's sides.")] = 10,
-    as_json: JsonOpt = False,
+    sides: Annotated[Optional[int], typer.Option("--sides", min=2, max=100, help="The dice's sides (default: "
+                                                 "the campaign's setting, d10 unless chosen).")] = None,
+    campaign: CampaignOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """The exact chance of each outcome of an opposed roll: A or B wins with k successes, or a stalemate."""
     from yarnlog.cli.output import emit, print_table
     from yarnlog.rulesets.will_descriptors.reads import odds_rows
+    from yarnlog.rulesets.will_descriptors.state import settings_of
 
+    if sides is None:  # the verb is offered only in a Will & Descriptors campaign: its dice (reading 15)
+        sides = settings_of(_state(campaign, None, None)).sides
     rows = odds_rows(dice_a, dice_b, sides)
 
     def render(lines: list) -> None:
@@ -187,19 +191,24 @@ def recap(
 
 def explain(
     event: Annotated[int, typer.Argument(help="The event's number (yarnlog log).")],
-    campaign: CampaignOpt = None, as_json: JsonOpt = False,
+    campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None, as_json: JsonOpt = False,
 ) -> None:
-    """One event explained: what it did, the rule that decided it, what it moved, and a roll's prior odds."""
-    from yarnlog.cli.context import open_journal, pick_campaign
+    """One event explained: what it did, the rule that decided it, what it moved, a roll's prior odds,
+    and the override, corrections and retractions recorded of it (up to --as-of/--end-of-scene)."""
+    from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
     from yarnlog.cli.output import emit, wrapped
     from yarnlog.core.referee import invalid
     from yarnlog.rulesets.will_descriptors.reads import explanation
 
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
-    history = journal.history(cid, upto=event)
-    invalid(bool(history) and history[-1].sequence == event, f"there is no event {event}")
-    data = explanation(history[-1], journal.state(cid, upto=event))
+    upto = resolve_as_of(journal, cid, as_of, end_of_scene)
+    invalid(upto is None or event <= upto, f"event {event} was not yet recorded at event {upto}")
+    history = journal.history(cid, upto=upto)
+    found = next((r for r in history if r.sequence == event), None)
+    invalid(found is not None, f"there is no event {event}")
+    assert found is not None
+    data = explanation(found, journal.state(cid, upto=event), history)
 
     def render(d: dict) -> None:
         for line in d["lines"]:

@@ -33,7 +33,9 @@ def character(campaign: WillCampaign, name: str) -> Character:
 def check_in_scene(who: Character, referee: Referee) -> None:
     """An out character takes no part until a Refreshment scene (W3, W18)."""
     rule = OUT_AT_ZERO if who.will <= 0 else OUT_AT_TOP
-    referee.require(not who.out, rule, f"{who.name} is out of the scene: {who.why_out}")
+    # The refusal names the rule itself: the reason is said without its number.
+    why = "0 Will" if who.will <= 0 else "the highest box crossed"
+    referee.require(not who.out, rule, f"{who.name} is out of the scene: {why}")
 
 
 def apply_movements(state: WillState, movements: list[Movement], recorded: Recorded) -> WillState:

@@ -22,8 +22,13 @@ from yarnlog.rulesets.will_descriptors.parts.common import Movement, apply_movem
 from yarnlog.rulesets.will_descriptors.rules.harm import recovered
 from yarnlog.rulesets.will_descriptors.rules.odds import opposed_odds
 from yarnlog.rulesets.will_descriptors.rules.opposed import Side, resolve
-from yarnlog.rulesets.will_descriptors.rules.will import ACTIVATION_COST, USED_AGAINST_GAIN, check_can_pay
-from yarnlog.rulesets.will_descriptors.state import Roll, WillCampaign, WillState
+from yarnlog.rulesets.will_descriptors.rules.will import (
+    ACTIVATION_COST,
+    USED_AGAINST_GAIN,
+    check_can_pay,
+    check_pool_source,
+)
+from yarnlog.rulesets.will_descriptors.state import Roll, WillCampaign, WillState, settings_of
 
 NAME = 80
 Kind = Literal["descriptor", "injury", "scene"]
@@ -129,7 +134,7 @@ def decide(command: Any, campaign: WillCampaign, referee: Referee) -> list[Paylo
         b = SideEntry(character=command.b,
                       contributions=[_contribution(s, command.b, campaign) for s in command.uses_b])
     a = SideEntry(character=command.a, contributions=[_contribution(s, command.a, campaign) for s in command.uses_a])
-    sides = campaign.rules.settings.sides
+    sides = settings_of(campaign).sides
     a = a.model_copy(update={"contributions": _with_dice(a, campaign)})
     b = b.model_copy(update={"contributions": _with_dice(b, campaign)})
     a = a.model_copy(update={"faces": _faces(command, "a", command.faces_a, _dice(a), sides)})
@@ -168,8 +173,7 @@ def _with_dice(side: SideEntry, campaign: WillCampaign) -> list[Contribution]:
 
 def validate_roll(p: RollMade, campaign: WillCampaign, referee: Referee) -> RollMade:
     """The pools' dice and Will (W5, W6), the faces, then the outcome (W7-W11) and its prior odds."""
-    state = campaign.rules
-    sides = state.settings.sides
+    sides = settings_of(campaign).sides
     a = p.a.model_copy(update={"contributions": _with_dice(p.a, campaign)})
     b = p.b.model_copy(update={"contributions": _with_dice(p.b, campaign)})
     invalid(a.character is not None, "the acting side is a character")
@@ -184,6 +188,10 @@ def validate_roll(p: RollMade, campaign: WillCampaign, referee: Referee) -> Roll
     else:
         invalid(b.character is not None and b.character != a.character, "an opposed roll has two characters")
         check_in_scene(character(campaign, b.character or ""), referee)
+        for side, other in ((a, b), (b, a)):
+            for c in side.contributions:
+                if c.owner is not None:
+                    check_pool_source(c.owner, side.character or "", other.character or "", referee, c.name)
     movements: list[Movement] = []
     for side, other in ((a, b), (b, a)):
         for c in side.contributions:

@@ -1,14 +1,15 @@
-"""The campaign's settings and the characters: Will, descriptors in d10s, Background, track, keys.
+"""The characters: Will, descriptors in d10s, Background, track, keys.
 
 The draft leaves the Power track's length open (reading 1) and calls Will 9 and d10 provisional
-(reading 15): the GM chooses them for the campaign (``setup``) before the first character, and a
-character may be given its own track or starting Will at creation.
+(reading 15): the GM chooses them for the campaign at ``init`` (``--setting track=N``, recorded in
+its first event, :data:`.ruleset.SETTINGS`), and a character may be given its own track or
+starting Will at creation (reading 1: "per-campaign (or per-character)").
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -17,21 +18,9 @@ from yarnlog.core.referee import Referee, invalid
 from yarnlog.rulesets.will_descriptors.rules.harm import check_track_length
 from yarnlog.rulesets.will_descriptors.rules.keys import Framework
 from yarnlog.rulesets.will_descriptors.rules.will import check_rating
-from yarnlog.rulesets.will_descriptors.state import Character, Descriptor, Settings, WillCampaign, WillState
+from yarnlog.rulesets.will_descriptors.state import Character, Descriptor, WillCampaign, WillState, settings_of
 
 NAME = 80
-
-
-@event("will-descriptors.settings.chosen")
-class SettingsChosen(Payload):
-    """The numbers the draft leaves open: the Power track's boxes (reading 1), starting Will and the
-    die's sides (reading 15)."""
-
-    gm_records: ClassVar[str] = "a campaign setting"
-
-    track: int = Field(ge=1, le=100)
-    starting_will: int = Field(default=9, ge=1, le=1000)
-    sides: int = Field(default=10, ge=2, le=100)
 
 
 class DescriptorEntry(BaseModel):
@@ -59,13 +48,6 @@ class CharacterCreated(Payload):
 
 
 @dataclass(frozen=True)
-class ChooseSettings:
-    track: int
-    starting_will: int = 9
-    sides: int = 10
-
-
-@dataclass(frozen=True)
 class CreateCharacter:
     name: str
     player: str | None = None
@@ -77,15 +59,12 @@ class CreateCharacter:
 
 
 def decide(command: Any, campaign: WillCampaign, referee: Referee) -> list[Payload] | None:
-    if isinstance(command, ChooseSettings):
-        return [validate_settings(SettingsChosen(track=command.track, starting_will=command.starting_will,
-                                                 sides=command.sides), campaign, referee)]
     if not isinstance(command, CreateCharacter):
         return None
-    settings = campaign.rules.settings
+    settings = settings_of(campaign)
     track = command.track if command.track is not None else settings.track
-    invalid(track is not None, "choose the Power track's length first: setup --track N, or --track here "
-                               "(the draft gives none, reading 1)")
+    invalid(track is not None, "the campaign has no Power track length (init --setting track=N): give "
+                               "--track N here (the draft gives none, reading 1)")
     assert track is not None
     frameworks = {f.value: f for f in Framework}
     keys = []
@@ -99,12 +78,6 @@ def decide(command: Any, campaign: WillCampaign, referee: Referee) -> list[Paylo
         descriptors=[DescriptorEntry(name=n.strip(), dice=d, category=c) for n, d, c in command.descriptors],
         background=[b.strip() for b in command.background], keys=keys)
     return [validate_created(payload, campaign, referee)]
-
-
-def validate_settings(p: SettingsChosen, campaign: WillCampaign, referee: Referee) -> SettingsChosen:
-    invalid(not campaign.rules.characters, "the campaign's settings are chosen before its first character")
-    check_track_length(p.track, referee)
-    return p
 
 
 def validate_created(p: CharacterCreated, campaign: WillCampaign, referee: Referee) -> CharacterCreated:
@@ -123,8 +96,6 @@ def validate_created(p: CharacterCreated, campaign: WillCampaign, referee: Refer
 
 def evolve(state: WillState, recorded: Recorded) -> WillState:
     p = recorded.payload
-    if isinstance(p, SettingsChosen):
-        return replace(state, settings=Settings(p.track, p.starting_will, p.sides, True))
     if isinstance(p, CharacterCreated):
         who = Character(p.name, p.player, p.starting_will, p.starting_will, p.track,
                         descriptors={d.name: Descriptor(d.name, d.dice, d.category) for d in p.descriptors},
@@ -133,5 +104,5 @@ def evolve(state: WillState, recorded: Recorded) -> WillState:
     return state
 
 
-VALIDATORS = {SettingsChosen: validate_settings, CharacterCreated: validate_created}
-TYPES = (SettingsChosen, CharacterCreated)
+VALIDATORS = {CharacterCreated: validate_created}
+TYPES = (CharacterCreated,)

@@ -18,6 +18,9 @@ ACTIVATION = rule("Descriptors", "Before rolling, spend one point of your Will f
                                        "that contributes dice to your pool. (W5, line 4; reading 8)")
 USED_AGAINST = rule("Descriptors", "When one of your Descriptors is used against you in this way, "
                                          "add one to your Will. (W6, line 4)")
+POOL = rule("Descriptors", "Before rolling, spend one point of your Will for each Descriptor that contributes "
+                          "dice to your pool. Your Descriptors can contribute dice to your opponent's pool if it "
+                          "makes sense that those Descriptors would work against you. (W5-W6, line 4)")
 RATING = rule("Descriptors", "Die ratings are number of dice, not type/sides. (W4, line 3)")
 
 ACTIVATION_COST = 1  # W5, line 4; also invoking a Scene Descriptor (W13, line 10)
@@ -27,6 +30,12 @@ USED_AGAINST_GAIN = 1  # W6, line 4
 def check_rating(dice: int, referee: Referee, what: str) -> None:
     """A descriptor's rating is a number of dice, at least one (W4, line 3)."""
     referee.require(dice >= 1, RATING, f"{what} is rated {dice}D: a rating is a number of dice, 1D or more")
+
+
+def check_pool_source(owner: str, roller: str, opponent: str, referee: Referee, what: str) -> None:
+    """An opposed roll's pool takes the roller's own Descriptors and the opponent's used against them,
+    no third character's (W5-W6, lines 3-4 name no other source)."""
+    referee.require(owner in (roller, opponent), POOL, f"{owner}'s {what}: {owner} is not in this roll")
 
 
 def check_can_pay(will: int, cost: int, referee: Referee, who: str) -> None:
