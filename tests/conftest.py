@@ -172,3 +172,19 @@ def cli(tmp_path, monkeypatch, capsys):
 
     yield run
     close_journal()
+
+
+@pytest.fixture
+def harbor_scene(cli):
+    """A Yarn campaign "harbor" in its second scene: Ben's procedural scene with Tomas (Ana plays Iris,
+    Ben plays Tomas, Maya is the GM); the CLI runner."""
+    from pathlib import Path
+
+    sheets = Path(__file__).resolve().parent.parent / "journals" / "sheets"
+    for args in (("init", "harbor", "--title", "Lantern Harbor", "--gm", "Maya"), ("join", "Ana"), ("join", "Ben"),
+                 ("character", "create", "Iris", "--from-file", str(sheets / "iris.json")),
+                 ("character", "create", "Tomas", "--from-file", str(sheets / "tomas.json")),
+                 ("episode", "start", "--title", "Fog"), ("call", "Ana", "--cast", "Iris,Tomas"),
+                 ("call", "Ben", "--cast", "Tomas", "--mode", "procedural")):
+        assert cli(*args)[0] == 0, args
+    return cli

@@ -55,7 +55,8 @@ def test_a_refused_amendment_is_refused_before_anything_is_asked(rolled):
 def test_retract_shows_the_event_and_asks(rolled, monkeypatch):
     monkeypatch.setattr(sys, "stdin", Terminal("n\n"))
     code, out, err = rolled("retract", "10", "--reason", "never happened")
-    assert code == 1 and "event 10: yarn.roll.made, by Maya, episode 1, scene 2" in err and "nothing recorded" in err
+    assert code == 1 and "Event 10, episode 1, scene 2, recorded by Maya:" in err and "nothing recorded" in err
+    assert "  Tomas rolled 4 dice for Brawler" in err and "yarn.roll.made" not in err  # its sentence, no fields
     assert "retraction" not in rolled("log", "--json")[1]
     monkeypatch.setattr(sys, "stdin", Terminal("y\n"))
     code, out, err = rolled("retract", "10", "--reason", "never happened", "--json")

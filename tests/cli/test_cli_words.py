@@ -195,7 +195,7 @@ def test_a_refused_retraction_says_the_rule_it_would_break_in_one_line(table):
     code, out, err = table("retract", str(petition), "--reason", "misheard", "--yes")
     assert code == 3 and out == ""
     # "Ducking a Scene" would take the line past 80 columns: the rule is named by its book and line.
-    assert err == f"Refused. Event {duck} would fail: Ana must pay 1 drama token but holds 0 (Yarn 514).\n"
+    assert err == f"Refused. Event {duck} fails: Ana must pay 1 drama token but holds 0 (Yarn 514).\n"
     code, _, err = table("retract", str(petition), "--reason", "misheard", "--yes", "--json")
     assert code == 3 and err.count("\n") == 1  # --json quotes the rule broken whole, still on one line
     assert 'Yarn 0.1, "Ducking a Scene": You can duck this compulsion by spending a drama token' in err

@@ -119,7 +119,8 @@ def test_a_scene_played_through_yarnlog_play_in_a_real_terminal(campaign, cli, t
         first.type("note 'a wrong aside'")
         first.wait_for("Note by Maya: a wrong aside")
         first.type("undo")
-        first.wait_for("undo #13 note text=a wrong aside? [y/N]")
+        screen = first.wait_for("Undo event 13? [y/N]")  # asked with the note's own sentence (issue 26)
+        assert "Event 13, episode 1, scene 2, recorded by Maya:\n  Note by Maya: a wrong aside" in screen
         first.type("y")
         first.wait_for("Event 13 retracted")
 
@@ -127,7 +128,7 @@ def test_a_scene_played_through_yarnlog_play_in_a_real_terminal(campaign, cli, t
         first.key("Tab")
         first.wait_for("harbor> dice? roll Tomas")  # completion runs in the background: wait for it
         first.type(" --trait Brawler --difficulty hard")
-        first.wait_for("the roll roll uses 4d6")
+        first.wait_for("the roll uses 4d6")
         first.type("roll Tomas --trait Brawler --difficulty hard --faces 6,4,3,1")  # the faces as rolled
         first.wait_for("Tomas rolled 4 dice for Brawler: 6 + 4 + 3 + 1 = 14 against Hard 11: beats by 3")
 
@@ -137,6 +138,9 @@ def test_a_scene_played_through_yarnlog_play_in_a_real_terminal(campaign, cli, t
         first.wait_for("harbor #16 ")
         second.type("note 'the second console'")
         second.wait_for("harbor #17 ")  # it saw the first console's entry before its own
+        second.type("scene-role closer")  # Maya's scene closes the episode: no one calls after it (issue 26)
+        second.wait_for("No one calls next: scene 2 is the closer.")
+        second.wait_for("caller Maya · next none: closer")  # the status line, redrawn after the answer
 
         os.kill(first.pid(), signal.SIGKILL)  # after a confirmed entry: nothing may be lost
     finally:

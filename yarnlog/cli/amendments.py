@@ -9,7 +9,7 @@ import typer
 
 from yarnlog.cli.context import open_journal, pick_campaign, run_command
 from yarnlog.cli.options import ByOpt, CampaignOpt, JsonOpt, OverrideOpt
-from yarnlog.cli.output import console, summarize
+from yarnlog.cli.output import console
 from yarnlog.cli.root import app
 
 
@@ -100,31 +100,34 @@ def _faces_change(campaign: str | None, sequence: int, text: str) -> dict:
 def _amend(campaign: str | None, command, by: str | None, override: str | None, yes: bool, as_json: bool) -> None:
     """Show the event ``command`` amends and what would change, ask, and record it: refused (as the journal
     would refuse it) before anything is asked; without --yes on a stdin that is not a terminal, refused."""
+    from yarnlog.cli.asking import amendment_words, asking_lines
     from yarnlog.cli.context import preview_command
+    from yarnlog.core.corrections import effective
     from yarnlog.core.decide import Retract
     from yarnlog.core.referee import InvalidCommand
 
     verb = "retract" if isinstance(command, Retract) else "correct"
-    amendment = preview_command(campaign, command, by=by, override_reason=override)[-1]
+    amendments = preview_command(campaign, command, by=by, override_reason=override)
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    # The events as they read now (earlier corrections applied): the ones the amendment changes.
+    named = {getattr(a, "retracts", getattr(a, "corrects", None)) for a in amendments}
+    entry = tuple(r for r in effective(journal.history(cid)) if r.sequence in named)
+    target = next(r for r in entry if r.sequence == command.sequence)
+    retracting = isinstance(command, Retract)
+    words = amendment_words(target, journal.state(cid), None if retracting else amendments[-1].replacement,
+                            None if retracting else tuple(command.changes), entry)
     if not yes:
         if not sys.stdin.isatty():  # nobody to answer: refuse in one line rather than record unseen
             raise InvalidCommand(f"{verb} shows the event and asks first: pass --yes to record it "
                                  "(stdin is not a terminal)")
-        journal = open_journal()
-        target = next(r for r in journal.history(pick_campaign(journal, campaign)) if r.sequence == command.sequence)
         err = console(stderr=True)
-        err.soft_wrap = True  # one line per field, however wide
-        where = "".join(f", {k} {v}" for k, v in (("episode", target.episode), ("scene", target.scene)) if v)
-        err.print(f"event {target.sequence}: {target.event_type}, by {target.recorded_by}{where}", markup=False)
-        err.print(f"  {summarize(target.payload.to_data())}", markup=False)
-        if isinstance(command, Retract):
-            err.print("would be retracted: every projection leaves it out; it stays in the log", markup=False)
-        else:
-            before = target.payload.to_data()
-            for key, value in amendment.replacement.items():
-                if before.get(key) != value:
-                    err.print(f"  {key}: {json.dumps(before.get(key))} -> {json.dumps(value)}", markup=False)
-        if not typer.confirm(f"Record this {'retraction' if verb == 'retract' else 'correction'}?", err=True):
+        for line in asking_lines(target, words, retracting):
+            err.print(line, markup=False)
+        # Asked on stderr and read from stdin here: click's confirm writes the prompt's last space on
+        # stdout, which a --json reader would then receive.
+        err.print(f"Record this {'retraction' if retracting else 'correction'}? [y/N]:", end=" ", markup=False)
+        if sys.stdin.readline().strip().lower() not in ("y", "yes"):
             err.print("nothing recorded", markup=False)
             raise typer.Exit(1)
-    run_command(campaign, command, by=by, override_reason=override, as_json=as_json)
+    run_command(campaign, command, by=by, override_reason=override, as_json=as_json, amended=words)

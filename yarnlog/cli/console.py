@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import json
 import os
 import random
@@ -81,6 +82,7 @@ class Status:
     caller: str | None
     next_caller: str | None
     seats: tuple[Seat, ...] = ()
+    no_next: str | None = None  # why no one is next, in the ruleset's words (the closer played)
 
 
 def status_of(campaign_id: str, state: CampaignState[Any]) -> Status:
@@ -94,14 +96,15 @@ def status_of(campaign_id: str, state: CampaignState[Any]) -> Status:
     from yarnlog.core.ruleset import get_ruleset
 
     shown = get_ruleset(state.table.ruleset).words.seats(state, names)
-    return Status(campaign_id, state.sequence, timeline.episode, scene, caller, shown.next_caller, shown.seats)
+    return Status(campaign_id, state.sequence, timeline.episode, scene, caller, shown.next_caller, shown.seats,
+                  shown.no_next)
 
 
 def render_status(status: Status) -> str:
     """The status line as plain text (user names stripped of control characters)."""
     head = [f"{status.campaign} #{status.sequence}",
             f"episode {status.episode or '-'}", f"scene {status.scene or '-'}",
-            f"caller {status.caller or '-'}", f"next {status.next_caller or '-'}"]
+            f"caller {status.caller or '-'}", f"next {status.next_caller or status.no_next or '-'}"]
     seats = []
     for seat in status.seats:
         words = [seat.name + (f"/{seat.character}" if seat.character else "")]
@@ -150,9 +153,9 @@ def _packed(items: list[str], separator: str, width: int) -> list[str]:
 
 
 class DiceCount(Exception):
-    """``dice?``: the move was decided, not recorded; ``needs`` lists (roll, dice, sides)."""
+    """``dice?``: the move was decided, not recorded; ``needs`` says each roll it takes, in words."""
 
-    def __init__(self, needs: tuple[tuple[str, int, int], ...]):
+    def __init__(self, needs: tuple[str, ...]):
         super().__init__("dry run")
         self.needs = needs
 
@@ -168,13 +171,13 @@ def count_dice(journal: Journal, campaign_id: str, command: Any, *, command_id: 
     from yarnlog.app.rolling import with_throw
     from yarnlog.core.referee import DiceNeeded
 
-    needs: list[tuple[str, int, int]] = []
+    needs: list[str] = []
     stand_in = random.Random(0)
     while True:
         try:
             journal.preview(campaign_id, command, **execute)
         except DiceNeeded as need:
-            needs.append((need.roll, need.dice, need.sides))
+            needs.append(need.uses())
             command = with_throw(command, need.roll, need.throw(stand_in))
             continue
         raise DiceCount(tuple(needs))
@@ -322,7 +325,7 @@ class Console:
             if verb == "help":
                 return self.help(words[1:])
             if verb == "undo":
-                return self.undo(" ".join(words[1:]) or UNDO_REASON)
+                return self.undo(words[1:])
             if verb == "dice?":
                 return self.dice(words[1:])
             return self.run(words)
@@ -484,10 +487,18 @@ class Console:
     def help(self, words: list[str]) -> int:
         if words:
             return self.run([*words, "--help"])
-        self.say("Verbs (as on the command line; VERB --help for each):")
-        self.say("  " + ", ".join(sorted(self._verbs)))
+        import textwrap
+
+        from yarnlog.cli.output import WIDTH
+
+        # Within 80 columns, a verb never split across lines.
+        wrap = functools.partial(textwrap.wrap, width=WIDTH, break_long_words=False, break_on_hyphens=False)
+        lines = ["Verbs (as on the command line; VERB --help for each):",
+                 *wrap(", ".join(sorted(self._verbs)), initial_indent="  ", subsequent_indent="  ")]
         for name, what in CONSOLE_VERBS.items():
-            self.say(f"  {name}: {what}")
+            lines += wrap(f"{name}: {what}", initial_indent="  ", subsequent_indent="    ")
+        for line in lines:
+            self.say(line)
         return 0
 
     def dice(self, words: list[str]) -> int:
@@ -499,26 +510,33 @@ class Console:
         except DiceCount as count:
             if not count.needs:
                 self.say("no dice to roll: nothing recorded")
-            for roll, dice, sides in count.needs:
-                self.say(f"the {roll} roll uses {dice}d{sides}: type the faces with the move "
-                         f"(nothing recorded)")
+            for uses in count.needs:
+                self.say(f"{uses}: type them with the move (nothing recorded)")
             return 0
         return code
 
-    def undo(self, reason: str) -> int:
-        """Retract the last entry of this console (its last event), after showing it and asking."""
-        from yarnlog.cli.output import summarize
+    def undo(self, words: list[str]) -> int:
+        """Retract the last entry of this console (its last event), after showing it in its own sentence
+        and asking; ``undo REASON``, ``--json`` answers as ``retract --json`` does."""
+        from yarnlog.cli.asking import amendment_words, asking_lines
+        from yarnlog.core.decide import recorded_with
 
         if not self.entries:
             return self.fail("nothing entered in this console to undo (retract N --reason R retracts any event)")
+        as_json = "--json" in words and not self.as_json
+        reason = " ".join(word for word in words if word != "--json") or UNDO_REASON
         target = self.entries[-1][-1]
-        gist = summarize(target.payload.to_data())
-        question = f"undo #{target.sequence} {target.event_type} {gist}? [y/N] "
-        if not self.confirm(plain(question)):
+        shown = self.err if as_json or self.as_json else self.out  # JSON answers keep stdout to themselves
+        together = set(recorded_with(target.sequence, self.entries[-1]))  # what the retraction takes back
+        said = amendment_words(target, self._state, entry=tuple(r for r in self.entries[-1] if r.sequence in together))
+        for line in asking_lines(target, said, retracting=True):
+            shown.write(plain(line) + "\n")
+        if not self.confirm(plain(f"Undo event {target.sequence}? [y/N] ")):
             self.say("not undone")
             return 0
         entry = self.entries.pop()
-        code = self.run(["retract", str(target.sequence), "--reason", reason, "--yes"])  # asked above
+        code = self.run(["retract", str(target.sequence), "--reason", reason, "--yes",
+                         *(["--json"] if as_json else [])])  # asked above
         if code != 0:
             self.entries.append(entry)
         else:

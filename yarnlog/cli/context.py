@@ -129,16 +129,18 @@ def preview_command(campaign: str | None, command, *, by: str | None = None,
 
 
 def run_command(campaign: str | None, command, *, by: str | None = None, visibility: str = "everyone",
-                override_reason: str | None = None, as_json: bool = False) -> list:
-    """Execute a journal command and show what it recorded (with the write's command id)."""
+                override_reason: str | None = None, as_json: bool = False, amended: dict | None = None) -> list:
+    """Execute a journal command and show what it recorded (with the write's command id); ``amended``:
+    the event an amendment names, in words (:func:`yarnlog.cli.asking.amendment_words`)."""
     command_id = take_command_id()
     recorded = execute_command(campaign, command, by=by, visibility=visibility, override_reason=override_reason,
                                command_id=command_id)
-    answer(recorded, as_json, command_id=command_id[0])
+    answer(recorded, as_json, command_id=command_id[0], amended=amended)
     return recorded
 
 
-def answer(recorded: list, as_json: bool, detail=None, command_id: str | None = None) -> None:
+def answer(recorded: list, as_json: bool, detail=None, command_id: str | None = None,
+           amended: dict | None = None) -> None:
     """What a write prints: ``--json`` the envelopes (with the write's ``command_id``); ``--verbose``
     the move in ``detail`` (a function that prints it, such as an attack's every die and step), else
     the payload table; otherwise the move in words and what follows
@@ -153,7 +155,7 @@ def answer(recorded: list, as_json: bool, detail=None, command_id: str | None = 
         state = getattr(recorded, "state", None)
         if state is None:
             state = open_journal().state(recorded[0].campaign_id)
-    show_recorded(recorded, as_json, state=state, command_id=command_id, already=already)
+    show_recorded(recorded, as_json, state=state, command_id=command_id, already=already, amended=amended)
 
 
 def resolve_as_of(journal: "Journal", cid: str, as_of: int | None, end_of_scene: int | None) -> int | None:
@@ -213,3 +215,38 @@ def campaign_ruleset(campaign: str | None) -> tuple[str, str]:
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     return cid, journal.ruleset_name(cid)
+
+
+def participant_named(table: Any, name: str | None) -> str | None:
+    """A participant's name typed in a read's option (``--as``, ``--participant``) as registered: itself,
+    the one registered name equal to it ignoring case, or the one it begins (a first name, a prefix:
+    ``mar`` for Maya), as a write resolves names (:mod:`yarnlog.core.names`); else one line of bad input
+    naming the names it matches or the nearest ones."""
+    from yarnlog.core.names import canonical, did_you_mean, starting_with, which_match
+    from yarnlog.core.referee import InvalidCommand
+
+    if name is None:
+        return None
+    known = list(table.roles)
+    found = canonical(name, known)
+    if found in table.roles:
+        return found
+    begun = starting_with(name, known)
+    if len(begun) == 1:
+        return begun[0]
+    raise InvalidCommand(f"{name} is not at the table{which_match(name, known) or did_you_mean(name, known)}")
+
+
+def registered_named(state: Any, name: str) -> str:
+    """A name typed in a read's argument (``sheet iris``) as the campaign registered it (its characters,
+    locations: the ruleset's ``Rules.names``): ignoring case, or the one registered name it begins (a first
+    name: ``Iris`` for Iris Vane); else as typed, for the read to refuse."""
+    from yarnlog.core.names import canonical, starting_with
+
+    ruleset = getattr(state, "ruleset", None)
+    known = list(ruleset.rules.names(state)) if ruleset is not None else []
+    found = canonical(name, known)
+    if found in known:
+        return found
+    begun = starting_with(name, known)
+    return begun[0] if len(begun) == 1 else name

@@ -169,15 +169,20 @@ def event_words(recorded, state) -> str | None:
     return text if text is not None else core_sentence(recorded)
 
 
+#: The journal's own events that amend an earlier one.
+AMENDMENTS = ("correction", "retraction")
+
+
 def show_recorded(events: list, as_json: bool, title: str = "Recorded", state=None, command_id: str | None = None,
-                  already: bool = False) -> None:
+                  already: bool = False, amended: dict | None = None) -> None:
     """What a command recorded: ``--json`` prints the envelopes; for people, given the campaign's
     ``state`` after the move, one sentence per event (a payload table for any event without one)
     and the ruleset's line on what follows (``Words.follow_up``), wrapped to :data:`WIDTH` columns;
     without ``state`` (``--verbose``, ``log``) the payload table.
 
     A write names its ``command_id`` in each JSON event (with ``already_recorded``), and says so
-    first when the id had ``already`` recorded these events.
+    first when the id had ``already`` recorded these events. An amendment's ``amended`` (the event it
+    names, in words) is its JSON event's ``amended``, and the change it makes is said after it.
     """
     if already and not as_json:
         sys.stdout.write(wrapped(f"Already recorded by command {command_id}: nothing written.") + "\n")
@@ -185,6 +190,8 @@ def show_recorded(events: list, as_json: bool, title: str = "Recorded", state=No
         rows = [recorded_data(r) for r in events]
         if command_id is not None:
             rows = [{**row, "command_id": command_id, "already_recorded": already} for row in rows]
+        if amended is not None:
+            rows = [{**row, "amended": amended} if row["event_type"] in AMENDMENTS else row for row in rows]
         emit(rows, as_json, lambda rows: _payload_table(rows, title))
         return
     lines: list[str] = []
@@ -195,6 +202,8 @@ def show_recorded(events: list, as_json: bool, title: str = "Recorded", state=No
             unsaid.append(recorded_data(recorded))
         elif text:
             lines.append(wrapped(text))
+        if amended is not None and "change" in amended and recorded.event_type in AMENDMENTS:
+            lines.append(wrapped(amended["change"] + "."))
     ruleset = getattr(state, "ruleset", None)
     after = ruleset.words.follow_up(state) if ruleset is not None else None
     if lines:

@@ -5,7 +5,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
+from yarnlog.cli.context import open_journal, participant_named, pick_campaign, resolve_as_of
 from yarnlog.cli.options import AsOfOpt, CampaignOpt, EndOfSceneOpt, JsonOpt
 from yarnlog.cli.output import console, emit, show_recorded, terminal_text
 from yarnlog.cli.root import app
@@ -35,6 +35,7 @@ def log(
     cid = pick_campaign(journal, campaign)
     history = journal.history(cid)
     table = replay(history).table
+    viewer = participant_named(table, viewer)
     rows = [
         r for r in as_told(history)  # a precedence order drawn between scenes: in the scene it was drawn for
         if (episode is None or r.episode == episode)

@@ -55,7 +55,7 @@ def recap_asked(*, episode: int | None, episodes: str | None, scenes: str | None
                 as_name: str | None, players: bool, fmt: str, as_json: bool, campaign: str | None,
                 as_of: int | None) -> RecapAsked:
     """The recap's options checked against the journal, or :class:`InvalidCommand` naming the mistake."""
-    from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
+    from yarnlog.cli.context import open_journal, participant_named, pick_campaign, resolve_as_of
     from yarnlog.core.referee import InvalidCommand
 
     if sum(x is not None for x in (episode, episodes, scenes)) + series > 1:
@@ -71,8 +71,7 @@ def recap_asked(*, episode: int | None, episodes: str | None, scenes: str | None
     history = journal.history(cid, upto=resolve_as_of(journal, cid, as_of, None))
     state = journal.state(cid, upto=history[-1].sequence if history else None)
     table = state.table
-    if as_name is not None and not table.knows(as_name):
-        raise InvalidCommand(f"{as_name!r} is not at this table (players: {', '.join(table.players)})")
+    as_name = participant_named(table, as_name)
     if as_name is not None and table.is_gm(as_name):
         as_name = None  # the GM's own view is the GM's recap
 
@@ -96,7 +95,8 @@ def recap_asked(*, episode: int | None, episodes: str | None, scenes: str | None
 
 
 def write_document(text: str, output: Path | None, wrote: str) -> None:
-    """A rendered recap or sheet on stdout, or in ``output`` with one line on stderr saying what was written."""
+    """A rendered recap or sheet on stdout, or in ``output`` with one line on stderr saying what was written
+    (``wrote``: "The players' recap of episode 1", "Iris's sheet")."""
     from yarnlog.core.referee import InvalidCommand
 
     if output is None:
@@ -108,4 +108,6 @@ def write_document(text: str, output: Path | None, wrote: str) -> None:
         raise InvalidCommand(f"cannot write {output}: {exc.strerror or exc}") from None
     from yarnlog.cli.output import one_line
 
-    typer.echo(one_line(f"Wrote {wrote} to {output}"), err=True)
+    # ``wrote`` is said mid-sentence: a recap's label opens with "The" ("The players' recap"), a name does not.
+    said = f"t{wrote[1:]}" if wrote.startswith("The ") else wrote
+    typer.echo(one_line(f"Wrote {said} to {output}"), err=True)

@@ -179,8 +179,18 @@ def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], re
             rule, said = (broken.rule, broken.message) if isinstance(broken, Broken) else (CORRECTIONS_RULE, broken)
             if isinstance(broken, Difference):
                 said = broken.briefly()
-            referee.require(False, rule, f"event {fault.sequence} would fail: {said}")
+            elif not isinstance(broken, Broken):
+                said = _briefly(str(broken))
+            referee.require(False, rule, f"event {fault.sequence} fails: {said}")
     return list(every)
+
+
+def _briefly(problem: str, width: int = 40) -> str:
+    """A problem ``verify`` would name, short enough for a refusal's one line: without its bracketed
+    detail (`` [2 dice (Gus: Brawling)]``), and a long one by its last clause (``attack roll: a 2-die
+    roll (2d6) needs 2 faces, got 3`` -> ``a 2-die roll (2d6) needs 2 faces, got 3``)."""
+    said = problem.split(" [", 1)[0]
+    return said.rsplit(": ", 1)[-1] if len(said) > width else said
 
 
 def _merged(data: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:

@@ -200,7 +200,15 @@ class DiceNeeded(InvalidCommand):
     def __init__(self, roll: str, dice: int, sides: int,
                  throw: Callable[[Random], tuple[tuple[int, ...], tuple[int, ...]]]):
         self.roll, self.dice, self.sides, self.throw = roll, dice, sides, throw
-        super().__init__(f"the {roll} roll needs {dice}d{sides}: enter the faces rolled at the table")
+        super().__init__(f"{self.named()} needs {dice}d{sides}: enter the faces rolled at the table")
+
+    def named(self) -> str:
+        """The roll in words: ``the roll`` (the move's one roll), else ``the damage roll``."""
+        return "the roll" if self.roll == "roll" else f"the {self.roll} roll"
+
+    def uses(self) -> str:
+        """What the move would take from the table, in words: ``the damage roll uses 2d6``."""
+        return f"{self.named()} uses {self.dice}d{self.sides}"
 
 
 def invalid(condition: bool, message: str) -> None:

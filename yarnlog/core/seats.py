@@ -23,10 +23,12 @@ class Seat:
 
 @dataclass(frozen=True)
 class Seats:
-    """Who calls the next scene (if the ruleset keeps a calling order) and every participant's seat."""
+    """Who calls the next scene (if the ruleset keeps a calling order) and every participant's seat;
+    ``no_next``, when the order says no one is next, the ruleset's short words for it ("none: closer")."""
 
     next_caller: str | None
     seats: tuple[Seat, ...]
+    no_next: str | None = None
 
 
 def names_only(state: object, names: list[str]) -> Seats:

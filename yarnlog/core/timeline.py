@@ -216,11 +216,11 @@ def check_timeline(p: Payload, timeline: Timeline) -> Payload:
         return p.model_copy(update={"number": timeline.next_episode})
     if isinstance(p, EpisodeEnded):
         invalid(timeline.episode is not None, "no episode is in play")
-        invalid(timeline.scene is None, f"scene {timeline.scene} is still in play: close it first")
+        invalid(timeline.scene is None, f"scene {timeline.scene} is in play: close it first")
         return p.model_copy(update={"number": timeline.episode})
     if isinstance(p, SceneOpened):
         invalid(timeline.episode is not None, "start an episode before calling a scene")
-        invalid(timeline.scene is None, f"scene {timeline.scene} is still in play: close it first")
+        invalid(timeline.scene is None, f"scene {timeline.scene} is in play: close it first")
         return p.model_copy(update={"number": timeline.last_scene + 1})
     if isinstance(p, SceneClosed):
         invalid(timeline.scene is not None, "no scene is in play")

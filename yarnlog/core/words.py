@@ -62,3 +62,84 @@ def _sentence(recorded: Recorded) -> str | None:
         return (f"Campaign {p['campaign_id']} \u201c{p['title']}\u201d created ({p['ruleset']}), GM {p['gm']}"
                 f"{_then(chosen, '; settings: ')}.")
     return None
+
+
+# -- a correction in words ------------------------------------------------------------------------
+
+#: How long a value may run in a change's words before it is cut (a line must fit 80 columns).
+VALUE_WIDTH = 28
+
+
+def whose(event_type: str, payload: dict[str, Any]) -> str:
+    """``Ana's roll``: the first name an event's payload carries (a field of
+    :data:`~yarnlog.core.names.NAME_FIELDS`) and the noun of its type (``yarn.roll.made``: roll), or
+    ``the note`` when it names nobody."""
+    from yarnlog.core.names import NAME_FIELDS
+
+    parts = event_type.split(".")
+    noun = (parts[-2] if len(parts) >= 3 else parts[0]).replace("_", " ")
+    for key, value in payload.items():
+        if key in NAME_FIELDS and isinstance(value, str) and value:
+            return f"{value}'s {noun}"
+    return f"the {noun}"
+
+
+def value_words(value: Any) -> str:
+    """A recorded value as a person reads it: ``5,4,3`` for faces, yes/no, ``nothing`` for none, a
+    long value cut with an ellipsis."""
+    if value is None or value == "" or value == [] or value == {}:
+        text = "nothing"
+    elif isinstance(value, bool):
+        text = "yes" if value else "no"
+    elif isinstance(value, list) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+        text = ",".join(str(v) for v in value)
+    elif isinstance(value, list):
+        text = ", ".join(value_words(v) for v in value)
+    elif isinstance(value, dict):
+        text = ", ".join(f"{k.replace('_', ' ')} {value_words(v)}" for k, v in value.items())
+    else:
+        text = str(value)
+    if len(text) > VALUE_WIDTH:
+        text = text[:VALUE_WIDTH - 1] + "\u2026"
+    return f"\u201c{text}\u201d" if isinstance(value, str) and " " in value else text
+
+
+def changed(before: Any, after: Any, path: str = "") -> dict[str, tuple[Any, Any]]:
+    """The leaves that differ between two payloads (nested objects, and lists of objects of the same
+    length, walked), by dotted path (``transfers.0.amount``)."""
+    found: dict[str, tuple[Any, Any]] = {}
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in [*before, *(k for k in after if k not in before)]:
+            found.update(changed(before.get(key), after.get(key), f"{path}.{key}" if path else key))
+        return found
+    if (isinstance(before, list) and isinstance(after, list) and len(before) == len(after)
+            and any(isinstance(item, dict) for item in before)):
+        for index, (old, new) in enumerate(zip(before, after)):
+            found.update(changed(old, new, f"{path}.{index}"))
+        return found
+    return {} if before == after else {path: (before, after)}
+
+
+def _field_name(path: str, paths: list[str]) -> str:
+    """A changed field by its own name (``amount``), or by its path where two changed fields share it
+    (``dice faces``); list positions are left out."""
+    steps = [step for step in path.split(".") if not step.isdigit()]
+    leaf = steps[-1]
+    shared = sum(1 for other in paths if [s for s in other.split(".") if not s.isdigit()][-1] == leaf) > 1
+    return " ".join(steps if shared else [leaf]).replace("_", " ")
+
+
+def change_words(event_type: str, before: dict[str, Any], after: dict[str, Any],
+                 only: tuple[str, ...] | None = None) -> str:
+    """``Ana's roll: faces 5,4,3 → 6,6,1``: what a correction changes, field by field in words (a
+    field by its own name, or its whole path where two share it); ``only`` keeps the fields under
+    those dotted paths (what was typed), the rest being what the rules worked out from them."""
+    diff = changed(before, after)
+    if only is not None:
+        diff = {path: pair for path, pair in diff.items()
+                if any(path == key or path.startswith(key + ".") for key in only)}
+    if not diff:
+        return f"{whose(event_type, before)}: nothing changes"
+    said = [f"{_field_name(path, list(diff))} {value_words(old)} \u2192 {value_words(new)}"
+            for path, (old, new) in diff.items()]
+    return f"{whose(event_type, before)}: {', '.join(said)}"

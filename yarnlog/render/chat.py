@@ -51,3 +51,35 @@ SEPARATOR = "\n\n-- 8< --\n\n"
 def chat_text(text: str, limit: int = LIMIT) -> str:
     """The messages of ``text``, with :data:`SEPARATOR` between them."""
     return SEPARATOR.join(messages(text, limit)) + "\n"
+
+
+def _table_lines(rows: list[str]) -> list[str]:
+    """A Markdown table as one line per row: ``Bryn: Level 2, Good 0, Bad 1``."""
+    cells = [[cell.strip() for cell in row.strip().strip("|").split("|")] for row in rows]
+    header, body = cells[0], [row for row in cells[1:] if not all(set(cell) <= set("-: ") for cell in row)]
+    return [f"{row[0]}: " + ", ".join(f"{name} {value}" for name, value in zip(header[1:], row[1:]) if value)
+            for row in body]
+
+
+def chat_markdown(markdown: str) -> str:
+    """A Markdown recap as a chat shows it: fenced blocks (Mermaid diagrams) left out, HTML blocks too,
+    and each table told as one line per row; for a ruleset that has no chat template of its own."""
+    out: list[str] = []
+    table: list[str] = []
+    fenced = False
+    for line in markdown.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if fenced or line.lstrip().startswith("<"):
+            continue
+        if line.lstrip().startswith("|"):
+            table.append(line)
+            continue
+        if table:
+            out += _table_lines(table)
+            table = []
+        out.append(line)
+    if table:
+        out += _table_lines(table)
+    return "\n".join(out)

@@ -80,6 +80,18 @@ def test_an_assistant_adds_draws_and_his_face_cards_bring_him_consequences(journ
     assert verify(journal.stored_events(CAMPAIGN), CAMPAIGN).ok
 
 
+def test_an_assistants_red_token_adds_1_more_draw_in_words(journal):
+    # Issue 26 ("1 draws"): a red token adds one draw (SRD 629), said "1 more draw", not "1 more draws".
+    from yarnlog.rulesets.dramasystem.words import narrate
+
+    _scene(journal)
+    journal.execute(CAMPAIGN, StartContest("Iris", "Talking", "red", "Tomas", "red", "Sneaking"))
+    [helped] = journal.execute(CAMPAIGN, AssistContest("Cy", "Iris", "knowing", "red"))
+    assert helped.payload.extra == 1
+    said = narrate(helped, journal.state(CAMPAIGN))
+    assert said.startswith("Cy helps Iris with Knowing (red): 1 more draw."), said
+
+
 def test_a_solo_action_against_the_gm(journal):
     # SRD 613: the GM's token gives 3/2/1 draws, one more against a formidable opposition.
     _scene(journal, cast=("Iris",))

@@ -34,7 +34,7 @@ def test_a_scene_in_yarnlog_play(cli, tmp_path):
         terminal.wait_for("brocken> challenge Faust --precise Summoning")
         terminal.key("C-u")
         terminal.type("dice? challenge Faust --precise Summoning --related Courage --pool 1")
-        terminal.wait_for("the roll roll uses 5d6")
+        terminal.wait_for("the roll uses 5d6")
         terminal.type("challenge Faust -d Heroic --precise Summoning --related Courage --pool 1 --faces 6,5,5,2,1")
         terminal.wait_for("keeps 6-5-5 = 16 against 16+ in a")
         terminal.wait_for("challenge: partial success (odds of success 23.4%).")  # the digest: .2342

@@ -313,7 +313,8 @@ def test_the_ledger_strikes_a_retracted_movement_in_the_terminal(cli, tmp_path):
     store.close()
     code, out, _ = cli("ledger", "--participant", "Ana")
     # The marker reads without styling (the strike itself is a terminal style, absent from captured output).
-    assert code == 0 and "RETRACTED" in out and f"#{retraction.sequence}" in out
+    said = " ".join(out.split())
+    assert code == 0 and "\u2717 STRUCK" in said and f"retracted by #{retraction.sequence}" in said
     code, out, _ = cli("explain", str(given.sequence))
     assert "[bold]a toast[/bold]" in out and "\x1b" not in out  # user text is data: shown, never styled
     rows = json.loads(cli("ledger", "--json")[1])

@@ -579,7 +579,7 @@ def test_corrections_change_a_sheet_but_not_against_the_rules(journal, campaign)
     journal.execute(campaign, Correct(created.sequence, {"desire": "forgiveness"}, "misheard"))
     assert chars(journal, campaign).pcs["Iris"].desire == "forgiveness"
     before = journal.store.last_sequence(campaign)
-    broken = "would fail: hit_points is 30, the rules give 28"
+    broken = "fails: hit_points is 30, the rules give 28"
     with pytest.raises(RuleViolation, match=broken):
         journal.execute(campaign, Correct(created.sequence, {"hit_points": 30}, "generous"))
     assert journal.store.last_sequence(campaign) == before

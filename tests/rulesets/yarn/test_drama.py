@@ -82,7 +82,7 @@ def test_retracting_a_grant_a_later_force_relied_on_is_refused(journal, campaign
     journal.execute(campaign, OpenScene(caller="Ana", cast=("Iris", "Kit"), mode="dramatic"))
     journal.execute(campaign, Force("Iris", "Kit"))
     before = journal.store.last_sequence(campaign)
-    broken = "would fail: Ana must pay 2 drama tokens but holds"
+    broken = "fails: Ana must pay 2 drama tokens but holds"
     with pytest.raises(RuleViolation, match=broken) as refused:
         journal.execute(campaign, Retract(sequence=refused_petition.sequence, reason="misheard"))
     assert refused.value.rule.section == "Forcing"  # the force's own rule, not the rule of corrections

@@ -349,7 +349,7 @@ def test_retracting_a_roll_another_roll_was_opposed_to_is_refused(journal, scene
     guard = roll(journal, scene, "guard", "Alert", dice=2, faces=(3, 3))
     roll(journal, scene, "Iris", "Tough", faces=(1, 2, 3, 4), against=Opposed(guard.sequence))
     before = journal.store.last_sequence(scene)
-    broken = f"event {before} would fail: event {guard.sequence} is not a roll"
+    broken = f"event {before} fails: event {guard.sequence} is not a roll"
     with pytest.raises(RuleViolation, match=broken):
         journal.execute(scene, Retract(guard.sequence, reason="wrong guard"))
     assert journal.store.last_sequence(scene) == before

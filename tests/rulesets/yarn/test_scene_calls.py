@@ -156,7 +156,7 @@ def test_verify_flags_calls_forced_in_behind_the_decider(journal, table):
     _force_in(journal, table, SceneOpened(number=number + 1, caller=GM, cast=["Old Tom", "Mags"], mode="dramatic"))
     problems = [f.problem for f in audit(journal.history(table))]
     # Neither forced opening closed the scene in play first, as every call does.
-    assert problems == [f"scene {number - 1} is still in play: close it first",
+    assert problems == [f"scene {number - 1} is in play: close it first",
                         f"this dramatic scene is between recurring characters only ({NO_TWO_RECURRING.cite()})",
-                        f"scene {number} is still in play: close it first",
+                        f"scene {number} is in play: close it first",
                         f"scene {number}: Ana paid no drama token ({CASTING_COST.cite()})"]

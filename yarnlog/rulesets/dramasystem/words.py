@@ -235,7 +235,7 @@ def _contest(step: str, p: dict[str, Any]) -> str | None:
         return f"{how}: {_card(p['card'])}{tool}." + _refreshed(p["procedural_spends"])
     if step == "assisted":
         return (f"{p['assistant']} helps {p['side']} with {p['action_type']} ({p['token']}): "
-                f"{p['extra']} more draws." + _refreshed(p["procedural_spends"]))
+                f"{p['extra']} more draw{'' if p['extra'] == 1 else 's'}." + _refreshed(p["procedural_spends"]))
     if step == "drew":
         by = f" (drawn by {p['drawn_by']}, helping)" if p["by_assistant"] else ""
         tool = " (drawn by the tool)" if p["drawn_by_tool"] else ""

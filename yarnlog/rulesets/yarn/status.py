@@ -14,8 +14,10 @@ def seats(state: YarnCampaign, names: list[str]) -> Seats:
     """Lookups in the remembered state only, so the cost does not grow with the history."""
     rules = state.rules
     episode = state.timeline.episode
-    next_caller = None
-    if episode is not None:
+    next_caller = no_next = None
+    if episode is not None and rules.drama.closers.get(episode) is not None:
+        no_next = "none: closer"  # no scene is called after the episode's closer ("Scenes")
+    elif episode is not None:
         order = calling_state(rules.drama, rules.characters, episode)
         next_caller = order.next_caller if order is not None else None
     shown = []
@@ -29,4 +31,4 @@ def seats(state: YarnCampaign, names: list[str]) -> Seats:
             except Exception:  # a character without hit points to speak of: none shown
                 hp = None
         shown.append(Seat(name, rules.economy.tokens.get(name, 0), rules.economy.bennies.get(name, 0), character, hp))
-    return Seats(next_caller, tuple(shown))
+    return Seats(next_caller, tuple(shown), no_next)

@@ -88,6 +88,9 @@ class OpeningRunNeeded(DiceNeeded):
         self.args = ("the opening run needs its cards: enter them as drawn (--opening 3S,KH,4D), or let the "
                      "tool draw",)
 
+    def uses(self) -> str:
+        return "the opening run uses cards until the first down card"
+
 
 # -- events ---------------------------------------------------------------------------------
 

@@ -84,6 +84,9 @@ class OrderNeeded(DiceNeeded):
         super().__init__("order", len(players), len(players), shuffle)  # type: ignore[arg-type]
         self.args = ("a fresh precedence order is needed: enter it (--order A,B) or let the tool draw it",)
 
+    def uses(self) -> str:
+        return f"a fresh precedence order of {self.dice} players"
+
 
 # -- events ---------------------------------------------------------------------------------
 

@@ -21,3 +21,6 @@ class CardsNeeded(DiceNeeded):
         super().__init__(roll, count, 52, draw)  # type: ignore[arg-type]
         self.args = (f"the {roll} needs {count} card{'s' if count > 1 else ''}: enter the cards drawn at "
                      "the table (e.g. --cards QH,10S), or let the tool draw",)
+
+    def uses(self) -> str:
+        return f"the {self.roll} uses {self.dice} card{'s' if self.dice > 1 else ''}"

@@ -287,6 +287,10 @@ def recap(
         from yarnlog.cli.output import json_text
 
         text = json_text(told) + "\n"
+    elif fmt == "chat":  # the Markdown recap, as a chat shows it
+        from yarnlog.render.chat import chat_markdown, chat_text
+
+        text = chat_text(chat_markdown(_rendered(TEMPLATES["md"], asked.state, templates, recap=told)))
     else:
         text = _rendered(TEMPLATES[fmt], asked.state, templates, recap=told)
     write_document(text, output, f"{told['audience_label']} of {told['scope']}")

@@ -440,7 +440,7 @@ class Petitions:
         from its own facts."""
         self.dramatic.referee(referee).require(
             tuple(p.precedence) == self.drawn_for_quiz(campaign), MULTIPLE_PETITIONERS,
-            "the quiz did not follow a newly drawn precedence order")
+            "the quiz needs a fresh precedence order")
         return self.quizzed(campaign, referee, precedence=p.precedence,
                             answers=[(a.petitioner, a.wanted_from, a.got_it) for a in p.answers])
 

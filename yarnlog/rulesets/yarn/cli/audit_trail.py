@@ -13,7 +13,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
+from yarnlog.cli.context import open_journal, participant_named, pick_campaign, resolve_as_of
 from yarnlog.cli.options import AsOfOpt, CampaignOpt, EndOfSceneOpt, JsonOpt
 from yarnlog.cli.output import console, emit, terminal_text
 
@@ -96,6 +96,7 @@ def explain(
 
     invalid((event is None) != (scene is None), "give an EVENT number or --scene N (one of them)")
     history, state = _history_and_state(campaign, None, None)
+    viewer = participant_named(state.table, viewer)
     if scene is not None:
         data = explain_scene(history, state.table, scene, viewer=viewer)
         emit(data, as_json, _render_scene)
@@ -187,11 +188,10 @@ def dice_stats(
 ) -> None:
     """Rolls (procedural rolls, attacks and defenses), breaks and botches per participant and per episode, and
     how the results compared with their prior odds."""
-    from yarnlog.core.referee import invalid
     from yarnlog.rulesets.yarn.parts.procedure.roll_statistics import dice_statistics
 
     history, state = _history_and_state(campaign, as_of, end_of_scene)
-    invalid(viewer is None or state.table.knows(viewer), f"{viewer} is not at the table")
+    viewer = participant_named(state.table, viewer)
     data = dice_statistics(state, viewer=viewer, episode=episode, participant=participant, history=history)
 
     def row(label: object, t: dict) -> tuple:

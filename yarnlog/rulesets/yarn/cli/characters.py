@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from yarnlog.cli.context import campaign_state, run_command
+from yarnlog.cli.context import campaign_state, registered_named, run_command
 from yarnlog.cli.options import (
     AsOfOpt,
     ByOpt,
@@ -328,6 +328,7 @@ def sheet(
     invalid(fmt in FORMATS, f"--format is one of {', '.join(FORMATS)}, not {fmt!r}")
     invalid(output is None or (fmt != "text" and not as_json), SHEET_FILE_FORMATS)
     state = campaign_state(campaign, as_of, end_of_scene)
+    name = registered_named(state, name)  # "iris" or "Iris" for Iris Vane
     data = printable_sheet(state, name)
     if as_json or fmt == "text":
         emit(data, as_json, _render_sheet)

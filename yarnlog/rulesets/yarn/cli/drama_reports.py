@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from yarnlog.cli.context import campaign_view, open_journal, pick_campaign, resolve_as_of
+from yarnlog.cli.context import campaign_view, open_journal, participant_named, pick_campaign, resolve_as_of
 from yarnlog.cli.options import AsOfOpt, CampaignOpt, EndOfSceneOpt, JsonOpt
 from yarnlog.cli.output import console, emit, print_table
 
@@ -53,7 +53,9 @@ def ledger(
     journal = open_journal()
     cid = pick_campaign(journal, campaign)
     # Each line names its scene as the log does (an order drawn between scenes: the scene it was drawn for).
-    trail = ledger_trail(as_told(journal.history(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))))
+    history = journal.history(cid, upto=resolve_as_of(journal, cid, as_of, end_of_scene))
+    participant = participant_named(journal.state(cid).table, participant)  # the table as it is now
+    trail = ledger_trail(as_told(history))
     rows = [line.to_data() for line in filtered(trail, episode=episode, scene=scene, participant=participant,
                                                 currency=currency)]
     emit(rows, as_json, lambda data: _render_ledger(data, participant, quotes))
@@ -79,22 +81,23 @@ def _render_ledger(rows: list[dict], participant: str | None, quotes: bool) -> N
             told += f"; sought: {x['sought']}"
         if x["note"]:
             told += f"; {x['note']}"
-        if row["struck_by"]:
-            told += f" [{row['struck_by']['marker'].upper()}]"
+        if row["struck_by"]:  # struck in words too: a pipe or a file shows no strike-through
+            told = f"\u2717 STRUCK: {told}; {row['struck_by']['marker']}"
         elif row["replaces"]:
             told += f" [as {row['replaces']['marker']}]"
         return told
 
     def move(row: dict) -> str:
-        return f"{row['source']}>{row['destination']} {row['amount']}{'' if row['currency'] == 'drama' else 'B'}"
+        moved = f"{row['source']}>{row['destination']} {row['amount']}{'' if row['currency'] == 'drama' else 'B'}"
+        return f"\u2717 {moved}" if row["struck"] else moved
 
     def first_of_event(index: int) -> bool:
         # An event's exchange is told once, on its first line: the next lines of the same event move for it too.
         return index == 0 or rows[index - 1]["sequence"] != rows[index]["sequence"]
 
     after = "after: the move's parties, in its order" if participant is None else f"after: {participant}'s"
-    print_rows(f"Ledger{f' of {participant}' if participant else ''} (B: bennies; {after}; struck: removed by an "
-               "amendment)",
+    print_rows(f"Ledger{f' of {participant}' if participant else ''} (B: bennies; {after}; \u2717 struck: removed "
+               "by an amendment)",
                ("#/sc", "move", "exchange", "tokens", "bennies", "rule"),
                [(f"{r['sequence']}/{r['scene']}" if r["scene"] else r["sequence"], move(r),
                  what(r) if first_of_event(i) or r["struck"] else "", held(r, "drama_after", "drama"),

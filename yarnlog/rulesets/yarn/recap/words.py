@@ -72,7 +72,7 @@ def _gestalt_won(state: CampaignState[Any]) -> str:
 
 def follow_up(state: CampaignState[Any]) -> str | None:
     """``Tokens: Ana 1, Ben 0, Maya (GM) 5. Next to call: Ben.``: drama tokens at the table and the
-    next caller in the episode in play, read from ``state`` (no replay)."""
+    next caller in the episode in play (no one once its closer is named), read from ``state`` (no replay)."""
     from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import calling_state
 
     rules = state.rules
@@ -82,7 +82,10 @@ def follow_up(state: CampaignState[Any]) -> str | None:
     tokens = rules.economy.tokens
     held = [f"{n} {tokens.get(n, 0)}" for n in table.players] + [f"{table.gm} (GM) {tokens.get(table.gm, 0)}"]
     text = f"Tokens: {', '.join(held)}."
-    if state.timeline.episode is not None:
+    closer = rules.drama.closers.get(state.timeline.episode) if state.timeline.episode is not None else None
+    if closer is not None:  # no scene is called after the episode's closer ("Scenes")
+        text += f" No one calls next: scene {closer} is the closer."
+    elif state.timeline.episode is not None:
         order = calling_state(rules.drama, rules.characters, state.timeline.episode)
         if order is not None and order.next_caller:
             text += f" Next to call: {order.next_caller}."

@@ -134,5 +134,5 @@ def check_rolled(totals: tuple[int, ...], referee: Referee) -> RolledCharacter:
     for total in totals:
         invalid(3 <= total <= 30, f"3d10 cannot total {total}")
     made = rolled_character(totals)
-    referee.require(not made.reroll, ROLLED, "no attribute came to 7 or more: re-roll the character")
+    referee.require(not made.reroll, ROLLED, "no attribute reached 7: re-roll the character")
     return made

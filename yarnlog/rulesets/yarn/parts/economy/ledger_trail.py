@@ -22,6 +22,7 @@ from yarnlog.core.corrections import Amendments, Correction, Retraction
 from yarnlog.core.events import Payload, Recorded, load_payload
 from yarnlog.core.referee import Rule
 from yarnlog.core.timeline import SceneOpened
+from yarnlog.core.words import change_words
 from yarnlog.rulesets.scenes_and_tokens.parts.bennie_spends import BennieSpent
 from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import BennieVoteTallied
 from yarnlog.rulesets.scenes_and_tokens.parts.economy import (
@@ -59,14 +60,18 @@ class Amendment:
     reason: str
     approved_by: str
     recorded_by: str
+    change: str = ""  # a correction's change in words: "the tokens: amount 2 → 1"
 
     def marker(self) -> str:
-        """How a struck movement reads without styling: "retracted by #123: reason (approved by Maya)"."""
-        return f"{self.kind} by #{self.sequence}: {self.reason} (approved by {self.approved_by})"
+        """How a struck movement reads without styling: "retracted by #123: reason (approved by Maya)", a
+        correction followed by its change in words."""
+        said = f"{self.kind} by #{self.sequence}: {self.reason} (approved by {self.approved_by})"
+        return f"{said}; {self.change}" if self.change else said
 
     def to_data(self) -> dict[str, Any]:
         return {"sequence": self.sequence, "kind": self.kind, "target": self.target, "reason": self.reason,
-                "approved_by": self.approved_by, "recorded_by": self.recorded_by, "marker": self.marker()}
+                "approved_by": self.approved_by, "recorded_by": self.recorded_by, "change": self.change,
+                "marker": self.marker()}
 
 
 @dataclass(frozen=True)
@@ -126,16 +131,25 @@ def amendments(history: Iterable[Recorded]) -> dict[int, list[Amendment]]:
     history = list(history)
     undone = Amendments(history).retracted
     out: dict[int, list[Amendment]] = {}
+    recorded: dict[int, Recorded] = {}
+    payloads: dict[int, dict[str, Any]] = {}  # each corrected event's payload as its last correction left it
     for rec in history:
         p = rec.payload
+        recorded[rec.sequence] = rec
         if rec.sequence in undone:
             continue
         if isinstance(p, Retraction):
             out.setdefault(p.retracts, []).append(
                 Amendment(rec.sequence, RETRACTED, p.retracts, p.reason, p.approved_by, rec.recorded_by))
         elif isinstance(p, Correction):
+            target = recorded.get(p.corrects)
+            change = ""
+            if target is not None:
+                before = payloads.get(p.corrects) or target.payload.to_data()
+                change = change_words(target.event_type, before, p.replacement)
+                payloads[p.corrects] = p.replacement
             out.setdefault(p.corrects, []).append(
-                Amendment(rec.sequence, CORRECTED, p.corrects, p.reason, p.approved_by, rec.recorded_by))
+                Amendment(rec.sequence, CORRECTED, p.corrects, p.reason, p.approved_by, rec.recorded_by, change))
     return out
 
 

@@ -140,9 +140,8 @@ def hands_dice(campaign: YarnCampaign, hands: Hands) -> TraitDice:
     invalid(hands.dice is None, f"{hands.character}'s dice come from the sheet: name the trait, or roll with no trait")
     held = _sheet_trait(sheet, trait)
     if use in (TraitUse.TRAIT, TraitUse.TANGENTIAL):
-        held = present(held, f"{hands.character} has no trait {trait!r} (traits: {', '.join(sheet.traits)}); "
-                                   "a task needing a trait she lacks is rolled with no trait (two dice) or, for a "
-                                   "technical trait, with no dice")
+        # One short line (the roll's --help says how a lacking trait is rolled: no trait, or technical).
+        held = present(held, f"{hands.character} has no trait {trait!r} (traits: {', '.join(sheet.traits)})")
         spec = dice.tangential_trait(held.dice) if use is TraitUse.TANGENTIAL else RollSpec(held.dice)
         return TraitDice(spec, held.name, use, held.dice, False)
     invalid(held is None, f"{hands.character} has {held.name if held else ''} ({held.dice if held else 0} dice): "
