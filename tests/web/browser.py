@@ -12,6 +12,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -55,38 +56,40 @@ def browser(width: int = 360, height: int = 760) -> Iterator[object]:
 
 
 def free_port() -> int:
-    """A free port of 127.0.0.1 in 18400-18499 (this project's test range), else any free one."""
-    for port in [*range(18400 + os.getpid() % 50, 18500), *range(18400, 18500)]:
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
+    """A free port of 127.0.0.1, as the kernel hands them out (a fixed range shared by every test
+    suite on the machine let another suite's server take the port first: a test then read the
+    wrong server's 404)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
 @contextmanager
-def serving(db: Path, port: int | None = None) -> Iterator[str]:
-    """``yarnlog --db DB serve`` in its own process until the block ends; its base URL."""
+def serving(db: Path, port: int | None = None, *, workers: int = 1) -> Iterator[str]:
+    """``yarnlog --db DB serve`` (with ``--workers``) in its own process until the block ends; its base
+    URL. A loaded machine may take long to start it: it has two minutes."""
     port = port or free_port()
-    process = subprocess.Popen([sys.executable, "-m", "yarnlog", "--db", str(db), "serve", "--port", str(port)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"yarnlog serve did not start: {process.stderr.read().decode()}")
-            time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(10)
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen([sys.executable, "-m", "yarnlog", "--db", str(db), "serve", "--port", str(port),
+                                    "--workers", str(workers)], stdout=subprocess.DEVNULL, stderr=errors)
+        try:
+            deadline = time.monotonic() + 120
+            while True:
+                with socket.socket() as s:
+                    if s.connect_ex(("127.0.0.1", port)) == 0:
+                        break
+                if process.poll() is not None or time.monotonic() > deadline:
+                    errors.seek(0)
+                    raise RuntimeError(f"yarnlog serve did not start: {errors.read().decode()}")
+                time.sleep(0.05)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            process.terminate()
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)
 
 
 def record(db: Path, *args: str) -> None:

@@ -39,3 +39,31 @@ def test_a_view_folded_forward_equals_a_fresh_replay(tmp_path, moves):
         folded = views(kept, name)
         assert folded != before[name]
         assert folded == views(fresh, name), name
+
+
+def test_a_server_started_later_reads_each_view_from_its_snapshot_and_replays_nothing(tmp_path, monkeypatch):
+    """A player's view is kept in the store (``seen:NAME``) and the campaign's state has its own
+    snapshot: a reader started later folds only the events since, and sees what a replay shows."""
+    import yarnlog.web.reading as reading
+    from yarnlog.app.journal import Journal
+    from yarnlog.persistence.factory import open_store
+
+    db = tmp_path / "journal.db"
+    yarn_table(db)
+    first = Reader(Journal(open_store(str(db)), snapshot_every=1))  # the campaign's state snapshot kept too
+    before = {name: views(first, name) for name in ("Ana", "Ben", "Maya")}
+    kinds = {s.kind for s in first.journal.store.snapshots("harbor", data=False)}
+    assert {"seen:Ana", "seen:Ben"} <= kinds and "seen:Maya" not in kinds  # the GM's view is the state
+    for move in [ROLL, ("note", GM_NOTE + " again", "--visibility", "gm"), (*ROLL, "--secret")]:
+        run(db, *move)
+    expected = {name: views(Reader(bootstrap(str(db))), name) for name in ("Ana", "Ben", "Maya")}
+
+    def no_replay(*args, **kwargs):
+        raise AssertionError("replayed although a snapshot was kept")
+
+    later = Reader(Journal(open_store(str(db)), snapshot_every=1))
+    monkeypatch.setattr(reading, "replayed", no_replay)
+    monkeypatch.setattr(later.journal.states, "_replay_from_log", no_replay)
+    for name in ("Ana", "Ben", "Maya"):
+        assert views(later, name) == expected[name] != before[name], name
+    assert GM_NOTE not in str(later.seen("harbor", "Ana").state)

@@ -81,6 +81,26 @@ class StateCache:
         with paused_gc():  # a first read may replay the whole history: see paused_gc
             return self._fold(campaign_id, remembered, records)[0]
 
+    def follow(self, campaign_id: str, upto: int | None = None) -> tuple[Remembered, list[Recorded]]:
+        """For a reader that follows the log as it grows (the players' page): the campaign as remembered
+        once brought to event ``upto`` (to the store's head for a campaign not seen yet, from its
+        snapshot or a streamed replay), and the events folded to get there from what was remembered
+        before, in context (none for a campaign not seen yet)."""
+        from yarnlog.core.state import paused_gc
+
+        remembered = self.latest.get(campaign_id)
+        if remembered is None:
+            self.current(campaign_id)
+            return self.latest[campaign_id], []
+        if upto is None or upto <= remembered.state.sequence:
+            return remembered, []
+        records = self.store.read(campaign_id, after=remembered.state.sequence, upto=upto)
+        if not records:
+            return remembered, []
+        with paused_gc():
+            new = self._fold(campaign_id, remembered, records)[1]
+        return self.latest[campaign_id], new
+
     def taken_in(self, campaign_id: str, expected: int, stored: list[StoredEvent],
                  context: Timeline | None) -> list[Recorded]:
         """Events just appended after event ``expected``, folded into what is remembered when they

@@ -22,23 +22,41 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="The address to listen on (default: this machine only; "
                                       "0.0.0.0 for the players' phones on the local network).")] = HOST,
     port: Annotated[int, typer.Option("--port", help="The port to listen on.", min=1, max=65535)] = PORT,
+    workers: Annotated[int, typer.Option("--workers", help="Serve from this many processes, each following "
+                                         "the journal on its own (for many readers at once).", min=1,
+                                         max=64)] = 1,
     as_json: JsonOpt = False,
 ) -> None:
     """Serve the players' page: each participant's link (see 'yarnlog invite') opens the campaign as
     they may see it, live and read-only. Ctrl-C stops it."""
+    import os
+
     import uvicorn
 
-    from yarnlog.web.server import make_app
+    from yarnlog.web.server import DB_VARIABLE, make_app
 
     journal = open_journal()
-    data = {"url": f"http://{host}:{port}/", "campaigns": journal.campaigns()}
+    data = {"url": f"http://{host}:{port}/", "campaigns": journal.campaigns(), "workers": workers}
     emit(data, as_json, lambda d: console(stderr=True).print(
         f"Serving the players' page on {d['url']} (Ctrl-C stops it); links: 'yarnlog invite NAME'.",
         markup=False, emoji=False, soft_wrap=True))
     # No access log: every request's path carries a participant's secret.
     # Open streams (the live boards) would hold a graceful shutdown forever: they are cut after a second.
-    uvicorn.run(make_app(journal), host=host, port=port, access_log=False, log_level="warning",
-                timeout_graceful_shutdown=1)
+    # No limit on connections (uvicorn would answer 503 past it): a reader waits for a drawing thread instead.
+    options = {"host": host, "port": port, "access_log": False, "log_level": "warning",
+               "timeout_graceful_shutdown": 1, "backlog": 4096}
+    if workers == 1:
+        uvicorn.run(make_app(journal), **options)  # type: ignore[arg-type]
+        return
+    # Each worker process opens the journal itself (uvicorn starts them from the factory's name).
+    from yarnlog.cli.options import SETTINGS
+
+    os.environ[DB_VARIABLE] = SETTINGS.db or ""  # empty: the default journal, as here
+    journal.close()
+    # A worker reading a large campaign's snapshot at start-up holds the interpreter for seconds at a
+    # time: uvicorn would take its silence for a hang and kill it (5 s by default).
+    uvicorn.run("yarnlog.web.server:app_from_environment", factory=True, workers=workers,
+                timeout_worker_healthcheck=600, **options)  # type: ignore[arg-type]
 
 
 def invite(

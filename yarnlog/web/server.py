@@ -13,15 +13,18 @@ script and the style sheet are this server's own files.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import logging
+import os
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode
 
+import anyio
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -32,7 +35,7 @@ from yarnlog.render import Templates
 from yarnlog.render.templates import shipped_templates
 from yarnlog.web.access import participant
 from yarnlog.web.pages import Link, NotFound, Pages, Rendered, Report, pages_for
-from yarnlog.web.reading import Reader
+from yarnlog.web.reading import Kept, Reader
 from yarnlog.web.seen import Seen
 
 if TYPE_CHECKING:
@@ -46,6 +49,11 @@ POLL_SECONDS = 0.2
 KEEPALIVE_SECONDS = 15.0
 #: How long the browser waits before it reconnects a stream that was lost.
 RETRY_MS = 1000
+#: How many pages are drawn at once (each in a thread): a reader beyond them waits its turn, never
+#: turned away. Drawing is Python, so two cores gain nothing from more threads.
+DRAWING = 4
+#: How many links whose board was read lately are drawn again as soon as the journal moves.
+WARM = 64
 STATIC = Path(__file__).parent / "static"
 #: The web layout and the pages' own templates (the ruleset's recap and sheet extend its page.html.j2).
 WEB_TEMPLATES = shipped_templates() / "web"
@@ -88,7 +96,11 @@ class PlayersPage:
         self.reader = Reader(journal)
         self.poll_seconds = poll_seconds
         self.moved = asyncio.Condition()
+        self.drawing = anyio.CapacityLimiter(DRAWING)
         self._templates: dict[str, Templates] = {}
+        self._gzipped = Kept(limit=256)  # the pages as sent compressed, by the key they were drawn under
+        #: The boards read lately (link and request): drawn again at each new head, before anyone asks.
+        self._warm: OrderedDict[tuple[str, str, str], Request] = OrderedDict()
         page = self._page
         self.app = Starlette(
             routes=[
@@ -111,16 +123,32 @@ class PlayersPage:
 
     @asynccontextmanager
     async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
-        task = asyncio.create_task(self._poll())
+        tasks = [asyncio.create_task(self._poll()), asyncio.create_task(self._warm_up())]
         try:
             yield
         finally:
-            task.cancel()
+            for task in tasks:
+                task.cancel()
+
+    async def _warm_up(self) -> None:
+        """Read every campaign and every invited player's view at start-up (from their snapshots), so
+        that the first readers find them ready (one who comes sooner waits for the same work)."""
+        try:
+            await self._thread(self.reader.poll)
+            for cid in list(self.reader.heads):
+                await self._thread(self.reader.warm, cid)
+        except Exception as exc:  # the readers will try again
+            log.warning("cannot read the journal at start-up: %s", exc)
 
     async def _poll(self) -> None:
         while True:
             try:
-                moved = await run_in_threadpool(self.reader.poll)
+                moved = await self._thread(self.reader.poll)
+                # The campaigns followed are brought to each new head with the boards read lately drawn
+                # again at once: the readers who come next find them drawn.
+                for cid in moved:
+                    if self.reader.is_followed(cid):
+                        await self._thread(self._redraw, cid)
             except Exception as exc:  # a database that hiccups: the next poll tries again
                 log.warning("cannot read the journal's heads: %s", exc)
                 moved = {}
@@ -128,6 +156,17 @@ class PlayersPage:
                 async with self.moved:
                     self.moved.notify_all()
             await asyncio.sleep(self.poll_seconds)
+
+    async def _thread(self, work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` in a thread, at most :data:`DRAWING` at once (the others wait their turn)."""
+        return await anyio.to_thread.run_sync(work, *args, limiter=self.drawing)
+
+    def _redraw(self, cid: str) -> None:
+        self.reader.live(cid)
+        for (link_cid, secret, _), request in list(self._warm.items()):
+            if link_cid == cid:
+                self._draw(cid, secret, self.board if request.url.path.endswith("/") else self.board_fragment,
+                           request)
 
     # -- links -----------------------------------------------------------------------------------
 
@@ -156,23 +195,30 @@ class PlayersPage:
             drawn = self._drawn(cid, secret, request)
             if drawn is not None:  # a page already drawn at this head: served from memory, no thread
                 return drawn
-
-            def run() -> Response:
-                viewer = self._viewer(cid, secret)
-                if viewer is None:
-                    return not_found()
-                # Every page is drawn from what the viewer may see at the head: drawn once per head, and
-                # served as drawn to every reader of it until the journal moves.
-                key = self._key(cid, viewer.name, request)
-                try:
-                    text = self.reader.page(key, lambda: handler(viewer, request))
-                except (NotFound, LookupError, ValueError, YarnlogError):
-                    return not_found()
-                return HTMLResponse(text, headers=HEADERS)
-
-            return await run_in_threadpool(run)
+            response = await self._thread(self._draw, cid, secret, handler, request)
+            if handler in (self.board, self.board_fragment) and not request.query_params \
+                    and response.status_code == 200:
+                self._warm[(cid, secret, request.url.path)] = Request(dict(request.scope))
+                self._warm.move_to_end((cid, secret, request.url.path))
+                while len(self._warm) > WARM:
+                    self._warm.popitem(last=False)
+            return response
 
         return endpoint
+
+    def _draw(self, cid: str, secret: str, handler: Callable[[Viewer, Request], str], request: Request) -> Response:
+        """The page drawn for the link, or the 404 (in a thread: it may read the journal)."""
+        viewer = self._viewer(cid, secret)
+        if viewer is None:
+            return not_found()
+        # Every page is drawn from what the viewer may see at the head: drawn once per head, and
+        # served as drawn to every reader of it until the journal moves.
+        key = self._key(cid, viewer.name, request)
+        try:
+            text = self.reader.page(key, lambda: handler(viewer, request))
+        except (NotFound, LookupError, ValueError, YarnlogError):
+            return not_found()
+        return self._answer(key, text, request)
 
     def _key(self, cid: str, name: str, request: Request) -> tuple[Any, ...]:
         return cid, self.reader.head(cid), name, request.url.path, str(request.query_params)
@@ -185,8 +231,21 @@ class PlayersPage:
         name = participant(table.invites, secret)
         if name is None:
             return not_found()
-        text = self.reader.kept_page(self._key(cid, name, request))
-        return None if text is None else HTMLResponse(text, headers=HEADERS)
+        key = self._key(cid, name, request)
+        text = self.reader.kept_page(key)
+        return None if text is None else self._answer(key, text, request)
+
+    def _answer(self, key: Any, text: str, request: Request) -> Response:
+        """The page, compressed once per head for a browser that takes gzip (a board grows with the
+        campaign: its wounds and spends). Only a page whose address has no query: one that echoes what
+        a request gave (the digest's check) is never compressed beside the link's secret."""
+        if request.query_params or "gzip" not in request.headers.get("accept-encoding", ""):
+            return HTMLResponse(text, headers=HEADERS)
+        body = self._gzipped.get(key)
+        if body is None:
+            body = self._gzipped.keep(key, gzip.compress(text.encode(), compresslevel=6, mtime=0))
+        return Response(body, media_type="text/html", headers={**HEADERS, "Content-Encoding": "gzip",
+                                                               "Vary": "Accept-Encoding"})
 
     # -- pages -------------------------------------------------------------------------------------
 
@@ -228,6 +287,12 @@ class PlayersPage:
     def board_fragment(self, viewer: Viewer, request: Request) -> str:
         seen = self._seen(viewer, request)
         return self._fragment(viewer, seen)
+
+    def _stream_fragment(self, viewer: Viewer) -> str:
+        """The board as a stream sends it, drawn once per head and viewer for all their streams."""
+        cid = viewer.campaign_id
+        return str(self.reader.page((cid, self.reader.head(cid), viewer.name, "stream"),
+                                    lambda: self._fragment(viewer, self.reader.seen(cid, viewer.name))))
 
     def _fragment(self, viewer: Viewer, seen: Seen) -> str:
         return viewer.templates.render("report_body.html.j2", report=viewer.pages.board(seen), as_of=seen.upto,
@@ -292,7 +357,7 @@ class PlayersPage:
 
     async def events(self, request: Request) -> Response:
         cid, secret = request.path_params["cid"], request.path_params["secret"]
-        viewer = await run_in_threadpool(self._viewer, cid, secret)
+        viewer = await self._thread(self._viewer, cid, secret)
         if viewer is None:
             return not_found()
 
@@ -300,14 +365,13 @@ class PlayersPage:
             sent, shown = None, None
             yield f"retry: {RETRY_MS}\n\n"  # a lost connection is tried again within a second or so
             while True:
-                still = await run_in_threadpool(self._viewer, cid, secret)
+                still = await self._thread(self._viewer, cid, secret)
                 if still is None:  # revoked while open: the stream ends and says nothing more
                     yield "event: closed\ndata: \n\n"
                     return
                 head = self.reader.head(cid)
                 if head != sent:
-                    seen = await run_in_threadpool(self.reader.seen, cid, still.name)
-                    html = await run_in_threadpool(self._fragment, still, seen)
+                    html = await self._thread(self._stream_fragment, still)
                     sent = head
                     # Only a board that changed is sent: an event the viewer may not see changes nothing.
                     if html != shown:
@@ -328,3 +392,16 @@ class PlayersPage:
 def make_app(journal: Journal, **options: Any) -> Starlette:
     """The players' page over ``journal``, as an ASGI application."""
     return PlayersPage(journal, **options).app
+
+
+#: Where a worker process of ``yarnlog serve --workers N`` finds the journal it serves.
+DB_VARIABLE = "YARNLOG_SERVE_DB"
+
+
+def app_from_environment() -> Starlette:
+    """The players' page over the journal :data:`DB_VARIABLE` names: each worker process of
+    ``yarnlog serve --workers N`` makes its own (uvicorn's factory), reading and following the journal
+    on its own."""
+    from yarnlog.app.bootstrap import bootstrap
+
+    return make_app(bootstrap(os.environ.get(DB_VARIABLE) or None))

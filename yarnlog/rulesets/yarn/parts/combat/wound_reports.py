@@ -36,7 +36,8 @@ def wounds_report(campaign: YarnCampaign, character: str | None = None) -> list[
     """Hit points of every PC and registered combatant (or of one ``character``), at any point."""
     rules = campaign.rules
     wounds = rules.combat.wounds
-    names = list(pcs(rules)) + [n for n in wounds.registered if n not in pcs(rules)]
+    # The combatants by name: a persistent map's order is its hashes', which differ from process to process.
+    names = list(pcs(rules)) + sorted(n for n in wounds.registered if n not in pcs(rules))
     if character is not None:
         invalid(character in names, f"{character} has no hit points: not a PC, nor a registered combatant")
         names = [character]
