@@ -292,3 +292,27 @@ def test_a_phobia_that_applies_keeps_one_fewer_and_adds_its_rank(table):
     assert (p["total"], p["success"]) == (5, False)
     code, _, err = table("feat", "Iris", "--primary", "strength", "--drawback", "sword=phobia", "--faces", "5")
     assert code != 0 and "sword is not one of Iris's drawbacks" in err
+
+
+@pytest.mark.parametrize(("agreed", "dead"), [(28, True), (29, False)])
+def test_death_at_the_total_severity_the_group_agreed_at_init(cli, agreed, dead):
+    # Lines 339-341 (reading 15): "you should all agree to a total severity that, if reached, is fatal";
+    # (1 + level) x health is only the suggestion. The agreed number is a setting chosen at init.
+    for args in (("init", "agreed", "--title", "Agreed", "--gm", "Maya", "--ruleset", "yarn-polyhedral",
+                  "--setting", f"fatal_severity={agreed}"),
+                 ("join", "Ana"), ("join", "Ben"),
+                 ("character", "create", "Cyd", "--player", "Ana", "--points", "150", "--attributes",
+                  "strength=5,dexterity=5,health=5,intelligence=5,will=5,charisma=5"),
+                 ("character", "create", "Orc", "--player", "Ben", "--points", "200", "--attributes",
+                  "strength=12,dexterity=5,health=5,intelligence=3,will=4,charisma=2")):
+        code, out, err = cli(*args)
+        assert code == 0, (args, err)
+    assert last(cli, "attack", "Orc", "--target", "Cyd", "--weapon", "great axe", "--primary", "strength",
+                "--defense", "5", "--secondary", "dexterity", "--faces", "12,4", "--damage", "11")["margin"] == 11
+    # The same blow as above: severity 1 + 29 - 2 = 28, against the agreed total, not (1 + 3) x 5 = 20.
+    assert last(cli, "resist", "Cyd", "--faces", "1,1")["resistance"]["severity"] == 28
+    rows, _ = board(cli)
+    assert rows["Cyd"]["fatal_severity"] == agreed and rows["Cyd"]["dead"] is dead
+    code, out, _ = cli("options", "--json")
+    assert code == 0 and {"setting": "fatal-severity", "value": agreed} in [
+        {k: row[k] for k in ("setting", "value")} for row in json.loads(out) if "setting" in row]

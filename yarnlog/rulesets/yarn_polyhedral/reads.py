@@ -15,7 +15,8 @@ def board(campaign: Any) -> dict[str, Any]:
         wounds = rules.bodies.injuries.get(who.name, {})
         health = who.rank("health") or 0
         total = injuries.total_severity(wounds)
-        fatal = points.fatal_severity(who.level, health) if campaign.table.options.get("death") else None
+        fatal = points.agreed_fatal_severity(who.level, health, agreed=campaign.table.settings.get("fatal_severity"),
+                                           death=bool(campaign.table.options.get("death")))
         effects = [f"{w.location}: {combat.LOCATIONS[w.location].effect}" for w in wounds.values()
                    if injuries.location_effect(w, health)]
         # P48, lines 644-645: an arm's severity is its feats' penalty; the legs' slows movement.

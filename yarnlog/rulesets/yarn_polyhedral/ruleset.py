@@ -9,7 +9,7 @@ own episodes and scenes: an episode's start sets every character's fortune to it
 from __future__ import annotations
 
 from yarnlog.core.composition import Composition, Part
-from yarnlog.core.ruleset import CampaignState, Rules, Ruleset, Views, Words
+from yarnlog.core.ruleset import CampaignState, Rules, Ruleset, Setting, Views, Words
 from yarnlog.rulesets.yarn_polyhedral.parts import bodies, characters, feats, fortune, rounds
 from yarnlog.rulesets.yarn_polyhedral.reads import board
 from yarnlog.rulesets.yarn_polyhedral.state import PolyhedralState
@@ -37,6 +37,10 @@ RULESET = Ruleset(
     views=Views(projections={"board": board}),
     words=Words(narrate=narrate, follow_up=follow_up, seats=seats),
     templates="yarnlog/templates/yarn_polyhedral",  # recap and sheet templates, shadowed by --templates DIR
+    settings={
+        "fatal_severity": Setting("the total severity the group agrees is fatal, for every character, in place "
+                                  "of the suggested (1 + level) x health (lines 339-341; reading 15)", None, 1, 1000),
+    },
     options={
         "death": "Death (lines 337-341): injuries can kill, at (1 + level) x health total severity",
         "skill_limit": "Skill Ranks (line 383): starting skills at most the level, one at level + 1",

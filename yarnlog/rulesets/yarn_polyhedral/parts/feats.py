@@ -373,7 +373,8 @@ def check_can_act(campaign: Any, who: Character, referee: Referee) -> None:
     """A dead, unconscious or incapacitated character takes no turn and rolls no feat of its own;
     its object rolls (resistance) still come (P48, P49)."""
     health = who.rank("health") or 0
-    fatal = points.fatal_severity(who.level, health) if campaign.table.options.get("death") else None
+    fatal = points.agreed_fatal_severity(who.level, health, agreed=campaign.table.settings.get("fatal_severity"),
+                                           death=bool(campaign.table.options.get("death")))
     out = injuries.out_of_action(campaign.rules.bodies.injuries.get(who.name, {}), health, fatal)
     if out is not None:
         referee.require(False, out[1], f"{who.name} is {out[0]}")

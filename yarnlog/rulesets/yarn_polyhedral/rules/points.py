@@ -117,6 +117,15 @@ def fatal_severity(level: int, health: int) -> int:
     return (1 + level) * health
 
 
+def agreed_fatal_severity(level: int, health: int, *, agreed: int | None, death: bool) -> int | None:
+    """The total severity that kills, as the group agreed (lines 339-341; reading 15): the number chosen
+    at ``init`` (``--setting fatal_severity=N``) for every character, else with the optional rule
+    ``death`` the book's suggested (1 + level) x health; None when death is not in the game."""
+    if agreed is not None:
+        return agreed
+    return fatal_severity(level, health) if death else None
+
+
 def spent_on(qualities: Iterable[Quality], rolled: bool = False) -> int:
     """Points the qualities cost, drawbacks aside (P1); rolled attributes cost their 15 points
     whatever they came to (P59, line 724: rolled "instead of ... buying your attribute ranks")."""
