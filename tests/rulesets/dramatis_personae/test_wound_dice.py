@@ -122,3 +122,13 @@ def test_the_cli_takes_saved_of_and_opponent(table):
     code, out, _ = table("ledger", "--character", "Bryn", "--json")
     assert [r["change"] for r in json.loads(out) if r["rule"] == "DP37, line 63" and r["change"] < 0] == [-2]
     assert table("verify")[0] == 0
+
+
+def test_the_sentence_names_the_others_dice(journal):
+    from yarnlog.rulesets.dramatis_personae.words import narrate
+
+    _both_hold_a_die(journal)
+    journal.execute(CAMPAIGN, AwardDice("Bryn", "good", 1, "mercy"))
+    [recorded] = journal.execute(CAMPAIGN, _wound(lent=(("Bryn", 1),), opposed=(("Bryn", 1),), faces=(6, 5, 4, 3)))
+    told = narrate(recorded, journal.state(CAMPAIGN)) or ""
+    assert "Bryn's player spends 1 saved bonus die" in told and "The GM applies 1 penalty die Bryn holds" in told
