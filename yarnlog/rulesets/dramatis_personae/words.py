@@ -96,6 +96,11 @@ def narrate(recorded: Recorded, state: DPCampaign) -> str | None:
         what = {"challenge": "in a challenge", "ranged": "in a ranged attack",
                 "finishing-blow": "for a finishing blow", "wound": "for wounds"}[p.kind]
         wound = f" The wound: {p.wound} (line 221)." if p.wound else ""
+        lent = "".join(f" {name}'s player spends {_n(dice, 'saved bonus die')} on it (line 221, DP37)."
+                       for name, dice in p.lent.items())
+        opposed = "".join(f" The GM applies {_n(dice, 'penalty die')} {name} holds: {p.ruling}"
+                          for name, dice in p.opposed.items())
+        wound += lent + opposed
         return (f"{_dice(p.roll)} against {p.difficulty}+ {what}: {p.tier.value} "
                 f"(odds of success {_chance(p.odds)}).{wound}")
     if isinstance(p, ContestRolled):

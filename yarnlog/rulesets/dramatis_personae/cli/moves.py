@@ -166,15 +166,35 @@ def finish(
 def wound(
     character: Annotated[str, typer.Argument(help="The loser holding penalty dice.")],
     fight: Annotated[str, typer.Option("--fight", help="The fight.")] = "melee",
-    gm: GmMod = None, pool: PoolOpt = 0, saved: SavedOpt = 0, faces: FacesOpt = None,
+    gm: GmMod = None, pool: PoolOpt = 0, saved: SavedOpt = 0,
+    lent: Annotated[Many, typer.Option("--saved-of", help="Another character's saved bonus dice, NAME=N, spent "
+                                       "on this roll by that player (line 221).")] = None,
+    opposed: Annotated[Many, typer.Option("--opponent", help="An opponent's penalty dice held from the fight, "
+                                          "NAME=N, the GM applies (line 221).")] = None,
+    ruling: Annotated[str, typer.Option("--ruling", help="The GM's ruling with --opponent (default: line 221's "
+                                        "words).")] = "",
+    faces: FacesOpt = None,
     campaign: CampaignOpt = None, by: ByOpt = None, override: OverrideOpt = None, as_json: JsonOpt = False,
 ) -> None:
     """Lasting wounds at the end of a melee: a roll against 11 with the penalty dice in hand (line 221)."""
     from yarnlog.rulesets.dramatis_personae.parts.rolls import RollChallenge
 
     roll = _one(character, "melee", None, None, None, gm, None, None, pool, saved, 0, 0, 0, 0, 0, faces, None)
-    run_command(campaign, RollChallenge(roll, kind="wound", fight=fight), by=by, override_reason=override,
-                as_json=as_json)
+    run_command(campaign, RollChallenge(roll, kind="wound", fight=fight, lent=_named_dice(lent, "--saved-of"),
+                                        opposed=_named_dice(opposed, "--opponent"), ruling=ruling),
+                by=by, override_reason=override, as_json=as_json)
+
+
+def _named_dice(values: Many, what: str) -> tuple[tuple[str, int], ...]:
+    """``NAME=N`` options: dice by character."""
+    from yarnlog.core.referee import invalid
+
+    found = []
+    for item in values or ():
+        name, sep, dice = item.rpartition("=")
+        invalid(bool(sep) and bool(name.strip()), f"{what} is NAME=N, like Bryn=2, not {item!r}")
+        found.append((name.strip(), _int(dice, f"the dice of {name.strip()}")))
+    return tuple(found)
 
 
 def _keyed(values: Many, names: tuple[str, ...], what: str) -> dict[str, list[str]]:

@@ -81,6 +81,8 @@ FINISHED = Rule(
     "Critical Success: Loser is Finished. (Winner can KO, Disable or Kill opponent).")
 TABLES = {"challenge": CIRCUMSTANCES, "melee": MELEE, "ranged": RANGED}
 GM_MODIFIER_LIMIT = 20
+#: The GM's ruling recorded with an opponent's penalty dice on a wound roll, unless the GM words it.
+OPPONENT_DICE_RULING = "The GM can apply any opponent penalty dice to that roll as fits the story. (line 221)"
 STANDOFF = "standoff"
 
 
@@ -173,6 +175,19 @@ class ChallengeRolled(Payload):
     wound: str | None = None
     odds: dict[str, str] = Field(default_factory=dict)  # tier -> exact prior chance, before the dice
     economy: list[DiceUse] = Field(default_factory=list)
+    #: a wound roll only (line 221): other characters' saved bonus dice their players apply to it, and
+    #: opponents' penalty dice held from the fight that the GM applies, with the GM's ruling
+    lent: dict[str, int] = Field(default_factory=dict, max_length=20)
+    opposed: dict[str, int] = Field(default_factory=dict, max_length=20)
+    ruling: str = Field(default="", max_length=TEXT_LIMIT)
+
+    def to_data(self) -> dict[str, Any]:
+        """As stored: the wound roll's extra dice only where there are any (older events unchanged)."""
+        data = super().to_data()
+        for name in ("lent", "opposed", "ruling"):
+            if not data.get(name):
+                data.pop(name, None)
+        return data
 
 
 class Beat(BaseModel):
@@ -276,6 +291,9 @@ class RollChallenge:
     fight: str | None = None
     target: str | None = None
     rolled: Mapping[str, Any] = field(default_factory=dict)
+    lent: tuple[tuple[str, int], ...] = ()  # (character, saved bonus dice) on a wound roll (line 221)
+    opposed: tuple[tuple[str, int], ...] = ()  # (opponent, penalty dice held) the GM applies (line 221)
+    ruling: str = ""
 
 
 @dataclass(frozen=True)
@@ -322,7 +340,7 @@ def _faces(given: tuple[int, ...] | None, rolled: Mapping[str, Any], name: str, 
 
 
 def _facts(given: RollInput, campaign: DPCampaign, rolled: Mapping[str, Any], tag: str, fight: str | None,
-           referee: Referee, time_dice_of_retry: int | None = None) -> RollFacts:
+           referee: Referee, time_dice_of_retry: int | None = None, shift: int = 0) -> RollFacts:
     """A roll's facts from what was typed; the faces entered or rolled once the net is known."""
     sheet = campaign.rules.characters.pcs.get(given.character)
     invalid(sheet is not None, f"there is no character called {given.character}")
@@ -348,7 +366,7 @@ def _facts(given: RollInput, campaign: DPCampaign, rolled: Mapping[str, Any], ta
     draft = RollFacts(character=sheet.name, attributes=attributes, modifiers=modifiers, band=band, time=time,
                       pool=given.pool, saved=given.saved, bad=given.bad, debt=given.debt, accepted=given.accepted,
                       after_pool=given.after_pool, after_accepted=given.after_accepted, faces=[])
-    derived = derive(draft, campaign, fight, referee, time_dice_of_retry)
+    derived = derive(draft, campaign, fight, referee, time_dice_of_retry, shift)
     faces, by_tool = _faces(given.faces, rolled, f"roll{tag}", dice_to_roll(derived.net))
     after, after_by_tool = _faces(given.after_faces, rolled, f"after{tag}", _extra_dice(derived, fight))
     return draft.model_copy(update={"faces": faces, "after_faces": after,
@@ -366,8 +384,9 @@ def _extra_dice(facts: RollFacts, fight: str | None) -> int:
 
 
 def derive(facts: RollFacts, campaign: DPCampaign, fight: str | None, referee: Referee,
-           time_dice_of_retry: int | None = None) -> RollFacts:
-    """Every derived field of a roll from its inputs and the campaign before it (the validators' core)."""
+           time_dice_of_retry: int | None = None, shift: int = 0) -> RollFacts:
+    """Every derived field of a roll from its inputs and the campaign before it (the validators' core);
+    ``shift``: dice from others on a wound roll (line 221), counted in the net."""
     sheet = campaign.rules.characters.pcs.get(facts.character)
     invalid(sheet is not None, f"there is no character called {facts.character}")
     assert sheet is not None
@@ -400,7 +419,7 @@ def derive(facts: RollFacts, campaign: DPCampaign, fight: str | None, referee: R
     invalid(facts.after_pool % 2 == 0, f"pool dice after the roll go two for one die: {facts.after_pool} is odd")
     net = (sum(a.dice for a in attributes) + sum(m.dice for m in facts.modifiers)
            + (facts.band.dice if facts.band is not None else 0) + (time.dice if time is not None else 0)
-           - held + facts.pool + facts.saved + facts.accepted - facts.bad - facts.debt)
+           - held + facts.pool + facts.saved + facts.accepted - facts.bad - facts.debt + shift)
     kept: list[int] = []
     total = 0
     if facts.faces:
@@ -434,9 +453,14 @@ def decide(command: Any, campaign: DPCampaign, referee: Referee) -> list[Payload
         number = {"finishing-blow": FINISHING_BLOW, "wound": WOUND_ROLL}.get(kind) or (
             RANGED_BASE if kind == "ranged" and command.difficulty == "Typical" else needed(command.difficulty))
         retry_dice = _retry_time_dice(command.retry_of, command.roll.character, command.roll.time, campaign, referee)
-        facts = _facts(command.roll, campaign, command.rolled, "", command.fight, referee, retry_dice)
+        pcs = tuple(campaign.rules.characters.pcs)
+        lent, opposed = _keyed_dice(command.lent, pcs), _keyed_dice(command.opposed, pcs)
+        shift = sum(lent.values()) - sum(opposed.values())
+        facts = _facts(command.roll, campaign, command.rolled, "", command.fight, referee, retry_dice, shift)
         payload = ChallengeRolled(kind=kind, difficulty=number, task=command.task, roll=facts,
-                                  retry_of=command.retry_of, fight=command.fight, target=command.target)
+                                  retry_of=command.retry_of, fight=command.fight, target=command.target,
+                                  lent=lent, opposed=opposed,
+                                  ruling=command.ruling.strip() or (OPPONENT_DICE_RULING if opposed else ""))
         return [validate_challenge(payload, campaign, referee)]
     if isinstance(command, RollContest):
         names = [r.character for r in command.rolls]
@@ -496,12 +520,49 @@ def validate_challenge(p: ChallengeRolled, campaign: DPCampaign, referee: Refere
         referee.require(p.roll.character not in fight.finished or p.kind == "wound", FINISHED,
                         f"{p.roll.character} is finished in this fight")
     _check_after_roll(p.roll, melee=p.kind == "finishing-blow", campaign=campaign, referee=referee)
-    facts = derive(p.roll, campaign, p.fight, referee, retry_dice)
+    shift = _others_dice(p, fight, campaign, referee)
+    facts = derive(p.roll, campaign, p.fight, referee, retry_dice, shift)
     tier = challenge_tier(facts.total, p.difficulty)
+    lent = [DiceUse(character=name, saved=dice) for name, dice in p.lent.items()]
     return p.model_copy(update={
         "roll": facts, "tier": tier, "odds": _odds(facts.net, p.difficulty),
         "wound": wound(facts.total).value if p.kind == "wound" else None,
-        "economy": [economy(facts, campaign)]})
+        "economy": [economy(facts, campaign), *lent]})
+
+
+def _keyed_dice(pairs: tuple[tuple[str, int], ...], names: tuple[str, ...]) -> dict[str, int]:
+    """Dice by character, each name as its sheet spells it (matched ignoring case), each once."""
+    found: dict[str, int] = {}
+    for typed, dice in pairs:
+        name = next((n for n in names if n.lower() == typed.strip().lower()), None)
+        invalid(name is not None, f"there is no character called {typed}")
+        assert name is not None
+        invalid(name not in found, f"{name} is named twice")
+        found[name] = dice
+    return found
+
+
+def _others_dice(p: ChallengeRolled, fight: Fight | None, campaign: DPCampaign, referee: Referee) -> int:
+    """Others' dice on a wound roll (line 221): a player's saved bonus dice, spent from that character's
+    saved dice (DP37); an opponent's penalty dice held from this fight, applied by the GM's ruling."""
+    if not (p.lent or p.opposed):
+        invalid(not p.ruling, "a ruling goes with an opponent's penalty dice on a wound roll (line 221)")
+        return 0
+    invalid(p.kind == "wound", "others' dice go on a wound roll only (line 221)")
+    assert fight is not None
+    pcs = campaign.rules.characters.pcs
+    roller = p.roll.character
+    for name, dice in p.lent.items():
+        invalid(name in pcs and name != roller, f"{name} is not another character: own dice go in with --saved")
+        invalid(0 < dice <= 500, "a number of dice is 1 to 500")
+        check_spend(f"{name}'s saved bonus dice", dice, campaign.rules.ledger.balance(name).good, SAVED, referee)
+    for name, dice in p.opposed.items():
+        invalid(name != roller, f"{name} rolls: an opponent's penalty dice are another's")
+        invalid(0 < dice <= 500, "a number of dice is 1 to 500")
+        held = fight.held.get(name, 0)
+        referee.require(dice <= held, WOUNDS, f"{name}'s penalty dice: {dice} applied, {held} held")
+    invalid(not p.opposed or bool(p.ruling.strip()), "the GM's ruling goes with an opponent's penalty dice")
+    return sum(p.lent.values()) - sum(p.opposed.values())
 
 
 def _check_after_roll(facts: RollFacts, *, melee: bool, campaign: DPCampaign, referee: Referee) -> None:
