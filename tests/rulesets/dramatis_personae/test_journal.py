@@ -192,7 +192,8 @@ def test_unknown_trait_is_bad_input(journal):
 
 
 def test_a_haggle_won_gives_an_ongoing_advantage_and_fleeing_is_a_ruling(journal):
-    from yarnlog.rulesets.dramatis_personae.parts.rolls import RecordRuling, RulingRecorded
+    from yarnlog.rulesets.dramatis_personae.parts.roll_events import RulingRecorded
+    from yarnlog.rulesets.dramatis_personae.parts.rolls import RecordRuling
 
     # line 160: "if the contest continues the character may gain some ongoing advantage in the contest (e.g. +2d6)"
     first = journal.execute(CAMPAIGN, RollContest((RollInput("Faust", faces=(5, 4, 3)),

@@ -15,12 +15,7 @@ from yarnlog.core.validation import problems
 from yarnlog.persistence.memory import MemoryStore
 from yarnlog.rulesets.dramatis_personae.parts.characters import CreateCharacter
 from yarnlog.rulesets.dramatis_personae.parts.ledger import StartAdventure
-from yarnlog.rulesets.dramatis_personae.parts.rolls import (
-    RollChallenge,
-    RollContest,
-    RollInput,
-    validate_challenge,
-)
+from yarnlog.rulesets.dramatis_personae.parts.rolls import RollChallenge, RollContest, RollInput, validate_challenge
 from yarnlog.rulesets.dramatis_personae.rules.difficulty import Tier
 
 from .conftest import CAMPAIGN

@@ -15,7 +15,7 @@ from yarnlog.rulesets.dramatis_personae.parts.characters import (
 )
 from yarnlog.rulesets.dramatis_personae.parts.ledger import AdventureEnded, AdventureStarted, DiceAwarded, PoolRestored
 from yarnlog.rulesets.dramatis_personae.parts.reports import side_odds_sentence, success_chance
-from yarnlog.rulesets.dramatis_personae.parts.rolls import (
+from yarnlog.rulesets.dramatis_personae.parts.roll_events import (
     ChallengeRolled,
     ContestRolled,
     FightEnded,

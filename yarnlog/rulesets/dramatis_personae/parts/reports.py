@@ -10,7 +10,7 @@ from typing import Any
 from yarnlog.core.events import Recorded
 from yarnlog.core.referee import invalid
 from yarnlog.rulesets.dramatis_personae.parts.ledger import DiceAwarded, PoolRestored
-from yarnlog.rulesets.dramatis_personae.parts.rolls import ChallengeRolled, ContestRolled, RollFacts
+from yarnlog.rulesets.dramatis_personae.parts.roll_events import ChallengeRolled, ContestRolled, RollFacts
 from yarnlog.rulesets.dramatis_personae.rules.advancement import level_cost, pool_size
 from yarnlog.rulesets.dramatis_personae.rules.characters import strengths_allowed
 from yarnlog.rulesets.dramatis_personae.state import DPCampaign
