@@ -130,7 +130,7 @@ def decide_consequences(command: RollConsequences, campaign: YarnCampaign, refer
     for character, kind in given:
         rule = dice.GOOD_CONSEQUENCE if kind == Consequence.GOOD.value else dice.BAD_CONSEQUENCE
         referee.require((character, kind) in due, rule,
-                        f"{character} owes no roll for a {kind} break in scene {scene}")
+                        f"{character} has no {kind} break roll due")
     wanted = list(given) + ([key for key in due if key not in given] if command.roll_rest else [])
     invalid(bool(wanted), f"no consequence roll is due in scene {scene}")
     payloads: list[Payload] = []
