@@ -307,8 +307,8 @@ def decision(command: Any, history: Callable[[], list[Recorded]], state: Campaig
         raise InvalidCommand(_first_error(exc)) from None
     for payload in payloads:
         # A ruling or an award is the GM's: recorded --by anyone else, it would move tokens on a player's word.
-        invalid(not payload.gm_records or state.table.is_gm(author),
-                f"{payload.gm_records} is the GM's: record it --by {state.table.gm}, not {author}")
+        invalid(not payload.gm_only() or state.table.is_gm(author),
+                f"{payload.gm_only()} is the GM's: record it --by {state.table.gm}, not {author}")
     if referee.overridden:
         override = present(override, "only a GM may override the rules")
         invalid(state.table.is_gm(override.by), "only a GM may override the rules")

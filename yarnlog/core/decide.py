@@ -307,8 +307,9 @@ def check_event(state: CampaignState[Any], rec: Recorded, *,
         found = [f"no validator checks {rec.event_type} events, so no rule of them can be verified"]
     else:
         found = problems(validate, rec.payload, state, schema_version=rec.schema_version, limits=limits)
-    if rec.payload.gm_records and not state.table.is_gm(rec.recorded_by):
-        found.append(f"only a GM records {rec.event_type}, and {rec.recorded_by} is not one")
+    if rec.payload.gm_only() and not state.table.is_gm(rec.recorded_by):
+        what = rec.event_type if rec.payload.gm_records else rec.payload.gm_only()
+        found.append(f"only a GM records {what}, and {rec.recorded_by} is not one")
     if state.ruleset is not None:
         try:
             found += state.ruleset.rules.audit(state, rec)

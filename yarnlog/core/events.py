@@ -31,6 +31,11 @@ class Payload(BaseModel):
     #: names such an event (:func:`yarnlog.core.decide.check_event`). Empty: anyone at the table may.
     gm_records: ClassVar[str] = ""
 
+    def gm_only(self) -> str:
+        """What of this event only a GM records (empty: anyone at the table may): the whole event's
+        ``gm_records``, or a part of it that the book gives the GM (an event says so by overriding)."""
+        return self.gm_records
+
     def to_data(self) -> dict[str, Any]:
         """The payload as plain JSON-compatible data (what is stored and hashed)."""
         return self.model_dump(mode="json")

@@ -132,3 +132,19 @@ def test_the_sentence_names_the_others_dice(journal):
     [recorded] = journal.execute(CAMPAIGN, _wound(lent=(("Bryn", 1),), opposed=(("Bryn", 1),), faces=(6, 5, 4, 3)))
     told = narrate(recorded, journal.state(CAMPAIGN)) or ""
     assert "Bryn's player spends 1 saved bonus die" in told and "The GM applies 1 penalty die Bryn holds" in told
+
+
+def test_only_the_gm_applies_an_opponents_penalty_dice(table):
+    # line 221: "The GM can apply any opponent penalty dice to that roll": a player recording it is refused,
+    # in one line, and nothing is written; the same roll without the opponent's dice is the player's to record
+    for move in (("melee", "Bryn", "Faust", "--fight", "yard", "--faces", "Bryn=6,5,4", "--faces", "Faust=6,5,3"),
+                 ("melee", "Bryn", "Faust", "--fight", "yard", "--faces", "Bryn=6,5,4", "--faces",
+                  "Faust=6,6,6,5")):
+        assert table(*move)[0] == 0
+    before = json.loads(table("log", "--json")[1])
+    code, _, err = table("wound", "Faust", "--fight", "yard", "--opponent", "Bryn=1", "--by", "Ana")
+    assert code != 0 and "the GM's" in err and len(err.strip().splitlines()) == 1, err
+    assert len(err.strip()) <= 80
+    assert json.loads(table("log", "--json")[1]) == before
+    assert table("wound", "Faust", "--fight", "yard", "--by", "Ana")[0] == 0
+    assert table("verify")[0] == 0

@@ -112,6 +112,10 @@ class ChallengeRolled(Payload):
     opposed: dict[str, int] = Field(default_factory=dict, max_length=20)
     ruling: str = Field(default="", max_length=TEXT_LIMIT)
 
+    def gm_only(self) -> str:
+        """An opponent's penalty dice on a wound roll are the GM's to apply (line 221)."""
+        return "an opponent's dice (line 221)" if self.opposed else ""
+
     def to_data(self) -> dict[str, Any]:
         """As stored: the wound roll's extra dice only where there are any (older events unchanged)."""
         data = super().to_data()
