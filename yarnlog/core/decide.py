@@ -6,6 +6,7 @@ re-checks recorded history for ``verify`` and for amendments.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -185,11 +186,14 @@ def decide_amendment(command: Correct | Retract, history: Sequence[Recorded], re
     return list(every)
 
 
+_DETAIL = re.compile(r" \[[^\[\]]*(?:\([^()]*\))?[^\[\]]*\]$")
+
+
 def _briefly(problem: str, width: int = 40) -> str:
     """A problem ``verify`` would name, short enough for a refusal's one line: without its bracketed
     detail (`` [2 dice (Gus: Brawling)]``), and a long one by its last clause (``attack roll: a 2-die
     roll (2d6) needs 2 faces, got 3`` -> ``a 2-die roll (2d6) needs 2 faces, got 3``)."""
-    said = problem.split(" [", 1)[0]
+    said = _DETAIL.sub("", problem)  # only a trailing detail: a name may itself open with "["
     return said.rsplit(": ", 1)[-1] if len(said) > width else said
 
 
