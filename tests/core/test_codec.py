@@ -63,7 +63,8 @@ def test_the_recorded_timeline_is_written_once_when_no_amendment_changed_it():
     state, recorded = state_at("sample", 60), timeline_at("sample", 60)
     shared = replace(state, timeline=recorded)
     text = encode_state(codec, shared, recorded)
-    assert json.loads(text)[2][5] is None  # the state's own timeline: the recorded one, not written again
+    lines = text.split("\n")
+    assert json.loads(lines[0])[5][1] is None and lines[2] == "null"  # the state's timeline: the recorded one, once
     back, timeline = decode_state(codec, text)
     assert back == shared and timeline == recorded and back.timeline is timeline
     amended = replace(state, timeline=timeline_at("sample", 40))  # a timeline other than the recorded one
@@ -204,8 +205,13 @@ def test_the_fingerprint_changes_with_the_structure_the_ruleset_or_the_event_sch
     assert fp != fingerprint(**{**base, "extra": "other code"})
 
 
-def test_a_snapshot_of_the_state_is_plain_json():
+def test_a_snapshot_of_the_state_is_plain_json_one_piece_a_line_behind_a_header():
     codec, _ = state_codec("yarn")
     text = encode_state(codec, state_at("sample", 50), timeline_at("sample", 50))
-    header, classes, value = json.loads(text)
-    assert (header, classes, value[:2]) == ("yarnlog-state", codec.classes_hash, ["l", "campaign"])
+    header, *pieces = text.split("\n")
+    head = json.loads(header)
+    assert head[:5] == ["yarnlog-state-parts", codec.classes_hash, "campaign", "yarn", 50]
+    assert head[6] == [len(piece) for piece in pieces]  # each piece found by its length, none read to find it
+    assert all(json.loads(piece) is not None or piece == "null" for piece in pieces)
+    rules = head[5][3]  # the ruleset's state, split into its parts' slices, and those into their fields
+    assert [name for name, _ in rules[1]] == ["economy", "characters", "drama", "combat", "procedure", "powers"]

@@ -23,16 +23,27 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+import gc
 import hashlib
 import importlib
 import json
 import pkgutil
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from yarnlog.app.code_digest import code_digest
-from yarnlog.core.codec import CODEC_VERSION, Codec, CodecError, fingerprint
+from yarnlog.core.codec import (
+    CODEC_VERSION,
+    Codec,
+    CodecError,
+    Deferred,
+    can_defer,
+    deferred_fields,
+    deferred_instance,
+    fingerprint,
+)
 
 if TYPE_CHECKING:
     from yarnlog.core.ruleset import CampaignState, Ruleset
@@ -113,37 +124,158 @@ def view_fingerprint(ruleset_name: str, view: str) -> str:
     return hashlib.sha256(json.dumps(material).encode()).hexdigest()[:24]
 
 
+#: The first item of a state snapshot's first line (its header); the state's pieces follow, one a
+#: line, so that a reader decodes only the pieces it reads (:func:`decode_state`).
+PARTS_HEADER = "yarnlog-state-parts"
+
+#: How deep each of a snapshot's four values is split into pieces: the table is small and whole;
+#: the timelines by field (a note reads where the campaign stands, not every scene); the ruleset's
+#: state by slice (a Composition's parts), each slice by field (a balance, not the ledger) and
+#: their fields by field again (the cast's precedence draws, not its supporting characters).
+_DEPTHS = (0, 1, 1, 3)
+_VALUES = ("table", "timeline", "recorded", "rules")
+
+
 def encode_state(codec: Codec, state: CampaignState[Any], recorded: Timeline) -> str:
     """``state`` and the timeline as recorded up to it (amendments not applied: it gives the next
     events their context) as snapshot text. The ruleset is written by name (a ruleset is code).
     A timeline no amendment changed is the recorded one: it is written once (``None`` in its place),
-    so it is read once."""
+    so it is read once.
+
+    The text is a header line, then the pieces of the table, the timeline, the recorded timeline
+    and the ruleset's state, one a line: a dataclass of plain fields (a timeline, the ruleset's
+    state of slices, a slice) is split into its fields, down to :data:`_DEPTHS`; the header gives
+    that layout and each line's length, so a reader finds any piece without reading the others. A
+    piece read from a snapshot and never decoded since (:func:`~yarnlog.core.codec.deferred_fields`)
+    is written back as the text it was read from."""
     ruleset = state.ruleset.name if state.ruleset is not None else None
     timeline = None if state.timeline is recorded or state.timeline == recorded else state.timeline
-    return codec.encode(["campaign", ruleset, state.sequence, state.table, timeline, state.rules, recorded])
+    lines: list[str] = []
+    layouts = [_pieces(codec, value, depth, lines)
+               for value, depth in zip((state.table, timeline, recorded, state.rules), _DEPTHS)]
+    head = [PARTS_HEADER, codec.classes_hash, "campaign", ruleset, state.sequence, layouts, [len(p) for p in lines]]
+    return "\n".join([json.dumps(head, separators=(",", ":"), ensure_ascii=False), *lines])
 
 
-def decode_state(codec: Codec, text: str) -> tuple[CampaignState[Any], Timeline]:
+def _pieces(codec: Codec, value: Any, depth: int, lines: list[str]) -> Any:
+    """``value``'s lines appended to ``lines``; its layout: ``None`` for one line, ``[class number,
+    [[field, layout], ...]]`` for a dataclass split into its fields."""
+    if depth <= 0 or value is None or not can_defer(value):
+        lines.append(codec.encode_value(value))
+        return None
+    base = getattr(type(value), "__deferred_base__", type(value))
+    held = deferred_fields(value)
+    layout = []
+    for name in (f.name for f in dataclasses.fields(base)):
+        text = held[name].text if name in held else None  # read and never decoded: as it was read
+        if text is not None:
+            lines.append(text)
+            layout.append([name, None])
+        else:
+            layout.append([name, _pieces(codec, getattr(value, name), depth - 1, lines)])
+    return [codec.number_of(base), layout]
+
+
+def decode_state(codec: Codec, text: str, *, deferred: bool = False,
+                 fallback: Callable[[tuple[str, ...]], Any] | None = None) -> tuple[CampaignState[Any], Timeline]:
     """The state and recorded timeline snapshot ``text`` holds (:func:`encode_state`).
 
-    Raises :class:`CodecError` if it is not one this code wrote.
+    With ``deferred``, each piece of the timelines and of the ruleset's state is decoded when first
+    read (:func:`~yarnlog.core.codec.deferred_instance`): a command decodes what its rules read, and
+    a piece never read is written back as it was read. ``fallback(path)`` gives a piece whose text
+    turns out not to decode (path: ``("rules", "economy", "ledger")``; a cache must never fail a
+    command); without one that is a :class:`CodecError` then. Raises :class:`CodecError` if
+    ``text`` is not one this code wrote (found at once for everything but the deferred pieces' text).
     """
     from yarnlog.core.ruleset import CampaignState, get_ruleset
     from yarnlog.core.table import Table
     from yarnlog.core.timeline import Timeline
 
-    decoded = codec.decode(text)
-    if not (isinstance(decoded, list) and len(decoded) == 7 and decoded[0] == "campaign"):
+    newline = text.find("\n")
+    try:
+        head = json.loads(text[:newline]) if newline > 0 else None
+    except ValueError:
+        head = None
+    if not (isinstance(head, list) and len(head) == 7 and head[0] == PARTS_HEADER and head[2] == "campaign"):
         raise CodecError("not a campaign state snapshot")
-    _, ruleset, sequence, table, timeline, rules, recorded = decoded
+    _, classes, _, ruleset, sequence, layouts, lengths = head
+    if classes != codec.classes_hash:
+        raise CodecError("a snapshot written for other classes than this code's")
+    if not (isinstance(lengths, list) and all(type(n) is int and n >= 0 for n in lengths)
+            and isinstance(layouts, list) and len(layouts) == len(_VALUES)):
+        raise CodecError("not a campaign state snapshot")
+    bounds, at = [], newline + 1
+    for length in lengths:
+        bounds.append((at, at + length))
+        at += length + 1
+    if at - 1 != len(text):
+        raise CodecError("a campaign state snapshot cut short or run long")
+    reader = _Reader(codec, text, bounds, deferred, fallback)
+    table, timeline, recorded, rules = (reader.value(layout, (name,)) for name, layout in zip(_VALUES, layouts))
+    if reader.next != len(bounds):
+        raise CodecError("a campaign state snapshot with lines its layout does not name")
     if not (isinstance(sequence, int) and (ruleset is None or isinstance(ruleset, str)) and isinstance(table, Table)
             and (timeline is None or isinstance(timeline, Timeline)) and isinstance(recorded, Timeline)):
         raise CodecError("not a campaign state snapshot")
-    if timeline is None or timeline == recorded:
+    if timeline is None or timeline is recorded or timeline == recorded:
         timeline = recorded  # shared, as the journal shares them when no amendment changed the timeline
     state = CampaignState(table=table, timeline=timeline, rules=rules,
                           ruleset=get_ruleset(ruleset) if ruleset is not None else None, sequence=sequence)
     return state, recorded
+
+
+class _Reader:
+    """The values of a state snapshot's lines, in order, as :func:`decode_state` reads them."""
+
+    def __init__(self, codec: Codec, text: str, bounds: list[tuple[int, int]], deferred: bool,
+                 fallback: Callable[[tuple[str, ...]], Any] | None):
+        self.codec, self.text, self.bounds = codec, text, bounds
+        self.deferred, self.fallback = deferred, fallback
+        self.decode = functools.partial(_decoded_and_frozen, codec) if deferred else codec.decode_value
+        self.next = 0  # the next line to read
+
+    def _line(self) -> tuple[int, int]:
+        if self.next >= len(self.bounds):
+            raise CodecError("a campaign state snapshot with fewer lines than its layout names")
+        self.next += 1
+        return self.bounds[self.next - 1]
+
+    def value(self, layout: Any, path: tuple[str, ...]) -> Any:
+        """The value of the lines ``layout`` spans (at the top, decoded at once)."""
+        if layout is None:
+            start, end = self._line()
+            return self.codec.decode_value(self.text[start:end])
+        return self._split(layout, path)
+
+    def _split(self, layout: Any, path: tuple[str, ...]) -> Any:
+        if not (isinstance(layout, list) and len(layout) == 2 and isinstance(layout[1], list)):
+            raise CodecError("not a campaign state snapshot")
+        cls = self.codec.plain_dataclass(layout[0])
+        names = [f.name for f in dataclasses.fields(cls)]
+        if [entry[0] if isinstance(entry, list) and len(entry) == 2 else None for entry in layout[1]] != names:
+            raise CodecError(f"a snapshot's {cls.__qualname__} has other fields than this code's")
+        if not self.deferred:
+            obj: Any = object.__new__(cls)
+            obj.__dict__.update((name, self.value(sub, (*path, name))) for name, sub in layout[1])
+            return obj
+        pending = {}
+        for name, sub in layout[1]:
+            if sub is None:
+                start, end = self._line()
+                fallback = None if self.fallback is None else functools.partial(self.fallback, (*path, name))
+                pending[name] = Deferred(self.text, start, end, self.decode, fallback)
+            else:
+                pending[name] = Deferred.ready(self._split(sub, (*path, name)))
+        return deferred_instance(cls, pending)
+
+
+def _decoded_and_frozen(codec: Codec, text: str) -> Any:
+    """A slice decoded when first read. It lives as long as the state read with it, which is frozen
+    (``gc.freeze``, see :mod:`yarnlog.app.state_snapshots`): so is the slice, so no later run of the
+    collector walks it."""
+    value = codec.decode_value(text)
+    gc.freeze()
+    return value
 
 
 def encode_view(data: Any) -> str:

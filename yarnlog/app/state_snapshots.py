@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from yarnlog.app.snapshots import STATE_KINDS, decode_state, encode_state, slot_for, state_codec
@@ -115,7 +115,9 @@ class StateSnapshots:
                             campaign_id, snapshot.sequence)
                 return None
             with collector_paused():
-                state, timeline = decode_state(codec, snapshot.data)
+                # The ruleset's slices are decoded as the command reads them (see decode_state).
+                state, timeline = decode_state(codec, snapshot.data, deferred=True,
+                                               fallback=_Replayed(self.store, campaign_id, snapshot.sequence))
                 if state.sequence != snapshot.sequence or state.table.campaign_id != campaign_id:
                     log.warning("the state snapshot of %s is not of this campaign at event %d; replaying",
                                 campaign_id, snapshot.sequence)
@@ -128,3 +130,40 @@ class StateSnapshots:
             return None
         self.at[campaign_id] = max(self.at.get(campaign_id, 0), snapshot.sequence)
         return Remembered(state, timeline, snapshot.head_hash)
+
+
+class _Replayed:
+    """A piece of the campaign at event ``sequence``, from a replay of the log: what a state read from
+    a snapshot falls back on when a piece's text turns out not to decode when first read (the rest
+    of the snapshot was sound: a damaged cache must never fail a command)."""
+
+    def __init__(self, store: EventStore, campaign_id: str, sequence: int):
+        self.store, self.campaign_id, self.sequence = store, campaign_id, sequence
+        self.replayed: dict[str, Any] = {}
+
+    def __call__(self, path: tuple[str, ...]) -> Any:
+        log.warning("the state snapshot of %s at event %d cannot be read at %s; replaying",
+                    self.campaign_id, self.sequence, ".".join(path))
+        if not self.replayed:
+            from yarnlog.app.verify import AMENDMENT_TYPES
+            from yarnlog.core.corrections import Amendments
+            from yarnlog.core.envelope import to_recorded
+            from yarnlog.core.state import paused_gc, replay_stream, stream_stored_in_context
+
+            recorded: list[Any] = []
+
+            def streamed() -> Iterator[tuple[Any, Any]]:
+                for rec, after in stream_stored_in_context(self.store.iter_read(self.campaign_id, upto=self.sequence)):
+                    recorded[:] = [after]
+                    yield rec, after
+
+            with paused_gc():
+                amendments = Amendments(map(to_recorded, self.store.iter_read(
+                    self.campaign_id, upto=self.sequence, event_types=AMENDMENT_TYPES)))
+                state = replay_stream(streamed(), amendments)
+            self.replayed = {"table": state.table, "timeline": state.timeline, "rules": state.rules,
+                             "recorded": recorded[0] if recorded else state.timeline}
+        value = self.replayed[path[0]]
+        for name in path[1:]:
+            value = getattr(value, name)
+        return value

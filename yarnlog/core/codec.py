@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import enum
+import functools
 import gc
 import hashlib
 import inspect
@@ -141,6 +142,21 @@ class Codec:
         """The whitelisted classes, sorted by name (a class is written as its number in this list)."""
         return list(self._classes)
 
+    def number_of(self, cls: type) -> int:
+        """The number ``cls`` is written under. Raises :class:`CodecError` for a class not registered."""
+        number = self._numbers.get(getattr(cls, "__deferred_base__", cls))
+        if number is None:
+            raise CodecError(f"cannot write a {class_name(cls)} into a snapshot: not a registered class")
+        return number
+
+    def plain_dataclass(self, number: Any) -> type:
+        """The registered dataclass written under ``number`` whose instances keep their fields in their
+        ``__dict__`` (:func:`deferred_instance` can build one). Raises :class:`CodecError` otherwise."""
+        cls = self._registered(number, "c")
+        if cls not in self._plain_attributes or hasattr(cls, "__post_init__"):
+            raise CodecError(f"a snapshot names {class_name(cls)} as a state of parts, which it cannot be")
+        return cls
+
     # -- writing ---------------------------------------------------------------------------
 
     def encode(self, value: Any) -> str:
@@ -182,6 +198,9 @@ class Codec:
             if len(value.model_fields_set) != len(fields):
                 encoded.append(sorted(value.model_fields_set))
             return encoded
+        base = getattr(t, "__deferred_base__", None)  # a dataclass with fields decoded when first read
+        if base is not None and self._kinds.get(base) == "c":
+            return ["c", self._numbers[base], *(self.to_json(getattr(value, name)) for name in self._fields[base])]
         raise CodecError(f"cannot write a {class_name(t)} into a snapshot: not a registered class")
 
     @staticmethod
@@ -202,6 +221,20 @@ class Codec:
             if data[1] != self.classes_hash:
                 raise CodecError("a snapshot written for other classes than this code's")
             return self.from_json(data[2])
+
+    def encode_value(self, value: Any) -> str:
+        """``value`` as tagged JSON text on one line, without :meth:`encode`'s header (a piece of a
+        larger text that carries the header once: a state snapshot's parts, one a line)."""
+        return json.dumps(self.to_json(value), separators=(",", ":"), ensure_ascii=False)
+
+    def decode_value(self, text: str) -> Any:
+        """The value :meth:`encode_value` wrote as ``text``. Raises :class:`CodecError` for anything else."""
+        with collector_paused():
+            try:
+                data = json.loads(text)
+            except (ValueError, RecursionError) as exc:
+                raise CodecError(f"not a snapshot value: {exc}") from None
+            return self.from_json(data)
 
     def from_json(self, data: Any) -> Any:
         """The value tagged JSON ``data`` stands for (see the module's docstring)."""
@@ -329,3 +362,128 @@ def fingerprint(*, ruleset: str, ruleset_title: str, classes: Iterable[type],
     structure = sorted((class_structure(cls) for cls in classes), key=lambda s: str(s[0]))
     material = [CODEC_VERSION, ruleset, ruleset_title, structure, sorted(event_versions.items()), extra]
     return hashlib.sha256(_canonical(material).encode()).hexdigest()[:24]
+
+
+# -- fields decoded when first read ------------------------------------------------------------
+
+
+class Deferred:
+    """A value kept as the text it was read from, decoded the first time it is asked for (then kept).
+
+    ``text`` is ``source[start:end]``, sliced only when needed (a snapshot's parts share its text).
+    ``fallback`` gives the value another way when the text cannot be decoded (a snapshot is a cache:
+    a damaged one must never fail a command); without one, the :class:`CodecError` is raised.
+    """
+
+    __slots__ = ("_source", "_start", "_end", "_decode", "_fallback", "_value", "_done")
+
+    def __init__(self, source: str, start: int, end: int, decode: Callable[[str], Any],
+                 fallback: Callable[[], Any] | None = None):
+        self._source: str | None = source
+        self._start, self._end = start, end
+        self._decode = decode
+        self._fallback = fallback
+        self._value: Any = None
+        self._done = False
+
+    @classmethod
+    def ready(cls, value: Any) -> Deferred:
+        """A :class:`Deferred` of a value already at hand."""
+        cell = cls("", 0, 0, _unused)
+        cell._value, cell._done, cell._source = value, True, None
+        return cell
+
+    @property
+    def decoded(self) -> bool:
+        return self._done
+
+    @property
+    def text(self) -> str | None:
+        """The text the value was read from, while it is not decoded (then it is let go)."""
+        return None if self._source is None else self._source[self._start:self._end]
+
+    def value(self) -> Any:
+        if not self._done:
+            try:
+                value = self._decode(self._source[self._start:self._end] if self._source is not None else "")
+            except CodecError:
+                if self._fallback is None:
+                    raise
+                value = self._fallback()
+            self._value, self._done, self._source = value, True, None
+        return self._value
+
+
+def _unused(text: str) -> Any:
+    raise CodecError("nothing to decode")
+
+
+#: Where a dataclass instance built by :func:`deferred_instance` keeps its fields not decoded yet.
+_PENDING = "_yarnlog_deferred"
+
+
+class _DeferredField:
+    """A field of a :func:`deferred_instance` not read yet: decoded on first read, then kept in the
+    instance's ``__dict__`` (which a non-data descriptor gives way to, so later reads cost nothing)."""
+
+    __slots__ = ("name", "default")
+
+    def __init__(self, name: str, default: Any):
+        self.name, self.default = name, default
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self.default
+        value = obj.__dict__[_PENDING][self.name].value()
+        obj.__dict__[self.name] = value
+        return value
+
+
+_MISSING = object()
+
+
+@functools.cache
+def _deferring(cls: type) -> type:
+    """A subclass of dataclass ``cls`` whose fields may be decoded when first read; equal to (and
+    printed as) an instance of ``cls`` with the same fields."""
+    names = tuple(f.name for f in dataclasses.fields(cls))
+
+    def __eq__(self: Any, other: Any) -> bool:
+        if not isinstance(other, cls):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in names)
+
+    namespace: dict[str, Any] = {name: _DeferredField(name, getattr(cls, name, _MISSING)) for name in names}
+    namespace.update(__eq__=__eq__, __hash__=cls.__hash__, __qualname__=cls.__qualname__,
+                     __module__=cls.__module__, __deferred_base__=cls)
+    return type(cls.__name__, (cls,), namespace)
+
+
+def can_defer(obj: Any) -> bool:
+    """Whether ``obj`` is a dataclass instance :func:`deferred_instance` can rebuild with deferred fields
+    (its fields kept in its ``__dict__``: no slots, no descriptor on a field, no ``__post_init__``)."""
+    cls = type(obj)
+    cls = getattr(cls, "__deferred_base__", cls)
+    if not (dataclasses.is_dataclass(cls) and isinstance(cls, type)) or hasattr(cls, "__post_init__"):
+        return False
+    return _plain_attributes(cls, tuple(f.name for f in dataclasses.fields(cls)))
+
+
+def deferred_instance(cls: type, pending: Mapping[str, Deferred]) -> Any:
+    """An instance of dataclass ``cls`` (a subclass of it, equal to one) whose every field is decoded
+    from its :class:`Deferred` when first read: a fold or a rule that never reads a field never
+    decodes it. Copies made with :func:`yarnlog.core.frozen.replace` share what is not decoded yet."""
+    if set(pending) != {f.name for f in dataclasses.fields(cls)}:
+        raise CodecError(f"a snapshot's {class_name(cls)} has other fields than this code's")
+    obj: Any = object.__new__(_deferring(cls))
+    obj.__dict__[_PENDING] = dict(pending)
+    return obj
+
+
+def deferred_fields(obj: Any) -> Mapping[str, Deferred]:
+    """The fields of ``obj`` (built by :func:`deferred_instance`) not read yet, with their text: a
+    snapshot writes them back as that text, undecoded. Empty for any other object."""
+    held = getattr(obj, "__dict__", {}).get(_PENDING)
+    if not held:
+        return {}
+    return {name: cell for name, cell in held.items() if name not in obj.__dict__ and not cell.decoded}

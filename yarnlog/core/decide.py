@@ -7,7 +7,7 @@ re-checks recorded history for ``verify`` and for amendments.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,11 +51,34 @@ class Retract:
 
 def known_names(state: CampaignState[Any]) -> Registered:
     """Every name registered in the campaign: the participants and the ruleset's own (characters...),
-    looked up where the state keeps them (not copied: a move's decision does not grow with them)."""
-    ruleset_names = state.ruleset.rules.names(state) if state.ruleset is not None else ()
-    if not isinstance(ruleset_names, Collection):
-        ruleset_names = tuple(ruleset_names)
-    return Registered(state.table.roles, ruleset_names)
+    looked up where the state keeps them (not copied: a move's decision does not grow with them).
+    The ruleset's are asked for only when a name is not a participant's: a command naming none (a
+    note) reads none of the state's slices that hold them (a snapshot decodes a slice when first read)."""
+    ruleset = state.ruleset
+    return Registered(state.table.roles, _RulesetNames(state) if ruleset is not None else ())
+
+
+class _RulesetNames(Collection[str]):
+    """The names the campaign's ruleset registers (``Rules.names``), asked for when first looked in."""
+
+    def __init__(self, state: CampaignState[Any]):
+        self._state = state
+        self._names: Collection[str] | None = None
+
+    def _group(self) -> Collection[str]:
+        if self._names is None:
+            names = self._state.ruleset.rules.names(self._state) if self._state.ruleset is not None else ()
+            self._names = names if isinstance(names, Collection) else tuple(names)
+        return self._names
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._group()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._group())
+
+    def __len__(self) -> int:
+        return len(self._group())
 
 
 def decide(command: Any, state: CampaignState[Any], referee: Referee) -> list[Payload]:
