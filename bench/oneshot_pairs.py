@@ -1,4 +1,5 @@
-"""A one-shot ``yarnlog note`` of this tree beside another revision's and ``import sqlmodel`` (not a test).
+"""A one-shot write (``yarnlog note``, or a GM's token ruling, an economy write) of this tree beside
+another revision's and ``import sqlmodel`` (not a test).
 
 Issue 27 asks a one-shot write within 1.3x the CPU of ``python -c "import sqlmodel"``, and flat in
 the campaign's length. On a shared machine only figures taken side by side compare: this runs, in
@@ -9,7 +10,10 @@ snapshot, read by every note after the first). It prints the median CPU of each 
 ``getrusage``) and the ratios, then the CPU of decoding the newest state snapshot, as each revision
 writes it, in a process of each revision (median of five, the ruleset imported first).
 
-Usage: python bench/oneshot_pairs.py EVENTS [--base main] [--rounds 7]
+``--write ruling`` times ``yarnlog ruling tokens`` instead of ``note``: a drama token from the kitty to
+Ana, then back, alternately (a write the economy part folds and decides on).
+
+Usage: python bench/oneshot_pairs.py EVENTS [--base main] [--rounds 7] [--write note|ruling]
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ def main() -> None:
     parser.add_argument("events", type=int)
     parser.add_argument("--base", default="main", help="the revision to compare with (default main)")
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--write", choices=("note", "ruling"), default="note", help="the one-shot write timed")
     args = parser.parse_args()
     python = sys.executable
     scratch = Path(tempfile.mkdtemp(prefix="yarnlog-oneshot-"))
@@ -76,10 +81,17 @@ def main() -> None:
         with sqlite3.connect(first) as src, sqlite3.connect(dbs[name]) as dst:
             src.backup(dst)
 
+    writes = {"base": 0, "this": 0}
+
     def argv(name: str) -> list[str]:
         if name == "sqlmodel":
             return [python, "-c", "import sqlmodel"]
-        return [python, "-m", "yarnlog", "--db", str(dbs[name]), "-c", campaign, "note", "a one-shot note"]
+        command = [python, "-m", "yarnlog", "--db", str(dbs[name]), "-c", campaign]
+        if args.write == "note":
+            return [*command, "note", "a one-shot note"]
+        writes[name] += 1
+        payer, payee = ("kitty", "Ana") if writes[name] % 2 else ("Ana", "kitty")
+        return [*command, "ruling", "tokens", "--from", payer, "--to", payee, "--amount", "1", "--reason", "bench"]
 
     def cpu(name: str) -> float:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -97,10 +109,10 @@ def main() -> None:
         for name in figures:
             figures[name].append(cpu(name))
     median = {name: statistics.median(values) for name, values in figures.items()}
-    print(f"{args.events:,} events, SQLite; one-shot `note`, CPU, median of {args.rounds} interleaved rounds")
+    print(f"{args.events:,} events, SQLite; one-shot `{args.write}`, CPU, median of {args.rounds} interleaved rounds")
     print(f"  import sqlmodel   {median['sqlmodel']:.3f} s")
     for name, label in (("base", args.base), ("this", "this tree")):
-        print(f"  note, {label:<11} {median[name]:.3f} s  x{median[name] / median['sqlmodel']:.2f}")
+        print(f"  {args.write}, {label:<11} {median[name]:.3f} s  x{median[name] / median['sqlmodel']:.2f}")
     for name, label in (("base", args.base), ("this", "this tree")):
         out = subprocess.run([python, "-c", DECODE, str(dbs[name]), campaign], env=envs[name], cwd=scratch,
                              check=True, capture_output=True, text=True).stdout.split()

@@ -39,6 +39,7 @@ from yarnlog.core.codec import (
     Codec,
     CodecError,
     Deferred,
+    PendingVector,
     can_defer,
     deferred_fields,
     deferred_instance,
@@ -160,6 +161,11 @@ def encode_state(codec: Codec, state: CampaignState[Any], recorded: Timeline) ->
 def _pieces(codec: Codec, value: Any, depth: int, lines: list[str]) -> Any:
     """``value``'s lines appended to ``lines``; its layout: ``None`` for one line, ``[class number,
     [[field, layout], ...]]`` for a dataclass split into its fields."""
+    if isinstance(value, PendingVector):  # read, and appended to without decoding: written back so
+        text = value.text(codec)
+        if text is not None:
+            lines.append(text)
+            return None
     if depth <= 0 or value is None or not can_defer(value):
         lines.append(codec.encode_value(value))
         return None
@@ -263,7 +269,9 @@ class _Reader:
             if sub is None:
                 start, end = self._line()
                 fallback = None if self.fallback is None else functools.partial(self.fallback, (*path, name))
-                pending[name] = Deferred(self.text, start, end, self.decode, fallback)
+                cell = Deferred(self.text, start, end, self.decode, fallback)
+                # A vector (a ledger) is appended to without decoding it: see PendingVector.
+                pending[name] = Deferred.ready(PendingVector(cell)) if self.text.startswith('["pv"', start) else cell
             else:
                 pending[name] = Deferred.ready(self._split(sub, (*path, name)))
         return deferred_instance(cls, pending)

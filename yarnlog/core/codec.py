@@ -48,7 +48,7 @@ from pyrsistent import PMap, PSet, PVector, pmap, pset, pvector
 from yarnlog.core.referee import YarnlogError
 
 #: Bumped whenever the encoding changes: it is part of every fingerprint, so old snapshots go unread.
-CODEC_VERSION = 1
+CODEC_VERSION = 2
 
 
 class CodecError(YarnlogError):
@@ -487,3 +487,70 @@ def deferred_fields(obj: Any) -> Mapping[str, Deferred]:
     if not held:
         return {}
     return {name: cell for name, cell in held.items() if name not in obj.__dict__ and not cell.decoded}
+
+
+class PendingVector(PVector):  # type: ignore[type-arg]
+    """A persistent vector read from a snapshot and not decoded yet: appended to without decoding (a
+    fold that adds an entry to a ledger need not read the ledger), decoded by anything else it is
+    asked. Equal to (and behaving as) the :class:`~pyrsistent.PVector` it stands for; written back
+    as its text with the items appended after it (:meth:`text`)."""
+
+    __slots__ = ("_prefix", "_appended", "_whole")
+
+    #: Past this many items appended, the vector is decoded (an append copies the items appended).
+    MOST_APPENDED = 64
+
+    def __init__(self, prefix: Deferred, appended: tuple[Any, ...] = ()):
+        self._prefix = prefix
+        self._appended = appended
+        self._whole: PVector[Any] | None = None
+
+    def _vector(self) -> PVector[Any]:
+        if self._whole is None:
+            self._whole = self._prefix.value().extend(self._appended)
+        return self._whole
+
+    def text(self, codec: Codec) -> str | None:
+        """The vector's tagged JSON text, while what it was read as is not decoded (else None)."""
+        text = self._prefix.text if self._whole is None else None
+        if text is None or not text.endswith("]"):
+            return None
+        return text[:-1] + "".join("," + codec.encode_value(item) for item in self._appended) + "]"
+
+    def append(self, item: Any) -> PVector[Any]:
+        if self._whole is None and len(self._appended) < self.MOST_APPENDED and not self._prefix.decoded:
+            return PendingVector(self._prefix, (*self._appended, item))
+        return self._vector().append(item)
+
+    def extend(self, items: Iterable[Any]) -> PVector[Any]:
+        items = tuple(items)
+        if self._whole is None and len(self._appended) + len(items) <= self.MOST_APPENDED \
+                and not self._prefix.decoded:
+            return PendingVector(self._prefix, (*self._appended, *items))
+        return self._vector().extend(items)
+
+    def __eq__(self, other: object) -> bool:
+        return self._vector() == (other._vector() if isinstance(other, PendingVector) else other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self._vector())
+
+    def __reduce__(self) -> Any:
+        return pvector, (list(self._vector()),)
+
+
+def _delegate(name: str) -> Any:
+    def method(self: PendingVector, *args: Any, **kwargs: Any) -> Any:
+        return getattr(self._vector(), name)(*args, **kwargs)
+    method.__name__ = name
+    return method
+
+
+for _name in ("__getitem__", "__len__", "__iter__", "__reversed__", "__contains__", "__repr__", "__lt__",
+              "__le__", "__gt__", "__ge__", "__add__", "__mul__", "__rmul__", "delete", "mset", "evolver",
+              "index", "set", "transform", "remove", "count", "tolist"):
+    setattr(PendingVector, _name, _delegate(_name))
+PendingVector.__abstractmethods__ = frozenset()
