@@ -20,11 +20,11 @@ from yarnlog.app.journal import Journal
 from yarnlog.app.snapshots import STATE, STATE_KINDS, encode_state, state_codec
 from yarnlog.core.codec import PendingVector, deferred_fields
 from yarnlog.core.envelope import canonical, to_recorded
+from yarnlog.core.ruleset import get_ruleset
 from yarnlog.core.state import in_context, replay
 from yarnlog.core.timeline import AddNote
 from yarnlog.persistence.memory import MemoryStore
 from yarnlog.persistence.protocol import Snapshot
-from yarnlog.core.ruleset import get_ruleset
 from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 from yarnlog.rulesets.yarn import ruleset as yarn
 
