@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -61,6 +62,14 @@ print(f"{timed():.3f} {len(text)} {deferred}")
 
 
 def main() -> None:
+    scratch = Path(tempfile.mkdtemp(prefix="yarnlog-oneshot-"))
+    try:
+        run(scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)  # three copies of the campaign: up to gigabytes at 1M
+
+
+def run(scratch: Path) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("events", type=int)
     parser.add_argument("--base", default="main", help="the revision to compare with (default main)")
@@ -68,7 +77,6 @@ def main() -> None:
     parser.add_argument("--write", choices=("note", "ruling"), default="note", help="the one-shot write timed")
     args = parser.parse_args()
     python = sys.executable
-    scratch = Path(tempfile.mkdtemp(prefix="yarnlog-oneshot-"))
     base = scratch / "base"
     base.mkdir()
     archive = subprocess.run(["git", "-C", str(HERE.parent), "archive", args.base, "yarnlog"],

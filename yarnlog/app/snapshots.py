@@ -41,6 +41,7 @@ from yarnlog.core.codec import (
     Deferred,
     PendingVector,
     can_defer,
+    collector_paused,
     deferred_fields,
     deferred_instance,
     fingerprint,
@@ -217,7 +218,8 @@ def decode_state(codec: Codec, text: str, *, deferred: bool = False,
     if at - 1 != len(text):
         raise CodecError("a campaign state snapshot cut short or run long")
     reader = _Reader(codec, text, bounds, deferred, fallback)
-    table, timeline, recorded, rules = (reader.value(layout, (name,)) for name, layout in zip(_VALUES, layouts))
+    with collector_paused():  # across the pieces, not just within each: see collector_paused
+        table, timeline, recorded, rules = [reader.value(layout, (name,)) for name, layout in zip(_VALUES, layouts)]
     if reader.next != len(bounds):
         raise CodecError("a campaign state snapshot with lines its layout does not name")
     if not (isinstance(sequence, int) and (ruleset is None or isinstance(ruleset, str)) and isinstance(table, Table)
