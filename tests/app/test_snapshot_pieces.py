@@ -5,21 +5,18 @@ is replayed from the log, never an error of the command. No test here measures a
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_snapshots import records, replayed  # the sample and a generated campaign, replayed
 
-from yarnlog.app.interchange import parse_lines
 from yarnlog.app.journal import Journal
 from yarnlog.app.snapshots import STATE, STATE_KINDS, encode_state, state_codec
 from yarnlog.core.codec import PendingVector, deferred_fields
-from yarnlog.core.envelope import canonical, to_recorded
+from yarnlog.core.envelope import to_recorded
 from yarnlog.core.ruleset import get_ruleset
 from yarnlog.core.state import in_context, replay
 from yarnlog.core.timeline import AddNote
@@ -27,23 +24,6 @@ from yarnlog.persistence.memory import MemoryStore
 from yarnlog.persistence.protocol import Snapshot
 from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
 from yarnlog.rulesets.yarn import ruleset as yarn
-
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "journals" / "lantern-harbor.jsonl"
-sys.path.insert(0, str(ROOT / "bench"))
-import generate  # noqa: E402
-
-
-@functools.cache
-def records(source: str) -> list:
-    lines = SAMPLE.read_text(encoding="utf-8").splitlines() if source == "sample" else \
-        [canonical(line) for line in generate.events(700)]
-    return parse_lines(lines)
-
-
-@functools.cache
-def replayed(source: str, sequence: int):
-    return replay(in_context([to_recorded(r) for r in records(source)[:sequence]])[0])
 
 
 def recorded_timeline(source: str, sequence: int):

@@ -215,3 +215,50 @@ def test_a_snapshot_of_the_state_is_plain_json_one_piece_a_line_behind_a_header(
     assert all(json.loads(piece) is not None or piece == "null" for piece in pieces)
     rules = head[5][3]  # the ruleset's state, split into its parts' slices, and those into their fields
     assert [name for name, _ in rules[1]] == ["economy", "characters", "drama", "combat", "procedure", "powers"]
+
+
+@dataclass(frozen=True)
+class Slices:
+    first: tuple
+    second: dict
+    third: int = 7  # a default: a class attribute the deferred field must shadow
+
+
+def deferred_slices(codec: Codec, value: Slices):
+    from yarnlog.core.codec import Deferred, deferred_instance
+
+    texts = {name: codec.encode_value(getattr(value, name)) for name in ("first", "second", "third")}
+    cells = {name: Deferred(text, 0, len(text), codec.decode_value) for name, text in texts.items()}
+    return deferred_instance(Slices, cells), cells
+
+
+def test_a_dataclass_with_fields_decoded_when_first_read_equals_the_plain_one_and_decodes_only_what_is_read():
+    from yarnlog.core.codec import deferred_fields
+    from yarnlog.core.frozen import replace as frozen_replace
+
+    codec = Codec([Slices])
+    plain = Slices((1, "a"), {"k": (2, 3)}, 9)
+    lazy, cells = deferred_slices(codec, plain)
+    assert set(deferred_fields(lazy)) == {"first", "second", "third"}
+    assert lazy.third == 9 and cells["third"].decoded and not cells["first"].decoded
+    changed = frozen_replace(lazy, second={"k": ()})  # a fold's copy shares what is not decoded yet
+    assert set(deferred_fields(changed)) == {"first"} and not cells["first"].decoded
+    assert changed.first == (1, "a") and cells["first"].decoded and lazy.first is changed.first
+    assert lazy == plain and plain == lazy and repr(lazy) == repr(plain)
+    assert hash(frozen_replace(lazy, second=None)) == hash(replace(plain, second=None))
+    assert isinstance(lazy, Slices) and replace(lazy, third=1) == Slices((1, "a"), {"k": (2, 3)}, 1)
+    assert codec.encode(lazy) == codec.encode(plain)
+
+
+def test_a_vector_read_and_appended_to_is_written_back_without_being_decoded():
+    from yarnlog.core.codec import Deferred, PendingVector
+
+    codec = Codec([Point])
+    for items in ([], [Point(1.0, 2), (3, "x")]):
+        text = codec.encode_value(pvector(items))
+        cell = Deferred(text, 0, len(text), codec.decode_value)
+        grown = PendingVector(cell).append(Point(0.5, 1)).extend(["y"])
+        assert grown.text(codec) == codec.encode_value(pvector([*items, Point(0.5, 1), "y"]))
+        assert not cell.decoded
+        assert grown == pvector([*items, Point(0.5, 1), "y"]) == grown and len(grown) == len(items) + 2
+        assert cell.decoded and grown.text(codec) is None  # decoded once used: written as any vector
