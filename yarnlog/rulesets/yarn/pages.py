@@ -37,11 +37,11 @@ def board(seen: Seen) -> Report:
         ("GM's pool", f"{pool['drama_tokens']} drama token(s) ({pool['gm']})"),
         ("Kitty this episode", f"paid out {kitty['paid_out']}, took back {kitty['taken_in']}"),
         ("Fight", f"{fight.number} ({fight.mode}), round {fight.round}" if fight is not None
-         else f"none in play (fights so far: {combat.fought})" if combat.fought else "none in play"),
+         else f"none in play (fight {combat.fought} ended)" if combat.fought else "none in play"),
     ]
     if fight is not None and fight.order:
         facts.append(("Order of action", ", ".join(fight.order)))
-    facts.append(("Earlier", Link("every token and bennie moved: the ledger", "ledger")))
+    facts.append(("Earlier moves", Link("the ledger", "ledger")))
     if episode is not None:
         facts.append(("Recap", Link(f"episode {episode}", "recap", query=(("episode", episode),))))
     grids = [Grid("Tokens", ("participant", "character", "drama tokens", "bennies"),
