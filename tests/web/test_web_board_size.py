@@ -103,3 +103,19 @@ def test_the_board_links_to_the_ledger_and_to_the_episode_in_plays_recap(tmp_pat
             for target, _ in targets:
                 page = c.get(target.replace("&amp;", "&"))
                 assert page.status_code == 200 and "Lantern Harbor" in page.text
+
+
+@pytest.mark.parametrize("mode, heading", [("--gestalt", "1 (gestalt)"), ("--detailed", "1 (detailed), round 1")])
+def test_a_fight_started_at_the_table_is_on_the_board_with_its_combatants(tmp_path, mode, heading):
+    from tables import YARN, run
+
+    from yarnlog.app.bootstrap import bootstrap
+    from yarnlog.web.reading import Reader
+
+    db = tmp_path / "journal.db"
+    for args in YARN:
+        run(db, *args)
+    run(db, "fight", "start", mode, "--combatant", "Tomas", "--combatant", "Dockhand=12")
+    board = pages_for("yarn").board(Reader(bootstrap(str(db))).seen("harbor", "Ana"))
+    assert dict(board.facts)["Fight"] == heading  # "Each round is long enough...": detailed combat only
+    assert [row[0] for row in grid(board, "Wounds (the PCs and fight 1)")] == ["Iris", "Tomas", "Dockhand"]

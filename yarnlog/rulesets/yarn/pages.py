@@ -14,6 +14,17 @@ from yarnlog.web.seen import Seen
 from yarnlog.web.systems.common import calling_facts, own_character, recap_scope
 
 
+def _fight(combat: Any) -> str:
+    """The fight in play as ``fight status`` heads it (only a detailed fight has rounds: gestalt
+    combat is one roll a side), or the last one's number."""
+    from yarnlog.rulesets.yarn.parts.combat.fight_records import DETAILED
+
+    fight = combat.in_play
+    if fight is None:
+        return f"none in play (fight {combat.fought} ended)" if combat.fought else "none in play"
+    return f"{fight.number} ({fight.mode})" + (f", round {fight.round}" if fight.mode == DETAILED else "")
+
+
 def board(seen: Seen) -> Report:
     """What is in play, as the CLI's ``tokens``, ``calling-order``, ``fight status`` and ``bennies``
     show it: the tokens and bennies held, the calling order, the fight in play (its order of action
@@ -36,8 +47,7 @@ def board(seen: Seen) -> Report:
         *calling_facts(order),
         ("GM's pool", f"{pool['drama_tokens']} drama token(s) ({pool['gm']})"),
         ("Kitty this episode", f"paid out {kitty['paid_out']}, took back {kitty['taken_in']}"),
-        ("Fight", f"{fight.number} ({fight.mode}), round {fight.round}" if fight is not None
-         else f"none in play (fight {combat.fought} ended)" if combat.fought else "none in play"),
+        ("Fight", _fight(combat)),
     ]
     if fight is not None and fight.order:
         facts.append(("Order of action", ", ".join(fight.order)))
