@@ -119,3 +119,18 @@ def test_a_fight_started_at_the_table_is_on_the_board_with_its_combatants(tmp_pa
     board = pages_for("yarn").board(Reader(bootstrap(str(db))).seen("harbor", "Ana"))
     assert dict(board.facts)["Fight"] == heading  # "Each round is long enough...": detailed combat only
     assert [row[0] for row in grid(board, "Wounds (the PCs and fight 1)")] == ["Iris", "Tomas", "Dockhand"]
+
+
+def test_a_players_view_once_read_is_left_out_of_the_collectors_walks(tmp_path):
+    import gc
+
+    from tables import yarn_table
+
+    from yarnlog.app.bootstrap import bootstrap
+    from yarnlog.web.reading import Reader
+
+    yarn_table(tmp_path / "journal.db")
+    reader = Reader(bootstrap(str(tmp_path / "journal.db")))
+    state = reader.seen("harbor", "Ana").state
+    walked = {id(o) for o in gc.get_objects()}
+    assert id(state.rules) not in walked and id(state.table) not in walked  # frozen: never walked again
