@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import functools
 import typing
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
+
+M = TypeVar("M", bound=BaseModel)
 
 #: The sets of names shared, by model type: a few each (a payload's versions), so a short list.
 _SHARED: dict[type, list[set[str]]] = {}
@@ -45,6 +47,36 @@ def _plan(kind: type[BaseModel]) -> tuple[list[set[str]] | None, tuple[str, ...]
     fields that may hold models. Every event a replay builds asks this, so it is one lookup."""
     shared = _SHARED.setdefault(kind, []) if kind.model_config.get("frozen") else None
     return shared, _nested_fields(kind)
+
+
+@functools.cache
+def _every_field(kind: type[BaseModel]) -> set[str]:
+    """The shared set of all of ``kind``'s field names (a model given every field records it)."""
+    if not kind.model_config.get("frozen") or kind.__private_attributes__ or kind.model_config.get("extra") == "allow":
+        raise TypeError(f"{kind.__name__} is not a frozen model with neither private nor extra attributes")
+    every = set(kind.model_fields)
+    known = _SHARED.setdefault(kind, [])
+    for shared in known:
+        if shared == every:
+            return shared
+    known.append(every)
+    return every
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def trusted(kind: type[M], values: dict[str, Any]) -> M:
+    """A frozen model of ``kind`` given every field in ``values``, which are known valid (the store's
+    typed columns), built without validating them: equal to ``kind(**values)``, sharing the type's
+    set of field names. Nested models are not walked (share them with :func:`share_fields_sets`)."""
+    model = _new(kind)
+    _set(model, "__dict__", values)
+    _set(model, "__pydantic_fields_set__", _every_field(kind))
+    _set(model, "__pydantic_extra__", None)
+    _set(model, "__pydantic_private__", None)
+    return model
 
 
 def share_fields_sets(model: BaseModel) -> None:
