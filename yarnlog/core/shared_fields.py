@@ -41,26 +41,35 @@ def _nested_fields(kind: type[BaseModel]) -> tuple[str, ...]:
     return tuple(name for name, info in kind.model_fields.items() if _holds_models(info.annotation))
 
 
-@functools.cache
-def _plan(kind: type[BaseModel]) -> tuple[list[set[str]] | None, tuple[str, ...]]:
-    """For ``kind``, once: the sets of names its models share (None if it is not frozen), and the
-    fields that may hold models. Every event a replay builds asks this, so it is one lookup."""
-    shared = _SHARED.setdefault(kind, []) if kind.model_config.get("frozen") else None
-    return shared, _nested_fields(kind)
+#: Per model type, what :func:`share_fields_sets` does with its models: the set of all its field names
+#: and their count (None, 0 if it is not frozen), the sets of names its models share, and its fields
+#: that may hold models. Every event a replay builds asks this, so it is one lookup.
+_PLANS: dict[type, tuple[set[str] | None, int, list[set[str]] | None, tuple[str, ...]]] = {}
+
+
+def _plan(kind: type[BaseModel]) -> tuple[set[str] | None, int, list[set[str]] | None, tuple[str, ...]]:
+    if kind.model_config.get("frozen"):
+        shared: list[set[str]] | None = _SHARED.setdefault(kind, [])
+        every: set[str] | None = set(kind.model_fields)
+        for known in shared or ():
+            if known == every:
+                every = known
+                break
+        else:
+            shared.append(every)  # type: ignore[union-attr]
+    else:
+        shared = every = None
+    plan = _PLANS[kind] = (every, len(every or ()), shared, _nested_fields(kind))
+    return plan
 
 
 @functools.cache
 def _every_field(kind: type[BaseModel]) -> set[str]:
     """The shared set of all of ``kind``'s field names (a model given every field records it)."""
-    if not kind.model_config.get("frozen") or kind.__private_attributes__ or kind.model_config.get("extra") == "allow":
+    plan = _PLANS.get(kind) or _plan(kind)
+    if plan[0] is None or kind.__private_attributes__ or kind.model_config.get("extra") == "allow":
         raise TypeError(f"{kind.__name__} is not a frozen model with neither private nor extra attributes")
-    every = set(kind.model_fields)
-    known = _SHARED.setdefault(kind, [])
-    for shared in known:
-        if shared == every:
-            return shared
-    known.append(every)
-    return every
+    return plan[0]
 
 
 _new = object.__new__
@@ -83,20 +92,26 @@ def share_fields_sets(model: BaseModel) -> None:
     """``model`` and the frozen models nested in it (in fields, lists and tuples) made to share, type by
     type, one set of the names of their given fields. Values, equality and dumps are unchanged."""
     pending: list[BaseModel] = [model]
+    plans = _PLANS
     while pending:
         item = pending.pop()
-        known, nested = _plan(type(item))
+        kind = type(item)
+        every, count, known, nested = plans.get(kind) or _plan(kind)
         if known is not None:
             names = item.__pydantic_fields_set__
-            for shared in known:
-                if shared is names:
-                    break
-                if shared == names:
-                    object.__setattr__(item, "__pydantic_fields_set__", shared)
-                    break
+            if len(names) == count:  # every field given (a stored payload's): the names are a subset of them
+                if names is not every:
+                    _set(item, "__pydantic_fields_set__", every)
             else:
-                if len(known) < _MOST:
-                    known.append(names)
+                for shared in known:
+                    if shared is names:
+                        break
+                    if shared == names:
+                        _set(item, "__pydantic_fields_set__", shared)
+                        break
+                else:
+                    if len(known) < _MOST:
+                        known.append(names)
         if nested:
             values = item.__dict__
             for name in nested:
