@@ -48,17 +48,14 @@ _PLANS: dict[type, tuple[set[str] | None, int, list[set[str]] | None, tuple[str,
 
 
 def _plan(kind: type[BaseModel]) -> tuple[set[str] | None, int, list[set[str]] | None, tuple[str, ...]]:
+    shared: list[set[str]] | None = None
+    every: set[str] | None = None
     if kind.model_config.get("frozen"):
-        shared: list[set[str]] | None = _SHARED.setdefault(kind, [])
-        every: set[str] | None = set(kind.model_fields)
-        for known in shared or ():
-            if known == every:
-                every = known
-                break
-        else:
-            shared.append(every)  # type: ignore[union-attr]
-    else:
-        shared = every = None
+        shared = _SHARED.setdefault(kind, [])
+        every = next((known for known in shared if known == set(kind.model_fields)), None)
+        if every is None:
+            every = set(kind.model_fields)
+            shared.append(every)
     plan = _PLANS[kind] = (every, len(every or ()), shared, _nested_fields(kind))
     return plan
 
