@@ -169,13 +169,18 @@ def replay_stream(history: Iterable[tuple[Recorded, Timeline]], amendments: Amen
     frame = Replay()
     last = 0
     shared = True  # the state's timeline is the context's before this event (equal, or the same object)
+    # The events an amendment touches, asked of each event as one set lookup (nearly all are not).
+    touched = amendments.retracted | amendments.replaced.keys() if amendments else frozenset()
     with paused_gc():
         for recorded, after in history:
             last = recorded.sequence
-            amended = amendments.apply(recorded) if amendments else recorded
-            if amended is recorded and shared:
-                frame.fold(recorded, after)
-                continue
+            if last not in touched:
+                if shared:
+                    frame.fold(recorded, after)
+                    continue
+                amended: Recorded | None = recorded
+            else:
+                amended = amendments.apply(recorded)
             if amended is not None:
                 frame.fold(amended)
             shared = shared and frame.timeline is after
