@@ -30,6 +30,12 @@ NAME_FIELDS = frozenset({
     "among", "supporters", "blockers", "helpers", "members", "target", "participant", "by", "chosen_by",
     "for_detail", "location", "primary", "contestant", "assistant", "drawn_by",
 })
+#: The fields of :data:`NAME_FIELDS` that name a character, never a participant (a roll is a
+#: character's): a refusal suggests a character's name for them, not a player's.
+CHARACTER_FIELDS = frozenset({
+    "character", "characters", "cast", "petitioner", "petitioners", "granter", "roller", "pc", "attacker",
+    "defender",
+})
 
 
 class Registered(Collection[str]):
@@ -155,8 +161,9 @@ def _resolve(value: Any, names: Registered, begun: Mapping[str, str] | None = No
     return replace(value, **changes) if changes else value
 
 
-def mentioned(command: Any) -> list[str]:
-    """Every name the command carries in its :data:`NAME_FIELDS` (for suggestions after a refusal)."""
+def mentioned(command: Any, named_by: frozenset[str] = NAME_FIELDS) -> list[str]:
+    """Every name the command carries in its :data:`NAME_FIELDS` (for suggestions after a refusal), or
+    in the fields ``named_by`` names (:data:`CHARACTER_FIELDS`: the characters it names)."""
     found: list[str] = []
 
     def walk(value: Any, named: bool) -> None:
@@ -171,7 +178,7 @@ def mentioned(command: Any) -> list[str]:
                 walk(k, named)
         elif is_dataclass(value) and not isinstance(value, type):
             for f in fields(value):
-                walk(getattr(value, f.name), f.name in NAME_FIELDS)
+                walk(getattr(value, f.name), f.name in named_by)
 
     walk(command, False)
     return found
