@@ -42,10 +42,14 @@ class Registered(Collection[str]):
     """The names registered in a campaign, looked up where the state keeps them (its maps of
     participants, characters, locations...), never copied into one list: a name typed as registered
     is found in a few lookups, so resolving a command does not grow with the campaign. They are
-    walked, once per command, only when a name is typed in another case (:attr:`folded`)."""
+    walked, once per command, only when a name is typed in another case (:attr:`folded`).
 
-    def __init__(self, *groups: Collection[str]):
-        self._groups = groups
+    ``other`` holds the names registered that are not characters (locations, a scene's descriptors),
+    matched alike, kept apart so a reader tells them from the characters (:func:`characters`)."""
+
+    def __init__(self, *groups: Collection[str], other: Collection[str] = ()):
+        self._groups = (*groups, other)
+        self.other = other
 
     def __contains__(self, name: object) -> bool:
         return any(name in group for group in self._groups)
@@ -61,6 +65,13 @@ class Registered(Collection[str]):
     def folded(self) -> dict[str, str | None]:
         """:func:`casefold_index` of the names, built on first use."""
         return casefold_index(self)
+
+
+def characters(names: Iterable[str]) -> list[str]:
+    """The characters among a ruleset's registered names (``Rules.names``): its names but its
+    :attr:`Registered.other` (locations, descriptors)."""
+    other = names.other if isinstance(names, Registered) else ()
+    return [name for name in names if name not in other]
 
 
 def casefold_index(known: Iterable[str]) -> dict[str, str | None]:
