@@ -766,7 +766,7 @@ class Run:
             return "skipped (--skip)"
         argv = [sys.executable, __file__, "--worker", op, "--url", url, "--file", str(path), "--campaign", campaign,
                 "--events", str(events), "--appends", str(self.args.appends), "--scratch", str(self.scratch),
-                "--es-batch", str(self.args.es_batch), "--tail", str(self.args.tail)]
+                "--es-batch", str(self.args.es_batch), "--tail", str(self.args.tail), "--repeat", str(self.args.repeat)]
         progress(f"{events:,} events · {op} ...")
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True)
@@ -803,7 +803,7 @@ class Run:
             per = f"{mine[key] / events * 1e6:9.1f}" if per_event and isinstance(mine, dict) else " " * 9
             cpu = (f"{mine['cpu']:.2f} / {floor['cpu']:.2f} s" if isinstance(mine, dict) and isinstance(floor, dict)
                    and key == "wall" and unit == "s" else "")
-            print(f"  {label:<34} {fmt(mine):>12} {fmt(floor):>12} {shown:>8}   {per}  {cpu:>18}", flush=True)
+            print(f"  {label:<35}{fmt(mine):>12} {fmt(floor):>12} {shown:>8}   {per}  {cpu:>18}", flush=True)
             for what, f in (("yarnlog", mine), ("floor", floor)):
                 if isinstance(f, str) and f:
                     print(f"      {what}: {f}", flush=True)
