@@ -125,6 +125,11 @@ def _with_recorded_sources(expected: Payload, recorded: Payload) -> Payload:
     """
     if expected == recorded:
         return recorded
+    return merged_sources(expected, recorded)
+
+
+def merged_sources(expected: Payload, recorded: Payload) -> Payload:
+    """``expected`` with every dice ``source`` of ``recorded``, field by field (the full path)."""
     def merge(want: Any, got: Any) -> Any:
         if isinstance(want, dict) and isinstance(got, dict):
             return {k: got.get(k, v) if k == "source" else merge(v, got.get(k)) for k, v in want.items()}
