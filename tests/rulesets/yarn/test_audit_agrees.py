@@ -60,7 +60,8 @@ def full_roll(p: Any, campaign: Any, referee: Referee) -> Payload:
 def full_tally(voting: BennieVoting) -> Callable[[Any, Any, Referee], Payload]:
     """The tally's validator the full way: the vote tallied again and its payload built whole."""
     def validate(p: Any, campaign: Any, referee: Referee) -> Payload:
-        return present(voting.vote_tallied(campaign, voting.dramatic.referee(referee)), "the rules record no such event")
+        tallied = voting.vote_tallied(campaign, voting.dramatic.referee(referee))
+        return present(tallied, "the rules record no such event")
 
     return validate
 
