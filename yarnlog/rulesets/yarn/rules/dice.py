@@ -26,7 +26,6 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import Enum
-from functools import cached_property
 
 from yarnlog.core.referee import Referee, Rule, invalid
 
@@ -285,10 +284,11 @@ class RollOptions:
     @classmethod
     def from_campaign(cls, options: Mapping[str, bool]) -> RollOptions:
         """The roll options among a campaign's options (other options are not about rolls)."""
-        return cls(**{f.name: bool(options.get(f.name, False)) for f in fields(cls)})
+        return cls(**{name: bool(options.get(name, False)) for name in _OPTION_NAMES})
 
 
 NO_OPTIONS = RollOptions()
+_OPTION_NAMES = tuple(f.name for f in fields(RollOptions))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -357,10 +357,15 @@ class RollResult:
         if self.top_off:  # (no extra dice: nothing to check, the kept faces not worked out here)
             _validate_top_off(self.kept_faces, self.top_off)
 
-    @cached_property
+    @property
     def kept(self) -> tuple[int, ...]:
-        """Positions of the kept dice in :attr:`faces`."""
-        return kept_positions(self.spec, self.faces)
+        """Positions of the kept dice in :attr:`faces`, worked out once (kept in the instance's dict
+        by hand: ``functools.cached_property`` takes a lock at each first read in Python 3.11)."""
+        found = self.__dict__.get("kept")
+        if found is None:
+            found = kept_positions(self.spec, self.faces)
+            self.__dict__["kept"] = found
+        return found
 
     @property
     def kept_faces(self) -> tuple[int, ...]:
