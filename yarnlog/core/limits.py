@@ -155,8 +155,9 @@ def _walk(item: Any, depth: int, is_name: bool, names: frozenset[str]) -> tuple[
     if mapping:
         if is_name:  # a mapping keyed by names (awards by PC): its keys are named before its values
             for key in item:
-                if isinstance(key, str) and name_problem(key) is not None:
-                    return name_problem(key), []
+                wrong = name_problem(key) if isinstance(key, str) else None
+                if wrong is not None:
+                    return wrong, []
         pairs = reversed(item.items()) if type(item) is dict else reversed(list(item.items()))
     else:
         pairs = zip(range(len(item) - 1, -1, -1), reversed(item))
