@@ -31,7 +31,13 @@ yarnlog's code in the way:
 - the peak memory of a full replay (RSS growth of the replaying process) against the floor's;
   and of a streaming replay (``replay_stored``) and of ``verify`` (which streams) against rows
   fetched a thousand at a time and parsed, none kept (flat in the history's length);
-- a streaming replay (``replay_stored``, keeping only the state) against the replay floor.
+- a streaming replay (``replay_stored``, keeping only the state) against the replay floor, and the
+  state's memory per event (its RSS growth over the events); import's and verify's events a CPU second;
+- issue 27's one-shot commands, each a fresh process, in ``--repeat`` rounds that each open with a fresh
+  ``python -c "import sqlmodel"`` (the floor): the writes ``call`` (a dramatic scene), ``roll`` (in it),
+  ``petition`` (granted) and ``note``, and the reads ``tokens``, ``sheet``, ``ledger --participant`` and
+  ``recap --episode N``; and what a note, a ``tokens`` read and ``import sqlmodel`` import
+  (``python -X importtime``: the self time of the imports, by package).
 
 Every measurement runs in a subprocess killed after ``--limit`` seconds ("did not finish in N
 s"). CPU time is the client process's (PostgreSQL's server time is not in it). Campaigns come
@@ -517,6 +523,84 @@ def op_floor_oneshot_write(url: str, path: Path, campaign: str, args: argparse.N
                   output=False)
 
 
+#: Each player's character in the generated campaign (its session zero: ``journals/lantern-harbor.jsonl``).
+CHARACTERS = {"Ana": "Iris Vane", "Ben": "Jonah Crane", "Cy": "Kit Marlowe", "Dee": "Rosa Quill",
+              "Eli": "Tobias Wren", "Fay": "Nell Harrow"}
+#: The one-shot commands of issue 27 a round times, each a fresh process, beside ``import sqlmodel``:
+#: the writes (a scene called, a roll in it, its petition, a note) and the reads.
+ONESHOTS = {"note": "one-shot write: note", "call": "one-shot write: call", "roll": "one-shot write: roll",
+            "petition": "one-shot write: petition", "tokens": "one-shot read: tokens",
+            "sheet": "one-shot read: sheet", "ledger": "one-shot read: ledger --participant",
+            "recap": "one-shot read: recap --episode N"}
+
+
+def _yarnlog(url: str, campaign: str) -> list[str]:
+    yarnlog = Path(sys.executable).with_name("yarnlog")
+    command = [str(yarnlog)] if yarnlog.exists() else [sys.executable, "-m", "yarnlog"]
+    return [*command, "--db", _store_url(url) if url.startswith("postgresql") else url, "-c", campaign]
+
+
+def op_oneshots(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """``--repeat`` rounds of the commands of :data:`ONESHOTS`, each a fresh process timed whole (spawn
+    to exit), each round opening with the floor, a fresh ``python -c "import sqlmodel"``. A round plays
+    a scene as a table does: the next caller in the calling order calls a dramatic scene with their
+    character and another, the character rolls (faces entered), petitions the other, granted; a note.
+    Then the reads: the board, the character's sheet, the caller's ledger, the last whole episode's
+    recap. Set-up, untimed: the calling order read once (the next caller, the episode in play)."""
+    command = _yarnlog(url, campaign)
+    order = json.loads(subprocess.run([*command, "calling-order", "--json"], capture_output=True, text=True,
+                                      check=True).stdout)
+    callers, episode = order["calling_order"], max(1, order["episode"] - 1)
+    turn = callers.index(order["next_caller"])
+    runs: dict[str, list[dict]] = {"floor": [], **{name: [] for name in ONESHOTS}}
+    for r in range(args.repeat):
+        caller = callers[(turn + r) % len(callers)]
+        mine = CHARACTERS.get(caller, "Rosa Quill")  # the GM calls with any cast
+        other = "Iris Vane" if mine == "Nell Harrow" else "Nell Harrow"
+        argvs = {
+            "floor": [sys.executable, "-c", "import sqlmodel"],
+            "note": [*command, "note", f"a one-shot note {uuid.uuid4()}", "--json"],
+            "call": [*command, "call", caller, "--cast", f"{mine},{other}", "--mode", "dramatic", "--json"],
+            "roll": [*command, "roll", mine, "--no-trait", "--faces", "3,4", "--json"],
+            "petition": [*command, "petition", "granted", "-p", mine, "-g", other, "--json"],
+            "tokens": [*command, "tokens", "--json"],
+            "sheet": [*command, "sheet", mine, "--json"],
+            "ledger": [*command, "ledger", "--participant", caller if caller in CHARACTERS else "Fay", "--json"],
+            "recap": [*command, "recap", "--episode", str(episode), "--json"],
+        }
+        for name, argv in argvs.items():
+            runs[name].append(_child(argv, output=name != "floor"))
+    return {name: {"wall": statistics.median(f["wall"] for f in done), "cpu": statistics.median(f["cpu"] for f in done),
+                   "runs": len(done)} for name, done in runs.items()}
+
+
+def _importtime(argv: list[str]) -> dict[str, float]:
+    """``python -X importtime`` of a fresh process: the self time of its imports, in ms, by package
+    (a top-level package; yarnlog's by its subpackage, ``yarnlog.rulesets.yarn`` by two levels)."""
+    done = subprocess.run([sys.executable, "-X", "importtime", *argv], capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"{argv[:3]} failed: {done.stderr.strip()[-500:]}")
+    by: dict[str, float] = {}
+    for ln in done.stderr.splitlines():
+        if not ln.startswith("import time:") or "|" not in ln or "self [us]" in ln:
+            continue
+        own, _, name = (part.strip() for part in ln.removeprefix("import time:").split("|"))
+        parts = name.split(".")
+        depth = 3 if parts[0] == "yarnlog" and parts[1:2] == ["rulesets"] else 2 if parts[0] == "yarnlog" else 1
+        key = ".".join(parts[:depth])
+        by[key] = by.get(key, 0.0) + int(own) / 1e3
+    return by
+
+
+def op_importtime(url: str, path: Path, campaign: str, args: argparse.Namespace) -> dict:
+    """What a one-shot note and a ``tokens`` read import, and ``import sqlmodel`` (``-X importtime``)."""
+    yarnlog = _yarnlog(url, campaign)
+    script = [yarnlog[0]] if yarnlog[0] != sys.executable else ["-m", "yarnlog"]
+    return {"sqlmodel": _importtime(["-c", "import sqlmodel"]),
+            "note": _importtime([*script, *yarnlog[1:], "note", f"an importtime note {uuid.uuid4()}"]),
+            "tokens": _importtime([*script, *yarnlog[1:], "tokens", "--json"])}
+
+
 VIEWS = ("tokens", "bennies", "calling-order", "scene-casts")
 
 
@@ -672,6 +756,9 @@ class Run:
         self.board: dict[str, dict[int, dict[str, Any]]] = {}
         self.replays: dict[tuple[str, int], dict | str] = {}
         self.writes: dict[int, dict[str, tuple[dict, dict]]] = {}
+        self.commands: dict[str, dict[int, dict[str, tuple[dict, dict]]]] = {}
+        self.imports: dict[str, dict[int, dict[str, dict[str, float]]]] = {}
+        self.rates: dict[str, dict[int, dict[str, str]]] = {}
 
     def measure(self, op: str, url: str, path: Path, campaign: str, events: int) -> dict | str:
         """One measurement in a subprocess: its figures, or why there are none."""
@@ -679,7 +766,7 @@ class Run:
             return "skipped (--skip)"
         argv = [sys.executable, __file__, "--worker", op, "--url", url, "--file", str(path), "--campaign", campaign,
                 "--events", str(events), "--appends", str(self.args.appends), "--scratch", str(self.scratch),
-                "--es-batch", str(self.args.es_batch), "--tail", str(self.args.tail)]
+                "--es-batch", str(self.args.es_batch), "--tail", str(self.args.tail), "--repeat", str(self.args.repeat)]
         progress(f"{events:,} events · {op} ...")
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True)
@@ -716,7 +803,7 @@ class Run:
             per = f"{mine[key] / events * 1e6:9.1f}" if per_event and isinstance(mine, dict) else " " * 9
             cpu = (f"{mine['cpu']:.2f} / {floor['cpu']:.2f} s" if isinstance(mine, dict) and isinstance(floor, dict)
                    and key == "wall" and unit == "s" else "")
-            print(f"  {label:<34} {fmt(mine):>12} {fmt(floor):>12} {shown:>8}   {per}  {cpu:>18}", flush=True)
+            print(f"  {label:<35}{fmt(mine):>12} {fmt(floor):>12} {shown:>8}   {per}  {cpu:>18}", flush=True)
             for what, f in (("yarnlog", mine), ("floor", floor)):
                 if isinstance(f, str) and f:
                     print(f"      {what}: {f}", flush=True)
@@ -777,6 +864,13 @@ class Run:
                      and isinstance(floor_stream, dict) and floor_stream["growth_mb"] >= 1 else "")
             peak = f"(process peak {f['peak_mb']:.0f} MB)" if isinstance(f, dict) else ""
             print(f"  {label:<34} {mb(f):>12} {mb(floor_stream):>12} {ratio:>8}   {peak}", flush=True)
+        for label, f in (("import rate (events a CPU second)", mine), ("verify rate (events a CPU second)", verify)):
+            shown = f"{events / f['cpu']:,.0f}" if isinstance(f, dict) and f["cpu"] else "—"
+            print(f"  {label:<34} {shown:>12}   target 25,000 (issue 27); CPU, start-up excluded", flush=True)
+        if isinstance(stream, dict):
+            # What the state holds: the streaming replay keeps nothing else (issue 27: 740 B, to be halved).
+            print(f"  {'state memory per event':<34} {stream['growth_mb'] * 2**20 / events:>10,.0f} B   RSS growth "
+                  "of the streaming replay over the events", flush=True)
         appends = m("appends", db)
         if isinstance(appends, str):
             print(f"  {'single appends':<34} {appends}", flush=True)
@@ -847,6 +941,7 @@ class Run:
                   "INSERT + COMMIT on the same database; 'worked out whole': what each write paid before (CPU only, "
                   "no row written)", flush=True)
         self.oneshot_write(events, db, m, line)
+        self.oneshots(name, events, db, m, line)
         curve = self.board.setdefault(name, {})
         curve[events] = {"first": first, "later": later, "after": after, "floor_board": floor_board,
                          "sqlmodel": floor_sqlmodel, "python": floor_python}
@@ -870,6 +965,31 @@ class Run:
         print(f"      fresh processes, median of {self.args.repeat} interleaved rounds; floor: a bare python -c "
               f"that inserts one sealed row and commits; CPU {write['cpu']:.3f} / {floor['cpu']:.3f} s", flush=True)
         self.writes.setdefault(events, {})[db] = (write, floor)
+
+    def oneshots(self, name: str, events: int, db: str, m: Callable[[str, str], dict | str],
+                 line: Callable[..., None]) -> None:
+        """Issue 27's one-shot commands beside ``import sqlmodel`` (:func:`op_oneshots`), and what a note
+        and a read import (:func:`op_importtime`)."""
+        runs = m("oneshots", db)
+        if isinstance(runs, str):
+            print(f"  {'one-shot commands':<34} {runs}", flush=True)
+            return
+        floor = runs["floor"]
+        for op, label in ONESHOTS.items():
+            line(label, runs[op], floor, per_event=False)
+            self.commands.setdefault(name, {}).setdefault(events, {})[op] = (runs[op], floor)
+        print(f"      fresh processes, median of {floor['runs']} rounds, each opening with the floor, a fresh "
+              f"python -c \"import sqlmodel\" ({floor['wall']:.3f} s wall, {floor['cpu']:.3f} s CPU)", flush=True)
+        imports = m("importtime", db)
+        if isinstance(imports, str):
+            print(f"  {'imports (-X importtime)':<34} {imports}", flush=True)
+            return
+        self.imports.setdefault(name, {})[events] = imports
+        for what in ("note", "tokens", "sqlmodel"):
+            by = imports[what]
+            top = sorted(by.items(), key=lambda kv: -kv[1])[:8]
+            print(f"  imports of {what} (-X importtime, self ms): {sum(by.values()):.0f} ms in all; "
+                  + ", ".join(f"{k} {v:.0f}" for k, v in top), flush=True)
 
     def size(self, events: int) -> None:
         progress(f"generating a campaign of {events:,} events (cached) ...")
@@ -932,6 +1052,16 @@ class Run:
                          and isinstance(c["sqlmodel"], dict) else "")
                 print(f"    {n:>10,}  {cell(c['first']):>16}  {cell(c['later']):>16}  {cell(c['after'], True):>14}  "
                       f"{cell(c['floor_board']):>16}  {cell(c['sqlmodel']):>16}  {cell(c['python']):>16}  {ratio}")
+        if self.commands:
+            print("\nthe one-shot commands by campaign size: CPU beside a fresh python -c \"import sqlmodel\" "
+                  "(the ratio; target 1.3x, issue 27), CPU seconds in brackets")
+        for name, curve in self.commands.items():
+            print(f"  {name}")
+            print(f"    {'events':>10}  " + "  ".join(f"{op:>15}" for op in ONESHOTS) + f"  {'sqlmodel':>8}")
+            for n, ops in curve.items():
+                floor = next(iter(ops.values()))[1]
+                print(f"    {n:>10,}  " + "  ".join(f"{'x%.2f (%.2f)' % (f['cpu'] / fl['cpu'], f['cpu']):>15}"
+                                                  for f, fl in ops.values()) + f"  {floor['cpu']:>8.3f}")
 
 
 def main() -> None:

@@ -77,3 +77,35 @@ def test_only_frozen_models_share_their_set():
     e = Sealed(scene=1)
     share_fields_sets(e)
     assert e.model_fields_set == {"scene"}  # a model given other fields keeps its own set
+
+
+def test_a_trusted_model_equals_the_validated_one_and_shares_the_set_of_every_field():
+    from yarnlog.core.shared_fields import trusted
+
+    built = trusted(Sealed, {"text": "x", "scene": 2})
+    assert built == Sealed(text="x", scene=2)
+    assert repr(built) == repr(Sealed(text="x", scene=2))
+    assert built.model_dump(mode="json") == {"text": "x", "scene": 2}
+    assert built.model_fields_set == {"text", "scene"}
+    assert trusted(Sealed, {"text": "y", "scene": None}).model_fields_set is built.model_fields_set
+    copied = built.model_copy(update={"scene": 3})
+    assert copied.scene == 3 and built.scene == 2
+
+
+def test_only_a_frozen_model_is_built_trusted():
+    import pytest
+
+    from yarnlog.core.shared_fields import trusted
+
+    with pytest.raises(TypeError):
+        trusted(Draft, {"text": "x", "scene": None})
+
+
+def test_a_stored_row_whose_header_is_not_typed_is_validated_as_before():
+    # The store's columns are typed; a row that is not (text in the sequence) is not taken on trust.
+    import dataclasses
+
+    row = dataclasses.replace(RECORDS[0], sequence=str(RECORDS[0].sequence))
+    built = next(iter(stream_stored_in_context([row])))[0]
+    assert built == with_context([to_recorded(RECORDS[0])])[0]
+    assert type(built.sequence) is int

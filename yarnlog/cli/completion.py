@@ -6,12 +6,15 @@ people, characters, traits, places or events, the campaign's own values.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+
+from yarnlog.core.names import Registered
+from yarnlog.core.names import characters as names_of_characters
 
 if TYPE_CHECKING:
     from typer._click import Command
@@ -59,29 +62,20 @@ class Vocabulary:
 
 
 def vocabulary(state: CampaignState[Any]) -> Vocabulary:
-    """The names, traits and event count of ``state``: the names its ruleset registers (and, where its
-    state keeps a ``characters`` slice, their traits and the locations introduced)."""
+    """The names, traits and event count of ``state``: the characters and the other names (locations)
+    its ruleset registers, asked through the seam (``Rules.names``); and, where a character's sheet
+    in its state lists ``traits``, their traits."""
     table = state.table
     people = tuple(dict.fromkeys([*table.players, table.gm]))
-    characters: list[str] = []
-    traits: list[str] = []
+    registered = state.ruleset.rules.names(state) if state.ruleset is not None else Registered()
+    characters = tuple(dict.fromkeys(names_of_characters(registered)))
+    places = tuple(registered.other) if isinstance(registered, Registered) else ()
     traits_of: dict[str, tuple[str, ...]] = {}
-    rules = state.rules
-    sheets = getattr(rules, "characters", None)
-    if sheets is not None:
-        for name, sheet in getattr(sheets, "pcs", {}).items():
-            characters.append(name)
-            traits_of[name] = tuple(getattr(sheet, "traits", {}))
-            traits.extend(traits_of[name])
-        characters.extend(getattr(sheets, "supporting", {}))
-    combat = getattr(rules, "combat", None)
-    if combat is not None:
-        characters.extend(combat.wounds.registered)
-    places = tuple(getattr(sheets, "locations", {})) if sheets is not None else ()
-    if state.ruleset is not None:  # the names any ruleset registers (Rules.names): its characters
-        characters.extend(name for name in state.ruleset.rules.names(state) if name not in places)
-    return Vocabulary(people, tuple(dict.fromkeys(characters)), tuple(sorted(set(traits))), state.sequence, traits_of,
-                      places)
+    sheets = getattr(getattr(state.rules, "characters", None), "pcs", None)  # a sheet's traits, where kept
+    if isinstance(sheets, Mapping):
+        traits_of = {name: tuple(getattr(sheet, "traits", ())) for name, sheet in sheets.items()}
+    traits = tuple(sorted({trait for held in traits_of.values() for trait in held}))
+    return Vocabulary(people, characters, traits, state.sequence, traits_of, places)
 
 
 def verb_tree(db: str | None, campaign_id: str) -> dict[str, Command]:

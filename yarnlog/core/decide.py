@@ -20,7 +20,16 @@ from yarnlog.core.corrections import (
 )
 from yarnlog.core.events import Payload, Recorded, load_payload
 from yarnlog.core.invites import decide_invite
-from yarnlog.core.names import Registered, completed, did_you_mean, mentioned, resolve_command, which_match
+from yarnlog.core.names import (
+    CHARACTER_FIELDS,
+    Registered,
+    characters,
+    completed,
+    did_you_mean,
+    mentioned,
+    resolve_command,
+    which_match,
+)
 from yarnlog.core.referee import Broken, Difference, InvalidCommand, Referee, Rule, YarnlogError, invalid, present
 from yarnlog.core.ruleset import CORE_COMMANDS, CampaignState
 from yarnlog.core.state import EVERYONE, empty_state, evolve, paused_gc, replay
@@ -74,14 +83,14 @@ def decide(command: Any, state: CampaignState[Any], referee: Referee) -> list[Pa
     except InvalidCommand as exc:
         widened = completed(command, known, str(exc)) if type(exc) is InvalidCommand else None
         if widened is None:
-            raise _with_suggestion(exc, command, known) from None
+            raise _with_suggestion(exc, command, known, state) from None
     try:  # a first name or a prefix the refusal named, begun by one registered name: that name
         return _decide(widened, state, referee, ruleset)
     except InvalidCommand as exc:
-        raise _with_suggestion(exc, widened, known) from None
+        raise _with_suggestion(exc, widened, known, state) from None
 
 
-def _with_suggestion(exc: InvalidCommand, command: Any, known: Registered) -> InvalidCommand:
+def _with_suggestion(exc: InvalidCommand, command: Any, known: Registered, state: CampaignState[Any]) -> InvalidCommand:
     """``exc``, with "did you mean ...?" added when its message names an unregistered name of the command.
 
     Only a plain :class:`InvalidCommand`: a subclass (``DiceNeeded``) carries more than its message.
@@ -90,9 +99,14 @@ def _with_suggestion(exc: InvalidCommand, command: Any, known: Registered) -> In
         return exc
     message = str(exc)
     registered = set(known)
+    # A name in a character's field is suggested among the ruleset's characters, not the table's people.
+    in_character_fields = set(mentioned(command, CHARACTER_FIELDS))
     for name in mentioned(command):
         if name and name not in registered and name in message:
-            hint = which_match(name, registered) or did_you_mean(name, registered)
+            among = registered
+            if name in in_character_fields and state.ruleset is not None:
+                among = set(characters(state.ruleset.rules.names(state)))
+            hint = which_match(name, among) or did_you_mean(name, among)
             if hint:
                 return InvalidCommand(message + hint)
     return exc

@@ -136,13 +136,12 @@ def stored_payload(stored: StoredEvent) -> Payload:
     payload that does not validate, takes the general path, which upcasts it and words the error.
     """
     events = _events()
-    cls: type[Payload] | None = events.current_payload_class(stored.event_type)
-    if cls is not None and cls.schema_version == stored.schema_version:
-        try:
-            return cls.model_validate_json(stored.payload)
-        except events.ValidationError:
-            pass  # the general path below raises the error, worded as for any payload
-    return parsed_payload(stored, _loads(stored))
+    try:
+        payload: Payload | None = events.validate_current_json(stored.event_type, stored.schema_version,
+                                                                stored.payload)
+    except events.ValidationError:
+        payload = None  # the general path below raises the error, worded as for any payload
+    return payload if payload is not None else parsed_payload(stored, _loads(stored))
 
 
 def parsed_payload(stored: StoredEvent, data: Any) -> Payload:

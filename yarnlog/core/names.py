@@ -30,16 +30,26 @@ NAME_FIELDS = frozenset({
     "among", "supporters", "blockers", "helpers", "members", "target", "participant", "by", "chosen_by",
     "for_detail", "location", "primary", "contestant", "assistant", "drawn_by",
 })
+#: The fields of :data:`NAME_FIELDS` that name a character, never a participant (a roll is a
+#: character's): a refusal suggests a character's name for them, not a player's.
+CHARACTER_FIELDS = frozenset({
+    "character", "characters", "cast", "petitioner", "petitioners", "granter", "roller", "pc", "attacker",
+    "defender",
+})
 
 
 class Registered(Collection[str]):
     """The names registered in a campaign, looked up where the state keeps them (its maps of
     participants, characters, locations...), never copied into one list: a name typed as registered
     is found in a few lookups, so resolving a command does not grow with the campaign. They are
-    walked, once per command, only when a name is typed in another case (:attr:`folded`)."""
+    walked, once per command, only when a name is typed in another case (:attr:`folded`).
 
-    def __init__(self, *groups: Collection[str]):
-        self._groups = groups
+    ``other`` holds the names registered that are not characters (locations, a scene's descriptors),
+    matched alike, kept apart so a reader tells them from the characters (:func:`characters`)."""
+
+    def __init__(self, *groups: Collection[str], other: Collection[str] = ()):
+        self._groups = (*groups, other)
+        self.other = other
 
     def __contains__(self, name: object) -> bool:
         return any(name in group for group in self._groups)
@@ -55,6 +65,13 @@ class Registered(Collection[str]):
     def folded(self) -> dict[str, str | None]:
         """:func:`casefold_index` of the names, built on first use."""
         return casefold_index(self)
+
+
+def characters(names: Iterable[str]) -> list[str]:
+    """The characters among a ruleset's registered names (``Rules.names``): its names but its
+    :attr:`Registered.other` (locations, descriptors)."""
+    other = names.other if isinstance(names, Registered) else ()
+    return [name for name in names if name not in other]
 
 
 def casefold_index(known: Iterable[str]) -> dict[str, str | None]:
@@ -155,8 +172,9 @@ def _resolve(value: Any, names: Registered, begun: Mapping[str, str] | None = No
     return replace(value, **changes) if changes else value
 
 
-def mentioned(command: Any) -> list[str]:
-    """Every name the command carries in its :data:`NAME_FIELDS` (for suggestions after a refusal)."""
+def mentioned(command: Any, named_by: frozenset[str] = NAME_FIELDS) -> list[str]:
+    """Every name the command carries in its :data:`NAME_FIELDS` (for suggestions after a refusal), or
+    in the fields ``named_by`` names (:data:`CHARACTER_FIELDS`: the characters it names)."""
     found: list[str] = []
 
     def walk(value: Any, named: bool) -> None:
@@ -171,7 +189,7 @@ def mentioned(command: Any) -> list[str]:
                 walk(k, named)
         elif is_dataclass(value) and not isinstance(value, type):
             for f in fields(value):
-                walk(getattr(value, f.name), f.name in NAME_FIELDS)
+                walk(getattr(value, f.name), f.name in named_by)
 
     walk(command, False)
     return found

@@ -154,7 +154,9 @@ class Rules:
     event. ``state_packages`` name the modules and packages whose dataclasses, enums and pydantic
     models may appear in its state: the snapshot codec (:mod:`yarnlog.core.codec`) rebuilds those
     classes and no others. ``names(campaign_state)`` lists the names it registers beside the table's
-    (characters, locations): a command's names are matched to them ignoring case (:mod:`yarnlog.core.names`).
+    (characters, locations): a command's names are matched to them ignoring case (:mod:`yarnlog.core.names`);
+    a :class:`~yarnlog.core.names.Registered` keeps the names that are not characters apart (``other``),
+    so the shell completes and suggests characters where a character is asked for.
     """
 
     initial_state: Callable[[], Any] = dict

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import functools
 import typing
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
+
+M = TypeVar("M", bound=BaseModel)
 
 #: The sets of names shared, by model type: a few each (a payload's versions), so a short list.
 _SHARED: dict[type, list[set[str]]] = {}
@@ -39,32 +41,74 @@ def _nested_fields(kind: type[BaseModel]) -> tuple[str, ...]:
     return tuple(name for name, info in kind.model_fields.items() if _holds_models(info.annotation))
 
 
+#: Per model type, what :func:`share_fields_sets` does with its models: the set of all its field names
+#: and their count (None, 0 if it is not frozen), the sets of names its models share, and its fields
+#: that may hold models. Every event a replay builds asks this, so it is one lookup.
+_PLANS: dict[type, tuple[set[str] | None, int, list[set[str]] | None, tuple[str, ...]]] = {}
+
+
+def _plan(kind: type[BaseModel]) -> tuple[set[str] | None, int, list[set[str]] | None, tuple[str, ...]]:
+    shared: list[set[str]] | None = None
+    every: set[str] | None = None
+    if kind.model_config.get("frozen"):
+        shared = _SHARED.setdefault(kind, [])
+        every = next((known for known in shared if known == set(kind.model_fields)), None)
+        if every is None:
+            every = set(kind.model_fields)
+            shared.append(every)
+    plan = _PLANS[kind] = (every, len(every or ()), shared, _nested_fields(kind))
+    return plan
+
+
 @functools.cache
-def _plan(kind: type[BaseModel]) -> tuple[list[set[str]] | None, tuple[str, ...]]:
-    """For ``kind``, once: the sets of names its models share (None if it is not frozen), and the
-    fields that may hold models. Every event a replay builds asks this, so it is one lookup."""
-    shared = _SHARED.setdefault(kind, []) if kind.model_config.get("frozen") else None
-    return shared, _nested_fields(kind)
+def _every_field(kind: type[BaseModel]) -> set[str]:
+    """The shared set of all of ``kind``'s field names (a model given every field records it)."""
+    plan = _PLANS.get(kind) or _plan(kind)
+    if plan[0] is None or kind.__private_attributes__ or kind.model_config.get("extra") == "allow":
+        raise TypeError(f"{kind.__name__} is not a frozen model with neither private nor extra attributes")
+    return plan[0]
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def trusted(kind: type[M], values: dict[str, Any]) -> M:
+    """A frozen model of ``kind`` given every field in ``values``, which are known valid (the store's
+    typed columns), built without validating them: equal to ``kind(**values)``, sharing the type's
+    set of field names. Nested models are not walked (share them with :func:`share_fields_sets`)."""
+    model = _new(kind)
+    _set(model, "__dict__", values)
+    _set(model, "__pydantic_fields_set__", _every_field(kind))
+    _set(model, "__pydantic_extra__", None)
+    _set(model, "__pydantic_private__", None)
+    return model
 
 
 def share_fields_sets(model: BaseModel) -> None:
     """``model`` and the frozen models nested in it (in fields, lists and tuples) made to share, type by
     type, one set of the names of their given fields. Values, equality and dumps are unchanged."""
     pending: list[BaseModel] = [model]
+    plans = _PLANS
     while pending:
         item = pending.pop()
-        known, nested = _plan(type(item))
+        kind = type(item)
+        every, count, known, nested = plans.get(kind) or _plan(kind)
         if known is not None:
             names = item.__pydantic_fields_set__
-            for shared in known:
-                if shared is names:
-                    break
-                if shared == names:
-                    object.__setattr__(item, "__pydantic_fields_set__", shared)
-                    break
+            if len(names) == count:  # every field given (a stored payload's): the names are a subset of them
+                if names is not every:
+                    _set(item, "__pydantic_fields_set__", every)
             else:
-                if len(known) < _MOST:
-                    known.append(names)
+                for shared in known:
+                    if shared is names:
+                        break
+                    if shared == names:
+                        _set(item, "__pydantic_fields_set__", shared)
+                        break
+                else:
+                    if len(known) < _MOST:
+                        known.append(names)
         if nested:
             values = item.__dict__
             for name in nested:

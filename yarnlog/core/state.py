@@ -16,7 +16,7 @@ from yarnlog.core.corrections import Amendments, OverrideRecorded, effective
 from yarnlog.core.envelope import StoredEvent, stored_payload
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.ruleset import CampaignState, SliceBuilder, get_ruleset
-from yarnlog.core.shared_fields import share_fields_sets
+from yarnlog.core.shared_fields import share_fields_sets, trusted
 from yarnlog.core.table import CampaignCreated, Table, evolve_table
 from yarnlog.core.timeline import EpisodeEnded, EpisodeStarted, SceneOpened, Timeline, context, evolve_timeline
 
@@ -169,13 +169,18 @@ def replay_stream(history: Iterable[tuple[Recorded, Timeline]], amendments: Amen
     frame = Replay()
     last = 0
     shared = True  # the state's timeline is the context's before this event (equal, or the same object)
+    # The events an amendment touches, asked of each event as one set lookup (nearly all are not).
+    touched = amendments.retracted | amendments.replaced.keys() if amendments else frozenset()
     with paused_gc():
         for recorded, after in history:
             last = recorded.sequence
-            amended = amendments.apply(recorded) if amendments else recorded
-            if amended is recorded and shared:
-                frame.fold(recorded, after)
-                continue
+            if last not in touched:
+                if shared:
+                    frame.fold(recorded, after)
+                    continue
+                amended: Recorded | None = recorded
+            else:
+                amended = amendments.apply(recorded)
             if amended is not None:
                 frame.fold(amended)
             shared = shared and frame.timeline is after
@@ -221,7 +226,7 @@ def stream_stored_in_context(rows: Iterable[StoredEvent], timeline: Timeline | N
     its episode and scene); here the payload is validated first and the event built with its
     context. The header comes from the store's typed columns as the chain hashed them.
     """
-    return _placed(((stored_payload(row), row) for row in rows), _built, timeline)
+    return _placed(((stored_payload(row), row) for row in rows), _built_stored, timeline)
 
 
 def stream_payloads_in_context(events: Iterable[tuple[Payload, StoredEvent]], timeline: Timeline | None = None,
@@ -240,6 +245,20 @@ def _built(row: StoredEvent | Recorded, payload: Payload, episode: int | None, s
                         recorded_at=row.recorded_at, recorded_by=intern(row.recorded_by),
                         visibility=intern(row.visibility), payload=payload, episode=episode, scene=scene)
     share_fields_sets(recorded)  # a replay keeps many of them in the state: see core.shared_fields
+    return recorded
+
+
+def _built_stored(row: StoredEvent, payload: Payload, episode: int | None, scene: int | None) -> Recorded:
+    """:func:`_built` of a row read from the store, whose header columns are typed and were hashed as they
+    are: the event is built from them without validating them again (the payload is validated)."""
+    if type(row.sequence) is not int or type(row.schema_version) is not int:
+        return _built(row, payload, episode, scene)
+    recorded = trusted(Recorded, {
+        "campaign_id": intern(row.campaign_id), "sequence": row.sequence, "event_id": row.event_id,
+        "event_type": intern(row.event_type), "schema_version": row.schema_version,
+        "recorded_at": row.recorded_at, "recorded_by": intern(row.recorded_by),
+        "visibility": intern(row.visibility), "payload": payload, "episode": episode, "scene": scene})
+    share_fields_sets(payload)
     return recorded
 
 

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pyrsistent import pvector
-
+from yarnlog.core.events import Recorded, payload_class
 from yarnlog.core.state import GM_ONLY
 from yarnlog.core.timeline import OpenScene
 from yarnlog.rulesets.dramasystem.parts.card_procedure import DrawTarget, Oppose, PlayCards
 from yarnlog.rulesets.dramasystem.parts.player_views import campaign_seen_by, gm_pile_hidden, resolution_pending
 from yarnlog.rulesets.dramasystem.parts.printable_sheet import printable_sheet
 from yarnlog.rulesets.dramasystem.parts.token_ledger import token_board, token_ledger
-from yarnlog.rulesets.scenes_and_tokens.parts.economy import Economy, LedgerEntry
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import Economy, TransferLine
 
 from .storm_table import CAMPAIGN, _played_scene, _procedural_scene
 
@@ -30,17 +29,22 @@ def test_drama_tokens_and_bennies_are_shown_beside_the_procedural_piles(journal)
     assert plain["drama"] is True and plain["participants"][0]["drama_tokens"] == 0  # the shared core's economy
     assert all(line["currency"] == "procedural" for line in token_ledger(campaign, journal.history(CAMPAIGN)))
     # "Everyone, including the GM, starts each episode with no drama tokens." (SRD 273)
-    petition = LedgerEntry(sequence=22, event_type="dramasystem.petition.resolved", recorded_by="Maya", episode=1,
-                           scene=1, currency="drama", amount=1, source="kitty", destination="Ana",
-                           chapter="Gaining Tokens", rule="the petitioner gains a token")
-    economy = Economy(tokens={"Ana": 1}, bennies={"Ben": 1}, ledger=pvector([petition]))
+    # A movement is read from the event that carries it, as Yarn's ledger reads it.
+    history = journal.history(CAMPAIGN)
+    moved = Recorded(campaign_id=CAMPAIGN, sequence=history[-1].sequence + 1, event_id="moved",
+                     event_type="dramasystem.tokens.transferred", schema_version=1, recorded_at="", recorded_by="Maya",
+                     visibility="everyone", episode=1, scene=1,
+                     payload=payload_class("dramasystem.tokens.transferred")(reason="a ruling", transfers=[TransferLine(
+                         amount=1, source="kitty", destination="Ana", chapter="Gaining Tokens",
+                         rule="the petitioner gains a token")]))
+    economy = Economy(tokens={"Ana": 1}, bennies={"Ben": 1})
     with_drama = _with_drama(campaign, economy)
     board = {p["name"]: p for p in token_board(with_drama)["participants"]}
     assert token_board(with_drama)["drama"] is True
     assert (board["Ana"]["drama_tokens"], board["Ben"]["bennies"], board["Maya"]["drama_tokens"]) == (1, 1, 0)
     assert board["Ana"]["unspent"] == plain["participants"][1]["unspent"]  # the procedural pile beside them
-    lines = token_ledger(with_drama, journal.history(CAMPAIGN), participant="Ana")
-    assert [(line["currency"], line["sequence"]) for line in lines][-1] == ("drama", 22)
+    lines = token_ledger(with_drama, [*history, moved], participant="Ana")
+    assert [(line["currency"], line["sequence"]) for line in lines][-1] == ("drama", moved.sequence)
     sheet = printable_sheet(with_drama, "Iris")
     assert (sheet["drama_tokens"], sheet["bennies"]) == (1, 0)
     assert printable_sheet(campaign, "Iris")["drama_tokens"] == 0

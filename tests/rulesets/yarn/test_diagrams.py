@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from yarnlog.core.charts import TokenLine, TokenSeries
+from yarnlog.core.corrections import effective
 from yarnlog.render.diagrams import (
     PALETTE,
     SVG_NS,
@@ -22,6 +23,7 @@ from yarnlog.render.diagrams import (
     token_series_svg,
     token_series_table,
 )
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import ledger_entries
 from yarnlog.rulesets.scenes_and_tokens.parts.relationship_map import (
     PC,
     RECURRING,
@@ -69,6 +71,11 @@ def hostile_series() -> TokenSeries:
 @pytest.fixture(scope="module")
 def harbor_state():
     return harbor_journal().state(CID)
+
+
+@pytest.fixture(scope="module")
+def harbor_ledger():
+    return ledger_entries(effective(harbor_journal().history(CID)))
 
 
 # -- SVG ----------------------------------------------------------------------------------------
@@ -153,8 +160,8 @@ def test_the_sample_map_has_every_character_and_every_label(harbor_state):
     assert {t for t in texts(root)} >= {node.name for node in graph.nodes}
 
 
-def test_the_token_chart_has_one_line_per_participant_and_a_point_per_scene(harbor_state):
-    series = token_series(harbor_state, 1)
+def test_the_token_chart_has_one_line_per_participant_and_a_point_per_scene(harbor_state, harbor_ledger):
+    series = token_series(harbor_state, 1, harbor_ledger)
     root = parsed(token_series_svg(series))
     assert_inert(root)
     lines = root.findall(f".//{SVG}polyline")
@@ -166,8 +173,8 @@ def test_the_token_chart_has_one_line_per_participant_and_a_point_per_scene(harb
     assert "Eli (Tobias Wren): 3 at the end" in every and "Maya: 2 at the end" in every
 
 
-def test_the_same_data_gives_the_same_bytes(harbor_state):
-    graph, series = relationship_graph(harbor_state), token_series(harbor_state, 3)
+def test_the_same_data_gives_the_same_bytes(harbor_state, harbor_ledger):
+    graph, series = relationship_graph(harbor_state), token_series(harbor_state, 3, harbor_ledger)
     for draw, data in ((relationship_map_svg, graph), (relationship_map_mermaid, graph),
                        (token_series_svg, series), (token_series_mermaid, series), (token_series_table, series)):
         assert draw(data) == draw(data)

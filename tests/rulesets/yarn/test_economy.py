@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from yarnlog.app.verify import verify
+from yarnlog.core.corrections import effective
 from yarnlog.core.decide import Retract, audit
 from yarnlog.core.referee import InvalidCommand, Override, RuleViolation
 from yarnlog.core.table import AddParticipant
 from yarnlog.core.timeline import OpenScene, StartEpisode
-from yarnlog.rulesets.scenes_and_tokens.parts.economy import KITTY_NAME, TransferLine, TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import KITTY_NAME, TransferLine, TransferTokens, ledger_entries
 from yarnlog.rulesets.yarn.parts.economy.part import EVENTS
 
 
@@ -25,7 +26,7 @@ def test_a_gm_ruling_moves_tokens_and_the_ledger_says_why(journal, scene):
                                                      reason="Ana's concession was significant"))[0]
     economy = journal.state(scene).rules.economy
     assert economy.tokens == {"Ana": 2}
-    entry = economy.ledger[-1]
+    entry = ledger_entries(effective(journal.history(scene)))[-1]  # the ledger is read from the events
     assert (entry.sequence, entry.episode, entry.scene) == (recorded.sequence, 1, 1)
     assert (entry.source, entry.destination, entry.amount, entry.chapter) == ("kitty", "Ana", 2, "Tokens")
 
@@ -84,3 +85,19 @@ def test_the_kitty_is_not_a_participant_name(journal, campaign):
 def test_unknown_accounts_are_refused(journal, scene):
     with pytest.raises(InvalidCommand, match="neither at the table nor the kitty"):
         journal.execute(scene, TransferTokens(source=KITTY_NAME, destination="Zed", amount=1, reason="x"))
+
+
+def test_the_ledger_read_from_the_events_ends_where_the_balances_the_state_keeps_end():
+    # The state keeps balances, not the ledger: the movements of the events (amendments applied),
+    # summed, give every holding of the sample campaign.
+    from .sample_harbor import CID, harbor_journal
+
+    harbor = harbor_journal()
+    economy = harbor.state(CID).rules.economy
+    held: dict[str, dict[str, int]] = {"drama": {}, "bennie": {}}
+    for entry in ledger_entries(effective(harbor.history(CID))):
+        side = held[entry.currency]
+        side[entry.source] = side.get(entry.source, 0) - entry.amount
+        side[entry.destination] = side.get(entry.destination, 0) + entry.amount
+    assert {n: v for n, v in held["drama"].items() if v and n != KITTY_NAME} == economy.tokens
+    assert {n: v for n, v in held["bennie"].items() if v and n != KITTY_NAME} == economy.bennies

@@ -125,17 +125,21 @@ def test_balances_are_the_tokens_projection_at_the_end_of_each_episode(harbor, g
 
 
 def test_the_token_series_and_the_relationship_map_come_from_the_audiences_own_replay(harbor, gm_recap):
+    from yarnlog.core.corrections import effective
+    from yarnlog.rulesets.scenes_and_tokens.parts.economy import ledger_entries
     from yarnlog.rulesets.yarn.parts.characters.relationship_graph import relationship_graph
     from yarnlog.rulesets.yarn.parts.economy.token_series import token_series
 
     history, table = harbor
-    everything = replay(history)
+    everything, ledger = replay(history), ledger_entries(effective(history))
     numbers = [e.number for e in gm_recap.episodes]
-    assert [e.token_series for e in gm_recap.episodes] == [token_series(everything, n) for n in numbers]
+    assert [e.token_series for e in gm_recap.episodes] == [token_series(everything, n, ledger) for n in numbers]
     assert gm_recap.relationships == relationship_graph(everything)
-    public = replay([r for r in history if r.visibility == "everyone"])
+    seen = [r for r in history if r.visibility == "everyone"]
+    public, public_ledger = replay(seen), ledger_entries(effective(seen))
     players = build_recap(history, table, PLAYERS, Scope())
-    assert [e.token_series for e in players.episodes] == [token_series(public, e.number) for e in players.episodes]
+    assert [e.token_series for e in players.episodes] == [token_series(public, e.number, public_ledger)
+                                                          for e in players.episodes]
 
 
 def test_the_bennie_tally_adds_up_and_names_the_winners(harbor, gm_recap):

@@ -22,11 +22,13 @@ import pytest
 from yarnlog.app.interchange import export_lines, import_records, parse_lines
 from yarnlog.app.journal import Journal
 from yarnlog.app.verify import verify
+from yarnlog.core.corrections import effective
 from yarnlog.core.referee import RuleViolation
 from yarnlog.core.state import replay
 from yarnlog.core.timeline import OpenScene
 from yarnlog.persistence.memory import MemoryStore
 from yarnlog.persistence.protocol import EventStore
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import ledger_entries
 from yarnlog.rulesets.yarn.parts.combat.wound_reports import wounds_report
 from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
 from yarnlog.rulesets.yarn.parts.procedure.roll_reports import roll_data
@@ -365,8 +367,9 @@ def test_the_kitty_kept_by_episode_is_the_ledger_counted_over(harbor):
     # every episode's end they are what a count over that episode's ledger lines gives.
     for ended in harbor.events("episode.ended"):
         economy = harbor.state(ended.sequence).rules.economy
-        for episode in {e.episode for e in economy.ledger}:
-            moves = [e for e in economy.ledger if e.currency == "drama" and e.episode == episode]
+        ledger = ledger_entries(effective([r for r in harbor.history if r.sequence <= ended.sequence]))
+        for episode in {e.episode for e in ledger}:
+            moves = [e for e in ledger if e.currency == "drama" and e.episode == episode]
             counted = (sum(e.amount for e in moves if e.source == "kitty"),
                        sum(e.amount for e in moves if e.destination == "kitty"))
             flow = economy.kitty.get(episode)

@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from yarnlog.core.charts import TokenLine
+from yarnlog.core.corrections import effective
 from yarnlog.core.referee import Override
 from yarnlog.core.timeline import CloseScene, EndEpisode, OpenScene, StartEpisode
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import ledger_entries
 from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
 from yarnlog.rulesets.yarn.parts.economy.token_series import token_series
 
@@ -18,6 +20,11 @@ from .sample_harbor import CID, harbor_journal
 @pytest.fixture(scope="module")
 def harbor():
     return harbor_journal()
+
+
+def series_of(journal, campaign: str, episode: int):
+    """The token series of ``episode`` from the campaign's state and its ledger (read from its events)."""
+    return token_series(journal.state(campaign), episode, ledger_entries(effective(journal.history(campaign))))
 
 
 def held(state) -> dict[str, int]:
@@ -32,7 +39,7 @@ def end_of_scene(history, number: int) -> int:
 @pytest.mark.parametrize("episode", [1, 2, 3])
 def test_each_point_is_the_token_report_at_the_end_of_that_scene(harbor, episode):
     history = harbor.history(CID)
-    series = token_series(harbor.state(CID), episode)
+    series = series_of(harbor, CID, episode)
     assert series.scenes == tuple(sorted({r.scene for r in history if r.episode == episode and r.scene}))
     opened = [r.sequence for r in history if r.event_type == "scene.opened" and r.scene == series.scenes[0]][0]
     checkpoints = [opened - 1, *(end_of_scene(history, n) for n in series.scenes)]
@@ -44,14 +51,15 @@ def test_each_point_is_the_token_report_at_the_end_of_that_scene(harbor, episode
 def test_the_last_point_of_every_episode_is_what_each_participant_held_when_its_last_scene_ended(harbor):
     history = harbor.history(CID)
     state = harbor.state(CID)
+    ledger = ledger_entries(effective(history))
     for episode in state.timeline.episodes:
-        series = token_series(state, episode)
+        series = token_series(state, episode, ledger)
         report = held(harbor.state(CID, upto=end_of_scene(history, series.scenes[-1])))
         assert {line.participant: line.balances[-1] for line in series.lines} == report
 
 
 def test_the_lines_are_the_players_with_their_characters_then_the_gm(harbor):
-    series = token_series(harbor.state(CID), 1)
+    series = series_of(harbor, CID, 1)
     assert [(line.participant, line.character) for line in series.lines] == [
         ("Ana", "Iris Vane"), ("Ben", "Jonah Crane"), ("Cy", "Kit Marlowe"), ("Dee", "Rosa Quill"),
         ("Eli", "Tobias Wren"), ("Fay", "Nell Harrow"), (GM, None)]
@@ -70,12 +78,12 @@ def test_tokens_moved_before_the_first_scene_or_between_scenes_count_from_the_ne
     journal.execute(campaign, CloseScene())
     give(journal, campaign, "Ben", 1)  # between scenes 2 and 3: after scene 3, not after scene 2
     journal.execute(campaign, OpenScene(caller=GM, cast=("Iris", "Kit"), mode="dramatic"))
-    series = token_series(journal.state(campaign), 2)
+    series = series_of(journal, campaign, 2)
     assert series.scenes == (2, 3)
     assert series.lines[:2] == (TokenLine("Ana", "Iris", (2, 2, 2)), TokenLine("Ben", "Jon", (0, 0, 1)))
 
 
 def test_an_episode_without_scenes_is_its_start_alone(journal, campaign):
     seat_characters(journal, campaign)
-    series = token_series(journal.state(campaign), 2)
+    series = series_of(journal, campaign, 2)
     assert (series.scenes, {line.balances for line in series.lines}) == ((), {(0,)})

@@ -11,11 +11,12 @@ from hypothesis import strategies as st
 
 from yarnlog.app.journal import Journal
 from yarnlog.app.verify import verify
+from yarnlog.core.corrections import effective
 from yarnlog.core.decide import audit
 from yarnlog.core.referee import InvalidCommand, Override, Referee, RuleViolation
 from yarnlog.core.table import AddParticipant
 from yarnlog.persistence.memory import MemoryStore
-from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import TransferTokens, ledger_entries
 from yarnlog.rulesets.yarn.parts.characters.sheet_files import creation_command
 from yarnlog.rulesets.yarn.parts.combat import wounds
 from yarnlog.rulesets.yarn.parts.combat.part import Fighter, RegisterCombatant, StartCombat
@@ -188,7 +189,8 @@ def test_the_player_of_a_dead_character_spends_a_drama_token(dead_iris):
     assert [(t.source, t.destination, t.amount, t.chapter) for t in spent.transfers] == [
         ("Ana", "kitty", 1, "Combat › Character Death")]
     economy = journal.state(cid).rules.economy
-    assert economy.tokens == {"Ana": 1} and economy.ledger[-1].event_type == "yarn.wounds.death_option_spent"
+    assert economy.tokens == {"Ana": 1}
+    assert ledger_entries(effective(journal.history(cid)))[-1].event_type == "yarn.wounds.death_option_spent"
     refused(journal, cid, last_words, InvalidCommand, match="already spent")
     journal.execute(cid, SpendDeathOption("Iris", DeathOption.HEROIC_SACRIFICE))
     assert wounds_report(journal.state(cid), "Iris")[0].death_options == (

@@ -38,7 +38,7 @@ def registered_names(campaign: DramaSystemCampaign) -> Registered:
     """The player and supporting characters and the locations (commands name them ignoring case),
     looked up in the state's own maps, not copied (:class:`~yarnlog.core.names.Registered`)."""
     sheets = campaign.rules.sheets
-    return Registered(sheets.pcs, sheets.cast.supporting, sheets.cast.locations)
+    return Registered(sheets.pcs, sheets.cast.supporting, other=sheets.cast.locations)
 
 
 RULESET = Ruleset(

@@ -43,7 +43,7 @@ def decide(command: Any, campaign: WillCampaign, referee: Referee) -> list[Paylo
 
 def registered_names(campaign: WillCampaign) -> Registered:
     """The characters and the scene's descriptors (commands name them ignoring case)."""
-    return Registered(campaign.rules.characters, campaign.rules.scene_descriptors)
+    return Registered(campaign.rules.characters, other=campaign.rules.scene_descriptors)
 
 
 #: The numbers the draft leaves open, chosen at ``init --setting NAME=N`` (readings 1 and 15). The track

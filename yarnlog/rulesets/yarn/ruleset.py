@@ -45,7 +45,7 @@ def registered_names(campaign: YarnCampaign) -> Registered:
     the combatants the GM registered for a fight (commands name them ignoring case). The state's own
     maps, not a copy: they grow with the campaign, and a move looks a name up in them."""
     characters, wounds = campaign.rules.characters, campaign.rules.combat.wounds
-    return Registered(characters.pcs, characters.supporting, characters.locations, wounds.registered)
+    return Registered(characters.pcs, characters.supporting, wounds.registered, other=characters.locations)
 
 
 #: The journal's own commands Yarn decides itself, and the part that does.

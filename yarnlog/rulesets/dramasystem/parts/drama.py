@@ -365,8 +365,9 @@ def evolve(drama: Drama, recorded: Recorded, state: Any = None) -> Drama:
 
 def _call(p: SceneOpened, recorded: Recorded, roster: Any, gm: str, in_turn: bool) -> SceneCall:
     """The scene as called: whether it was the caller's turn, whether it cost the caller (DS12, DS33)."""
-    return SceneCall(number=p.number, episode=recorded.episode, caller=p.caller, cast=tuple(p.cast),
-                     called=tuple(p.cast), mode=p.mode, kind=p.kind, time_break=p.time_break,
+    cast = tuple(p.cast)  # as called, and as it stands until a duck or rush: one tuple for both
+    return SceneCall(number=p.number, episode=recorded.episode, caller=p.caller, cast=cast,
+                     called=cast, mode=p.mode, kind=p.kind, time_break=p.time_break,
                      opened_at=recorded.sequence, in_turn=in_turn,
                      cost_due=tracks_characters(roster) and p.caller != gm
                      and player_character(roster, p.caller) not in p.cast)

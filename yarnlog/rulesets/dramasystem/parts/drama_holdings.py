@@ -3,18 +3,20 @@
 DramaSystem's drama tokens and bennies come from the shared core it shares with Yarn (SRD
 271-275, 695-742), composed in as a slice of its own. The read views do not depend on when that
 happens or on a setting: they look at the state. A slice that keeps drama ``tokens`` and
-``bennies`` by participant is the economy; its ``ledger`` entries, when it keeps them, are
-movements (``sequence``, ``scene``, ``currency``, ``amount``, ``source``, ``destination``,
-``chapter``, ``rule``) as Yarn's economy records them. Without such a slice there is nothing to show.
+``bennies`` by participant is the economy; its movements are the ``transfers`` the events carry,
+read from the history as Yarn's ledger reads them (``ledger_entries``). Without such a slice there
+is nothing to show.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import fields, is_dataclass
 from typing import Any
 
+from yarnlog.core.events import Recorded
 from yarnlog.rulesets.dramasystem.state import DramaSystemCampaign
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import ledger_entries
 
 
 def economy_of(campaign: DramaSystemCampaign) -> Any | None:
@@ -40,16 +42,12 @@ def drama_holdings(campaign: DramaSystemCampaign) -> dict[str, dict[str, int]] |
             for n in names}
 
 
-def drama_movements(campaign: DramaSystemCampaign) -> list[dict[str, Any]]:
-    """Every drama-token and bennie movement the economy keeps, oldest first (none without one)."""
-    economy = economy_of(campaign)
-    if economy is None:
+def drama_movements(campaign: DramaSystemCampaign, history: Iterable[Recorded]) -> list[dict[str, Any]]:
+    """Every drama-token and bennie movement of ``history`` (the events ``campaign`` was folded from,
+    corrections and retractions applied), oldest first; none when the state keeps no economy."""
+    if economy_of(campaign) is None:
         return []
-    out = []
-    for entry in getattr(economy, "ledger", ()) or ():
-        out.append({"sequence": entry.sequence, "scene": getattr(entry, "scene", None),
-                    "episode": getattr(entry, "episode", None), "event_type": getattr(entry, "event_type", ""),
-                    "currency": entry.currency, "amount": entry.amount, "source": entry.source,
-                    "destination": entry.destination, "chapter": getattr(entry, "chapter", ""),
-                    "rule": getattr(entry, "rule", "")})
-    return out
+    return [{"sequence": entry.sequence, "scene": entry.scene, "episode": entry.episode, "event_type": entry.event_type,
+             "currency": entry.currency, "amount": entry.amount, "source": entry.source,
+             "destination": entry.destination, "chapter": entry.chapter, "rule": entry.rule}
+            for entry in ledger_entries(history)]

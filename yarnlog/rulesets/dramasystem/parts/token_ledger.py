@@ -96,7 +96,7 @@ def token_ledger(campaign: DramaSystemCampaign, history: Sequence[Recorded], *, 
     for spend in piles.ledger:
         lines += _spend_lines(spend, by_sequence.get(spend.sequence), gm, hide_gm)
     lines += _held_lines(campaign, by_sequence.values())
-    for move in drama_movements(campaign):
+    for move in drama_movements(campaign, by_sequence.values()):
         lines.append({**move, "participant": None, "move": "moved", "colour": None, "cause": None,
                       "rule_number": None, "unspent_after": None, **_ruling(by_sequence.get(move["sequence"]))})
     lines.sort(key=lambda line: line["sequence"])  # stable: an event's lines keep their order

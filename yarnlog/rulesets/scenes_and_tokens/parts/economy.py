@@ -1,7 +1,8 @@
 """The ledger of drama tokens and bennies: every movement, with its event, scene and rule.
 
 Any payload that carries ``transfers`` moves tokens or bennies; this part folds them into
-balances and a ledger, so "why do I have 1 token and not 3?" is answered entry by entry. Drama
+balances, which is all its rules read; the ledger, so "why do I have 1 token and not 3?" is
+answered entry by entry, is read from the events themselves (:func:`ledger_entries`), not kept. Drama
 tokens live for one episode (they are returned to the kitty when it ends); bennies persist.
 DramaSystem and Yarn share it word for word ("Tokens", DS18-DS19): each ruleset registers the two
 payloads below under its own prefix (:class:`EconomyEvents`) and composes :func:`economy_part`.
@@ -15,14 +16,14 @@ from sys import intern
 from typing import Any, ClassVar, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from pyrsistent import PMap, PVector, pmap, pvector
+from pyrsistent import PMap, pmap
 
 from yarnlog.core.composition import Part, folds
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import Broken, Referee, Rule, invalid, present
 from yarnlog.core.ruleset import CampaignState
-from yarnlog.core.thawed import ThawedMap, ThawedVector
+from yarnlog.core.thawed import ThawedMap
 from yarnlog.rulesets.scenes_and_tokens.prefixed import under_prefix
 from yarnlog.rulesets.scenes_and_tokens.rules import drama_tokens
 from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import KITTY, KittyFlow, Transfer
@@ -111,8 +112,8 @@ class TokensReturned(Payload):
 class LedgerEntry:
     """One line of the ledger: a movement and everything that explains it.
 
-    The state keeps one for every movement of the campaign's history: slotted (no ``__dict__`` an
-    entry), its texts interned (:func:`_entry`: the names, rules and event types recur on every line).
+    Slotted (no ``__dict__`` an entry), its texts interned (:func:`_entry`: the names, rules and event
+    types recur on every line): a report may list the ledger of a whole campaign.
     """
 
     sequence: int
@@ -136,11 +137,11 @@ _ENTRY_FIELDS = tuple(f.name for f in fields(LedgerEntry))
 
 @dataclass(frozen=True)
 class Economy:
-    """Drama tokens held this episode, bennies held, and the whole ledger."""
+    """Drama tokens held this episode and bennies held. The ledger is not kept: its entries are the
+    events' own transfers (:func:`ledger_entries`), which no rule reads back."""
 
     tokens: dict[str, int] = field(default_factory=dict)
     bennies: dict[str, int] = field(default_factory=dict)
-    ledger: PVector[LedgerEntry] = field(default_factory=pvector)  # persistent: an entry added shares the rest
     #: The drama tokens the kitty paid out and took back in each episode, kept as they move, so the
     #: board reads its episode's in one lookup instead of a pass over the whole ledger.
     kitty: PMap[int | None, KittyFlow] = field(default_factory=pmap)
@@ -174,7 +175,7 @@ def evolve(economy: Economy, recorded: Recorded, _state=None) -> Economy:
     moves = transfers_of(recorded.payload)
     if not moves:
         return economy
-    tokens, bennies, ledger, kitty = economy.tokens, economy.bennies, economy.ledger, economy.kitty
+    tokens, bennies, kitty = economy.tokens, economy.bennies, economy.kitty
     for line in moves:
         transfer = line.transfer()
         if line.currency == DRAMA:
@@ -182,8 +183,13 @@ def evolve(economy: Economy, recorded: Recorded, _state=None) -> Economy:
             kitty = _flowed(kitty, recorded.episode, transfer)
         else:
             bennies = drama_tokens.balances([transfer], bennies)
-        ledger = ledger.append(_entry(recorded, line))
-    return replace(economy, tokens=tokens, bennies=bennies, ledger=ledger, kitty=kitty)
+    return replace(economy, tokens=tokens, bennies=bennies, kitty=kitty)
+
+
+def ledger_entries(history: Iterable[Recorded]) -> list[LedgerEntry]:
+    """The ledger of ``history`` (events in context, as the folds see them: corrections and retractions
+    applied), one entry for each movement, in the order made: what the economy's fold moves."""
+    return [_entry(recorded, line) for recorded in history for line in transfers_of(recorded.payload)]
 
 
 def _entry(recorded: Recorded, line: TransferLine) -> LedgerEntry:
@@ -207,14 +213,13 @@ def _moved(held: dict[str, int], name: str, amount: int) -> None:
 
 class EconomyBuilder:
     """The slice thawed for a replay (a :class:`~yarnlog.core.ruleset.SliceBuilder`): balances set in
-    place, the ledger and the kitty's flows thawed (:mod:`yarnlog.core.thawed`). Folds as :func:`evolve`
+    place, the kitty's flows thawed (:mod:`yarnlog.core.thawed`). Folds as :func:`evolve`
     does, from the stored lines (already checked: at least one token, two different accounts)
     without building a :class:`~yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens.Transfer` each."""
 
     def __init__(self, economy: Economy):
         self.tokens = dict(economy.tokens)
         self.bennies = dict(economy.bennies)
-        self.ledger = ThawedVector(economy.ledger)
         self.kitty = ThawedMap(economy.kitty)
 
     def fold(self, recorded: Recorded, _before: object = None) -> None:
@@ -229,11 +234,9 @@ class EconomyBuilder:
                 paid_out = line.amount if line.source == KITTY_NAME else 0
                 self.kitty[recorded.episode] = KittyFlow(before.paid_out + paid_out,
                                                          before.taken_in + line.amount - paid_out)
-            self.ledger.append(_entry(recorded, line))
 
     def freeze(self) -> Economy:
-        return Economy(tokens=dict(self.tokens), bennies=dict(self.bennies), ledger=self.ledger.freeze(),
-                       kitty=self.kitty.freeze())
+        return Economy(tokens=dict(self.tokens), bennies=dict(self.bennies), kitty=self.kitty.freeze())
 
 
 def shortfalls(economy: Economy, moves: Sequence[TransferLine]) -> list[Broken]:

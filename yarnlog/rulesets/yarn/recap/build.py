@@ -28,6 +28,7 @@ from yarnlog.core.state import empty_state, evolve
 from yarnlog.core.table import Table
 from yarnlog.rulesets.scenes_and_tokens import story
 from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import calling_order
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import LedgerEntry, ledger_entries
 from yarnlog.rulesets.yarn.parts.characters.relationship_graph import relationship_graph
 from yarnlog.rulesets.yarn.parts.drama.scene_cast import scene_cast
 from yarnlog.rulesets.yarn.parts.economy.ledger import token_report
@@ -88,6 +89,7 @@ class _Telling:
     # Each episode's flows: participant -> [tokens gained, tokens paid, bennies gained, bennies spent].
     flows: dict[int, dict[str, list[int]]] = field(default_factory=dict)
     experience: dict[int, dict[str, int]] = field(default_factory=dict)  # episode -> character -> dice
+    ledger: list[LedgerEntry] = field(default_factory=list)  # the movements of the events folded (token series)
 
 
 def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, scope: Scope) -> Recap:
@@ -99,12 +101,13 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
         if rec.event_type == "yarn.tokens.returned":
             t.in_hand[rec.payload.model_dump()["episode"]] = dict(t.state.rules.economy.tokens) if t.state.rules else {}
         t.state = evolve(t.state, rec)
+        t.ledger.extend(ledger_entries((rec,)))
         _tell(t, rec)
     for episode in t.episodes.values():
         if not episode.ended:  # the episode in play: what is held now
             episode.balances = balances(t.state)
         if t.state.rules is not None:
-            episode.token_series = token_series(t.state, episode.number)
+            episode.token_series = token_series(t.state, episode.number, t.ledger)
     if t.state.rules is not None:
         # Counted over the audience's own replay and history: a secret roll is not in them at all,
         # so neither its count nor its total reaches a player's statistics.

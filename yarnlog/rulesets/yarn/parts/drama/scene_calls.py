@@ -318,8 +318,9 @@ def _montage_recall(p: SceneOpened) -> Recall | None:
 def _call(p: SceneOpened, recorded: Recorded, characters: Any, gm: str, in_turn: bool) -> SceneCall:
     """The scene as called: whether it was the caller's turn, whether casting cost her a token."""
     own = player_character(characters, p.caller) if tracks_characters(characters) else None
+    cast = tuple(p.cast)  # the cast as called, and as it stands until a duck or rush: one tuple for both
     return SceneCall(
-        number=p.number, episode=recorded.episode, caller=p.caller, cast=tuple(p.cast), called=tuple(p.cast),
+        number=p.number, episode=recorded.episode, caller=p.caller, cast=cast, called=cast,
         mode=p.mode, kind=p.kind, time_break=p.time_break, opened_at=recorded.sequence, in_turn=in_turn,
         cost_due=tracks_characters(characters) and p.caller != gm and own not in p.cast,
     )

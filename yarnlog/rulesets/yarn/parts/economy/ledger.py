@@ -15,7 +15,7 @@ from yarnlog.core.referee import Referee, Rule
 from yarnlog.core.views import LIST, Update, ViewPieces
 from yarnlog.rulesets.scenes_and_tokens.parts.bennie_vote import BennieVoteTallied, TallyLine, tallied, tally_data
 from yarnlog.rulesets.scenes_and_tokens.parts.drama_state import drama_of
-from yarnlog.rulesets.scenes_and_tokens.parts.economy import BENNIE, DRAMA, KITTY_NAME, Economy, LedgerEntry
+from yarnlog.rulesets.scenes_and_tokens.parts.economy import BENNIE, DRAMA, KITTY_NAME, LedgerEntry
 from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import KITTY, KittyFlow, Transfer, balances
 from yarnlog.rulesets.yarn.parts.characters.players import characters_of, player_character
 from yarnlog.rulesets.yarn.parts.drama.bennie_vote import current_vote, vote_tallied
@@ -39,12 +39,13 @@ def _transfer(entry: LedgerEntry) -> Transfer:
                     account.get(entry.destination, entry.destination), Rule("Yarn 0.1", entry.chapter, entry.rule))
 
 
-def ledger_lines(economy: Economy, *, episode: int | None = None, scene: int | None = None,
+def ledger_lines(ledger: Iterable[LedgerEntry], *, episode: int | None = None, scene: int | None = None,
                  participant: str | None = None, currency: str | None = None) -> list[LedgerLine]:
-    """The ledger, filtered, each line with its parties' running balances over the whole journal."""
+    """The ledger (``ledger_entries`` of a history), filtered, each line with its parties' running
+    balances over the whole journal."""
     running: dict[str, dict[str, int]] = {DRAMA: {}, BENNIE: {}}
     out = []
-    for entry in economy.ledger:
+    for entry in ledger:
         running[entry.currency] = balances((_transfer(entry),), running[entry.currency])
         if ((episode is None or entry.episode == episode) and (scene is None or entry.scene == scene)
                 and (participant is None or participant in (entry.source, entry.destination))

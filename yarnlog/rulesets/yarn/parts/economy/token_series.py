@@ -1,8 +1,9 @@
 """Each participant's drama tokens through one episode, scene by scene, for pictures (Yarn 0.1,
 "Tokens": "Everyone starts each episode with zero tokens", and the exchanges that move them).
 
-:func:`token_series` reads the economy's ledger, whose every line carries the (episode, scene)
-it was recorded in, and the scenes the drama part called. The balance "after scene N" is what
+:func:`token_series` reads the ledger (:func:`~yarnlog.rulesets.scenes_and_tokens.parts.economy.ledger_entries`
+of the events the state was folded from), whose every line carries the (episode, scene) it was
+recorded in, and the scenes the drama part called. The balance "after scene N" is what
 ``yarnlog tokens --end-of-scene N`` shows: every movement up to the last event of scene N. A
 movement recorded between two scenes (a GM's ruling, say) counts after the scene that follows
 it has opened; the end-of-episode return to the kitty comes after the last scene, so the series
@@ -10,6 +11,8 @@ shows what each participant held when the closer ended, before the tokens go bac
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from yarnlog.core.charts import TokenLine, TokenSeries
 from yarnlog.rulesets.scenes_and_tokens.parts.economy import DRAMA, KITTY_NAME, LedgerEntry
@@ -24,18 +27,19 @@ def _counts_by_end_of(entry: LedgerEntry, scene: int, opened_at: int) -> bool:
     return entry.sequence < opened_at  # outside any scene: only what came before this one opened
 
 
-def token_series(campaign: YarnCampaign, episode: int) -> TokenSeries:
+def token_series(campaign: YarnCampaign, episode: int, ledger: Iterable[LedgerEntry]) -> TokenSeries:
     """Every participant's drama tokens at the start of ``episode`` and after each of its scenes.
 
-    ``campaign`` is the state replayed to the episode's end or later (``journal.state(cid)``):
-    corrections and retractions recorded by then apply. Participants are the players and the GM
+    ``campaign`` is the state replayed to the episode's end or later (``journal.state(cid)``), and
+    ``ledger`` the ledger of the events it was folded from (``ledger_entries``): corrections and
+    retractions recorded by then apply. Participants are the players and the GM
     (whose pool holds the recurring characters' tokens), then anyone else the episode's ledger
     names, alphabetically; the order is the order of :attr:`TokenSeries.lines`.
     """
     drama = campaign.rules.drama
     calls = sorted((n, c) for n, c in drama.scenes.items() if c.episode == episode)
     scenes = tuple(n for n, _ in calls)
-    drama_moves = [e for e in campaign.rules.economy.ledger if e.currency == DRAMA]
+    drama_moves = [e for e in ledger if e.currency == DRAMA]
     # The start: everything recorded before the episode's first scene opened (or, with no scene
     # yet, before the episode's own ledger lines).
     first = calls[0][1].opened_at if calls else min(
