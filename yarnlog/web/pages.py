@@ -22,11 +22,13 @@ from yarnlog.web.seen import Seen
 
 @dataclass(frozen=True)
 class Link:
-    """A cell that opens another page: ``page`` (``explain``, ``sheet``...) with ``arg``."""
+    """A cell that opens another page: ``page`` (``explain``, ``sheet``...) with ``arg`` and ``query``
+    (``recap`` of one episode)."""
 
     text: str
     page: str
-    arg: str | int
+    arg: str | int | None = None
+    query: tuple[tuple[str, str | int], ...] = ()
 
 
 Cell = str | int | float | Link | None

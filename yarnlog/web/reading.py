@@ -14,6 +14,7 @@ made for many threads); a page served from a head already read takes no lock at 
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -218,6 +219,10 @@ class Reader:
                 if found is None:
                     found = replayed(store, cid, name, table, live.head)[0]
                 found = keep(store, cid, found, live.timeline, live.head_hash, self._clock)
+            # The view lives as long as the server follows the campaign and holds no cycle: frozen,
+            # the collector never walks it again (a full collection walked the 3.5 million objects of
+            # a 1M-event campaign's view in 2 s, every reader waiting); refcounting frees it as usual.
+            gc.freeze()
             live.views[name] = found
             return found
 

@@ -270,7 +270,7 @@ class PlayersPage:
 
     @staticmethod
     def _link_href(viewer: Viewer) -> Callable[[Link], str]:
-        return lambda link: viewer.href(link.page, link.arg)
+        return lambda link: viewer.href(link.page, link.arg, **dict(link.query))
 
     def _report(self, viewer: Viewer, request: Request, make: Callable[[Seen], Report], *, live: bool = False,
                 scene_links: bool = True) -> str:

@@ -14,30 +14,57 @@ from yarnlog.web.seen import Seen
 from yarnlog.web.systems.common import calling_facts, own_character, recap_scope
 
 
+def _fight(combat: Any) -> str:
+    """The fight in play as ``fight status`` heads it (only a detailed fight has rounds: gestalt
+    combat is one roll a side), or the last one's number."""
+    from yarnlog.rulesets.yarn.parts.combat.fight_records import DETAILED
+
+    fight = combat.in_play
+    if fight is None:
+        return f"none in play (fight {combat.fought} ended)" if combat.fought else "none in play"
+    return f"{fight.number} ({fight.mode})" + (f", round {fight.round}" if fight.mode == DETAILED else "")
+
+
 def board(seen: Seen) -> Report:
-    from yarnlog.rulesets.yarn.parts.combat.wound_reports import wounds_report
+    """What is in play, as the CLI's ``tokens``, ``calling-order``, ``fight status`` and ``bennies``
+    show it: the tokens and bennies held, the calling order, the fight in play (its order of action
+    and round; the PCs' and its combatants' hit points) and the bennies spent this episode (Yarn's
+    "Bennies": they are won at the end of a session and spent in its scenes). Earlier fights and
+    spends are in the ledger and the episodes' recaps, linked: the board stays the size of the
+    table and its fight however long the campaign runs."""
+    from yarnlog.rulesets.yarn.parts.combat.wound_reports import fight_wounds
     from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
-    from yarnlog.rulesets.yarn.parts.economy.ledger import bennie_report, token_report
+    from yarnlog.rulesets.yarn.parts.economy.ledger import episode_of_play, episode_spends, token_report
 
     tokens, order = token_report(seen.state), calling_view(seen.state)
     pool, kitty = tokens["gm_pool"], tokens["kitty"]
-    spent = bennie_report(seen.state)["spent"]
-    wounds = [w.to_data() for w in wounds_report(seen.state, None)]
+    combat = seen.state.rules.combat
+    fight = combat.in_play
+    episode = episode_of_play(seen.state)
     facts: list[tuple[str, Any]] = [
         ("Episode", tokens["episode"] or "none in play"),
         ("Scene", seen.state.timeline.scene or "none in play"),
         *calling_facts(order),
         ("GM's pool", f"{pool['drama_tokens']} drama token(s) ({pool['gm']})"),
         ("Kitty this episode", f"paid out {kitty['paid_out']}, took back {kitty['taken_in']}"),
+        ("Fight", _fight(combat)),
     ]
+    if fight is not None and fight.order:
+        facts.append(("Order of action", ", ".join(fight.order)))
+    facts.append(("Earlier moves", Link("the ledger", "ledger")))
+    if episode is not None:
+        facts.append(("Recap", Link(f"episode {episode}", "recap", query=(("episode", episode),))))
     grids = [Grid("Tokens", ("participant", "character", "drama tokens", "bennies"),
                   [(p["name"], p["character"], p["drama_tokens"], p["bennies"]) for p in tokens["participants"]])]
+    wounds = [w.to_data() for w in fight_wounds(seen.state)]
     if wounds:
-        grids.append(Grid("Wounds", ("character", "hit points", "status", "penalty dice"),
+        grids.append(Grid("Wounds" + (f" (the PCs and fight {fight.number})" if fight is not None else " (the PCs)"),
+                          ("character", "hit points", "status", "penalty dice"),
                           [(w["character"], f"{w['current']}/{w['maximum']}", w["status"], w["penalty_dice"] or "")
                            for w in wounds]))
+    spent = episode_spends(seen.state)
     if spent:
-        grids.append(Grid("Bennies spent", ("scene", "spender", "for"),
+        grids.append(Grid(f"Bennies spent in episode {episode}", ("scene", "spender", "for"),
                           [(s["scene"], s["spender"], s["option"].replace("_", " ")) for s in spent]))
     return Report("Board", facts=facts, grids=grids)
 

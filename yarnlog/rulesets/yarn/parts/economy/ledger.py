@@ -100,6 +100,27 @@ def bennie_report(campaign: YarnCampaign) -> dict:
     }
 
 
+def episode_of_play(campaign: YarnCampaign) -> int | None:
+    """The episode in play, else the last one played (``None`` before the first)."""
+    timeline = campaign.timeline
+    return timeline.episode or (timeline.episodes[-1] if timeline.episodes else None)
+
+
+def episode_spends(campaign: YarnCampaign) -> list[dict]:
+    """The bennies spent in the episode in play (else the last one played), as :func:`bennie_report`
+    lists them. Bennies are spent in scenes ("You may spend only one bennie per scene") and an
+    episode's scenes follow the last one's, so its spends are the last ones: read from the end, as
+    many as the episode holds, however long the campaign."""
+    episode, of_scene = episode_of_play(campaign), campaign.timeline.scene_episode
+    spends = drama_of(campaign).bennie_spends
+    mine = []
+    for i in range(len(spends) - 1, -1, -1):
+        if of_scene.get(spends[i].scene) != episode:
+            break
+        mine.append(_spend_data(spends[i]))
+    return mine[::-1]
+
+
 def bennie_pieces(campaign: YarnCampaign, mark: dict | None) -> Update:
     """:func:`bennie_report` in pieces (:mod:`yarnlog.core.views`): each spend by its place in the
     order spent, each episode's vote by the episode's number. Spends are only added after the last,
