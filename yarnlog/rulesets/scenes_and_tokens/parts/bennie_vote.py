@@ -34,7 +34,7 @@ from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import EPISODE_END, K
 
 
 class _Data(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class RankReceived(_Data):

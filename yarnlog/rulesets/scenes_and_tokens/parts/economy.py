@@ -40,7 +40,7 @@ Currency = Literal["drama", "bennie"]
 class TransferLine(BaseModel):
     """One movement of tokens or bennies, as stored in an event."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     currency: Currency = DRAMA
     amount: int = Field(ge=1)

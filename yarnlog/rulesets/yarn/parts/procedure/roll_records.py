@@ -46,7 +46,7 @@ class TraitUse(StrEnum):
 
 
 class _Data(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Chance(_Data):
