@@ -27,4 +27,5 @@ def test_a_ruleset_not_installed_gets_the_basic_pages():
 
 def test_pages_have_no_entry_point_group():
     pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
-    assert set(pyproject["project"]["entry-points"]) == {"yarnlog.rulesets"}
+    # the rulesets, and the default's claim named again (core.installed.DEFAULT_GROUP): no group for pages
+    assert set(pyproject["project"]["entry-points"]) == {"yarnlog.rulesets", "yarnlog.default_ruleset"}

@@ -54,14 +54,17 @@ def verbs_of(ruleset_name: str) -> Verbs:
     the module its entry point names (``pkg.ruleset:RULESET`` -> ``pkg.cli:VERBS``), found without
     importing the rules; none for a ruleset without one."""
     from yarnlog.core.installed import import_object, module_beside
-    from yarnlog.core.ruleset import get_ruleset
 
     try:
         module = module_beside(ruleset_name, "cli")
     except KeyError:
+        from yarnlog.core.ruleset import get_ruleset
+
         get_ruleset(ruleset_name)  # says which rulesets are installed
         raise
     if module is None:
+        from yarnlog.core.ruleset import get_ruleset  # the title is the ruleset's: no verbs to take it from
+
         return Verbs(register=lambda app: None, title=get_ruleset(ruleset_name).title)
     verbs: Verbs = import_object(f"{module}:VERBS")
     return verbs

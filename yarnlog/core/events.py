@@ -19,7 +19,7 @@ from yarnlog.core.referee import InvalidCommand
 class Payload(BaseModel):
     """Base of every event payload. Frozen, and strict about unknown fields."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     event_type: ClassVar[str]
     schema_version: ClassVar[int] = 1
@@ -165,7 +165,7 @@ class Recorded(BaseModel):
     recorded in, derived during replay.
     """
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, defer_build=True)
 
     campaign_id: str
     sequence: int

@@ -12,6 +12,9 @@ from typing import Any
 
 #: The entry-point group a package registers its rulesets in: ``name = "module:RULESET"``.
 ENTRY_POINT_GROUP = "yarnlog.rulesets"
+#: Where the package of the ruleset that claims to be the default (``Ruleset.default``) says so
+#: again, so that ``init`` finds it without importing every installed ruleset to ask.
+DEFAULT_GROUP = "yarnlog.default_ruleset"
 
 @functools.cache
 def _entry_points() -> Any:

@@ -113,68 +113,96 @@ def check_data(value: Any, name_keys: Iterable[str] = (), *, where: str = "") ->
 
     Every text at most :data:`MAX_TEXT` characters, every number within :data:`MAX_NUMBER`, every
     list or mapping at most :data:`MAX_ITEMS` long and :data:`MAX_DEPTH` deep, and the texts under
-    ``name_keys`` (and the keys of mappings under them) valid names. Iterative: no depth can
-    exhaust the stack.
+    ``name_keys`` (and the keys of mappings under them) valid names. The depth limit bounds the
+    walk's recursion: no data can exhaust the stack.
     """
     names = name_keys if isinstance(name_keys, frozenset) else frozenset(name_keys)
-    # A place is kept as (parent place, key) and spelt out only for the problem found: every
-    # value of every imported or audited payload passes here, nearly always within its limits.
-    stack: list[tuple[Any, Any, int, bool]] = [(value, None, 0, False)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        item, place, depth, is_name = pop()
-        kind = type(item)
-        if kind is str:
-            # An ASCII text holds no lone surrogate; an ASCII name is one if printable (no C0, no DEL).
-            if is_name:
-                if item.isascii() and len(item) <= MAX_NAME and item.isprintable():
-                    continue
-                problem = name_problem(item)
-            else:
-                if len(item) <= MAX_TEXT and item.isascii():
-                    continue
-                problem = text_problem(item)
-        elif kind is int:
-            problem = None if -MAX_NUMBER <= item <= MAX_NUMBER else number_problem(item)
-        elif kind is bool or item is None:
-            continue
-        elif kind is dict or kind is list or isinstance(item, (list, tuple, Mapping)):
-            problem = _container_problem(item, depth)
-            # (a parsed payload's mappings are dicts: told apart from lists without the ABC's test)
-            if problem is None and (kind is dict or (kind is not list and isinstance(item, Mapping))):
-                for key, child in item.items():
-                    if is_name and isinstance(key, str) and name_problem(key) is not None:
-                        problem = name_problem(key)  # a mapping keyed by names (awards by PC)
-                        break
-                    push((child, (place, key), depth + 1, key in names))
-            elif problem is None:
-                # The items of a list of names are names (a cast); nested records say their own.
-                stack.extend((child, (place, i), depth + 1, is_name) for i, child in enumerate(item))
-        elif isinstance(item, str):
-            problem = name_problem(item) if is_name else text_problem(item)
-        elif isinstance(item, int):
-            problem = number_problem(item)
-        elif isinstance(item, float):
-            problem = (None if abs(item) <= MAX_NUMBER else f"a number is at most {MAX_NUMBER:,}") \
-                if math.isfinite(item) else "a number is finite"
-        else:
-            problem = None
-        if problem is not None:
-            spelt = _place(place, where)
-            return f"{spelt}: {problem}" if spelt else problem
-    return None
-
-
-def _place(place: Any, where: str) -> str:
-    """A place kept as nested (parent, key) pairs, spelt ``where.key.key``."""
-    keys: list[Any] = []
-    while place is not None:
-        place, key = place
-        keys.append(key)
+    if _is_container(value):
+        found = _walk(value, 0, False, names)
+    else:
+        problem = _leaf_problem(value, False)
+        found = None if problem is None else (problem, [])
+    if found is None:
+        return None
+    # The place is spelt only for the problem found: every value of every imported or audited
+    # payload passes here, nearly always within its limits.
+    problem, keys = found
     spelt = where
     for key in reversed(keys):
         spelt = f"{spelt}.{key}" if spelt else str(key)
-    return spelt
+    return f"{spelt}: {problem}" if spelt else problem
+
+
+def _is_container(item: Any) -> bool:
+    kind = type(item)
+    # (a parsed payload's mappings and lists are dicts and lists: told apart without the ABCs' test)
+    return kind is dict or kind is list or (kind is not str and isinstance(item, (list, tuple, Mapping)))
+
+
+def _walk(item: Any, depth: int, is_name: bool, names: frozenset[str]) -> tuple[str, list[Any]] | None:
+    """The first problem in container ``item`` at ``depth``, and its place as keys, innermost first.
+
+    The children are checked last to first, each one's own children before the next: the order in
+    which the first of several problems is found, and so named, is the same as ever. A leaf (nearly
+    every value) is checked in the loop; only a container is a call.
+    """
+    problem = _container_problem(item, depth)
+    if problem is not None:
+        return problem, []
+    depth += 1
+    mapping = type(item) is dict or (type(item) is not list and isinstance(item, Mapping))
+    pairs: Iterable[tuple[Any, Any]]
+    if mapping:
+        if is_name:  # a mapping keyed by names (awards by PC): its keys are named before its values
+            for key in item:
+                wrong = name_problem(key) if isinstance(key, str) else None
+                if wrong is not None:
+                    return wrong, []
+        pairs = reversed(item.items()) if type(item) is dict else reversed(list(item.items()))
+    else:
+        pairs = zip(range(len(item) - 1, -1, -1), reversed(item))
+    for key, child in pairs:
+        child_is_name = key in names if mapping else is_name
+        kind = type(child)
+        if kind is str:
+            # An ASCII text holds no lone surrogate; an ASCII name is one if printable (no C0, no DEL).
+            if child_is_name:
+                if child.isascii() and len(child) <= MAX_NAME and child.isprintable():
+                    continue
+            elif len(child) <= MAX_TEXT and child.isascii():
+                continue
+        elif kind is int:
+            if -MAX_NUMBER <= child <= MAX_NUMBER:
+                continue
+        elif kind is bool or child is None:
+            continue
+        elif _is_container(child):
+            found = _walk(child, depth, child_is_name, names)
+            if found is None:
+                continue
+            found[1].append(key)
+            return found
+        problem = _leaf_problem(child, child_is_name)
+        if problem is not None:
+            return problem, [key]
+    return None
+
+
+def _leaf_problem(item: Any, is_name: bool) -> str | None:
+    """The limit a value that holds no other breaks: a name, a text, a number."""
+    kind = type(item)
+    if kind is str:
+        return name_problem(item) if is_name else text_problem(item)
+    if kind is bool or item is None:
+        return None
+    if isinstance(item, str):
+        return name_problem(item) if is_name else text_problem(item)
+    if isinstance(item, int):
+        return number_problem(item)
+    if isinstance(item, float):
+        return (None if abs(item) <= MAX_NUMBER else f"a number is at most {MAX_NUMBER:,}") \
+            if math.isfinite(item) else "a number is finite"
+    return None
 
 
 def _container_problem(item: Any, depth: int) -> str | None:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from yarnlog.core.installed import RULESETS, import_object
+from yarnlog.core.installed import DEFAULT_GROUP, RULESETS, import_object, installed_entry_points
 from yarnlog.core.invites import IssueInvite, RevokeInvite
 from yarnlog.core.referee import InvalidCommand, YarnlogError
 from yarnlog.core.table import AddParticipant, ChangeOptions, RemoveParticipant, Table
@@ -300,10 +300,15 @@ def get_ruleset(name: str) -> Ruleset:
 
 def default_ruleset() -> str:
     """The name of the system a campaign created without naming one plays: the only ruleset installed,
-    else the one installed ruleset that claims to be the ``default`` (each is imported to ask it)."""
+    else the one installed ruleset that claims to be the ``default``. A package that says so in its
+    metadata too (:data:`~yarnlog.core.installed.DEFAULT_GROUP`) is taken without importing every
+    other ruleset; otherwise each is imported to ask it."""
     names = sorted(RULESETS)
     if len(names) == 1:
         return names[0]
+    declared = {name for name, _ in installed_entry_points(DEFAULT_GROUP)} & set(names)
+    if len(declared) == 1 and get_ruleset(only := declared.pop()).default:
+        return only
     claimed = [name for name in names if get_ruleset(name).default]
     if len(claimed) > 1:
         raise RulesetError(f"the installed rulesets {' and '.join(claimed)} each claim to be the default; "

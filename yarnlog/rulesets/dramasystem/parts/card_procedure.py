@@ -92,7 +92,7 @@ class OrderNeeded(DiceNeeded):
 
 
 class ConsequenceData(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     player: str
     card: str

@@ -71,7 +71,7 @@ GM_SIDE = "GM"
 
 
 class ContestConsequence(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     player: str
     card: str

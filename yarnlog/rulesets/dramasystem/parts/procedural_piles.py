@@ -27,7 +27,7 @@ from yarnlog.rulesets.dramasystem.rules.procedural_tokens import SPEND, Colour, 
 class ProceduralSpend(BaseModel):
     """One procedural token spent by one participant; ``refreshed`` when it was the pile's last."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     participant: str
     colour: Colour
@@ -37,7 +37,7 @@ class ProceduralSpend(BaseModel):
 class ProceduralRestore(BaseModel):
     """One spent procedural token returned to its participant's unspent pile (a bennie, SRD 730; reading 5)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     participant: str
     colour: Colour

@@ -37,7 +37,7 @@ DPCampaign: TypeAlias = "CampaignState[HoldsCharacters]"
 class Trait(BaseModel):
     """A Strength or Weakness as written on the sheet, and how general it is (line 21)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     trait: str = Field(min_length=1, max_length=NAME_LIMIT)
     general: bool = False

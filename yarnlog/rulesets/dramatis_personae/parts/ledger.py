@@ -51,7 +51,7 @@ BALANCES = ("good", "bad", "pool", "debt")
 class DiceUse(BaseModel):
     """What one character's roll did to the ledger."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     character: str
     pool: int = Field(default=0, ge=0)  # pool dice used (from the pool left)

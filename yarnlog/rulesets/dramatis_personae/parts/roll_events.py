@@ -21,7 +21,7 @@ class AttributeUse(BaseModel):
     """A Strength or Weakness the GM rated relevant to this task (DP7, line 37), or a Minutia precisely
     appropriate to it (line 43)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     trait: str
     relevance: Literal["related", "precise"]
@@ -32,7 +32,7 @@ class AttributeUse(BaseModel):
 class ModifierUse(BaseModel):
     """A modifier of a table by its label, or the GM's own (``gm``, any text and dice, line 152)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     table: Literal["challenge", "melee", "ranged", "gm"]
     label: str = Field(min_length=1, max_length=200)
@@ -42,7 +42,7 @@ class ModifierUse(BaseModel):
 class TimeUse(BaseModel):
     """The task's normal time and the time taken, on the time chart (DP20-DP21, lines 126-144)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     normal: str
     taken: str
@@ -52,7 +52,7 @@ class TimeUse(BaseModel):
 class RollFacts(BaseModel):
     """One character's roll: every source of dice, the faces, the three kept and the total."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     character: str
     attributes: list[AttributeUse] = Field(default_factory=list, max_length=50)
@@ -128,7 +128,7 @@ class ChallengeRolled(Payload):
 class Beat(BaseModel):
     """The winner's tier over one other participant, and what a melee result does to that one (DP27)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     loser: str
     tier: Tier

@@ -56,7 +56,7 @@ ELSEWHERE = {
 class BennieSpendLine(BaseModel):
     """One bennie cashed in, as stored in an event."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     spender: str
     option: str = Field(description="the BennieOption's name, lower case")

@@ -11,7 +11,7 @@ Each ruleset registers the two payloads under its own prefix (:class:`VoteEvents
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +34,7 @@ from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import EPISODE_END, K
 
 
 class _Data(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class RankReceived(_Data):
@@ -58,6 +58,18 @@ class TallyLine(_Data):
         return cls(player=tally.player, ranks_received=[RankReceived(voter=v, rank=r) for v, r in tally.ranks_received],
                    rank_total=tally.rank_total, tokens_in_hand=tally.tokens_in_hand, score=tally.score,
                    placement=tally.placement, gains_bennie=tally.gains_bennie)
+
+
+def same_lines(lines: Sequence[TallyLine], tallies: Sequence[PlayerTally]) -> bool:
+    """Whether recorded ``lines`` are the tally's, field by field (as ``TallyLine.of`` would give them,
+    compared as the models compare): an audit checks a recorded tally without building its lines."""
+    return len(lines) == len(tallies) and all(
+        type(line) is TallyLine and line.player == t.player and line.rank_total == t.rank_total
+        and line.tokens_in_hand == t.tokens_in_hand and line.score == t.score and line.placement == t.placement
+        and line.gains_bennie == t.gains_bennie and len(line.ranks_received) == len(t.ranks_received)
+        and all(type(got) is RankReceived and got.voter == voter and got.rank == rank
+                for got, (voter, rank) in zip(line.ranks_received, t.ranks_received))
+        for line, t in zip(lines, tallies))
 
 
 @dataclass(frozen=True)
@@ -197,10 +209,14 @@ class BennieVoting:
         voters = set(episode_ballots(drama_of(campaign), episode))
         if vote is None or episode is None or not voters:
             return None
+        missing = sorted({*table.players, table.gm} - voters)
+        transfers = [TransferLine.of(Transfer(1, KITTY, gain.player, gain.rule), BENNIE) for gain in vote.gains()]
+        if (isinstance(recorded, BennieVoteTallied) and type(recorded) is self.events.vote_tallied
+                and recorded.episode == episode and recorded.missing == missing and recorded.transfers == transfers
+                and same_lines(recorded.tallies, vote.tallies)):
+            return recorded  # what the rules derive, compared as data: its lines are not built again
         return self.events.vote_tallied(
-            episode=episode, tallies=[TallyLine.of(t) for t in vote.tallies],
-            missing=sorted({*table.players, table.gm} - voters),
-            transfers=[TransferLine.of(Transfer(1, KITTY, gain.player, gain.rule), BENNIE) for gain in vote.gains()],
+            episode=episode, tallies=[TallyLine.of(t) for t in vote.tallies], missing=missing, transfers=transfers,
         )
 
 

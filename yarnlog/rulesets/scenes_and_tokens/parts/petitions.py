@@ -56,7 +56,7 @@ ANSWERS = {"granted": PetitionOutcome.GRANTED, "refused": PetitionOutcome.REFUSE
 
 
 class _Data(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class GrantVoteData(_Data):

@@ -153,14 +153,14 @@ class Transfer:
     rule: Rule
 
     def __post_init__(self) -> None:
-        invalid(
-            type(self.amount) is int and self.amount >= 1, f"a transfer moves at least one token, not {self.amount!r}"
-        )
+        # (each message is worded only when it is given: every movement replayed or audited passes here)
+        if not (type(self.amount) is int and self.amount >= 1):
+            invalid(False, f"a transfer moves at least one token, not {self.amount!r}")
         for account in (self.source, self.destination):
-            invalid(
-                account is KITTY or (isinstance(account, str) and account != ""), f"not a token holder: {account!r}"
-            )
-        invalid(self.source != self.destination, f"{self.source} cannot pay tokens to themselves")
+            if not (account is KITTY or (isinstance(account, str) and account != "")):
+                invalid(False, f"not a token holder: {account!r}")
+        if self.source == self.destination:
+            invalid(False, f"{self.source} cannot pay tokens to themselves")
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,6 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import Enum
-from functools import cached_property
 
 from yarnlog.core.referee import Referee, Rule, invalid
 
@@ -185,11 +184,14 @@ class RollSpec:
     experience: int = 0
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            label = "dice" if f.name == "dice" else f"{f.name} dice"
-            invalid(type(value) is int and value >= 0, f"{label}: a whole number, 0 or more, got {value!r}")
-        invalid(self.rolled <= MAX_DICE, f"a roll uses at most {MAX_DICE} dice, not {self.rolled:,}")
+        # (each message is worded only when it is given: every roll decided or audited passes here)
+        for name in _SPEC_FIELDS:
+            value = getattr(self, name)
+            if not (type(value) is int and value >= 0):
+                label = "dice" if name == "dice" else f"{name} dice"
+                invalid(False, f"{label}: a whole number, 0 or more, got {value!r}")
+        if self.rolled > MAX_DICE:
+            invalid(False, f"a roll uses at most {MAX_DICE} dice, not {self.rolled:,}")
 
     @property
     def net_bonus(self) -> int:
@@ -207,6 +209,9 @@ class RollSpec:
         if net == 0:
             return f"{self.dice}d{SIDES}"
         return f"{self.rolled}d{SIDES}{'kh' if net > 0 else 'kl'}{self.dice}"
+
+
+_SPEC_FIELDS = tuple(f.name for f in fields(RollSpec))
 
 
 def hand_of_fate() -> RollSpec:
@@ -279,10 +284,11 @@ class RollOptions:
     @classmethod
     def from_campaign(cls, options: Mapping[str, bool]) -> RollOptions:
         """The roll options among a campaign's options (other options are not about rolls)."""
-        return cls(**{f.name: bool(options.get(f.name, False)) for f in fields(cls)})
+        return cls(**{name: bool(options.get(name, False)) for name in _OPTION_NAMES})
 
 
 NO_OPTIONS = RollOptions()
+_OPTION_NAMES = tuple(f.name for f in fields(RollOptions))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -293,12 +299,12 @@ def validate_faces(spec: RollSpec, faces: Sequence[int]) -> tuple[int, ...]:
     """The faces entered for a roll of ``spec``, or :class:`InvalidCommand` saying what is wrong."""
     faces = tuple(faces)
     count = spec.rolled
-    invalid(
-        len(faces) == count,
-        f"a {count}-die roll ({spec.notation()}) needs {count} face{'s' if count != 1 else ''}, got {len(faces)}",
-    )
+    if len(faces) != count:
+        invalid(False, f"a {count}-die roll ({spec.notation()}) needs {count} face{'s' if count != 1 else ''}, "
+                       f"got {len(faces)}")
     for position, face in enumerate(faces, start=1):
-        invalid(type(face) is int and 1 <= face <= SIDES, f"die {position} shows {face!r}; a die shows 1 to {SIDES}")
+        if not (type(face) is int and 1 <= face <= SIDES):
+            invalid(False, f"die {position} shows {face!r}; a die shows 1 to {SIDES}")
     return faces
 
 
@@ -348,12 +354,18 @@ class RollResult:
     def __post_init__(self) -> None:
         object.__setattr__(self, "faces", validate_faces(self.spec, self.faces))
         object.__setattr__(self, "top_off", tuple(self.top_off))
-        _validate_top_off(self.kept_faces, self.top_off)
+        if self.top_off:  # (no extra dice: nothing to check, the kept faces not worked out here)
+            _validate_top_off(self.kept_faces, self.top_off)
 
-    @cached_property
+    @property
     def kept(self) -> tuple[int, ...]:
-        """Positions of the kept dice in :attr:`faces`."""
-        return kept_positions(self.spec, self.faces)
+        """Positions of the kept dice in :attr:`faces`, worked out once (kept in the instance's dict
+        by hand: ``functools.cached_property`` takes a lock at each first read in Python 3.11)."""
+        found = self.__dict__.get("kept")
+        if found is None:
+            found = kept_positions(self.spec, self.faces)
+            self.__dict__["kept"] = found
+        return found
 
     @property
     def kept_faces(self) -> tuple[int, ...]:

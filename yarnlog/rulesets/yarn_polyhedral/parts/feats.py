@@ -39,7 +39,7 @@ MARKSMAN = rule("Marksman", "This increases the increment by one as long as you 
 
 
 class _Facts(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class AttackFacts(_Facts):

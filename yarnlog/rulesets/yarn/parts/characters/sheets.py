@@ -29,7 +29,7 @@ CENTRAL, SIDE, DEVELOPED = "central", "side", "developed"
 
 
 class _Data(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class TraitData(_Data):

@@ -103,7 +103,7 @@ GMCS = str(Side.GMCS)
 
 
 class _Data(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class DiceEntry(_Data):

@@ -97,7 +97,7 @@ DAYS_PASS = Rule(
 class SeriousWoundFacts(BaseModel):
     """A serious wound as the GM ruled it (optional "Serious Wounds")."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     description: str = Field(min_length=1)
     kind: SeriousWoundKind

@@ -32,7 +32,7 @@ POOL = "psychic pool"
 class PowerDice(BaseModel):
     """A fringe power fuelled by the pool: ``dice`` None means the trait's dice on the PC's sheet."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: str
     dice: int | None = None

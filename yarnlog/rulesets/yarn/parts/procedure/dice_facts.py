@@ -24,7 +24,7 @@ ROLLED = "rolled"
 class DiceFacts(BaseModel):
     """One roll's dice, as stored in an event."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     dice: int = Field(ge=0)
     bonus: int = Field(default=0, ge=0)

@@ -119,7 +119,17 @@ def _with_recorded_sources(expected: Payload, recorded: Payload) -> Payload:
     """``expected`` with how each die was had (entered or rolled) taken from ``recorded``.
 
     Re-deciding enters the recorded faces; the rules do not depend on who rolled them.
+    When the two are equal (every die entered, or the sources already alike) there is nothing to
+    take: the recorded payload is what the rules derive, given back without dumping and validating
+    both again (:func:`~yarnlog.core.validation.differences` then has nothing to compare).
     """
+    if expected == recorded:
+        return recorded
+    return merged_sources(expected, recorded)
+
+
+def merged_sources(expected: Payload, recorded: Payload) -> Payload:
+    """``expected`` with every dice ``source`` of ``recorded``, field by field (the full path)."""
     def merge(want: Any, got: Any) -> Any:
         if isinstance(want, dict) and isinstance(got, dict):
             return {k: got.get(k, v) if k == "source" else merge(v, got.get(k)) for k, v in want.items()}

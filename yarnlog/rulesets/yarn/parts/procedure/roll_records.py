@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -45,7 +46,7 @@ class TraitUse(StrEnum):
 
 
 class _Data(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Chance(_Data):
@@ -71,10 +72,17 @@ class PriorOdds(_Data):
 
     @classmethod
     def of(cls, chances: odds.OutcomeOdds) -> "PriorOdds":
-        return cls(beats=Chance.of(chances.beats), equals=Chance.of(chances.equals), fails=Chance.of(chances.fails))
+        return _prior_odds(cls, chances)
 
     def of_outcome(self, outcome: str) -> Chance:
         return getattr(self, outcome)
+
+
+@lru_cache(maxsize=1024)
+def _prior_odds(cls: type[PriorOdds], chances: odds.OutcomeOdds) -> PriorOdds:
+    """The odds as recorded (frozen, so one is shared by every roll of the same odds: a campaign's rolls
+    repeat a few pools against a few numbers, and each audit of a roll words them again)."""
+    return cls(beats=Chance.of(chances.beats), equals=Chance.of(chances.equals), fails=Chance.of(chances.fails))
 
 
 class Against(_Data):
