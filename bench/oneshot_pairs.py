@@ -20,7 +20,6 @@ Usage: python bench/oneshot_pairs.py EVENTS [--base main] [--rounds 7] [--write 
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import shutil
 import sqlite3
@@ -33,6 +32,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import generate  # noqa: E402
+from revisions import revision_envs  # noqa: E402
 
 DECODE = """
 import statistics, sys, time
@@ -77,14 +77,8 @@ def run(scratch: Path) -> None:
     parser.add_argument("--write", choices=("note", "ruling"), default="note", help="the one-shot write timed")
     args = parser.parse_args()
     python = sys.executable
-    base = scratch / "base"
-    base.mkdir()
-    archive = subprocess.run(["git", "-C", str(HERE.parent), "archive", args.base, "yarnlog"],
-                             check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "YARNLOG_DB", "PYTHONPATH",
-                                                             "YARNLOG_CAMPAIGN", "YARNLOG_VERBOSE")}
-    envs = {"sqlmodel": env, "base": {**env, "PYTHONPATH": str(base)}, "this": env}
+    envs = revision_envs(scratch, args.base, "yarnlog")
+    env = envs["this"]
     campaign = f"bench-{args.events}"
     source = generate.campaign_file(args.events)
     first = scratch / "campaign.db"

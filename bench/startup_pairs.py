@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import os
 import resource
 import sqlite3
 import statistics
@@ -39,6 +38,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import generate  # noqa: E402
+from revisions import revision_envs  # noqa: E402
 
 #: The one-shot commands on the generated campaign (its last scene is in play), by name; a list of
 #: several is taken in turn, one a round (``call`` and ``petition`` keep the table's tokens moving
@@ -102,14 +102,8 @@ def main() -> None:
         parser.error(f"unknown commands {unknown}: choose among {', '.join(COMMANDS)}")
     python = sys.executable
     scratch = Path(tempfile.mkdtemp(prefix="yarnlog-oneshot-"))
-    base = scratch / "base"
-    base.mkdir()
-    archive = subprocess.run(["git", "-C", str(HERE.parent), "archive", args.base, "yarnlog", "templates"],
-                             check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "YARNLOG_DB", "PYTHONPATH",
-                                                             "YARNLOG_CAMPAIGN", "YARNLOG_VERBOSE")}
-    envs = {"sqlmodel": env, "base": {**env, "PYTHONPATH": str(base)}, "this": env}
+    envs = revision_envs(scratch, args.base, "yarnlog", "templates")
+    env = envs["this"]
     campaign = f"bench-{args.events}"
     source = generate.campaign_file(args.events)
     dbs: dict[str, str] = {}
