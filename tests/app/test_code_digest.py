@@ -72,3 +72,11 @@ def test_yarn_s_digest_covers_the_core_the_shared_core_and_the_ruleset_package(m
         assert code_digest("yarn") == source_digest(files)
     finally:
         code_digest.cache_clear()
+
+
+def test_a_ruleset_s_pages_are_not_part_of_the_digest(package, tmp_path):
+    before = source_digest(source_files([package]))
+    (package / "pages.py").write_text("BOARD = 'drawn from a state, never kept'\n")
+    assert source_digest(source_files([package])) == before
+    (package / "sub" / "b.py").write_text("FOLD = 3\n")  # a fold's change still changes it
+    assert source_digest(source_files([package])) != before

@@ -55,11 +55,16 @@ def source_roots(ruleset_name: str) -> list[Path]:
     return roots
 
 
+#: Source that makes nothing kept beside the events: a ruleset's web pages draw from a state and
+#: are never stored, so editing one must not make a server replay its campaigns at the next start.
+NOT_KEPT = frozenset({"pages.py"})
+
+
 def source_files(roots: list[Path]) -> list[str]:
-    """Every ``*.py`` under ``roots``, sorted (``os.walk`` and plain strings: a tenth of the time of
-    ``Path.rglob``, and this runs in every process that reads a view)."""
+    """Every ``*.py`` under ``roots`` but :data:`NOT_KEPT`, sorted (``os.walk`` and plain strings: a
+    tenth of the time of ``Path.rglob``, and this runs in every process that reads a view)."""
     return sorted(os.path.join(folder, name) for root in roots for folder, _, names in os.walk(root)
-                  for name in names if name.endswith(".py"))
+                  for name in names if name.endswith(".py") and name not in NOT_KEPT)
 
 
 def source_digest(files: list[str]) -> str | None:
