@@ -106,7 +106,7 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
     for episode in t.episodes.values():
         if not episode.ended:  # the episode in play: what is held now
             episode.balances = balances(t.state)
-        if t.state.rules is not None:
+        if t.state.rules is not None and scope.has_episode(episode.number):  # only what the recap tells
             episode.token_series = token_series(t.state, episode.number, t.ledger)
     if t.state.rules is not None:
         # Counted over the audience's own replay and history: a secret roll is not in them at all,
