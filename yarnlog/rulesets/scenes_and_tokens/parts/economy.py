@@ -164,7 +164,17 @@ def _flowed(kitty: PMap[int | None, KittyFlow], episode: int | None, transfer: T
 
 
 def transfers_of(payload: Payload) -> Sequence[TransferLine]:
-    return getattr(payload, "transfers", None) or ()
+    """The movements ``payload`` carries; none for a type without ``transfers`` (most events), told
+    once per type: asking such a model for the attribute goes through pydantic's slow ``__getattr__``."""
+    kind = type(payload)
+    carries = _CARRIES.get(kind)
+    if carries is None:
+        carries = _CARRIES[kind] = "transfers" in getattr(kind, "model_fields", {}) or hasattr(kind, "transfers")
+    return (getattr(payload, "transfers", None) or ()) if carries else ()
+
+
+#: Whether each payload type has ``transfers`` (a field or a property), as :func:`transfers_of` found it.
+_CARRIES: dict[type, bool] = {}
 
 
 #: Any payload that carries ``transfers`` moves tokens or bennies.
@@ -260,10 +270,7 @@ def shortfalls(economy: Economy, moves: Sequence[TransferLine]) -> list[Broken]:
 def audit(campaign: Campaign, recorded: Recorded) -> list[str]:
     """Every payment, whatever the event type that carries it, must be covered by what the payer
     held before the event (a rule across event types, so not any one validator's)."""
-    # (most events move nothing: their payload lacks the field, told without pydantic's __getattr__)
-    moves = recorded.payload.__dict__.get("transfers") if isinstance(recorded.payload, BaseModel) else None
-    if moves is None:
-        moves = transfers_of(recorded.payload)
+    moves = transfers_of(recorded.payload)
     return [*shortfalls(campaign.rules.economy, moves)] if moves else []
 
 
