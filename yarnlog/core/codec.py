@@ -212,10 +212,7 @@ class Codec:
     def decode(self, text: str) -> Any:
         """The value ``text`` encodes. Raises :class:`CodecError` for anything it did not write."""
         with collector_paused():
-            try:
-                data = json.loads(text)
-            except (ValueError, RecursionError) as exc:
-                raise CodecError(f"not a snapshot: {exc}") from None
+            data = _parsed(text, "a snapshot")
             if not (isinstance(data, list) and len(data) == 3 and data[0] == "yarnlog-state"):
                 raise CodecError("not a snapshot: no yarnlog-state header")
             if data[1] != self.classes_hash:
@@ -230,11 +227,7 @@ class Codec:
     def decode_value(self, text: str) -> Any:
         """The value :meth:`encode_value` wrote as ``text``. Raises :class:`CodecError` for anything else."""
         with collector_paused():
-            try:
-                data = json.loads(text)
-            except (ValueError, RecursionError) as exc:
-                raise CodecError(f"not a snapshot value: {exc}") from None
-            return self.from_json(data)
+            return self.from_json(_parsed(text, "a snapshot value"))
 
     def from_json(self, data: Any) -> Any:
         """The value tagged JSON ``data`` stands for (see the module's docstring)."""
@@ -554,3 +547,11 @@ for _name in ("__getitem__", "__len__", "__iter__", "__reversed__", "__contains_
               "index", "set", "transform", "remove", "count", "tolist"):
     setattr(PendingVector, _name, _delegate(_name))
 PendingVector.__abstractmethods__ = frozenset()
+
+
+def _parsed(text: str, what: str) -> Any:
+    """``text`` parsed as JSON; :class:`CodecError` ("not {what}: ...") when it is not JSON."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise CodecError(f"not {what}: {exc}") from None
