@@ -12,7 +12,7 @@ import typer
 
 from yarnlog.cli.context import campaign_view, open_journal, participant_named, pick_campaign, resolve_as_of
 from yarnlog.cli.options import AsOfOpt, CampaignOpt, EndOfSceneOpt, JsonOpt
-from yarnlog.cli.output import console, emit, print_table, terminal_text
+from yarnlog.cli.output import console, emit, print_table
 
 
 def tokens(campaign: CampaignOpt = None, as_of: AsOfOpt = None, end_of_scene: EndOfSceneOpt = None,
@@ -167,11 +167,10 @@ def _render_ledger(rows: list[dict], participant: str | None, quotes: bool, carr
         # An event's exchange is told once, on its first line: the next lines of the same event move for it too.
         return index == 0 or rows[index - 1]["sequence"] != rows[index]["sequence"]
 
-    if carried is not None:
-        console().print(terminal_text(_carried_words(carried, participant)), markup=False)
     after = "after: the move's parties, in its order" if participant is None else f"after: {participant}'s"
+    carried_line = "" if carried is None else "\n" + _carried_words(carried, participant)
     print_rows(f"Ledger{f' of {participant}' if participant else ''} (B: bennies; {after}; \u2717 struck: removed "
-               "by an amendment)",
+               f"by an amendment){carried_line}",
                ("#/sc", "move", "exchange", "tokens", "bennies", "rule"),
                [(f"{r['sequence']}/{r['scene']}" if r["scene"] else r["sequence"], move(r),
                  what(r) if first_of_event(i) or r["struck"] else "", held(r, "drama_after", "drama"),
