@@ -144,7 +144,9 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
     if final.rules is not None:
         # Counted over the audience's own replay and history: a secret roll is not in them at all,
         # so neither its count nor its total reaches a player's statistics.
-        stats = dice_statistics(final, history=visible)["by_episode"]
+        # Told from one episode's events: that episode's rolls only (its line is the same).
+        only = next(iter(t.episodes), None) if before is not None and len(t.episodes) == 1 else None
+        stats = dice_statistics(final, history=visible, episode=only)["by_episode"]
         for line in stats:
             if line["episode"] in t.episodes:
                 t.episodes[line["episode"]].dice = {k: v for k, v in line.items() if k != "episode"}
