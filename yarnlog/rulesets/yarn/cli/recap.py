@@ -6,6 +6,7 @@ rendered through :mod:`yarnlog.render` with the ruleset's templates (``recap.md.
 """
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -43,7 +44,7 @@ def recap(
     from yarnlog.core.referee import InvalidCommand
     from yarnlog.rulesets.yarn.recap import GM, PLAYERS, Scope, build_recap, player
 
-    options = dict(episode=episode, episodes=episodes, scenes=scenes, series=series, as_name=as_name,
+    options: dict[str, Any] = dict(episode=episode, episodes=episodes, scenes=scenes, series=series, as_name=as_name,
                    players=players, fmt=fmt, as_json=as_json, campaign=campaign, as_of=as_of)
     alone = episode_asked(**options)
     if alone is not None:  # the GM's recap of one episode: told from its own events
