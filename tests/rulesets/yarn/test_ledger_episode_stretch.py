@@ -128,3 +128,18 @@ def test_a_movement_struck_from_a_later_episode_leaves_what_was_carried(sample):
         alone = _latest_episode_lines(journal, cid, participant)
         assert alone == _ledger_lines(journal, cid, None, participant, None, None, latest=True)
         assert {c: alone[2][c] for c in ("drama", "bennie")} == carried_by_hand(full, 158)
+
+
+def test_on_both_stores(cli, db_url, monkeypatch):
+    from yarnlog.cli.context import open_journal, pick_campaign
+
+    monkeypatch.setenv("YARNLOG_DB", db_url)
+    code, _, err = cli("import", str(SAMPLE))
+    assert code == 0, err
+    journal = open_journal()
+    cid = pick_campaign(journal, None)
+    full, _, _ = _ledger_lines(journal, cid, None, None, None, None, latest=False)
+    for participant in PARTICIPANTS:
+        alone = _latest_episode_lines(journal, cid, participant)
+        assert alone is not None and alone == _ledger_lines(journal, cid, None, participant, None, None, latest=True)
+        assert {c: alone[2][c] for c in ("drama", "bennie")} == carried_by_hand(full, 158)

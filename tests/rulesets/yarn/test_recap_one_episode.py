@@ -86,3 +86,12 @@ def test_the_same_refusals(imported, monkeypatch):
     told, whole, _ = _told_both_ways(cli, monkeypatch, "recap", "--episode", "9")
     assert told == whole and told[0] != 0 and "there is no episode 9 (episodes: 1, 2, 3)" in told[2]
     assert _told_both_ways(cli, monkeypatch, "recap", "--episode", "2", "--format", "pdf")[0][0] != 0
+
+
+def test_on_both_stores(cli, db_url, monkeypatch):
+    monkeypatch.setenv("YARNLOG_DB", db_url)
+    code, _, err = cli("import", str(SAMPLE))
+    assert code == 0, err
+    for number in (1, 2, 3):
+        told, whole, alone = _told_both_ways(cli, monkeypatch, "recap", "--episode", str(number), "--format", "html")
+        assert alone and told[0] == 0 and told == whole, number
