@@ -135,24 +135,28 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
         t.state = evolve(t.state, rec)
         t.ledger.extend(ledger_entries((rec,)))
         _tell(t, rec)
-    final = t.state if before is None else before.head  # the audience's replay to the history's end
+    # The audience's replay where the fold ended (the history's end, or the end of the one episode
+    # told), and at the history's end: the table, the characters and their relationships as they are.
+    # An episode's scenes, casts and rolls are all in the first, amendments recorded later applied.
+    ended = t.state
+    final = ended if before is None else before.head
     for episode in t.episodes.values():
         if not episode.ended:  # the episode in play: what is held now
-            episode.balances = balances(final)
-        if final.rules is not None and scope.has_episode(episode.number):  # only what the recap tells
-            episode.token_series = token_series(final, episode.number, t.ledger, opening)
-    if final.rules is not None:
+            episode.balances = balances(ended)
+        if ended.rules is not None and scope.has_episode(episode.number):  # only what the recap tells
+            episode.token_series = token_series(ended, episode.number, t.ledger, opening, head=final)
+    if ended.rules is not None:
         # Counted over the audience's own replay and history: a secret roll is not in them at all,
         # so neither its count nor its total reaches a player's statistics.
         # Told from one episode's events: that episode's rolls only (its line is the same).
         only = next(iter(t.episodes), None) if before is not None and len(t.episodes) == 1 else None
-        stats = dice_statistics(final, history=visible, episode=only)["by_episode"]
+        stats = dice_statistics(ended, history=visible, episode=only)["by_episode"]
         for line in stats:
             if line["episode"] in t.episodes:
                 t.episodes[line["episode"]].dice = {k: v for k, v in line.items() if k != "episode"}
     # The cast as it actually was: the drama part's read model, over what the audience may see.
     for number, scene in t.scenes.items():
-        cast = scene_cast(final, number) if final.rules is not None else None
+        cast = scene_cast(ended, number) if ended.rules is not None else None
         if cast is not None:
             scene.cast = list(cast.cast)
         scene.story.insert(0, Line(None, story.opening(scene)))
