@@ -67,19 +67,20 @@ def event_at(states: StateCache, campaign_id: str, sequence: int) -> Recorded | 
 
 
 def episode_span(states: StateCache, campaign_id: str, number: int, *, base: Remembered | None = None,
-                 ) -> EpisodeSpan | None:
+                 starts: dict[int, int] | None = None) -> EpisodeSpan | None:
     """Episode ``number``'s stretch of the log at the campaign's head; None if it has not started.
 
     Its events are placed in context from ``base``'s recorded timeline (the campaign just before
     the stretch), or from an empty one: an episode's own events say which episode and scene each
     belongs to, from its start on (only a note filed under an earlier scene reads an older one).
+    ``starts``: :func:`episode_starts`, when the caller has read them.
     """
     from yarnlog.core.state import in_context
 
     head = states.store.head(campaign_id)
     if head is None:
         return None
-    starts = episode_starts(states, campaign_id)
+    starts = episode_starts(states, campaign_id) if starts is None else starts
     if number not in starts:
         return None
     first = starts[number]

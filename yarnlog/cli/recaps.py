@@ -132,7 +132,7 @@ def episode_asked(*, episode: int | None, episodes: str | None, scenes: str | No
     before = journal.states.before(cid, starts[n])
     if before is None:
         return None
-    span = episode_span(journal.states, cid, n, base=before)
+    span = episode_span(journal.states, cid, n, base=before, starts=starts)
     if span is None or journal.states.amended_since(cid, span.first - 1, span.head):
         return None
     head = journal.state(cid)

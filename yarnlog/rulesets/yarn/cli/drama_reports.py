@@ -115,7 +115,7 @@ def _latest_episode_lines(journal, cid: str, participant: str | None) -> tuple[l
     starts = episode_starts(journal.states, cid)
     if not starts:
         return None
-    span = episode_span(journal.states, cid, max(starts))
+    span = episode_span(journal.states, cid, max(starts), starts=starts)
     if span is None or span.head != held_now["as_of"]:
         return None
     earlier = events_of(journal.states, cid, CONTEXT_TYPES, upto=span.first - 1)
