@@ -636,6 +636,12 @@ class ChunkedMap(PMap):  # type: ignore[type-arg]
     change, so the next snapshot refers to them where they were read from (:attr:`chunks`)."""
 
     __slots__ = ("_codec", "_firsts", "_cells", "_counts", "_whole", "origin")
+    _codec: Codec
+    _firsts: list[str]
+    _cells: list[Deferred]
+    _counts: list[int]
+    _whole: PMap[Any, Any] | None
+    origin: Any
 
     def __new__(cls, codec: Codec, firsts: list[str], cells: list[Deferred], counts: list[int],
                 origin: Any = None) -> ChunkedMap:
@@ -646,11 +652,11 @@ class ChunkedMap(PMap):  # type: ignore[type-arg]
         return self
 
     # PMap's own methods read these two: the map decoded whole, once.
-    @property  # type: ignore[override]
+    @property
     def _buckets(self) -> Any:
         return self._materialized()._buckets
 
-    @property  # type: ignore[override]
+    @property
     def _size(self) -> int:
         return sum(self._counts)
 
