@@ -447,6 +447,8 @@ def decode_state_rows(codec: Codec, header: str, fetch: Callable[[str], str], *,
         raise CodecError("a snapshot written for other classes than this code's")
     if not (isinstance(layouts, list) and len(layouts) == len(_VALUES)):
         raise CodecError("not a campaign state snapshot")
+    if not deferred:  # every row is read: fetched in a few queries rather than one a row
+        fetch = _Prefetched(fetch, _digests(layouts))
     reader = _RowReader(codec, fetch, deferred, fallback)
     with collector_paused():
         table, timeline, recorded, rules = [reader.value(layout, (name,), top=True)
@@ -492,7 +494,10 @@ class _RowReader:
             return self.codec.decode_value(layout[1])
         if _leaf_kind(layout) == "m":
             items: dict[Any, Any] = {}
-            for _, digest, count in _index(self.fetch(layout[1])):
+            entries = _index(self.fetch(layout[1]))
+            if isinstance(self.fetch, _Prefetched):
+                self.fetch.prefetch([e[1] for e in entries])
+            for _, digest, count in entries:
                 chunk = chunk_of(self.codec.decode_value(self.fetch(digest)))
                 if len(chunk) != count:
                     raise CodecError("a chunk of a snapshot's map of another size than its index says")
@@ -544,6 +549,35 @@ class _RowReader:
             found = self.value(sub, (*path, name))
             pending[name] = found if isinstance(found, Deferred) else Deferred.ready(found)
         return deferred_instance(cls, pending)
+
+
+class _Prefetched:
+    """``fetch`` with the rows of ``digests`` read ahead in one go (its ``many``, if it has one);
+    each row read ahead is let go once read."""
+
+    def __init__(self, fetch: Callable[[str], str], digests: list[str]):
+        self.fetch, self.texts = fetch, dict[str, str]()
+        self.prefetch(digests)
+
+    def prefetch(self, digests: list[str]) -> None:
+        many = getattr(self.fetch, "many", None)
+        if many is not None:
+            self.texts.update(many(digests))
+
+    def __call__(self, digest: str) -> str:
+        text = self.texts.pop(digest, None)
+        return text if text is not None else self.fetch(digest)
+
+
+def _digests(layout: Any) -> list[str]:
+    """The rows a layout's leaves name (an index row for a chunked map, not its chunks)."""
+    if isinstance(layout, str):
+        return [layout]
+    if _leaf_kind(layout) == "m":
+        return [layout[1]]
+    if isinstance(layout, list):
+        return [d for item in layout for d in _digests(item)]
+    return []
 
 
 def _leaf_kind(layout: Any) -> str | None:

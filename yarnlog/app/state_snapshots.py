@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from yarnlog.app.snapshots import STATE_KINDS, encode_state_rows, read_state, slot_for, state_codec
@@ -47,17 +47,27 @@ def load_snapshot(store: SnapshotRecorder, campaign_id: str, kind: str, fingerpr
         return None
 
 
-def piece_fetcher(store: SnapshotRecorder, campaign_id: str) -> Callable[[str], str]:
+class PieceRows:
     """``fetch(digest)``: the text of a state snapshot's piece kept as a row (:class:`CodecError` if
-    it is not kept: a snapshot written meanwhile may have let it go)."""
+    it is not kept: a snapshot written meanwhile may have let it go); ``fetch.many(digests)``: those
+    that are kept, in a few queries."""
 
-    def fetch(digest: str) -> str:
-        text = store.load_pieces(campaign_id, [digest]).get(digest)
+    def __init__(self, store: SnapshotRecorder, campaign_id: str):
+        self.store, self.campaign_id = store, campaign_id
+
+    def __call__(self, digest: str) -> str:
+        text = self.store.load_pieces(self.campaign_id, [digest]).get(digest)
         if text is None:
             raise CodecError(f"the piece {digest[:12]} of a state snapshot is not kept")
         return text
 
-    return fetch
+    def many(self, digests: Collection[str]) -> dict[str, str]:
+        return self.store.load_pieces(self.campaign_id, digests)
+
+
+def piece_fetcher(store: SnapshotRecorder, campaign_id: str) -> PieceRows:
+    """How a state snapshot of the campaign kept in rows reads its pieces (:class:`PieceRows`)."""
+    return PieceRows(store, campaign_id)
 
 
 def save_snapshot(store: SnapshotRecorder, snapshot: Snapshot) -> bool:
