@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from sqlalchemy import func, select, text
 from test_snapshots import SAMPLE, records, replayed
+from test_tamper_evidence import _imported, writer_role  # noqa: F401, F811 (the writer role's fixture)
 
 from yarnlog.app.journal import Journal
 from yarnlog.app.snapshots import STATE, encode_state, is_rows_header, state_codec
@@ -117,3 +119,31 @@ def test_a_forged_row_header_claiming_another_state_is_named_too(cli, db_url):
         store.close()
     code, out, _ = cli("--db", db_url, "verify", "--json")
     assert code == 1
+
+
+@pytest.mark.postgres
+def test_the_writer_role_keeps_state_snapshots_in_rows_and_lets_go_of_their_old_pieces(cli, writer_role, request):  # noqa: F811
+    """The role that owns nothing (``db grant --writer``) may write a state snapshot's pieces and delete
+    those no snapshot refers to any more: caches, unlike the events it may only append."""
+    from conftest import _postgres_url
+    from sqlalchemy.engine import make_url
+
+    from yarnlog.core.timeline import AddNote
+    from yarnlog.persistence.factory import database_url
+
+    owner_url = _postgres_url(request)
+    _imported(cli, owner_url)
+    assert cli("--db", owner_url, "db", "grant", "--writer", writer_role)[0] == 0
+    writer_url = make_url(database_url(owner_url)).set(username=writer_role).render_as_string(hide_password=False)
+    store = open_store(writer_url)
+    try:
+        journal = Journal(store, snapshot_every=1)
+        for n in range(5):  # a snapshot after each: the three slots taken in turn, old pieces let go
+            journal.execute("lantern", AddNote(text=f"note {n}"))
+        kept = [s for s in store.snapshots("lantern") if s.kind.startswith(STATE)]
+        assert len(kept) == 3 and all(is_rows_header(s.data) for s in kept)
+        pieces, refs = counts(store, "lantern")
+        assert pieces == refs
+        assert all(c.status == "agrees" for c in Journal(store).check_snapshots("lantern"))
+    finally:
+        store.close()
