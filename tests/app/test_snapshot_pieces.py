@@ -179,3 +179,22 @@ def test_a_note_decodes_one_chunk_of_the_long_maps_it_reads(folds_as_routed):
             assert isinstance(value, ChunkedMap) and len(value.chunks) > 2
             assert sum(cell.decoded for _, _, cell in value.chunks) <= 2
         assert state == replay(in_context([to_recorded(r) for r in store.read(cid)])[0])
+
+
+def test_a_process_whose_pieces_were_let_go_meanwhile_still_keeps_its_next_snapshot(caplog):
+    """A long-lived process reads pieces when first read; if the rows it read from were let go
+    meanwhile (newer snapshots by other processes refer to none of them), its next snapshot cannot
+    refer to them: it is written whole from the state, the pieces gone replayed from the log."""
+    store, cid = snapshot_at("generated", 650)
+    journal = Journal(store, snapshot_every=1)
+    journal.state(cid)  # read from the snapshot at 650, its pieces not fetched yet
+    for key in [k for k in store._pieces if k[0] == cid]:
+        del store._pieces[key]
+    store._piece_refs.clear()
+    store.append_verbatim(records("generated")[650:660], 650)
+    with caplog.at_level(logging.WARNING):
+        assert journal.state(cid) == replayed("generated", 660)
+    kept = newest(store, cid)
+    assert kept.sequence == 660
+    assert_kept_as_replayed(store, cid, kept, replayed("generated", 660), recorded_timeline("generated", 660))
+    assert "cannot be read at " in caplog.text

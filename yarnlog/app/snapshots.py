@@ -324,17 +324,18 @@ def piece_digest(text: str) -> str:
 
 
 def encode_state_rows(codec: Codec, state: CampaignState[Any], recorded: Timeline,
-                      fetch: Callable[[str], str]) -> StateRows:
+                      fetch: Callable[[str], str], *, refer: bool = True) -> StateRows:
     """``state`` and the timeline as recorded as a header and rows (see :func:`encode_state` for what
     is split how). The layout's leaves say where each piece is: a digest (a row holding the piece's
     text), ``["i", text]`` (a short piece, in the header) or ``["m", digest]`` (a map of
     :data:`~yarnlog.core.codec.CHUNKED_AT` entries or more: an index row of its chunks, each chunk a
     row, :func:`~yarnlog.core.codec.chunked`). A piece still as it was read from a snapshot in rows
     (decoded since or not) is referred to where it was read, not written again; ``fetch(digest)``
-    reads an index row such a map was not decoded from (to list the chunks it refers to)."""
+    reads an index row such a map was not decoded from (to list the chunks it refers to). Without
+    ``refer``, every piece is written from its value (the rows it was read from may be gone)."""
     ruleset = state.ruleset.name if state.ruleset is not None else None
     timeline = None if state.timeline is recorded or state.timeline == recorded else state.timeline
-    writer = _RowWriter(codec, fetch)
+    writer = _RowWriter(codec, fetch, refer)
     layouts = [writer.layout(value, depth)
                for value, depth in zip((state.table, timeline, recorded, state.rules), _DEPTHS)]
     head = [ROWS_HEADER, codec.classes_hash, "campaign", ruleset, state.sequence, layouts]
@@ -343,8 +344,8 @@ def encode_state_rows(codec: Codec, state: CampaignState[Any], recorded: Timelin
 
 
 class _RowWriter:
-    def __init__(self, codec: Codec, fetch: Callable[[str], str]):
-        self.codec, self.fetch = codec, fetch
+    def __init__(self, codec: Codec, fetch: Callable[[str], str], refer: bool):
+        self.codec, self.fetch, self.refer = codec, fetch, refer
         self.pieces: dict[str, str] = {}
         self.refs: set[str] = set()
 
@@ -358,7 +359,7 @@ class _RowWriter:
         if depth <= 0 or value is None or not can_defer(value):
             return self._leaf(value)
         base = getattr(type(value), "__deferred_base__", type(value))
-        as_read = fields_as_read(value)
+        as_read = fields_as_read(value) if self.refer else {}
         layout = []
         for name in (f.name for f in dataclasses.fields(base)):
             cell = as_read.get(name)
@@ -382,11 +383,11 @@ class _RowWriter:
 
     def _leaf(self, value: Any) -> Any:
         if isinstance(value, ChunkedMap) and len(value) >= CHUNKED_AT:
-            if value.origin is not None:
+            if value.origin is not None and self.refer:
                 return self._referred(value.origin, value)
             entries = []
             for first, count, cell in value.chunks:
-                if cell.origin is not None:  # a chunk as read
+                if cell.origin is not None and self.refer:  # a chunk as read
                     self.refs.add(cell.origin)
                     entries.append([first, cell.origin, count])
                 elif cell.value():

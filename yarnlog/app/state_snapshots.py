@@ -129,8 +129,13 @@ class StateSnapshots:
         try:
             self.store.save_state_rows(snapshot, rows.pieces, rows.refs)
         except Exception as exc:
-            log.warning("cannot keep the %s snapshot of %s (%s)", kind, campaign_id, exc)
-            return
+            try:  # a row it refers to may be gone (newer snapshots let it go): every piece written, once
+                rows = encode_state_rows(codec, state, remembered.timeline, piece_fetcher(self.store, campaign_id),
+                                         refer=False)
+                self.store.save_state_rows(snapshot._replace(data=rows.header), rows.pieces, rows.refs)
+            except Exception:
+                log.warning("cannot keep the %s snapshot of %s (%s)", kind, campaign_id, exc)
+                return
         self.at[campaign_id] = state.sequence
 
     def _read(self, campaign_id: str, kind: str, codec: Any, fingerprint: str) -> Remembered | None:
