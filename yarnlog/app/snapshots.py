@@ -28,7 +28,7 @@ import hashlib
 import importlib
 import json
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel
@@ -263,16 +263,9 @@ class _Reader:
         return self._split(layout, path)
 
     def _split(self, layout: Any, path: tuple[str, ...]) -> Any:
-        if not (isinstance(layout, list) and len(layout) == 2 and isinstance(layout[1], list)):
-            raise CodecError("not a campaign state snapshot")
-        cls = self.codec.plain_dataclass(layout[0])
-        names = [f.name for f in dataclasses.fields(cls)]
-        if [entry[0] if isinstance(entry, list) and len(entry) == 2 else None for entry in layout[1]] != names:
-            raise CodecError(f"a snapshot's {cls.__qualname__} has other fields than this code's")
+        cls = _layout_class(self.codec, layout)
         if not self.deferred:
-            obj: Any = object.__new__(cls)
-            obj.__dict__.update((name, self.value(sub, (*path, name))) for name, sub in layout[1])
-            return obj
+            return _built(cls, ((name, self.value(sub, (*path, name))) for name, sub in layout[1]))
         pending = {}
         for name, sub in layout[1]:
             if sub is None:
@@ -284,6 +277,25 @@ class _Reader:
             else:
                 pending[name] = Deferred.ready(self._split(sub, (*path, name)))
         return deferred_instance(cls, pending)
+
+
+def _layout_class(codec: Codec, layout: Any) -> type:
+    """The dataclass a piece's layout splits into its fields (``[class number, [[field, layout],
+    ...]]``), checked against this code's fields; :class:`CodecError` otherwise."""
+    if not (isinstance(layout, list) and len(layout) == 2 and isinstance(layout[1], list)):
+        raise CodecError("not a campaign state snapshot")
+    cls = codec.plain_dataclass(layout[0])
+    names = [f.name for f in dataclasses.fields(cls)]
+    if [entry[0] if isinstance(entry, list) and len(entry) == 2 else None for entry in layout[1]] != names:
+        raise CodecError(f"a snapshot's {cls.__qualname__} has other fields than this code's")
+    return cls
+
+
+def _built(cls: type, fields: Iterable[tuple[str, Any]]) -> Any:
+    """An instance of dataclass ``cls`` with ``fields`` (its ``__init__`` not run, as the codec builds one)."""
+    obj: Any = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
 
 
 def _decoded_and_frozen(codec: Codec, text: str) -> Any:
@@ -535,16 +547,9 @@ class _RowReader:
         return found
 
     def _split(self, layout: Any, path: tuple[str, ...]) -> Any:
-        if not isinstance(layout[1], list):
-            raise CodecError("not a campaign state snapshot")
-        cls = self.codec.plain_dataclass(layout[0])
-        names = [f.name for f in dataclasses.fields(cls)]
-        if [entry[0] if isinstance(entry, list) and len(entry) == 2 else None for entry in layout[1]] != names:
-            raise CodecError(f"a snapshot's {cls.__qualname__} has other fields than this code's")
+        cls = _layout_class(self.codec, layout)
         if not self.deferred:
-            obj: Any = object.__new__(cls)
-            obj.__dict__.update((name, self.value(sub, (*path, name))) for name, sub in layout[1])
-            return obj
+            return _built(cls, ((name, self.value(sub, (*path, name))) for name, sub in layout[1]))
         pending = {}
         for name, sub in layout[1]:
             found = self.value(sub, (*path, name))
