@@ -4,7 +4,7 @@ Reads the newest state snapshot of CAMPAIGN in DB (as this tree writes it: run a
 prints the median CPU, over five rounds, of: listing and loading its row; reading it with its
 pieces decoded when first read (the header, the table, the timelines' pieces read at once); the
 pieces a note reads (where the timeline stands, the balances, the calling order); those an economy
-write reads too (the bennies, the kitty, the ledger appended to, the PC sheets its sentence names);
+write reads too (the bennies, the kitty, the PC sheets its sentence names);
 those the console's status line reads (``Words.seats``); and decoding the whole snapshot at once.
 
 Usage: python bench/snapshot_pieces.py DB CAMPAIGN
@@ -28,15 +28,16 @@ from yarnlog.persistence.factory import open_store
 
 
 def note_reads(state: Any) -> None:
-    rules = state.rules
-    _ = (state.timeline.episode, state.timeline.scene, rules.economy.tokens, rules.drama.closers, rules.drama.gm,
-         rules.characters.cast.latest, rules.characters.cast.themes, rules.drama.calling)
+    rules, episode = state.rules, state.timeline.episode
+    cast = rules.characters.cast  # the maps keyed by episode, read for the episode in play (one key each)
+    _ = (state.timeline.scene, rules.economy.tokens, rules.drama.closers.get(episode), rules.drama.gm,
+         cast.latest.get(("precedence", episode)), cast.themes.get(episode), rules.drama.calling.get(episode))
 
 
 def economy_reads(state: Any) -> None:
     note_reads(state)
     rules = state.rules
-    _ = (rules.economy.bennies, rules.economy.kitty, rules.economy.ledger.append(None), rules.characters.pcs)
+    _ = (rules.economy.bennies, rules.economy.kitty, rules.characters.pcs)
 
 
 def main() -> None:
