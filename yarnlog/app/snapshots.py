@@ -52,6 +52,7 @@ from yarnlog.core.codec import (
     fields_as_read,
     fingerprint,
     key_order,
+    starts_chunk,
 )
 
 if TYPE_CHECKING:
@@ -397,13 +398,13 @@ class _RowWriter:
         if isinstance(value, ChunkedMap) and len(value) >= CHUNKED_AT:
             if value.origin is not None and self.refer:
                 return self._referred(value.origin, value)
-            entries = []
-            for first, count, cell in value.chunks:
-                if cell.origin is not None and self.refer:  # a chunk as read
-                    self.refs.add(cell.origin)
-                    entries.append([first, cell.origin, count])
-                elif cell.value():
-                    entries.extend(self._chunks(cell.value().items()))
+            entries: list[list[Any]] = []
+            for part in _canonical_runs(self.codec, value, self.refer):
+                if isinstance(part, list):  # a chunk as read: its index entry
+                    self.refs.add(part[1])
+                    entries.append(part)
+                else:
+                    entries.extend(self._chunks(part.items()))
             return ["m", self._row(json.dumps(entries, separators=(",", ":"), ensure_ascii=False))]
         if isinstance(value, PMap) and len(value) >= CHUNKED_AT:
             entries = self._chunks(value.items())
@@ -414,6 +415,31 @@ class _RowWriter:
     def _chunks(self, items: Any) -> list[list[Any]]:
         return [[first, self._row(self.codec.encode_value(chunk)), len(chunk)]
                 for first, chunk in chunked(self.codec, items)]
+
+
+def _canonical_runs(codec: Codec, value: ChunkedMap, refer: bool) -> list[Any]:
+    """A chunked map's chunks to write: the index entry of each chunk as read (``[first key, digest,
+    size]``: referred to), or the entries of a run of chunks to chunk again (a dict). Chunks are
+    merged into a run so that the map is chunked as a full replay's would be
+    (:func:`~yarnlog.core.codec.chunked`): a run whose first key does not start a chunk takes in the
+    chunk before it (its first key was let go), and a chunk as read that does not start at such a
+    key (cut for length) is taken into the run before it."""
+    stack: list[Any] = []
+    cells: dict[str, Deferred] = {}
+    for first, count, cell in value.chunks:
+        part: Any = [first, cell.origin, count] if cell.origin is not None and refer else dict(cell.value())
+        if isinstance(part, list):
+            cells[cell.origin] = cell
+            if not starts_chunk(first) and stack and isinstance(stack[-1], dict):
+                part = dict(cell.value())
+        if isinstance(part, dict):
+            if not part:
+                continue
+            while stack and not starts_chunk(min(key_order(codec, k) for k in part)):
+                before = stack.pop()
+                part = {**(before if isinstance(before, dict) else cells[before[1]].value()), **part}
+        stack.append(part)
+    return stack
 
 
 def _index(text: str) -> list[list[Any]]:

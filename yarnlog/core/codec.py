@@ -617,12 +617,17 @@ def key_order(codec: Codec, key: Any) -> str:
     return _canonical(codec.to_json(key))
 
 
+def starts_chunk(order: str) -> bool:
+    """Whether a key (its :func:`key_order`) starts a chunk wherever it falls (see :data:`CHUNK_EVERY`)."""
+    return zlib.crc32(order.encode()) % CHUNK_EVERY == 0
+
+
 def chunked(codec: Codec, items: Iterable[tuple[Any, Any]]) -> list[tuple[str, dict[Any, Any]]]:
     """A map's ``items`` in chunks: each chunk's first key (:func:`key_order`) and its entries, in key order."""
     ordered = sorted(((key_order(codec, k), k, v) for k, v in items), key=lambda item: item[0])
     chunks: list[tuple[str, dict[Any, Any]]] = []
     for order, key, value in ordered:
-        if not chunks or len(chunks[-1][1]) >= CHUNK_MOST or zlib.crc32(order.encode()) % CHUNK_EVERY == 0:
+        if not chunks or len(chunks[-1][1]) >= CHUNK_MOST or starts_chunk(order):
             chunks.append((order, {}))
         chunks[-1][1][key] = value
     return chunks
