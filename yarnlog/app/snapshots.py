@@ -360,8 +360,35 @@ class _Reader:
                 # A vector (a ledger) is appended to without decoding it: see PendingVector.
                 pending[name] = Deferred.ready(PendingVector(cell)) if self.text.startswith('["pv"', start) else cell
             else:
-                pending[name] = Deferred.ready(self._split(sub, (*path, name)))
+                pending[name] = self._split_later(sub, (*path, name))
         return deferred_instance(cls, pending)
+
+    def _split_later(self, layout: Any, path: tuple[str, ...]) -> Deferred:
+        """A dataclass split into pieces (a slice of the ruleset's state), built when first read: its
+        class is found then, so a command imports the modules of the slices it reads, not every part's."""
+        first = self.next
+        self.next += _lines_of(layout)
+        if self.next > len(self.bounds):
+            raise CodecError("a campaign state snapshot with fewer lines than its layout names")
+        reader = _Reader(self.codec, self.text, self.bounds[first:self.next], True, self.fallback)
+
+        def build() -> Any:
+            value = reader._split(layout, path)
+            if reader.next != len(reader.bounds):
+                raise CodecError("a campaign state snapshot with lines its layout does not name")
+            return value
+
+        return Deferred.later(build, None if self.fallback is None else functools.partial(self.fallback, path))
+
+
+def _lines_of(layout: Any) -> int:
+    """How many lines ``layout`` spans (one for a piece, its fields' for a dataclass split into them)."""
+    if layout is None:
+        return 1
+    if not (isinstance(layout, list) and len(layout) == 2 and isinstance(layout[1], list)
+            and all(isinstance(entry, list) and len(entry) == 2 for entry in layout[1])):
+        raise CodecError("not a campaign state snapshot")
+    return sum(_lines_of(entry[1]) for entry in layout[1])
 
 
 def _decoded_and_frozen(codec: Codec, text: str) -> Any:

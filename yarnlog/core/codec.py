@@ -430,6 +430,14 @@ class Deferred:
         cell._value, cell._done, cell._source = value, True, None
         return cell
 
+    @classmethod
+    def later(cls, build: Callable[[], Any], fallback: Callable[[], Any] | None = None) -> Deferred:
+        """A :class:`Deferred` of a value built by ``build()`` when first asked for; it has no text of
+        its own (:attr:`text` is None), so a snapshot that keeps it undecoded writes its value again."""
+        cell = cls("", 0, 0, lambda _text: build(), fallback)
+        cell._source = None
+        return cell
+
     @property
     def decoded(self) -> bool:
         return self._done

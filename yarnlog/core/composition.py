@@ -7,7 +7,7 @@ parts whose :class:`Folds` handle its type, and a :class:`ComposedBuilder` folds
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -99,6 +99,93 @@ class Part:
     reads: frozenset[str] = frozenset()
 
 
+class LazyPart:
+    """A :class:`Part` imported when first used: ``target`` (``module:attribute``) names it.
+
+    ``events_within`` names the modules (a package: every module under it) that define every payload
+    type the part folds or validates: an event of any other type is routed past the part, and its
+    validator looked up elsewhere, without importing it. A test holds each ruleset's parts to what
+    they declare. Any other use (its decider asked, its slice thawed, its audit) imports the part;
+    once imported it is that :class:`Part` in every respect.
+    """
+
+    def __init__(self, name: str, target: str, *, events_within: tuple[str, ...]):
+        self.name = name
+        self.target = target
+        self.events_within = events_within
+        self._part: Part | None = None
+
+    @property
+    def loaded(self) -> bool:
+        return self._part is not None
+
+    @property
+    def part(self) -> Part:
+        if self._part is None:
+            from yarnlog.core.installed import import_object
+
+            part = import_object(self.target)
+            if not isinstance(part, Part) or part.name != self.name:
+                raise RuntimeError(f"{self.target} is not the part {self.name!r}")
+            self._part = part
+            for attribute in ("initial", "evolve", "decide", "audit", "validators", "folds", "thaw", "reads"):
+                # Read as plain attributes from now on: no lookup through __getattr__ per event.
+                self.__dict__[attribute] = getattr(part, attribute)
+        return self._part
+
+    def may_hold(self, payload_type: type) -> bool:
+        """Whether ``payload_type`` is defined where this part's payloads are (:attr:`events_within`)."""
+        module = payload_type.__module__
+        return any(module == where or module.startswith(where + ".") for where in self.events_within)
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("_"):
+            raise AttributeError(attribute)
+        return getattr(self.part, attribute)
+
+
+class _FoldsOf:
+    """The :class:`Folds` of a :class:`LazyPart`, asked without importing it for a type it cannot handle."""
+
+    __slots__ = ("lazy",)
+
+    def __init__(self, lazy: LazyPart):
+        self.lazy = lazy
+
+    def handles(self, payload_type: type) -> bool:
+        lazy = self.lazy
+        return (lazy.loaded or lazy.may_hold(payload_type)) and lazy.part.folds.handles(payload_type)
+
+
+class ComposedValidators(Mapping[type, Validator]):
+    """The validators of a composition's parts, by payload type (no type may have two): a lazy part
+    not imported yet is asked only for a type it may hold (:meth:`LazyPart.may_hold`)."""
+
+    def __init__(self, parts: tuple[Part | LazyPart, ...]):
+        self.parts = parts
+
+    @functools.cached_property
+    def _all(self) -> dict[type, Validator]:
+        return compose_validators(*(part.validators for part in self.parts))
+
+    def __getitem__(self, payload_type: type) -> Validator:
+        if "_all" in self.__dict__:
+            return self._all[payload_type]
+        for part in self.parts:
+            if isinstance(part, LazyPart) and not part.loaded and not part.may_hold(payload_type):
+                continue
+            validate = part.validators.get(payload_type)
+            if validate is not None:
+                return validate
+        raise KeyError(payload_type)
+
+    def __iter__(self) -> Iterator[type]:
+        return iter(self._all)
+
+    def __len__(self) -> int:
+        return len(self._all)
+
+
 def compose_validators(*mappings: Mapping[type, Validator]) -> dict[type, Validator]:
     """The validators of several parts (or modules), by payload type; no type may have two."""
     composed: dict[type, Validator] = {}
@@ -120,12 +207,13 @@ class Composition(Generic[T]):
     part in turn; ``audit`` gathers every part's problems; ``validators`` has one validator per type.
     """
 
-    parts: tuple[Part, ...]
+    parts: tuple[Part | LazyPart, ...]
     state_type: Callable[..., T]
     route: Router[Part] = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "route", Router((part.folds, part) for part in self.parts))
+        object.__setattr__(self, "route", Router(
+            (_FoldsOf(part) if isinstance(part, LazyPart) else part.folds, part) for part in self.parts))
 
     def initial_state(self) -> T:
         return self.state_type(**{part.name: part.initial() for part in self.parts})
@@ -154,7 +242,9 @@ class Composition(Generic[T]):
         return [problem for part in self.parts for problem in part.audit(campaign, recorded)]
 
     @functools.cached_property
-    def validators(self) -> dict[type, Validator]:
+    def validators(self) -> Mapping[type, Validator]:
+        if any(isinstance(part, LazyPart) for part in self.parts):
+            return ComposedValidators(self.parts)
         return compose_validators(*(part.validators for part in self.parts))
 
 
@@ -199,9 +289,13 @@ class ComposedBuilder(Generic[T]):
         self.composition = composition
         self.slices: dict[str, Any] = {}  # the persistent parts' slices
         self.builders: dict[str, SliceBuilder] = {}
+        self._unthawed: set[str] = set()  # lazy parts not imported yet: folded with evolve until they are
         for part in composition.parts:
             current = getattr(state, part.name)
-            if part.thaw is None:
+            if isinstance(part, LazyPart) and not part.loaded:
+                self.slices[part.name] = current
+                self._unthawed.add(part.name)
+            elif part.thaw is None:
                 self.slices[part.name] = current
             else:
                 self.builders[part.name] = part.thaw(current)
@@ -226,6 +320,10 @@ class ComposedBuilder(Generic[T]):
 
     def _plan(self, payload_type: type) -> _Plan:
         route = self.composition.route(payload_type)
+        for part in route:  # a lazy part imported to fold this type is thawed from now on, as it would have been
+            if part.name in self._unthawed and part.thaw is not None:
+                self._unthawed.discard(part.name)
+                self.builders[part.name] = part.thaw(self.slices.pop(part.name))
         thawed = [part for part in route if part.name in self.builders]
         plan = (tuple(part for part in route if part.name in self.slices),
                 tuple((part, self.builders[part.name], any(part.name in later.reads for later in thawed[i:]))

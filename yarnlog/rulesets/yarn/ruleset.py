@@ -8,24 +8,30 @@ Yarn takes over three of the journal's own commands (:data:`TAKES_OVER`); its ve
 
 from __future__ import annotations
 
-from yarnlog.core.composition import Composition, Part, Router
+from yarnlog.core.composition import Composition, LazyPart, Part, Router
 from yarnlog.core.names import Registered
 from yarnlog.core.ruleset import Handler, Rules, Ruleset, Views, Words
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.yarn.parts.characters import part as characters
-from yarnlog.rulesets.yarn.parts.combat import part as fight
 from yarnlog.rulesets.yarn.parts.drama import part as drama
 from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
 from yarnlog.rulesets.yarn.parts.drama.scene_cast import SCENE_CAST_PIECES, scene_cast_view
 from yarnlog.rulesets.yarn.parts.economy import part as economy
 from yarnlog.rulesets.yarn.parts.economy.ledger import BENNIE_PIECES, bennie_report, token_report
-from yarnlog.rulesets.yarn.parts.powers import part as powers
-from yarnlog.rulesets.yarn.parts.procedure import part as procedure
 from yarnlog.rulesets.yarn.recap.words import follow_up, narrate
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 from yarnlog.rulesets.yarn.status import seats
 
-PARTS = (economy.PART, characters.PART, drama.PART, fight.PART, procedure.PART, powers.PART)
+_PARTS = "yarnlog.rulesets.yarn.parts"
+#: Fights, procedural rolls and powers are imported when first used (an event of theirs folded or
+#: validated, a command reaching their deciders): a note, a call or a petition needs none of them.
+#: Each names where its payloads are defined (powers fold the procedure's rolls).
+fight = LazyPart("combat", f"{_PARTS}.combat.part:PART", events_within=(f"{_PARTS}.combat",))
+procedure = LazyPart("procedure", f"{_PARTS}.procedure.part:PART", events_within=(f"{_PARTS}.procedure",))
+powers = LazyPart("powers", f"{_PARTS}.powers.part:PART",
+                  events_within=(f"{_PARTS}.powers", f"{_PARTS}.procedure.roll_records"))
+
+PARTS: tuple[Part | LazyPart, ...] = (economy.PART, characters.PART, drama.PART, fight, procedure, powers)
 
 
 #: The parts composed (:class:`~yarnlog.core.composition.Composition`): one slice of YarnState each.

@@ -6,12 +6,13 @@ from __future__ import annotations
 from yarnlog.core.seats import Seat, Seats
 from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import calling_state
 from yarnlog.rulesets.yarn.parts.characters.players import player_character
-from yarnlog.rulesets.yarn.parts.combat.wounds import hit_points
 from yarnlog.rulesets.yarn.state import YarnCampaign
 
 
 def seats(state: YarnCampaign, names: list[str]) -> Seats:
     """Lookups in the remembered state only, so the cost does not grow with the history."""
+    from yarnlog.rulesets.yarn.parts.combat.wounds import hit_points  # the console's, not every command's
+
     rules = state.rules
     episode = state.timeline.episode
     next_caller = no_next = None
