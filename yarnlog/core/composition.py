@@ -227,6 +227,12 @@ class Composition(Generic[T]):
                 changed[part.name] = after
         return replace(state, **changed) if changed else state
 
+    def import_all(self) -> None:
+        """Import every part imported when first used (:class:`LazyPart`): every payload type registered."""
+        for part in self.parts:
+            if isinstance(part, LazyPart):
+                part.part  # noqa: B018 - imported by being read
+
     def thaw(self, state: T) -> ComposedBuilder[T]:
         """``state`` thawed for a replay: the parts that offer ``thaw`` fold in place (see :class:`ComposedBuilder`)."""
         return ComposedBuilder(self, state)

@@ -1,0 +1,29 @@
+"""Yarn's parts imported when first used say truly where their events are: every registered event type
+one of them folds or validates is defined in the modules it names (``events_within``), so an event
+of any other type may pass it by unimported. And a one-shot note on a long campaign (its state read
+from a snapshot, no fight, roll or power in the tail) imports none of them: see
+``tests/cli/test_cli_startup_imports.py``."""
+
+from __future__ import annotations
+
+from yarnlog.core.composition import LazyPart
+from yarnlog.core.events import known_event_types, payload_class
+from yarnlog.rulesets.yarn.ruleset import PARTS, RULESET
+
+
+def test_each_lazy_part_folds_and_validates_only_events_defined_where_it_says():
+    RULESET.rules.import_all()
+    lazy = [part for part in PARTS if isinstance(part, LazyPart)]
+    assert {part.name for part in lazy} == {"combat", "procedure", "powers"}
+    classes = [payload_class(t) for t in known_event_types()]
+    for part in lazy:
+        held = [cls for cls in classes if part.part.folds.handles(cls) or cls in part.part.validators]
+        assert held, part.name
+        assert [cls.event_type for cls in held if not part.may_hold(cls)] == [], part.name
+
+
+def test_the_composed_validators_are_every_parts_own():
+    RULESET.rules.import_all()
+    every = {cls: validate for part in PARTS for cls, validate in part.validators.items()}
+    assert dict(RULESET.rules.validators) == every
+    assert all(RULESET.rules.validators.get(cls) is validate for cls, validate in every.items())
