@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from yarnlog.core.composition import Composition, ComposedValidators, LazyPart, Part, folds
+from yarnlog.core.composition import ComposedValidators, Composition, LazyPart, Part, folds
 from yarnlog.core.events import Payload, Recorded
 from yarnlog.core.timeline import Note as Other  # an event only the eager part folds, defined elsewhere
 
@@ -75,7 +75,8 @@ def test_an_event_it_may_hold_imports_it_and_is_folded_and_validated_by_it():
 
 
 def test_a_replay_that_imports_it_half_way_thaws_it_and_equals_evolve_event_by_event():
-    events = [_recorded(p, n) for n, p in enumerate([Other(text="fog"), Other(text="fog"), Counted(by=2), Other(text="fog"), Counted(by=5)], 1)]
+    payloads = [Other(text="fog"), Other(text="fog"), Counted(by=2), Other(text="fog"), Counted(by=5)]
+    events = [_recorded(p, n) for n, p in enumerate(payloads, 1)]
     composition, lazy = _composed()
     builder = composition.thaw(State(seen=0, counted=0))
     for recorded in events[:2]:

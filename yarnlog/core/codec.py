@@ -133,9 +133,9 @@ class Codec:
         # Dataclasses whose instances keep their fields in ``__dict__`` under their own names (no
         # slots, no descriptor on a field): decoding fills that dict at once, as setting each would.
         self._plain_attributes: set[type] = set()
-        for name, cls in by_name.items():
-            if cls is not None:
-                self._learn(self._index[name], cls)
+        for name, known in by_name.items():
+            if known is not None:
+                self._learn(self._index[name], known)
         listed = _canonical([CODEC_VERSION, self._names])
         self.classes_hash = hashlib.sha256(listed.encode()).hexdigest()[:16]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from yarnlog.core.frozen import replace
 from yarnlog.core.ruleset import CampaignState, Handler, SliceBuilder, Validator, no_audit, not_mine
@@ -53,13 +53,19 @@ EVERY_EVENT = Folds(every_event=True)
 T = TypeVar("T")
 
 
+class Handles(Protocol):
+    """What a :class:`Router` asks of a fold: whether it handles a payload type (:class:`Folds`)."""
+
+    def handles(self, payload_type: type, /) -> bool: ...
+
+
 class Router(Generic[T]):
     """Routes each payload type to the folds (parts, modules) whose :class:`Folds` handle it, in order.
 
     The route of a type is worked out the first time the type is seen, then remembered.
     """
 
-    def __init__(self, entries: Iterable[tuple[Folds, T]]):
+    def __init__(self, entries: Iterable[tuple[Handles, T]]):
         self.entries = tuple(entries)
         self._routes: dict[type, tuple[T, ...]] = {}
 

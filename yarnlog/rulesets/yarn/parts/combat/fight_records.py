@@ -22,7 +22,7 @@ from yarnlog.rulesets.yarn.parts.combat import wounds as wounds_module
 from yarnlog.rulesets.yarn.parts.combat.wounds import HoldsWounds, SeriousWoundFacts, Wounds
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import DiceFacts
 from yarnlog.rulesets.yarn.rules.arsenal import weapon_profile
-from yarnlog.rulesets.yarn.rules.combat import GESTALT_ROLLS, Advantage, RangeClass, Side
+from yarnlog.rulesets.yarn.rules.combat import Advantage, RangeClass, Side
 from yarnlog.rulesets.yarn.rules.damage import GUNFIRE, Ammunition, Firearm, FireMode, Weapon
 from yarnlog.rulesets.yarn.rules.dice import Outcome, RollSpec
 
