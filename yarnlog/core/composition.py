@@ -105,25 +105,50 @@ class Part:
     reads: frozenset[str] = frozenset()
 
 
+@dataclass(frozen=True)
+class Fold:
+    """Where a part's fold is, apart from its deciders: ``module`` defines its slice (the class
+    ``initial``), its ``evolve``, its ``FOLDS`` and the builder a replay folds it into (the class
+    ``thaw``); ``reads`` are the :attr:`Part.reads` of that builder."""
+
+    module: str
+    initial: str
+    thaw: str | None = None
+    reads: frozenset[str] = frozenset()
+
+
+#: What a :class:`LazyPart` takes from its :class:`Fold`, without importing the part.
+_FOLD_ATTRIBUTES = ("initial", "evolve", "folds", "thaw", "reads")
+
+
 class LazyPart:
     """A :class:`Part` imported when first used: ``target`` (``module:attribute``) names it.
 
     ``events_within`` names the modules (a package: every module under it) that define every payload
     type the part folds or validates: an event of any other type is routed past the part, and its
-    validator looked up elsewhere, without importing it. A test holds each ruleset's parts to what
-    they declare. Any other use (its decider asked, its slice thawed, its audit) imports the part;
-    once imported it is that :class:`Part` in every respect.
+    validator looked up elsewhere, without importing it. ``fold``, when given, says where the part's
+    fold is (:class:`Fold`): an event of the part's is folded, and its slice made and thawed, with
+    that module alone (a note after a roll folds the roll, and decides nothing of the procedure's). A
+    test holds each ruleset's parts to what they declare. Any other use (its decider asked, its
+    audit) imports the part; once imported it is that :class:`Part` in every respect.
     """
 
-    def __init__(self, name: str, target: str, *, events_within: tuple[str, ...]):
+    def __init__(self, name: str, target: str, *, events_within: tuple[str, ...], fold: Fold | None = None):
         self.name = name
         self.target = target
         self.events_within = events_within
+        self.fold = fold
         self._part: Part | None = None
 
     @property
     def loaded(self) -> bool:
+        """Whether the part itself is imported (its deciders, validators and audit)."""
         return self._part is not None
+
+    @property
+    def folding(self) -> bool:
+        """Whether what folds it is imported (the part, or the module of its :class:`Fold`)."""
+        return "evolve" in self.__dict__
 
     @property
     def part(self) -> Part:
@@ -139,6 +164,20 @@ class LazyPart:
                 self.__dict__[attribute] = getattr(part, attribute)
         return self._part
 
+    def import_fold(self) -> None:
+        """Import what folds the part: the module of its :class:`Fold`, else the part."""
+        if self.folding:
+            return
+        if self.fold is None:
+            self.part  # noqa: B018 - imported by being read
+            return
+        import importlib
+
+        module = importlib.import_module(self.fold.module)
+        found = {"initial": getattr(module, self.fold.initial), "evolve": module.evolve, "folds": module.FOLDS,
+                 "thaw": getattr(module, self.fold.thaw) if self.fold.thaw else None, "reads": self.fold.reads}
+        self.__dict__.update(found)
+
     def may_hold(self, payload_type: type) -> bool:
         """Whether ``payload_type`` is defined where this part's payloads are (:attr:`events_within`)."""
         module = payload_type.__module__
@@ -147,6 +186,9 @@ class LazyPart:
     def __getattr__(self, attribute: str) -> Any:
         if attribute.startswith("_"):
             raise AttributeError(attribute)
+        if attribute in _FOLD_ATTRIBUTES:
+            self.import_fold()
+            return self.__dict__[attribute]
         return getattr(self.part, attribute)
 
 
@@ -160,7 +202,7 @@ class _FoldsOf:
 
     def handles(self, payload_type: type) -> bool:
         lazy = self.lazy
-        return (lazy.loaded or lazy.may_hold(payload_type)) and lazy.part.folds.handles(payload_type)
+        return (lazy.folding or lazy.may_hold(payload_type)) and lazy.folds.handles(payload_type)
 
 
 class ComposedValidators(Mapping[type, Validator]):
@@ -233,11 +275,12 @@ class Composition(Generic[T]):
                 changed[part.name] = after
         return replace(state, **changed) if changed else state
 
-    def import_all(self) -> None:
-        """Import every part imported when first used (:class:`LazyPart`): every payload type registered."""
+    def load_event_types(self) -> None:
+        """Import what folds every part imported when first used (:class:`LazyPart`): with it, every
+        payload type they record is registered."""
         for part in self.parts:
             if isinstance(part, LazyPart):
-                part.part  # noqa: B018 - imported by being read
+                part.import_fold()
 
     def thaw(self, state: T) -> ComposedBuilder[T]:
         """``state`` thawed for a replay: the parts that offer ``thaw`` fold in place (see :class:`ComposedBuilder`)."""
@@ -304,7 +347,7 @@ class ComposedBuilder(Generic[T]):
         self._unthawed: set[str] = set()  # lazy parts not imported yet: folded with evolve until they are
         for part in composition.parts:
             current = getattr(state, part.name)
-            if isinstance(part, LazyPart) and not part.loaded:
+            if isinstance(part, LazyPart) and not part.folding:
                 self.slices[part.name] = current
                 self._unthawed.add(part.name)
             elif part.thaw is None:

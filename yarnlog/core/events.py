@@ -90,7 +90,8 @@ def payload_class(event_type: str) -> type[Payload]:
 
     A ruleset registers its event types when it is imported; rulesets are imported lazily, so an
     unknown type whose prefix names a ruleset (``mygame.roll.made``) imports that ruleset first, and
-    then, if the type is still unknown, the parts it imports when first used (``Rules.import_all``).
+    then, if the type is still unknown, what registers the types of the parts it imports when first
+    used (``Rules.load_event_types``).
     """
     if event_type not in _PAYLOADS:
         from yarnlog.core.installed import RULESETS, import_object
@@ -98,8 +99,8 @@ def payload_class(event_type: str) -> type[Payload]:
         prefix = event_type.split(".", 1)[0]
         if prefix in RULESETS and prefix not in RULESETS.duplicates:
             ruleset = import_object(RULESETS[prefix])
-            if event_type not in _PAYLOADS:  # a type of a part imported when first used: import them all
-                getattr(getattr(ruleset, "rules", None), "import_all", _nothing)()
+            if event_type not in _PAYLOADS:  # a type of a part imported when first used
+                getattr(getattr(ruleset, "rules", None), "load_event_types", _nothing)()
     try:
         return _PAYLOADS[event_type]
     except KeyError:

@@ -138,7 +138,7 @@ class Composed(Protocol):
 
     def thaw(self, state: Any, /) -> SliceBuilder: ...
 
-    def import_all(self) -> None: ...
+    def load_event_types(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -162,9 +162,10 @@ class Rules:
     classes and no others. ``names(campaign_state)`` lists the names it registers beside the table's
     (characters, locations): a command's names are matched to them ignoring case (:mod:`yarnlog.core.names`);
     a :class:`~yarnlog.core.names.Registered` keeps the names that are not characters apart (``other``),
-    so the shell completes and suggests characters where a character is asked for. ``import_all()``
-    imports what the ruleset imports only when first used (its parts: :class:`~yarnlog.core.composition.LazyPart`),
-    so that every event type it records is registered (:func:`yarnlog.core.events.payload_class`).
+    so the shell completes and suggests characters where a character is asked for. ``load_event_types()``
+    imports what registers the event types of the parts it imports only when first used (each
+    :class:`~yarnlog.core.composition.LazyPart`'s fold), so that every event type it records is
+    registered (:func:`yarnlog.core.events.payload_class`).
     """
 
     initial_state: Callable[[], Any] = dict
@@ -176,7 +177,7 @@ class Rules:
     thaw: Callable[[Any], SliceBuilder] | None = None
     state_packages: tuple[str, ...] = ()
     names: Callable[[CampaignState[Any]], Iterable[str]] = _no_names
-    import_all: Callable[[], None] = _nothing_to_import
+    load_event_types: Callable[[], None] = _nothing_to_import
 
     @classmethod
     def composed(cls, composition: Composed, *, takes_over: Mapping[type, Handler] | None = None,
@@ -187,7 +188,7 @@ class Rules:
         return cls(initial_state=composition.initial_state, evolve=composition.evolve, decide=composition.decide,
                    audit=composition.audit, validators=composition.validators, takes_over=takes_over or {},
                    thaw=composition.thaw, state_packages=state_packages, names=names,
-                   import_all=composition.import_all)
+                   load_event_types=composition.load_event_types)
 
 
 @dataclass(frozen=True)

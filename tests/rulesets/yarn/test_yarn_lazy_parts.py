@@ -12,7 +12,7 @@ from yarnlog.rulesets.yarn.ruleset import PARTS, RULESET
 
 
 def test_each_lazy_part_folds_and_validates_only_events_defined_where_it_says():
-    RULESET.rules.import_all()
+    RULESET.rules.load_event_types()
     lazy = [part for part in PARTS if isinstance(part, LazyPart)]
     assert {part.name for part in lazy} == {"combat", "procedure", "powers"}
     classes = [payload_class(t) for t in known_event_types()]
@@ -22,8 +22,18 @@ def test_each_lazy_part_folds_and_validates_only_events_defined_where_it_says():
         assert [cls.event_type for cls in held if not part.may_hold(cls)] == [], part.name
 
 
+def test_each_lazy_part_folds_with_its_own_fold():
+    for part in (part for part in PARTS if isinstance(part, LazyPart)):
+        fresh = LazyPart(part.name, part.target, events_within=part.events_within, fold=part.fold)
+        fresh.import_fold()
+        assert not fresh.loaded  # its fold alone, not its deciders
+        whole = part.part
+        assert (fresh.initial, fresh.evolve, fresh.folds, fresh.thaw, fresh.reads) == \
+            (whole.initial, whole.evolve, whole.folds, whole.thaw, whole.reads), part.name
+
+
 def test_the_composed_validators_are_every_parts_own():
-    RULESET.rules.import_all()
+    RULESET.rules.load_event_types()
     every = {cls: validate for part in PARTS for cls, validate in part.validators.items()}
     assert dict(RULESET.rules.validators) == every
     assert all(RULESET.rules.validators.get(cls) is validate for cls, validate in every.items())

@@ -8,7 +8,7 @@ Yarn takes over three of the journal's own commands (:data:`TAKES_OVER`); its ve
 
 from __future__ import annotations
 
-from yarnlog.core.composition import Composition, LazyPart, Part, Router
+from yarnlog.core.composition import Composition, Fold, LazyPart, Part, Router
 from yarnlog.core.names import Registered
 from yarnlog.core.ruleset import Handler, Rules, Ruleset, Views, Words
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
@@ -23,13 +23,20 @@ from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 from yarnlog.rulesets.yarn.status import seats
 
 _PARTS = "yarnlog.rulesets.yarn.parts"
-#: Fights, procedural rolls and powers are imported when first used (an event of theirs folded or
-#: validated, a command reaching their deciders): a note, a call or a petition needs none of them.
-#: Each names where its payloads are defined (powers fold the procedure's rolls).
-fight = LazyPart("combat", f"{_PARTS}.combat.part:PART", events_within=(f"{_PARTS}.combat",))
-procedure = LazyPart("procedure", f"{_PARTS}.procedure.part:PART", events_within=(f"{_PARTS}.procedure",))
+#: Fights, procedural rolls and powers are imported when first used: a note, a call or a petition
+#: needs none of them. Each names where its payloads are defined (powers fold the procedure's rolls)
+#: and where its fold is (its records): an event of theirs in the log is folded with that module
+#: alone; their deciders and validators are imported when a command reaches them.
+fight = LazyPart("combat", f"{_PARTS}.combat.part:PART",
+                 events_within=(f"{_PARTS}.combat.fight_records", f"{_PARTS}.combat.wounds"),
+                 fold=Fold(f"{_PARTS}.combat.fight_records", "Fights", "FightsBuilder",
+                           reads=frozenset({"characters", "combat"})))
+procedure = LazyPart("procedure", f"{_PARTS}.procedure.part:PART",
+                     events_within=(f"{_PARTS}.procedure.roll_records",),
+                     fold=Fold(f"{_PARTS}.procedure.roll_records", "Procedure", "ProcedureBuilder"))
 powers = LazyPart("powers", f"{_PARTS}.powers.part:PART",
-                  events_within=(f"{_PARTS}.powers", f"{_PARTS}.procedure.roll_records"))
+                  events_within=(f"{_PARTS}.powers.power_records", f"{_PARTS}.procedure.roll_records"),
+                  fold=Fold(f"{_PARTS}.powers.power_records", "Powers", "PowersBuilder"))
 
 PARTS: tuple[Part | LazyPart, ...] = (economy.PART, characters.PART, drama.PART, fight, procedure, powers)
 
