@@ -126,18 +126,22 @@ class LazyPart:
 
     ``events_within`` names the modules (a package: every module under it) that define every payload
     type the part folds or validates: an event of any other type is routed past the part, and its
-    validator looked up elsewhere, without importing it. ``fold``, when given, says where the part's
+    validator looked up elsewhere, without importing it. ``event_types`` are the beginnings of the
+    event types its payloads are registered under (``"yarn.combat."``): reading an event of such a
+    type imports the part's fold first. ``fold``, when given, says where the part's
     fold is (:class:`Fold`): an event of the part's is folded, and its slice made and thawed, with
     that module alone (a note after a roll folds the roll, and decides nothing of the procedure's). A
     test holds each ruleset's parts to what they declare. Any other use (its decider asked, its
     audit) imports the part; once imported it is that :class:`Part` in every respect.
     """
 
-    def __init__(self, name: str, target: str, *, events_within: tuple[str, ...], fold: Fold | None = None):
+    def __init__(self, name: str, target: str, *, events_within: tuple[str, ...], fold: Fold | None = None,
+                 event_types: tuple[str, ...] = ()):
         self.name = name
         self.target = target
         self.events_within = events_within
         self.fold = fold
+        self.event_types = event_types
         self._part: Part | None = None
 
     @property
@@ -275,12 +279,14 @@ class Composition(Generic[T]):
                 changed[part.name] = after
         return replace(state, **changed) if changed else state
 
-    def load_event_types(self) -> None:
-        """Import what folds every part imported when first used (:class:`LazyPart`): with it, every
-        payload type they record is registered."""
-        for part in self.parts:
-            if isinstance(part, LazyPart):
-                part.import_fold()
+    def load_event_types(self, event_type: str | None = None) -> None:
+        """Import what folds the parts imported when first used (:class:`LazyPart`) that register
+        ``event_type`` (by the beginnings of their :attr:`~LazyPart.event_types`); without one, or
+        when none says it does, of every such part: with it, every payload type they record is registered."""
+        lazy = [part for part in self.parts if isinstance(part, LazyPart)]
+        named = [part for part in lazy if event_type is not None and event_type.startswith(part.event_types)]
+        for part in named or lazy:
+            part.import_fold()
 
     def thaw(self, state: T) -> ComposedBuilder[T]:
         """``state`` thawed for a replay: the parts that offer ``thaw`` fold in place (see :class:`ComposedBuilder`)."""

@@ -81,7 +81,7 @@ def upcaster(event_type: str, from_version: int) -> Callable[[Upcaster], Upcaste
     return register
 
 
-def _nothing() -> None:
+def _nothing(event_type: str | None = None) -> None:
     return None
 
 
@@ -99,8 +99,11 @@ def payload_class(event_type: str) -> type[Payload]:
         prefix = event_type.split(".", 1)[0]
         if prefix in RULESETS and prefix not in RULESETS.duplicates:
             ruleset = import_object(RULESETS[prefix])
-            if event_type not in _PAYLOADS:  # a type of a part imported when first used
-                getattr(getattr(ruleset, "rules", None), "load_event_types", _nothing)()
+            load = getattr(getattr(ruleset, "rules", None), "load_event_types", _nothing)
+            if event_type not in _PAYLOADS:  # a type of a part imported when first used: that part's
+                load(event_type)
+            if event_type not in _PAYLOADS:  # else every such part's
+                load(None)
     try:
         return _PAYLOADS[event_type]
     except KeyError:

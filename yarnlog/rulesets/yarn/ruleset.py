@@ -29,13 +29,16 @@ _PARTS = "yarnlog.rulesets.yarn.parts"
 #: alone; their deciders and validators are imported when a command reaches them.
 fight = LazyPart("combat", f"{_PARTS}.combat.part:PART",
                  events_within=(f"{_PARTS}.combat.fight_records", f"{_PARTS}.combat.wounds"),
+                 event_types=("yarn.combat.", "yarn.wounds."),
                  fold=Fold(f"{_PARTS}.combat.fight_records", "Fights", "FightsBuilder",
                            reads=frozenset({"characters", "combat"})))
 procedure = LazyPart("procedure", f"{_PARTS}.procedure.part:PART",
                      events_within=(f"{_PARTS}.procedure.roll_records",),
+                     event_types=("yarn.roll.", "yarn.group.", "yarn.consequence."),
                      fold=Fold(f"{_PARTS}.procedure.roll_records", "Procedure", "ProcedureBuilder"))
 powers = LazyPart("powers", f"{_PARTS}.powers.part:PART",
                   events_within=(f"{_PARTS}.powers.power_records", f"{_PARTS}.procedure.roll_records"),
+                  event_types=("yarn.psychic.", "yarn.power.", "yarn.spell."),
                   fold=Fold(f"{_PARTS}.powers.power_records", "Powers", "PowersBuilder"))
 
 PARTS: tuple[Part | LazyPart, ...] = (economy.PART, characters.PART, drama.PART, fight, procedure, powers)
