@@ -97,3 +97,18 @@ def test_a_lazy_part_is_the_part_it_names():
         wrong.part  # noqa: B018
     _, lazy = _composed()
     assert lazy.part is COUNTING and lazy.evolve is COUNTING.evolve and lazy.thaw is CountBuilder
+
+
+def test_a_command_defined_elsewhere_than_its_commands_is_not_asked_of_it():
+    lazy = LazyPart("counted", f"{__name__}:COUNTING", events_within=(__name__,), commands_within=("elsewhere",))
+    composition = Composition((SEEING, lazy), State)
+    assert composition.decide(State(seen=0, counted=0), None, None) is None and not lazy.loaded  # type: ignore[arg-type]
+    assert lazy.may_decide(_recorded(Other(text="fog"), 1)) is False
+
+    @dataclass(frozen=True)
+    class Mine:
+        """A command defined where the part says its commands are: asked of it."""
+
+    here = LazyPart("counted", f"{__name__}:COUNTING", events_within=(__name__,), commands_within=(__name__,))
+    assert here.may_decide(Mine()) and Composition((SEEING, here), State).decide(Mine(), None, None) is None
+    assert here.loaded

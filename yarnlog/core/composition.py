@@ -128,7 +128,10 @@ class LazyPart:
     type the part folds or validates: an event of any other type is routed past the part, and its
     validator looked up elsewhere, without importing it. ``event_types`` are the beginnings of the
     event types its payloads are registered under (``"yarn.combat."``): reading an event of such a
-    type imports the part's fold first. ``fold``, when given, says where the part's
+    type imports the part's fold first. ``commands_within``, when given, names the modules that define
+    the classes of every command its decider takes: a command none of whose classes (its own, its
+    bases) is defined there is not asked of it, unimported.
+    ``fold``, when given, says where the part's
     fold is (:class:`Fold`): an event of the part's is folded, and its slice made and thawed, with
     that module alone (a note after a roll folds the roll, and decides nothing of the procedure's). A
     test holds each ruleset's parts to what they declare. Any other use (its decider asked, its
@@ -136,12 +139,13 @@ class LazyPart:
     """
 
     def __init__(self, name: str, target: str, *, events_within: tuple[str, ...], fold: Fold | None = None,
-                 event_types: tuple[str, ...] = ()):
+                 event_types: tuple[str, ...] = (), commands_within: tuple[str, ...] | None = None):
         self.name = name
         self.target = target
         self.events_within = events_within
         self.fold = fold
         self.event_types = event_types
+        self.commands_within = commands_within
         self._part: Part | None = None
 
     @property
@@ -182,10 +186,20 @@ class LazyPart:
                  "thaw": getattr(module, self.fold.thaw) if self.fold.thaw else None, "reads": self.fold.reads}
         self.__dict__.update(found)
 
+    def may_decide(self, command: Any) -> bool:
+        """Whether the part may decide ``command``: imported already, or a class of the command's
+        (its own or a base) is defined where the part's commands are (:attr:`commands_within`)."""
+        if self.loaded or self.commands_within is None:
+            return True
+        return any(self._within(cls.__module__, self.commands_within) for cls in type(command).__mro__)
+
+    @staticmethod
+    def _within(module: str, where: tuple[str, ...]) -> bool:
+        return any(module == place or module.startswith(place + ".") for place in where)
+
     def may_hold(self, payload_type: type) -> bool:
         """Whether ``payload_type`` is defined where this part's payloads are (:attr:`events_within`)."""
-        module = payload_type.__module__
-        return any(module == where or module.startswith(where + ".") for where in self.events_within)
+        return self._within(payload_type.__module__, self.events_within)
 
     def __getattr__(self, attribute: str) -> Any:
         if attribute.startswith("_"):
@@ -294,6 +308,8 @@ class Composition(Generic[T]):
 
     def decide(self, command: Any, campaign: CampaignState[Any], referee: Referee) -> list[Payload] | None:
         for part in self.parts:
+            if isinstance(part, LazyPart) and not part.may_decide(command):
+                continue
             payloads = part.decide(command, campaign, referee)
             if payloads is not None:
                 return payloads

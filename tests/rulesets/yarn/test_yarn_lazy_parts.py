@@ -80,3 +80,31 @@ def test_an_event_type_read_imports_its_parts_fold_alone():
         done = subprocess.run([sys.executable, "-c", _LOAD, json.dumps(types), json.dumps(others)], check=True,
                               capture_output=True, text=True)
         assert json.loads(done.stdout) == [[], []], part.name
+
+
+def test_a_lazy_part_that_names_where_its_commands_are_decides_no_other():
+    """Its deciders test a command only with ``isinstance`` against classes defined where it says
+    (read from their source), so any other command is none of its own."""
+    import ast
+    import importlib
+    import pkgutil
+    from pathlib import Path
+
+    named = [part for part in PARTS if isinstance(part, LazyPart) and part.commands_within is not None]
+    assert [part.name for part in named] == ["combat"]
+    for part in named:
+        part.part  # noqa: B018
+        for package in part.commands_within:
+            modules = [importlib.import_module(package)]
+            modules += [importlib.import_module(info.name) for info in
+                        pkgutil.walk_packages(modules[0].__path__, prefix=package + ".")]
+            for module in modules:
+                for node in ast.walk(ast.parse(Path(module.__file__).read_text(encoding="utf-8"))):
+                    if isinstance(node, ast.FunctionDef) and node.name == "decide":
+                        tested = [call.args[1] for call in ast.walk(node) if isinstance(call, ast.Call)
+                                  and getattr(call.func, "id", None) == "isinstance"
+                                  and getattr(call.args[0], "id", None) == "command"]
+                        assert tested, module.__name__
+                        for name in tested:
+                            cls = getattr(module, ast.unparse(name))
+                            assert part._within(cls.__module__, part.commands_within), (module.__name__, cls)

@@ -29,7 +29,7 @@ _PARTS = "yarnlog.rulesets.yarn.parts"
 #: alone; their deciders and validators are imported when a command reaches them.
 fight = LazyPart("combat", f"{_PARTS}.combat.part:PART",
                  events_within=(f"{_PARTS}.combat.fight_records", f"{_PARTS}.combat.wounds"),
-                 event_types=("yarn.combat.", "yarn.wounds."),
+                 event_types=("yarn.combat.", "yarn.wounds."), commands_within=(f"{_PARTS}.combat",),
                  fold=Fold(f"{_PARTS}.combat.fight_records", "Fights", "FightsBuilder",
                            reads=frozenset({"characters", "combat"})))
 procedure = LazyPart("procedure", f"{_PARTS}.procedure.part:PART",
