@@ -149,7 +149,8 @@ def test_gm_characters_roll_the_dice_the_gm_says_and_only_the_gm_rolls_them(jour
     # "You compare your roll vs. that made by the GM, usually representing a GMC's traits."
     guard = roll(journal, scene, "guard", "Alert", dice=3, faces=(4, 1, 2)).payload
     assert (guard.gmc, guard.participant, guard.trait_dice) == (True, "Maya", 3)
-    refused(journal, scene, MakeRoll(Hands("guard", "Alert"), faces=(4, 1, 2)), match="how many dice")
+    refused(journal, scene, MakeRoll(Hands("guard", "Alert"), faces=(4, 1, 2)),
+            match="give guard's dice: a GMC's are the GM's")
     refused(journal, scene, MakeRoll(Hands("guard", "Alert", dice=3), participant="Ana", faces=(4, 1, 2)),
             match="Ana does not roll for guard")
     refused(journal, scene, MakeRoll(Hands("Iris", "Tough"), participant="Ben", faces=(1, 2, 3, 4)),

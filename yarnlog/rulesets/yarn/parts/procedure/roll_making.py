@@ -155,8 +155,7 @@ def _gmc_dice(hands: Hands, trait: str | None, use: TraitUse) -> TraitDice:
         invalid(hands.dice is None, "a roll with no trait has no trait dice to give")
         count = dice.NO_TRAIT_DICE if use is TraitUse.NO_TRAIT else LACKING_TECHNICAL_DICE
         return TraitDice(RollSpec(count), trait, use, count, True)
-    count = present(hands.dice, f"how many dice does {hands.character} roll for {trait or 'the trait'}? "
-                                "(a GMC's dice are the GM's to say)")
+    count = present(hands.dice, f"give {hands.character}'s dice: a GMC's are the GM's")
     spec = dice.tangential_trait(count) if use is TraitUse.TANGENTIAL else RollSpec(count)
     return TraitDice(spec, trait, use, count, True)
 
