@@ -127,7 +127,7 @@ class LazyPart:
     ``events_within`` names the modules (a package: every module under it) that define every payload
     type the part folds or validates: an event of any other type is routed past the part, and its
     validator looked up elsewhere, without importing it. ``event_types`` are the beginnings of the
-    event types its payloads are registered under (``"yarn.combat."``): reading an event of such a
+    event types its payloads are registered under (``"mygame.combat."``): reading an event of such a
     type imports the part's fold first. ``commands_within``, when given, names the modules that define
     the classes of every command its decider takes: a command none of whose classes (its own, its
     bases) is defined there is not asked of it, unimported.
