@@ -19,11 +19,12 @@ it imports beyond the modules of ``import sqlmodel`` (``python -X importtime``, 
 package, median of three: shares only, the tracing slows every import alike).
 ``bench/oneshot_pairs.py`` times a note the same way, and the decoding of the state snapshot.
 
-``--no-base`` runs this tree alone beside ``import sqlmodel`` (for the reads that take minutes at 100K);
+``--no-base [COMMANDS]`` runs those commands (all if none named) of this tree alone beside ``import
+sqlmodel``, not ``--base``'s (for the reads that take minutes at 100K);
 ``--warmup N`` sets the untimed rounds that come first (default 2).
 
 Usage: python bench/startup_pairs.py EVENTS [--base main] [--rounds 7] [--commands note,tokens,...]
-       [--pg URL] [--importtime] [--no-base] [--warmup 2]
+       [--pg URL] [--importtime] [--no-base [ledger,recap]] [--warmup 2]
 """
 
 from __future__ import annotations
@@ -98,8 +99,9 @@ def main() -> None:
     parser.add_argument("--commands", default="note", help=f"comma-separated, of: {', '.join(COMMANDS)}")
     parser.add_argument("--pg", help="a PostgreSQL URL: each revision works on its own database of that server")
     parser.add_argument("--importtime", action="store_true", help="what each command imports, by package")
-    parser.add_argument("--no-base", action="store_true",
-                        help="this tree alone beside import sqlmodel (no --base revision run)")
+    parser.add_argument("--no-base", nargs="?", const="*", default="",
+                        help="commands (all if none named) run by this tree alone beside import sqlmodel, "
+                        "not by --base")
     parser.add_argument("--warmup", type=int, default=2,
                         help="untimed rounds first, each revision keeping its snapshot and bytecode (default 2)")
     args = parser.parse_args()
@@ -147,24 +149,28 @@ def main() -> None:
             raise SystemExit(f"{name} {command}: {done.stderr.strip()[-400:]}")
         return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), done.stderr
 
-    revisions = tuple(n for n in REVISIONS if not (args.no_base and n == "base"))
+    alone = set(commands if args.no_base == "*" else args.no_base.split(",") if args.no_base else ())
+
+    def revisions_of(command: str) -> tuple[str, ...]:
+        return tuple(n for n in REVISIONS if not (command in alone and n == "base"))
+
     for _ in range(args.warmup):  # each revision keeps a snapshot of its own code, and its bytecode
         for command in commands:
-            for name in revisions[1:]:
+            for name in revisions_of(command)[1:]:
                 run(name, command)
-    figures = {(name, command): [] for command in commands for name in revisions}
+    figures = {(name, command): [] for command in commands for name in revisions_of(command)}
     for _ in range(args.rounds):
         for command in commands:
-            for name in revisions:
+            for name in revisions_of(command):
                 figures[(name, command)].append(run(name, command)[0])
     median = {key: statistics.median(values) for key, values in figures.items()}
     store = "PostgreSQL" if args.pg else "SQLite"
     print(f"{args.events:,} events, {store}; one-shot commands, CPU, median of {args.rounds} interleaved rounds")
-    print(f"  {'command':<10} {'import sqlmodel':>16} {'-' if args.no_base else args.base:>16} {'this tree':>16}")
+    print(f"  {'command':<10} {'import sqlmodel':>16} {args.base:>16} {'this tree':>16}")
     for command in commands:
         floor = median[("sqlmodel", command)]
-        cells = [f"{median[(n, command)]:.3f} s x{median[(n, command)] / floor:.2f}" if n in revisions else "-"
-                 for n in ("base", "this")]
+        cells = [f"{median[(n, command)]:.3f} s x{median[(n, command)] / floor:.2f}"
+                 if n in revisions_of(command) else "-" for n in ("base", "this")]
         print(f"  {command:<10} {floor:>14.3f} s {cells[0]:>16} {cells[1]:>16}")
     if args.importtime:
         print("What each command imports beyond `import sqlmodel` (python -X importtime, self times summed by "
@@ -174,7 +180,7 @@ def main() -> None:
             lambda: collections.defaultdict(list))
         for _ in range(3):  # in the rounds' order: a petition ends the scene the call before it opened
             for command in commands:
-                for name in revisions[1:]:
+                for name in revisions_of(command)[1:]:
                     grouped: collections.Counter[str] = collections.Counter()
                     for module, self_us in _by_package(run(name, command, ("-X", "importtime"))[1]).items():
                         if module not in floor_modules:
@@ -182,7 +188,7 @@ def main() -> None:
                     for group, self_us in grouped.items():
                         totals[(name, command)][group].append(self_us)
         for command in commands:
-            for name in revisions[1:]:
+            for name in revisions_of(command)[1:]:
                 shares = {group: statistics.median(v + [0] * (3 - len(v)))
                           for group, v in totals[(name, command)].items()}
                 excess = sum(shares.values())
