@@ -17,6 +17,6 @@ def test_a_refused_retraction_shows_a_bracketed_name_as_typed_and_writes_nothing
         assert code == 0, (args, err)
     before = json.loads(cli("log", "--json")[1])
     code, _, err = cli("retract", "4", "--reason", "oops", "--yes")
-    assert code != 0 and f"there is no character called {name} (Corrections)" in err, err
+    assert code != 0 and f"no character is called {name} (Corrections)" in err, err
     assert len(err.strip().splitlines()) == 1
     assert json.loads(cli("log", "--json")[1]) == before

@@ -1,25 +1,37 @@
 """Persistent maps and vectors thawed for a replay (core/thawed.py): each freeze equals the map or vector
-as set so far, and what an earlier freeze handed out never changes."""
+as set so far, and what an earlier freeze handed out never changes. What is kept by scene number
+(``core.timeline.Numbered``) thaws as a map does."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pyrsistent import pmap, pvector
 
 from yarnlog.core.thawed import ThawedMap, ThawedVector
+from yarnlog.core.timeline import Numbered
 
-#: ("set", key, value), ("discard", key, None) or ("freeze", None, None), on a handful of keys.
+#: ("set", key, value), ("discard", key, None) or ("freeze", None, None), on a handful of keys (numbers:
+#: a Numbered's start at 1).
 MAP_STEPS = st.lists(st.one_of(
-    st.tuples(st.just("set"), st.integers(0, 5), st.integers()),
-    st.tuples(st.just("discard"), st.integers(0, 5), st.none()),
+    st.tuples(st.just("set"), st.integers(1, 6), st.integers()),
+    st.tuples(st.just("discard"), st.integers(1, 6), st.none()),
     st.tuples(st.just("freeze"), st.none(), st.none()),
 ), max_size=40)
 
 
-@given(st.dictionaries(st.integers(0, 5), st.integers()), MAP_STEPS)
-def test_a_thawed_map_freezes_to_what_was_set_and_never_changes_what_it_handed_out(start, steps):
-    thawed, model = ThawedMap(pmap(start)), dict(start)
+def _numbered(items: dict) -> Numbered:
+    numbered: Numbered = Numbered()
+    for number, value in items.items():
+        numbered = numbered.set(number, value)
+    return numbered
+
+
+@pytest.mark.parametrize("persistent", [pmap, _numbered], ids=["pmap", "numbered"])
+@given(start=st.dictionaries(st.integers(1, 6), st.integers()), steps=MAP_STEPS)
+def test_a_thawed_map_freezes_to_what_was_set_and_never_changes_what_it_handed_out(persistent, start, steps):
+    thawed, model = ThawedMap(persistent(start)), dict(start)
     handed_out = []
     for op, key, value in steps:
         if op == "set":
@@ -31,7 +43,7 @@ def test_a_thawed_map_freezes_to_what_was_set_and_never_changes_what_it_handed_o
         else:
             handed_out.append((thawed.freeze(), dict(model)))
         assert (key in thawed) == (key in model) and thawed.get(key) == model.get(key)
-    assert thawed.freeze() == pmap(model)
+    assert thawed.freeze() == pmap(model) and type(thawed.freeze()) is type(persistent(start))
     for frozen, then in handed_out:
         assert frozen == pmap(then)
 

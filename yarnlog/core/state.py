@@ -10,7 +10,7 @@ import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from sys import intern
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from yarnlog.core.corrections import Amendments, OverrideRecorded, effective
 from yarnlog.core.envelope import StoredEvent, stored_payload
@@ -325,7 +325,14 @@ def as_told(history: Sequence[Recorded]) -> list[Recorded]:
     return told
 
 
-def visible_to(recorded: Recorded, viewer: str | None, table: Table) -> bool:
+class Seen(Protocol):
+    """An event, or what a slice keeps of one, with the visibility it was recorded under."""
+
+    @property
+    def visibility(self) -> str: ...
+
+
+def visible_to(recorded: Seen, viewer: str | None, table: Table) -> bool:
     """Whether ``viewer`` may see the event (``None`` sees everything, as the GM does)."""
     if viewer is None or table.is_gm(viewer) or recorded.visibility == EVERYONE:
         return True

@@ -11,25 +11,42 @@ the history instead of converting the whole map each time.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
-from pyrsistent import PMap, PVector
+from pyrsistent import PVector
 
 K = TypeVar("K")
 V = TypeVar("V")
+
+
+V_co = TypeVar("V_co", covariant=True)
+
+
+class Persistent(Protocol[K, V_co]):
+    """What :class:`ThawedMap` thaws: a persistent mapping with an evolver (a PMap, a Numbered)."""
+
+    def keys(self) -> Iterable[K]: ...
+
+    def __getitem__(self, key: K, /) -> V_co: ...
+
+    def __contains__(self, key: object, /) -> bool: ...
+
+    def evolver(self) -> Any: ...
 
 
 class ThawedMap(Generic[K, V]):
     """A :class:`~pyrsistent.PMap` thawed: read and set in place, frozen by :meth:`freeze`.
 
     Thawing copies the map into a dict once; :meth:`freeze` writes into the map it froze last only
-    the keys set or discarded since (a persistent map frozen earlier is never changed).
+    the keys set or discarded since (a persistent map frozen earlier is never changed). It thaws
+    the timeline's :class:`~yarnlog.core.timeline.Numbered` alike (its evolver takes numbers as keys);
+    :meth:`freeze` then gives one back.
     """
 
     __slots__ = ("_items", "_frozen", "_changed")
 
-    def __init__(self, frozen: PMap[K, V]):
-        self._frozen = frozen
+    def __init__(self, frozen: Persistent[K, V]):
+        self._frozen: Any = frozen
         self._items: dict[K, V] = dict(frozen)
         self._changed: set[K] = set()
 
@@ -61,7 +78,7 @@ class ThawedMap(Generic[K, V]):
             del self._items[key]
             self._changed.add(key)
 
-    def freeze(self) -> PMap[K, V]:
+    def freeze(self) -> Any:
         """The map as set so far, sharing what did not change with the map frozen before."""
         if self._changed:
             evolver, frozen, items = self._frozen.evolver(), self._frozen, self._items

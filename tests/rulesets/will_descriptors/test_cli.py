@@ -182,7 +182,7 @@ def test_board_ledger_and_rolls_as_of_an_event_and_the_end_of_a_scene(table):
         assert [r["event"] for r in read("rolls", *at)] == [8]
     assert read("ledger", "--as-of", "7") == [] and read("rolls", "--as-of", "7") == []
     code, _, err = table("ledger", "--character", "Nobody")
-    assert code == 2 and "there is no character called Nobody" in err
+    assert code == 2 and "no character is called Nobody" in err
 
 
 def test_an_out_character_is_refused_naming_the_rule_once(table):

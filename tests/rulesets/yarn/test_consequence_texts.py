@@ -34,7 +34,8 @@ def test_a_good_consequence_turns_out_to_be_an_advantage(journal, rolled):
     cid, good, _ = rolled
     said = journal.execute(cid, IntroduceConsequence(good, "the quartermaster owes her a favour"))[0].payload
     assert (said.character, said.kind, said.scene, said.introduced_by) == ("Iris", "good", 1, "Ana")
-    assert journal.state(cid).rules.procedure.introduced[good].payload.text == "the quartermaster owes her a favour"
+    introduced = journal.state(cid).rules.procedure.introduced[good]
+    assert journal.history(cid)[introduced - 1].payload.text == "the quartermaster owes her a favour"
     rejected(journal, cid, IntroduceConsequence(good, "another"), "already introduced")
     told = build_recap(journal.history(cid), journal.state(cid).table, Audience("gm", None), Scope())
     assert told.episodes[0].scenes[0].consequences[-1].text == (

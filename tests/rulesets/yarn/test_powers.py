@@ -253,7 +253,7 @@ def test_casting_takes_a_shot_and_resistance_at_least_equal_to_the_level_resists
     refused(journal, scene, CastSpell("Otto", "Grip of Stone"), match="has not learned")
     held = journal.execute(scene, ResistSpell(MakeRoll(Hands("Otto", "Strong"), faces=(4, 4, 4)), cast.sequence))
     broke = journal.execute(scene, ResistSpell(MakeRoll(Hands("Otto", "Strong"), faces=(4, 4, 3)), cast.sequence))
-    rows = {r["sequence"]: r for r in roll_rows(journal.state(scene))}
+    rows = {r["sequence"]: r for r in roll_rows(journal.state(scene), journal.history(scene))}
     assert [rows[r[-1].sequence]["resisted"] for r in (held, broke)] == [True, False]
     # Three dice reach 12 in 81 of 216 throws.
     assert rows[held[-1].sequence]["recap"] == "Otto rolls Strong, 3d6: 4 4 4 = 12, resists Grip of Stone 12 " \

@@ -149,7 +149,8 @@ def test_gm_characters_roll_the_dice_the_gm_says_and_only_the_gm_rolls_them(jour
     # "You compare your roll vs. that made by the GM, usually representing a GMC's traits."
     guard = roll(journal, scene, "guard", "Alert", dice=3, faces=(4, 1, 2)).payload
     assert (guard.gmc, guard.participant, guard.trait_dice) == (True, "Maya", 3)
-    refused(journal, scene, MakeRoll(Hands("guard", "Alert"), faces=(4, 1, 2)), match="how many dice")
+    refused(journal, scene, MakeRoll(Hands("guard", "Alert"), faces=(4, 1, 2)),
+            match="give guard's dice: a GMC's are the GM's")
     refused(journal, scene, MakeRoll(Hands("guard", "Alert", dice=3), participant="Ana", faces=(4, 1, 2)),
             match="Ana does not roll for guard")
     refused(journal, scene, MakeRoll(Hands("Iris", "Tough"), participant="Ben", faces=(1, 2, 3, 4)),
@@ -181,7 +182,7 @@ def test_the_three_results_against_a_difficulty_factor_with_exact_prior_odds(jou
     assert beats.against.label == "Hard"
     # 3d6 beats 11 with 81 of 216 throws, equals it with 27.
     assert (beats.odds.beats.exact, beats.odds.equals.exact, beats.odds.beats.percent) == ("3/8", "1/8", "38%")
-    rows = roll_rows(journal.state(scene))
+    rows = roll_rows(journal.state(scene), journal.history(scene))
     assert rows[0]["recap"] == "Iris rolls Military Background, 3d6: 6 6 2 = 14, beats Hard 11 by 3 " \
                                "(against 38% odds) [good break]"
 
@@ -206,7 +207,8 @@ def test_an_opposed_roll_against_a_secret_gmc_roll_hides_the_gmcs_number(journal
     p = spell.payload
     assert (p.outcome, p.against.number, p.margin, p.odds) == ("beats", None, None, None)
     state = journal.state(cid)
-    players, gms = roll_rows(state, viewer="Ana"), roll_rows(state)
+    history = journal.history(cid)
+    players, gms = roll_rows(state, history, viewer="Ana"), roll_rows(state, history)
     assert [r["sequence"] for r in players] == [spell.sequence]
     assert players[0]["against"]["number"] is None and "?" in players[0]["recap"]
     ghost_row, spell_row = gms
@@ -366,10 +368,11 @@ def test_the_hand_of_fate_and_the_gms_reading(journal, scene):
         TraitUse.HAND_OF_FATE, "2d6", 5)
     journal.execute(scene, ReadRoll(fate.sequence, "an annoying wind that keeps blowing the napkins away"))
     journal.execute(scene, ReadRoll(fate.sequence, "the wind carries a stranger's voice"), visibility="gm")
-    state = journal.state(scene)
-    assert roll_rows(state)[0]["readings"] == ["an annoying wind that keeps blowing the napkins away",
-                                               "the wind carries a stranger's voice"]
-    assert roll_rows(state, viewer="Ben")[0]["readings"] == ["an annoying wind that keeps blowing the napkins away"]
+    state, history = journal.state(scene), journal.history(scene)
+    assert roll_rows(state, history)[0]["readings"] == ["an annoying wind that keeps blowing the napkins away",
+                                                        "the wind carries a stranger's voice"]
+    seen_by_ben = roll_rows(state, history, viewer="Ben")[0]["readings"]
+    assert seen_by_ben == ["an annoying wind that keeps blowing the napkins away"]
     refused(journal, scene, MakeRoll(Hands("Tom", "Strong", TraitUse.HAND_OF_FATE), faces=(2, 3)),
             match="no trait applies")
     refused(journal, scene, ReadRoll(1, "nothing"), match="not a roll")
@@ -407,9 +410,10 @@ def test_combining_dice_the_books_two_examples(journal):
     assert (gang.payload.dice.notation, gang.payload.dice.total, gang.payload.participant) == ("10d6kh2", 11, "Maya")
     fight = roll(journal, cid, "Iris", "Military Background", faces=(6, 4, 4), against=Opposed(gang.sequence))
     assert (fight.payload.dice.total, fight.payload.outcome) == (14, "beats")
-    rows = {r["sequence"]: r for r in roll_rows(journal.state(cid))}
+    rows = {r["sequence"]: r for r in roll_rows(journal.state(cid), journal.history(cid))}
     assert (rows[gang.sequence]["sixes"], rows[gang.sequence]["limited_success"]) == (1, True)
-    assert [g["method"] for g in group_rows(journal.state(cid))] == ["combining dice", "combining dice"]
+    groups = group_rows(journal.state(cid), journal.history(cid))
+    assert [g["method"] for g in groups] == ["combining dice", "combining dice"]
     assert verify(journal.store.read(cid), cid).ok
 
 
@@ -423,7 +427,7 @@ def test_either_or_counts_the_roll_the_gm_determined(journal, scene):
     chosen = journal.execute(scene, GroupEffort("either/or", (first.sequence, second.sequence),
                                                 counting=second.sequence), visibility="gm")[-1].payload
     assert (chosen.counting, chosen.source, chosen.total) == (second.sequence, "entered", 8)
-    assert group_rows(journal.state(scene), viewer="Ben") == []
+    assert group_rows(journal.state(scene), journal.history(scene), viewer="Ben") == []
 
 
 def test_either_or_may_be_determined_at_random(journal, scene):
@@ -446,7 +450,7 @@ def test_worst_roller_the_books_example(journal, scene):
     worst = journal.execute(scene, GroupEffort("worst roller", (first.sequence, second.sequence),
                                                Opposed(guards.sequence)))[-1].payload
     assert (worst.counting, worst.total, worst.outcome, worst.against.number) == (second.sequence, 6, "fails", None)
-    assert group_rows(journal.state(scene))[0]["characters"] == ["Tom", "Iris"]
+    assert group_rows(journal.state(scene), journal.history(scene))[0]["characters"] == ["Tom", "Iris"]
 
 
 def test_a_group_effort_joins_two_or_more_rolls_of_the_scene(journal, scene):
@@ -499,9 +503,9 @@ def test_projections_at_a_point_in_history(journal, scene):
     first = roll(journal, scene, "Iris", "Tough", faces=(1, 2, 3, 4))
     roll(journal, scene, "Tom", faces=(6, 6))
     then = journal.state(scene, upto=first.sequence)
-    assert [r["sequence"] for r in roll_rows(then)] == [first.sequence]
+    assert [r["sequence"] for r in roll_rows(then, journal.history(scene, upto=first.sequence))] == [first.sequence]
     assert consequence_data(then)["due"] == []
-    assert [r["character"] for r in roll_rows(journal.state(scene), character="Tom")] == ["Tom"]
+    assert [r["character"] for r in roll_rows(journal.state(scene), journal.history(scene), character="Tom")] == ["Tom"]
 
 
 # -- properties -----------------------------------------------------------------------------
@@ -560,5 +564,5 @@ def test_each_scene_files_its_own_rolls_and_consequence_rolls_in_the_order_made(
     assert {scene: list(seqs) for scene, seqs in procedure.scene_rolls.items()} == by_scene
     consequences: dict[int, list[int]] = {}
     for seq in sorted(procedure.consequences):
-        consequences.setdefault(roll_records.consequence_rolled(procedure.consequences[seq]).scene, []).append(seq)
+        consequences.setdefault(procedure.consequences[seq].scene, []).append(seq)
     assert {scene: list(seqs) for scene, seqs in procedure.scene_consequences.items()} == consequences

@@ -161,7 +161,7 @@ class BuyLevel:
 
 def sheet_of(campaign: DPCampaign, character: str) -> Sheet:
     sheet = campaign.rules.characters.pcs.get(character)
-    invalid(sheet is not None, f"there is no character called {character}")
+    invalid(sheet is not None, f"no character is called {character}")
     assert sheet is not None
     return sheet
 

@@ -195,14 +195,14 @@ def validate_ended(p: AdventureEnded, campaign: DPCampaign, referee: Referee) ->
 
 
 def validate_awarded(p: DiceAwarded, campaign: DPCampaign, referee: Referee) -> DiceAwarded:
-    invalid(p.character in campaign.rules.characters.pcs, f"there is no character called {p.character}")
+    invalid(p.character in campaign.rules.characters.pcs, f"no character is called {p.character}")
     return p
 
 
 def validate_restored(p: PoolRestored, campaign: DPCampaign, referee: Referee) -> PoolRestored:
     """Pool dice used come back by the GM's ruling, never beyond level² (DP34, line 67)."""
     sheet = campaign.rules.characters.pcs.get(p.character)
-    invalid(sheet is not None, f"there is no character called {p.character}")
+    invalid(sheet is not None, f"no character is called {p.character}")
     assert sheet is not None
     ledger = campaign.rules.ledger
     invalid(ledger.adventure is not None, "pool dice are restored during an adventure: none is in play")

@@ -23,7 +23,7 @@ def _where(state: DPCampaign) -> dict[str, Any]:
 def character_sheet(state: DPCampaign, name: str) -> dict[str, Any]:
     """A character's sheet: level, traits, minutiae and quirks, the story so far, and the dice held."""
     found = next((s for n, s in state.rules.characters.pcs.items() if n.lower() == name.strip().lower()), None)
-    invalid(found is not None, f"there is no character called {name}")
+    invalid(found is not None, f"no character is called {name}")
     assert found is not None
     balance = state.rules.ledger.balance(found.name)
     return {

@@ -202,7 +202,7 @@ def _facts(given: RollInput, campaign: DPCampaign, rolled: Mapping[str, Any], ta
            referee: Referee, time_dice_of_retry: int | None = None, shift: int = 0) -> RollFacts:
     """A roll's facts from what was typed; the faces entered or rolled once the net is known."""
     sheet = campaign.rules.characters.pcs.get(given.character)
-    invalid(sheet is not None, f"there is no character called {given.character}")
+    invalid(sheet is not None, f"no character is called {given.character}")
     assert sheet is not None
     attributes = []
     for trait, relevance in given.attributes:
@@ -247,7 +247,7 @@ def derive(facts: RollFacts, campaign: DPCampaign, fight: str | None, referee: R
     """Every derived field of a roll from its inputs and the campaign before it (the validators' core);
     ``shift``: dice from others on a wound roll (line 221), counted in the net."""
     sheet = campaign.rules.characters.pcs.get(facts.character)
-    invalid(sheet is not None, f"there is no character called {facts.character}")
+    invalid(sheet is not None, f"no character is called {facts.character}")
     assert sheet is not None
     attributes = []
     for use in facts.attributes:
@@ -394,7 +394,7 @@ def _keyed_dice(pairs: tuple[tuple[str, int], ...], names: tuple[str, ...]) -> d
     found: dict[str, int] = {}
     for typed, dice in pairs:
         name = next((n for n in names if n.lower() == typed.strip().lower()), None)
-        invalid(name is not None, f"there is no character called {typed}")
+        invalid(name is not None, f"no character is called {typed}")
         assert name is not None
         invalid(name not in found, f"{name} is named twice")
         found[name] = dice

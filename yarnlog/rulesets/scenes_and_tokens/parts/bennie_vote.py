@@ -98,10 +98,17 @@ class BennieVoteTallied(Payload):
     transfers: list[TransferLine] = Field(default_factory=list)
 
 
+def _line_data(line: TallyLine) -> dict:
+    """``line.model_dump()``, read field by field (a replay keeps every episode's tally so)."""
+    return {"player": line.player, "ranks_received": [{"voter": r.voter, "rank": r.rank} for r in line.ranks_received],
+            "rank_total": line.rank_total, "tokens_in_hand": line.tokens_in_hand, "score": line.score,
+            "placement": line.placement, "gains_bennie": line.gains_bennie}
+
+
 def tally_data(tally: BennieVoteTallied) -> dict:
     """An episode's recorded vote as the bennies report lists it."""
-    return {"episode": tally.episode, "tallies": [line.model_dump() for line in tally.tallies],
-            "missing": tally.missing, "bennies_to": [t.destination for t in tally.transfers]}
+    return {"episode": tally.episode, "tallies": [_line_data(line) for line in tally.tallies],
+            "missing": list(tally.missing), "bennies_to": [t.destination for t in tally.transfers]}
 
 
 def kept_tally(tally: BennieVoteTallied) -> str:

@@ -20,7 +20,7 @@ from yarnlog.core.referee import Referee, present
 from yarnlog.core.ruleset import CampaignState
 from yarnlog.core.table import CampaignCreated
 from yarnlog.core.thawed import ThawedMap, ThawedVector
-from yarnlog.core.timeline import EpisodeEnded
+from yarnlog.core.timeline import EpisodeEnded, Numbered
 from yarnlog.rulesets.scenes_and_tokens.rules.bennies import Ballot, BennieSpend
 from yarnlog.rulesets.scenes_and_tokens.rules.drama_tokens import ForcedScene
 
@@ -96,7 +96,7 @@ class Drama:
     gm: str = ""
     theme_choosers: Mapping[int, str | None] = field(default_factory=dict)
     calling: PMap[int, CallingOrder] = field(default_factory=pmap)  # persistent maps: a fold adds without copying
-    scenes: PMap[int, SceneCall] = field(default_factory=pmap)
+    scenes: Numbered[SceneCall] = field(default_factory=Numbered)  # by number: a vector
     recall: Recall | None = None
     forced: tuple[ForcedScene, ...] = ()  # this episode's: "no re-runs this episode", forgotten at its end
     bennie_spends: PVector[BennieSpend] = field(default_factory=pvector)  # every one, for the bennies report

@@ -19,7 +19,7 @@ def _who(state, name: str):
     from yarnlog.core.referee import invalid
 
     found = next((n for n in state.rules.characters if n.lower() == name.strip().lower()), None)
-    invalid(found is not None, f"there is no character called {name}")
+    invalid(found is not None, f"no character is called {name}")
     return state.rules.characters[found]
 
 
@@ -102,7 +102,7 @@ def ledger(
     if character:
         names = [c["name"] for c in campaign_view(campaign, "board", as_of, end_of_scene)["characters"]]
         found = next((n for n in names if n.lower() == character.strip().lower()), None)
-        invalid(found is not None, f"there is no character called {character}")
+        invalid(found is not None, f"no character is called {character}")
         rows = [r for r in rows if r["character"] == found]
 
     def render(lines: list) -> None:

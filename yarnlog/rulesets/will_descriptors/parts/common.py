@@ -25,7 +25,7 @@ class Movement(BaseModel):
 
 def character(campaign: WillCampaign, name: str) -> Character:
     found = campaign.rules.characters.get(name)
-    invalid(found is not None, f"there is no character called {name}")
+    invalid(found is not None, f"no character is called {name}")
     assert found is not None
     return found
 

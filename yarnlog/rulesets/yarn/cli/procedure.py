@@ -86,6 +86,16 @@ def _record(campaign: str | None, command, *, by: str | None, secret: bool, over
             console().print(roll_data(state, rec)["recap"])
 
 
+def _state_and_history(campaign: str | None, as_of: int | None, end_of_scene: int | None):
+    """The campaign at the point asked and its history up to there (the rolls' reports read the rolls from it)."""
+    from yarnlog.cli.context import open_journal, pick_campaign, resolve_as_of
+
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    upto = resolve_as_of(journal, cid, as_of, end_of_scene)
+    return journal.state(cid, upto=upto), journal.history(cid, upto=upto)
+
+
 def _trait_use(no_trait: bool, technical: bool, tangential: bool, hand_of_fate: bool):
     from yarnlog.core.referee import invalid
     from yarnlog.rulesets.yarn.parts.procedure.roll_records import TraitUse
@@ -166,8 +176,8 @@ def rolls(
     """List rolls with their dice, outcome and the odds they were made against."""
     from yarnlog.rulesets.yarn.parts.procedure.roll_reports import roll_rows
 
-    rows = roll_rows(campaign_state(campaign, as_of, end_of_scene), scene=scene, episode=episode, character=character,
-                     viewer=viewer)
+    rows = roll_rows(*_state_and_history(campaign, as_of, end_of_scene), scene=scene, episode=episode,
+                     character=character, viewer=viewer)
 
     def render(data: list[dict]) -> None:
         from yarnlog.rulesets.yarn.cli.audit_trail import print_rows
@@ -342,7 +352,7 @@ def group_list(scene: Annotated[Optional[int], typer.Option("--scene")] = None,
     """List group efforts."""
     from yarnlog.rulesets.yarn.parts.procedure.roll_reports import group_rows
 
-    rows = group_rows(campaign_state(campaign, as_of), scene=scene, viewer=viewer)
+    rows = group_rows(*_state_and_history(campaign, as_of, None), scene=scene, viewer=viewer)
     emit(rows, as_json, lambda data: print_table("Group efforts", ("#", "scene", "method", "characters", "rolls",
                                                               "counting", "total", "outcome"), [
         (r["sequence"], r["scene"], r["method"], ", ".join(r["characters"]), ", ".join(map(str, r["rolls"])),

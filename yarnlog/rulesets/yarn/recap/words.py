@@ -20,9 +20,10 @@ def _wants(state: CampaignState[Any]) -> dict[tuple[str, str], str]:
 
 
 def _rolls_seen(recorded: Recorded, state: CampaignState[Any], p: dict[str, Any]) -> dict[int, Any]:
-    """The rolls a roll or group effort names (its opponent's, its members'), as the recap's data, from
-    the rolls the state keeps; one the mover may not see (a secret roll, a player moving) is left
-    out, so the sentence says the GM keeps it to herself, as the recap does."""
+    """The rolls a roll or group effort names (its opponent's, its members'), from the rolls the state
+    keeps, as much of the recap's data as its sentences read of them (the character and the total);
+    one the mover may not see (a secret roll, a player moving) is left out, so the sentence says the
+    GM keeps it to herself, as the recap does."""
     procedure = getattr(state.rules, "procedure", None)
     if procedure is None:
         return {}
@@ -34,7 +35,7 @@ def _rolls_seen(recorded: Recorded, state: CampaignState[Any], p: dict[str, Any]
     for number in wanted:
         made = procedure.rolls.get(number) if number is not None else None
         if made is not None and (gm or made.visibility == "everyone"):
-            seen[number] = made.payload.model_dump(mode="json")
+            seen[number] = {"character": made.character, "dice": {"total": made.total}}
     return seen
 
 

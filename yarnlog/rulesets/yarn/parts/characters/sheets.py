@@ -8,6 +8,7 @@ relationships, wants, retirement and experience, and the state they build (:clas
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -373,16 +374,34 @@ def _fold_mine(characters: Characters, p: Payload, recorded: Recorded) -> Charac
     return characters
 
 
+def _said(kind: type, name: str) -> bool:
+    return name in getattr(kind, "model_fields", ()) or hasattr(kind, name)
+
+
+@cache
+def _experience_said(kind: type) -> tuple[bool, bool, bool]:
+    """Whether payloads of ``kind`` name a character, experience dice used, experience dice spent (a
+    field or an attribute by that name): asked once per type, since reading an attribute a pydantic
+    model lacks costs as much as folding the event."""
+    return _said(kind, "character"), _said(kind, "experience_dice"), _said(kind, "experience_spent")
+
+
+def _experience_of(p: Payload) -> tuple[object, object, object]:
+    """A payload's character and the experience dice it used and spent (None, 0, 0 where it says none)."""
+    character, used, spent = _experience_said(type(p))
+    if not character:
+        return None, 0, 0
+    return p.character, p.experience_dice if used else 0, p.experience_spent if spent else 0  # type: ignore[attr-defined]
+
+
 def _count_experience(characters: Characters, p: Payload, recorded: Recorded) -> Characters:
     """Experience dice used (bonus dice) or spent (gone for good) by any payload that says so."""
-    name = getattr(p, "character", None)
+    name, used, spent = _experience_of(p)
     if not isinstance(name, str):
         return characters
-    used = getattr(p, "experience_dice", 0)
     if isinstance(used, int) and used > 0:
         characters = replace(characters, experience_used={
             **characters.experience_used, name: characters.experience_used.get(name, 0) + used})
-    spent = getattr(p, "experience_spent", 0)
     if isinstance(spent, int) and spent > 0 and name in characters.pcs:
         sheet = characters.pcs[name]
         last = sheet.history[-1] if sheet.history and sheet.history[-1].sequence == recorded.sequence else None
@@ -468,13 +487,11 @@ class CharactersBuilder:
             pcs[p.character] = _advanced(pcs[p.character], p, recorded, trait)
 
     def _count_experience(self, p: Payload, recorded: Recorded) -> None:
-        name = getattr(p, "character", None)
+        name, used, spent = _experience_of(p)
         if not isinstance(name, str):
             return
-        used = getattr(p, "experience_dice", 0)
         if isinstance(used, int) and used > 0:
             self.experience_used[name] = self.experience_used.get(name, 0) + used
-        spent = getattr(p, "experience_spent", 0)
         if isinstance(spent, int) and spent > 0 and name in self.pcs:
             sheet = self.pcs[name]
             last = sheet.history[-1] if sheet.history and sheet.history[-1].sequence == recorded.sequence else None

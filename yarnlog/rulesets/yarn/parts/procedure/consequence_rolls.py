@@ -6,18 +6,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yarnlog.core.events import Payload, Recorded
+from yarnlog.core.events import Payload
 from yarnlog.core.referee import Referee, Rule, invalid, present
 from yarnlog.core.timeline import SceneClosed
 from yarnlog.rulesets.yarn.parts.characters.players import role_of
 from yarnlog.rulesets.yarn.parts.procedure.dice_facts import take_dice
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
+    ConsequenceFact,
     ConsequenceIntroduced,
     ConsequenceRolled,
     Procedure,
     RollConsequences,
-    consequence_rolled,
-    roll_made,
+    RollFact,
 )
 from yarnlog.rulesets.yarn.rules import dice
 from yarnlog.rulesets.yarn.rules.dice import RollSpec
@@ -51,12 +51,11 @@ def consequence_introduced(campaign: YarnCampaign, referee: Referee, *, roll: in
                            introduced_by: str | None) -> ConsequenceIntroduced:
     """"Resulting Personal Consequences": a consequence the die gave, introduced once, by its player or the GM."""
     procedure = campaign.rules.procedure
-    rolled = present(procedure.consequences.get(roll), f"event {roll} is not a consequence roll")
-    c = consequence_rolled(rolled)
+    c = present(procedure.consequences.get(roll), f"event {roll} is not a consequence roll")
     invalid(c.consequence, f"event {roll} gave {c.character} no {c.kind} consequence (a {c.face}): "
                            f"there is nothing to introduce ({INTRODUCING_ADVANTAGE.cite()})")
     earlier = procedure.introduced.get(roll)
-    invalid(earlier is None, f"that consequence is already introduced (event {earlier.sequence if earlier else 0}): "
+    invalid(earlier is None, f"that consequence is already introduced (event {earlier}): "
                              "correct that event to change it")
     invalid(bool(text.strip()), "say what the consequence turned out to be")
     table = campaign.table
@@ -89,7 +88,7 @@ class Due:
     breaks: tuple[int, ...]
 
 
-def scene_consequences(procedure: Procedure, scene: int) -> list[Recorded]:
+def scene_consequences(procedure: Procedure, scene: int) -> list[ConsequenceFact]:
     """The consequence rolls made for ``scene``, in the order made."""
     return [procedure.consequences[seq] for seq in procedure.scene_consequences.get(scene, ())]
 
@@ -100,16 +99,16 @@ def consequences_due(campaign: YarnCampaign, scene: int) -> list[Due]:
     "Players who had breaks": the rolls of player characters only (a GMC's breaks bring none).
     """
     procedure = campaign.rules.procedure
-    rolls: dict[str, list[Recorded]] = {}
-    for rec in map(procedure.rolls.__getitem__, procedure.scene_rolls.get(scene, ())):  # in the order made
-        if not roll_made(rec).gmc:
-            rolls.setdefault(roll_made(rec).character, []).append(rec)
-    made = {(c.character, c.kind) for c in map(consequence_rolled, scene_consequences(procedure, scene))}
+    rolls: dict[str, list[RollFact]] = {}
+    for fact in map(procedure.rolls.__getitem__, procedure.scene_rolls.get(scene, ())):  # in the order made
+        if not fact.gmc:
+            rolls.setdefault(fact.character, []).append(fact)
+    made = {(c.character, c.kind) for c in scene_consequences(procedure, scene)}
     due = []
     for character, theirs in rolls.items():
-        for kind in consequence_rolls(Breaks(roll_made(r).breaks.good, roll_made(r).breaks.bad) for r in theirs):
+        for kind in consequence_rolls(Breaks(r.good, r.bad) for r in theirs):
             if (character, kind.value) not in made:
-                broke = tuple(r.sequence for r in theirs if getattr(roll_made(r).breaks, kind.value))
+                broke = tuple(r.sequence for r in theirs if getattr(r, kind.value))
                 due.append(Due(character, kind, broke))
     return due
 

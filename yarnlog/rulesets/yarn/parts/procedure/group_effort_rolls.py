@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from yarnlog.core.events import Payload, Recorded
+from yarnlog.core.events import Payload
 from yarnlog.core.referee import DiceNeeded, InvalidCommand, Referee, invalid, present
 from yarnlog.rulesets.yarn.parts.procedure.roll_making import (
     TWO_OR_MORE,
@@ -20,7 +20,7 @@ from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
     GroupResolved,
     Opposed,
     PriorOdds,
-    roll_made,
+    RollFact,
 )
 from yarnlog.rulesets.yarn.rules import dice, group_efforts, odds
 from yarnlog.rulesets.yarn.state import YarnCampaign
@@ -28,7 +28,7 @@ from yarnlog.rulesets.yarn.state import YarnCampaign
 # -- group efforts --------------------------------------------------------------------------
 
 
-def _member_rolls(campaign: YarnCampaign, rolls: Sequence[int]) -> list[Recorded]:
+def _member_rolls(campaign: YarnCampaign, rolls: Sequence[int]) -> list[RollFact]:
     procedure = campaign.rules.procedure
     invalid(len(set(rolls)) == len(rolls), "each roll counts once in a group effort")
     members = []
@@ -37,7 +37,7 @@ def _member_rolls(campaign: YarnCampaign, rolls: Sequence[int]) -> list[Recorded
         invalid(rec.scene == campaign.timeline.scene, f"roll {seq} was made in another scene")
         invalid(seq not in procedure.grouped, f"roll {seq} already counts in group effort {procedure.grouped.get(seq)}")
         members.append(rec)
-    names = [roll_made(m).character for m in members]
+    names = [m.character for m in members]
     invalid(len(set(names)) == len(names), "a group effort joins different characters' rolls")
     return members
 
@@ -46,7 +46,7 @@ def decide_group_effort(command: GroupEffort, campaign: YarnCampaign, referee: R
     """Resolve rolls already recorded as one group effort, by the GM's method ("Group Efforts")."""
     referee.require(len(command.rolls) >= 2, TWO_OR_MORE, "a group effort joins two or more characters' rolls")
     members = _member_rolls(campaign, command.rolls)
-    results = [roll_made(m).dice.result() for m in members]
+    results = [m.result() for m in members]
     options = options_of(campaign)
     invalid(not isinstance(command.against, Opposed) or command.against.roll not in command.rolls,
             "the group's rolls are not opposed to one of themselves")
@@ -72,7 +72,7 @@ def decide_group_effort(command: GroupEffort, campaign: YarnCampaign, referee: R
         if target is not None:
             resolution = dice.resolve(counted, target, options)
     return [GroupResolved(
-        method=command.method, rolls=list(command.rolls), characters=[roll_made(m).character for m in members],
+        method=command.method, rolls=list(command.rolls), characters=[m.character for m in members],
         counting=counting, source=source, total=total, against=against, botch=botch, sixes=sixes,
         odds=_group_odds(command.method, [r.spec for r in results], against, options),
         **resolution_fields(resolution, against),

@@ -37,7 +37,6 @@ from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
     ShotUse,
     SpellLevel,
     TraitUse,
-    roll_made,
 )
 from yarnlog.rulesets.yarn.rules import dice, group_efforts, odds, personal_consequences
 from yarnlog.rulesets.yarn.rules.dice import BOOK, RollOptions, RollSpec
@@ -155,8 +154,7 @@ def _gmc_dice(hands: Hands, trait: str | None, use: TraitUse) -> TraitDice:
         invalid(hands.dice is None, "a roll with no trait has no trait dice to give")
         count = dice.NO_TRAIT_DICE if use is TraitUse.NO_TRAIT else LACKING_TECHNICAL_DICE
         return TraitDice(RollSpec(count), trait, use, count, True)
-    count = present(hands.dice, f"how many dice does {hands.character} roll for {trait or 'the trait'}? "
-                                "(a GMC's dice are the GM's to say)")
+    count = present(hands.dice, f"give {hands.character}'s dice: a GMC's are the GM's")
     spec = dice.tangential_trait(count) if use is TraitUse.TANGENTIAL else RollSpec(count)
     return TraitDice(spec, trait, use, count, True)
 
@@ -215,12 +213,11 @@ def resolve_against(campaign: YarnCampaign, spec: AgainstSpec, character: str,
         # An inert force is no character: no optional rule (botch, top off) applies to its dice.
         facts = take_dice(RollSpec(spec.dice), spec.faces, rolled=rolled, name="inert force")
         return dice.InertForceRoll(facts.total), Against(kind="inert force", number=facts.total, dice=facts)
-    other = present(campaign.rules.procedure.rolls.get(spec.roll), f"event {spec.roll} is not a roll")
-    invalid(other.scene == campaign.timeline.scene, f"roll {spec.roll} was made in another scene")
-    opposed = roll_made(other)
+    opposed = present(campaign.rules.procedure.rolls.get(spec.roll), f"event {spec.roll} is not a roll")
+    invalid(opposed.scene == campaign.timeline.scene, f"roll {spec.roll} was made in another scene")
     invalid(opposed.character != character, "a roll is not opposed to the same character's roll")
-    target = dice.OpponentRoll.of(opposed.dice.result(), options_of(campaign))
-    shown = other.visibility == EVERYONE
+    target = dice.OpponentRoll.of(opposed.result(), options_of(campaign))
+    shown = opposed.visibility == EVERYONE
     return target, Against(kind="opponent", roll=spec.roll, number=target.total if shown else None,
                            label=opposed.character if shown else "", botched=target.botched)
 
@@ -235,8 +232,8 @@ def prior_odds(campaign: YarnCampaign, spec: RollSpec, against: Against) -> Prio
     if against.kind == "opponent":
         if against.number is None:  # hidden: even the odds would tell how many dice the GM rolled
             return None
-        other = roll_made(campaign.rules.procedure.rolls[present(against.roll, "an opponent's roll names its event")])
-        return PriorOdds.of(odds.opposed_odds(spec, other.dice.spec(), options))
+        other = campaign.rules.procedure.rolls[present(against.roll, "an opponent's roll names its event")]
+        return PriorOdds.of(odds.opposed_odds(spec, other.spec, options))
     if against.kind == "inert force":
         force = present(against.dice, "an inert force's dice are recorded with it")
         return PriorOdds.of(odds.opposed_odds(spec, force.spec(), options, dice.NO_OPTIONS))

@@ -7,7 +7,7 @@ folds the events into :class:`Procedure`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pyrsistent import PMap, pmap
 
 from yarnlog.core.composition import folds
+from yarnlog.core.corrections import effective
 from yarnlog.core.events import Payload, Recorded, event, upcaster
 from yarnlog.core.frozen import replace
 from yarnlog.core.referee import InvalidCommand
@@ -378,18 +379,79 @@ class RollConsequences:
 # -- state ----------------------------------------------------------------------------------
 
 
+#: One object for each equal value a fact holds (a campaign's rolls repeat a few pools, a few faces
+#: and names): a fact then costs its own slots, not copies of them. Bounded, so a long-lived process
+#: that reads many campaigns keeps no more than this many of each.
+_shared = lru_cache(maxsize=4096)(lambda value: value)
+
+
+@dataclass(frozen=True, slots=True)
+class RollFact:
+    """What the rules read back of a recorded roll (``yarn.roll.made``), kept for every roll: a later
+    roll may be opposed to it ("Comparing Your Roll"), a group effort join it ("Group Efforts"), a
+    reading name it, and a scene's breaks are counted from its rolls ("Personal Consequences").
+
+    The whole roll (purpose, helpers, odds...) is the event's: the reports read it from the history.
+    """
+
+    sequence: int
+    scene: int | None
+    episode: int | None
+    visibility: str
+    character: str
+    gmc: bool
+    spec: dice.RollSpec
+    faces: tuple[int, ...]
+    top_off: tuple[int, ...]
+    total: int
+    outcome: str | None
+    good: bool  # a good break ("Breaks")
+    bad: bool
+
+    @classmethod
+    def of(cls, recorded: Recorded, p: RollMade) -> RollFact:
+        d = p.dice
+        return cls(recorded.sequence, recorded.scene, recorded.episode, _shared(recorded.visibility),
+                   _shared(p.character), p.gmc, _shared(d.spec()), _shared(tuple(d.faces)),
+                   _shared(tuple(d.top_off)), d.total, p.outcome, p.breaks.good, p.breaks.bad)
+
+    def result(self) -> dice.RollResult:
+        """The roll rebuilt from its recorded faces (checked again, never re-rolled), as
+        :meth:`DiceFacts.result` gives it."""
+        return dice.RollResult(self.spec, self.faces, self.top_off)
+
+
+@dataclass(frozen=True, slots=True)
+class ConsequenceFact:
+    """What the rules and the consequences report read of a consequence roll (``yarn.consequence.rolled``)."""
+
+    sequence: int
+    character: str
+    kind: str
+    scene: int
+    face: int
+    consequence: bool
+    breaks: tuple[int, ...]
+
+    @classmethod
+    def of(cls, recorded: Recorded, p: ConsequenceRolled) -> ConsequenceFact:
+        return cls(recorded.sequence, _shared(p.character), _shared(p.kind), p.scene, p.face, p.consequence,
+                   tuple(p.breaks))
+
+
 @dataclass(frozen=True)
 class Procedure:
-    """The part's slice: every roll, reading, group effort and consequence roll, by sequence."""
+    """The part's slice: what deciding reads of every roll, reading, group effort and consequence
+    roll, by sequence. The reports read the events themselves from the history (:func:`rolls_in`,
+    :func:`groups_in`)."""
 
     # Persistent maps (equal to the dicts they hold): an event folded in shares the rest of the map.
-    rolls: PMap[int, Recorded] = field(default_factory=pmap)
+    rolls: PMap[int, RollFact] = field(default_factory=pmap)
     readings: PMap[int, tuple[Recorded, ...]] = field(default_factory=pmap)  # by the roll read
     answers: PMap[int, tuple[int, ...]] = field(default_factory=pmap)  # roll -> later rolls opposed to it
-    groups: PMap[int, Recorded] = field(default_factory=pmap)
     grouped: PMap[int, int] = field(default_factory=pmap)  # roll -> its group effort
-    consequences: PMap[int, Recorded] = field(default_factory=pmap)
-    introduced: PMap[int, Recorded] = field(default_factory=pmap)  # consequence roll -> what it turned out to be
+    consequences: PMap[int, ConsequenceFact] = field(default_factory=pmap)
+    introduced: PMap[int, int] = field(default_factory=pmap)  # consequence roll -> the event that introduced it
     # By scene, in the order made: what a scene's consequence rolls are decided from, looked up
     # instead of passing over every roll of the campaign at each consequence roll.
     scene_rolls: PMap[int, tuple[int, ...]] = field(default_factory=pmap)  # scene -> the rolls made in it
@@ -408,7 +470,7 @@ def payload_as(recorded: Recorded, kind: type[_P]) -> _P:
 
 
 def roll_made(recorded: Recorded) -> RollMade:
-    """The roll of an event of :attr:`Procedure.rolls`."""
+    """The roll of a ``yarn.roll.made`` event."""
     return payload_as(recorded, RollMade)
 
 
@@ -418,13 +480,24 @@ def roll_read(recorded: Recorded) -> RollRead:
 
 
 def group_resolved(recorded: Recorded) -> GroupResolved:
-    """The group effort of an event of :attr:`Procedure.groups`."""
+    """The group effort of a ``yarn.group.resolved`` event."""
     return payload_as(recorded, GroupResolved)
 
 
 def consequence_rolled(recorded: Recorded) -> ConsequenceRolled:
-    """The consequence roll of an event of :attr:`Procedure.consequences`."""
+    """The consequence roll of a ``yarn.consequence.rolled`` event."""
     return payload_as(recorded, ConsequenceRolled)
+
+
+def rolls_in(procedure: Procedure, history: Iterable[Recorded]) -> list[Recorded]:
+    """The rolls of ``history`` (the events ``procedure`` was folded from) as the folds saw them
+    (corrections and retractions applied), in the order made."""
+    return [rec for rec in effective(history) if isinstance(rec.payload, RollMade) and rec.sequence in procedure.rolls]
+
+
+def groups_in(procedure: Procedure, history: Iterable[Recorded]) -> list[Recorded]:
+    """The group efforts of ``history`` (as :func:`rolls_in`), in the order resolved."""
+    return [rec for rec in effective(history) if isinstance(rec.payload, GroupResolved)]
 
 
 FOLDS = folds(RollMade, RollRead, GroupResolved, ConsequenceRolled, ConsequenceIntroduced)
@@ -441,7 +514,7 @@ def _filed(index: PMap[int, tuple[int, ...]], scene: int | None, seq: int) -> PM
 def evolve(procedure: Procedure, recorded: Recorded, _state: object = None) -> Procedure:
     p, seq = recorded.payload, recorded.sequence
     if isinstance(p, RollMade):
-        procedure = replace(procedure, rolls=procedure.rolls.set(seq, recorded),
+        procedure = replace(procedure, rolls=procedure.rolls.set(seq, RollFact.of(recorded, p)),
                             scene_rolls=_filed(procedure.scene_rolls, recorded.scene, seq))
         if p.against is not None and p.against.kind == "opponent" and p.against.roll is not None:
             answered = procedure.answers.get(p.against.roll, ())
@@ -451,13 +524,12 @@ def evolve(procedure: Procedure, recorded: Recorded, _state: object = None) -> P
         readings = procedure.readings.get(p.roll, ()) + (recorded,)
         return replace(procedure, readings=procedure.readings.set(p.roll, readings))
     if isinstance(p, GroupResolved):
-        return replace(procedure, groups=procedure.groups.set(seq, recorded),
-                       grouped=procedure.grouped.update({r: seq for r in p.rolls}))
+        return replace(procedure, grouped=procedure.grouped.update({r: seq for r in p.rolls}))
     if isinstance(p, ConsequenceRolled):
-        return replace(procedure, consequences=procedure.consequences.set(seq, recorded),
+        return replace(procedure, consequences=procedure.consequences.set(seq, ConsequenceFact.of(recorded, p)),
                        scene_consequences=_filed(procedure.scene_consequences, p.scene, seq))
     if isinstance(p, ConsequenceIntroduced):
-        return replace(procedure, introduced=procedure.introduced.set(p.roll, recorded))
+        return replace(procedure, introduced=procedure.introduced.set(p.roll, seq))
     return procedure
 
 
@@ -469,7 +541,6 @@ class ProcedureBuilder:
         self.rolls = dict(procedure.rolls)
         self.readings = dict(procedure.readings)
         self.answers = dict(procedure.answers)
-        self.groups = dict(procedure.groups)
         self.grouped = dict(procedure.grouped)
         self.consequences = dict(procedure.consequences)
         self.introduced = dict(procedure.introduced)
@@ -485,23 +556,22 @@ class ProcedureBuilder:
     def fold(self, recorded: Recorded, _before: object = None) -> None:
         p, seq = recorded.payload, recorded.sequence
         if isinstance(p, RollMade):
-            self.rolls[seq] = recorded
+            self.rolls[seq] = RollFact.of(recorded, p)
             self._file(self.scene_rolls, recorded.scene, seq)
             if p.against is not None and p.against.kind == "opponent" and p.against.roll is not None:
                 self.answers[p.against.roll] = self.answers.get(p.against.roll, ()) + (seq,)
         elif isinstance(p, RollRead):
             self.readings[p.roll] = self.readings.get(p.roll, ()) + (recorded,)
         elif isinstance(p, GroupResolved):
-            self.groups[seq] = recorded
             self.grouped.update({r: seq for r in p.rolls})
         elif isinstance(p, ConsequenceRolled):
-            self.consequences[seq] = recorded
+            self.consequences[seq] = ConsequenceFact.of(recorded, p)
             self._file(self.scene_consequences, p.scene, seq)
         elif isinstance(p, ConsequenceIntroduced):
-            self.introduced[p.roll] = recorded
+            self.introduced[p.roll] = seq
 
     def freeze(self) -> Procedure:
         return Procedure(rolls=pmap(self.rolls), readings=pmap(self.readings), answers=pmap(self.answers),
-                         groups=pmap(self.groups), grouped=pmap(self.grouped), consequences=pmap(self.consequences),
+                         grouped=pmap(self.grouped), consequences=pmap(self.consequences),
                          introduced=pmap(self.introduced), scene_rolls=pmap(self.scene_rolls),
                          scene_consequences=pmap(self.scene_consequences))

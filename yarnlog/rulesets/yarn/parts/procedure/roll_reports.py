@@ -1,11 +1,13 @@
 """What the table reads of procedural play: rolls, group efforts and consequences as plain data.
 
 Projections of the ``procedure`` part's events for the CLI and reports, each as a viewer may see it.
+The state keeps what the rules read of each roll (:class:`~.roll_records.RollFact`); a report of
+whole rolls reads them from the history the campaign was folded from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from yarnlog.core.events import Recorded
@@ -19,11 +21,13 @@ from yarnlog.rulesets.yarn.parts.procedure.roll_making import options_of
 from yarnlog.rulesets.yarn.parts.procedure.roll_records import (
     Against,
     PriorOdds,
+    RollFact,
     RollMade,
-    consequence_rolled,
     group_resolved,
+    groups_in,
     roll_made,
     roll_read,
+    rolls_in,
 )
 from yarnlog.rulesets.yarn.rules import odds
 from yarnlog.rulesets.yarn.state import YarnCampaign
@@ -31,7 +35,7 @@ from yarnlog.rulesets.yarn.state import YarnCampaign
 # -- projections ----------------------------------------------------------------------------
 
 
-def _visible(campaign: YarnCampaign, recorded: Recorded, viewer: str | None) -> bool:
+def _visible(campaign: YarnCampaign, recorded: Recorded | RollFact, viewer: str | None) -> bool:
     from yarnlog.core.state import visible_to
 
     return visible_to(recorded, viewer, campaign.table)
@@ -48,7 +52,7 @@ def _against_data(campaign: YarnCampaign, against: Against | None, viewer: str |
     if against.kind == "opponent" and against.number is None and against.roll is not None:
         opponent = campaign.rules.procedure.rolls.get(against.roll)
         if opponent is not None and _visible(campaign, opponent, viewer):
-            data.update(number=roll_made(opponent).dice.total, label=roll_made(opponent).character)
+            data.update(number=opponent.total, label=opponent.character)
     if against.dice is not None:
         data["dice"] = against.dice.describe()
     return data
@@ -64,8 +68,8 @@ def roll_data(campaign: YarnCampaign, recorded: Recorded, viewer: str | None = N
     if p.against is not None and p.against.number is None and against is not None and against["number"] is not None \
             and p.against.roll is not None:
         margin = p.dice.total - against["number"]
-        opposed = roll_made(procedure.rolls[p.against.roll])
-        prior = PriorOdds.of(odds.opposed_odds(p.dice.spec(), opposed.dice.spec(), options_of(campaign)))
+        opposed = procedure.rolls[p.against.roll]
+        prior = PriorOdds.of(odds.opposed_odds(p.dice.spec(), opposed.spec, options_of(campaign)))
     answers = [procedure.rolls[s] for s in procedure.answers.get(recorded.sequence, ()) if s in procedure.rolls]
     data: dict[str, Any] = {
         "sequence": recorded.sequence, "episode": recorded.episode, "scene": recorded.scene,
@@ -81,10 +85,9 @@ def roll_data(campaign: YarnCampaign, recorded: Recorded, viewer: str | None = N
         "breaks": p.breaks.model_dump(mode="json"), "botch": p.botch, "sixes": p.sixes,
         # A roll answered by others is lost or drawn when they beat or equal it: its sixes still count.
         "limited_success": p.limited_success or (p.sixes > 0 and any(
-            roll_made(a).outcome in ("beats", "equals") for a in answers)),
-        "answered_by": [{"roll": a.sequence, "character": made.character, "outcome": MIRROR[made.outcome]}
-                        for a, made in ((a, roll_made(a)) for a in answers)
-                        if made.outcome and _visible(campaign, a, viewer)],
+            a.outcome in ("beats", "equals") for a in answers)),
+        "answered_by": [{"roll": a.sequence, "character": a.character, "outcome": MIRROR[a.outcome]}
+                        for a in answers if a.outcome and _visible(campaign, a, viewer)],
         "group": procedure.grouped.get(recorded.sequence),
         "readings": [p.reading] * bool(p.reading) + [roll_read(r).reading for r in procedure.readings.get(
             recorded.sequence, ()) if _visible(campaign, r, viewer)],
@@ -131,20 +134,25 @@ def recap(row: Mapping[str, Any]) -> str:
     return line + (f" [{', '.join(extras)}]" if extras else "")
 
 
-def roll_rows(campaign: YarnCampaign, *, scene: int | None = None, episode: int | None = None,
-              character: str | None = None,
+def roll_rows(campaign: YarnCampaign, history: Iterable[Recorded], *, scene: int | None = None,
+              episode: int | None = None, character: str | None = None,
               viewer: str | None = None) -> list[dict[str, Any]]:
-    """Every roll visible to ``viewer`` (None: the GM's view), optionally of one scene, episode or character."""
-    return [roll_data(campaign, rec, viewer) for seq, rec in sorted(campaign.rules.procedure.rolls.items())
+    """Every roll of ``history`` (the events ``campaign`` was folded from) visible to ``viewer`` (None:
+    the GM's view), optionally of one scene, episode or character."""
+    return [roll_data(campaign, rec, viewer) for rec in rolls_in(campaign.rules.procedure, history)
             if (scene is None or rec.scene == scene) and (episode is None or rec.episode == episode)
             and (character is None or roll_made(rec).character == character) and _visible(campaign, rec, viewer)]
 
 
-def group_rows(campaign: YarnCampaign, *, scene: int | None = None, viewer: str | None = None) -> list[dict[str, Any]]:
-    """Group efforts: resolved ones, and rolls that combined several characters' dice."""
+def group_rows(campaign: YarnCampaign, history: Iterable[Recorded], *, scene: int | None = None,
+               viewer: str | None = None) -> list[dict[str, Any]]:
+    """Group efforts of ``history`` (as :func:`roll_rows`): resolved ones, and rolls that combined
+    several characters' dice."""
+    history = list(history)
+    procedure = campaign.rules.procedure
     rows: list[dict[str, Any]] = []
-    for seq, rec in sorted({**campaign.rules.procedure.groups, **{
-            s: r for s, r in campaign.rules.procedure.rolls.items() if roll_made(r).helpers}}.items()):
+    for seq, rec in sorted({**{r.sequence: r for r in groups_in(procedure, history)}, **{
+            r.sequence: r for r in rolls_in(procedure, history) if roll_made(r).helpers}}.items()):
         if (scene is not None and rec.scene != scene) or not _visible(campaign, rec, viewer):
             continue
         p = rec.payload
@@ -163,13 +171,13 @@ def group_rows(campaign: YarnCampaign, *, scene: int | None = None, viewer: str 
 def consequence_data(campaign: YarnCampaign, scene: int | None = None) -> dict[str, Any]:
     """The consequence rolls due at the end of ``scene`` and those made, with what they brought."""
     number = consequence_scene(campaign, scene)
-    made = [(c, consequence_rolled(c)) for c in scene_consequences(campaign.rules.procedure, number)]
+    made = scene_consequences(campaign.rules.procedure, number)
     return {
         "scene": number,
         "in_play": campaign.timeline.scene == number,
         "due": [{"character": d.character, "kind": d.kind.value, "breaks": list(d.breaks)}
                 for d in consequences_due(campaign, number)],
-        "rolled": [{"sequence": c.sequence, "character": r.character, "kind": r.kind,
-                    "face": r.face, "consequence": r.consequence, "breaks": r.breaks}
-                   for c, r in made],
+        "rolled": [{"sequence": c.sequence, "character": c.character, "kind": c.kind,
+                    "face": c.face, "consequence": c.consequence, "breaks": list(c.breaks)}
+                   for c in made],
     }

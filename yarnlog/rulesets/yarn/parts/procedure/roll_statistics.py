@@ -113,12 +113,14 @@ def fight_rows(campaign: YarnCampaign, history: Sequence[Recorded], *, viewer: s
     return rows
 
 
-def dice_statistics(campaign: YarnCampaign, *, viewer: str | None = None, episode: int | None = None,
-                    participant: str | None = None, history: Sequence[Recorded] | None = None) -> dict[str, Any]:
-    """Statistics of every roll ``viewer`` may see (None: the GM's view), by participant and by episode;
-    with ``history`` (the campaign's, up to the same point), the rolls of detailed fights as well."""
-    rows = roll_rows(campaign, episode=episode, viewer=viewer)
-    if history is not None:
+def dice_statistics(campaign: YarnCampaign, *, history: Sequence[Recorded], viewer: str | None = None,
+                    episode: int | None = None, participant: str | None = None,
+                    fights: bool = True) -> dict[str, Any]:
+    """Statistics of every roll of ``history`` (the campaign's, up to the same point) ``viewer`` may see
+    (None: the GM's view), by participant and by episode; with ``fights``, the rolls of detailed
+    fights as well."""
+    rows = roll_rows(campaign, history, episode=episode, viewer=viewer)
+    if fights:
         rows = sorted(rows + fight_rows(campaign, history, viewer=viewer, episode=episode),
                       key=lambda r: r["sequence"])
     rows = [r for r in rows if participant is None or r["participant"] == participant]
