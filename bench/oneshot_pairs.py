@@ -14,7 +14,11 @@ for a revision that decodes a snapshot's pieces when first read, before any piec
 ``--write ruling`` times ``yarnlog ruling tokens`` instead of ``note``: a drama token from the kitty to
 Ana, then back, alternately (a write the economy part folds and decides on).
 
+``--journals BASE_DB THIS_DB`` uses two journals already made (say, copies of one 1M journal, each
+warmed by a first note of its revision) instead of importing a generated campaign.
+
 Usage: python bench/oneshot_pairs.py EVENTS [--base main] [--rounds 7] [--write note|ruling]
+       [--journals BASE_DB THIS_DB]
 """
 
 from __future__ import annotations
@@ -42,14 +46,29 @@ from yarnlog.persistence.factory import open_store
 store, campaign = open_store(sys.argv[1], create=False), sys.argv[2]
 codec, _ = state_codec("yarn")
 kept = max((s for s in store.snapshots(campaign, data=False) if s.kind in STATE_KINDS), key=lambda s: s.sequence)
-state, timeline = decode_state(codec, load_snapshot(store, campaign, kept.kind, kept.fingerprint).data)
-text = encode_state(codec, state, timeline)  # as this revision writes it
+snapshot = load_snapshot(store, campaign, kept.kind, kept.fingerprint)
+try:  # a revision that keeps a snapshot's pieces as rows of their own, read by key
+    from yarnlog.app.snapshots import encode_state_rows, read_state
+    from yarnlog.app.state_snapshots import piece_fetcher
+except ImportError:
+    read_state = None
+if read_state is not None:
+    fetch = piece_fetcher(store, campaign)
+    state, timeline = read_state(codec, snapshot.data, fetch)
+    rows = encode_state_rows(codec, state, timeline, fetch)
+    size = len(rows.header) + sum(map(len, rows.pieces.values()))
+    decode = lambda **options: read_state(codec, snapshot.data, fetch, **options)
+else:
+    state, timeline = decode_state(codec, snapshot.data)
+    text = encode_state(codec, state, timeline)  # as this revision writes it
+    size = len(text)
+    decode = lambda **options: decode_state(codec, text, **options)
 del state, timeline
 def timed(**options):
     times = []
     for _ in range(5):
         start = time.process_time()
-        decoded = decode_state(codec, text, **options)
+        decoded = decode(**options)
         times.append(time.process_time() - start)
         del decoded
     return statistics.median(times)
@@ -57,9 +76,8 @@ try:  # a revision that reads a snapshot's pieces when first read: what reading 
     deferred = f"{timed(deferred=True):.3f}"
 except TypeError:
     deferred = "-"
-print(f"{timed():.3f} {len(text)} {deferred}")
+print(f"{timed():.3f} {size} {deferred}")
 """
-
 
 def main() -> None:
     scratch = Path(tempfile.mkdtemp(prefix="yarnlog-oneshot-"))
@@ -75,20 +93,26 @@ def run(scratch: Path) -> None:
     parser.add_argument("--base", default="main", help="the revision to compare with (default main)")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--write", choices=("note", "ruling"), default="note", help="the one-shot write timed")
+    parser.add_argument("--journals", nargs=2, metavar=("BASE_DB", "THIS_DB"), type=Path,
+                        help="use these SQLite journals of EVENTS events (each revision's own, written to in "
+                             "place) instead of importing a generated campaign (1M takes long to import)")
     args = parser.parse_args()
     python = sys.executable
     envs = revision_envs(scratch, args.base, "yarnlog")
     env = envs["this"]
     campaign = f"bench-{args.events}"
-    source = generate.campaign_file(args.events)
-    first = scratch / "campaign.db"
-    subprocess.run([python, "-m", "yarnlog", "--db", str(first), "import", "--without-trailer", str(source)],
-                   env=env, cwd=scratch, check=True, capture_output=True)
     dbs = {}
-    for name in ("base", "this"):
-        dbs[name] = scratch / f"{name}.db"
-        with sqlite3.connect(first) as src, sqlite3.connect(dbs[name]) as dst:
-            src.backup(dst)
+    if args.journals:
+        dbs = {"base": args.journals[0].resolve(), "this": args.journals[1].resolve()}
+    else:
+        source = generate.campaign_file(args.events)
+        first = scratch / "campaign.db"
+        subprocess.run([python, "-m", "yarnlog", "--db", str(first), "import", "--without-trailer", str(source)],
+                       env=env, cwd=scratch, check=True, capture_output=True)
+        for name in ("base", "this"):
+            dbs[name] = scratch / f"{name}.db"
+            with sqlite3.connect(first) as src, sqlite3.connect(dbs[name]) as dst:
+                src.backup(dst)
 
     writes = {"base": 0, "this": 0}
 

@@ -1,21 +1,25 @@
-"""A state snapshot in pieces: a state read from one decodes a piece (a slice of a part, a field of the
-timeline) only when something reads it, writes back the pieces never read as the text they were
-read from, and is equal, once written to, to a full replay; a piece that turns out not to decode
-is replayed from the log, never an error of the command. No test here measures a time."""
+"""A state snapshot in pieces, each a row of its own: a state read from one fetches and decodes a piece
+(a slice of a part, a field of the timeline, a chunk of a long map) only when something reads it,
+refers in the next snapshot to the pieces still as read instead of writing them again, and is
+equal, once written to, to a full replay; a piece that turns out not to decode, or whose row is
+gone, is replayed from the log, never an error of the command. No test here measures a time."""
 
 from __future__ import annotations
 
-import json
+import contextlib
 import logging
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_snapshots import records, replayed  # the sample and a generated campaign, replayed
 
+from yarnlog.app import snapshots
 from yarnlog.app.journal import Journal
-from yarnlog.app.snapshots import STATE, STATE_KINDS, encode_state, state_codec
-from yarnlog.core.codec import deferred_fields
+from yarnlog.app.snapshots import STATE, STATE_KINDS, encode_state_rows, state_codec
+from yarnlog.core import codec as codec_module
+from yarnlog.core.codec import ChunkedMap, deferred_fields
 from yarnlog.core.envelope import to_recorded
 from yarnlog.core.ruleset import get_ruleset
 from yarnlog.core.state import in_context, replay
@@ -32,6 +36,28 @@ def recorded_timeline(source: str, sequence: int):
 
 def newest(store: MemoryStore, cid: str) -> Snapshot:
     return max((s for s in store.snapshots(cid) if s.kind in STATE_KINDS), key=lambda s: s.sequence)
+
+
+@contextlib.contextmanager
+def small_chunks():
+    """Maps of 4 entries or more kept in chunks of about 2 (the sample's maps are short: the layout of
+    a long campaign's, at a test's size)."""
+    with mock.patch.object(snapshots, "CHUNKED_AT", 4), mock.patch.object(codec_module, "CHUNK_EVERY", 2):
+        yield
+
+
+def unused_fetch(digest: str) -> str:
+    raise AssertionError("a replay's state refers to no stored piece")
+
+
+def assert_kept_as_replayed(store: MemoryStore, cid: str, kept: Snapshot, source_state, recorded) -> None:
+    """The snapshot kept is, row for row, what a full replay's state writes: its header, and the text
+    of every piece it refers to (those never read were referred to where they were read)."""
+    codec, _ = state_codec("yarn")
+    rows = encode_state_rows(codec, source_state, recorded, unused_fetch)
+    assert kept.data == rows.header
+    assert store.load_pieces(cid, rows.refs) == rows.pieces
+    assert store._piece_refs[(cid, kept.kind)] == rows.refs
 
 
 def snapshot_at(source: str, taken: int) -> tuple[MemoryStore, str]:
@@ -54,22 +80,25 @@ def folds_as_routed():
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(["sample", "generated"]), st.data())
-def test_a_state_started_from_a_snapshot_in_pieces_then_written_to_equals_a_full_replay(source, data):
+@given(st.sampled_from(["sample", "generated"]), st.data(), st.booleans())
+def test_a_state_started_from_a_snapshot_in_pieces_then_written_to_equals_a_full_replay(source, data, chunks):
     total = len(records(source))
     taken = data.draw(st.integers(1, total - 1), label="snapshot taken at")
     read = data.draw(st.integers(taken + 1, total), label="written to up to")
-    store, cid = snapshot_at(source, taken)
-    store.append_verbatim(records(source)[taken:read], taken)
-    fresh = Journal(store, snapshot_every=1)  # reads the snapshot's pieces as it folds, keeps one at ``read``
-    assert fresh.state(cid).sequence == read
-    kept = newest(store, cid)
-    assert kept.sequence == read
-    # The pieces never decoded were written back as they were read: the text is the full replay's.
-    codec, _ = state_codec("yarn")
-    assert kept.data == encode_state(codec, replayed(source, read), recorded_timeline(source, read))
-    assert fresh.state(cid) == replayed(source, read)
-    assert Journal(store, snapshot_every=10**9).state(cid) == replayed(source, read)
+    with small_chunks() if chunks else contextlib.nullcontext():
+        store, cid = snapshot_at(source, taken)
+        store.append_verbatim(records(source)[taken:read], taken)
+        fresh = Journal(store, snapshot_every=1)  # reads the snapshot's pieces as it folds, keeps one at ``read``
+        assert fresh.state(cid).sequence == read
+        kept = newest(store, cid)
+        assert kept.sequence == read
+        # The pieces as read were referred to, the others written: row for row, the full replay's.
+        assert_kept_as_replayed(store, cid, kept, replayed(source, read), recorded_timeline(source, read))
+        assert fresh.state(cid) == replayed(source, read)
+        assert Journal(store, snapshot_every=10**9).state(cid) == replayed(source, read)
+        # No row is kept that no snapshot refers to.
+        assert set(k for c, k in store._pieces if c == cid) == set().union(
+            *(refs for (c, _), refs in store._piece_refs.items() if c == cid))
 
 
 def test_a_note_decodes_none_of_the_slices_it_does_not_read(folds_as_routed):
@@ -96,22 +125,76 @@ def test_an_economy_write_decodes_none_of_the_slices_it_does_not_read_and_equals
     history = in_context([to_recorded(r) for r in store.read(cid)])
     full = replay(history[0])
     assert kept.sequence == full.sequence > 650
-    codec, _ = state_codec("yarn")
-    assert kept.data == encode_state(codec, full, history[1][-1])  # what was not read, written back as read
+    assert_kept_as_replayed(store, cid, kept, full, history[1][-1])  # what was not read, referred to as read
     assert journal.state(cid) == full
 
 
-def test_a_piece_that_does_not_decode_is_replayed_from_the_log_and_the_command_goes_on(caplog):
-    store, cid = snapshot_at("generated", 650)
+def largest_piece(store: MemoryStore, cid: str) -> str:
     [kept] = [s for s in store.snapshots(cid) if s.kind == STATE]
-    header, *pieces = kept.data.split("\n")
-    head = json.loads(header)
-    tallies = max(range(len(pieces)), key=lambda i: len(pieces[i]) if pieces[i].startswith('["pm"') else 0)
-    pieces[tallies] = '["pm",["not a tag"]]'  # damaged, though the header and every other piece are sound
-    head[6] = [len(p) for p in pieces]
-    store.save_snapshot(kept._replace(data="\n".join([json.dumps(head, separators=(",", ":")), *pieces])))
+    refs = store._piece_refs[(cid, STATE)]
+    return max(refs, key=lambda d: len(store._pieces[(cid, d)]))
+
+
+@pytest.mark.parametrize("damage", ["does not decode", "is gone"])
+def test_a_piece_that_does_not_decode_or_is_gone_is_replayed_from_the_log_and_the_command_goes_on(caplog, damage):
+    store, cid = snapshot_at("generated", 650)
+    digest = largest_piece(store, cid)
+    if damage == "is gone":
+        del store._pieces[(cid, digest)]
+    else:  # damaged, though the header and every other piece are sound
+        store._pieces[(cid, digest)] = '["pm",["not a tag"]]'
     journal = Journal(store, snapshot_every=10**9)
     with caplog.at_level(logging.WARNING):
         journal.execute(cid, AddNote(text="after the damage"))
-        assert journal.state(cid) == replay(in_context([to_recorded(r) for r in store.read(cid)])[0])
-    assert "cannot be read at rules." in caplog.text
+        journal.execute(cid, TransferTokens(source="kitty", destination=journal.state(cid).table.gm, amount=1,
+                                            reason="a ruling"), by=journal.state(cid).table.gm)
+        state = journal.state(cid)
+        assert state == replay(in_context([to_recorded(r) for r in store.read(cid)])[0])
+    assert "cannot be read at " in caplog.text
+
+
+def test_a_chunk_that_is_gone_is_taken_from_a_replay_and_the_rest_of_its_map_from_its_rows(caplog):
+    with small_chunks():
+        store, cid = snapshot_at("generated", 650)
+        journal = Journal(store, snapshot_every=10**9)
+        drama = journal.state(cid).rules.drama
+        assert isinstance(drama.calling, ChunkedMap) and len(drama.calling.chunks) > 2
+        [(_, _, cell), *_] = drama.calling.chunks
+        del store._pieces[(cid, cell.origin)]
+        full = replayed("generated", 650)
+        with caplog.at_level(logging.WARNING):
+            assert dict(drama.calling) == dict(full.rules.drama.calling)
+        assert "cannot be read at rules.drama.calling" in caplog.text
+
+
+def test_a_note_decodes_one_chunk_of_the_long_maps_it_reads(folds_as_routed):
+    """A note reads the calling order and the cast's draws of the episode in play: a chunk of each
+    map keyed by episode, not the map."""
+    with small_chunks():
+        store, cid = snapshot_at("generated", 650)
+        journal = Journal(store, snapshot_every=10**9)
+        journal.execute(cid, AddNote(text="a one-shot note"))
+        state = journal.state(cid)
+        for value in (state.rules.drama.calling, state.rules.characters.cast.latest):
+            assert isinstance(value, ChunkedMap) and len(value.chunks) > 2
+            assert sum(cell.decoded for _, _, cell in value.chunks) <= 2
+        assert state == replay(in_context([to_recorded(r) for r in store.read(cid)])[0])
+
+
+def test_a_process_whose_pieces_were_let_go_meanwhile_still_keeps_its_next_snapshot(caplog):
+    """A long-lived process reads pieces when first read; if the rows it read from were let go
+    meanwhile (newer snapshots by other processes refer to none of them), its next snapshot cannot
+    refer to them: it is written whole from the state, the pieces gone replayed from the log."""
+    store, cid = snapshot_at("generated", 650)
+    journal = Journal(store, snapshot_every=1)
+    journal.state(cid)  # read from the snapshot at 650, its pieces not fetched yet
+    for key in [k for k in store._pieces if k[0] == cid]:
+        del store._pieces[key]
+    store._piece_refs.clear()
+    store.append_verbatim(records("generated")[650:660], 650)
+    with caplog.at_level(logging.WARNING):
+        assert journal.state(cid) == replayed("generated", 660)
+    kept = newest(store, cid)
+    assert kept.sequence == 660
+    assert_kept_as_replayed(store, cid, kept, replayed("generated", 660), recorded_timeline("generated", 660))
+    assert "cannot be read at " in caplog.text

@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from yarnlog.app.snapshots import (
     STATE_KINDS,
     VIEW_PREFIX,
-    decode_state,
     encode_view,
+    read_state,
     state_codec,
     view_fingerprint,
     view_kind,
 )
 from yarnlog.app.state_cache import StateCache
+from yarnlog.app.state_snapshots import piece_fetcher
 from yarnlog.persistence.protocol import EventStore, Snapshot
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ class Audit:
             if snapshot.fingerprint != fingerprint:
                 return SnapshotCheck(kind, sequence, "other-fingerprint", snapshot.fingerprint)
             try:
-                state, timeline = decode_state(codec, snapshot.data)
+                state, timeline = read_state(codec, snapshot.data, piece_fetcher(self.store, snapshot.campaign_id))
             except Exception as exc:  # anything a forged text can provoke: it is simply wrong
                 return SnapshotCheck(kind, sequence, "unreadable", str(exc)[:200])
             expected = expected_at(sequence)

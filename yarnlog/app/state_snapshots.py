@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from yarnlog.app.snapshots import STATE_KINDS, decode_state, encode_state, slot_for, state_codec
-from yarnlog.core.codec import collector_paused
+from yarnlog.app.snapshots import STATE_KINDS, encode_state_rows, read_state, slot_for, state_codec
+from yarnlog.core.codec import CodecError, collector_paused
 from yarnlog.persistence.protocol import Snapshot, SnapshotRecorder
 
 if TYPE_CHECKING:
@@ -45,6 +45,29 @@ def load_snapshot(store: SnapshotRecorder, campaign_id: str, kind: str, fingerpr
     except Exception as exc:
         log.warning("cannot read the %s snapshot of %s (%s)", kind, campaign_id, exc)
         return None
+
+
+class PieceRows:
+    """``fetch(digest)``: the text of a state snapshot's piece kept as a row (:class:`CodecError` if
+    it is not kept: a snapshot written meanwhile may have let it go); ``fetch.many(digests)``: those
+    that are kept, in a few queries."""
+
+    def __init__(self, store: SnapshotRecorder, campaign_id: str):
+        self.store, self.campaign_id = store, campaign_id
+
+    def __call__(self, digest: str) -> str:
+        text = self.store.load_pieces(self.campaign_id, [digest]).get(digest)
+        if text is None:
+            raise CodecError(f"the piece {digest[:12]} of a state snapshot is not kept")
+        return text
+
+    def many(self, digests: Collection[str]) -> dict[str, str]:
+        return self.store.load_pieces(self.campaign_id, digests)
+
+
+def piece_fetcher(store: SnapshotRecorder, campaign_id: str) -> PieceRows:
+    """How a state snapshot of the campaign kept in rows reads its pieces (:class:`PieceRows`)."""
+    return PieceRows(store, campaign_id)
 
 
 def save_snapshot(store: SnapshotRecorder, snapshot: Snapshot) -> bool:
@@ -95,14 +118,25 @@ class StateSnapshots:
             return
         try:
             codec, fingerprint = state_codec(state.table.ruleset)
-            text = encode_state(codec, state, remembered.timeline)
+            # In rows: the pieces still as read are referred to where they are, only the others written.
+            rows = encode_state_rows(codec, state, remembered.timeline, piece_fetcher(self.store, campaign_id))
             kind = slot_for(self.store.snapshots(campaign_id, data=False), fingerprint)
         except Exception as exc:
             log.warning("cannot encode the state of %s (%s): no snapshot kept", campaign_id, exc)
             return
-        if save_snapshot(self.store, Snapshot(campaign_id, kind, fingerprint, state.sequence, remembered.head_hash,
-                                              text, self.clock())):
-            self.at[campaign_id] = state.sequence
+        snapshot = Snapshot(campaign_id, kind, fingerprint, state.sequence, remembered.head_hash, rows.header,
+                            self.clock())
+        try:
+            self.store.save_state_rows(snapshot, rows.pieces, rows.refs)
+        except Exception as exc:
+            try:  # a row it refers to may be gone (newer snapshots let it go): every piece written, once
+                rows = encode_state_rows(codec, state, remembered.timeline, piece_fetcher(self.store, campaign_id),
+                                         refer=False)
+                self.store.save_state_rows(snapshot._replace(data=rows.header), rows.pieces, rows.refs)
+            except Exception:
+                log.warning("cannot keep the %s snapshot of %s (%s)", kind, campaign_id, exc)
+                return
+        self.at[campaign_id] = state.sequence
 
     def _read(self, campaign_id: str, kind: str, codec: Any, fingerprint: str) -> Remembered | None:
         """The state snapshot of ``kind``, if it still matches the log and decodes to this campaign."""
@@ -116,8 +150,9 @@ class StateSnapshots:
                 return None
             with collector_paused():
                 # The ruleset's slices are decoded as the command reads them (see decode_state).
-                state, timeline = decode_state(codec, snapshot.data, deferred=True,
-                                               fallback=_Replayed(self.store, campaign_id, snapshot.sequence))
+                state, timeline = read_state(codec, snapshot.data, piece_fetcher(self.store, campaign_id),
+                                             deferred=True,
+                                             fallback=_Replayed(self.store, campaign_id, snapshot.sequence))
                 if state.sequence != snapshot.sequence or state.table.campaign_id != campaign_id:
                     log.warning("the state snapshot of %s is not of this campaign at event %d; replaying",
                                 campaign_id, snapshot.sequence)

@@ -29,6 +29,7 @@ round-trip through ``repr``. The module is pure: it imports nothing of storage o
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import dataclasses
 import enum
@@ -38,6 +39,7 @@ import hashlib
 import inspect
 import json
 import re
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any, cast
@@ -363,21 +365,25 @@ def fingerprint(*, ruleset: str, ruleset_title: str, classes: Iterable[type],
 class Deferred:
     """A value kept as the text it was read from, decoded the first time it is asked for (then kept).
 
-    ``text`` is ``source[start:end]``, sliced only when needed (a snapshot's parts share its text).
-    ``fallback`` gives the value another way when the text cannot be decoded (a snapshot is a cache:
-    a damaged one must never fail a command); without one, the :class:`CodecError` is raised.
+    ``text`` is ``source[start:end]``, sliced only when needed (a snapshot's parts share its text);
+    or ``source`` is a callable that fetches the text when first needed (a snapshot's piece kept as
+    a row of its own: :meth:`fetched`). ``fallback`` gives the value another way when the text
+    cannot be fetched or decoded (a snapshot is a cache: a damaged one must never fail a command);
+    without one, the :class:`CodecError` is raised. ``origin`` is what the writer of the next
+    snapshot may write in the value's place while it is the value read (the row it was read from).
     """
 
-    __slots__ = ("_source", "_start", "_end", "_decode", "_fallback", "_value", "_done")
+    __slots__ = ("_source", "_start", "_end", "_decode", "_fallback", "_value", "_done", "origin")
 
-    def __init__(self, source: str, start: int, end: int, decode: Callable[[str], Any],
-                 fallback: Callable[[], Any] | None = None):
-        self._source: str | None = source
+    def __init__(self, source: str | Callable[[], str], start: int, end: int, decode: Callable[[str], Any],
+                 fallback: Callable[[], Any] | None = None, origin: Any = None):
+        self._source: str | Callable[[], str] | None = source
         self._start, self._end = start, end
         self._decode = decode
         self._fallback = fallback
         self._value: Any = None
         self._done = False
+        self.origin = origin
 
     @classmethod
     def ready(cls, value: Any) -> Deferred:
@@ -386,19 +392,35 @@ class Deferred:
         cell._value, cell._done, cell._source = value, True, None
         return cell
 
+    @classmethod
+    def fetched(cls, fetch: Callable[[], str], decode: Callable[[str], Any], fallback: Callable[[], Any] | None,
+                origin: Any) -> Deferred:
+        """A value whose text ``fetch`` reads when it is first asked for (:class:`CodecError` if it cannot)."""
+        return cls(fetch, 0, 0, decode, fallback, origin)
+
     @property
     def decoded(self) -> bool:
         return self._done
 
     @property
+    def value_read(self) -> Any:
+        """The value decoded (None before it is)."""
+        return self._value
+
+    @property
     def text(self) -> str | None:
         """The text the value was read from, while it is not decoded (then it is let go)."""
-        return None if self._source is None else self._source[self._start:self._end]
+        if self._source is None:
+            return None
+        return self._source[self._start:self._end] if isinstance(self._source, str) else self._source()
 
     def value(self) -> Any:
         if not self._done:
             try:
-                value = self._decode(self._source[self._start:self._end] if self._source is not None else "")
+                source = self._source
+                text = "" if source is None else source[self._start:self._end] if isinstance(source, str) \
+                    else source()
+                value = self._decode(text)
             except CodecError:
                 if self._fallback is None:
                     raise
@@ -482,6 +504,27 @@ def deferred_fields(obj: Any) -> Mapping[str, Deferred]:
     return {name: cell for name, cell in held.items() if name not in obj.__dict__ and not cell.decoded}
 
 
+def fields_as_read(obj: Any) -> Mapping[str, Deferred]:
+    """The fields of ``obj`` (built by :func:`deferred_instance`) whose value is still the one read
+    from the snapshot, decoded since or not: the next snapshot may refer to where each was read
+    from instead of writing it again. A mutable container decoded is left out (it may have been
+    changed in place). Empty for any other object."""
+    held = getattr(obj, "__dict__", {}).get(_PENDING)
+    if not held:
+        return {}
+    found = {}
+    for name, cell in held.items():
+        if name not in obj.__dict__:
+            if not cell.decoded or type(cell.value_read) not in _MUTABLE:
+                found[name] = cell
+        elif cell.decoded and obj.__dict__[name] is cell.value_read and type(cell.value_read) not in _MUTABLE:
+            found[name] = cell
+    return found
+
+
+_MUTABLE = frozenset({dict, list, set})
+
+
 class PendingVector(PVector):  # type: ignore[type-arg]
     """A persistent vector read from a snapshot and not decoded yet: appended to without decoding (a
     fold that adds an entry to a ledger need not read the ledger), decoded by anything else it is
@@ -555,3 +598,150 @@ def _parsed(text: str, what: str) -> Any:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise CodecError(f"not {what}: {exc}") from None
+
+
+# -- a map kept in chunks of its entries, each decoded when first read -------------------------
+
+#: A persistent map of at least this many entries is kept in a snapshot in chunks of its entries
+#: (:class:`ChunkedMap`), so that reading one key decodes the chunk that holds it, not the map.
+CHUNKED_AT = 64
+#: A chunk starts at the first key (in :func:`key_order`) and at every key whose CRC-32 is 0 modulo
+#: this (about this many entries a chunk, and a key added changes only the chunk it falls in), or
+#: after :data:`CHUNK_MOST` entries.
+CHUNK_EVERY = 32
+CHUNK_MOST = 256
+
+
+def key_order(codec: Codec, key: Any) -> str:
+    """Where ``key`` sorts among a chunked map's keys: its canonical tagged JSON (any type of key)."""
+    return _canonical(codec.to_json(key))
+
+
+def starts_chunk(order: str) -> bool:
+    """Whether a key (its :func:`key_order`) starts a chunk wherever it falls (see :data:`CHUNK_EVERY`)."""
+    return zlib.crc32(order.encode()) % CHUNK_EVERY == 0
+
+
+def chunked(codec: Codec, items: Iterable[tuple[Any, Any]]) -> list[tuple[str, dict[Any, Any]]]:
+    """A map's ``items`` in chunks: each chunk's first key (:func:`key_order`) and its entries, in key order."""
+    ordered = sorted(((key_order(codec, k), k, v) for k, v in items), key=lambda item: item[0])
+    chunks: list[tuple[str, dict[Any, Any]]] = []
+    for order, key, value in ordered:
+        if not chunks or len(chunks[-1][1]) >= CHUNK_MOST or starts_chunk(order):
+            chunks.append((order, {}))
+        chunks[-1][1][key] = value
+    return chunks
+
+
+class ChunkedMap(PMap):  # type: ignore[type-arg]
+    """A :class:`~pyrsistent.PMap` read from a snapshot in chunks of its entries (:func:`chunked`):
+    ``m[key]``, ``get``, ``in``, ``len``, ``set``, ``remove`` and ``discard`` decode at most the
+    chunk ``key`` falls in; anything else decodes every chunk once, and the map then behaves as the
+    PMap it stands for (to which it is equal). A map built by ``set`` shares the chunks it did not
+    change, so the next snapshot refers to them where they were read from (:attr:`chunks`)."""
+
+    __slots__ = ("_codec", "_firsts", "_cells", "_counts", "_whole", "origin")
+    _codec: Codec
+    _firsts: list[str]
+    _cells: list[Deferred]
+    _counts: list[int]
+    _whole: PMap[Any, Any] | None
+    origin: Any
+
+    def __new__(cls, codec: Codec, firsts: list[str], cells: list[Deferred], counts: list[int],
+                origin: Any = None) -> ChunkedMap:
+        self = object.__new__(cls)
+        self._codec, self._firsts, self._cells, self._counts = codec, firsts, cells, counts
+        self._whole = None
+        self.origin = origin  # what the map was read as, while it is that map
+        return self
+
+    # PMap's own methods read these two: the map decoded whole, once.
+    @property
+    def _buckets(self) -> Any:
+        return self._materialized()._buckets
+
+    @property
+    def _size(self) -> int:
+        return sum(self._counts)
+
+    def _materialized(self) -> PMap[Any, Any]:
+        whole = self._whole
+        if whole is None:
+            items: dict[Any, Any] = {}
+            for cell in self._cells:
+                items.update(cell.value())
+            whole = self._whole = pmap(items)
+        return whole
+
+    @property
+    def chunks(self) -> list[tuple[str, int, Deferred]]:
+        """Each chunk's first key (:func:`key_order`), its number of entries and its cell."""
+        return list(zip(self._firsts, self._counts, self._cells))
+
+    def _locate(self, key: Any) -> tuple[int, str] | None:
+        try:
+            order = key_order(self._codec, key)
+        except (CodecError, TypeError):
+            return None  # a key no snapshot can hold is in no chunk
+        return max(bisect.bisect_right(self._firsts, order) - 1, 0), order
+
+    def __getitem__(self, key: Any) -> Any:
+        found = self._locate(key) if self._cells else None
+        if found is None:
+            raise KeyError(key)
+        return self._cells[found[0]].value()[key]
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __contains__(self, key: Any) -> bool:
+        try:
+            self[key]
+        except KeyError:
+            return False
+        return True
+
+    def __len__(self) -> int:
+        return sum(self._counts)
+
+    def _with(self, index: int, order: str, chunk: dict[Any, Any]) -> ChunkedMap:
+        firsts, cells, counts = list(self._firsts), list(self._cells), list(self._counts)
+        if index == 0 and order < firsts[0]:
+            firsts[0] = order
+        cells[index], counts[index] = Deferred.ready(chunk), len(chunk)
+        return ChunkedMap(self._codec, firsts, cells, counts)
+
+    def set(self, key: Any, val: Any) -> PMap[Any, Any]:
+        found = self._locate(key) if self._cells else None
+        if found is None:
+            return self._materialized().set(key, val)
+        chunk = dict(self._cells[found[0]].value())
+        chunk[key] = val
+        return self._with(found[0], found[1], chunk)
+
+    def discard(self, key: Any) -> PMap[Any, Any]:
+        found = self._locate(key) if self._cells else None
+        if found is None or key not in self._cells[found[0]].value():
+            return self
+        chunk = dict(self._cells[found[0]].value())
+        del chunk[key]
+        return self._with(found[0], self._firsts[found[0]], chunk)
+
+    def remove(self, key: Any) -> PMap[Any, Any]:
+        if key not in self:
+            raise KeyError(key)
+        return self.discard(key)
+
+
+ChunkedMap.__abstractmethods__ = frozenset()
+
+
+def chunk_of(data: Any) -> dict[Any, Any]:
+    """A chunk's entries as decoded (a dict), or :class:`CodecError`."""
+    if type(data) is not dict:
+        raise CodecError("not a chunk of a snapshot's map")
+    return data

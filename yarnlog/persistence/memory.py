@@ -33,6 +33,9 @@ class MemoryStore:
         self._events: dict[str, list[StoredEvent]] = {}
         self._event_ids: set[str] = set()
         self._snapshots: dict[tuple[str, str], Snapshot] = {}
+        # A state snapshot kept in rows: its pieces by campaign and digest, and each snapshot's references.
+        self._pieces: dict[tuple[str, str], str] = {}
+        self._piece_refs: dict[tuple[str, str], frozenset[str]] = {}
         # (campaign, command id) -> (digest, first sequence, how many events) of each command kept.
         self._commands: dict[tuple[str, str], tuple[str, int, int]] = {}
         self._lock = threading.Lock()
@@ -75,6 +78,23 @@ class MemoryStore:
     def save_snapshots(self, snapshots: Sequence[Snapshot]) -> None:
         for snapshot in snapshots:  # each through save_snapshot, so a store that overrides it is obeyed
             self.save_snapshot(snapshot)
+
+    def save_state_rows(self, snapshot: Snapshot, pieces: Mapping[str, str], refs: Collection[str]) -> None:
+        cid = snapshot.campaign_id
+        with self._lock:
+            if any((cid, d) not in self._pieces for d in set(refs).difference(pieces)):
+                raise StoreError("a piece of the state this snapshot was read from is no longer kept")
+            for digest, text in pieces.items():
+                self._pieces.setdefault((cid, digest), text)
+            self._piece_refs[(cid, snapshot.kind)] = frozenset(refs)
+            kept = set().union(*(r for (c, _), r in self._piece_refs.items() if c == cid))
+            for key in [k for k in self._pieces if k[0] == cid and k[1] not in kept]:
+                del self._pieces[key]
+        self.save_snapshot(snapshot)  # through save_snapshot, so a store that overrides it is obeyed
+
+    def load_pieces(self, campaign_id: str, digests: Collection[str]) -> dict[str, str]:
+        with self._lock:
+            return {d: self._pieces[(campaign_id, d)] for d in digests if (campaign_id, d) in self._pieces}
 
     def load_snapshots(self, campaign_id: str, kinds: Collection[str], fingerprint: str) -> list[Snapshot]:
         return self.load_each(campaign_id, dict.fromkeys(kinds, fingerprint))

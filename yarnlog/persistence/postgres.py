@@ -194,11 +194,13 @@ class PostgresStore(SqlStore):
             sequence = conn.execute(text("SELECT pg_get_serial_sequence('events', 'position')")).scalar_one()
             who = quote(role)
             statements = [
-                f"REVOKE ALL ON events, snapshots FROM {who}",
+                f"REVOKE ALL ON events, snapshots, state_pieces, state_piece_refs FROM {who}",
                 f"GRANT USAGE ON SCHEMA {quote(schema)} TO {who}",
                 f"GRANT SELECT, INSERT ON events TO {who}",
                 f"GRANT USAGE ON SEQUENCE {sequence} TO {who}",
                 f"GRANT SELECT, INSERT, UPDATE ON snapshots TO {who}",
+                # A state snapshot's pieces: caches, so deleted once no snapshot refers to them.
+                f"GRANT SELECT, INSERT, DELETE ON state_pieces, state_piece_refs TO {who}",
             ]
             for statement in statements:
                 conn.execute(text(statement))

@@ -213,6 +213,18 @@ class SnapshotRecorder(Protocol):
         names for that kind (one query: the stored views a write brings to the head), in no order."""
         ...
 
+    def save_state_rows(self, snapshot: Snapshot, pieces: Mapping[str, str], refs: Collection[str]) -> None:
+        """Keep a state snapshot kept in rows, in one transaction: ``snapshot`` (its text the header),
+        the ``pieces`` this write made (digest to text; one already kept is left as it is) and
+        ``refs``, every piece it refers to. A piece no snapshot of the campaign refers to any more
+        may go. Raises :class:`StoreError` (nothing kept) if a piece referred to and not given is
+        no longer kept."""
+        ...
+
+    def load_pieces(self, campaign_id: str, digests: Collection[str]) -> dict[str, str]:
+        """The text of each of those pieces that is kept (one missing is simply not in the answer)."""
+        ...
+
     def snapshots(self, campaign_id: str, *, data: bool = True) -> list[Snapshot]:
         """Every snapshot kept for the campaign, whatever its fingerprint, sorted by kind.
 

@@ -40,7 +40,7 @@ from yarnlog.persistence.protocol import (
     StoreError,
     one_campaign,
 )
-from yarnlog.persistence.sql_snapshots import SNAPSHOTS, SqlSnapshotRecorder
+from yarnlog.persistence.sql_snapshots import CACHE_TABLES, SqlSnapshotRecorder
 
 #: The index that lets a command id record once per campaign (on the first event of each command).
 COMMAND_INDEX = "events_command"
@@ -158,7 +158,7 @@ class SqlStore(SqlSnapshotRecorder):
         try:
             with self._writing() as conn:
                 self._lock_schema(conn)
-                SQLModel.metadata.create_all(conn, tables=[EVENTS, SNAPSHOTS])
+                SQLModel.metadata.create_all(conn, tables=[EVENTS, *CACHE_TABLES])
                 self._upgrade(conn)
                 for statement in self._guards(conn):
                     conn.execute(text(statement))

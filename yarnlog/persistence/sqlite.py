@@ -7,7 +7,7 @@ can still be read, verified and exported; a write to it is refused in one line.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -126,6 +126,10 @@ class SqliteStore(SqlStore):
         """Keep snapshots, unless the journal is read-only: a cache nobody may write is simply not kept."""
         if not self.read_only:
             super().save_snapshots(snapshots)
+
+    def save_state_rows(self, snapshot: Snapshot, pieces: Mapping[str, str], refs: Collection[str]) -> None:
+        if not self.read_only:
+            super().save_state_rows(snapshot, pieces, refs)
 
 
 def _writable(path: Path) -> bool:
