@@ -402,11 +402,17 @@ print(json.dumps({f"{k[0]}/{k[1]}": v for k, v in balances.items()}))
 """
 
 
-def _child(argv: list[str], output: bool = True) -> dict:
-    """Wall and CPU time of a fresh process, from spawn to exit."""
+def _child(argv: list[str], output: bool = True, timeout: float | None = None) -> dict:
+    """Wall and CPU time of a fresh process, from spawn to exit; one still running after ``timeout``
+    seconds is killed, and its figures say so (``stopped``: the CPU it had used by then)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True)
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:  # run() killed and reaped it: its CPU is in RUSAGE_CHILDREN
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return {"wall": time.perf_counter() - start, "stopped": True, "peak_mb": after.ru_maxrss / 1024,
+                "cpu": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), "growth_mb": 0.0}
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
@@ -546,13 +552,16 @@ def op_oneshots(url: str, path: Path, campaign: str, args: argparse.Namespace) -
     a scene as a table does: the next caller in the calling order calls a dramatic scene with their
     character and another, the character rolls (faces entered), petitions the other, granted; a note.
     Then the reads: the board, the character's sheet, the caller's ledger, the last whole episode's
-    recap. Set-up, untimed: the calling order read once (the next caller, the episode in play)."""
+    recap. Set-up, untimed: the calling order read once (the next caller, the episode in play). A command
+    still running after ``--command-limit`` seconds is stopped and not run again (its figure: the CPU
+    it had used, marked ``stopped``)."""
     command = _yarnlog(url, campaign)
     order = json.loads(subprocess.run([*command, "calling-order", "--json"], capture_output=True, text=True,
                                       check=True).stdout)
     callers, episode = order["calling_order"], max(1, order["episode"] - 1)
     turn = callers.index(order["next_caller"])
     runs: dict[str, list[dict]] = {"floor": [], **{name: [] for name in ONESHOTS}}
+    stopped: dict[str, dict] = {}
     for r in range(args.repeat):
         caller = callers[(turn + r) % len(callers)]
         mine = CHARACTERS.get(caller, "Rosa Quill")  # the GM calls with any cast
@@ -569,9 +578,21 @@ def op_oneshots(url: str, path: Path, campaign: str, args: argparse.Namespace) -
             "recap": [*command, "recap", "--episode", str(episode), "--json"],
         }
         for name, argv in argvs.items():
-            runs[name].append(_child(argv, output=name != "floor"))
-    return {name: {"wall": statistics.median(f["wall"] for f in done), "cpu": statistics.median(f["cpu"] for f in done),
-                   "runs": len(done)} for name, done in runs.items()}
+            if stopped.get(name):  # stopped once at --command-limit: not run again
+                continue
+            figures = _child(argv, output=name != "floor", timeout=args.command_limit or None)
+            if figures.get("stopped"):
+                stopped[name] = figures
+            else:
+                runs[name].append(figures)
+    out: dict[str, Any] = {}
+    for name, done in runs.items():
+        if done:
+            out[name] = {"wall": statistics.median(f["wall"] for f in done),
+                         "cpu": statistics.median(f["cpu"] for f in done), "runs": len(done)}
+        else:  # every run of it was stopped: what it had used by then
+            out[name] = {**stopped[name], "runs": 0}
+    return out
 
 
 def _importtime(argv: list[str]) -> dict[str, float]:
@@ -766,7 +787,8 @@ class Run:
             return "skipped (--skip)"
         argv = [sys.executable, __file__, "--worker", op, "--url", url, "--file", str(path), "--campaign", campaign,
                 "--events", str(events), "--appends", str(self.args.appends), "--scratch", str(self.scratch),
-                "--es-batch", str(self.args.es_batch), "--tail", str(self.args.tail), "--repeat", str(self.args.repeat)]
+                "--es-batch", str(self.args.es_batch), "--tail", str(self.args.tail), "--repeat", str(self.args.repeat),
+                "--command-limit", str(self.args.command_limit)]
         progress(f"{events:,} events · {op} ...")
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True)
@@ -976,7 +998,11 @@ class Run:
             return
         floor = runs["floor"]
         for op, label in ONESHOTS.items():
-            line(label, runs[op], floor, per_event=False)
+            if runs[op].get("stopped"):
+                print(f"  {label:<35}stopped at {runs[op]['wall']:.0f} s wall, {runs[op]['cpu']:.1f} s CPU by then "
+                      f"(--command-limit)", flush=True)
+            else:
+                line(label, runs[op], floor, per_event=False)
             self.commands.setdefault(name, {}).setdefault(events, {})[op] = (runs[op], floor)
         print(f"      fresh processes, median of {floor['runs']} rounds, each opening with the floor, a fresh "
               f"python -c \"import sqlmodel\" ({floor['wall']:.3f} s wall, {floor['cpu']:.3f} s CPU)", flush=True)
@@ -996,8 +1022,9 @@ class Run:
         path = generate.campaign_file(events)
         sqlite_urls = {"import": str(self.scratch / f"import-{events}.db"),
                        "floor": str(self.scratch / f"floor-{events}.db")}
-        self.backend("SQLite", events, path, sqlite_urls)
-        if self.args.pg:
+        if "sqlite" in self.args.stores.split(","):
+            self.backend("SQLite", events, path, sqlite_urls)
+        if self.args.pg and "pg" in self.args.stores.split(","):
             with self.pg_databases(events) as urls:
                 self.backend("PostgreSQL", events, path, urls)
         elif events == self.sizes[0]:
@@ -1060,8 +1087,9 @@ class Run:
             print(f"    {'events':>10}  " + "  ".join(f"{op:>15}" for op in ONESHOTS) + f"  {'sqlmodel':>8}")
             for n, ops in curve.items():
                 floor = next(iter(ops.values()))[1]
-                print(f"    {n:>10,}  " + "  ".join(f"{'x%.2f (%.2f)' % (f['cpu'] / fl['cpu'], f['cpu']):>15}"
-                                                  for f, fl in ops.values()) + f"  {floor['cpu']:>8.3f}")
+                cells = (f"> {f['cpu']:.1f} stopped" if f.get("stopped")
+                         else f"x{f['cpu'] / fl['cpu']:.2f} ({f['cpu']:.2f})" for f, fl in ops.values())
+                print(f"    {n:>10,}  " + "  ".join(f"{c:>15}" for c in cells) + f"  {floor['cpu']:>8.3f}")
 
 
 def main() -> None:
@@ -1079,6 +1107,11 @@ def main() -> None:
                         "replay,state_snapshot_tail: the two that replay the whole log, for a quick run at 1M)")
     parser.add_argument("--repeat", type=int, default=5,
                         help="fresh processes a board figure is the median of (default 5)")
+    parser.add_argument("--command-limit", type=float, default=0,
+                        help="seconds one one-shot command may take before it is stopped (default: no limit "
+                        "but --limit on the whole set)")
+    parser.add_argument("--stores", default="sqlite,pg",
+                        help="the stores measured, of sqlite,pg (default both; pg only with --pg)")
     parser.add_argument("--tail", type=int, default=499,
                         help="events after the state snapshot for 'state from snapshot + tail' (default 499)")
     # the worker's own arguments (one measurement)

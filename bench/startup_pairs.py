@@ -11,7 +11,8 @@ command of this tree, each revision on its own copy of a generated campaign of E
 ``getrusage``) and the ratios to the floor of the same rounds.
 
 The writes ``note`` and ``roll``; ``call`` and ``petition`` (a call recorded under a GM override, then
-a petition refused that ends that scene, the two players' characters taking turns so that the
+a petition refused that ends that scene: a petition not run just after a call has one run before it,
+untimed, the two players' characters taking turns so that the
 tokens go back and forth); the reads ``tokens``, ``sheet``, ``ledger`` (``--participant Ana``) and
 ``recap`` (``--episode 2``). ``--pg URL`` runs them on PostgreSQL (a database of that server per
 revision, copied from one imported database). ``--importtime`` adds, per command and revision, what
@@ -19,8 +20,12 @@ it imports beyond the modules of ``import sqlmodel`` (``python -X importtime``, 
 package, median of three: shares only, the tracing slows every import alike).
 ``bench/oneshot_pairs.py`` times a note the same way, and the decoding of the state snapshot.
 
+``--no-base [COMMANDS]`` runs those commands (all if none named) of this tree alone beside ``import
+sqlmodel``, not ``--base``'s (for the reads that take minutes at 100K);
+``--warmup N`` sets the untimed rounds that come first (default 2).
+
 Usage: python bench/startup_pairs.py EVENTS [--base main] [--rounds 7] [--commands note,tokens,...]
-       [--pg URL] [--importtime]
+       [--pg URL] [--importtime] [--no-base [ledger,recap]] [--warmup 2]
 """
 
 from __future__ import annotations
@@ -55,6 +60,11 @@ COMMANDS: dict[str, list[list[str]]] = {
     "ledger": [["ledger", "--participant", "Ana"]],
     "recap": [["recap", "--episode", "2"]],
 }
+#: A command that needs another run just before it, by the same revision: a petition ends the scene
+#: a ``call`` opened with both its characters (the generated campaign's last scene has neither).
+#: When that command did not come just before (``--commands`` without ``call``, or with it after
+#: ``petition``), it is run first, untimed.
+SETUP = {"petition": "call"}
 REVISIONS = ("sqlmodel", "base", "this")
 
 
@@ -95,6 +105,11 @@ def main() -> None:
     parser.add_argument("--commands", default="note", help=f"comma-separated, of: {', '.join(COMMANDS)}")
     parser.add_argument("--pg", help="a PostgreSQL URL: each revision works on its own database of that server")
     parser.add_argument("--importtime", action="store_true", help="what each command imports, by package")
+    parser.add_argument("--no-base", nargs="?", const="*", default="",
+                        help="commands (all if none named) run by this tree alone beside import sqlmodel, "
+                        "not by --base")
+    parser.add_argument("--warmup", type=int, default=2,
+                        help="untimed rounds first, each revision keeping its snapshot and bytecode (default 2)")
     args = parser.parse_args()
     commands = args.commands.split(",")
     unknown = [c for c in commands if c not in COMMANDS]
@@ -123,6 +138,7 @@ def main() -> None:
             with sqlite3.connect(first_file) as src, sqlite3.connect(dbs[name]) as dst:
                 src.backup(dst)
     turns: collections.Counter[tuple[str, str]] = collections.Counter()
+    last: dict[str, str] = {}  # the command each revision ran last
 
     def argv(name: str, command: str, flags: tuple[str, ...] = ()) -> list[str]:
         if name == "sqlmodel":
@@ -133,6 +149,10 @@ def main() -> None:
         return [python, *flags, "-m", "yarnlog", "--db", dbs[name], "-c", campaign, *words]
 
     def run(name: str, command: str, flags: tuple[str, ...] = ()) -> tuple[float, str]:
+        setup = SETUP.get(command)
+        if name != "sqlmodel" and setup and last.get(name) != setup:
+            run(name, setup)  # untimed: its own figure is not kept
+        last[name] = command
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run(argv(name, command, flags), env=envs[name], cwd=scratch, capture_output=True, text=True)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -140,14 +160,19 @@ def main() -> None:
             raise SystemExit(f"{name} {command}: {done.stderr.strip()[-400:]}")
         return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), done.stderr
 
-    for _ in range(2):  # each revision keeps a snapshot of its own code, and its bytecode
+    alone = set(commands if args.no_base == "*" else args.no_base.split(",") if args.no_base else ())
+
+    def revisions_of(command: str) -> tuple[str, ...]:
+        return tuple(n for n in REVISIONS if not (command in alone and n == "base"))
+
+    for _ in range(args.warmup):  # each revision keeps a snapshot of its own code, and its bytecode
         for command in commands:
-            for name in ("base", "this"):
+            for name in revisions_of(command)[1:]:
                 run(name, command)
-    figures = {(name, command): [] for command in commands for name in REVISIONS}
+    figures = {(name, command): [] for command in commands for name in revisions_of(command)}
     for _ in range(args.rounds):
         for command in commands:
-            for name in REVISIONS:
+            for name in revisions_of(command):
                 figures[(name, command)].append(run(name, command)[0])
     median = {key: statistics.median(values) for key, values in figures.items()}
     store = "PostgreSQL" if args.pg else "SQLite"
@@ -155,7 +180,8 @@ def main() -> None:
     print(f"  {'command':<10} {'import sqlmodel':>16} {args.base:>16} {'this tree':>16}")
     for command in commands:
         floor = median[("sqlmodel", command)]
-        cells = [f"{median[(n, command)]:.3f} s x{median[(n, command)] / floor:.2f}" for n in ("base", "this")]
+        cells = [f"{median[(n, command)]:.3f} s x{median[(n, command)] / floor:.2f}"
+                 if n in revisions_of(command) else "-" for n in ("base", "this")]
         print(f"  {command:<10} {floor:>14.3f} s {cells[0]:>16} {cells[1]:>16}")
     if args.importtime:
         print("What each command imports beyond `import sqlmodel` (python -X importtime, self times summed by "
@@ -165,7 +191,7 @@ def main() -> None:
             lambda: collections.defaultdict(list))
         for _ in range(3):  # in the rounds' order: a petition ends the scene the call before it opened
             for command in commands:
-                for name in ("base", "this"):
+                for name in revisions_of(command)[1:]:
                     grouped: collections.Counter[str] = collections.Counter()
                     for module, self_us in _by_package(run(name, command, ("-X", "importtime"))[1]).items():
                         if module not in floor_modules:
@@ -173,7 +199,7 @@ def main() -> None:
                     for group, self_us in grouped.items():
                         totals[(name, command)][group].append(self_us)
         for command in commands:
-            for name in ("base", "this"):
+            for name in revisions_of(command)[1:]:
                 shares = {group: statistics.median(v + [0] * (3 - len(v)))
                           for group, v in totals[(name, command)].items()}
                 excess = sum(shares.values())
