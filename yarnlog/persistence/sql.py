@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import starmap
@@ -41,6 +42,9 @@ from yarnlog.persistence.protocol import (
     one_campaign,
 )
 from yarnlog.persistence.sql_snapshots import CACHE_TABLES, SqlSnapshotRecorder
+
+#: How long opening a journal waits, at most, for another process creating its tables.
+SCHEMA_WAIT = 30.0
 
 #: The index that lets a command id record once per campaign (on the first event of each command).
 COMMAND_INDEX = "events_command"
@@ -154,16 +158,25 @@ class SqlStore(SqlSnapshotRecorder):
 
     def create_schema(self) -> None:
         """Create the events table and its guards, and the snapshots table (idempotent); bring a
-        journal made by an earlier version up to date."""
-        try:
-            with self._writing() as conn:
-                self._lock_schema(conn)
-                SQLModel.metadata.create_all(conn, tables=[EVENTS, *CACHE_TABLES])
-                self._upgrade(conn)
-                for statement in self._guards(conn):
-                    conn.execute(text(statement))
-        except OperationalError as exc:
-            raise StoreError(f"cannot open the journal database: {exc.orig}") from None
+        journal made by an earlier version up to date. Processes opening a new file at once may find
+        it busy beyond the driver's wait (SQLite's switch to WAL is not always waited for): the
+        creation, idempotent, is tried again for up to :data:`SCHEMA_WAIT` seconds."""
+        deadline = time.monotonic() + SCHEMA_WAIT
+        pause = 0.02
+        while True:
+            try:
+                with self._writing() as conn:
+                    self._lock_schema(conn)
+                    SQLModel.metadata.create_all(conn, tables=[EVENTS, *CACHE_TABLES])
+                    self._upgrade(conn)
+                    for statement in self._guards(conn):
+                        conn.execute(text(statement))
+                return
+            except OperationalError as exc:
+                if not self._busy(exc) or time.monotonic() + pause > deadline:
+                    raise StoreError(f"cannot open the journal database: {exc.orig}") from None
+            time.sleep(pause)
+            pause = min(pause * 2, 0.5)
 
     def _lock_schema(self, conn: Connection) -> None:
         """Hold other processes' schema creation until ``conn``'s transaction ends (a backend whose
