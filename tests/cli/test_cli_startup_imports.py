@@ -84,3 +84,35 @@ def test_init_without_a_ruleset_imports_the_default_alone(tmp_path):
 def test_the_package_metadata_names_the_ruleset_that_claims_the_default():
     declared = sorted(name for name, _ in installed_entry_points(DEFAULT_GROUP))
     assert declared == sorted(name for name in RULESETS if get_ruleset(name).default)
+
+
+#: Yarn's parts imported when first used (``LazyPart``): a note, a call or a petition uses none.
+LAZY_PARTS = ("yarnlog.rulesets.yarn.parts.combat", "yarnlog.rulesets.yarn.parts.procedure",
+              "yarnlog.rulesets.yarn.parts.powers")
+
+#: Keeps a state snapshot of the sample campaign at its last event, as a long campaign has one near its head.
+_SNAPSHOT = """
+import sys
+from yarnlog.app.journal import Journal
+from yarnlog.persistence.factory import open_store
+store = open_store(sys.argv[1])
+Journal(store, snapshot_every=1).state("lantern")
+store.close()
+"""
+
+
+def test_a_note_on_a_campaign_read_from_its_snapshot_imports_no_fight_roll_or_power(tmp_path, monkeypatch):
+    """The sample campaign has fights, rolls and powers' events, all before its snapshot: a note folds
+    none of them, so neither their parts nor the classes of their slices (decoded when first read) are
+    imported. ``verify`` then reads every event (their parts imported as their types are met) and finds
+    the snapshot the note started from sound."""
+    monkeypatch.setenv("YARNLOG_CACHE_DIR", str(tmp_path / "cache"))  # the codec kept by the first process
+    sample = Path(__file__).resolve().parents[2] / "journals" / "lantern-harbor.jsonl"
+    _imported(tmp_path, "import", str(sample))
+    subprocess.run([sys.executable, "-c", _SNAPSHOT, str(tmp_path / "journal.db")], check=True,
+                   capture_output=True, text=True)
+    modules = _imported(tmp_path, "-c", "lantern", "note", "the fog lifts")
+    assert _under(modules, "yarnlog.rulesets.yarn.parts.drama")  # it decides against the campaign's state
+    assert {package: _under(modules, package) for package in LAZY_PARTS} == dict.fromkeys(LAZY_PARTS, [])
+    checked = _imported(tmp_path, "-c", "lantern", "verify", "--snapshots")  # every event typed in a fresh process
+    assert "yarnlog.rulesets.yarn.parts.procedure.part" in checked

@@ -29,7 +29,7 @@ import importlib
 import json
 import pkgutil
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from pydantic import BaseModel
 from pyrsistent import PMap, pmap
@@ -46,6 +46,7 @@ from yarnlog.core.codec import (
     can_defer,
     chunk_of,
     chunked,
+    class_name,
     collector_paused,
     deferred_fields,
     deferred_instance,
@@ -113,18 +114,102 @@ def state_classes(ruleset: Ruleset) -> list[type]:
 
 @functools.cache
 def state_codec(ruleset_name: str) -> tuple[Codec, str]:
-    """The codec for states of campaigns playing ``ruleset_name``, and their fingerprint."""
-    from yarnlog.core.events import known_event_types, payload_class
+    """The codec for states of campaigns playing ``ruleset_name``, and their fingerprint.
+
+    Working both out imports every module of the whitelist; they depend on nothing but the code, so
+    they are kept in the cache directory under the code's digest (:func:`codec_cache_key`), and a
+    process that finds them there builds a codec that imports each class's module when a state it
+    reads or writes first holds one of that class (:meth:`Codec.named`): a command imports the modules
+    of the pieces of state it reads, not every part's."""
     from yarnlog.core.ruleset import get_ruleset
-    from yarnlog.core.state import CORE_EVENT_TYPES
 
     ruleset = get_ruleset(ruleset_name)
+    cache = _codec_cache_file(ruleset_name)
+    kept = _read_kept_codec(cache)
+    if kept is not None:
+        names, kept_fingerprint = kept
+        packages = CORE_STATE_MODULES + tuple(ruleset.rules.state_packages)
+        return Codec.named(names, functools.partial(_whitelisted_class, packages)), kept_fingerprint
+    codec, found = _codec_and_fingerprint(ruleset)
+    _keep_codec(cache, [class_name(cls) for cls in codec.classes], found)
+    return codec, found
+
+
+def _codec_and_fingerprint(ruleset: Ruleset) -> tuple[Codec, str]:
+    """The codec of ``ruleset``'s states with every class of its whitelist imported, and their fingerprint."""
+    from yarnlog.core.events import known_event_types, payload_class
+    from yarnlog.core.state import CORE_EVENT_TYPES
+
     classes = state_classes(ruleset)
     versions = {t: payload_class(t).schema_version for t in known_event_types()
                 if t in CORE_EVENT_TYPES or ruleset.owns(t)}
-    codec = Codec(classes)
-    return codec, fingerprint(ruleset=ruleset.name, ruleset_title=ruleset.title, classes=classes,
-                              event_versions=versions, extra=code_digest(ruleset_name))
+    return Codec(classes), fingerprint(ruleset=ruleset.name, ruleset_title=ruleset.title, classes=classes,
+                                       event_versions=versions, extra=code_digest(ruleset.name))
+
+
+def codec_cache_key(ruleset_name: str) -> str:
+    """What a kept codec is keyed by: the code's digest, the codec's version and what reads the
+    classes' structure (Python's and pydantic's versions)."""
+    import sys
+
+    from pydantic import VERSION
+
+    material = [CODEC_VERSION, ruleset_name, code_digest(ruleset_name), sys.version, VERSION]
+    return hashlib.sha256(json.dumps(material).encode()).hexdigest()[:24]
+
+
+def _codec_cache_file(ruleset_name: str) -> Any:
+    from yarnlog.app.code_digest import cache_dir
+
+    try:
+        return cache_dir() / f"state-codec-{codec_cache_key(ruleset_name)}"
+    except Exception:  # no cache directory to be had: work the codec out every time
+        return None
+
+
+def _read_kept_codec(cache: Any) -> tuple[list[str], str] | None:
+    """The class names and fingerprint kept in ``cache`` (None when there is none to be read)."""
+    if cache is None:
+        return None
+    try:
+        kept = json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not (isinstance(kept, dict) and isinstance(kept.get("fingerprint"), str) and isinstance(kept.get("names"), list)
+            and all(isinstance(name, str) for name in kept["names"])):
+        return None
+    return kept["names"], kept["fingerprint"]
+
+
+def _keep_codec(cache: Any, names: list[str], found: str) -> None:
+    """Keep the class names and fingerprint in ``cache`` (whole or not at all; a failure is ignored)."""
+    import os
+
+    if cache is None:
+        return
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        partial = cache.with_name(f"{cache.name}.{os.getpid()}")
+        partial.write_text(json.dumps({"names": names, "fingerprint": found}), encoding="utf-8")
+        os.replace(partial, cache)
+    except OSError:
+        pass
+
+
+def _whitelisted_class(packages: tuple[str, ...], name: str) -> type:
+    """The class ``name`` (``module:qualname``) names, imported, if it may be in a state: a dataclass,
+    enum or pydantic model defined in one of ``packages`` (a module, or any module under a package)
+    at the top of its module, as :func:`state_classes` finds them. :class:`CodecError` otherwise."""
+    module_name, _, qualname = name.partition(":")
+    if not any(module_name == p or module_name.startswith(p + ".") for p in packages) or "." in qualname:
+        raise CodecError(f"{name[:80]} is not a class a state may hold")
+    try:
+        obj = getattr(importlib.import_module(module_name), qualname)
+    except (ImportError, AttributeError):
+        raise CodecError(f"{name[:80]} is not a class of this code") from None
+    if not (_stateful(obj) and obj.__module__ == module_name and obj.__qualname__ == qualname):
+        raise CodecError(f"{name[:80]} is not a class a state may hold")
+    return cast(type, obj)
 
 
 @functools.cache
@@ -283,8 +368,35 @@ class _Reader:
                 # A vector (a ledger) is appended to without decoding it: see PendingVector.
                 pending[name] = Deferred.ready(PendingVector(cell)) if self.text.startswith('["pv"', start) else cell
             else:
-                pending[name] = Deferred.ready(self._split(sub, (*path, name)))
+                pending[name] = self._split_later(sub, (*path, name))
         return deferred_instance(cls, pending)
+
+    def _split_later(self, layout: Any, path: tuple[str, ...]) -> Deferred:
+        """A dataclass split into pieces (a slice of the ruleset's state), built when first read: its
+        class is found then, so a command imports the modules of the slices it reads, not every part's."""
+        first = self.next
+        self.next += _lines_of(layout)
+        if self.next > len(self.bounds):
+            raise CodecError("a campaign state snapshot with fewer lines than its layout names")
+        reader = _Reader(self.codec, self.text, self.bounds[first:self.next], True, self.fallback)
+
+        def build() -> Any:
+            value = reader._split(layout, path)
+            if reader.next != len(reader.bounds):
+                raise CodecError("a campaign state snapshot with lines its layout does not name")
+            return value
+
+        return Deferred.later(build, None if self.fallback is None else functools.partial(self.fallback, path))
+
+
+def _lines_of(layout: Any) -> int:
+    """How many lines ``layout`` spans (one for a piece, its fields' for a dataclass split into them)."""
+    if layout is None:
+        return 1
+    if not (isinstance(layout, list) and len(layout) == 2 and isinstance(layout[1], list)
+            and all(isinstance(entry, list) and len(entry) == 2 for entry in layout[1])):
+        raise CodecError("not a campaign state snapshot")
+    return sum(_lines_of(entry[1]) for entry in layout[1])
 
 
 def _layout_class(codec: Codec, layout: Any) -> type:
@@ -585,6 +697,11 @@ class _RowReader:
             return _built(cls, ((name, self.value(sub, (*path, name))) for name, sub in layout[1]))
         pending = {}
         for name, sub in layout[1]:
+            if isinstance(sub, list) and len(sub) == 2 and type(sub[0]) is int:
+                # A slice split into pieces: built, its class found, when first read (see _Reader._split_later).
+                fallback = None if self.fallback is None else functools.partial(self.fallback, (*path, name))
+                pending[name] = Deferred.later(functools.partial(self._split, sub, (*path, name)), fallback)
+                continue
             found = self.value(sub, (*path, name))
             pending[name] = found if isinstance(found, Deferred) else Deferred.ready(found)
         return deferred_instance(cls, pending)

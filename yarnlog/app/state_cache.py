@@ -131,6 +131,27 @@ class StateCache:
                                                               event_types=AMENDMENT_TYPES)]
         return bool(tail) and self._reach(campaign_id, tail, after) <= after
 
+    def before(self, campaign_id: str, sequence: int) -> Remembered | None:
+        """The campaign just before event ``sequence`` (its state at ``sequence - 1`` and the timeline
+        as recorded there), from the newest sound state snapshot before it and the events after
+        that, or from the first event; not remembered. None when an amendment among those events
+        reaches back before the snapshot (the caller replays instead)."""
+        from yarnlog.core.corrections import Correction, Retraction
+        from yarnlog.core.state import empty_state, in_context
+
+        base = self._from_snapshot(campaign_id, before=sequence)
+        if base is None:
+            empty = empty_state()
+            base = Remembered(empty, empty.timeline, "")
+        records = self.store.read(campaign_id, after=base.state.sequence, upto=sequence - 1)
+        if not records:
+            return base
+        tail, afters = in_context([to_recorded(r) for r in records], base.timeline)
+        if any(isinstance(r.payload, (Correction, Retraction)) for r in tail) \
+                and self._reach(campaign_id, tail, base.state.sequence) <= base.state.sequence:
+            return None
+        return Remembered(_fold_amended(base, tail, afters), afters[-1], records[-1].hash)
+
     def _from_snapshot(self, campaign_id: str, before: int | None = None) -> Remembered | None:
         """The campaign from its newest sound state snapshot (before event ``before``, if given)."""
         try:

@@ -94,6 +94,53 @@ def recap_asked(*, episode: int | None, episodes: str | None, scenes: str | None
     return asked(episodes=(n, n), label=f"episode {n}")
 
 
+@dataclass(frozen=True)
+class EpisodeAsked:
+    """The GM's recap of one episode at the campaign's head, to be told from that episode's events
+    alone (:func:`yarnlog.app.episodes.episode_span`): ``span``, the campaign just before it
+    (``before``: a :class:`~yarnlog.app.state_snapshots.Remembered`) and at the head (``head``)."""
+
+    journal: Any
+    campaign_id: str
+    span: Any
+    before: Any
+    head: CampaignState[Any]
+
+
+def episode_asked(*, episode: int | None, episodes: str | None, scenes: str | None, series: bool,
+                  as_name: str | None, players: bool, fmt: str, as_json: bool, campaign: str | None,
+                  as_of: int | None) -> EpisodeAsked | None:
+    """A recap of one episode for the GM, at the campaign's head, checked as :func:`recap_asked` checks it
+    (the same refusals); None when it is another recap, or when an amendment recorded since the
+    episode began reaches back before it (then :func:`recap_asked` reads the whole history)."""
+    from yarnlog.app.episodes import episode_span, episode_starts
+    from yarnlog.cli.context import open_journal, pick_campaign
+    from yarnlog.core.referee import InvalidCommand
+
+    if episodes is not None or scenes is not None or series or as_name is not None or players or as_of is not None:
+        return None
+    if fmt not in TEMPLATES or (as_json and fmt != "md"):
+        return None  # refused by recap_asked, in its words
+    journal = open_journal()
+    cid = pick_campaign(journal, campaign)
+    starts = episode_starts(journal.states, cid)
+    if not starts:
+        raise InvalidCommand("no episode has started yet: nothing to recap ('yarnlog episode start')")
+    n = max(starts) if episode is None else episode
+    if n not in starts:
+        raise InvalidCommand(f"there is no episode {n} (episodes: {', '.join(map(str, sorted(starts)))})")
+    before = journal.states.before(cid, starts[n])
+    if before is None:
+        return None
+    span = episode_span(journal.states, cid, n, base=before, starts=starts)
+    if span is None or journal.states.amended_since(cid, span.first - 1, span.head):
+        return None
+    head = journal.state(cid)
+    if head.sequence != span.head:
+        return None  # written to meanwhile
+    return EpisodeAsked(journal, cid, span, before, head)
+
+
 def write_document(text: str, output: Path | None, wrote: str) -> None:
     """A rendered recap or sheet on stdout, or in ``output`` with one line on stderr saying what was written
     (``wrote``: "The players' recap of episode 1", "Iris's sheet")."""

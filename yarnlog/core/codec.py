@@ -117,36 +117,78 @@ class Codec:
     come back exactly as they were written.
     """
 
-    def __init__(self, classes: Iterable[type]):
-        by_name: dict[str, type] = {}
+    def __init__(self, classes: Iterable[type], *, names: Iterable[str] = (),
+                 resolve: Callable[[str], type] | None = None):
+        by_name: dict[str, type | None] = dict.fromkeys(names)
         for cls in classes:
             if _kind(cls) is None:
                 raise CodecError(f"{class_name(cls)} is not a dataclass, an enum or a pydantic model")
             by_name[class_name(cls)] = cls
-        self._classes: list[type] = [by_name[name] for name in sorted(by_name)]
-        self._numbers: dict[type, int] = {cls: n for n, cls in enumerate(self._classes)}
-        self._kinds: dict[type, str] = {cls: _kind(cls) or "" for cls in self._classes}
+        self._names: list[str] = sorted(by_name)
+        self._index: dict[str, int] = {name: n for n, name in enumerate(self._names)}
+        self._resolve = resolve
+        self._classes: list[type | None] = [None] * len(self._names)
+        self._numbers: dict[type, int] = {}
+        self._kinds: dict[type, str] = {}
         # Field names per class, in declaration order (pydantic's as declared), worked out once.
-        self._fields: dict[type, tuple[str, ...]] = {
-            cls: tuple(cast(type[BaseModel], cls).model_fields) if kind == "m"
-            else tuple(f.name for f in dataclasses.fields(cls))
-            for cls, kind in self._kinds.items() if kind != "e"
-        }
+        self._fields: dict[type, tuple[str, ...]] = {}
         # Dataclasses whose instances keep their fields in ``__dict__`` under their own names (no
         # slots, no descriptor on a field): decoding fills that dict at once, as setting each would.
-        self._plain_attributes: frozenset[type] = frozenset(
-            cls for cls, kind in self._kinds.items() if kind == "c" and _plain_attributes(cls, self._fields[cls]))
-        listed = _canonical([CODEC_VERSION, sorted(by_name)])
+        self._plain_attributes: set[type] = set()
+        for name, known in by_name.items():
+            if known is not None:
+                self._learn(self._index[name], known)
+        listed = _canonical([CODEC_VERSION, self._names])
         self.classes_hash = hashlib.sha256(listed.encode()).hexdigest()[:16]
+
+    @classmethod
+    def named(cls, names: Iterable[str], resolve: Callable[[str], type]) -> Codec:
+        """A codec of the classes ``names`` (``module:qualname``), each found by ``resolve(name)`` when a
+        value first needs it, so that a process imports only the modules of the classes it reads or
+        writes. Equal to ``Codec`` of the resolved classes (the same numbers, the same text)."""
+        return cls((), names=names, resolve=resolve)
+
+    def _learn(self, number: int, cls: type) -> None:
+        kind = _kind(cls)
+        if kind is None or class_name(cls) != self._names[number]:
+            raise CodecError(f"{self._names[number]} is not a dataclass, an enum or a pydantic model")
+        self._classes[number] = cls
+        self._numbers[cls] = number
+        self._kinds[cls] = kind
+        if kind != "e":
+            self._fields[cls] = (tuple(cast(type[BaseModel], cls).model_fields) if kind == "m"
+                                 else tuple(f.name for f in dataclasses.fields(cls)))
+        if kind == "c" and _plain_attributes(cls, self._fields[cls]):
+            self._plain_attributes.add(cls)
+
+    def _class(self, number: int) -> type:
+        """The class written under ``number`` (a valid one), found now if it was not yet."""
+        cls = self._classes[number]
+        if cls is None:
+            if self._resolve is None:
+                raise CodecError(f"a snapshot names class {number}, which is not a registered class")
+            self._learn(number, self._resolve(self._names[number]))
+            cls = self._classes[number]
+        return cast(type, cls)
+
+    def _found(self, cls: type) -> bool:
+        """Whether ``cls`` is one of the classes named but not found yet (then it is learnt)."""
+        number = self._index.get(class_name(cls)) if self._resolve is not None else None
+        if number is None or self._classes[number] is not None:
+            return False
+        return self._class(number) is cls
 
     @property
     def classes(self) -> list[type]:
         """The whitelisted classes, sorted by name (a class is written as its number in this list)."""
-        return list(self._classes)
+        return [self._class(n) for n in range(len(self._names))]
 
     def number_of(self, cls: type) -> int:
         """The number ``cls`` is written under. Raises :class:`CodecError` for a class not registered."""
-        number = self._numbers.get(getattr(cls, "__deferred_base__", cls))
+        base = getattr(cls, "__deferred_base__", cls)
+        number = self._numbers.get(base)
+        if number is None and self._found(base):
+            number = self._numbers.get(base)
         if number is None:
             raise CodecError(f"cannot write a {class_name(cls)} into a snapshot: not a registered class")
         return number
@@ -201,8 +243,10 @@ class Codec:
                 encoded.append(sorted(value.model_fields_set))
             return encoded
         base = getattr(t, "__deferred_base__", None)  # a dataclass with fields decoded when first read
-        if base is not None and self._kinds.get(base) == "c":
+        if base is not None and (self._kinds.get(base) == "c" or self._found(base)) and self._kinds[base] == "c":
             return ["c", self._numbers[base], *(self.to_json(getattr(value, name)) for name in self._fields[base])]
+        if base is None and self._found(t):  # a class named but not found yet: now it is
+            return self.to_json(value)
         raise CodecError(f"cannot write a {class_name(t)} into a snapshot: not a registered class")
 
     @staticmethod
@@ -250,7 +294,7 @@ class Codec:
             raise CodecError(f"malformed {tag!r} value in a snapshot: {exc}") from None
 
     def _registered(self, number: Any, kind: str) -> type:
-        cls = self._classes[number] if type(number) is int and 0 <= number < len(self._classes) else None
+        cls = self._class(number) if type(number) is int and 0 <= number < len(self._classes) else None
         if cls is None or self._kinds[cls] != kind:
             raise CodecError(f"a snapshot names class {str(number)[:40]}, which is not a registered {kind!r} class")
         return cls
@@ -390,6 +434,14 @@ class Deferred:
         """A :class:`Deferred` of a value already at hand."""
         cell = cls("", 0, 0, _unused)
         cell._value, cell._done, cell._source = value, True, None
+        return cell
+
+    @classmethod
+    def later(cls, build: Callable[[], Any], fallback: Callable[[], Any] | None = None) -> Deferred:
+        """A :class:`Deferred` of a value built by ``build()`` when first asked for; it has no text of
+        its own (:attr:`text` is None), so a snapshot that keeps it undecoded writes its value again."""
+        cell = cls("", 0, 0, lambda _text: build(), fallback)
+        cell._source = None
         return cell
 
     @classmethod

@@ -81,18 +81,29 @@ def upcaster(event_type: str, from_version: int) -> Callable[[Upcaster], Upcaste
     return register
 
 
+def _nothing(event_type: str | None = None) -> None:
+    return None
+
+
 def payload_class(event_type: str) -> type[Payload]:
     """The current payload class of ``event_type``.
 
     A ruleset registers its event types when it is imported; rulesets are imported lazily, so an
-    unknown type whose prefix names a ruleset (``mygame.roll.made``) imports that ruleset first.
+    unknown type whose prefix names a ruleset (``mygame.roll.made``) imports that ruleset first, and
+    then, if the type is still unknown, what registers the types of the parts it imports when first
+    used (``Rules.load_event_types``).
     """
     if event_type not in _PAYLOADS:
         from yarnlog.core.installed import RULESETS, import_object
 
         prefix = event_type.split(".", 1)[0]
         if prefix in RULESETS and prefix not in RULESETS.duplicates:
-            import_object(RULESETS[prefix])
+            ruleset = import_object(RULESETS[prefix])
+            load = getattr(getattr(ruleset, "rules", None), "load_event_types", _nothing)
+            if event_type not in _PAYLOADS:  # a type of a part imported when first used: that part's
+                load(event_type)
+            if event_type not in _PAYLOADS:  # else every such part's
+                load(None)
     try:
         return _PAYLOADS[event_type]
     except KeyError:

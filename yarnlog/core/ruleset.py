@@ -84,6 +84,10 @@ def _unchanged(state: Any, recorded: Recorded) -> Any:
     return state
 
 
+def _nothing_to_import(event_type: str | None = None) -> None:
+    return None
+
+
 def _no_names(state: CampaignState[Any]) -> Iterable[str]:
     return ()
 
@@ -134,6 +138,8 @@ class Composed(Protocol):
 
     def thaw(self, state: Any, /) -> SliceBuilder: ...
 
+    def load_event_types(self, event_type: str | None = None, /) -> None: ...
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -156,7 +162,10 @@ class Rules:
     classes and no others. ``names(campaign_state)`` lists the names it registers beside the table's
     (characters, locations): a command's names are matched to them ignoring case (:mod:`yarnlog.core.names`);
     a :class:`~yarnlog.core.names.Registered` keeps the names that are not characters apart (``other``),
-    so the shell completes and suggests characters where a character is asked for.
+    so the shell completes and suggests characters where a character is asked for. ``load_event_types(event_type)``
+    imports what registers ``event_type`` among the parts it imports only when first used (a
+    :class:`~yarnlog.core.composition.LazyPart`'s fold; ``None``: every such part's), so that every
+    event type it records is registered (:func:`yarnlog.core.events.payload_class`).
     """
 
     initial_state: Callable[[], Any] = dict
@@ -168,6 +177,7 @@ class Rules:
     thaw: Callable[[Any], SliceBuilder] | None = None
     state_packages: tuple[str, ...] = ()
     names: Callable[[CampaignState[Any]], Iterable[str]] = _no_names
+    load_event_types: Callable[[str | None], None] = _nothing_to_import
 
     @classmethod
     def composed(cls, composition: Composed, *, takes_over: Mapping[type, Handler] | None = None,
@@ -177,7 +187,8 @@ class Rules:
         audits are the parts' own, composed."""
         return cls(initial_state=composition.initial_state, evolve=composition.evolve, decide=composition.decide,
                    audit=composition.audit, validators=composition.validators, takes_over=takes_over or {},
-                   thaw=composition.thaw, state_packages=state_packages, names=names)
+                   thaw=composition.thaw, state_packages=state_packages, names=names,
+                   load_event_types=composition.load_event_types)
 
 
 @dataclass(frozen=True)

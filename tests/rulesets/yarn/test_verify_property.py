@@ -42,7 +42,7 @@ def _every_payload_class() -> list:
     """Every event type yarnlog's own modules define for a Yarn campaign: the journal's and Yarn's
     (tests register payload types of their own; another ruleset's types belong to its campaigns)."""
     for name in RULESETS:
-        get_ruleset(name)
+        get_ruleset(name).rules.load_event_types()  # its parts imported when first used too: every type registered
     others = tuple(f"{name}." for name in RULESETS if name != "yarn")
     return [cls for cls in map(payload_class, known_event_types())
             if cls.__module__.startswith("yarnlog.") and not cls.event_type.startswith(others)]

@@ -8,24 +8,40 @@ Yarn takes over three of the journal's own commands (:data:`TAKES_OVER`); its ve
 
 from __future__ import annotations
 
-from yarnlog.core.composition import Composition, Part, Router
+from yarnlog.core.composition import Composition, Fold, LazyPart, Part, Router
 from yarnlog.core.names import Registered
 from yarnlog.core.ruleset import Handler, Rules, Ruleset, Views, Words
 from yarnlog.core.timeline import EndEpisode, OpenScene, StartEpisode
 from yarnlog.rulesets.yarn.parts.characters import part as characters
-from yarnlog.rulesets.yarn.parts.combat import part as fight
 from yarnlog.rulesets.yarn.parts.drama import part as drama
 from yarnlog.rulesets.yarn.parts.drama.calling_order import calling_view
 from yarnlog.rulesets.yarn.parts.drama.scene_cast import SCENE_CAST_PIECES, scene_cast_view
 from yarnlog.rulesets.yarn.parts.economy import part as economy
 from yarnlog.rulesets.yarn.parts.economy.ledger import BENNIE_PIECES, bennie_report, token_report
-from yarnlog.rulesets.yarn.parts.powers import part as powers
-from yarnlog.rulesets.yarn.parts.procedure import part as procedure
 from yarnlog.rulesets.yarn.recap.words import follow_up, narrate
 from yarnlog.rulesets.yarn.state import YarnCampaign, YarnState
 from yarnlog.rulesets.yarn.status import seats
 
-PARTS = (economy.PART, characters.PART, drama.PART, fight.PART, procedure.PART, powers.PART)
+_PARTS = "yarnlog.rulesets.yarn.parts"
+#: Fights, procedural rolls and powers are imported when first used: a note, a call or a petition
+#: needs none of them. Each names where its payloads are defined (powers fold the procedure's rolls)
+#: and where its fold is (its records): an event of theirs in the log is folded with that module
+#: alone; their deciders and validators are imported when a command reaches them.
+fight = LazyPart("combat", f"{_PARTS}.combat.part:PART",
+                 events_within=(f"{_PARTS}.combat.fight_records", f"{_PARTS}.combat.wounds"),
+                 event_types=("yarn.combat.", "yarn.wounds."), commands_within=(f"{_PARTS}.combat",),
+                 fold=Fold(f"{_PARTS}.combat.fight_records", "Fights", "FightsBuilder",
+                           reads=frozenset({"characters", "combat"})))
+procedure = LazyPart("procedure", f"{_PARTS}.procedure.part:PART",
+                     events_within=(f"{_PARTS}.procedure.roll_records",),
+                     event_types=("yarn.roll.", "yarn.group.", "yarn.consequence."),
+                     fold=Fold(f"{_PARTS}.procedure.roll_records", "Procedure", "ProcedureBuilder"))
+powers = LazyPart("powers", f"{_PARTS}.powers.part:PART",
+                  events_within=(f"{_PARTS}.powers.power_records", f"{_PARTS}.procedure.roll_records"),
+                  event_types=("yarn.psychic.", "yarn.power.", "yarn.spell."),
+                  fold=Fold(f"{_PARTS}.powers.power_records", "Powers", "PowersBuilder"))
+
+PARTS: tuple[Part | LazyPart, ...] = (economy.PART, characters.PART, drama.PART, fight, procedure, powers)
 
 
 #: The parts composed (:class:`~yarnlog.core.composition.Composition`): one slice of YarnState each.

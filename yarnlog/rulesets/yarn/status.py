@@ -3,15 +3,21 @@ participant's drama tokens and bennies, and their character's hit points."""
 
 from __future__ import annotations
 
-from yarnlog.core.seats import Seat, Seats
+from typing import TYPE_CHECKING
+
 from yarnlog.rulesets.scenes_and_tokens.parts.calling_order import calling_state
 from yarnlog.rulesets.yarn.parts.characters.players import player_character
-from yarnlog.rulesets.yarn.parts.combat.wounds import hit_points
 from yarnlog.rulesets.yarn.state import YarnCampaign
+
+if TYPE_CHECKING:
+    from yarnlog.core.seats import Seats
 
 
 def seats(state: YarnCampaign, names: list[str]) -> Seats:
     """Lookups in the remembered state only, so the cost does not grow with the history."""
+    from yarnlog.core.seats import Seat, Seats  # the console's status line, not every command's
+    from yarnlog.rulesets.yarn.parts.combat.wounds import hit_points
+
     rules = state.rules
     episode = state.timeline.episode
     next_caller = no_next = None

@@ -6,6 +6,7 @@ rendered through :mod:`yarnlog.render` with the ruleset's templates (``recap.md.
 """
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -13,6 +14,7 @@ from yarnlog.cli.options import AsOfOpt, CampaignOpt, JsonOpt
 from yarnlog.cli.recaps import (
     TEMPLATES,
     AudienceOpt,
+    EpisodeAsked,
     EpisodeOpt,
     EpisodesOpt,
     FormatOpt,
@@ -22,6 +24,7 @@ from yarnlog.cli.recaps import (
     ScenesOpt,
     SeriesOpt,
     TemplatesOpt,
+    episode_asked,
     recap_asked,
     write_document,
 )
@@ -41,12 +44,19 @@ def recap(
     from yarnlog.core.referee import InvalidCommand
     from yarnlog.rulesets.yarn.recap import GM, PLAYERS, Scope, build_recap, player
 
-    asked = recap_asked(episode=episode, episodes=episodes, scenes=scenes, series=series, as_name=as_name,
-                        players=players, fmt=fmt, as_json=as_json, campaign=campaign, as_of=as_of)
-    audience = player(asked.player) if asked.player is not None else PLAYERS if asked.players else GM
-    scope = Scope(**asked.scope)
-    table = asked.state.table
-    told = build_recap(asked.history, table, audience, scope)
+    options: dict[str, Any] = dict(episode=episode, episodes=episodes, scenes=scenes, series=series, as_name=as_name,
+                   players=players, fmt=fmt, as_json=as_json, campaign=campaign, as_of=as_of)
+    alone = episode_asked(**options)
+    if alone is not None:  # the GM's recap of one episode: told from its own events
+        scope = Scope(episodes=(alone.span.number, alone.span.number), label=f"episode {alone.span.number}")
+        table = alone.head.table
+        told = build_recap(alone.span.events, table, GM, scope, before=_before(alone))
+    else:
+        asked = recap_asked(**options)
+        audience = player(asked.player) if asked.player is not None else PLAYERS if asked.players else GM
+        scope = Scope(**asked.scope)
+        table = asked.state.table
+        told = build_recap(asked.history, table, audience, scope)
     if not told.episodes and not told.series_notes:
         raise InvalidCommand(f"nothing to recap in {scope.label}")
 
@@ -67,6 +77,21 @@ def recap(
 
             text = chat_text(text)
     write_document(text, output, f"{told.audience_label} of {told.scope}")
+
+
+def _before(alone: EpisodeAsked):
+    """What telling the episode of ``alone`` reads from the rest of the history (:class:`.build.Before`)."""
+    from yarnlog.app.episodes import event_at, events_of
+    from yarnlog.rulesets.yarn.recap.build import RECALLED, Before, rolls_named
+
+    span, states = alone.span, alone.journal.states
+    earlier = events_of(states, alone.campaign_id, RECALLED, upto=span.first - 1)
+    for sequence in sorted(n for n in rolls_named(span.events) if n < span.first):
+        found = event_at(states, alone.campaign_id, sequence)
+        if found is not None:
+            earlier.append(found)
+    return Before(state=alone.before.state, head=alone.head, earlier=sorted(earlier, key=lambda r: r.sequence),
+                  amendments=span.amendments, as_of=span.head)
 
 
 def render_recap(told, fmt: str, templates: Path | None, ruleset: str) -> str:

@@ -12,7 +12,6 @@ from yarnlog.core.referee import Rule
 from yarnlog.rulesets.scenes_and_tokens.parts.scene_challenges import BLOCK_RUSH, NARRATION, PLOT_JUMP, TIME_JUMP
 from yarnlog.rulesets.scenes_and_tokens.parts.supporting_cast import CALLING_ORDER, INTRODUCING, LOCATIONS, PROMOTION
 from yarnlog.rulesets.scenes_and_tokens.rules import bennies, challenges, drama_tokens
-from yarnlog.rulesets.yarn.parts.combat.fight_records import GESTALT_ROLLS
 from yarnlog.rulesets.yarn.parts.drama.scene_calls import SHOPPING_OFFSTAGE
 from yarnlog.rulesets.yarn.rules import (
     armor,
@@ -64,7 +63,7 @@ DECIDED_BY: dict[str, Rule] = {
     "worst roller": group_efforts.WORST_ROLLER,
     "consequence": dice.GOOD_CONSEQUENCE,
     # "Combat"
-    "gestalt": GESTALT_ROLLS,
+    "gestalt": combat.GESTALT_ROLLS,
     "initiative": combat.INITIATIVE,
     "attack": combat.ATTACKS,
     "armor": armor.REGULAR_ARMOR,

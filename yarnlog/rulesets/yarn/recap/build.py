@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from yarnlog.core.audience import Audience, visible_history
+from yarnlog.core.corrections import Amendments
 from yarnlog.core.events import Recorded
 from yarnlog.core.ruleset import CampaignState
 from yarnlog.core.scope import Scope
@@ -92,32 +93,70 @@ class _Telling:
     ledger: list[LedgerEntry] = field(default_factory=list)  # the movements of the events folded (token series)
 
 
-def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, scope: Scope) -> Recap:
-    """The recap of ``scope`` for ``audience`` (``history``: every event, with its context)."""
+@dataclass(frozen=True)
+class Before:
+    """What the GM's recap of one episode, told from that episode's events alone, reads from the rest of
+    the history: the campaign just before its first event (no amendment recorded later reaches back
+    before it) and at the history's end, the events before it that its telling names (wants declared,
+    needs named by a promotion, the rolls its rolls are compared with), every correction and
+    retraction of the history, and the history's last event."""
+
+    state: CampaignState[Any]
+    head: CampaignState[Any]
+    earlier: Sequence[Recorded]
+    amendments: Sequence[Recorded]
+    as_of: int
+
+
+def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, scope: Scope,
+                before: Before | None = None) -> Recap:
+    """The recap of ``scope`` for ``audience`` (``history``: every event, with its context).
+
+    With ``before``, ``history`` is one episode's events only (the GM's recap of that episode, told
+    as it is told from the whole history): the fold starts from the campaign just before them, and
+    what a telling reads at the end (casts, dice, the relationship map) comes from the head."""
     t = _Telling(table=table, audience=audience)
-    visible = visible_history(history, audience, table)
-    amended = _amendments(history, audience, table)
+    opening: dict[str, int] | None = None
+    if before is None:
+        visible = visible_history(history, audience, table)
+        amended = _amendments(history, audience, table)
+    else:
+        applied = Amendments(before.amendments)
+        visible = [seen for seen in map(applied.apply, history) if seen is not None]
+        last = history[-1].sequence if history else 0
+        amended = _amendments([*history, *(r for r in before.amendments if r.sequence > last)], audience, table)
+        t.state = before.state
+        _recall(t, [seen for seen in map(applied.apply, before.earlier) if seen is not None])
+        if before.state.rules is not None:  # the drama tokens held before the episode's ledger
+            opening = dict(before.state.rules.economy.tokens)
     for rec in visible:
         if rec.event_type == "yarn.tokens.returned":
             t.in_hand[rec.payload.model_dump()["episode"]] = dict(t.state.rules.economy.tokens) if t.state.rules else {}
         t.state = evolve(t.state, rec)
         t.ledger.extend(ledger_entries((rec,)))
         _tell(t, rec)
+    # The audience's replay where the fold ended (the history's end, or the end of the one episode
+    # told), and at the history's end: the table, the characters and their relationships as they are.
+    # An episode's scenes, casts and rolls are all in the first, amendments recorded later applied.
+    ended = t.state
+    final = ended if before is None else before.head
     for episode in t.episodes.values():
         if not episode.ended:  # the episode in play: what is held now
-            episode.balances = balances(t.state)
-        if t.state.rules is not None and scope.has_episode(episode.number):  # only what the recap tells
-            episode.token_series = token_series(t.state, episode.number, t.ledger)
-    if t.state.rules is not None:
+            episode.balances = balances(ended)
+        if ended.rules is not None and scope.has_episode(episode.number):  # only what the recap tells
+            episode.token_series = token_series(ended, episode.number, t.ledger, opening, head=final)
+    if ended.rules is not None:
         # Counted over the audience's own replay and history: a secret roll is not in them at all,
         # so neither its count nor its total reaches a player's statistics.
-        stats = dice_statistics(t.state, history=visible)["by_episode"]
+        # Told from one episode's events: that episode's rolls only (its line is the same).
+        only = next(iter(t.episodes), None) if before is not None and len(t.episodes) == 1 else None
+        stats = dice_statistics(ended, history=visible, episode=only)["by_episode"]
         for line in stats:
             if line["episode"] in t.episodes:
                 t.episodes[line["episode"]].dice = {k: v for k, v in line.items() if k != "episode"}
     # The cast as it actually was: the drama part's read model, over what the audience may see.
     for number, scene in t.scenes.items():
-        cast = scene_cast(t.state, number) if t.state.rules is not None else None
+        cast = scene_cast(ended, number) if ended.rules is not None else None
         if cast is not None:
             scene.cast = list(cast.cast)
         scene.story.insert(0, Line(None, story.opening(scene)))
@@ -141,11 +180,43 @@ def build_recap(history: Sequence[Recorded], table: Table, audience: Audience, s
         campaign=table.campaign_id, title=table.title, gm=table.gm, audience=audience.kind,
         audience_name=audience.name, audience_label=audience.label(), scope=scope.label,
         whole_series=scope == Scope(),
-        as_of=history[-1].sequence if history else 0, episodes=episodes,
+        as_of=before.as_of if before is not None else history[-1].sequence if history else 0, episodes=episodes,
         series_notes=t.series_notes if scope == Scope() else [],
-        relationships=relationship_graph(t.state) if t.state.rules is not None else None,
+        relationships=relationship_graph(final) if final.rules is not None else None,
     )
     return told if audience.is_gm else _without_event_numbers(told)
+
+
+def _recall(t: _Telling, earlier: Sequence[Recorded]) -> None:
+    """What the telling of one episode keeps from the ``earlier`` events (amendments applied), as the
+    fold over the whole history would have kept it: wants declared, needs a promotion named, rolls."""
+    for rec in earlier:
+        p = rec.payload.model_dump(mode="json")
+        if rec.event_type == "yarn.character.want_declared":
+            t.wants[(p["character"], p["withholder"])] = p["want"]
+        elif rec.event_type == "yarn.supporting.promoted":
+            t.wants[(p["by_character"], p["name"])] = p["need"]
+        elif rec.event_type == "yarn.roll.made":
+            t.rolls[rec.sequence] = p
+            if rec.visibility != "everyone":
+                t.secret_rolls.add(rec.sequence)
+
+
+#: The types of the earlier events :func:`_recall` reads (the rolls it reads are the ones named: :func:`rolls_named`).
+RECALLED = ("yarn.character.want_declared", "yarn.supporting.promoted")
+
+
+def rolls_named(history: Sequence[Recorded]) -> set[int]:
+    """The rolls the rolls and group efforts of ``history`` are compared with or made of (by sequence)."""
+    named: set[int] = set()
+    for rec in history:
+        if rec.event_type == "yarn.roll.made":
+            against = rec.payload.model_dump(mode="json").get("against") or {}
+            if against.get("roll") is not None:
+                named.add(int(against["roll"]))
+        elif rec.event_type == "yarn.group.resolved":
+            named.update(int(n) for n in rec.payload.model_dump(mode="json").get("rolls") or ())
+    return named
 
 
 def _without_event_numbers(told: Recap) -> Recap:

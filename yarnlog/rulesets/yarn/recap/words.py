@@ -8,8 +8,6 @@ from typing import Any
 
 from yarnlog.core.events import Recorded
 from yarnlog.core.ruleset import CampaignState
-from yarnlog.rulesets.yarn.recap import roll_sentences
-from yarnlog.rulesets.yarn.recap import sentences as say
 
 
 def _wants(state: CampaignState[Any]) -> dict[tuple[str, str], str]:
@@ -45,6 +43,10 @@ def narrate(recorded: Recorded, state: CampaignState[Any]) -> str | None:
     kind = recorded.event_type
     if not (kind.startswith("yarn.") or kind == "override.recorded"):
         return None
+    # The recap's sentences (and the book's sections they cite) for a move of the book's, not for a note.
+    from yarnlog.rulesets.yarn.recap import roll_sentences
+    from yarnlog.rulesets.yarn.recap import sentences as say
+
     p = recorded.payload.model_dump(mode="json")
     rolls = _rolls_seen(recorded, state, p)
     if kind == "yarn.roll.made":

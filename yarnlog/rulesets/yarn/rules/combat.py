@@ -26,6 +26,13 @@ GESTALT_COMBAT = Rule(
     "side rolls highest wins the fight, but the GM keeps the GMCs' total a secret, so the players "
     "don't know who will win.",
 )
+
+GESTALT_ROLLS = Rule(
+    BOOK,
+    "Combat › Gestalt Combat",
+    "(The GM determines what rolls are made and how, depending on the circumstances of the fight.)",
+)
+
 INITIATIVE = Rule(
     BOOK,
     "Combat › Initiative",

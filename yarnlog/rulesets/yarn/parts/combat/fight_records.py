@@ -46,13 +46,6 @@ YarnCampaign: TypeAlias = "CampaignState[HoldsFights]"
 ROUNDS = Rule(BOOK, "Combat › Rounds", "Each round is long enough for each character to do one thing.")
 
 
-GESTALT_ROLLS = Rule(
-    BOOK,
-    "Combat › Gestalt Combat",
-    "(The GM determines what rolls are made and how, depending on the circumstances of the fight.)",
-)
-
-
 RANGED_DEFENSE = Rule(
     BOOK,
     "Combat › Ranged Attacks",

@@ -33,7 +33,6 @@ from yarnlog.rulesets.yarn.parts.combat.attacks import (
 from yarnlog.rulesets.yarn.parts.combat.fight_records import (
     DETAILED,
     GESTALT,
-    GESTALT_ROLLS,
     ROLL_NAMES,
     ArmorWorn,
     AttackDeclaration,
@@ -68,6 +67,7 @@ from yarnlog.rulesets.yarn.parts.procedure.dice_facts import take_dice
 from yarnlog.rulesets.yarn.rules.arsenal import armor_named
 from yarnlog.rulesets.yarn.rules.combat import (
     GESTALT_COMBAT,
+    GESTALT_ROLLS,
     INITIATIVE,
     INITIATIVE_DICE_WITHOUT_TRAIT,
     GestaltResult,

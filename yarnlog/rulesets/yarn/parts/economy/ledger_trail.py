@@ -49,6 +49,10 @@ from yarnlog.rulesets.yarn.parts.drama.scene_calls import SceneCalled
 
 RETRACTED, CORRECTED = "retracted", "corrected"
 
+#: The types of the earlier events a stretch of the trail reads for its exchanges' context (the wants
+#: a petition sought: :class:`_Context`); scenes are opened within the stretch of an episode.
+CONTEXT_TYPES = (CharacterCreated.event_type, "yarn.character.want_declared")
+
 
 @dataclass(frozen=True)
 class Amendment:
@@ -270,11 +274,19 @@ class Trail:
     amended: Mapping[int, tuple[Amendment, ...]]
 
 
-def ledger_trail(history: Sequence[Recorded]) -> Trail:
-    """Every movement of ``history`` with both sides of its exchange, struck where an amendment removed it."""
+def ledger_trail(history: Sequence[Recorded], *, opening: Mapping[str, Mapping[str, int]] | None = None,
+                 told_from: int = 0) -> Trail:
+    """Every movement of ``history`` with both sides of its exchange, struck where an amendment removed it.
+
+    A stretch of the trail (the lines of the events from ``told_from`` on) is drawn from a history
+    that holds those events, every amendment, and the earlier events the exchanges read (characters
+    created, wants declared): the earlier ones give context and no line; ``opening`` is what each
+    held of each currency before the stretch (:func:`holdings_before` of the whole trail).
+    """
     found = amendments(history)
     context = _Context()
-    held: dict[str, dict[str, int]] = {DRAMA: {}, BENNIE: {}}
+    held: dict[str, dict[str, int]] = {DRAMA: dict((opening or {}).get(DRAMA, {})),
+                                       BENNIE: dict((opening or {}).get(BENNIE, {}))}
     out: list[TrailLine] = []
     for rec in history:
         amendment = in_force(found.get(rec.sequence, []))
@@ -286,6 +298,8 @@ def ledger_trail(history: Sequence[Recorded]) -> Trail:
             payload = corrected_payload(rec, history, amendment)
             versions = [(rec.payload, amendment, None), (payload, None, amendment)]
         context.read(payload)
+        if rec.sequence < told_from:
+            continue
         for version, struck, replaces in versions:
             exchange = exchange_of(version, context)
             for line in getattr(version, "transfers", None) or ():

@@ -12,7 +12,7 @@ shows what each participant held when the closer ended, before the tokens go bac
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from yarnlog.core.charts import TokenLine, TokenSeries
 from yarnlog.rulesets.scenes_and_tokens.parts.economy import DRAMA, KITTY_NAME, LedgerEntry
@@ -27,15 +27,19 @@ def _counts_by_end_of(entry: LedgerEntry, scene: int, opened_at: int) -> bool:
     return entry.sequence < opened_at  # outside any scene: only what came before this one opened
 
 
-def token_series(campaign: YarnCampaign, episode: int, ledger: Iterable[LedgerEntry]) -> TokenSeries:
+def token_series(campaign: YarnCampaign, episode: int, ledger: Iterable[LedgerEntry],
+                 opening: Mapping[str, int] | None = None, head: YarnCampaign | None = None) -> TokenSeries:
     """Every participant's drama tokens at the start of ``episode`` and after each of its scenes.
 
     ``campaign`` is the state replayed to the episode's end or later (``journal.state(cid)``), and
     ``ledger`` the ledger of the events it was folded from (``ledger_entries``): corrections and
     retractions recorded by then apply. Participants are the players and the GM
     (whose pool holds the recurring characters' tokens), then anyone else the episode's ledger
-    names, alphabetically; the order is the order of :attr:`TokenSeries.lines`.
+    names, alphabetically; the order is the order of :attr:`TokenSeries.lines`. ``opening``: the drama
+    tokens held before the first movement of ``ledger`` when it does not start at the campaign's start;
+    ``head``: the campaign later on, whose table and characters name the participants (``campaign``'s by default).
     """
+    opening = opening or {}
     drama = campaign.rules.drama
     calls = sorted((n, c) for n, c in drama.scenes.items() if c.episode == episode)
     scenes = tuple(n for n, _ in calls)
@@ -46,14 +50,14 @@ def token_series(campaign: YarnCampaign, episode: int, ledger: Iterable[LedgerEn
         (e.sequence for e in drama_moves if e.episode == episode), default=campaign.sequence + 1)
     points = [[e for e in drama_moves if e.sequence < first]]
     points += [[e for e in drama_moves if _counts_by_end_of(e, number, call.opened_at)] for number, call in calls]
-    table = campaign.table
+    table = (head or campaign).table
     names = [*table.players, table.gm]
     names += sorted({n for e in drama_moves if e.episode == episode for n in (e.source, e.destination)}
                     - set(names) - {KITTY_NAME})
-    characters = characters_of(campaign)
+    characters = characters_of(head or campaign)
     lines = tuple(
         TokenLine(participant=name, character=None if table.is_gm(name) else player_character(characters, name),
-                  balances=tuple(_held(name, moves) for moves in points))
+                  balances=tuple(opening.get(name, 0) + _held(name, moves) for moves in points))
         for name in names
     )
     return TokenSeries(episode=episode, scenes=scenes, lines=lines)
