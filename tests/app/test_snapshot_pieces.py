@@ -46,7 +46,11 @@ def small_chunks():
     chunked too)."""
     with mock.patch.object(snapshots, "CHUNKED_AT", 4), mock.patch.object(codec_module, "CHUNK_EVERY", 2), \
             mock.patch.object(timeline_module, "BLOCK", 2):
-        yield
+        replayed.cache_clear()  # the replays remembered are in blocks of the size in force
+        try:
+            yield
+        finally:
+            replayed.cache_clear()
 
 
 def unused_fetch(digest: str) -> str:
