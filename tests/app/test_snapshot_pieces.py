@@ -19,6 +19,7 @@ from yarnlog.app import snapshots
 from yarnlog.app.journal import Journal
 from yarnlog.app.snapshots import STATE, STATE_KINDS, encode_state_rows, state_codec
 from yarnlog.core import codec as codec_module
+from yarnlog.core import timeline as timeline_module
 from yarnlog.core.codec import ChunkedMap, deferred_fields
 from yarnlog.core.envelope import to_recorded
 from yarnlog.core.ruleset import get_ruleset
@@ -41,9 +42,15 @@ def newest(store: MemoryStore, cid: str) -> Snapshot:
 @contextlib.contextmanager
 def small_chunks():
     """Maps of 4 entries or more kept in chunks of about 2 (the sample's maps are short: the layout of
-    a long campaign's, at a test's size)."""
-    with mock.patch.object(snapshots, "CHUNKED_AT", 4), mock.patch.object(codec_module, "CHUNK_EVERY", 2):
-        yield
+    a long campaign's, at a test's size), and scenes by number in blocks of 2 (so their map of blocks is
+    chunked too)."""
+    with mock.patch.object(snapshots, "CHUNKED_AT", 4), mock.patch.object(codec_module, "CHUNK_EVERY", 2), \
+            mock.patch.object(timeline_module, "BLOCK", 2):
+        replayed.cache_clear()  # the replays remembered are in blocks of the size in force
+        try:
+            yield
+        finally:
+            replayed.cache_clear()
 
 
 def unused_fetch(digest: str) -> str:
@@ -106,7 +113,8 @@ def test_a_note_decodes_none_of_the_slices_it_does_not_read(folds_as_routed):
     journal = Journal(store, snapshot_every=10**9)
     journal.execute(cid, AddNote(text="a one-shot note"))
     rules = journal.state(cid).rules
-    assert {"tallies", "scenes"} <= set(deferred_fields(rules.drama))
+    assert "tallies" in deferred_fields(rules.drama)
+    assert "blocks" in deferred_fields(rules.drama.scenes)  # split into its fields: its blocks not read
     assert {"rolls", "consequences"} <= set(deferred_fields(rules.procedure))
     assert "pcs" in deferred_fields(rules.characters)
     assert journal.state(cid) == replay(in_context([to_recorded(r) for r in store.read(cid)])[0])
@@ -119,7 +127,8 @@ def test_an_economy_write_decodes_none_of_the_slices_it_does_not_read_and_equals
     journal.execute(cid, TransferTokens(source="kitty", destination=state.table.gm, amount=1, reason="a ruling"),
                     by=state.table.gm)
     rules = journal.state(cid).rules
-    assert {"tallies", "scenes"} <= set(deferred_fields(rules.drama))
+    assert "tallies" in deferred_fields(rules.drama)
+    assert "blocks" in deferred_fields(rules.drama.scenes)  # split into its fields: its blocks not read
     assert {"rolls", "consequences"} <= set(deferred_fields(rules.procedure))
     kept = newest(store, cid)
     history = in_context([to_recorded(r) for r in store.read(cid)])
@@ -198,3 +207,22 @@ def test_a_process_whose_pieces_were_let_go_meanwhile_still_keeps_its_next_snaps
     assert kept.sequence == 660
     assert_kept_as_replayed(store, cid, kept, replayed("generated", 660), recorded_timeline("generated", 660))
     assert "cannot be read at " in caplog.text
+
+
+def test_a_note_after_a_scene_opened_in_the_tail_decodes_one_chunk_of_the_scenes(folds_as_routed):
+    """The scenes by number (the timeline's, the drama part's calls: ``Numbered``) are kept in blocks,
+    the map of blocks in chunks: a scene opened after the snapshot sets one block, and the note after
+    it decodes the chunk that block falls in, not every scene."""
+    with small_chunks():
+        taken = 640
+        store, cid = snapshot_at("generated", taken)
+        opened = next(i for i, r in enumerate(records("generated")) if i >= taken and r.event_type == "scene.opened")
+        store.append_verbatim(records("generated")[taken:opened + 1], taken)
+        journal = Journal(store, snapshot_every=10**9)
+        journal.execute(cid, AddNote(text="a note in the scene just opened"))
+        state = journal.state(cid)
+        for numbered in (state.timeline.scenes, state.timeline.scene_episode, state.rules.drama.scenes):
+            assert isinstance(numbered.blocks, ChunkedMap) and len(numbered.blocks.chunks) > 4
+            assert sum(cell.decoded for _, _, cell in numbered.blocks.chunks) <= 1
+        assert state.timeline.scene == state.timeline.last_scene and state.timeline.scene in state.rules.drama.scenes
+        assert state == replay(in_context([to_recorded(r) for r in store.read(cid)])[0])

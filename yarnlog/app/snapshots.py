@@ -260,7 +260,7 @@ def _pieces(codec: Codec, value: Any, depth: int, lines: list[str]) -> Any:
         if text is not None:
             lines.append(text)
             return None
-    if depth <= 0 or value is None or not can_defer(value):
+    if (depth <= 0 and not _split_anyway(value)) or value is None or not can_defer(value):
         lines.append(codec.encode_value(value))
         return None
     base = getattr(type(value), "__deferred_base__", type(value))
@@ -274,6 +274,13 @@ def _pieces(codec: Codec, value: Any, depth: int, lines: list[str]) -> Any:
         else:
             layout.append([name, _pieces(codec, getattr(value, name), depth - 1, lines)])
     return [codec.number_of(base), layout]
+
+
+def _split_anyway(value: Any) -> bool:
+    """Whether ``value`` is split into its fields below :data:`_DEPTHS` too: a class that says so
+    (``split_in_snapshots``: the timeline's :class:`~yarnlog.core.timeline.Numbered`, whose map of
+    blocks is then kept in chunks)."""
+    return getattr(type(value), "split_in_snapshots", False) is True
 
 
 def decode_state(codec: Codec, text: str, *, deferred: bool = False,
@@ -481,7 +488,7 @@ class _RowWriter:
         return digest
 
     def layout(self, value: Any, depth: int) -> Any:
-        if depth <= 0 or value is None or not can_defer(value):
+        if (depth <= 0 and not _split_anyway(value)) or value is None or not can_defer(value):
             return self._leaf(value)
         base = getattr(type(value), "__deferred_base__", type(value))
         as_read = fields_as_read(value) if self.refer else {}

@@ -81,8 +81,8 @@ _PLAIN = frozenset({str, int, float, bool, type(None)})
 
 def _plain_attributes(cls: type, fields: tuple[str, ...]) -> bool:
     """Whether an instance of dataclass ``cls`` keeps ``fields`` in its ``__dict__``, none of them
-    reached through a descriptor of the class (a slot, a property)."""
-    if any("__slots__" in vars(klass) for klass in cls.__mro__[:-1]):
+    reached through a descriptor of the class (a slot, a property). Empty slots (``typing.Generic``'s) do not count."""
+    if not cls.__dictoffset__ or any(vars(klass).get("__slots__") for klass in cls.__mro__[:-1]):
         return False
     return not any(hasattr(type(inspect.getattr_static(cls, f, None)), "__set__") for f in fields)
 

@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import Field
-from pyrsistent import PVector, pvector
+from pyrsistent import PMap, PVector, pmap, pvector
 
 from yarnlog.core.events import Payload, event, upcaster
 from yarnlog.core.frozen import replace
@@ -78,40 +78,55 @@ def _note_v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
 V = TypeVar("V")
 
 
+#: How many numbers a block of a :class:`Numbered` holds.
+BLOCK = 64
+
+
 @dataclass(frozen=True, eq=False)
 class Numbered(Generic[V]):
     """What is kept by number for things numbered 1, 2, 3... (scenes, numbered through the campaign
-    one after another): a persistent vector holding the value of number ``n`` at ``n - 1``, read as
-    a mapping from number to value. An entry costs the vector's 8 bytes, where a persistent map's
-    bucket takes about 130. A number not set (below the highest one set) holds None, so a value of
-    None is not told from no value: :meth:`get` gives None for both, and ``in`` says no.
+    one after another), read as a mapping from number to value: the values in fixed blocks of
+    :data:`BLOCK` numbers, ``blocks`` a persistent map from a block's index (``(n - 1) // BLOCK``)
+    to a persistent vector of its values, None for a number not set. A snapshot keeps the map of
+    blocks in chunks (:class:`~yarnlog.core.codec.ChunkedMap`), so reading or setting one number
+    decodes the chunk of blocks it falls in, not every value. A value of None is not told from no
+    value: :meth:`get` gives None for both, and ``in`` says no. ``count`` is how many are set.
 
     ``set`` gives a new one sharing the rest, as :meth:`PMap.set <pyrsistent.PMap.set>` does; equal
-    to any mapping of the same items.
+    to any mapping of the same items. A block left with no value is dropped, so two equal
+    ``Numbered`` have equal blocks.
     """
 
-    vector: PVector[V | None] = field(default_factory=pvector)
+    blocks: PMap[int, PVector[V | None]] = field(default_factory=pmap)
+    count: int = 0
+    #: A snapshot splits it into its fields wherever it falls (its blocks are kept in chunks).
+    split_in_snapshots: ClassVar[bool] = True
 
     def get(self, number: Any, default: Any = None) -> Any:
-        if type(number) is int and 0 < number <= len(self.vector):
-            value = self.vector[number - 1]
-            if value is not None:
-                return value
+        if type(number) is int and number > 0:
+            block = self.blocks.get((number - 1) // BLOCK)
+            if block is not None:
+                value = block[(number - 1) % BLOCK]
+                if value is not None:
+                    return value
         return default
 
     def __getitem__(self, number: int) -> V:
-        if type(number) is int and 0 < number <= len(self.vector):
-            value = self.vector[number - 1]
-            if value is not None:
-                return value
-        raise KeyError(number)
+        value = self.get(number)
+        if value is None:
+            raise KeyError(number)
+        return value  # type: ignore[no-any-return]
 
     def __contains__(self, number: object) -> bool:
         return self.get(number) is not None
 
     def items(self) -> Iterator[tuple[int, V]]:
         """The numbers set and their values, lowest first."""
-        return ((n, v) for n, v in enumerate(self.vector, 1) if v is not None)
+        for index, block in sorted(self.blocks.items(), key=lambda item: item[0]):
+            base = index * BLOCK + 1
+            for offset, value in enumerate(block):
+                if value is not None:
+                    yield base + offset, value
 
     def keys(self) -> Iterator[int]:
         return (n for n, _ in self.items())
@@ -119,18 +134,26 @@ class Numbered(Generic[V]):
     __iter__ = keys
 
     def values(self) -> Iterator[V]:
-        return (v for v in self.vector if v is not None)
+        return (v for _, v in self.items())
 
     def __len__(self) -> int:
-        return sum(v is not None for v in self.vector)
+        return self.count
 
     def set(self, number: int, value: V) -> Numbered[V]:
-        size = len(self.vector)
-        if 0 < number <= size:
-            return Numbered(self.vector.set(number - 1, value))
-        if number > size:
-            return Numbered(self.vector.extend([None] * (number - 1 - size)).append(value))
-        raise KeyError(f"numbers start at 1, not {number}")
+        if not number > 0:
+            raise KeyError(f"numbers start at 1, not {number}")
+        index, offset = divmod(number - 1, BLOCK)
+        block = self.blocks.get(index)
+        if block is None:
+            if value is None:
+                return self
+            block = pvector([None] * BLOCK)
+        was = block[offset]
+        block = block.set(offset, value)
+        count = self.count + (value is not None) - (was is not None)
+        if value is None and not any(v is not None for v in block):
+            return Numbered(self.blocks.discard(index), count)
+        return Numbered(self.blocks.set(index, block), count)
 
     def evolver(self) -> NumberedEvolver[V]:
         """Values set in place, then :meth:`NumberedEvolver.persistent` (as a map's evolver)."""
@@ -138,44 +161,63 @@ class Numbered(Generic[V]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Numbered):
-            return self.vector == other.vector
+            return self.count == other.count and (self.blocks is other.blocks or self.blocks == other.blocks)
         if isinstance(other, Mapping):
             return dict(self.items()) == dict(other.items())
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self.vector)
+        return hash(self.blocks)
 
 
 class NumberedEvolver(Generic[V]):
-    """:meth:`Numbered.evolver`: the vector's own evolver, numbers for indexes."""
+    """:meth:`Numbered.evolver`: the blocks set are thawed into lists, numbers for keys; :meth:`persistent`
+    writes them back (the others shared)."""
 
-    __slots__ = ("_evolver",)
+    __slots__ = ("_numbered", "_blocks", "_count")
 
     def __init__(self, numbered: Numbered[V]):
-        self._evolver = numbered.vector.evolver()
+        self._numbered = numbered
+        self._blocks: dict[int, list[V | None]] = {}
+        self._count = numbered.count
 
-    def __setitem__(self, number: int, value: V) -> None:
+    def _block(self, index: int) -> list[V | None]:
+        block = self._blocks.get(index)
+        if block is None:
+            frozen = self._numbered.blocks.get(index)
+            block = self._blocks[index] = list(frozen) if frozen is not None else [None] * BLOCK
+        return block
+
+    def __setitem__(self, number: int, value: V | None) -> None:
         if not 0 < number:
             raise KeyError(f"numbers start at 1, not {number}")
-        while len(self._evolver) < number:
-            self._evolver.append(None)
-        self._evolver[number - 1] = value
+        index, offset = divmod(number - 1, BLOCK)
+        block = self._block(index)
+        self._count += (value is not None) - (block[offset] is not None)
+        block[offset] = value
 
     def remove(self, number: int) -> None:
-        if 0 < number <= len(self._evolver):
-            self._evolver[number - 1] = None
+        if 0 < number:
+            self[number] = None
 
     def persistent(self) -> Numbered[V]:
-        return Numbered(self._evolver.persistent())
-
+        if self._blocks:
+            blocks = self._numbered.blocks
+            for index, block in sorted(self._blocks.items()):
+                if any(v is not None for v in block):
+                    blocks = blocks.set(index, pvector(block))
+                else:
+                    blocks = blocks.discard(index)
+            self._numbered = Numbered(blocks, self._count)
+            self._blocks = {}
+        return self._numbered
 
 
 @dataclass(frozen=True)
 class Timeline:
     """Where the campaign stands: the episode and scene in play, and those already played.
 
-    ``episodes`` is a persistent vector and ``scenes`` and ``scene_episode`` persistent vectors by
+    ``episodes`` is a persistent vector and ``scenes`` and ``scene_episode`` persistent blocks by
     scene number (:class:`Numbered`, equal to the dicts they hold): an episode started or a scene
     opened shares the rest instead of copying it, so a fold stays linear in the history.
     """
