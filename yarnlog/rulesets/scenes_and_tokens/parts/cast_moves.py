@@ -182,7 +182,7 @@ def _validate_precedence(p: PrecedenceDrawn, campaign: Campaign, referee: Refere
         referee.require(
             # Scenes are numbered in the order they open: the episode has had one if the last one is its.
             timeline.episode is not None and timeline.scene_episode.get(timeline.last_scene) != timeline.episode,
-            CALLING_ORDER, "a calling order is drawn in an episode, before its scenes",
+            CALLING_ORDER, "a calling order comes before the scenes",
         )
     return p
 
@@ -257,7 +257,7 @@ class SupportingCast:
                              referee: Referee) -> SupportingIntroduced:
         name = self.check_new_character_name(campaign, p.name)
         require_participant(campaign, p.introduced_by)
-        referee.require(_scene(campaign) is not None, INTRODUCING, f"{name} is introduced outside a scene")
+        referee.require(_scene(campaign) is not None, INTRODUCING, f"{name} is introduced out of scene")
         referee.require(bool(p.description.strip()), BRIEF_DESCRIPTION, f"{name} has no description")
         if p.kind == RECURRING:
             petitioner = present(p.petitioner,
