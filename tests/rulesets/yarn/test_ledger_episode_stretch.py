@@ -36,8 +36,19 @@ def lines(source: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def whole_commands(source: str, length: int) -> int:
+    """``length``, moved on past the events a GM's override recorded before the cut covers (the tool
+    writes an override and the events it covers together: a journal is never cut between them)."""
+    end = length
+    for index, line in enumerate(lines(source)[:length]):
+        data = json.loads(line)
+        if data["event_type"] == "override.recorded":
+            end = max(end, index + 1 + data["payload"]["covers"])
+    return min(end, len(lines(source)))
+
+
 def journal_of(source: str, length: int) -> tuple[Journal, str]:
-    records = parse_lines(list(lines(source)[:length]))
+    records = parse_lines(list(lines(source)[:whole_commands(source, length)]))
     journal = Journal(MemoryStore())
     import_records(journal.store, records)
     return journal, records[0].campaign_id
