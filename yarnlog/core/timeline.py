@@ -308,7 +308,7 @@ class AddNote:
 
 def decide_timeline(command: object, timeline: Timeline) -> list[Payload] | None:
     if isinstance(command, StartEpisode):
-        invalid(timeline.episode is None, f"episode {timeline.episode} is still in play: end it first")
+        invalid(timeline.episode is None, f"episode {timeline.episode} is in play: end it first")
         return [check_timeline(EpisodeStarted(number=timeline.next_episode, title=command.title,
                                               theme=command.theme, theme_chosen_by=command.theme_chosen_by),
                                timeline)]
@@ -350,7 +350,7 @@ def check_timeline(p: Payload, timeline: Timeline) -> Payload:
     and a scene opens only once the scene in play has closed (the deciders close it first).
     """
     if isinstance(p, EpisodeStarted):
-        invalid(timeline.episode is None, f"episode {timeline.episode} is still in play: end it first")
+        invalid(timeline.episode is None, f"episode {timeline.episode} is in play: end it first")
         return p.model_copy(update={"number": timeline.next_episode})
     if isinstance(p, EpisodeEnded):
         invalid(timeline.episode is not None, "no episode is in play")

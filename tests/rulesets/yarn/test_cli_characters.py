@@ -148,7 +148,7 @@ def test_the_supporting_cast_locations_and_relationships(table):
     assert relationships["needs"] == [{"character": "Iris", "recurring": "Old Tom", "need": "his blessing"}]
     assert table("cast")[0] == 0 and table("relationships")[0] == 0
     code, _, err = table("character", "relate", "Iris", "Old Tom", "--nature", "godfather")
-    assert code == EXIT_CODES["rule"] and "No scene in play features both Iris and Old Tom" in err
+    assert code == EXIT_CODES["rule"] and "Iris and Old Tom share no scene" in err
     assert err.rstrip().endswith("(Recurring Characters).")
 
 

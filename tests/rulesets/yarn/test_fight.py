@@ -228,7 +228,7 @@ def test_attacks_belong_to_detailed_combat_and_a_fight_in_play(table):
     start(journal, cid, "Iris", "Juno", mode="gestalt")
     refused(journal, cid, Attack(declaration(attacker="Iris", defender="Juno", weapon="knife")), InvalidCommand,
             match="gestalt combat, not detailed")
-    refused(journal, cid, StartCombat((Fighter("Iris"),)), InvalidCommand, match="still in play")
+    refused(journal, cid, StartCombat((Fighter("Iris"),)), InvalidCommand, match="fight 1 is in play: end it first")
 
 
 def test_a_missile_weapon_needs_the_distance_and_dice_that_are_not_rolled_are_refused(table):

@@ -183,7 +183,7 @@ def decide(command: Any, campaign: DPCampaign, referee: Referee) -> list[Payload
 
 def validate_started(p: AdventureStarted, campaign: DPCampaign, referee: Referee) -> AdventureStarted:
     ledger = campaign.rules.ledger
-    invalid(ledger.adventure is None, f"the adventure {ledger.adventure} is still in play: end it first")
+    invalid(ledger.adventure is None, f"the adventure {ledger.adventure} is in play: end it first")
     pools = {name: pool_size(sheet.level) for name, sheet in campaign.rules.characters.pcs.items()}
     return p.model_copy(update={"pools": pools})
 

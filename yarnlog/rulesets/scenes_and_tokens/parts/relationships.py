@@ -137,7 +137,7 @@ class Relationships:
                         f"{p.other} is a minor character: promote first")
         cast = _scene_cast(campaign)
         referee.require(cast is not None and {p.character, p.other} <= set(cast), RECURRING_RELATIONSHIP,
-                        f"no scene in play features both {p.character} and {p.other}")
+                        f"{p.character} and {p.other} share no scene")
         return p
 
     def validate_want(self, p: WantDeclared, campaign: Campaign, referee: Referee) -> WantDeclared:

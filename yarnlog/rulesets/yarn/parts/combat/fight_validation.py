@@ -71,7 +71,7 @@ def check_fighters(campaign: YarnCampaign, names: Sequence[str], already: Sequen
 def validate_started(p: CombatStarted, campaign: YarnCampaign, referee: Referee) -> CombatStarted:
     """A fight starts when none is in play; fights are numbered one after another."""
     combat = campaign.rules.combat
-    invalid(combat.in_play is None, f"fight {combat.fought} is still in play: end it first")
+    invalid(combat.in_play is None, f"fight {combat.fought} is in play: end it first")
     check_fighters(campaign, p.combatants, ())
     return p.model_copy(update={"number": combat.fought + 1})
 

@@ -262,7 +262,7 @@ def decide(command: Any, campaign: YarnCampaign, referee: Referee) -> list[Paylo
     if isinstance(command, RegisterCombatant):
         return [validate_registered(_registration(campaign, command), campaign, referee)]
     if isinstance(command, StartCombat):
-        invalid(rules.combat.in_play is None, f"fight {rules.combat.fought} is still in play: end it first")
+        invalid(rules.combat.in_play is None, f"fight {rules.combat.fought} is in play: end it first")
         invalid(command.mode in (GESTALT, DETAILED), f"combat is gestalt or detailed, not {command.mode!r}")
         registrations, names = _fighters(campaign, command.combatants, ())
         started = CombatStarted(number=rules.combat.fought + 1, mode=command.mode, combatants=names)
