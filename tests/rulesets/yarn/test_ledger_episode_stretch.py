@@ -105,6 +105,8 @@ def test_the_table_shows_the_episode_in_play_after_what_was_carried(sample):
     assert code == 0
     assert out.startswith("Ledger of Ana ")
     assert "Carried forward to episode 3 (every earlier line; --all shows them): Ana" in " ".join(out.split())
+    # under the title, on a line of its own (not run on after the title's key)
+    assert any(line.startswith("Carried forward to episode 3") for line in out.splitlines()), out
     every = sample("ledger", "--participant", "Ana", "--all")[1]
     assert "Carried forward" not in every and len(every) > len(out)
     assert all(len(row) <= 80 for row in out.splitlines())

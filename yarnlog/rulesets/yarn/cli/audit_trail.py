@@ -48,8 +48,10 @@ def print_rows(title: str, columns: Sequence[str], rows: Sequence[Sequence[objec
     from rich.table import Table
     from rich.text import Text
 
-    # Light rules and no outer edge: 80 columns go to the cells, not to the frame.
-    table = Table(title=text(title), title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+    # Light rules and no outer edge: 80 columns go to the cells, not to the frame. Each line of the
+    # title is cleaned alone (a line break the caller puts there stays; one inside user text does not).
+    lines = Text("\n").join(text(line) for line in title.split("\n"))
+    table = Table(title=lines, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
                   padding=(0, 1, 0, 0))
     for index, column in enumerate(columns):
         # Wide enough for its longest word (up to 24 characters), so a word is never split: only a
