@@ -42,7 +42,7 @@ def whole_commands(source: str, length: int) -> int:
     end = length
     for index, line in enumerate(lines(source)[:length]):
         data = json.loads(line)
-        if data["event_type"] == "override.recorded":
+        if data.get("event_type") == "override.recorded":  # (the trailer has none)
             end = max(end, index + 1 + data["payload"]["covers"])
     return min(end, len(lines(source)))
 
