@@ -4,7 +4,7 @@ set decodes only the chunk it falls in. No test here measures a time."""
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from pyrsistent import PMap, pmap
 
@@ -63,7 +63,9 @@ def test_a_chunked_map_answers_and_changes_as_the_pmap_it_stands_for(items, ops)
 @given(st.dictionaries(st.integers(0, 5000), st.integers(), min_size=200, max_size=400), st.data())
 def test_reading_or_setting_a_key_decodes_only_the_chunk_it_falls_in(items, data):
     lazy, cells = read_back(items)
-    assert len(cells) > 2
+    # A chunk starts at a key whose CRC-32 is 0 modulo 32, or after 256 entries: a few hundred keys
+    # may all fall in one or two chunks (about one draw in 600), where there is nothing to tell.
+    assume(len(cells) > 2)
     key = data.draw(st.sampled_from(sorted(items)))
     assert lazy[key] == items[key]
     changed = lazy.set(key, "new").set(max(items) + 1, "added")
