@@ -21,7 +21,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from yarnlog.app.snapshots import STATE_KINDS, read_state, state_codec
+from yarnlog.app.snapshot_rows import read_state
+from yarnlog.app.snapshots import STATE_KINDS, state_codec
 from yarnlog.app.state_snapshots import load_snapshot, piece_fetcher
 from yarnlog.core.ruleset import get_ruleset
 from yarnlog.persistence.factory import open_store

@@ -15,12 +15,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_snapshots import records, replayed  # the sample and a generated campaign, replayed
 
-from yarnlog.app import snapshots
+from yarnlog.app import snapshot_rows
 from yarnlog.app.journal import Journal
-from yarnlog.app.snapshots import STATE, STATE_KINDS, encode_state_rows, state_codec
-from yarnlog.core import codec as codec_module
+from yarnlog.app.snapshot_rows import encode_state_rows
+from yarnlog.app.snapshots import STATE, STATE_KINDS, state_codec
+from yarnlog.core import chunked_map as chunks_module
 from yarnlog.core import timeline as timeline_module
-from yarnlog.core.codec import ChunkedMap, deferred_fields
+from yarnlog.core.chunked_map import ChunkedMap
+from yarnlog.core.deferred import deferred_fields
 from yarnlog.core.envelope import to_recorded
 from yarnlog.core.ruleset import get_ruleset
 from yarnlog.core.state import in_context, replay
@@ -44,7 +46,7 @@ def small_chunks():
     """Maps of 4 entries or more kept in chunks of about 2 (the sample's maps are short: the layout of
     a long campaign's, at a test's size), and scenes by number in blocks of 2 (so their map of blocks is
     chunked too)."""
-    with mock.patch.object(snapshots, "CHUNKED_AT", 4), mock.patch.object(codec_module, "CHUNK_EVERY", 2), \
+    with mock.patch.object(snapshot_rows, "CHUNKED_AT", 4), mock.patch.object(chunks_module, "CHUNK_EVERY", 2), \
             mock.patch.object(timeline_module, "BLOCK", 2):
         replayed.cache_clear()  # the replays remembered are in blocks of the size in force
         try:

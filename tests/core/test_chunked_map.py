@@ -8,7 +8,9 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from pyrsistent import PMap, pmap
 
-from yarnlog.core.codec import ChunkedMap, Codec, CodecError, Deferred, chunked
+from yarnlog.core.chunked_map import ChunkedMap, chunked
+from yarnlog.core.codec import Codec, CodecError
+from yarnlog.core.deferred import Deferred
 
 CODEC = Codec([])
 
@@ -99,13 +101,13 @@ def test_a_chunked_map_changed_is_written_as_the_map_it_stands_for_would_be(item
     written after a change is the one a full replay writes."""
     from unittest import mock
 
-    from yarnlog.app import snapshots
-    from yarnlog.app.snapshots import _RowWriter, piece_digest
-    from yarnlog.core import codec as codec_module
+    from yarnlog.app import snapshot_rows
+    from yarnlog.app.snapshot_rows import _RowWriter, piece_digest
+    from yarnlog.core import chunked_map as chunks_module
 
     every, most = sizes
-    with mock.patch.object(snapshots, "CHUNKED_AT", 1), mock.patch.object(codec_module, "CHUNK_EVERY", every), \
-            mock.patch.object(codec_module, "CHUNK_MOST", most):
+    with mock.patch.object(snapshot_rows, "CHUNKED_AT", 1), mock.patch.object(chunks_module, "CHUNK_EVERY", every), \
+            mock.patch.object(chunks_module, "CHUNK_MOST", most):
         chunks = chunked(CODEC, items.items())
         texts = [CODEC.encode_value(chunk) for _, chunk in chunks]
         cells = [Deferred(text, 0, len(text), CODEC.decode_value, None, piece_digest(text)) for text in texts]

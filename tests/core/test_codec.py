@@ -225,7 +225,7 @@ class Slices:
 
 
 def deferred_slices(codec: Codec, value: Slices):
-    from yarnlog.core.codec import Deferred, deferred_instance
+    from yarnlog.core.deferred import Deferred, deferred_instance
 
     texts = {name: codec.encode_value(getattr(value, name)) for name in ("first", "second", "third")}
     cells = {name: Deferred(text, 0, len(text), codec.decode_value) for name, text in texts.items()}
@@ -233,7 +233,7 @@ def deferred_slices(codec: Codec, value: Slices):
 
 
 def test_a_dataclass_with_fields_decoded_when_first_read_equals_the_plain_one_and_decodes_only_what_is_read():
-    from yarnlog.core.codec import deferred_fields
+    from yarnlog.core.deferred import deferred_fields
     from yarnlog.core.frozen import replace as frozen_replace
 
     codec = Codec([Slices])
@@ -251,7 +251,7 @@ def test_a_dataclass_with_fields_decoded_when_first_read_equals_the_plain_one_an
 
 
 def test_a_vector_read_and_appended_to_is_written_back_without_being_decoded():
-    from yarnlog.core.codec import Deferred, PendingVector
+    from yarnlog.core.deferred import Deferred, PendingVector
 
     codec = Codec([Point])
     for items in ([], [Point(1.0, 2), (3, "x")]):

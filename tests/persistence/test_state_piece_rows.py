@@ -13,7 +13,8 @@ from test_snapshots import SAMPLE, records, replayed
 from test_tamper_evidence import _imported, writer_role  # noqa: F401, F811 (the writer role's fixture)
 
 from yarnlog.app.journal import Journal
-from yarnlog.app.snapshots import STATE, encode_state, is_rows_header, state_codec
+from yarnlog.app.snapshot_rows import is_rows_header
+from yarnlog.app.snapshots import STATE, encode_state, state_codec
 from yarnlog.core.envelope import to_recorded
 from yarnlog.core.state import in_context
 from yarnlog.persistence.factory import open_store

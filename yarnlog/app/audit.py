@@ -12,15 +12,8 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from yarnlog.app.snapshots import (
-    STATE_KINDS,
-    VIEW_PREFIX,
-    encode_view,
-    read_state,
-    state_codec,
-    view_fingerprint,
-    view_kind,
-)
+from yarnlog.app.snapshot_rows import read_state
+from yarnlog.app.snapshots import STATE_KINDS, VIEW_PREFIX, encode_view, state_codec, view_fingerprint, view_kind
 from yarnlog.app.state_cache import StateCache
 from yarnlog.app.state_snapshots import piece_fetcher
 from yarnlog.persistence.protocol import EventStore, Snapshot

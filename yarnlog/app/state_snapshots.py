@@ -13,7 +13,8 @@ import logging
 from collections.abc import Callable, Collection, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from yarnlog.app.snapshots import STATE_KINDS, encode_state_rows, read_state, slot_for, state_codec
+from yarnlog.app.snapshot_rows import encode_state_rows, read_state
+from yarnlog.app.snapshots import STATE_KINDS, slot_for, state_codec
 from yarnlog.core.codec import CodecError, collector_paused
 from yarnlog.persistence.protocol import Snapshot, SnapshotRecorder
 

@@ -29,17 +29,14 @@ round-trip through ``repr``. The module is pure: it imports nothing of storage o
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import dataclasses
 import enum
-import functools
 import gc
 import hashlib
 import inspect
 import json
 import re
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any, cast
@@ -79,7 +76,7 @@ def _kind(cls: type) -> str | None:
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
-def _plain_attributes(cls: type, fields: tuple[str, ...]) -> bool:
+def plain_attributes(cls: type, fields: tuple[str, ...]) -> bool:
     """Whether an instance of dataclass ``cls`` keeps ``fields`` in its ``__dict__``, none of them
     reached through a descriptor of the class (a slot, a property). Empty slots (``typing.Generic``'s) do not count."""
     if not cls.__dictoffset__ or any(vars(klass).get("__slots__") for klass in cls.__mro__[:-1]):
@@ -104,7 +101,7 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _canonical(encoded: Any) -> str:
+def canonical_json(encoded: Any) -> str:
     return json.dumps(encoded, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -134,11 +131,11 @@ class Codec:
         self._fields: dict[type, tuple[str, ...]] = {}
         # Dataclasses whose instances keep their fields in ``__dict__`` under their own names (no
         # slots, no descriptor on a field): decoding fills that dict at once, as setting each would.
-        self._plain_attributes: set[type] = set()
+        self.plain_attributes: set[type] = set()
         for name, known in by_name.items():
             if known is not None:
                 self._learn(self._index[name], known)
-        listed = _canonical([CODEC_VERSION, self._names])
+        listed = canonical_json([CODEC_VERSION, self._names])
         self.classes_hash = hashlib.sha256(listed.encode()).hexdigest()[:16]
 
     @classmethod
@@ -158,8 +155,8 @@ class Codec:
         if kind != "e":
             self._fields[cls] = (tuple(cast(type[BaseModel], cls).model_fields) if kind == "m"
                                  else tuple(f.name for f in dataclasses.fields(cls)))
-        if kind == "c" and _plain_attributes(cls, self._fields[cls]):
-            self._plain_attributes.add(cls)
+        if kind == "c" and plain_attributes(cls, self._fields[cls]):
+            self.plain_attributes.add(cls)
 
     def _class(self, number: int) -> type:
         """The class written under ``number`` (a valid one), found now if it was not yet."""
@@ -197,7 +194,7 @@ class Codec:
         """The registered dataclass written under ``number`` whose instances keep their fields in their
         ``__dict__`` (:func:`deferred_instance` can build one). Raises :class:`CodecError` otherwise."""
         cls = self._registered(number, "c")
-        if cls not in self._plain_attributes or hasattr(cls, "__post_init__"):
+        if cls not in self.plain_attributes or hasattr(cls, "__post_init__"):
             raise CodecError(f"a snapshot names {class_name(cls)} as a state of parts, which it cannot be")
         return cls
 
@@ -251,7 +248,7 @@ class Codec:
 
     @staticmethod
     def _sorted(items: Iterable[Any]) -> list[Any]:
-        return sorted(items, key=_canonical)
+        return sorted(items, key=canonical_json)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -329,7 +326,7 @@ class Codec:
             raise CodecError(f"a snapshot's {class_name(cls)} has other fields than this code's")
         obj: Any = object.__new__(cls)
         values = self._values(data[2:])
-        if cls in self._plain_attributes:
+        if cls in self.plain_attributes:
             obj.__dict__.update(zip(fields, values))
         else:
             for field, value in zip(fields, values):
@@ -400,248 +397,7 @@ def fingerprint(*, ruleset: str, ruleset_title: str, classes: Iterable[type],
     """
     structure = sorted((class_structure(cls) for cls in classes), key=lambda s: str(s[0]))
     material = [CODEC_VERSION, ruleset, ruleset_title, structure, sorted(event_versions.items()), extra]
-    return hashlib.sha256(_canonical(material).encode()).hexdigest()[:24]
-
-
-# -- fields decoded when first read ------------------------------------------------------------
-
-
-class Deferred:
-    """A value kept as the text it was read from, decoded the first time it is asked for (then kept).
-
-    ``text`` is ``source[start:end]``, sliced only when needed (a snapshot's parts share its text);
-    or ``source`` is a callable that fetches the text when first needed (a snapshot's piece kept as
-    a row of its own: :meth:`fetched`). ``fallback`` gives the value another way when the text
-    cannot be fetched or decoded (a snapshot is a cache: a damaged one must never fail a command);
-    without one, the :class:`CodecError` is raised. ``origin`` is what the writer of the next
-    snapshot may write in the value's place while it is the value read (the row it was read from).
-    """
-
-    __slots__ = ("_source", "_start", "_end", "_decode", "_fallback", "_value", "_done", "origin")
-
-    def __init__(self, source: str | Callable[[], str], start: int, end: int, decode: Callable[[str], Any],
-                 fallback: Callable[[], Any] | None = None, origin: Any = None):
-        self._source: str | Callable[[], str] | None = source
-        self._start, self._end = start, end
-        self._decode = decode
-        self._fallback = fallback
-        self._value: Any = None
-        self._done = False
-        self.origin = origin
-
-    @classmethod
-    def ready(cls, value: Any) -> Deferred:
-        """A :class:`Deferred` of a value already at hand."""
-        cell = cls("", 0, 0, _unused)
-        cell._value, cell._done, cell._source = value, True, None
-        return cell
-
-    @classmethod
-    def later(cls, build: Callable[[], Any], fallback: Callable[[], Any] | None = None) -> Deferred:
-        """A :class:`Deferred` of a value built by ``build()`` when first asked for; it has no text of
-        its own (:attr:`text` is None), so a snapshot that keeps it undecoded writes its value again."""
-        cell = cls("", 0, 0, lambda _text: build(), fallback)
-        cell._source = None
-        return cell
-
-    @classmethod
-    def fetched(cls, fetch: Callable[[], str], decode: Callable[[str], Any], fallback: Callable[[], Any] | None,
-                origin: Any) -> Deferred:
-        """A value whose text ``fetch`` reads when it is first asked for (:class:`CodecError` if it cannot)."""
-        return cls(fetch, 0, 0, decode, fallback, origin)
-
-    @property
-    def decoded(self) -> bool:
-        return self._done
-
-    @property
-    def value_read(self) -> Any:
-        """The value decoded (None before it is)."""
-        return self._value
-
-    @property
-    def text(self) -> str | None:
-        """The text the value was read from, while it is not decoded (then it is let go)."""
-        if self._source is None:
-            return None
-        return self._source[self._start:self._end] if isinstance(self._source, str) else self._source()
-
-    def value(self) -> Any:
-        if not self._done:
-            try:
-                source = self._source
-                text = "" if source is None else source[self._start:self._end] if isinstance(source, str) \
-                    else source()
-                value = self._decode(text)
-            except CodecError:
-                if self._fallback is None:
-                    raise
-                value = self._fallback()
-            self._value, self._done, self._source = value, True, None
-        return self._value
-
-
-def _unused(text: str) -> Any:
-    raise CodecError("nothing to decode")
-
-
-#: Where a dataclass instance built by :func:`deferred_instance` keeps its fields not decoded yet.
-_PENDING = "_yarnlog_deferred"
-
-
-class _DeferredField:
-    """A field of a :func:`deferred_instance` not read yet: decoded on first read, then kept in the
-    instance's ``__dict__`` (which a non-data descriptor gives way to, so later reads cost nothing)."""
-
-    __slots__ = ("name", "default")
-
-    def __init__(self, name: str, default: Any):
-        self.name, self.default = name, default
-
-    def __get__(self, obj: Any, owner: type | None = None) -> Any:
-        if obj is None:
-            return self.default
-        value = obj.__dict__[_PENDING][self.name].value()
-        obj.__dict__[self.name] = value
-        return value
-
-
-_MISSING = object()
-
-
-@functools.cache
-def _deferring(cls: type) -> type:
-    """A subclass of dataclass ``cls`` whose fields may be decoded when first read; equal to (and
-    printed as) an instance of ``cls`` with the same fields."""
-    names = tuple(f.name for f in dataclasses.fields(cls))
-
-    def __eq__(self: Any, other: Any) -> bool:
-        if not isinstance(other, cls):
-            return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in names)
-
-    namespace: dict[str, Any] = {name: _DeferredField(name, getattr(cls, name, _MISSING)) for name in names}
-    namespace.update(__eq__=__eq__, __hash__=cls.__hash__, __qualname__=cls.__qualname__,
-                     __module__=cls.__module__, __deferred_base__=cls)
-    return type(cls.__name__, (cls,), namespace)
-
-
-def can_defer(obj: Any) -> bool:
-    """Whether ``obj`` is a dataclass instance :func:`deferred_instance` can rebuild with deferred fields
-    (its fields kept in its ``__dict__``: no slots, no descriptor on a field, no ``__post_init__``)."""
-    cls = type(obj)
-    cls = getattr(cls, "__deferred_base__", cls)
-    if not (dataclasses.is_dataclass(cls) and isinstance(cls, type)) or hasattr(cls, "__post_init__"):
-        return False
-    return _plain_attributes(cls, tuple(f.name for f in dataclasses.fields(cls)))
-
-
-def deferred_instance(cls: type, pending: Mapping[str, Deferred]) -> Any:
-    """An instance of dataclass ``cls`` (a subclass of it, equal to one) whose every field is decoded
-    from its :class:`Deferred` when first read: a fold or a rule that never reads a field never
-    decodes it. Copies made with :func:`yarnlog.core.frozen.replace` share what is not decoded yet."""
-    if set(pending) != {f.name for f in dataclasses.fields(cls)}:
-        raise CodecError(f"a snapshot's {class_name(cls)} has other fields than this code's")
-    obj: Any = object.__new__(_deferring(cls))
-    obj.__dict__[_PENDING] = dict(pending)
-    return obj
-
-
-def deferred_fields(obj: Any) -> Mapping[str, Deferred]:
-    """The fields of ``obj`` (built by :func:`deferred_instance`) not read yet, with their text: a
-    snapshot writes them back as that text, undecoded. Empty for any other object."""
-    held = getattr(obj, "__dict__", {}).get(_PENDING)
-    if not held:
-        return {}
-    return {name: cell for name, cell in held.items() if name not in obj.__dict__ and not cell.decoded}
-
-
-def fields_as_read(obj: Any) -> Mapping[str, Deferred]:
-    """The fields of ``obj`` (built by :func:`deferred_instance`) whose value is still the one read
-    from the snapshot, decoded since or not: the next snapshot may refer to where each was read
-    from instead of writing it again. A mutable container decoded is left out (it may have been
-    changed in place). Empty for any other object."""
-    held = getattr(obj, "__dict__", {}).get(_PENDING)
-    if not held:
-        return {}
-    found = {}
-    for name, cell in held.items():
-        if name not in obj.__dict__:
-            if not cell.decoded or type(cell.value_read) not in _MUTABLE:
-                found[name] = cell
-        elif cell.decoded and obj.__dict__[name] is cell.value_read and type(cell.value_read) not in _MUTABLE:
-            found[name] = cell
-    return found
-
-
-_MUTABLE = frozenset({dict, list, set})
-
-
-class PendingVector(PVector):  # type: ignore[type-arg]
-    """A persistent vector read from a snapshot and not decoded yet: appended to without decoding (a
-    fold that adds an entry to a ledger need not read the ledger), decoded by anything else it is
-    asked. Equal to (and behaving as) the :class:`~pyrsistent.PVector` it stands for; written back
-    as its text with the items appended after it (:meth:`text`)."""
-
-    __slots__ = ("_prefix", "_appended", "_whole")
-
-    #: Past this many items appended, the vector is decoded (an append copies the items appended).
-    MOST_APPENDED = 64
-
-    def __init__(self, prefix: Deferred, appended: tuple[Any, ...] = ()):
-        self._prefix = prefix
-        self._appended = appended
-        self._whole: PVector[Any] | None = None
-
-    def _vector(self) -> PVector[Any]:
-        if self._whole is None:
-            self._whole = self._prefix.value().extend(self._appended)
-        return self._whole
-
-    def text(self, codec: Codec) -> str | None:
-        """The vector's tagged JSON text, while what it was read as is not decoded (else None)."""
-        text = self._prefix.text if self._whole is None else None
-        if text is None or not text.endswith("]"):
-            return None
-        return text[:-1] + "".join("," + codec.encode_value(item) for item in self._appended) + "]"
-
-    def append(self, item: Any) -> PVector[Any]:
-        if self._whole is None and len(self._appended) < self.MOST_APPENDED and not self._prefix.decoded:
-            return PendingVector(self._prefix, (*self._appended, item))
-        return self._vector().append(item)
-
-    def extend(self, items: Iterable[Any]) -> PVector[Any]:
-        items = tuple(items)
-        if self._whole is None and len(self._appended) + len(items) <= self.MOST_APPENDED \
-                and not self._prefix.decoded:
-            return PendingVector(self._prefix, (*self._appended, *items))
-        return self._vector().extend(items)
-
-    def __eq__(self, other: object) -> bool:
-        return self._vector() == (other._vector() if isinstance(other, PendingVector) else other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash(self._vector())
-
-    def __reduce__(self) -> Any:
-        return pvector, (list(self._vector()),)
-
-
-def _delegate(name: str) -> Any:
-    def method(self: PendingVector, *args: Any, **kwargs: Any) -> Any:
-        return getattr(self._vector(), name)(*args, **kwargs)
-    method.__name__ = name
-    return method
-
-
-for _name in ("__getitem__", "__len__", "__iter__", "__reversed__", "__contains__", "__repr__", "__lt__",
-              "__le__", "__gt__", "__ge__", "__add__", "__mul__", "__rmul__", "delete", "mset", "evolver",
-              "index", "set", "transform", "remove", "count", "tolist"):
-    setattr(PendingVector, _name, _delegate(_name))
-PendingVector.__abstractmethods__ = frozenset()
+    return hashlib.sha256(canonical_json(material).encode()).hexdigest()[:24]
 
 
 def _parsed(text: str, what: str) -> Any:
@@ -650,150 +406,3 @@ def _parsed(text: str, what: str) -> Any:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise CodecError(f"not {what}: {exc}") from None
-
-
-# -- a map kept in chunks of its entries, each decoded when first read -------------------------
-
-#: A persistent map of at least this many entries is kept in a snapshot in chunks of its entries
-#: (:class:`ChunkedMap`), so that reading one key decodes the chunk that holds it, not the map.
-CHUNKED_AT = 64
-#: A chunk starts at the first key (in :func:`key_order`) and at every key whose CRC-32 is 0 modulo
-#: this (about this many entries a chunk, and a key added changes only the chunk it falls in), or
-#: after :data:`CHUNK_MOST` entries.
-CHUNK_EVERY = 32
-CHUNK_MOST = 256
-
-
-def key_order(codec: Codec, key: Any) -> str:
-    """Where ``key`` sorts among a chunked map's keys: its canonical tagged JSON (any type of key)."""
-    return _canonical(codec.to_json(key))
-
-
-def starts_chunk(order: str) -> bool:
-    """Whether a key (its :func:`key_order`) starts a chunk wherever it falls (see :data:`CHUNK_EVERY`)."""
-    return zlib.crc32(order.encode()) % CHUNK_EVERY == 0
-
-
-def chunked(codec: Codec, items: Iterable[tuple[Any, Any]]) -> list[tuple[str, dict[Any, Any]]]:
-    """A map's ``items`` in chunks: each chunk's first key (:func:`key_order`) and its entries, in key order."""
-    ordered = sorted(((key_order(codec, k), k, v) for k, v in items), key=lambda item: item[0])
-    chunks: list[tuple[str, dict[Any, Any]]] = []
-    for order, key, value in ordered:
-        if not chunks or len(chunks[-1][1]) >= CHUNK_MOST or starts_chunk(order):
-            chunks.append((order, {}))
-        chunks[-1][1][key] = value
-    return chunks
-
-
-class ChunkedMap(PMap):  # type: ignore[type-arg]
-    """A :class:`~pyrsistent.PMap` read from a snapshot in chunks of its entries (:func:`chunked`):
-    ``m[key]``, ``get``, ``in``, ``len``, ``set``, ``remove`` and ``discard`` decode at most the
-    chunk ``key`` falls in; anything else decodes every chunk once, and the map then behaves as the
-    PMap it stands for (to which it is equal). A map built by ``set`` shares the chunks it did not
-    change, so the next snapshot refers to them where they were read from (:attr:`chunks`)."""
-
-    __slots__ = ("_codec", "_firsts", "_cells", "_counts", "_whole", "origin")
-    _codec: Codec
-    _firsts: list[str]
-    _cells: list[Deferred]
-    _counts: list[int]
-    _whole: PMap[Any, Any] | None
-    origin: Any
-
-    def __new__(cls, codec: Codec, firsts: list[str], cells: list[Deferred], counts: list[int],
-                origin: Any = None) -> ChunkedMap:
-        self = object.__new__(cls)
-        self._codec, self._firsts, self._cells, self._counts = codec, firsts, cells, counts
-        self._whole = None
-        self.origin = origin  # what the map was read as, while it is that map
-        return self
-
-    # PMap's own methods read these two: the map decoded whole, once.
-    @property
-    def _buckets(self) -> Any:
-        return self._materialized()._buckets
-
-    @property
-    def _size(self) -> int:
-        return sum(self._counts)
-
-    def _materialized(self) -> PMap[Any, Any]:
-        whole = self._whole
-        if whole is None:
-            items: dict[Any, Any] = {}
-            for cell in self._cells:
-                items.update(cell.value())
-            whole = self._whole = pmap(items)
-        return whole
-
-    @property
-    def chunks(self) -> list[tuple[str, int, Deferred]]:
-        """Each chunk's first key (:func:`key_order`), its number of entries and its cell."""
-        return list(zip(self._firsts, self._counts, self._cells))
-
-    def _locate(self, key: Any) -> tuple[int, str] | None:
-        try:
-            order = key_order(self._codec, key)
-        except (CodecError, TypeError):
-            return None  # a key no snapshot can hold is in no chunk
-        return max(bisect.bisect_right(self._firsts, order) - 1, 0), order
-
-    def __getitem__(self, key: Any) -> Any:
-        found = self._locate(key) if self._cells else None
-        if found is None:
-            raise KeyError(key)
-        return self._cells[found[0]].value()[key]
-
-    def get(self, key: Any, default: Any = None) -> Any:
-        try:
-            return self[key]
-        except KeyError:
-            return default
-
-    def __contains__(self, key: Any) -> bool:
-        try:
-            self[key]
-        except KeyError:
-            return False
-        return True
-
-    def __len__(self) -> int:
-        return sum(self._counts)
-
-    def _with(self, index: int, order: str, chunk: dict[Any, Any]) -> ChunkedMap:
-        firsts, cells, counts = list(self._firsts), list(self._cells), list(self._counts)
-        if index == 0 and order < firsts[0]:
-            firsts[0] = order
-        cells[index], counts[index] = Deferred.ready(chunk), len(chunk)
-        return ChunkedMap(self._codec, firsts, cells, counts)
-
-    def set(self, key: Any, val: Any) -> PMap[Any, Any]:
-        found = self._locate(key) if self._cells else None
-        if found is None:
-            return self._materialized().set(key, val)
-        chunk = dict(self._cells[found[0]].value())
-        chunk[key] = val
-        return self._with(found[0], found[1], chunk)
-
-    def discard(self, key: Any) -> PMap[Any, Any]:
-        found = self._locate(key) if self._cells else None
-        if found is None or key not in self._cells[found[0]].value():
-            return self
-        chunk = dict(self._cells[found[0]].value())
-        del chunk[key]
-        return self._with(found[0], self._firsts[found[0]], chunk)
-
-    def remove(self, key: Any) -> PMap[Any, Any]:
-        if key not in self:
-            raise KeyError(key)
-        return self.discard(key)
-
-
-ChunkedMap.__abstractmethods__ = frozenset()
-
-
-def chunk_of(data: Any) -> dict[Any, Any]:
-    """A chunk's entries as decoded (a dict), or :class:`CodecError`."""
-    if type(data) is not dict:
-        raise CodecError("not a chunk of a snapshot's map")
-    return data

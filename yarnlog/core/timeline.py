@@ -88,7 +88,7 @@ class Numbered(Generic[V]):
     one after another), read as a mapping from number to value: the values in fixed blocks of
     :data:`BLOCK` numbers, ``blocks`` a persistent map from a block's index (``(n - 1) // BLOCK``)
     to a persistent vector of its values, None for a number not set. A snapshot keeps the map of
-    blocks in chunks (:class:`~yarnlog.core.codec.ChunkedMap`), so reading or setting one number
+    blocks in chunks (:class:`~yarnlog.core.chunked_map.ChunkedMap`), so reading or setting one number
     decodes the chunk of blocks it falls in, not every value. A value of None is not told from no
     value: :meth:`get` gives None for both, and ``in`` says no. ``count`` is how many are set.
 
