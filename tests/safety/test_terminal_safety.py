@@ -148,3 +148,18 @@ def test_writing_a_recap_to_a_file_says_so_in_one_safe_line(hostile_db, wide, tm
     assert code == 0, err
     assert out == "" and err.startswith("Wrote ") and err.count("\n") == 1
     assert_terminal_safe(err, "yarnlog recap -o")
+
+
+@pytest.mark.parametrize("args", [("tokens",), ("ledger", "--participant", ANA)], ids=" ".join)
+def test_at_80_columns_a_long_name_is_folded_never_cut(hostile_db, monkeypatch, args):
+    """A table on an 80-column terminal folds a long name onto the next line: no ellipsis, and the
+    ledger's move column (kept on one line for short moves) wraps rather than push the row past 80."""
+    monkeypatch.setenv("COLUMNS", "80")
+    db, _ = hostile_db
+    code, out, err = run(db, *args)
+    assert code == 0, err
+    assert "\u2026" not in out
+    folded = "".join(line.strip(" │┃") for line in out.splitlines())
+    assert "<script>alert(1)</s" in folded and "cript>" in folded
+    if args[0] == "ledger":
+        assert "kitty>Ana" in out and not any(line.startswith("33/2  kitty>Ana <script>") for line in out.splitlines())

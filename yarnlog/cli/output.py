@@ -220,7 +220,7 @@ def print_table(title: str, columns: tuple[str, ...], rows: list[tuple]) -> None
 
     table = Table(title=title)
     for column in columns:
-        table.add_column(column)
+        table.add_column(column, overflow="fold")  # a long name is folded onto the next line, never cut
     for row in rows:
         table.add_row(*("" if cell is None else str(cell) for cell in row))
     console().print(table)

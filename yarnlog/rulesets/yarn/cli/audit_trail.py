@@ -58,7 +58,11 @@ def print_rows(title: str, columns: Sequence[str], rows: Sequence[Sequence[objec
         # longer one is folded onto the next line, never cut short with an ellipsis.
         words = [w for cell in (column, *(row[index] for row in rows)) for w in str(cell).split()]
         longest = min(max((len(w) for w in words), default=1), 24)
-        table.add_column(column, no_wrap=column in no_wrap, max_width=max(14, longest) if column in narrow else None,
+        # A no_wrap column holds short cells (a move, an event number): one a long name makes wider
+        # than 24 columns wraps, or the row would run past 80 and the terminal cut it.
+        widest = max((len(str(cell)) for cell in (column, *(row[index] for row in rows))), default=0)
+        table.add_column(column, no_wrap=column in no_wrap and widest <= 24,
+                         max_width=max(14, longest) if column in narrow else None,
                          min_width=max(22, longest) if column in wide else longest, overflow="fold")
     for index, row in enumerate(rows):
         style = "strike" if index < len(struck) and struck[index] else ""
